@@ -1,0 +1,112 @@
+//! `umpire describe RULESET [PROCEDURE] [--json]`.
+
+use anyhow::Result;
+use clap::Args;
+use serde_json::{Value as Json, json};
+
+use super::{Cli, find_procedure, find_ruleset, library, print_json};
+use umpire::rules::{AppliesTo, InputKind, Lookup, ModifierValue, Procedure};
+
+/// Arguments of `describe`.
+#[derive(Debug, Args)]
+pub struct DescribeArgs {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// One procedure only.
+    pub procedure: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn lookup_kind(p: &Procedure) -> String {
+    match &p.lookup {
+        Lookup::Table(t) => format!("table {}", t.table),
+        Lookup::Threshold { .. } => "threshold".into(),
+        Lookup::Pool { die, .. } => format!("pool of {die}"),
+        Lookup::Compute { .. } => "compute".into(),
+    }
+}
+
+fn describe(p: &Procedure) -> Json {
+    let inputs: Vec<Json> = p
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut v = serde_json::to_value(i).unwrap_or(Json::Null);
+            if let Json::Object(m) = &mut v {
+                m.retain(|_, x| !x.is_null());
+            }
+            v
+        })
+        .collect();
+    let modifiers: Vec<Json> = p
+        .modifiers
+        .iter()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "value": match &m.value { ModifierValue::Expr(e) => e.source().to_string(), ModifierValue::Table(t) => format!("table {}", t.table) },
+                "when": m.when.as_ref().map(|w| w.source().to_string()),
+                "applies_to": m.applies_to,
+                "rule": m.rule,
+            })
+        })
+        .collect();
+    json!({
+        "id": p.id,
+        "name": p.name,
+        "rule": p.rule,
+        "description": p.description,
+        "ruling": p.ruling,
+        "roll": p.roll.as_ref().map(|r| r.source().to_string()),
+        "lookup": lookup_kind(p),
+        "inputs": inputs,
+        "modifiers": modifiers,
+        "outcomes": p.outcomes,
+    })
+}
+
+/// Runs `describe`.
+pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
+    let lib = library(&cli.rules)?;
+    let ruleset = find_ruleset(&lib, &args.ruleset)?;
+    let procedures: Vec<&Procedure> = match &args.procedure {
+        Some(id) => vec![find_procedure(ruleset, id)?],
+        None => ruleset.procedures.iter().collect(),
+    };
+    if args.json {
+        let list: Vec<Json> = procedures.iter().map(|p| describe(p)).collect();
+        return print_json(&json!({"ruleset": ruleset.id, "name": ruleset.name, "procedures": list}));
+    }
+    println!("{} — {}", ruleset.id, ruleset.name);
+    for p in procedures {
+        println!();
+        println!("{} — {}{}", p.id, p.name, p.rule.as_ref().map_or_else(String::new, |r| format!("  [{r}]")));
+        if let Some(d) = &p.description {
+            println!("  {d}");
+        }
+        println!("  dice: {}   lookup: {}", p.roll.as_ref().map_or_else(|| "pool".to_string(), |r| r.source().to_string()), lookup_kind(p));
+        for i in &p.inputs {
+            let kind = match &i.kind {
+                InputKind::Int { min, max } => format!("int {min}..{max}"),
+                InputKind::Choice { choices } => format!("one of {}", choices.join("|")),
+                InputKind::Flag => "flag".into(),
+            };
+            let default = i.default.as_ref().map_or_else(String::new, |d| format!(" (default {d})"));
+            println!("  --input {}=…   {kind}{default}  {}", i.name, i.label);
+        }
+        for m in &p.modifiers {
+            let v = match &m.value {
+                ModifierValue::Expr(e) => e.source().to_string(),
+                ModifierValue::Table(t) => format!("from {}", t.table),
+            };
+            let target = if m.applies_to == AppliesTo::Roll { String::new() } else { format!(" ({:?})", m.applies_to).to_lowercase() };
+            println!("  modifier {v:>4}{target}  {}{}", m.name, m.rule.as_ref().map_or_else(String::new, |r| format!("  [{r}]")));
+        }
+        for o in &p.outcomes {
+            println!("  outcome {} — {}", o.code, o.label);
+        }
+    }
+    Ok(())
+}

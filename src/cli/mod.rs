@@ -1,0 +1,119 @@
+//! The command line: one file per subcommand, each thin over the engine.
+
+mod describe;
+mod odds;
+mod resolve;
+mod roll;
+mod rules;
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use clap::{Args, Parser, Subcommand};
+
+use umpire::rules::{Library, Procedure, Ruleset, read_rules_root};
+
+/// Umpire: adjudication assistant for human-umpired wargames and megagames.
+/// With no command, opens the desk.
+#[derive(Debug, Parser)]
+#[command(name = "umpire", version, about)]
+pub struct Cli {
+    /// Read rulesets from this folder (one sub-folder per ruleset) instead of the shipped ones.
+    #[arg(long, global = true, env = "UMPIRE_RULES", value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Roll dice (`d6`, `2d6`, `d10` read 0–9, `d6+2`, `ceil(d6/2)`, `4d6`), or show their odds.
+    Roll(roll::RollArgs),
+    /// List or check rulesets.
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
+    /// Describe a ruleset's procedures: inputs, outcomes, rule references.
+    Describe(describe::DescribeArgs),
+    /// Resolve a procedure with app dice (seeded) or physical dice (--roll).
+    Resolve(resolve::ResolveArgs),
+    /// Exact odds of each outcome of a procedure, before rolling.
+    Odds(odds::OddsArgs),
+}
+
+/// Inputs shared by `resolve` and `odds`.
+#[derive(Debug, Args)]
+pub struct ProcedureArgs {
+    /// Ruleset id (see `umpire rules list`).
+    pub ruleset: String,
+    /// Procedure id (see `umpire describe RULESET`).
+    pub procedure: String,
+    /// An input, NAME=VALUE; repeat for each input.
+    #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
+    pub inputs: Vec<String>,
+    /// Print JSON (keys documented in the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ProcedureArgs {
+    /// NAME=VALUE pairs.
+    pub fn pairs(&self) -> Result<Vec<(String, String)>> {
+        self.inputs
+            .iter()
+            .map(|s| {
+                s.split_once('=')
+                    .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| anyhow!("--input '{s}' is not NAME=VALUE"))
+            })
+            .collect()
+    }
+}
+
+/// Loads the rulesets the command should see.
+pub fn library(cli_rules: &Option<PathBuf>) -> Result<Library> {
+    match cli_rules {
+        Some(dir) => Ok(Library::load(&read_rules_root(dir).map_err(|e| anyhow!("{e}"))?)),
+        None => Ok(Library::shipped()),
+    }
+}
+
+/// Finds a ruleset, listing the valid ids (and load errors) when it is unknown.
+pub fn find_ruleset<'a>(lib: &'a Library, id: &str) -> Result<&'a Ruleset> {
+    if let Some(r) = lib.get(id) {
+        return Ok(r);
+    }
+    if let Some((_, errors)) = lib.failed.iter().find(|(fid, _)| fid == id) {
+        return Err(anyhow!("ruleset '{id}' does not load:\n{errors}"));
+    }
+    Err(anyhow!("unknown ruleset '{id}' — rulesets: {}", lib.ids().join(", ")))
+}
+
+/// Finds a procedure, listing the valid ids when it is unknown.
+pub fn find_procedure<'a>(ruleset: &'a Ruleset, id: &str) -> Result<&'a Procedure> {
+    ruleset.procedure(id).ok_or_else(|| {
+        anyhow!(
+            "unknown procedure '{id}' in {} — procedures: {}",
+            ruleset.id,
+            ruleset.procedures.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
+/// Prints a value as pretty JSON.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// Runs a subcommand.
+pub fn run(cli: &Cli, command: &Command) -> Result<()> {
+    match command {
+        Command::Roll(a) => roll::run(cli, a),
+        Command::Rules(c) => rules::run(cli, c),
+        Command::Describe(a) => describe::run(cli, a),
+        Command::Resolve(a) => resolve::run(cli, a),
+        Command::Odds(a) => odds::run(cli, a),
+    }
+}

@@ -1,0 +1,135 @@
+//! Exact distributions as integer counts over a common total (no floating point, no sampling).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use num_integer::Integer;
+use serde::Serialize;
+
+/// A probability as a fraction in lowest terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fraction {
+    /// Numerator.
+    pub numerator: u128,
+    /// Denominator (never zero).
+    pub denominator: u128,
+}
+
+impl Fraction {
+    /// `count / total` reduced to lowest terms; `0/1` when total is zero.
+    pub fn new(count: u128, total: u128) -> Fraction {
+        if total == 0 {
+            return Fraction {
+                numerator: 0,
+                denominator: 1,
+            };
+        }
+        let g = count.gcd(&total).max(1);
+        Fraction {
+            numerator: count / g,
+            denominator: total / g,
+        }
+    }
+
+    /// The value as a float, for display and bars only.
+    pub fn to_f64(self) -> f64 {
+        self.numerator as f64 / self.denominator as f64
+    }
+}
+
+impl fmt::Display for Fraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.numerator, self.denominator)
+    }
+}
+
+impl Serialize for Fraction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Distribution of an integer result: how many of `total` equally likely cases give each value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Distribution {
+    counts: BTreeMap<i64, u128>,
+    total: u128,
+}
+
+impl Distribution {
+    /// A certain value.
+    pub fn constant(value: i64) -> Distribution {
+        Distribution {
+            counts: BTreeMap::from([(value, 1)]),
+            total: 1,
+        }
+    }
+
+    /// Builds a distribution from (value, weight) pairs.
+    pub fn from_weights(pairs: impl IntoIterator<Item = (i64, u128)>) -> Distribution {
+        let mut counts = BTreeMap::new();
+        let mut total = 0u128;
+        for (value, weight) in pairs {
+            if weight == 0 {
+                continue;
+            }
+            *counts.entry(value).or_insert(0) += weight;
+            total += weight;
+        }
+        Distribution { counts, total }
+    }
+
+    /// The distribution of the sum of two independent results (convolution).
+    /// Returns `None` on arithmetic overflow (absurdly large pools).
+    pub fn add(&self, other: &Distribution) -> Option<Distribution> {
+        let mut counts = BTreeMap::new();
+        for (&a, &ca) in &self.counts {
+            for (&b, &cb) in &other.counts {
+                let count = ca.checked_mul(cb)?;
+                let slot = counts.entry(a.checked_add(b)?).or_insert(0u128);
+                *slot = slot.checked_add(count)?;
+            }
+        }
+        Some(Distribution {
+            counts,
+            total: self.total.checked_mul(other.total)?,
+        })
+    }
+
+    /// Applies a function to every value, merging equal results.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Distribution {
+        let mut counts = BTreeMap::new();
+        for (&value, &count) in &self.counts {
+            *counts.entry(f(value)).or_insert(0) += count;
+        }
+        Distribution {
+            counts,
+            total: self.total,
+        }
+    }
+
+    /// Number of equally likely cases.
+    pub fn total(&self) -> u128 {
+        self.total
+    }
+
+    /// (value, count) pairs in ascending order of value.
+    pub fn counts(&self) -> impl Iterator<Item = (i64, u128)> + '_ {
+        self.counts.iter().map(|(&v, &c)| (v, c))
+    }
+
+    /// Probability of one value.
+    pub fn probability(&self, value: i64) -> Fraction {
+        Fraction::new(self.counts.get(&value).copied().unwrap_or(0), self.total)
+    }
+
+    /// Smallest possible value.
+    pub fn min(&self) -> Option<i64> {
+        self.counts.keys().next().copied()
+    }
+
+    /// Largest possible value.
+    pub fn max(&self) -> Option<i64> {
+        self.counts.keys().next_back().copied()
+    }
+}

@@ -1,0 +1,372 @@
+//! Dice notation: `d6`, `2d6`, `d10` (faces 0–9), `d6+2`, `d6-2`, `4d6` (a pool: the faces are
+//! kept as a list), `ceil(d6/2)` / `floor(d6/2)` (also written `⌈d6/2⌉`, `⌊d6/2⌋`) and custom dice
+//! declared by a ruleset (`2dcmd`).
+//!
+//! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
+
+use std::fmt;
+
+use super::die::{Die, DieSet};
+use super::distribution::Distribution;
+use super::roller::DiceError;
+
+/// How a halved (divided) die is rounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    /// Round up (⌈x/n⌉).
+    Up,
+    /// Round down (⌊x/n⌋).
+    Down,
+}
+
+/// One term of a dice expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiceTerm {
+    /// `count` dice of one kind; their faces are summed.
+    Dice {
+        /// How many dice.
+        count: u32,
+        /// Which die.
+        die: Die,
+    },
+    /// A fixed number.
+    Constant(i64),
+    /// An inner expression divided by `divisor` and rounded.
+    Divided {
+        /// What is divided.
+        inner: Box<DiceExpr>,
+        /// The divisor (≥ 1).
+        divisor: i64,
+        /// Rounding direction.
+        rounding: Rounding,
+    },
+}
+
+/// A parsed dice expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceExpr {
+    source: String,
+    terms: Vec<(i64, DiceTerm)>,
+}
+
+/// The most dice one expression may hold (keeps enumeration and memory bounded).
+pub const MAX_DICE: u32 = 200;
+
+/// The most dice a pool procedure may throw.
+pub const MAX_POOL: u32 = 100;
+
+impl DiceExpr {
+    /// Parses notation using the standard dice and `dice`'s custom ones.
+    pub fn parse(source: &str, dice: &DieSet) -> Result<DiceExpr, DiceError> {
+        let chars: Vec<char> = source.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut parser = Parser {
+            source,
+            chars,
+            pos: 0,
+            dice,
+        };
+        let expr = parser.expr()?;
+        if parser.pos < parser.chars.len() {
+            return Err(parser.error(format!(
+                "unexpected '{}'",
+                parser.chars[parser.pos]
+            )));
+        }
+        let parsed = DiceExpr {
+            source: source.trim().to_string(),
+            terms: expr.terms,
+        };
+        if parsed.dice().len() > MAX_DICE as usize {
+            return Err(DiceError::Notation {
+                expr: source.to_string(),
+                problem: format!("more than {MAX_DICE} dice"),
+            });
+        }
+        Ok(parsed)
+    }
+
+    /// A pool of `count` dice of one kind (used by dice-pool procedures).
+    pub fn pool(count: u32, die: &Die) -> DiceExpr {
+        DiceExpr {
+            source: format!("{count}{}", die.name),
+            terms: vec![(
+                1,
+                DiceTerm::Dice {
+                    count,
+                    die: die.clone(),
+                },
+            )],
+        }
+    }
+
+    /// The notation as written.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The terms with their signs (+1 or −1).
+    pub fn terms(&self) -> &[(i64, DiceTerm)] {
+        &self.terms
+    }
+
+    /// Every die to throw, in the order their faces are read.
+    pub fn dice(&self) -> Vec<&Die> {
+        let mut out = Vec::new();
+        for (_, term) in &self.terms {
+            match term {
+                DiceTerm::Dice { count, die } => {
+                    for _ in 0..*count {
+                        out.push(die);
+                    }
+                }
+                DiceTerm::Constant(_) => {}
+                DiceTerm::Divided { inner, .. } => out.extend(inner.dice()),
+            }
+        }
+        out
+    }
+
+    /// The total of the expression given the face values of [`DiceExpr::dice`], in order.
+    /// Extra or missing faces are the caller's error; missing ones count as 0.
+    pub fn total(&self, faces: &[i64]) -> i64 {
+        let mut index = 0;
+        self.total_from(faces, &mut index)
+    }
+
+    fn total_from(&self, faces: &[i64], index: &mut usize) -> i64 {
+        let mut sum = 0i64;
+        for (sign, term) in &self.terms {
+            let value = match term {
+                DiceTerm::Dice { count, .. } => {
+                    let mut s = 0i64;
+                    for _ in 0..*count {
+                        s = s.saturating_add(faces.get(*index).copied().unwrap_or(0));
+                        *index += 1;
+                    }
+                    s
+                }
+                DiceTerm::Constant(c) => *c,
+                DiceTerm::Divided {
+                    inner,
+                    divisor,
+                    rounding,
+                } => divide(inner.total_from(faces, index), *divisor, *rounding),
+            };
+            sum = sum.saturating_add(sign * value);
+        }
+        sum
+    }
+
+    /// The exact distribution of the total, by convolution. `None` only on overflow.
+    pub fn distribution(&self) -> Option<Distribution> {
+        let mut acc = Distribution::constant(0);
+        for (sign, term) in &self.terms {
+            let part = match term {
+                DiceTerm::Dice { count, die } => {
+                    let single = Distribution::from_weights(
+                        die.faces
+                            .iter()
+                            .map(|f| (f.value, u128::from(f.weight))),
+                    );
+                    let mut d = Distribution::constant(0);
+                    for _ in 0..*count {
+                        d = d.add(&single)?;
+                    }
+                    d
+                }
+                DiceTerm::Constant(c) => Distribution::constant(*c),
+                DiceTerm::Divided {
+                    inner,
+                    divisor,
+                    rounding,
+                } => inner
+                    .distribution()?
+                    .map(|v| divide(v, *divisor, *rounding)),
+            };
+            let signed = if *sign < 0 { part.map(|v| -v) } else { part };
+            acc = acc.add(&signed)?;
+        }
+        Some(acc)
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)
+    }
+}
+
+fn divide(value: i64, divisor: i64, rounding: Rounding) -> i64 {
+    match rounding {
+        Rounding::Down => value.div_euclid(divisor),
+        Rounding::Up => -((-value).div_euclid(divisor)),
+    }
+}
+
+struct Parser<'a> {
+    source: &'a str,
+    chars: Vec<char>,
+    pos: usize,
+    dice: &'a DieSet,
+}
+
+struct Parsed {
+    terms: Vec<(i64, DiceTerm)>,
+}
+
+impl Parser<'_> {
+    fn error(&self, problem: String) -> DiceError {
+        DiceError::Notation {
+            expr: self.source.to_string(),
+            problem: format!("{problem} at character {}", self.pos + 1),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let w: Vec<char> = word.chars().collect();
+        let end = self.pos + w.len();
+        if end <= self.chars.len()
+            && self.chars[self.pos..end]
+                .iter()
+                .zip(&w)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        {
+            self.pos = end;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expr(&mut self) -> Result<Parsed, DiceError> {
+        let mut terms = Vec::new();
+        let mut sign = 1;
+        if self.eat('-') {
+            sign = -1;
+        } else {
+            self.eat('+');
+        }
+        loop {
+            let term = self.term()?;
+            terms.push((sign, term));
+            if self.eat('+') {
+                sign = 1;
+            } else if self.eat('-') || self.eat('−') {
+                sign = -1;
+            } else {
+                break;
+            }
+        }
+        Ok(Parsed { terms })
+    }
+
+    fn number(&mut self) -> Option<u64> {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return None;
+        }
+        self.chars[start..self.pos]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .ok()
+            .or(Some(u64::MAX))
+    }
+
+    fn term(&mut self) -> Result<DiceTerm, DiceError> {
+        let (open, close, rounding) = if self.eat_word("ceil(") {
+            (true, ')', Rounding::Up)
+        } else if self.eat_word("floor(") {
+            (true, ')', Rounding::Down)
+        } else if self.eat('⌈') {
+            (true, '⌉', Rounding::Up)
+        } else if self.eat('⌊') {
+            (true, '⌋', Rounding::Down)
+        } else {
+            (false, ' ', Rounding::Down)
+        };
+        if open {
+            let inner = self.expr_until_slash()?;
+            if !self.eat('/') {
+                return Err(self.error("expected '/' and a divisor".into()));
+            }
+            let divisor = self
+                .number()
+                .filter(|d| (1..=1000).contains(d))
+                .ok_or_else(|| self.error("expected a divisor from 1 to 1000".into()))?;
+            if !self.eat(close) {
+                return Err(self.error(format!("expected '{close}'")));
+            }
+            return Ok(DiceTerm::Divided {
+                inner: Box::new(DiceExpr {
+                    source: String::new(),
+                    terms: inner.terms,
+                }),
+                divisor: divisor as i64,
+                rounding,
+            });
+        }
+        let count = self.number();
+        if self.peek() == Some('d') || self.peek() == Some('D') {
+            self.pos += 1;
+            let count = count.unwrap_or(1);
+            if count > u64::from(MAX_DICE) {
+                return Err(self.error(format!("more than {MAX_DICE} dice")));
+            }
+            let start = self.pos;
+            while self
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                self.pos += 1;
+            }
+            let name: String = self.chars[start..self.pos].iter().collect();
+            if name.is_empty() {
+                return Err(self.error("expected the number of sides or a die name after 'd'".into()));
+            }
+            let full = format!("d{name}");
+            let Some(die) = self.dice.get(&full) else {
+                let custom: Vec<String> = self.dice.custom().map(|d| d.name.clone()).collect();
+                let hint = if custom.is_empty() {
+                    "use dN with N from 2 to 1000".to_string()
+                } else {
+                    format!("use dN or one of: {}", custom.join(", "))
+                };
+                return Err(DiceError::Notation {
+                    expr: self.source.to_string(),
+                    problem: format!("unknown die '{full}' — {hint}"),
+                });
+            };
+            return Ok(DiceTerm::Dice {
+                count: count as u32,
+                die,
+            });
+        }
+        match count {
+            Some(n) if n <= i64::MAX as u64 / 4 => Ok(DiceTerm::Constant(n as i64)),
+            Some(_) => Err(self.error("number too large".into())),
+            None => Err(self.error("expected a number, a die such as d6, or ceil(…/2)".into())),
+        }
+    }
+
+    /// An expression inside ceil(…/n): stops at the '/'.
+    fn expr_until_slash(&mut self) -> Result<Parsed, DiceError> {
+        self.expr()
+    }
+}

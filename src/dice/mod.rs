@@ -1,0 +1,15 @@
+//! Dice: notation, custom dice, the seeded roller, physical entry and exact distributions.
+//!
+//! The notation parser is our own: no crate on crates.io covers d10 read 0–9, halved dice,
+//! custom weighted or symbolic faces and exact fractional distributions together, and the
+//! grammar is small (see [`DiceExpr::parse`]).
+
+mod die;
+mod distribution;
+mod expr;
+mod roller;
+
+pub use die::{Die, DieFace, DieSet};
+pub use distribution::{Distribution, Fraction};
+pub use expr::{DiceExpr, DiceTerm, MAX_DICE, MAX_POOL, Rounding};
+pub use roller::{AppDice, DiceError, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};

@@ -1,0 +1,22 @@
+//! `umpire`: the command line; with no subcommand it opens the desk.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match &cli.command {
+        Some(command) => cli::run(&cli, command),
+        None => umpire::app::run(cli.rules.clone()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Why a procedure could not be resolved.
+
+use thiserror::Error;
+
+use crate::dice::DiceError;
+
+/// A resolution problem, phrased for the umpire.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ResolveError {
+    /// An input name the procedure does not have.
+    #[error("procedure '{procedure}' has no input '{name}' — its inputs are: {valid}")]
+    UnknownInput {
+        /// Procedure id.
+        procedure: String,
+        /// The name given.
+        name: String,
+        /// Valid names.
+        valid: String,
+    },
+    /// A required input was not given.
+    #[error("input '{name}' is required ({expected}) — give it with --input {name}=VALUE")]
+    MissingInput {
+        /// Input name.
+        name: String,
+        /// What it expects.
+        expected: String,
+    },
+    /// An input value is of the wrong type or out of range.
+    #[error("{0}")]
+    BadInput(String),
+    /// Dice notation or typed dice are wrong.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// An expression failed for these values.
+    #[error("{what}: {problem}")]
+    Expression {
+        /// What was being computed.
+        what: String,
+        /// The problem.
+        problem: String,
+    },
+    /// The cell needed is not in the rule text.
+    #[error(
+        "{title} ({table}{rule}): the cell at row {row}, column {column} is not in the rule text — read the result off your chart sheet and enter it (--chart-result CODE), or transcribe the table (umpire rules template)"
+    )]
+    MissingCell {
+        /// Table id.
+        table: String,
+        /// Table title.
+        title: String,
+        /// Rule reference, formatted as ", §x".
+        rule: String,
+        /// Row heading.
+        row: String,
+        /// Column heading.
+        column: String,
+    },
+    /// A row or column heading that the table does not have.
+    #[error("{title} ({table}) has no {what} '{key}' — it has: {available}")]
+    NoSuchKey {
+        /// Table id.
+        table: String,
+        /// Table title.
+        title: String,
+        /// "row", "column" or "header line".
+        what: String,
+        /// The key looked for.
+        key: String,
+        /// The keys it has.
+        available: String,
+    },
+    /// A table cell used as a number is not one.
+    #[error("{title} ({table}): cell '{cell}' at row {row}, column {column} is not a number{reason}")]
+    NotANumber {
+        /// Table id.
+        table: String,
+        /// Table title.
+        title: String,
+        /// Cell text.
+        cell: String,
+        /// Row heading.
+        row: String,
+        /// Column heading.
+        column: String,
+        /// Extra explanation.
+        reason: String,
+    },
+    /// A chart result typed by the umpire is not a code of the table.
+    #[error("'{given}' is not a result of {title} — its codes are: {codes}")]
+    BadChartResult {
+        /// What was typed.
+        given: String,
+        /// Table title.
+        title: String,
+        /// Valid codes.
+        codes: String,
+    },
+    /// Too many dice to enumerate exactly.
+    #[error("{0}")]
+    TooLarge(String),
+}

@@ -1,0 +1,782 @@
+//! A procedure: inputs → derived values → modifiers → dice → lookup → outcome, with an
+//! explanation of every step; and the exact odds of each outcome from the same definitions.
+
+mod error;
+mod lookup;
+mod odds;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+pub use error::ResolveError;
+pub use lookup::{Located, locate_ratio};
+pub use odds::{OutcomeOdds, Odds, odds};
+
+use crate::dice::{AppDice, DiceExpr, Provenance, Roll};
+use crate::rules::{
+    AppliesTo, Cell, EffectSpec, HitRule, Key, KeyKind, Lookup, ModifierValue, Procedure, Ruleset,
+    Scope, Success, Table, TableRef, Value,
+};
+
+/// Where the dice come from.
+pub enum DiceSource<'a> {
+    /// The app rolls, continuing this seeded stream.
+    App(&'a mut AppDice),
+    /// Physical dice typed in (values or face labels, one per die).
+    Physical {
+        /// The faces as typed.
+        faces: Vec<String>,
+        /// Who rolled them.
+        entered_by: Option<String>,
+    },
+}
+
+/// A named value shown in an explanation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedValue {
+    /// Name.
+    pub name: String,
+    /// Value.
+    pub value: Value,
+    /// Rule reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// A modifier as it stands for these inputs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModifierState {
+    /// Name as printed.
+    pub name: String,
+    /// Its value (None when its chart cell is missing).
+    pub value: Option<i64>,
+    /// Rule reference ("" when none).
+    pub source: String,
+    /// What it changes.
+    pub applies_to: AppliesTo,
+    /// Whether its condition holds.
+    #[serde(skip)]
+    pub active: bool,
+    /// How the value was found (a table lookup), if not a plain number.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// An effect of an outcome, with its amount computed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Effect {
+    /// Kind (sp_loss, status, follow_up…).
+    pub kind: String,
+    /// Side it falls on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Amount.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<i64>,
+    /// Status to set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Procedure to queue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub procedure: Option<String>,
+    /// Text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Rule reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// The outcome of a resolution.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Result code (a table cell, or a declared outcome).
+    pub code: String,
+    /// Label for people.
+    pub label: String,
+    /// A number carried by the outcome (hits, losses, a table value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// Effects in order.
+    pub effects: Vec<Effect>,
+    /// Whether the umpire entered it from the physical chart.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_physical_chart: bool,
+}
+
+/// Where a table lookup landed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LookupTrace {
+    /// Table id.
+    pub table: String,
+    /// Header line used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    /// Row heading.
+    pub row: String,
+    /// Column heading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    /// The cell as printed.
+    pub cell: String,
+}
+
+/// A resolved procedure: the JSON contract of `umpire resolve`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolution {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Procedure id.
+    pub procedure: String,
+    /// Inputs used (given or defaulted).
+    pub inputs: BTreeMap<String, Value>,
+    /// Derived values.
+    pub derived: Vec<NamedValue>,
+    /// The dice thrown.
+    pub rolls: Vec<Roll>,
+    /// Modifiers that applied.
+    pub modifiers: Vec<ModifierState>,
+    /// The unmodified total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub natural: Option<i64>,
+    /// The modified total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<i64>,
+    /// Table lookup, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lookup: Option<LookupTrace>,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Every step, in words.
+    pub explanation: Vec<String>,
+}
+
+/// Parses `NAME=VALUE` pairs against a procedure's inputs.
+pub fn parse_inputs(procedure: &Procedure, pairs: &[(String, String)]) -> Result<BTreeMap<String, Value>, ResolveError> {
+    let mut out = BTreeMap::new();
+    for (name, text) in pairs {
+        let Some(spec) = procedure.input(name) else {
+            return Err(ResolveError::UnknownInput {
+                procedure: procedure.id.clone(),
+                name: name.clone(),
+                valid: procedure.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", "),
+            });
+        };
+        out.insert(name.clone(), spec.parse_value(text).map_err(ResolveError::BadInput)?);
+    }
+    Ok(out)
+}
+
+fn describe_kind(spec: &crate::rules::InputSpec) -> String {
+    match &spec.kind {
+        crate::rules::InputKind::Int { min, max } => format!("a number from {min} to {max}"),
+        crate::rules::InputKind::Choice { choices } => format!("one of {}", choices.join(", ")),
+        crate::rules::InputKind::Flag => "true or false".to_string(),
+    }
+}
+
+fn signed(v: i64) -> String {
+    if v >= 0 { format!("+{v}") } else { format!("−{}", -v) }
+}
+
+/// `+ 2` / `− 2`, for sums written out.
+fn plus_minus(v: i64) -> String {
+    if v >= 0 { format!("+ {v}") } else { format!("− {}", -v) }
+}
+
+fn rule_suffix(rule: &Option<String>) -> String {
+    rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"))
+}
+
+fn expr_err(what: impl Into<String>) -> impl FnOnce(String) -> ResolveError {
+    let what = what.into();
+    move |problem| ResolveError::Expression { what, problem }
+}
+
+/// Everything that does not depend on the dice, worked out for one set of inputs.
+#[derive(Debug, Clone)]
+pub struct Prepared<'r> {
+    /// The ruleset.
+    pub ruleset: &'r Ruleset,
+    /// The procedure.
+    pub procedure: &'r Procedure,
+    /// Inputs used.
+    pub inputs: BTreeMap<String, Value>,
+    /// Derived values.
+    pub derived: Vec<NamedValue>,
+    /// Every modifier with its state.
+    pub modifiers: Vec<ModifierState>,
+    /// The dice to throw.
+    pub dice: Option<DiceExpr>,
+    /// A modifier whose chart cell is missing, if any.
+    pub unknown_modifier: Option<ResolveError>,
+    scope: Scope,
+    explanation: Vec<String>,
+}
+
+/// The lookup's result for one throw.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// Unmodified total.
+    pub natural: Option<i64>,
+    /// Modified total.
+    pub modified: Option<i64>,
+    /// Table lookup.
+    pub lookup: Option<LookupTrace>,
+    /// Outcome.
+    pub outcome: Outcome,
+    /// Explanation of the lookup.
+    pub explanation: Vec<String>,
+}
+
+impl<'r> Prepared<'r> {
+    /// Sum of the active modifiers to one target.
+    pub fn total(&self, target: AppliesTo) -> i64 {
+        self.modifiers
+            .iter()
+            .filter(|m| m.active && m.applies_to == target)
+            .filter_map(|m| m.value)
+            .sum()
+    }
+
+    /// The explanation so far (inputs, derived values, modifiers).
+    pub fn explanation(&self) -> &[String] {
+        &self.explanation
+    }
+}
+
+/// Works out inputs, derived values and modifiers.
+pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTreeMap<String, Value>) -> Result<Prepared<'r>, ResolveError> {
+    let mut scope = Scope::new();
+    let mut inputs = BTreeMap::new();
+    let mut explanation = vec![format!("{}{}", procedure.name, rule_suffix(&procedure.rule))];
+    for name in given.keys() {
+        if procedure.input(name).is_none() {
+            return Err(ResolveError::UnknownInput {
+                procedure: procedure.id.clone(),
+                name: name.clone(),
+                valid: procedure.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", "),
+            });
+        }
+    }
+    for spec in &procedure.inputs {
+        let value = match given.get(&spec.name) {
+            Some(v) => {
+                spec.check(v).map_err(ResolveError::BadInput)?;
+                v.clone()
+            }
+            None => match &spec.default {
+                Some(d) => d.clone(),
+                None if matches!(spec.kind, crate::rules::InputKind::Flag) => Value::Bool(false),
+                None => {
+                    return Err(ResolveError::MissingInput { name: spec.name.clone(), expected: describe_kind(spec) });
+                }
+            },
+        };
+        scope.set(&spec.name, value.clone());
+        inputs.insert(spec.name.clone(), value);
+    }
+    if !inputs.is_empty() {
+        // Flags are listed only when set, to keep the line readable.
+        let list: Vec<String> = procedure
+            .inputs
+            .iter()
+            .filter(|i| inputs[&i.name] != Value::Bool(false))
+            .map(|i| if inputs[&i.name] == Value::Bool(true) { i.label.clone() } else { format!("{} = {}", i.label, inputs[&i.name]) })
+            .collect();
+        explanation.push(format!("Inputs: {}", list.join(", ")));
+    }
+    let mut derived = Vec::new();
+    for d in &procedure.derived {
+        let value = d.expr.eval(&scope).map_err(expr_err(format!("derived value '{}'", d.name)))?;
+        explanation.push(format!("{} = {} (from {}){}", d.label.as_deref().unwrap_or(&d.name), value, d.source, rule_suffix(&d.rule)));
+        scope.set(&d.name, value.clone());
+        derived.push(NamedValue { name: d.name.clone(), value, rule: d.rule.clone() });
+    }
+    let mut modifiers = Vec::new();
+    let mut unknown_modifier = None;
+    for m in &procedure.modifiers {
+        let active = match &m.when {
+            Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("condition of modifier '{}'", m.name)))?,
+            None => true,
+        };
+        let (value, note) = if !active {
+            (None, String::new())
+        } else {
+            match &m.value {
+                ModifierValue::Expr(e) => (Some(e.eval_int(&scope).map_err(expr_err(format!("value of modifier '{}'", m.name)))?), String::new()),
+                ModifierValue::Table(r) => match table_value(ruleset, r, &scope, None) {
+                    Ok((v, trace)) => (Some(v), trace),
+                    Err(e @ ResolveError::MissingCell { .. }) => {
+                        unknown_modifier.get_or_insert(e);
+                        (None, "chart cell missing".to_string())
+                    }
+                    Err(e) => return Err(e),
+                },
+            }
+        };
+        if active {
+            let shown = value.map_or_else(|| "?".to_string(), signed);
+            let target = match m.applies_to {
+                AppliesTo::Roll => "to the roll",
+                AppliesTo::Target => "to the target",
+                AppliesTo::Column => "column shift",
+                AppliesTo::Dice => "dice",
+                AppliesTo::EachDie => "to each die",
+            };
+            let how = if note.is_empty() { String::new() } else { format!(" ({note})") };
+            explanation.push(format!("Modifier: {} {shown} {target}{how}{}", m.name, rule_suffix(&m.rule)));
+        }
+        modifiers.push(ModifierState {
+            name: m.name.clone(),
+            value,
+            source: m.rule.clone().unwrap_or_default(),
+            applies_to: m.applies_to,
+            active,
+            note,
+        });
+    }
+    let mut prepared = Prepared { ruleset, procedure, inputs, derived, modifiers, dice: procedure.roll.clone(), unknown_modifier, scope, explanation };
+    for name in crate::rules::LOOKUP_NAMES {
+        prepared.scope.set(name, Value::Int(0));
+    }
+    let (roll_mod, target_mod, dice_mod) = (prepared.total(AppliesTo::Roll), prepared.total(AppliesTo::Target), prepared.total(AppliesTo::Dice));
+    prepared.scope.set("roll_modifier", Value::Int(roll_mod));
+    prepared.scope.set("target_modifier", Value::Int(target_mod));
+    prepared.scope.set("dice_modifier", Value::Int(dice_mod));
+    if let Lookup::Pool { count, die, .. } = &procedure.lookup {
+        let base = count.eval_int(&prepared.scope).map_err(expr_err("number of dice"))?;
+        let n = (base + dice_mod).max(0);
+        let extra = if dice_mod == 0 { String::new() } else { format!(" {} = {n}", plus_minus(dice_mod)) };
+        prepared.explanation.push(format!("Dice: {base}{extra}{}", if base + dice_mod < 0 { " (no fewer than 0)" } else { "" }));
+        if n > i64::from(crate::dice::MAX_POOL) {
+            return Err(ResolveError::TooLarge(format!("a pool of {n} dice is more than {} dice", crate::dice::MAX_POOL)));
+        }
+        let Some(die) = ruleset.dice.get(die) else {
+            return Err(ResolveError::Expression { what: "pool".into(), problem: format!("unknown die {die}") });
+        };
+        prepared.dice = Some(DiceExpr::pool(n as u32, &die));
+    }
+    Ok(prepared)
+}
+
+/// Reads a numeric cell (a modifier's value) from a table.
+fn table_value(ruleset: &Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>) -> Result<(i64, String), ResolveError> {
+    let (table, trace, _) = find_cell(ruleset, r, scope, roll, 0)?;
+    let cell = trace.cell.clone();
+    let v = cell.trim().trim_start_matches('+').replace('−', "-").parse::<i64>().map_err(|_| ResolveError::NotANumber {
+        table: table.id.clone(),
+        title: table.title.clone(),
+        cell: cell.clone(),
+        row: trace.row.clone(),
+        column: trace.column.clone().unwrap_or_default(),
+        reason: if cell.eq_ignore_ascii_case("no") { " (the chart says this is not allowed)".into() } else { String::new() },
+    })?;
+    let at = trace.column.as_ref().map_or_else(|| trace.row.clone(), |c| format!("{} × {c}", trace.row));
+    Ok((v, format!("{}: {at} = {cell}", table.title)))
+}
+
+/// Finds a cell: the row, the column (with shifts), and the header line.
+fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>, shift: i64) -> Result<(&'r Table, LookupTrace, Vec<String>), ResolveError> {
+    let Some(table) = ruleset.table(&r.table) else {
+        return Err(ResolveError::Expression { what: "table lookup".into(), problem: format!("unknown table {}", r.table) });
+    };
+    let mut notes = Vec::new();
+    // Header line.
+    let line = if table.lines.len() > 1 {
+        let id = r.line.as_ref().map(|e| e.eval_text(scope)).transpose().map_err(expr_err("header line"))?.unwrap_or_default();
+        let Some(l) = table.lines.iter().find(|l| l.id == id) else {
+            return Err(ResolveError::NoSuchKey {
+                table: table.id.clone(),
+                title: table.title.clone(),
+                what: "header line".into(),
+                key: id,
+                available: table.lines.iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
+            });
+        };
+        notes.push(format!("Header line: {}", l.label.as_deref().unwrap_or(&l.id)));
+        Some(l)
+    } else {
+        table.lines.first()
+    };
+    // Column.
+    let column = match (line, table.column_key) {
+        (Some(l), Some(kind)) => {
+            let keys: Vec<&Key> = l.keys.iter().collect();
+            let mut located = if kind == KeyKind::Ratio {
+                let (a, d) = r.ratio.as_ref().ok_or_else(|| ResolveError::Expression { what: "table lookup".into(), problem: "no ratio given".into() })?;
+                let a = a.eval_int(scope).map_err(expr_err("attacker's side of the ratio"))?;
+                let d = d.eval_int(scope).map_err(expr_err("defender's side of the ratio"))?;
+                lookup::locate_ratio(&keys, a, d).ok_or_else(|| ResolveError::NoSuchKey {
+                    table: table.id.clone(),
+                    title: table.title.clone(),
+                    what: "column".into(),
+                    key: format!("{a}:{d}"),
+                    available: keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+                })?
+            } else {
+                let key = r.column.as_ref().map(|e| e.eval_text(scope)).transpose().map_err(expr_err("column"))?.unwrap_or_default();
+                lookup::locate(table, &keys, kind, &key, "column")?
+            };
+            if !located.note.is_empty() {
+                notes.push(located.note.clone());
+            }
+            if shift != 0 {
+                let last = keys.len() as i64 - 1;
+                let target = located.index as i64 + shift;
+                let clamped = target.clamp(0, last.max(0));
+                let new_index = clamped as usize;
+                notes.push(format!(
+                    "Column shift {}: {} → {}{}",
+                    signed(shift),
+                    located.heading,
+                    keys[new_index],
+                    if clamped == target { "" } else { " (the chart's edge)" }
+                ));
+                located = Located { index: new_index, heading: keys[new_index].to_string(), note: String::new() };
+            }
+            Some(located)
+        }
+        _ => None,
+    };
+    // Row.
+    let rkeys = lookup::row_keys(table);
+    let row = match (&r.row, roll) {
+        (Some(e), _) => {
+            let key = e.eval_text(scope).map_err(expr_err("row"))?;
+            lookup::locate(table, &rkeys, table.row_key, &key, "row")?
+        }
+        (None, Some(v)) if table.row_key == KeyKind::Roll => lookup::locate(table, &rkeys, KeyKind::Roll, &v.to_string(), "modified roll")?,
+        _ if table.rows.len() == 1 => Located { index: 0, heading: table.rows[0].key.to_string(), note: String::new() },
+        _ => {
+            return Err(ResolveError::Expression { what: format!("{} lookup", table.title), problem: "no roll or row given".into() });
+        }
+    };
+    if !row.note.is_empty() {
+        notes.push(row.note.clone());
+    }
+    let col_index = column.as_ref().map_or(0, |c| c.index);
+    let cell = lookup::cell(table, row.index, col_index).cloned().unwrap_or(Cell::Missing);
+    let trace = LookupTrace {
+        table: table.id.clone(),
+        line: line.filter(|_| table.lines.len() > 1).map(|l| l.id.clone()),
+        row: row.heading.clone(),
+        column: column.as_ref().map(|c| c.heading.clone()),
+        cell: cell.text().to_string(),
+    };
+    if cell == Cell::Missing {
+        return Err(ResolveError::MissingCell {
+            table: table.id.clone(),
+            title: table.title.clone(),
+            rule: table.rule.as_ref().map_or_else(String::new, |r| format!(", {r}")),
+            row: row.heading,
+            column: column.map_or_else(|| "result".into(), |c| c.heading),
+        });
+    }
+    Ok((table, trace, notes))
+}
+
+fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, ResolveError> {
+    specs
+        .iter()
+        .map(|s| {
+            let amount = s.amount.as_ref().map(|e| e.eval_int(scope)).transpose().map_err(expr_err(format!("amount of a {} effect", s.kind)))?;
+            Ok(Effect {
+                kind: s.kind.clone(),
+                side: s.side.clone(),
+                amount,
+                status: s.status.clone(),
+                procedure: s.procedure.clone(),
+                text: s.text.clone(),
+                rule: s.rule.clone(),
+            })
+        })
+        .collect()
+}
+
+fn hit_rule_matches(rule: &HitRule, face: i64, scope: &Scope) -> Result<bool, ResolveError> {
+    if let Some(faces) = &rule.faces {
+        return Ok(faces.contains(&face));
+    }
+    if let Some(e) = &rule.at_least {
+        return Ok(face >= e.eval_int(scope).map_err(expr_err("hit rule"))?);
+    }
+    if let Some(e) = &rule.at_most {
+        return Ok(face <= e.eval_int(scope).map_err(expr_err("hit rule"))?);
+    }
+    Ok(false)
+}
+
+impl<'r> Prepared<'r> {
+    /// Builds the outcome for a code: the declared outcome's effects, then the table codes'.
+    fn outcome(&self, code: &str, value: Option<i64>, table: Option<&Table>, scope: &Scope) -> Result<Outcome, ResolveError> {
+        let mut scope = scope.clone();
+        if let Some(v) = value {
+            scope.set("value", Value::Int(v));
+        }
+        let mut effects = Vec::new();
+        let mut labels = Vec::new();
+        if let Some(spec) = self.procedure.outcome(code) {
+            effects.extend(effects_from(&spec.effects, &scope)?);
+            labels.push(spec.label.clone());
+        }
+        if let Some(t) = table
+            && !t.results.is_empty()
+        {
+            for token in code.split_whitespace() {
+                if let Some((p, n)) = t.results.iter().find_map(|p| p.matches(token).map(|n| (p, n))) {
+                    let mut s = scope.clone();
+                    if let Some(n) = n {
+                        s.set("n", Value::Int(n));
+                        s.set("value", Value::Int(n));
+                    }
+                    effects.extend(effects_from(&p.effects, &s)?);
+                    if let Some(l) = &p.label {
+                        labels.push(l.replace("{n}", &n.map_or_else(String::new, |n| n.to_string())));
+                    }
+                }
+            }
+        }
+        let label = if labels.is_empty() { code.to_string() } else { labels.join("; ") };
+        Ok(Outcome { code: code.to_string(), label, value, effects, from_physical_chart: false })
+    }
+
+    /// Applies the lookup to one throw (faces in dice order). `chart_result` is the result the
+    /// umpire read off the physical chart, used when a needed cell is missing.
+    pub fn finish(&self, faces: &[i64], chart_result: Option<&str>) -> Result<Finished, ResolveError> {
+        let natural = self.dice.as_ref().map(|d| d.total(faces));
+        self.finish_with(natural, faces, chart_result)
+    }
+
+    /// As [`Prepared::finish`], given the natural total (pools also need the faces).
+    pub fn finish_with(&self, natural: Option<i64>, faces: &[i64], chart_result: Option<&str>) -> Result<Finished, ResolveError> {
+        let mut scope = self.scope.clone();
+        let mut explanation = Vec::new();
+        let roll_mod = self.total(AppliesTo::Roll);
+        let modified = natural.map(|n| n + roll_mod);
+        if let (Some(n), Some(m)) = (natural, modified) {
+            scope.set("natural", Value::Int(n));
+            scope.set("roll", Value::Int(m));
+            if roll_mod != 0 {
+                explanation.push(format!("Modified roll: {n} {} = {m}", plus_minus(roll_mod)));
+            }
+        }
+        if let Some(missing) = &self.unknown_modifier {
+            let Some(result) = chart_result else { return Err(missing.clone()) };
+            return self.from_chart(result, None, natural, modified, explanation, missing);
+        }
+        match &self.procedure.lookup {
+            Lookup::Table(r) => {
+                let shift = self.total(AppliesTo::Column);
+                match find_cell(self.ruleset, r, &scope, modified, shift) {
+                    Ok((table, trace, notes)) => {
+                        explanation.extend(notes);
+                        let value = trace.cell.trim().trim_start_matches('+').parse::<i64>().ok();
+                        let at = trace.column.as_ref().map_or_else(|| format!("row {}", trace.row), |c| format!("row {}, column {c}", trace.row));
+                        explanation.push(format!("{}: {at} → {}", table.title, trace.cell));
+                        let outcome = self.outcome(&trace.cell, value, Some(table), &scope)?;
+                        Ok(Finished { natural, modified, lookup: Some(trace), outcome, explanation })
+                    }
+                    Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
+                        Some(result) => self.from_chart(result, Some(r), natural, modified, explanation, &e),
+                        None => Err(e),
+                    },
+                    Err(e) => Err(e),
+                }
+            }
+            Lookup::Threshold { target, success, natural_fail, natural_pass, pass, fail } => {
+                let base = target.eval_int(&scope).map_err(expr_err("target"))?;
+                let target_mod = self.total(AppliesTo::Target);
+                let t = base + target_mod;
+                let (n, m) = (natural.unwrap_or(0), modified.unwrap_or(0));
+                let shown_target = if target_mod == 0 { format!("{t}") } else { format!("{base} {} = {t}", plus_minus(target_mod)) };
+                let (passed, why) = if natural_fail.contains(&n) {
+                    (false, format!("an unmodified {n} always fails"))
+                } else if natural_pass.contains(&n) {
+                    (true, format!("an unmodified {n} always passes"))
+                } else {
+                    match success {
+                        Success::AtLeast => (m >= t, format!("{m} against {shown_target} or more")),
+                        Success::AtMost => (m <= t, format!("{m} against {shown_target} or less")),
+                    }
+                };
+                let code = if passed { pass } else { fail };
+                explanation.push(format!("Test: {why} → {}", if passed { "pass" } else { "fail" }));
+                let outcome = self.outcome(code, None, None, &scope)?;
+                Ok(Finished { natural, modified, lookup: None, outcome, explanation })
+            }
+            Lookup::Pool { sum, hits, face_floor, outcome, .. } => {
+                let each = self.total(AppliesTo::EachDie);
+                let scored: Vec<i64> = faces.iter().map(|f| face_floor.map_or(f + each, |fl| (f + each).max(fl))).collect();
+                if each != 0 || face_floor.is_some() {
+                    explanation.push(format!("Each die {}{}: {:?}", signed(each), face_floor.map_or_else(String::new, |f| format!(", no lower than {f}")), scored));
+                }
+                let score = if *sum {
+                    let s: i64 = scored.iter().sum();
+                    explanation.push(format!("Score: {s}"));
+                    s
+                } else {
+                    let mut total = 0i64;
+                    let mut parts = Vec::new();
+                    for rule in hits {
+                        let mut count = 0u32;
+                        for f in &scored {
+                            if hit_rule_matches(rule, *f, &scope)? {
+                                count += 1;
+                            }
+                        }
+                        let h = i64::from(count / rule.per) * i64::from(rule.hits);
+                        let what = describe_hit_rule(rule);
+                        if count > 0 {
+                            parts.push(format!("{count} × {what} → {h}"));
+                        }
+                        total += h;
+                    }
+                    explanation.push(format!("Hits: {total}{}", if parts.is_empty() { String::new() } else { format!(" ({})", parts.join("; ")) }));
+                    total
+                };
+                scope.set("hits", Value::Int(score));
+                let outcome = self.outcome(outcome, Some(score), None, &scope)?;
+                Ok(Finished { natural: None, modified: None, lookup: None, outcome, explanation })
+            }
+            Lookup::Compute { lets, cases } => {
+                for l in lets {
+                    let v = l.expr.eval(&scope).map_err(expr_err(format!("'{}'", l.name)))?;
+                    explanation.push(format!("{} = {v} (from {}){}", l.label.as_deref().unwrap_or(&l.name), l.source, rule_suffix(&l.rule)));
+                    scope.set(&l.name, v);
+                }
+                for case in cases {
+                    let holds = match &case.when {
+                        Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("case '{}'", case.outcome)))?,
+                        None => true,
+                    };
+                    if holds {
+                        let value = case.value.as_ref().map(|e| e.eval_int(&scope)).transpose().map_err(expr_err(format!("value of '{}'", case.outcome)))?;
+                        let cond = case.when.as_ref().map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
+                        explanation.push(format!("Case {cond} → {}{}{}", case.outcome, value.map_or_else(String::new, |v| format!(" ({v})")), rule_suffix(&case.rule)));
+                        let outcome = self.outcome(&case.outcome, value, None, &scope)?;
+                        return Ok(Finished { natural, modified, lookup: None, outcome, explanation });
+                    }
+                }
+                Err(ResolveError::Expression { what: "cases".into(), problem: "no case holds".into() })
+            }
+        }
+    }
+
+    fn from_chart(&self, result: &str, r: Option<&TableRef>, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>, missing: &ResolveError) -> Result<Finished, ResolveError> {
+        let result = result.trim();
+        let table = r.and_then(|r| self.ruleset.table(&r.table));
+        if let Some(t) = table
+            && !t.results.is_empty()
+            && !result.split_whitespace().all(|tok| t.results.iter().any(|p| p.matches(tok).is_some()))
+        {
+            return Err(ResolveError::BadChartResult {
+                given: result.to_string(),
+                title: t.title.clone(),
+                codes: t.results.iter().map(|p| p.pattern.clone()).collect::<Vec<_>>().join(", "),
+            });
+        }
+        if result.is_empty() {
+            return Err(ResolveError::BadInput("the chart result is empty".into()));
+        }
+        if let ResolveError::MissingCell { title, row, column, .. } = missing {
+            explanation.push(format!("{title}: row {row}, column {column} is not in the text; the umpire read '{result}' off the physical chart"));
+        }
+        let value = result.trim_start_matches('+').parse::<i64>().ok();
+        let mut outcome = self.outcome(result, value, table, &self.scope)?;
+        outcome.from_physical_chart = true;
+        let lookup = match missing {
+            ResolveError::MissingCell { table, row, column, .. } => Some(LookupTrace { table: table.clone(), line: None, row: row.clone(), column: Some(column.clone()), cell: result.to_string() }),
+            _ => None,
+        };
+        Ok(Finished { natural, modified, lookup, outcome, explanation })
+    }
+}
+
+fn describe_hit_rule(rule: &HitRule) -> String {
+    let faces = if let Some(f) = &rule.faces {
+        f.iter().map(ToString::to_string).collect::<Vec<_>>().join("/")
+    } else if let Some(e) = &rule.at_least {
+        format!("≥{}", e.source())
+    } else if let Some(e) = &rule.at_most {
+        format!("≤{}", e.source())
+    } else {
+        String::new()
+    };
+    if rule.per > 1 { format!("{faces} (per {})", rule.per) } else { faces }
+}
+
+/// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
+pub fn resolve(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    inputs: &BTreeMap<String, Value>,
+    dice: DiceSource<'_>,
+    chart_result: Option<&str>,
+) -> Result<Resolution, ResolveError> {
+    let prepared = prepare(ruleset, procedure, inputs)?;
+    let mut rolls = Vec::new();
+    let mut explanation = prepared.explanation.clone();
+    let faces = match &prepared.dice {
+        Some(expr) => {
+            let roll = match dice {
+                DiceSource::App(app) => app.roll(expr),
+                DiceSource::Physical { faces, entered_by } => Roll::physical(expr, &faces, entered_by)?,
+            };
+            let source = match &roll.provenance {
+                Provenance::App { seed, first_draw, .. } => format!("app dice, seed {seed}, draw {first_draw}"),
+                Provenance::Physical { entered_by } => format!("physical dice{}", entered_by.as_ref().map_or_else(String::new, |w| format!(" rolled by {w}"))),
+            };
+            let faces_text: Vec<String> = roll.dice.iter().map(|d| d.label.clone().map_or_else(|| d.face.to_string(), |l| format!("{l}({})", d.face))).collect();
+            explanation.push(format!("Roll {}: [{}] = {} ({source})", roll.expr, faces_text.join(", "), roll.total));
+            let faces = roll.faces();
+            rolls.push(roll);
+            faces
+        }
+        None => Vec::new(),
+    };
+    let finished = prepared.finish(&faces, chart_result)?;
+    explanation.extend(finished.explanation);
+    let effects: Vec<String> = finished.outcome.effects.iter().map(describe_effect).collect();
+    explanation.push(format!(
+        "Outcome: {}{}{}",
+        finished.outcome.label,
+        finished.outcome.value.filter(|_| finished.outcome.label != finished.outcome.code || finished.outcome.code.parse::<i64>().is_err()).map_or_else(String::new, |v| format!(" ({v})")),
+        if effects.is_empty() { String::new() } else { format!(" — {}", effects.join("; ")) }
+    ));
+    Ok(Resolution {
+        ruleset: ruleset.id.clone(),
+        procedure: procedure.id.clone(),
+        inputs: prepared.inputs.clone(),
+        derived: prepared.derived.clone(),
+        rolls,
+        modifiers: prepared.modifiers.iter().filter(|m| m.active).cloned().collect(),
+        natural: finished.natural,
+        modified: finished.modified,
+        lookup: finished.lookup,
+        outcome: finished.outcome,
+        explanation,
+    })
+}
+
+/// One line for an effect.
+pub fn describe_effect(e: &Effect) -> String {
+    let mut s = e.kind.replace('_', " ");
+    if let Some(side) = &e.side {
+        s = format!("{side}: {s}");
+    }
+    if let Some(a) = e.amount {
+        s.push_str(&format!(" {a}"));
+    }
+    if let Some(st) = &e.status {
+        s.push_str(&format!(" {st}"));
+    }
+    if let Some(p) = &e.procedure {
+        s.push_str(&format!(" → {p}"));
+    }
+    if let Some(t) = &e.text {
+        s.push_str(&format!(" ({t})"));
+    }
+    s
+}

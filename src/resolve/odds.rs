@@ -1,0 +1,177 @@
+//! Exact odds of every outcome, before the roll, from the same definitions the resolver uses:
+//! every possible throw is pushed through [`Prepared::finish_with`] and counted.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Prepared, ResolveError, prepare};
+use crate::dice::{DiceExpr, Fraction};
+use crate::rules::{Lookup, Procedure, Ruleset, Value};
+
+/// Code shown for throws that land on a missing chart cell.
+pub const MISSING_CODE: &str = "?";
+
+/// The chance of one outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutcomeOdds {
+    /// Result code (`?` for a missing chart cell).
+    pub code: String,
+    /// Label.
+    pub label: String,
+    /// The number it carries (hits, losses, table value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// Probability as a float, for bars.
+    pub probability: f64,
+    /// Exact probability in lowest terms.
+    pub fraction: Fraction,
+    /// Equally likely cases giving it.
+    #[serde(skip)]
+    pub count: u128,
+}
+
+/// The odds of a procedure for given inputs: the JSON contract of `umpire odds`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Odds {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Procedure id.
+    pub procedure: String,
+    /// Inputs used.
+    pub inputs: BTreeMap<String, Value>,
+    /// Outcomes in the order the dice reach them (lowest roll first).
+    pub outcomes: Vec<OutcomeOdds>,
+    /// Number of equally likely cases enumerated.
+    #[serde(serialize_with = "as_string")]
+    pub cases: u128,
+    /// Whether every case reached a known cell.
+    pub complete: bool,
+}
+
+fn as_string<S: serde::Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// The most distinct pool throws enumerated for exact pool odds.
+const MAX_POOL_STATES: u128 = 3_000_000;
+
+struct Tally {
+    order: Vec<(String, Option<i64>)>,
+    counts: BTreeMap<(String, Option<i64>), (String, u128)>,
+}
+
+impl Tally {
+    fn add(&mut self, code: String, label: String, value: Option<i64>, count: u128) {
+        let key = (code, value);
+        match self.counts.get_mut(&key) {
+            Some(slot) => slot.1 += count,
+            None => {
+                self.order.push(key.clone());
+                self.counts.insert(key, (label, count));
+            }
+        }
+    }
+
+    fn record(&mut self, prepared: &Prepared, natural: Option<i64>, faces: &[i64], count: u128) -> Result<(), ResolveError> {
+        match prepared.finish_with(natural, faces, None) {
+            Ok(f) => self.add(f.outcome.code, f.outcome.label, f.outcome.value, count),
+            Err(ResolveError::MissingCell { .. }) => {
+                self.add(MISSING_CODE.into(), "not in the rule text (chart cell missing)".into(), None, count);
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+}
+
+fn binomial(n: u128, k: u128) -> u128 {
+    let mut r = 1u128;
+    for i in 0..k {
+        r = r * (n - i) / (i + 1);
+    }
+    r
+}
+
+/// Every multiset of faces for a pool of `n` dice: calls `f(faces, count)`.
+fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: &mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>) -> Result<(), ResolveError> {
+    fn go(weights: &[(i64, u128)], i: usize, left: u32, faces: &mut Vec<i64>, count: u128, f: &mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>) -> Result<(), ResolveError> {
+        if i + 1 == weights.len() {
+            let (v, w) = weights[i];
+            let c = count * w.pow(left);
+            let len = faces.len();
+            faces.extend(std::iter::repeat_n(v, left as usize));
+            f(faces, c)?;
+            faces.truncate(len);
+            return Ok(());
+        }
+        let (v, w) = weights[i];
+        for k in 0..=left {
+            let c = count * binomial(u128::from(left), u128::from(k)) * w.pow(k);
+            let len = faces.len();
+            faces.extend(std::iter::repeat_n(v, k as usize));
+            go(weights, i + 1, left - k, faces, c, f)?;
+            faces.truncate(len);
+        }
+        Ok(())
+    }
+    if weights.is_empty() {
+        return Ok(());
+    }
+    go(weights, 0, n, &mut Vec::with_capacity(n as usize), 1, f)
+}
+
+/// Exact odds of each outcome of `procedure` for these inputs.
+pub fn odds(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, Value>) -> Result<Odds, ResolveError> {
+    let prepared = prepare(ruleset, procedure, inputs)?;
+    if let Some(e) = &prepared.unknown_modifier {
+        return Err(e.clone());
+    }
+    let mut tally = Tally { order: Vec::new(), counts: BTreeMap::new() };
+    let cases = match (&prepared.dice, &procedure.lookup) {
+        (None, _) => {
+            tally.record(&prepared, None, &[], 1)?;
+            1
+        }
+        (Some(expr), Lookup::Pool { .. }) => pool_odds(&prepared, expr, &mut tally)?,
+        (Some(expr), _) => {
+            let dist = expr.distribution().ok_or_else(|| ResolveError::TooLarge(format!("{expr} is too large to enumerate")))?;
+            for (natural, count) in dist.counts() {
+                tally.record(&prepared, Some(natural), &[], count)?;
+            }
+            dist.total()
+        }
+    };
+    let complete = !tally.counts.keys().any(|(c, _)| c == MISSING_CODE);
+    // Pools: list by score.
+    if matches!(procedure.lookup, Lookup::Pool { .. }) {
+        tally.order.sort_by_key(|(_, v)| *v);
+    }
+    let outcomes = tally
+        .order
+        .iter()
+        .map(|key| {
+            let (label, count) = &tally.counts[key];
+            let fraction = Fraction::new(*count, cases);
+            OutcomeOdds { code: key.0.clone(), label: label.clone(), value: key.1, probability: fraction.to_f64(), fraction, count: *count }
+        })
+        .collect();
+    Ok(Odds { ruleset: ruleset.id.clone(), procedure: procedure.id.clone(), inputs: prepared.inputs.clone(), outcomes, cases, complete })
+}
+
+fn pool_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Result<u128, ResolveError> {
+    let dice = expr.dice();
+    let n = dice.len() as u32;
+    let Some(die) = dice.first() else {
+        tally.record(prepared, None, &[], 1)?;
+        return Ok(1);
+    };
+    let weights: Vec<(i64, u128)> = die.faces.iter().map(|f| (f.value, u128::from(f.weight))).collect();
+    let states = binomial(u128::from(n) + weights.len() as u128 - 1, weights.len() as u128 - 1);
+    let total = u128::from(die.total_weight()).checked_pow(n);
+    let Some(total) = total.filter(|_| states <= MAX_POOL_STATES) else {
+        return Err(ResolveError::TooLarge(format!("exact odds of a pool of {n} {} are too large to enumerate", die.name)));
+    };
+    each_pool_throw(&weights, n, &mut |faces, count| tally.record(prepared, None, faces, count))?;
+    Ok(total)
+}

@@ -1,0 +1,15 @@
+//! Rulesets: raw YAML → validated types, with located errors.
+
+pub mod error;
+pub mod expr;
+pub mod library;
+pub mod locate;
+pub mod model;
+mod raw;
+mod validate;
+
+pub use error::{LoadError, LoadErrors};
+pub use expr::{Expr, Scope, Value};
+pub use model::*;
+pub use validate::{LOOKUP_NAMES, RulesetFiles, SourceFile, load_ruleset};
+pub use library::{Library, read_ruleset_dir, read_rules_root, shipped_sources};

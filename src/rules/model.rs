@@ -1,0 +1,632 @@
+//! Validated ruleset types: what the resolver works with.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::expr::{Expr, Value};
+use crate::dice::{DiceExpr, DieSet};
+
+/// A number range for die rolls and brackets; `None` is open-ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Range {
+    /// Lowest value included (None: no lower bound).
+    pub low: Option<i64>,
+    /// Highest value included (None: no upper bound).
+    pub high: Option<i64>,
+}
+
+impl Range {
+    /// Whether `v` is in the range.
+    pub fn contains(&self, v: i64) -> bool {
+        self.low.is_none_or(|l| v >= l) && self.high.is_none_or(|h| v <= h)
+    }
+
+    /// Parses `3`, `2-3`, `2–3`, `≤0`, `<=0`, `0-`, `7+`, `≥7`, `>=7`.
+    pub fn parse(text: &str) -> Option<Range> {
+        let t = text.trim().replace(['–', '—'], "-").replace(' ', "");
+        let num = |s: &str| s.replace('−', "-").parse::<i64>().ok();
+        if let Some(rest) = t.strip_prefix("<=").or_else(|| t.strip_prefix('≤')) {
+            return Some(Range { low: None, high: Some(num(rest)?) });
+        }
+        if let Some(rest) = t.strip_prefix(">=").or_else(|| t.strip_prefix('≥')) {
+            return Some(Range { low: Some(num(rest)?), high: None });
+        }
+        if let Some(rest) = t.strip_suffix('+') {
+            return Some(Range { low: Some(num(rest)?), high: None });
+        }
+        if let Some(v) = num(&t) {
+            return Some(Range { low: Some(v), high: Some(v) });
+        }
+        if let Some(rest) = t.strip_suffix('-')
+            && let Some(v) = num(rest)
+        {
+            return Some(Range { low: None, high: Some(v) });
+        }
+        // a-b, where a may be negative: split at a '-' that is not the first character.
+        let split = t.char_indices().skip(1).find(|&(_, c)| c == '-')?.0;
+        let (a, b) = (num(&t[..split])?, num(&t[split + 1..])?);
+        (a <= b).then_some(Range { low: Some(a), high: Some(b) })
+    }
+}
+
+impl std::fmt::Display for Range {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.low, self.high) {
+            (Some(l), Some(h)) if l == h => write!(f, "{l}"),
+            (Some(l), Some(h)) => write!(f, "{l}-{h}"),
+            (None, Some(h)) => write!(f, "≤{h}"),
+            (Some(l), None) => write!(f, "{l}+"),
+            (None, None) => write!(f, "any"),
+        }
+    }
+}
+
+/// An odds ratio `a:b` as printed on a chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Ratio {
+    /// Attacker's side.
+    pub attacker: u32,
+    /// Defender's side.
+    pub defender: u32,
+}
+
+impl Ratio {
+    /// Parses `2:1`, `1:2`, `3-2`.
+    pub fn parse(text: &str) -> Option<Ratio> {
+        let t = text.trim();
+        let (a, b) = t.split_once(':').or_else(|| t.split_once('-'))?;
+        let (attacker, defender) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+        (attacker > 0 && defender > 0).then_some(Ratio { attacker, defender })
+    }
+
+    /// Strength of the ratio as a signed comparable number: `a/b` for ratios in the attacker's
+    /// favour, `-(b/a)` against; 1:1 is 1. Compared as exact fractions via cross-multiplication.
+    pub fn favours_attacker(&self) -> bool {
+        self.attacker >= self.defender
+    }
+}
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.attacker, self.defender)
+    }
+}
+
+/// How a row or column is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyKind {
+    /// The (modified) die roll, in ranges; clamped at the chart's edges.
+    Roll,
+    /// A name, matched exactly.
+    Name,
+    /// A number (e.g. a Quality differential), matched exactly, clamped at the edges.
+    Number,
+    /// A number in ranges (brackets), e.g. Strength Points or LOC distance.
+    Bracket,
+    /// An odds ratio, rounded down to the listed ratios.
+    Ratio,
+}
+
+/// A row or column heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Key {
+    /// A range of numbers (Roll, Bracket).
+    Range(Range),
+    /// A name.
+    Name(String),
+    /// A number.
+    Number(i64),
+    /// A ratio.
+    Ratio(Ratio),
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Range(r) => write!(f, "{r}"),
+            Key::Name(n) => f.write_str(n),
+            Key::Number(n) if *n > 0 => write!(f, "+{n}"),
+            Key::Number(n) => write!(f, "{n}"),
+            Key::Ratio(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+/// A table cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Cell {
+    /// The value is not in the text (printed on a chart sheet we do not have).
+    Missing,
+    /// A value or result code as printed.
+    Value(String),
+}
+
+impl Cell {
+    /// The cell as printed, `?` when missing.
+    pub fn text(&self) -> &str {
+        match self {
+            Cell::Missing => "?",
+            Cell::Value(v) => v,
+        }
+    }
+}
+
+/// A table row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// Its key.
+    pub key: Key,
+    /// One cell per column.
+    pub cells: Vec<Cell>,
+    /// Rule reference for this row.
+    pub rule: Option<String>,
+}
+
+/// A header line: the keys of every column (a table may have alternative lines).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeaderLine {
+    /// The line's id (`default` for a single line).
+    pub id: String,
+    /// Its label.
+    pub label: Option<String>,
+    /// One key per column.
+    pub keys: Vec<Key>,
+}
+
+/// What an outcome does.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EffectSpec {
+    /// The kind: sp_loss, status, retreat, advance, follow_up, eliminate, note, value.
+    pub kind: String,
+    /// Which side it falls on (attacker, defender, …).
+    pub side: Option<String>,
+    /// An amount, as an expression.
+    #[serde(skip)]
+    pub amount: Option<Expr>,
+    /// The amount expression as written.
+    pub amount_source: Option<String>,
+    /// A status to set.
+    pub status: Option<String>,
+    /// A procedure to queue.
+    pub procedure: Option<String>,
+    /// Free text.
+    pub text: Option<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// The meaning of a result code in a table, possibly with a number: `A{n}` matches `A2`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultPattern {
+    /// The pattern as written.
+    pub pattern: String,
+    /// Text before `{n}` (or the whole code).
+    pub prefix: String,
+    /// Text after `{n}`.
+    pub suffix: String,
+    /// Whether the pattern captures a number.
+    pub numbered: bool,
+    /// A label, with `{n}` replaced on use.
+    pub label: Option<String>,
+    /// Effects in order.
+    pub effects: Vec<EffectSpec>,
+}
+
+impl ResultPattern {
+    /// The captured number if `token` matches this pattern (`Some(None)` for an exact match).
+    pub fn matches(&self, token: &str) -> Option<Option<i64>> {
+        if !self.numbered {
+            return (token == self.prefix).then_some(None);
+        }
+        let middle = token.strip_prefix(&self.prefix)?.strip_suffix(&self.suffix)?;
+        middle.parse::<i64>().ok().map(Some)
+    }
+}
+
+/// A table, as transcribed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Its id.
+    pub id: String,
+    /// The title printed on the chart.
+    pub title: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Notes printed with the table.
+    pub notes: Option<String>,
+    /// A ruling on an ambiguity.
+    pub ruling: Option<String>,
+    /// The dice rolled on it, if it is read with a roll.
+    pub roll: Option<String>,
+    /// How rows are found.
+    pub row_key: KeyKind,
+    /// How columns are found (None: one column).
+    pub column_key: Option<KeyKind>,
+    /// The header lines (one, or alternatives).
+    pub lines: Vec<HeaderLine>,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Result codes.
+    pub results: Vec<ResultPattern>,
+    /// The file it came from.
+    pub file: String,
+}
+
+impl Table {
+    /// Number of columns.
+    pub fn column_count(&self) -> usize {
+        self.rows.first().map_or(0, |r| r.cells.len())
+    }
+
+    /// The cells that are missing, as (row key, column key of the first line).
+    pub fn missing_cells(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for row in &self.rows {
+            for (c, cell) in row.cells.iter().enumerate() {
+                if *cell == Cell::Missing {
+                    let col = self
+                        .lines
+                        .first()
+                        .and_then(|l| l.keys.get(c))
+                        .map_or_else(|| "result".to_string(), |k| k.to_string());
+                    out.push((row.key.to_string(), col));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether every cell is known.
+    pub fn is_complete(&self) -> bool {
+        self.rows.iter().all(|r| r.cells.iter().all(|c| *c != Cell::Missing))
+    }
+}
+
+/// An input's type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum InputKind {
+    /// A whole number in a range.
+    Int {
+        /// Lowest allowed.
+        min: i64,
+        /// Highest allowed.
+        max: i64,
+    },
+    /// One of several names.
+    Choice {
+        /// The names.
+        choices: Vec<String>,
+    },
+    /// Yes or no.
+    Flag,
+}
+
+/// A typed input of a procedure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputSpec {
+    /// Name (snake_case, used in expressions and on the command line).
+    pub name: String,
+    /// Label for people.
+    pub label: String,
+    /// Type.
+    #[serde(flatten)]
+    pub kind: InputKind,
+    /// Default value, if any.
+    pub default: Option<Value>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Help text.
+    pub help: Option<String>,
+}
+
+impl InputSpec {
+    /// Parses a typed value for this input.
+    pub fn parse_value(&self, text: &str) -> Result<Value, String> {
+        let t = text.trim();
+        match &self.kind {
+            InputKind::Int { min, max } => {
+                let v: i64 = t.parse().map_err(|_| {
+                    format!("input '{}' needs a whole number from {min} to {max}, got '{t}'", self.name)
+                })?;
+                if v < *min || v > *max {
+                    return Err(format!(
+                        "input '{}' must be from {min} to {max}, got {v}",
+                        self.name
+                    ));
+                }
+                Ok(Value::Int(v))
+            }
+            InputKind::Choice { choices } => choices
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(t))
+                .map(|c| Value::Text(c.clone()))
+                .ok_or_else(|| {
+                    format!(
+                        "input '{}' must be one of: {} (got '{t}')",
+                        self.name,
+                        choices.join(", ")
+                    )
+                }),
+            InputKind::Flag => match t.to_ascii_lowercase().as_str() {
+                "true" | "yes" | "y" | "1" | "on" => Ok(Value::Bool(true)),
+                "false" | "no" | "n" | "0" | "off" => Ok(Value::Bool(false)),
+                _ => Err(format!(
+                    "input '{}' is a flag: use true or false, got '{t}'",
+                    self.name
+                )),
+            },
+        }
+    }
+
+    /// Checks a value already typed (from the desk or a journal).
+    pub fn check(&self, value: &Value) -> Result<(), String> {
+        let text = match value {
+            Value::Bool(b) => b.to_string(),
+            other => other.to_string(),
+        };
+        self.parse_value(&text).map(|_| ())
+    }
+
+    /// The value used when none is given: the default, else the lowest/first/false.
+    pub fn fallback(&self) -> Value {
+        if let Some(d) = &self.default {
+            return d.clone();
+        }
+        match &self.kind {
+            InputKind::Int { min, .. } => Value::Int(*min),
+            InputKind::Choice { choices } => Value::Text(choices.first().cloned().unwrap_or_default()),
+            InputKind::Flag => Value::Bool(false),
+        }
+    }
+}
+
+/// A named computed value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Derived {
+    /// Name.
+    pub name: String,
+    /// Label.
+    pub label: Option<String>,
+    /// Expression.
+    #[serde(skip)]
+    pub expr: Expr,
+    /// Expression as written.
+    pub source: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// A ruling on an ambiguity.
+    pub ruling: Option<String>,
+}
+
+/// What a modifier changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppliesTo {
+    /// The die roll (a DRM).
+    Roll,
+    /// The target number (threshold tests) or the `target_modifier` (compute).
+    Target,
+    /// Shifts the chart column right (+) or left (−).
+    Column,
+    /// The number of dice of a pool.
+    Dice,
+    /// Every die of a pool.
+    EachDie,
+}
+
+/// A table lookup (for an outcome or a modifier's value).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableRef {
+    /// The table's id.
+    pub table: String,
+    /// Row key expression (default: the modified roll).
+    #[serde(skip)]
+    pub row: Option<Expr>,
+    /// Column key expression.
+    #[serde(skip)]
+    pub column: Option<Expr>,
+    /// Ratio operands (attacker, defender).
+    #[serde(skip)]
+    pub ratio: Option<(Expr, Expr)>,
+    /// Header line expression.
+    #[serde(skip)]
+    pub line: Option<Expr>,
+}
+
+/// Where a modifier's value comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModifierValue {
+    /// An expression.
+    Expr(Expr),
+    /// A table cell.
+    Table(TableRef),
+}
+
+/// A modifier with its condition and rule reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modifier {
+    /// Name as printed.
+    pub name: String,
+    /// Its value.
+    pub value: ModifierValue,
+    /// When it applies (always when None).
+    pub when: Option<Expr>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// What it changes.
+    pub applies_to: AppliesTo,
+    /// A ruling.
+    pub ruling: Option<String>,
+}
+
+/// Threshold direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Success {
+    /// Succeed when the modified roll is at least the target.
+    AtLeast,
+    /// Succeed when the modified roll is at most the target.
+    AtMost,
+}
+
+/// A hit rule of a pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitRule {
+    /// Exact faces that count.
+    pub faces: Option<Vec<i64>>,
+    /// Faces at least this count.
+    pub at_least: Option<Expr>,
+    /// Faces at most this count.
+    pub at_most: Option<Expr>,
+    /// How many matching dice make one scoring group (2 for "double 5").
+    pub per: u32,
+    /// Hits per group.
+    pub hits: u32,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// One case of a compute lookup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// Condition (None: always).
+    pub when: Option<Expr>,
+    /// Outcome code.
+    pub outcome: String,
+    /// Outcome value.
+    pub value: Option<Expr>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// How a procedure finds its outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lookup {
+    /// A table cell.
+    Table(TableRef),
+    /// A threshold test.
+    Threshold {
+        /// Target expression.
+        target: Expr,
+        /// Direction.
+        success: Success,
+        /// Natural rolls that always fail.
+        natural_fail: Vec<i64>,
+        /// Natural rolls that always pass.
+        natural_pass: Vec<i64>,
+        /// Outcome code on a pass.
+        pass: String,
+        /// Outcome code on a fail.
+        fail: String,
+    },
+    /// A dice pool.
+    Pool {
+        /// Number of dice.
+        count: Expr,
+        /// The die.
+        die: String,
+        /// Scoring: hits or the sum.
+        sum: bool,
+        /// Hit rules.
+        hits: Vec<HitRule>,
+        /// Lowest a modified die may score.
+        face_floor: Option<i64>,
+        /// Outcome code (its value is the score).
+        outcome: String,
+    },
+    /// Ordered cases after named arithmetic.
+    Compute {
+        /// Values computed after the modifiers, before the cases.
+        lets: Vec<Derived>,
+        /// The cases; the first that holds gives the outcome.
+        cases: Vec<Case>,
+    },
+}
+
+/// An outcome declared by a procedure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutcomeSpec {
+    /// Code.
+    pub code: String,
+    /// Label.
+    pub label: String,
+    /// Effects in order.
+    pub effects: Vec<EffectSpec>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// A procedure: inputs → modifiers → dice → lookup → outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Procedure {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// A ruling on an ambiguity.
+    pub ruling: Option<String>,
+    /// Inputs.
+    pub inputs: Vec<InputSpec>,
+    /// Derived values.
+    pub derived: Vec<Derived>,
+    /// Dice (absent for pools, whose dice come from the pool).
+    pub roll: Option<DiceExpr>,
+    /// Modifiers.
+    pub modifiers: Vec<Modifier>,
+    /// Lookup.
+    pub lookup: Lookup,
+    /// Declared outcomes.
+    pub outcomes: Vec<OutcomeSpec>,
+}
+
+impl Procedure {
+    /// An input by name.
+    pub fn input(&self, name: &str) -> Option<&InputSpec> {
+        self.inputs.iter().find(|i| i.name == name)
+    }
+
+    /// A declared outcome by code.
+    pub fn outcome(&self, code: &str) -> Option<&OutcomeSpec> {
+        self.outcomes.iter().find(|o| o.code == code)
+    }
+}
+
+/// A validated ruleset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ruleset {
+    /// Id (`ailsh`, `qrs`, …).
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Source text.
+    pub source: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Dice it may name.
+    pub dice: DieSet,
+    /// Procedures in file order.
+    pub procedures: Vec<Procedure>,
+    /// Tables by id.
+    pub tables: BTreeMap<String, Table>,
+}
+
+impl Ruleset {
+    /// A procedure by id.
+    pub fn procedure(&self, id: &str) -> Option<&Procedure> {
+        self.procedures.iter().find(|p| p.id == id)
+    }
+
+    /// A table by id.
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.tables.get(id)
+    }
+}

@@ -1,0 +1,421 @@
+//! The YAML as written: deserialised with unknown fields refused, then validated into
+//! [`super::model`] types.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// A scalar that may be written as a number, a flag or text.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum RawScalar {
+    /// A number.
+    Int(i64),
+    /// A flag.
+    Bool(bool),
+    /// Text.
+    Text(String),
+}
+
+impl RawScalar {
+    /// The scalar as text.
+    pub fn text(&self) -> String {
+        match self {
+            RawScalar::Int(i) => i.to_string(),
+            RawScalar::Bool(b) => b.to_string(),
+            RawScalar::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// `ruleset.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRuleset {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub dice: Vec<RawDie>,
+    #[serde(default)]
+    pub procedures: Vec<RawProcedure>,
+}
+
+/// A custom die.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDie {
+    pub name: String,
+    pub faces: Vec<RawFace>,
+    /// Documentation for people reading the YAML; the engine does not use it.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub rule: Option<String>,
+}
+
+/// A face of a custom die.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFace {
+    pub value: i64,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub weight: Option<u32>,
+}
+
+/// Input types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawInputKind {
+    Int,
+    Choice,
+    Flag,
+}
+
+/// A procedure input.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInput {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: RawInputKind,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    #[serde(default)]
+    pub choices: Option<Vec<RawScalar>>,
+    #[serde(default)]
+    pub default: Option<RawScalar>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// A named value computed by an expression.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDerived {
+    pub name: String,
+    pub expr: RawScalar,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// What a modifier changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAppliesTo {
+    #[default]
+    Roll,
+    Target,
+    Column,
+    Dice,
+    EachDie,
+}
+
+/// A modifier.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawModifier {
+    pub name: String,
+    #[serde(default)]
+    pub value: Option<RawScalar>,
+    #[serde(default)]
+    pub from_table: Option<RawTableRef>,
+    #[serde(default)]
+    pub when: Option<RawScalar>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub applies_to: RawAppliesTo,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// A lookup in a table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTableRef {
+    pub table: String,
+    #[serde(default)]
+    pub row: Option<RawScalar>,
+    #[serde(default)]
+    pub column: Option<RawScalar>,
+    #[serde(default)]
+    pub ratio: Option<Vec<RawScalar>>,
+    #[serde(default)]
+    pub line: Option<RawScalar>,
+}
+
+/// Direction of a threshold test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSuccess {
+    #[default]
+    AtLeast,
+    AtMost,
+}
+
+/// A threshold test.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawThreshold {
+    pub target: RawScalar,
+    #[serde(default)]
+    pub success: RawSuccess,
+    #[serde(default)]
+    pub natural_fail: Vec<i64>,
+    #[serde(default)]
+    pub natural_pass: Vec<i64>,
+    pub pass: String,
+    pub fail: String,
+}
+
+/// What a pool scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPoolScore {
+    #[default]
+    Hits,
+    Sum,
+}
+
+/// A dice pool.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPool {
+    pub count: RawScalar,
+    pub die: String,
+    #[serde(default)]
+    pub score: RawPoolScore,
+    #[serde(default)]
+    pub hits: Vec<RawHitRule>,
+    #[serde(default)]
+    pub face_floor: Option<i64>,
+    pub outcome: String,
+}
+
+/// Which faces of a pool score hits, and how many.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHitRule {
+    #[serde(default)]
+    pub faces: Option<Vec<i64>>,
+    #[serde(default)]
+    pub at_least: Option<RawScalar>,
+    #[serde(default)]
+    pub at_most: Option<RawScalar>,
+    #[serde(default)]
+    pub per: Option<u32>,
+    #[serde(default)]
+    pub hits: Option<u32>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// Arithmetic after the roll: ordered cases.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCompute {
+    #[serde(default, rename = "let")]
+    pub lets: Vec<RawDerived>,
+    pub cases: Vec<RawCase>,
+}
+
+/// One case of a compute lookup.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCase {
+    #[serde(default)]
+    pub when: Option<RawScalar>,
+    pub outcome: String,
+    #[serde(default)]
+    pub value: Option<RawScalar>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// How the outcome is found: exactly one of the four kinds. (A struct of options rather than
+/// an enum: yaml_serde reads enums from YAML tags, and `lookup: {table: …}` reads better.)
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLookupSpec {
+    #[serde(default)]
+    pub table: Option<RawTableRef>,
+    #[serde(default)]
+    pub threshold: Option<RawThreshold>,
+    #[serde(default)]
+    pub pool: Option<RawPool>,
+    #[serde(default)]
+    pub compute: Option<RawCompute>,
+}
+
+/// The one lookup kind given.
+#[derive(Debug)]
+pub enum RawLookup<'a> {
+    Table(&'a RawTableRef),
+    Threshold(&'a RawThreshold),
+    Pool(&'a RawPool),
+    Compute(&'a RawCompute),
+}
+
+impl RawLookupSpec {
+    /// The kind given, or None when zero or several are.
+    pub fn kind(&self) -> Option<RawLookup<'_>> {
+        let given = [self.table.is_some(), self.threshold.is_some(), self.pool.is_some(), self.compute.is_some()];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return None;
+        }
+        if let Some(t) = &self.table {
+            return Some(RawLookup::Table(t));
+        }
+        if let Some(t) = &self.threshold {
+            return Some(RawLookup::Threshold(t));
+        }
+        if let Some(p) = &self.pool {
+            return Some(RawLookup::Pool(p));
+        }
+        self.compute.as_ref().map(RawLookup::Compute)
+    }
+}
+
+/// An effect of an outcome.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEffect {
+    pub kind: String,
+    #[serde(default)]
+    pub side: Option<String>,
+    #[serde(default)]
+    pub amount: Option<RawScalar>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub procedure: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// An outcome of a procedure.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutcome {
+    pub code: String,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub effects: Vec<RawEffect>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// A procedure.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProcedure {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+    #[serde(default)]
+    pub inputs: Vec<RawInput>,
+    #[serde(default)]
+    pub derived: Vec<RawDerived>,
+    #[serde(default)]
+    pub roll: Option<String>,
+    #[serde(default)]
+    pub modifiers: Vec<RawModifier>,
+    pub lookup: RawLookupSpec,
+    #[serde(default)]
+    pub outcomes: Vec<RawOutcome>,
+}
+
+/// How a table's rows or columns are keyed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawKeyKind {
+    #[default]
+    Roll,
+    Name,
+    Number,
+    Bracket,
+    Ratio,
+}
+
+/// One header line of a table (tables with alternative header lines have several).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHeaderLine {
+    pub id: String,
+    #[serde(default)]
+    pub label: Option<String>,
+    pub columns: Vec<RawScalar>,
+}
+
+/// One row of a table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRow {
+    pub key: RawScalar,
+    #[serde(default)]
+    pub cells: Option<Vec<RawScalar>>,
+    #[serde(default)]
+    pub cell: Option<RawScalar>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// What a result code in a table's cells means.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawResult {
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub effects: Vec<RawEffect>,
+}
+
+/// A table file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub id: String,
+    pub title: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+    #[serde(default)]
+    pub roll: Option<String>,
+    #[serde(default)]
+    pub row_key: RawKeyKind,
+    #[serde(default)]
+    pub column_key: Option<RawKeyKind>,
+    #[serde(default)]
+    pub columns: Option<Vec<RawScalar>>,
+    #[serde(default)]
+    pub header_lines: Option<Vec<RawHeaderLine>>,
+    pub rows: Vec<RawRow>,
+    #[serde(default)]
+    pub results: BTreeMap<String, RawResult>,
+}

@@ -1,0 +1,962 @@
+//! Raw YAML → validated ruleset, collecting every problem with its file, line and column.
+
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::error::{LoadError, LoadErrors};
+use super::expr::{Expr, Scope, Value};
+use super::locate::{YamlIndex, YamlPath};
+use super::model::*;
+use super::raw::*;
+use crate::dice::{DiceExpr, Die, DieFace, DieSet};
+
+/// A rules file: its display name and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path or `embedded:<ruleset>/<file>`.
+    pub name: String,
+    /// Contents.
+    pub text: String,
+}
+
+/// The files of one ruleset: `ruleset.yaml` and one file per table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesetFiles {
+    /// `ruleset.yaml`.
+    pub ruleset: SourceFile,
+    /// Table files.
+    pub tables: Vec<SourceFile>,
+}
+
+/// Names the engine sets during a lookup; inputs may not use them.
+pub const LOOKUP_NAMES: [&str; 5] = [
+    "natural",
+    "roll",
+    "roll_modifier",
+    "target_modifier",
+    "dice_modifier",
+];
+const OUTCOME_NAMES: [&str; 2] = ["value", "n"];
+const EFFECT_KINDS: [&str; 9] = [
+    "sp_loss",
+    "status",
+    "retreat",
+    "advance",
+    "follow_up",
+    "eliminate",
+    "note",
+    "value",
+    "move",
+];
+
+struct FileCtx<'a> {
+    file: &'a SourceFile,
+    index: OnceCell<YamlIndex>,
+    errors: Vec<LoadError>,
+}
+
+impl<'a> FileCtx<'a> {
+    fn new(file: &'a SourceFile) -> FileCtx<'a> {
+        FileCtx {
+            file,
+            index: OnceCell::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
+        let (line, column) = self
+            .index
+            .get_or_init(|| YamlIndex::build(&self.file.text))
+            .locate(path);
+        let mut problem = problem.into();
+        if !path.0.is_empty() {
+            problem = format!("{path}: {problem}");
+        }
+        self.errors.push(LoadError {
+            file: self.file.name.clone(),
+            line,
+            column,
+            problem,
+            hint: hint.into(),
+        });
+    }
+
+    /// Compiles an expression and checks that it reads only `known` names.
+    fn expr(&mut self, path: &YamlPath, raw: &RawScalar, known: &BTreeSet<String>) -> Option<Expr> {
+        let source = raw.text();
+        if source.trim().is_empty() {
+            self.err(path, "empty expression", "write a number, a name or a formula");
+            return None;
+        }
+        let expr = match Expr::compile(&source) {
+            Ok(e) => e,
+            Err(e) => {
+                self.err(path, e, "see the expression syntax in the README (evalexpr)");
+                return None;
+            }
+        };
+        for name in expr.reads() {
+            if !known.contains(name) {
+                let list: Vec<&str> = known.iter().map(String::as_str).collect();
+                self.err(
+                    path,
+                    format!("'{source}' reads unknown name '{name}'"),
+                    format!("known here: {}", list.join(", ")),
+                );
+                return None;
+            }
+        }
+        Some(expr)
+    }
+}
+
+/// Trial evaluation with fallback values catches type errors (a number where a flag is
+/// needed…) at load time. Division by zero and overflow depend on the values, so they are not
+/// errors here.
+fn type_problem(result: Result<Value, String>, want: &str) -> Option<String> {
+    match result {
+        Ok(v) => {
+            let ok = match want {
+                "number" => matches!(v, Value::Int(_)),
+                "flag" => matches!(v, Value::Bool(_)),
+                _ => true,
+            };
+            (!ok).then(|| format!("gives {} where {want} is needed", v.type_name()))
+        }
+        Err(e) => {
+            let lower = e.to_lowercase();
+            (!(lower.contains("dividing") || lower.contains("overflow"))).then_some(e)
+        }
+    }
+}
+
+fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
+    let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+    let mut problem = e.to_string();
+    if let Some(i) = problem.rfind(" at line ") {
+        problem.truncate(i);
+    }
+    let hint = if problem.contains("unknown field") {
+        "remove the field or correct its spelling"
+    } else if problem.contains("missing field") {
+        "add the field"
+    } else if problem.contains("unknown variant") {
+        "use one of the values listed"
+    } else if problem.contains("invalid type") {
+        "check the value's type (number, text, list or mapping)"
+    } else if problem.contains("did not match any variant") {
+        "write a number, true/false or text"
+    } else {
+        "check the YAML syntax (indentation, quotes, colons)"
+    };
+    LoadError {
+        file: file.name.clone(),
+        line,
+        column,
+        problem,
+        hint: hint.to_string(),
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Loads and validates a ruleset. Either everything loads or nothing does.
+pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
+    let mut errors = Vec::new();
+    let raw: Option<RawRuleset> = match yaml_serde::from_str(&files.ruleset.text) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            errors.push(yaml_error(&files.ruleset, &e));
+            None
+        }
+    };
+    let mut raw_tables = Vec::new();
+    for file in &files.tables {
+        match yaml_serde::from_str::<RawTable>(&file.text) {
+            Ok(t) => raw_tables.push((file, t)),
+            Err(e) => errors.push(yaml_error(file, &e)),
+        }
+    }
+    let Some(raw) = raw else {
+        return Err(LoadErrors(errors));
+    };
+
+    let mut rctx = FileCtx::new(&files.ruleset);
+    let root = YamlPath::root();
+    if !is_identifier(&raw.id) {
+        rctx.err(&root.key("id"), format!("ruleset id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+    }
+    let dice = validate_dice(&mut rctx, &raw.dice);
+
+    let mut tables = BTreeMap::new();
+    let mut table_files: BTreeMap<String, String> = BTreeMap::new();
+    for (file, raw_table) in &raw_tables {
+        let mut tctx = FileCtx::new(file);
+        if let Some(table) = validate_table(&mut tctx, raw_table, &dice) {
+            if let Some(other) = table_files.get(&table.id) {
+                tctx.err(
+                    &YamlPath::root().key("id"),
+                    format!("table id '{}' is also used by {other}", table.id),
+                    "give each table its own id",
+                );
+            } else {
+                table_files.insert(table.id.clone(), file.name.clone());
+                tables.insert(table.id.clone(), table);
+            }
+        }
+        errors.append(&mut tctx.errors);
+    }
+
+    let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
+    let mut procedures = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, rp) in raw.procedures.iter().enumerate() {
+        let path = root.key("procedures").index(i);
+        if !seen.insert(rp.id.clone()) {
+            rctx.err(&path.key("id"), format!("procedure id '{}' is used twice", rp.id), "give each procedure its own id");
+            continue;
+        }
+        if let Some(p) = validate_procedure(&mut rctx, &path, rp, &dice, &tables, &procedure_ids) {
+            procedures.push(p);
+        }
+    }
+    // Follow-ups named in table results must exist too.
+    for (file, raw_table) in &raw_tables {
+        let mut tctx = FileCtx::new(file);
+        for (code, result) in &raw_table.results {
+            for (k, effect) in result.effects.iter().enumerate() {
+                if let Some(p) = &effect.procedure
+                    && !procedure_ids.contains(p)
+                {
+                    tctx.err(
+                        &YamlPath::root().key("results").key(code).key("effects").index(k).key("procedure"),
+                        format!("unknown procedure '{p}'"),
+                        format!("procedures of this ruleset: {}", procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")),
+                    );
+                }
+            }
+        }
+        errors.append(&mut tctx.errors);
+    }
+    errors.append(&mut rctx.errors);
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
+    }
+    Ok(Ruleset {
+        id: raw.id,
+        name: raw.name,
+        source: raw.source,
+        description: raw.description,
+        dice,
+        procedures,
+        tables,
+    })
+}
+
+fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {
+    let mut set = DieSet::new();
+    for (i, d) in raw.iter().enumerate() {
+        let path = YamlPath::root().key("dice").index(i);
+        let name_ok = d.name.len() > 1
+            && d.name.starts_with('d')
+            && d.name[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !name_ok {
+            ctx.err(&path.key("name"), format!("die name '{}' is not usable in notation", d.name), "start with 'd' followed by letters or digits, e.g. dcmd");
+            continue;
+        }
+        if d.faces.is_empty() {
+            ctx.err(&path.key("faces"), "a die needs at least one face", "list its faces with value (and label, weight)");
+            continue;
+        }
+        if d.faces.iter().any(|f| f.weight == Some(0)) {
+            ctx.err(&path.key("faces"), "a face weight of 0 can never come up", "use a weight of 1 or more, or remove the face");
+            continue;
+        }
+        set.insert(Die {
+            name: d.name.clone(),
+            faces: d
+                .faces
+                .iter()
+                .map(|f| DieFace {
+                    value: f.value,
+                    label: f.label.clone(),
+                    weight: f.weight.unwrap_or(1),
+                })
+                .collect(),
+        });
+    }
+    set
+}
+
+fn parse_key(kind: KeyKind, raw: &RawScalar) -> Result<Key, String> {
+    let text = raw.text();
+    match kind {
+        KeyKind::Roll | KeyKind::Bracket => Range::parse(&text)
+            .map(Key::Range)
+            .ok_or_else(|| format!("'{text}' is not a number or range (write 3, 2-3, ≤0 or 7+)")),
+        KeyKind::Name => Ok(Key::Name(text)),
+        KeyKind::Number => match raw {
+            RawScalar::Int(i) => Ok(Key::Number(*i)),
+            _ => text
+                .trim()
+                .trim_start_matches('+')
+                .replace('−', "-")
+                .parse()
+                .map(Key::Number)
+                .map_err(|_| format!("'{text}' is not a whole number")),
+        },
+        KeyKind::Ratio => Ratio::parse(&text)
+            .map(Key::Ratio)
+            .ok_or_else(|| format!("'{text}' is not an odds ratio (write 2:1 or 1:2)")),
+    }
+}
+
+fn kind_of(raw: RawKeyKind) -> KeyKind {
+    match raw {
+        RawKeyKind::Roll => KeyKind::Roll,
+        RawKeyKind::Name => KeyKind::Name,
+        RawKeyKind::Number => KeyKind::Number,
+        RawKeyKind::Bracket => KeyKind::Bracket,
+        RawKeyKind::Ratio => KeyKind::Ratio,
+    }
+}
+
+/// Checks that ranges are in ascending order, neither overlap nor leave gaps, and are open only
+/// at the ends. Returns the problem and the index it concerns.
+fn check_ranges(ranges: &[Range]) -> Result<(), (usize, String, String)> {
+    for (i, r) in ranges.iter().enumerate() {
+        if r.low.is_none() && i != 0 {
+            return Err((i, format!("open-ended range {r} is not the first"), "only the first range may be open below (≤N)".into()));
+        }
+        if r.high.is_none() && i + 1 != ranges.len() {
+            return Err((i, format!("open-ended range {r} is not the last"), "only the last range may be open above (N+)".into()));
+        }
+        if i == 0 {
+            continue;
+        }
+        let (Some(prev_high), Some(low)) = (ranges[i - 1].high, r.low) else {
+            continue;
+        };
+        if low <= prev_high {
+            return Err((i, format!("range {r} overlaps {}", ranges[i - 1]), "each value may appear in one range only; list ranges in ascending order".into()));
+        }
+        if low > prev_high + 1 {
+            let missing = Range { low: Some(prev_high + 1), high: Some(low - 1) };
+            return Err((i, format!("no range covers {missing} (between {} and {r})", ranges[i - 1]), "add a row or column for the missing values".into()));
+        }
+    }
+    Ok(())
+}
+
+fn validate_effects(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawEffect], known: &BTreeSet<String>) -> Vec<EffectSpec> {
+    let mut out = Vec::new();
+    for (k, e) in raw.iter().enumerate() {
+        let p = path.index(k);
+        if !EFFECT_KINDS.contains(&e.kind.as_str()) {
+            ctx.err(&p.key("kind"), format!("unknown effect kind '{}'", e.kind), format!("use one of: {}", EFFECT_KINDS.join(", ")));
+            continue;
+        }
+        if e.kind == "follow_up" && e.procedure.is_none() {
+            ctx.err(&p, "a follow_up effect needs a procedure", "add procedure: <id of the procedure to queue>");
+        }
+        if e.kind == "status" && e.status.is_none() {
+            ctx.err(&p, "a status effect needs a status", "add status: e.g. demoralised, disordered");
+        }
+        let amount = match &e.amount {
+            Some(a) => ctx.expr(&p.key("amount"), a, known),
+            None => None,
+        };
+        out.push(EffectSpec {
+            kind: e.kind.clone(),
+            side: e.side.clone(),
+            amount_source: e.amount.as_ref().map(RawScalar::text),
+            amount,
+            status: e.status.clone(),
+            procedure: e.procedure.clone(),
+            text: e.text.clone(),
+            rule: e.rule.clone(),
+        });
+    }
+    out
+}
+
+fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Table> {
+    let root = YamlPath::root();
+    let before = ctx.errors.len();
+    if !is_identifier(&raw.id) {
+        ctx.err(&root.key("id"), format!("table id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+    }
+    if let Some(roll) = &raw.roll
+        && let Err(e) = DiceExpr::parse(roll, dice)
+    {
+        ctx.err(&root.key("roll"), e.to_string(), "write dice such as d6, 2d6 or d10");
+    }
+    let row_key = kind_of(raw.row_key);
+    let column_key = raw.column_key.map(kind_of).or_else(|| {
+        (raw.columns.is_some() || raw.header_lines.is_some()).then_some(KeyKind::Name)
+    });
+    if column_key == Some(KeyKind::Roll) {
+        ctx.err(&root.key("column_key"), "columns cannot be keyed by the roll", "use name, number, bracket or ratio");
+    }
+    // Header lines.
+    let mut raw_lines: Vec<(YamlPath, String, Option<String>, &Vec<RawScalar>)> = Vec::new();
+    match (&raw.columns, &raw.header_lines) {
+        (Some(_), Some(_)) => ctx.err(&root.key("header_lines"), "both columns and header_lines are given", "use columns for one header line, header_lines for alternatives"),
+        (Some(cols), None) => raw_lines.push((root.key("columns"), "default".into(), None, cols)),
+        (None, Some(lines)) => {
+            if lines.is_empty() {
+                ctx.err(&root.key("header_lines"), "header_lines is empty", "list at least one header line");
+            }
+            let mut ids = BTreeSet::new();
+            for (i, l) in lines.iter().enumerate() {
+                if !ids.insert(l.id.clone()) {
+                    ctx.err(&root.key("header_lines").index(i).key("id"), format!("header line '{}' is listed twice", l.id), "give each line its own id");
+                }
+                raw_lines.push((root.key("header_lines").index(i).key("columns"), l.id.clone(), l.label.clone(), &l.columns));
+            }
+        }
+        (None, None) => {
+            if raw.column_key.is_some() {
+                ctx.err(&root.key("column_key"), "column_key is set but no columns are listed", "add columns: [...]");
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    let ncols = raw_lines.first().map_or(1, |l| l.3.len());
+    for (path, id, label, cols) in &raw_lines {
+        if cols.is_empty() {
+            ctx.err(path, "no columns listed", "list the column headings");
+            continue;
+        }
+        if cols.len() != ncols {
+            ctx.err(path, format!("header line '{id}' has {} columns, the first has {ncols}", cols.len()), "every header line must label every column");
+            continue;
+        }
+        let kind = column_key.unwrap_or(KeyKind::Name);
+        let mut keys = Vec::new();
+        for (c, col) in cols.iter().enumerate() {
+            match parse_key(kind, col) {
+                Ok(k) => keys.push(k),
+                Err(e) => ctx.err(&path.index(c), e, "fix the column heading"),
+            }
+        }
+        if keys.len() != cols.len() {
+            continue;
+        }
+        check_keys(ctx, path, kind, &keys, "column");
+        lines.push(HeaderLine { id: id.clone(), label: label.clone(), keys });
+    }
+    // Results.
+    let mut results = Vec::new();
+    for (code, r) in &raw.results {
+        let path = root.key("results").key(code);
+        let count = code.matches("{n}").count();
+        if count > 1 || code.trim().is_empty() || code.contains(char::is_whitespace) {
+            ctx.err(&path, format!("result code '{code}' is not usable"), "a code is one word, with at most one {n} for a number, e.g. A{n}");
+            continue;
+        }
+        let (prefix, suffix) = code.split_once("{n}").map_or((code.clone(), String::new()), |(a, b)| (a.to_string(), b.to_string()));
+        let known: BTreeSet<String> = OUTCOME_NAMES.iter().map(|s| s.to_string()).collect();
+        let effects = validate_effects(ctx, &path.key("effects"), &r.effects, &known);
+        results.push(ResultPattern { pattern: code.clone(), prefix, suffix, numbered: count == 1, label: r.label.clone(), effects });
+    }
+    // Rows.
+    if raw.rows.is_empty() {
+        ctx.err(&root.key("rows"), "the table has no rows", "add rows, marking unknown cells with \"?\"");
+    }
+    let mut rows = Vec::new();
+    for (r, row) in raw.rows.iter().enumerate() {
+        let path = root.key("rows").index(r);
+        let key = match parse_key(row_key, &row.key) {
+            Ok(k) => k,
+            Err(e) => {
+                ctx.err(&path.key("key"), e, "fix the row heading");
+                continue;
+            }
+        };
+        let cells_raw: Vec<RawScalar> = match (&row.cells, &row.cell) {
+            (Some(c), None) => c.clone(),
+            (None, Some(c)) => vec![c.clone()],
+            (Some(_), Some(_)) => {
+                ctx.err(&path, "both cells and cell are given", "use cells: [...] or cell: x");
+                continue;
+            }
+            (None, None) => {
+                ctx.err(&path, "the row has no cells", "add cells: [...] (\"?\" for an unknown cell)");
+                continue;
+            }
+        };
+        if cells_raw.len() != ncols {
+            ctx.err(&path.key(if row.cells.is_some() { "cells" } else { "cell" }), format!("row {key} has {} cells, the table has {ncols} columns", cells_raw.len()), "give one cell per column; mark unknown cells with \"?\"");
+            continue;
+        }
+        let mut cells = Vec::new();
+        for (c, cell) in cells_raw.iter().enumerate() {
+            let text = cell.text();
+            if text.trim() == "?" {
+                cells.push(Cell::Missing);
+                continue;
+            }
+            if !results.is_empty() {
+                for token in text.split_whitespace() {
+                    if !results.iter().any(|p| p.matches(token).is_some()) {
+                        let codes: Vec<&str> = results.iter().map(|p| p.pattern.as_str()).collect();
+                        ctx.err(&path.key("cells").index(c), format!("'{token}' is not one of the table's result codes"), format!("codes: {}", codes.join(", ")));
+                    }
+                }
+            }
+            cells.push(Cell::Value(text));
+        }
+        rows.push(Row { key, cells, rule: row.rule.clone() });
+    }
+    let keys: Vec<Key> = rows.iter().map(|r| r.key.clone()).collect();
+    if keys.len() == raw.rows.len() {
+        check_keys(ctx, &root.key("rows"), row_key, &keys, "row");
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(Table {
+        id: raw.id.clone(),
+        title: raw.title.clone(),
+        rule: raw.rule.clone(),
+        notes: raw.notes.clone(),
+        ruling: raw.ruling.clone(),
+        roll: raw.roll.clone(),
+        row_key,
+        column_key,
+        lines,
+        rows,
+        results,
+        file: ctx.file.name.clone(),
+    })
+}
+
+fn check_keys(ctx: &mut FileCtx, path: &YamlPath, kind: KeyKind, keys: &[Key], what: &str) {
+    match kind {
+        KeyKind::Roll | KeyKind::Bracket => {
+            let ranges: Vec<Range> = keys.iter().filter_map(|k| if let Key::Range(r) = k { Some(*r) } else { None }).collect();
+            if let Err((i, problem, hint)) = check_ranges(&ranges) {
+                let p = if what == "row" { path.index(i).key("key") } else { path.index(i) };
+                ctx.err(&p, problem, hint);
+            }
+        }
+        KeyKind::Name | KeyKind::Number | KeyKind::Ratio => {
+            let mut seen = BTreeSet::new();
+            for (i, k) in keys.iter().enumerate() {
+                if !seen.insert(k.to_string()) {
+                    let p = if what == "row" { path.index(i).key("key") } else { path.index(i) };
+                    ctx.err(&p, format!("{what} '{k}' is listed twice"), format!("each {what} heading must be unique"));
+                }
+            }
+        }
+    }
+}
+
+fn applies_to(raw: RawAppliesTo) -> AppliesTo {
+    match raw {
+        RawAppliesTo::Roll => AppliesTo::Roll,
+        RawAppliesTo::Target => AppliesTo::Target,
+        RawAppliesTo::Column => AppliesTo::Column,
+        RawAppliesTo::Dice => AppliesTo::Dice,
+        RawAppliesTo::EachDie => AppliesTo::EachDie,
+    }
+}
+
+/// Checks a table reference against the table's shape.
+fn validate_table_ref(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &RawTableRef,
+    tables: &BTreeMap<String, Table>,
+    known: &BTreeSet<String>,
+    has_roll: bool,
+) -> Option<TableRef> {
+    let Some(table) = tables.get(&raw.table) else {
+        ctx.err(&path.key("table"), format!("unknown table '{}'", raw.table), format!("tables of this ruleset: {}", tables.keys().cloned().collect::<Vec<_>>().join(", ")));
+        return None;
+    };
+    let before = ctx.errors.len();
+    let row = raw.row.as_ref().and_then(|r| ctx.expr(&path.key("row"), r, known));
+    if raw.row.is_none() {
+        if table.row_key != KeyKind::Roll && table.rows.len() > 1 {
+            ctx.err(path, format!("table '{}' has rows keyed by {:?}, so the lookup needs row:", table.id, table.row_key).to_lowercase(), "add row: <expression giving the row key>");
+        } else if table.row_key == KeyKind::Roll && !has_roll && table.rows.len() > 1 {
+            ctx.err(path, format!("table '{}' is read with a die roll, but there is no roll here", table.id), "add roll: d6 (or the table's dice) to the procedure, or give row:");
+        }
+    }
+    let column = raw.column.as_ref().and_then(|c| ctx.expr(&path.key("column"), c, known));
+    let ratio = match &raw.ratio {
+        Some(pair) if pair.len() == 2 => {
+            let a = ctx.expr(&path.key("ratio").index(0), &pair[0], known);
+            let b = ctx.expr(&path.key("ratio").index(1), &pair[1], known);
+            a.zip(b)
+        }
+        Some(_) => {
+            ctx.err(&path.key("ratio"), "ratio needs exactly two values", "write ratio: [attacker_sp, defender_sp]");
+            None
+        }
+        None => None,
+    };
+    match table.column_key {
+        Some(KeyKind::Ratio) => {
+            if raw.ratio.is_none() {
+                ctx.err(path, format!("table '{}' has odds-ratio columns, so the lookup needs ratio:", table.id), "add ratio: [attacker, defender]");
+            }
+            if raw.column.is_some() {
+                ctx.err(&path.key("column"), "give ratio: for an odds-ratio table, not column:", "replace column: by ratio: [attacker, defender]");
+            }
+        }
+        Some(_) => {
+            if raw.column.is_none() {
+                ctx.err(path, format!("table '{}' has columns, so the lookup needs column:", table.id), "add column: <expression giving the column heading>");
+            }
+            if raw.ratio.is_some() {
+                ctx.err(&path.key("ratio"), format!("table '{}' does not have odds-ratio columns", table.id), "use column: instead");
+            }
+        }
+        None => {
+            if raw.column.is_some() || raw.ratio.is_some() {
+                ctx.err(path, format!("table '{}' has a single column", table.id), "remove column:/ratio:");
+            }
+        }
+    }
+    let line = raw.line.as_ref().and_then(|l| ctx.expr(&path.key("line"), l, known));
+    if table.lines.len() > 1 && raw.line.is_none() {
+        let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
+        ctx.err(path, format!("table '{}' has several header lines, so the lookup needs line:", table.id), format!("add line: <expression giving one of {}>", ids.join(", ")));
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(TableRef { table: raw.table.clone(), row, column, ratio, line })
+}
+
+#[allow(clippy::too_many_lines)]
+fn validate_procedure(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &RawProcedure,
+    dice: &DieSet,
+    tables: &BTreeMap<String, Table>,
+    procedure_ids: &BTreeSet<String>,
+) -> Option<Procedure> {
+    let before = ctx.errors.len();
+    if !is_identifier(&raw.id) {
+        ctx.err(&path.key("id"), format!("procedure id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+    }
+    let mut known: BTreeSet<String> = BTreeSet::new();
+    let mut scope = Scope::new();
+    let mut inputs = Vec::new();
+    for (i, ri) in raw.inputs.iter().enumerate() {
+        let p = path.key("inputs").index(i);
+        if !is_identifier(&ri.name) {
+            ctx.err(&p.key("name"), format!("input name '{}' is not a valid name", ri.name), "use lower case letters, digits and _, starting with a letter");
+            continue;
+        }
+        if LOOKUP_NAMES.contains(&ri.name.as_str()) || OUTCOME_NAMES.contains(&ri.name.as_str()) {
+            ctx.err(&p.key("name"), format!("'{}' is a name the engine sets itself", ri.name), "choose another name");
+            continue;
+        }
+        if !known.insert(ri.name.clone()) {
+            ctx.err(&p.key("name"), format!("input '{}' is declared twice", ri.name), "give each input its own name");
+            continue;
+        }
+        let kind = match ri.kind {
+            RawInputKind::Int => {
+                let (Some(min), Some(max)) = (ri.min, ri.max) else {
+                    ctx.err(&p, format!("int input '{}' needs min and max", ri.name), "add min: and max: (the range the umpire may enter)");
+                    continue;
+                };
+                if min > max {
+                    ctx.err(&p.key("min"), format!("min {min} is above max {max}"), "swap them");
+                    continue;
+                }
+                InputKind::Int { min, max }
+            }
+            RawInputKind::Choice => {
+                let choices: Vec<String> = ri.choices.iter().flatten().map(RawScalar::text).collect();
+                if choices.is_empty() {
+                    ctx.err(&p, format!("choice input '{}' has no choices", ri.name), "add choices: [a, b, …]");
+                    continue;
+                }
+                let unique: BTreeSet<&String> = choices.iter().collect();
+                if unique.len() != choices.len() {
+                    ctx.err(&p.key("choices"), "a choice is listed twice", "list each choice once");
+                    continue;
+                }
+                InputKind::Choice { choices }
+            }
+            RawInputKind::Flag => InputKind::Flag,
+        };
+        if ri.kind != RawInputKind::Int && (ri.min.is_some() || ri.max.is_some()) {
+            ctx.err(&p, "min/max apply only to int inputs", "remove min/max");
+        }
+        if ri.kind != RawInputKind::Choice && ri.choices.is_some() {
+            ctx.err(&p.key("choices"), "choices apply only to choice inputs", "use type: choice or remove choices");
+        }
+        let mut spec = InputSpec {
+            name: ri.name.clone(),
+            label: ri.label.clone().unwrap_or_else(|| ri.name.replace('_', " ")),
+            kind,
+            default: None,
+            rule: ri.rule.clone(),
+            help: ri.help.clone(),
+        };
+        if let Some(d) = &ri.default {
+            match spec.parse_value(&d.text()) {
+                Ok(v) => spec.default = Some(v),
+                Err(e) => {
+                    ctx.err(&p.key("default"), format!("default: {e}"), "give a default of the input's type and range");
+                    continue;
+                }
+            }
+        }
+        scope.set(&spec.name, spec.fallback());
+        inputs.push(spec);
+    }
+    let mut derived = Vec::new();
+    for (i, rd) in raw.derived.iter().enumerate() {
+        let p = path.key("derived").index(i);
+        if !is_identifier(&rd.name) || known.contains(&rd.name) || LOOKUP_NAMES.contains(&rd.name.as_str()) {
+            ctx.err(&p.key("name"), format!("derived name '{}' is invalid or already used", rd.name), "choose a new snake_case name");
+            continue;
+        }
+        let Some(expr) = ctx.expr(&p.key("expr"), &rd.expr, &known) else { continue };
+        let value = expr.eval(&scope);
+        if let Some(problem) = type_problem(value.clone(), "any") {
+            ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+        }
+        scope.set(&rd.name, value.unwrap_or(Value::Int(0)));
+        known.insert(rd.name.clone());
+        derived.push(Derived { name: rd.name.clone(), label: rd.label.clone(), source: expr.source().to_string(), expr, rule: rd.rule.clone(), ruling: rd.ruling.clone() });
+    }
+    let Some(raw_lookup) = raw.lookup.kind() else {
+        ctx.err(&path.key("lookup"), "lookup needs exactly one of table:, threshold:, pool:, compute:", "keep one lookup kind");
+        return None;
+    };
+    let is_pool = matches!(raw_lookup, RawLookup::Pool(_));
+    let roll = match (&raw.roll, is_pool) {
+        (Some(r), false) => match DiceExpr::parse(r, dice) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                ctx.err(&path.key("roll"), e.to_string(), "write dice such as d6, 2d6, d10, d6+1 or ceil(d6/2)");
+                None
+            }
+        },
+        (Some(_), true) => {
+            ctx.err(&path.key("roll"), "a pool procedure takes its dice from lookup.pool", "remove roll:");
+            None
+        }
+        (None, _) => None,
+    };
+    let lookup_kind = match &raw_lookup {
+        RawLookup::Table(_) => "table",
+        RawLookup::Threshold(_) => "threshold",
+        RawLookup::Pool(_) => "pool",
+        RawLookup::Compute(_) => "compute",
+    };
+    if raw.roll.is_none() && matches!(raw_lookup, RawLookup::Threshold(_) | RawLookup::Compute(_)) {
+        ctx.err(path, format!("a {lookup_kind} procedure needs roll:"), "add roll: d6 (or the dice the rule uses)");
+    }
+    let mut modifiers = Vec::new();
+    for (i, rm) in raw.modifiers.iter().enumerate() {
+        let p = path.key("modifiers").index(i);
+        let target = applies_to(rm.applies_to);
+        let allowed = match target {
+            AppliesTo::Roll => lookup_kind != "pool",
+            AppliesTo::Target => lookup_kind == "threshold" || lookup_kind == "compute",
+            AppliesTo::Column => lookup_kind == "table",
+            AppliesTo::Dice | AppliesTo::EachDie => lookup_kind == "pool",
+        };
+        if !allowed {
+            ctx.err(&p.key("applies_to"), format!("a modifier to the {target:?} does not fit a {lookup_kind} lookup").to_lowercase(), "roll: table/threshold/compute; target: threshold/compute; column: table; dice/each_die: pool");
+            continue;
+        }
+        let when = match &rm.when {
+            Some(w) => {
+                let Some(e) = ctx.expr(&p.key("when"), w, &known) else { continue };
+                if let Some(problem) = type_problem(e.eval(&scope), "flag") {
+                    ctx.err(&p.key("when"), problem, "a condition must be true or false, e.g. disordered or sp > 4");
+                    continue;
+                }
+                Some(e)
+            }
+            None => None,
+        };
+        let value = match (&rm.value, &rm.from_table) {
+            (Some(v), None) => {
+                let Some(e) = ctx.expr(&p.key("value"), v, &known) else { continue };
+                if let Some(problem) = type_problem(e.eval(&scope), "number") {
+                    ctx.err(&p.key("value"), problem, "a modifier's value must be a whole number");
+                    continue;
+                }
+                ModifierValue::Expr(e)
+            }
+            (None, Some(t)) => {
+                let Some(r) = validate_table_ref(ctx, &p.key("from_table"), t, tables, &known, false) else { continue };
+                ModifierValue::Table(r)
+            }
+            _ => {
+                ctx.err(&p, format!("modifier '{}' needs exactly one of value: or from_table:", rm.name), "give value: -1 (or an expression), or from_table: {table: …}");
+                continue;
+            }
+        };
+        modifiers.push(Modifier { name: rm.name.clone(), value, when, rule: rm.rule.clone(), applies_to: target, ruling: rm.ruling.clone() });
+    }
+    // Lookup.
+    let mut lookup_known = known.clone();
+    lookup_known.extend(LOOKUP_NAMES.iter().map(|s| s.to_string()));
+    for name in LOOKUP_NAMES {
+        scope.set(name, Value::Int(0));
+    }
+    let lp = path.key("lookup").key(lookup_kind);
+    let mut used_codes: Vec<(YamlPath, String)> = Vec::new();
+    let lookup = match &raw_lookup {
+        RawLookup::Table(t) => validate_table_ref(ctx, &lp, t, tables, &lookup_known, roll.is_some()).map(Lookup::Table),
+        RawLookup::Threshold(t) => {
+            let target = ctx.expr(&lp.key("target"), &t.target, &lookup_known);
+            if let Some(e) = &target
+                && let Some(problem) = type_problem(e.eval(&scope), "number")
+            {
+                ctx.err(&lp.key("target"), problem, "the target must be a whole number");
+            }
+            used_codes.push((lp.key("pass"), t.pass.clone()));
+            used_codes.push((lp.key("fail"), t.fail.clone()));
+            target.map(|target| Lookup::Threshold {
+                target,
+                success: match t.success {
+                    RawSuccess::AtLeast => Success::AtLeast,
+                    RawSuccess::AtMost => Success::AtMost,
+                },
+                natural_fail: t.natural_fail.clone(),
+                natural_pass: t.natural_pass.clone(),
+                pass: t.pass.clone(),
+                fail: t.fail.clone(),
+            })
+        }
+        RawLookup::Pool(pool) => {
+            let count = ctx.expr(&lp.key("count"), &pool.count, &known);
+            if dice.get(&pool.die).is_none() {
+                ctx.err(&lp.key("die"), format!("unknown die '{}'", pool.die), "use dN or a die declared under dice:");
+            }
+            let mut hits = Vec::new();
+            for (k, h) in pool.hits.iter().enumerate() {
+                let hp = lp.key("hits").index(k);
+                let given = usize::from(h.faces.is_some()) + usize::from(h.at_least.is_some()) + usize::from(h.at_most.is_some());
+                if given != 1 {
+                    ctx.err(&hp, "a hit rule needs exactly one of faces:, at_least:, at_most:", "e.g. faces: [6], or at_most: fire_value");
+                    continue;
+                }
+                if h.per == Some(0) {
+                    ctx.err(&hp.key("per"), "per must be 1 or more", "per: 2 counts pairs (a double 5)");
+                    continue;
+                }
+                let at_least = h.at_least.as_ref().and_then(|e| ctx.expr(&hp.key("at_least"), e, &known));
+                let at_most = h.at_most.as_ref().and_then(|e| ctx.expr(&hp.key("at_most"), e, &known));
+                hits.push(HitRule { faces: h.faces.clone(), at_least, at_most, per: h.per.unwrap_or(1), hits: h.hits.unwrap_or(1), rule: h.rule.clone() });
+            }
+            let sum = pool.score == RawPoolScore::Sum;
+            if !sum && pool.hits.is_empty() {
+                ctx.err(&lp, "a pool scoring hits needs hits: rules", "add hits: [{faces: [6]}] or use score: sum");
+            }
+            used_codes.push((lp.key("outcome"), pool.outcome.clone()));
+            count.map(|count| Lookup::Pool { count, die: pool.die.clone(), sum, hits, face_floor: pool.face_floor, outcome: pool.outcome.clone() })
+        }
+        RawLookup::Compute(c) => {
+            let mut lets = Vec::new();
+            for (k, l) in c.lets.iter().enumerate() {
+                let p = lp.key("let").index(k);
+                if !is_identifier(&l.name) || lookup_known.contains(&l.name) {
+                    ctx.err(&p.key("name"), format!("name '{}' is invalid or already used", l.name), "choose a new snake_case name");
+                    continue;
+                }
+                let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, &lookup_known) else { continue };
+                let value = expr.eval(&scope);
+                if let Some(problem) = type_problem(value.clone(), "any") {
+                    ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+                }
+                scope.set(&l.name, value.unwrap_or(Value::Int(0)));
+                lookup_known.insert(l.name.clone());
+                lets.push(Derived { name: l.name.clone(), label: l.label.clone(), source: expr.source().to_string(), expr, rule: l.rule.clone(), ruling: l.ruling.clone() });
+            }
+            if c.cases.is_empty() {
+                ctx.err(&lp.key("cases"), "no cases", "list the cases in order; the first that holds gives the outcome");
+            }
+            let mut cases = Vec::new();
+            for (k, case) in c.cases.iter().enumerate() {
+                let p = lp.key("cases").index(k);
+                let when = match &case.when {
+                    Some(w) => {
+                        let Some(e) = ctx.expr(&p.key("when"), w, &lookup_known) else { continue };
+                        if let Some(problem) = type_problem(e.eval(&scope), "flag") {
+                            ctx.err(&p.key("when"), problem, "a condition must be true or false");
+                            continue;
+                        }
+                        Some(e)
+                    }
+                    None => {
+                        if k + 1 != c.cases.len() {
+                            ctx.err(&p, "only the last case may have no when:", "add when: to this case or move it last");
+                        }
+                        None
+                    }
+                };
+                let value = case.value.as_ref().and_then(|v| ctx.expr(&p.key("value"), v, &lookup_known));
+                used_codes.push((p.key("outcome"), case.outcome.clone()));
+                cases.push(Case { when, outcome: case.outcome.clone(), value, rule: case.rule.clone() });
+            }
+            if c.cases.last().is_some_and(|l| l.when.is_some()) {
+                ctx.err(&lp.key("cases"), "the last case has a condition, so some rolls may match no case", "end with a case without when: (the otherwise case)");
+            }
+            Some(Lookup::Compute { lets, cases })
+        }
+    };
+    // Outcomes.
+    let mut outcome_known = lookup_known.clone();
+    outcome_known.extend(OUTCOME_NAMES.iter().map(|s| s.to_string()));
+    let mut outcomes = Vec::new();
+    let mut codes = BTreeSet::new();
+    for (i, ro) in raw.outcomes.iter().enumerate() {
+        let p = path.key("outcomes").index(i);
+        if !codes.insert(ro.code.clone()) {
+            ctx.err(&p.key("code"), format!("outcome '{}' is declared twice", ro.code), "declare each outcome once");
+            continue;
+        }
+        let effects = validate_effects(ctx, &p.key("effects"), &ro.effects, &outcome_known);
+        for (k, e) in ro.effects.iter().enumerate() {
+            if let Some(target) = &e.procedure
+                && !procedure_ids.contains(target)
+            {
+                ctx.err(&p.key("effects").index(k).key("procedure"), format!("unknown procedure '{target}'"), format!("procedures of this ruleset: {}", procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")));
+            }
+        }
+        outcomes.push(OutcomeSpec { code: ro.code.clone(), label: ro.label.clone().unwrap_or_else(|| ro.code.replace('_', " ")), effects, rule: ro.rule.clone() });
+    }
+    for (p, code) in used_codes {
+        if !codes.contains(&code) {
+            ctx.err(&p, format!("outcome '{code}' is not declared under outcomes:"), format!("declared: {}", codes.iter().cloned().collect::<Vec<_>>().join(", ")));
+        }
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(Procedure {
+        id: raw.id.clone(),
+        name: raw.name.clone(),
+        rule: raw.rule.clone(),
+        description: raw.description.clone(),
+        ruling: raw.ruling.clone(),
+        inputs,
+        derived,
+        roll,
+        modifiers,
+        lookup: lookup?,
+        outcomes,
+    })
+}
