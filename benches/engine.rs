@@ -1,1 +1,48 @@
-fn main() {}
+//! Engine benchmarks: loading rulesets, resolving, odds, a large distribution.
+//! Targets (2-core CI machine): resolve ≤ 20 µs, odds ≤ 200 µs, loading all rulesets ≤ 50 ms.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use umpire::dice::{AppDice, DiceExpr, DieSet};
+use umpire::resolve::{DiceSource, odds, parse_inputs, resolve};
+use umpire::rules::{Library, shipped_sources};
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let sources = shipped_sources();
+    c.bench_function("load_all_shipped_rulesets", |b| {
+        b.iter(|| {
+            let lib = Library::load(black_box(&sources));
+            assert!(lib.failed.is_empty());
+            lib
+        })
+    });
+
+    let lib = Library::shipped();
+    let qrs = lib.get("qrs").expect("qrs ships");
+    let discipline = qrs.procedure("discipline_test").expect("procedure");
+    let inputs = parse_inputs(discipline, &pairs(&[("discipline", "B"), ("outside_command_range", "true"), ("test_for", "evasion"), ("cl", "true")])).expect("inputs");
+    let mut app = AppDice::new(42);
+    c.bench_function("resolve_discipline_test_app_dice", |b| {
+        b.iter(|| resolve(qrs, discipline, black_box(&inputs), DiceSource::App(&mut app), None).expect("resolves"))
+    });
+
+    let cohesion = qrs.procedure("cohesion_test").expect("procedure");
+    let cohesion_inputs = parse_inputs(cohesion, &pairs(&[("vbu", "4"), ("damage", "2"), ("shot_range", "long")])).expect("inputs");
+    c.bench_function("odds_cohesion_test", |b| b.iter(|| odds(qrs, cohesion, black_box(&cohesion_inputs)).expect("odds")));
+
+    let shooting = qrs.procedure("shooting").expect("procedure");
+    let shooting_inputs: BTreeMap<_, _> = parse_inputs(shooting, &pairs(&[("base_dice", "6"), ("weapon", "musket"), ("band", "point_blank")])).expect("inputs");
+    c.bench_function("odds_shooting_pool_8d6", |b| b.iter(|| odds(qrs, shooting, black_box(&shooting_inputs)).expect("odds")));
+
+    let ten = DiceExpr::parse("10d6", &DieSet::new()).expect("parses");
+    c.bench_function("distribution_10d6", |b| b.iter(|| black_box(&ten).distribution().expect("fits")));
+}
+
+criterion_group!(engine, benches);
+criterion_main!(engine);

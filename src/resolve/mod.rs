@@ -510,15 +510,14 @@ fn hit_rule_matches(rule: &HitRule, face: i64, scope: &Scope) -> Result<bool, Re
 
 impl<'r> Prepared<'r> {
     /// Builds the outcome for a code: the declared outcome's effects, then the table codes'.
-    fn outcome(&self, code: &str, value: Option<i64>, table: Option<&Table>, scope: &Scope) -> Result<Outcome, ResolveError> {
-        let mut scope = scope.clone();
+    fn outcome(&self, code: &str, value: Option<i64>, table: Option<&Table>, scope: &mut Scope) -> Result<Outcome, ResolveError> {
         if let Some(v) = value {
             scope.set("value", Value::Int(v));
         }
         let mut effects = Vec::new();
         let mut labels = Vec::new();
         if let Some(spec) = self.procedure.outcome(code) {
-            effects.extend(effects_from(&spec.effects, &scope)?);
+            effects.extend(effects_from(&spec.effects, scope)?);
             labels.push(spec.label.clone());
         }
         if let Some(t) = table
@@ -526,12 +525,11 @@ impl<'r> Prepared<'r> {
         {
             for token in code.split_whitespace() {
                 if let Some((p, n)) = t.results.iter().find_map(|p| p.matches(token).map(|n| (p, n))) {
-                    let mut s = scope.clone();
                     if let Some(n) = n {
-                        s.set("n", Value::Int(n));
-                        s.set("value", Value::Int(n));
+                        scope.set("n", Value::Int(n));
+                        scope.set("value", Value::Int(n));
                     }
-                    effects.extend(effects_from(&p.effects, &s)?);
+                    effects.extend(effects_from(&p.effects, scope)?);
                     if let Some(l) = &p.label {
                         labels.push(l.replace("{n}", &n.map_or_else(String::new, |n| n.to_string())));
                     }
@@ -575,7 +573,7 @@ impl<'r> Prepared<'r> {
                         let value = trace.cell.trim().trim_start_matches('+').parse::<i64>().ok();
                         let at = trace.column.as_ref().map_or_else(|| format!("row {}", trace.row), |c| format!("row {}, column {c}", trace.row));
                         explanation.push(format!("{}: {at} → {}", table.title, trace.cell));
-                        let outcome = self.outcome(&trace.cell, value, Some(table), &scope)?;
+                        let outcome = self.outcome(&trace.cell, value, Some(table), &mut scope)?;
                         Ok(Finished { natural, modified, lookup: Some(trace), outcome, explanation })
                     }
                     Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
@@ -603,7 +601,7 @@ impl<'r> Prepared<'r> {
                 };
                 let code = if passed { pass } else { fail };
                 explanation.push(format!("Test: {why} → {}", if passed { "pass" } else { "fail" }));
-                let outcome = self.outcome(code, None, None, &scope)?;
+                let outcome = self.outcome(code, None, None, &mut scope)?;
                 Ok(Finished { natural, modified, lookup: None, outcome, explanation })
             }
             Lookup::Pool { sum, hits, face_floor, outcome, .. } => {
@@ -637,7 +635,7 @@ impl<'r> Prepared<'r> {
                     total
                 };
                 scope.set("hits", Value::Int(score));
-                let outcome = self.outcome(outcome, Some(score), None, &scope)?;
+                let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
                 Ok(Finished { natural: None, modified: None, lookup: None, outcome, explanation })
             }
             Lookup::Compute { lets, cases } => {
@@ -655,7 +653,7 @@ impl<'r> Prepared<'r> {
                         let value = case.value.as_ref().map(|e| e.eval_int(&scope)).transpose().map_err(expr_err(format!("value of '{}'", case.outcome)))?;
                         let cond = case.when.as_ref().map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
                         explanation.push(format!("Case {cond} → {}{}{}", case.outcome, value.map_or_else(String::new, |v| format!(" ({v})")), rule_suffix(&case.rule)));
-                        let outcome = self.outcome(&case.outcome, value, None, &scope)?;
+                        let outcome = self.outcome(&case.outcome, value, None, &mut scope)?;
                         return Ok(Finished { natural, modified, lookup: None, outcome, explanation });
                     }
                 }
@@ -684,7 +682,7 @@ impl<'r> Prepared<'r> {
             explanation.push(format!("{title}: row {row}, column {column} is not in the text; the umpire read '{result}' off the physical chart"));
         }
         let value = result.trim_start_matches('+').parse::<i64>().ok();
-        let mut outcome = self.outcome(result, value, table, &self.scope)?;
+        let mut outcome = self.outcome(result, value, table, &mut self.scope.clone())?;
         outcome.from_physical_chart = true;
         let lookup = match missing {
             ResolveError::MissingCell { table, row, column, .. } => Some(LookupTrace { table: table.clone(), line: None, row: row.clone(), column: Some(column.clone()), cell: result.to_string() }),
@@ -717,7 +715,7 @@ pub fn resolve(
 ) -> Result<Resolution, ResolveError> {
     let prepared = prepare(ruleset, procedure, inputs)?;
     let mut rolls = Vec::new();
-    let mut explanation = prepared.explanation.clone();
+    let mut explanation = Vec::new();
     let faces = match &prepared.dice {
         Some(expr) => {
             let roll = match dice {
@@ -737,6 +735,8 @@ pub fn resolve(
         None => Vec::new(),
     };
     let finished = prepared.finish(&faces, chart_result)?;
+    let Prepared { inputs, derived, modifiers, explanation: prepared_lines, .. } = prepared;
+    explanation.splice(0..0, prepared_lines);
     explanation.extend(finished.explanation);
     let effects: Vec<String> = finished.outcome.effects.iter().map(describe_effect).collect();
     explanation.push(format!(
@@ -748,10 +748,10 @@ pub fn resolve(
     Ok(Resolution {
         ruleset: ruleset.id.clone(),
         procedure: procedure.id.clone(),
-        inputs: prepared.inputs.clone(),
-        derived: prepared.derived.clone(),
+        inputs,
+        derived,
         rolls,
-        modifiers: prepared.modifiers.iter().filter(|m| m.active).cloned().collect(),
+        modifiers: modifiers.into_iter().filter(|m| m.active).collect(),
         natural: finished.natural,
         modified: finished.modified,
         lookup: finished.lookup,

@@ -7,6 +7,7 @@ use evalexpr::{
 };
 use serde::{Deserialize, Serialize};
 
+
 /// A value an expression works with: an integer, a flag or a name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -58,10 +59,18 @@ impl Value {
     }
 }
 
-/// Named values an expression may read.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Named values an expression may read. Keeps the evaluation context up to date as values are
+/// set, so evaluating many expressions does not rebuild it each time.
+#[derive(Debug, Clone, Default)]
 pub struct Scope {
     values: BTreeMap<String, Value>,
+    ctx: HashMapContext<DefaultNumericTypes>,
+}
+
+impl PartialEq for Scope {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
 }
 
 impl Scope {
@@ -72,6 +81,12 @@ impl Scope {
 
     /// Sets a value.
     pub fn set(&mut self, name: &str, value: Value) {
+        let eval = value.to_eval();
+        if self.ctx.set_value(name.to_string(), eval.clone()).is_err() {
+            // The type changed: evalexpr refuses that in place, so replace the variable.
+            let _ = self.ctx.remove_value(name);
+            let _ = self.ctx.set_value(name.to_string(), eval);
+        }
         self.values.insert(name.to_string(), value);
     }
 
@@ -83,15 +98,6 @@ impl Scope {
     /// All values by name.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
         self.values.iter()
-    }
-
-    fn context(&self) -> HashMapContext<DefaultNumericTypes> {
-        let mut ctx = HashMapContext::<DefaultNumericTypes>::new();
-        for (name, value) in &self.values {
-            // set_value only fails on a type change of an existing variable; names are unique here.
-            let _ = ctx.set_value(name.clone(), value.to_eval());
-        }
-        ctx
     }
 }
 
@@ -139,8 +145,7 @@ impl Expr {
 
     /// Evaluates in a scope.
     pub fn eval(&self, scope: &Scope) -> Result<Value, String> {
-        let ctx = scope.context();
-        self.eval_in(&ctx)
+        self.eval_in(&scope.ctx)
     }
 
     fn eval_in(&self, ctx: &HashMapContext<DefaultNumericTypes>) -> Result<Value, String> {

@@ -132,11 +132,17 @@ fn type_problem(result: Result<Value, String>, want: &str) -> Option<String> {
 }
 
 fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
-    let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+    // A few whole-document errors (a second document…) carry no position: point at the start.
+    let start = usize::from(!file.text.is_empty());
+    let (line, column) = e.location().map_or((start, start), |l| (l.line(), l.column()));
     let mut problem = e.to_string();
-    if let Some(i) = problem.rfind(" at line ") {
-        problem.truncate(i);
+    // Drop the position the location already gives; keep a syntax error's context position
+    // ("while scanning a quoted scalar at line 2 column 8" says where the quote opened).
+    let mark = format!(" at line {line} column {column}");
+    if let Some(i) = problem.find(&mark) {
+        problem.replace_range(i..i + mark.len(), "");
     }
+    let (line, column) = clamp_to_text(&file.text, line, column);
     let hint = if problem.contains("unknown field") {
         "remove the field or correct its spelling"
     } else if problem.contains("missing field") {
@@ -159,6 +165,35 @@ fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
     }
 }
 
+/// libyaml puts the end of a file that lacks a final line break on a line after the last one;
+/// point at the end of the last line instead. (Line breaks as libyaml counts them.)
+fn clamp_to_text(text: &str, line: usize, column: usize) -> (usize, usize) {
+    let (mut breaks, mut last_len) = (0, 0);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            if c == '\r' {
+                chars.next_if_eq(&'\n');
+            }
+            breaks += 1;
+            last_len = 0;
+        } else {
+            last_len += 1;
+        }
+    }
+    if line > breaks + 1 { (breaks + 1, last_len + 1) } else { (line, column) }
+}
+
+/// Deserialises a file. yaml_serde checks the shape of the events read before a syntax error
+/// and reports a shape error first (a misplaced line reads as "missing field"); reading the
+/// text as a plain value, which has no shape to fail, brings the syntax error forward.
+fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, LoadError> {
+    yaml_serde::from_str(&file.text).map_err(|e| {
+        let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
+        yaml_error(file, syntax.as_ref().unwrap_or(&e))
+    })
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
@@ -168,18 +203,18 @@ fn is_identifier(s: &str) -> bool {
 /// Loads and validates a ruleset. Either everything loads or nothing does.
 pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut errors = Vec::new();
-    let raw: Option<RawRuleset> = match yaml_serde::from_str(&files.ruleset.text) {
+    let raw: Option<RawRuleset> = match parse_yaml(&files.ruleset) {
         Ok(r) => Some(r),
         Err(e) => {
-            errors.push(yaml_error(&files.ruleset, &e));
+            errors.push(e);
             None
         }
     };
     let mut raw_tables = Vec::new();
     for file in &files.tables {
-        match yaml_serde::from_str::<RawTable>(&file.text) {
+        match parse_yaml::<RawTable>(file) {
             Ok(t) => raw_tables.push((file, t)),
-            Err(e) => errors.push(yaml_error(file, &e)),
+            Err(e) => errors.push(e),
         }
     }
     let Some(raw) = raw else {
@@ -483,7 +518,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             (Some(c), None) => c.clone(),
             (None, Some(c)) => vec![c.clone()],
             (Some(_), Some(_)) => {
-                ctx.err(&path, "both cells and cell are given", "use cells: [...] or cell: x");
+                ctx.err(&path.key("cell"), "both cells and cell are given", "use cells: [...] or cell: x");
                 continue;
             }
             (None, None) => {
@@ -506,7 +541,8 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
                 for token in text.split_whitespace() {
                     if !results.iter().any(|p| p.matches(token).is_some()) {
                         let codes: Vec<&str> = results.iter().map(|p| p.pattern.as_str()).collect();
-                        ctx.err(&path.key("cells").index(c), format!("'{token}' is not one of the table's result codes"), format!("codes: {}", codes.join(", ")));
+                        let at = if row.cells.is_some() { path.key("cells").index(c) } else { path.key("cell") };
+                        ctx.err(&at, format!("'{token}' is not one of the table's result codes"), format!("codes: {}", codes.join(", ")));
                     }
                 }
             }
@@ -605,7 +641,7 @@ fn validate_table_ref(
     };
     match table.column_key {
         Some(KeyKind::Ratio) => {
-            if raw.ratio.is_none() {
+            if raw.ratio.is_none() && raw.column.is_none() {
                 ctx.err(path, format!("table '{}' has odds-ratio columns, so the lookup needs ratio:", table.id), "add ratio: [attacker, defender]");
             }
             if raw.column.is_some() {
@@ -622,7 +658,7 @@ fn validate_table_ref(
         }
         None => {
             if raw.column.is_some() || raw.ratio.is_some() {
-                ctx.err(path, format!("table '{}' has a single column", table.id), "remove column:/ratio:");
+                ctx.err(&path.key(if raw.column.is_some() { "column" } else { "ratio" }), format!("table '{}' has a single column", table.id), "remove column:/ratio:");
             }
         }
     }
@@ -682,7 +718,7 @@ fn validate_procedure(
             RawInputKind::Choice => {
                 let choices: Vec<String> = ri.choices.iter().flatten().map(RawScalar::text).collect();
                 if choices.is_empty() {
-                    ctx.err(&p, format!("choice input '{}' has no choices", ri.name), "add choices: [a, b, …]");
+                    ctx.err(&if ri.choices.is_some() { p.key("choices") } else { p.clone() }, format!("choice input '{}' has no choices", ri.name), "add choices: [a, b, …]");
                     continue;
                 }
                 let unique: BTreeSet<&String> = choices.iter().collect();
@@ -695,7 +731,7 @@ fn validate_procedure(
             RawInputKind::Flag => InputKind::Flag,
         };
         if ri.kind != RawInputKind::Int && (ri.min.is_some() || ri.max.is_some()) {
-            ctx.err(&p, "min/max apply only to int inputs", "remove min/max");
+            ctx.err(&p.key(if ri.min.is_some() { "min" } else { "max" }), "min/max apply only to int inputs", "remove min/max");
         }
         if ri.kind != RawInputKind::Choice && ri.choices.is_some() {
             ctx.err(&p.key("choices"), "choices apply only to choice inputs", "use type: choice or remove choices");
@@ -802,8 +838,8 @@ fn validate_procedure(
                 let Some(r) = validate_table_ref(ctx, &p.key("from_table"), t, tables, &known, false) else { continue };
                 ModifierValue::Table(r)
             }
-            _ => {
-                ctx.err(&p, format!("modifier '{}' needs exactly one of value: or from_table:", rm.name), "give value: -1 (or an expression), or from_table: {table: …}");
+            (v, _) => {
+                ctx.err(&if v.is_some() { p.key("from_table") } else { p.clone() }, format!("modifier '{}' needs exactly one of value: or from_table:", rm.name), "give value: -1 (or an expression), or from_table: {table: …}");
                 continue;
             }
         };
