@@ -399,18 +399,14 @@ fn compute_preview(ruleset: &Ruleset, procedure: &Procedure, key: PreviewKey) ->
                     note: m.note.clone(),
                 })
                 .collect();
+            // Values the ruleset labels for people (a target number); unlabelled helpers such
+            // as `is_cannon` stay in the explanation only.
             let derived = p
                 .derived
                 .iter()
-                .map(|d| DerivedRow {
-                    label: procedure
-                        .derived
-                        .iter()
-                        .find(|x| x.name == d.name)
-                        .and_then(|x| x.label.clone())
-                        .unwrap_or_else(|| d.name.clone()),
-                    value: d.value.clone(),
-                    rule: d.rule.clone().unwrap_or_default(),
+                .filter_map(|d| {
+                    let label = procedure.derived.iter().find(|x| x.name == d.name).and_then(|x| x.label.clone())?;
+                    Some(DerivedRow { label, value: d.value.clone(), rule: d.rule.clone().unwrap_or_default() })
                 })
                 .collect();
             let dice = p.dice.as_ref().map(|d| d.source().to_string());

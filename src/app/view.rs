@@ -13,8 +13,11 @@ use crate::rules::{AppliesTo, InputKind, Procedure, Value};
 /// which the engine does not re-export).
 const MISSING_CODE: &str = "?";
 
-/// Width of an odds bar at full probability.
-const BAR_WIDTH: f32 = 180.0;
+/// Width of the input combo boxes.
+const COMBO_WIDTH: f32 = 170.0;
+
+/// Width of an odds bar at full probability, at most.
+const BAR_WIDTH: f32 = 200.0;
 
 /// Label of the physical dice field (tests find it by this name).
 pub const PHYSICAL_DICE_LABEL: &str = "Physical dice";
@@ -235,6 +238,8 @@ impl Desk {
         let bar_fill = ui.visuals().selection.bg_fill;
         let bar_back = ui.visuals().extreme_bg_color;
         let warn = ui.visuals().warn_fg_color;
+        // Room for the label, percentage and fraction columns beside the bar.
+        let bar_width = (ui.available_width() - 260.0).clamp(60.0, BAR_WIDTH);
         egui::Grid::new("odds").num_columns(4).spacing([10.0, 4.0]).show(ui, |ui| {
             for o in &odds.outcomes {
                 let missing = o.code == MISSING_CODE;
@@ -247,10 +252,10 @@ impl Desk {
                 } else {
                     ui.label(RichText::new(label).strong());
                 }
-                let (rect, _) = ui.allocate_exact_size(Vec2::new(BAR_WIDTH, 14.0), Sense::hover());
+                let (rect, _) = ui.allocate_exact_size(Vec2::new(bar_width, 14.0), Sense::hover());
                 ui.painter().rect_filled(rect, 3.0, bar_back);
                 let mut filled = rect;
-                filled.set_width((BAR_WIDTH * o.probability as f32).clamp(0.0, BAR_WIDTH));
+                filled.set_width((bar_width * o.probability as f32).clamp(0.0, bar_width));
                 ui.painter().rect_filled(filled, 3.0, if missing { warn } else { bar_fill });
                 ui.label(format!("{:.1}%", o.probability * 100.0));
                 ui.label(RichText::new(o.fraction.to_string()).monospace());
@@ -292,9 +297,9 @@ impl Desk {
                 let hint = match count {
                     0 => "no dice: leave empty".to_string(),
                     1 => format!("1 face of {dice}"),
-                    n => format!("{n} faces of {dice}, e.g. 3 5"),
+                    n => format!("{n} faces, e.g. 3 5 …"),
                 };
-                let field = egui::TextEdit::singleline(&mut self.physical).hint_text(hint).desired_width(150.0);
+                let field = egui::TextEdit::singleline(&mut self.physical).hint_text(hint).desired_width(170.0);
                 let response = ui.add(field).labelled_by(label.id);
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     submit = true;
@@ -403,9 +408,11 @@ fn section_ui(ui: &mut Ui, title: &str) {
 fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<String, Value>) {
     let fields: Vec<_> = procedure.inputs.iter().filter(|i| !matches!(i.kind, InputKind::Flag)).collect();
     if !fields.is_empty() {
-        egui::Grid::new("inputs").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+        // Long labels wrap, so that the widgets stay inside the column.
+        let label_width = (ui.available_width() - COMBO_WIDTH - 20.0).max(120.0);
+        egui::Grid::new("inputs").num_columns(2).spacing([12.0, 6.0]).max_col_width(label_width).show(ui, |ui| {
             for spec in fields {
-                let label = ui.label(&spec.label);
+                let label = ui.add(egui::Label::new(&spec.label).wrap());
                 if let Some(rule) = &spec.rule {
                     label.clone().on_hover_text(format!("[{rule}]{}", spec.help.as_ref().map_or_else(String::new, |h| format!(" {h}"))));
                 }
@@ -431,6 +438,8 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
                         let before = current.clone();
                         egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
                             .selected_text(humanize(&current))
+                            .width(COMBO_WIDTH)
+                            .truncate()
                             .show_ui(ui, |ui| {
                                 for c in choices {
                                     ui.selectable_value(&mut current, c.clone(), humanize(c));

@@ -54,7 +54,7 @@ fn locate_range(keys: &[&Key], v: i64, what: &str) -> Option<Located> {
     Some(Located {
         index,
         heading: ranges[index].to_string(),
-        note: format!("{what} {v} is off the chart: read at its edge, {edge}"),
+        note: format!("{} {v} is off the chart: read at its edge, {edge}", capitalise(what)),
     })
 }
 
@@ -78,8 +78,13 @@ fn locate_number(keys: &[&Key], v: i64, what: &str) -> Option<Located> {
     Some(Located {
         index,
         heading: Key::Number(edge).to_string(),
-        note: format!("{what} {} is off the chart: read at its edge, {}", Key::Number(v), Key::Number(edge)),
+        note: format!("{} {} is off the chart: read at its edge, {}", capitalise(what), Key::Number(v), Key::Number(edge)),
     })
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Compares `a1/d1` with `a2/d2` exactly.
@@ -95,21 +100,21 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
         .enumerate()
         .filter_map(|(i, k)| if let Key::Ratio(r) = k { Some((i, *r)) } else { None })
         .collect();
-    let (a, d) = (attacker.max(0) as u64, defender.max(0) as u64);
+    // 0 against 0 reads as 1:1.
+    let (a, d) = match (attacker.max(0) as u64, defender.max(0) as u64) {
+        (0, 0) => (1, 1),
+        pair => pair,
+    };
     let favours = a >= d;
     let (big, small) = if favours { (a, d) } else { (d, a) };
     let side = |r: &Ratio| if r.favours_attacker() { (r.attacker, r.defender) } else { (r.defender, r.attacker) };
     let on_side = |r: &Ratio| r.attacker == r.defender || r.favours_attacker() == favours;
-    let actual = if small == 0 {
-        format!("{a}:{d} (no strength on one side)")
-    } else {
-        let whole = big / small;
-        let tenths = (big * 10 / small) % 10;
-        if favours {
-            format!("{a}:{d} = {whole}.{tenths} to 1")
-        } else {
-            format!("{a}:{d} = {whole}.{tenths} to 1 against the attacker")
+    let actual = match (big.checked_div(small), (big * 10).checked_div(small)) {
+        (Some(whole), Some(t)) => {
+            let against = if favours { "" } else { " against the attacker" };
+            format!("{a}:{d} = {whole}.{} to 1{against}", t % 10)
         }
+        _ => format!("{a}:{d} (no strength on one side)"),
     };
     // Same-side candidates not stronger than the actual ratio; pick the strongest.
     let best = ratios

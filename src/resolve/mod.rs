@@ -251,6 +251,9 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
     let mut scope = Scope::new();
     let mut inputs = BTreeMap::new();
     let mut explanation = vec![format!("{}{}", procedure.name, rule_suffix(&procedure.rule))];
+    for r in &ruleset.rulings {
+        scope.set(&format!("ruling_{}", r.id), Value::Text(r.selected.clone()));
+    }
     for name in given.keys() {
         if procedure.input(name).is_none() {
             return Err(ResolveError::UnknownInput {
@@ -285,7 +288,9 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
             .filter(|i| inputs[&i.name] != Value::Bool(false))
             .map(|i| if inputs[&i.name] == Value::Bool(true) { i.label.clone() } else { format!("{} = {}", i.label, inputs[&i.name]) })
             .collect();
-        explanation.push(format!("Inputs: {}", list.join(", ")));
+        if !list.is_empty() {
+            explanation.push(format!("Inputs: {}", list.join(", ")));
+        }
     }
     let mut derived = Vec::new();
     for d in &procedure.derived {
@@ -363,7 +368,7 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
 
 /// Reads a numeric cell (a modifier's value) from a table.
 fn table_value(ruleset: &Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>) -> Result<(i64, String), ResolveError> {
-    let (table, trace, _) = find_cell(ruleset, r, scope, roll, 0)?;
+    let (table, trace, notes) = find_cell(ruleset, r, scope, roll, 0)?;
     let cell = trace.cell.clone();
     let v = cell.trim().trim_start_matches('+').replace('−', "-").parse::<i64>().map_err(|_| ResolveError::NotANumber {
         table: table.id.clone(),
@@ -374,7 +379,8 @@ fn table_value(ruleset: &Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>
         reason: if cell.eq_ignore_ascii_case("no") { " (the chart says this is not allowed)".into() } else { String::new() },
     })?;
     let at = trace.column.as_ref().map_or_else(|| trace.row.clone(), |c| format!("{} × {c}", trace.row));
-    Ok((v, format!("{}: {at} = {cell}", table.title)))
+    let how = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
+    Ok((v, format!("{}: {at} = {cell}{how}", table.title)))
 }
 
 /// Finds a cell: the row, the column (with shifts), and the header line.
@@ -525,11 +531,13 @@ impl<'r> Prepared<'r> {
         {
             for token in code.split_whitespace() {
                 if let Some((p, n)) = t.results.iter().find_map(|p| p.matches(token).map(|n| (p, n))) {
+                    // Each token gets its own `n`: "D1 DC" must not carry D1's number into DC.
+                    let mut token_scope = scope.clone();
                     if let Some(n) = n {
-                        scope.set("n", Value::Int(n));
-                        scope.set("value", Value::Int(n));
+                        token_scope.set("n", Value::Int(n));
+                        token_scope.set("value", Value::Int(n));
                     }
-                    effects.extend(effects_from(&p.effects, scope)?);
+                    effects.extend(effects_from(&p.effects, &token_scope)?);
                     if let Some(l) = &p.label {
                         labels.push(l.replace("{n}", &n.map_or_else(String::new, |n| n.to_string())));
                     }
@@ -553,6 +561,9 @@ impl<'r> Prepared<'r> {
         let mut explanation = Vec::new();
         let roll_mod = self.total(AppliesTo::Roll);
         let modified = natural.map(|n| n + roll_mod);
+        for (k, face) in faces.iter().enumerate() {
+            scope.set(&format!("die_{}", k + 1), Value::Int(*face));
+        }
         if let (Some(n), Some(m)) = (natural, modified) {
             scope.set("natural", Value::Int(n));
             scope.set("roll", Value::Int(m));
@@ -562,7 +573,8 @@ impl<'r> Prepared<'r> {
         }
         if let Some(missing) = &self.unknown_modifier {
             let Some(result) = chart_result else { return Err(missing.clone()) };
-            return self.from_chart(result, None, natural, modified, explanation, missing);
+            let table = if let Lookup::Table(r) = &self.procedure.lookup { Some(r) } else { None };
+            return self.with_chart_result(result, table, natural, modified, explanation, missing);
         }
         match &self.procedure.lookup {
             Lookup::Table(r) => {
@@ -577,7 +589,7 @@ impl<'r> Prepared<'r> {
                         Ok(Finished { natural, modified, lookup: Some(trace), outcome, explanation })
                     }
                     Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
-                        Some(result) => self.from_chart(result, Some(r), natural, modified, explanation, &e),
+                        Some(result) => self.with_chart_result(result, Some(r), natural, modified, explanation, &e),
                         None => Err(e),
                     },
                     Err(e) => Err(e),
@@ -662,7 +674,7 @@ impl<'r> Prepared<'r> {
         }
     }
 
-    fn from_chart(&self, result: &str, r: Option<&TableRef>, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>, missing: &ResolveError) -> Result<Finished, ResolveError> {
+    fn with_chart_result(&self, result: &str, r: Option<&TableRef>, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>, missing: &ResolveError) -> Result<Finished, ResolveError> {
         let result = result.trim();
         let table = r.and_then(|r| self.ruleset.table(&r.table));
         if let Some(t) = table
@@ -678,8 +690,19 @@ impl<'r> Prepared<'r> {
         if result.is_empty() {
             return Err(ResolveError::BadInput("the chart result is empty".into()));
         }
+        if table.is_none_or(|t| t.results.is_empty())
+            && !self.procedure.outcomes.is_empty()
+            && self.procedure.outcome(result).is_none()
+            && table.is_none()
+        {
+            return Err(ResolveError::BadChartResult {
+                given: result.to_string(),
+                title: self.procedure.name.clone(),
+                codes: self.procedure.outcomes.iter().map(|o| o.code.clone()).collect::<Vec<_>>().join(", "),
+            });
+        }
         if let ResolveError::MissingCell { title, row, column, .. } = missing {
-            explanation.push(format!("{title}: row {row}, column {column} is not in the text; the umpire read '{result}' off the physical chart"));
+            explanation.push(format!("{title}: row {row}, column {column} is not in the rule text; result read off the physical chart: {result}"));
         }
         let value = result.trim_start_matches('+').parse::<i64>().ok();
         let mut outcome = self.outcome(result, value, table, &mut self.scope.clone())?;

@@ -93,9 +93,12 @@ fn binomial(n: u128, k: u128) -> u128 {
     r
 }
 
+/// Called with each distinct throw (its faces) and how many equally likely cases give it.
+type Visit<'a> = &'a mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>;
+
 /// Every multiset of faces for a pool of `n` dice: calls `f(faces, count)`.
-fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: &mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>) -> Result<(), ResolveError> {
-    fn go(weights: &[(i64, u128)], i: usize, left: u32, faces: &mut Vec<i64>, count: u128, f: &mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>) -> Result<(), ResolveError> {
+fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), ResolveError> {
+    fn go(weights: &[(i64, u128)], i: usize, left: u32, faces: &mut Vec<i64>, count: u128, f: Visit<'_>) -> Result<(), ResolveError> {
         if i + 1 == weights.len() {
             let (v, w) = weights[i];
             let c = count * w.pow(left);

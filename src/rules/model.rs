@@ -548,6 +548,45 @@ pub enum Lookup {
     },
 }
 
+impl Lookup {
+    /// Every name the lookup's expressions read.
+    pub fn reads(&self) -> Vec<&str> {
+        let mut exprs: Vec<&Expr> = Vec::new();
+        match self {
+            Lookup::Table(r) => {
+                exprs.extend(r.row.iter());
+                exprs.extend(r.column.iter());
+                exprs.extend(r.line.iter());
+                if let Some((a, b)) = &r.ratio {
+                    exprs.push(a);
+                    exprs.push(b);
+                }
+            }
+            Lookup::Threshold { target, .. } => exprs.push(target),
+            Lookup::Pool { count, hits, .. } => {
+                exprs.push(count);
+                for h in hits {
+                    exprs.extend(h.at_least.iter());
+                    exprs.extend(h.at_most.iter());
+                }
+            }
+            Lookup::Compute { lets, cases } => {
+                exprs.extend(lets.iter().map(|l| &l.expr));
+                for c in cases {
+                    exprs.extend(c.when.iter());
+                    exprs.extend(c.value.iter());
+                }
+            }
+        }
+        exprs.iter().flat_map(|e| e.reads().iter().map(String::as_str)).collect()
+    }
+
+    /// Whether the lookup reads individual dice (`die_1`, `die_2`, …), not only the total.
+    pub fn reads_faces(&self) -> bool {
+        self.reads().iter().any(|n| n.starts_with("die_"))
+    }
+}
+
 /// An outcome declared by a procedure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OutcomeSpec {
@@ -600,6 +639,121 @@ impl Procedure {
     }
 }
 
+/// How positions are given on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeometryKind {
+    /// A hex map with numbered hexes ("0114").
+    Hex,
+    /// Named areas with adjacency.
+    Area,
+    /// A free-form table; distances measured in base units.
+    Free,
+}
+
+/// The game's geometry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Geometry {
+    /// Kind.
+    pub kind: GeometryKind,
+    /// Digits of a hex id (4 for "0114").
+    pub hex_id_digits: Option<u32>,
+    /// Unit of distance for free-form tables (BU).
+    pub distance_unit: Option<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+/// Type of a unit or leader attribute.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AttributeKind {
+    /// A whole number in a range.
+    Int {
+        /// Lowest.
+        min: Option<i64>,
+        /// Highest.
+        max: Option<i64>,
+    },
+    /// One of several names.
+    Choice {
+        /// The names.
+        choices: Vec<String>,
+    },
+    /// Any number of several names (e.g. special features I/S/A/C/W).
+    Choices {
+        /// The names.
+        choices: Vec<String>,
+    },
+    /// Yes or no.
+    Flag,
+    /// Free text (a name).
+    Text,
+}
+
+/// An attribute of a unit or leader.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttributeSpec {
+    /// Name.
+    pub name: String,
+    /// Label.
+    pub label: String,
+    /// Type.
+    #[serde(flatten)]
+    pub kind: AttributeKind,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Help.
+    pub help: Option<String>,
+}
+
+/// A phase, segment or step of the Sequence of Play.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Procedures that belong to this step.
+    pub procedures: Vec<String>,
+    /// Whether its procedures must be resolved before moving on.
+    pub mandatory: bool,
+    /// When the step happens, if not every turn (text).
+    pub when: Option<String>,
+    /// Sub-steps.
+    pub steps: Vec<Step>,
+}
+
+/// A reading of an ambiguous rule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RulingOption {
+    /// Id.
+    pub id: String,
+    /// What it means.
+    pub text: String,
+}
+
+/// A ruling the umpire can switch; expressions read it as `ruling_<id>`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ruling {
+    /// Id.
+    pub id: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// The ambiguity.
+    pub text: String,
+    /// The readings.
+    pub options: Vec<RulingOption>,
+    /// The reading in force.
+    pub selected: String,
+}
+
 /// A validated ruleset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ruleset {
@@ -617,6 +771,18 @@ pub struct Ruleset {
     pub procedures: Vec<Procedure>,
     /// Tables by id.
     pub tables: BTreeMap<String, Table>,
+    /// Geometry.
+    pub geometry: Option<Geometry>,
+    /// Unit attributes.
+    pub units: Vec<AttributeSpec>,
+    /// Leader attributes.
+    pub leaders: Vec<AttributeSpec>,
+    /// Sequence of Play.
+    pub sequence_of_play: Vec<Step>,
+    /// Rulings the umpire can switch.
+    pub rulings: Vec<Ruling>,
+    /// Notes.
+    pub notes: Option<String>,
 }
 
 impl Ruleset {
@@ -628,5 +794,27 @@ impl Ruleset {
     /// A table by id.
     pub fn table(&self, id: &str) -> Option<&Table> {
         self.tables.get(id)
+    }
+
+    /// The same ruleset with some rulings switched (`id` → option id).
+    pub fn with_rulings(&self, choices: &[(String, String)]) -> Result<Ruleset, String> {
+        let mut out = self.clone();
+        for (id, option) in choices {
+            let Some(r) = out.rulings.iter_mut().find(|r| r.id == *id) else {
+                return Err(format!(
+                    "ruleset {} has no ruling '{id}' — rulings: {}",
+                    self.id,
+                    self.rulings.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                ));
+            };
+            if !r.options.iter().any(|o| o.id == *option) {
+                return Err(format!(
+                    "ruling '{id}' has no option '{option}' — options: {}",
+                    r.options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            r.selected = option.clone();
+        }
+        Ok(out)
     }
 }

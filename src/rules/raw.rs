@@ -42,6 +42,114 @@ pub struct RawRuleset {
     pub dice: Vec<RawDie>,
     #[serde(default)]
     pub procedures: Vec<RawProcedure>,
+    #[serde(default)]
+    pub geometry: Option<RawGeometry>,
+    #[serde(default)]
+    pub units: Vec<RawAttribute>,
+    #[serde(default)]
+    pub leaders: Vec<RawAttribute>,
+    #[serde(default)]
+    pub sequence_of_play: Vec<RawStep>,
+    #[serde(default)]
+    pub rulings: Vec<RawRuling>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// How positions are given on this game's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawGeometryKind {
+    Hex,
+    Area,
+    Free,
+}
+
+/// The game's geometry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGeometry {
+    pub kind: RawGeometryKind,
+    #[serde(default)]
+    pub hex_id_digits: Option<u32>,
+    #[serde(default)]
+    pub distance_unit: Option<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// Attribute types for units and leaders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAttributeKind {
+    Int,
+    Choice,
+    Flag,
+    Text,
+    Choices,
+}
+
+/// An attribute a unit or leader carries.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttribute {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: RawAttributeKind,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    #[serde(default)]
+    pub choices: Option<Vec<RawScalar>>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// A phase, segment or step of the Sequence of Play.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub procedures: Vec<String>,
+    #[serde(default)]
+    pub mandatory: bool,
+    #[serde(default)]
+    pub when: Option<String>,
+    #[serde(default)]
+    pub steps: Vec<RawStep>,
+}
+
+/// One reading of an ambiguous rule.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRulingOption {
+    pub id: String,
+    pub text: String,
+}
+
+/// A ruling the umpire can switch.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRuling {
+    pub id: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    pub text: String,
+    pub options: Vec<RawRulingOption>,
+    pub default: String,
 }
 
 /// A custom die.

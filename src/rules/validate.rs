@@ -153,9 +153,13 @@ fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
         "check the value's type (number, text, list or mapping)"
     } else if problem.contains("did not match any variant") {
         "write a number, true/false or text"
+    } else if problem.contains("duplicate") {
+        "write each key once in a mapping: remove or rename the repeated one"
     } else {
         "check the YAML syntax (indentation, quotes, colons)"
     };
+    // Name no internal type: RawScalar is the one untagged enum.
+    let problem = problem.replace("data did not match any variant of untagged enum RawScalar", "a list or mapping is given where a number, true/false or text is needed");
     LoadError {
         file: file.name.clone(),
         line,
@@ -227,6 +231,21 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         rctx.err(&root.key("id"), format!("ruleset id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
     }
     let dice = validate_dice(&mut rctx, &raw.dice);
+    let rulings = validate_rulings(&mut rctx, &raw.rulings);
+    let ruling_names: BTreeSet<String> = rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
+    let geometry = raw.geometry.as_ref().map(|g| Geometry {
+        kind: match g.kind {
+            RawGeometryKind::Hex => GeometryKind::Hex,
+            RawGeometryKind::Area => GeometryKind::Area,
+            RawGeometryKind::Free => GeometryKind::Free,
+        },
+        hex_id_digits: g.hex_id_digits,
+        distance_unit: g.distance_unit.clone(),
+        rule: g.rule.clone(),
+        notes: g.notes.clone(),
+    });
+    let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
+    let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
 
     let mut tables = BTreeMap::new();
     let mut table_files: BTreeMap<String, String> = BTreeMap::new();
@@ -256,10 +275,12 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
             rctx.err(&path.key("id"), format!("procedure id '{}' is used twice", rp.id), "give each procedure its own id");
             continue;
         }
-        if let Some(p) = validate_procedure(&mut rctx, &path, rp, &dice, &tables, &procedure_ids) {
+        if let Some(p) = validate_procedure(&mut rctx, &path, rp, &dice, &tables, &procedure_ids, &ruling_names) {
             procedures.push(p);
         }
     }
+    let mut step_ids = BTreeSet::new();
+    let sequence_of_play = validate_steps(&mut rctx, &root.key("sequence_of_play"), &raw.sequence_of_play, &procedure_ids, &mut step_ids);
     // Follow-ups named in table results must exist too.
     for (file, raw_table) in &raw_tables {
         let mut tctx = FileCtx::new(file);
@@ -290,7 +311,110 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         dice,
         procedures,
         tables,
+        geometry,
+        units,
+        leaders,
+        sequence_of_play,
+        rulings,
+        notes: raw.notes,
     })
+}
+
+fn validate_rulings(ctx: &mut FileCtx, raw: &[RawRuling]) -> Vec<Ruling> {
+    let mut out = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (i, r) in raw.iter().enumerate() {
+        let p = YamlPath::root().key("rulings").index(i);
+        if !is_identifier(&r.id) || !ids.insert(r.id.clone()) {
+            ctx.err(&p.key("id"), format!("ruling id '{}' is invalid or used twice", r.id), "use a unique snake_case id");
+            continue;
+        }
+        if r.options.len() < 2 {
+            ctx.err(&p.key("options"), "a ruling needs at least two options", "list each reading the umpire may choose");
+            continue;
+        }
+        if !r.options.iter().any(|o| o.id == r.default) {
+            ctx.err(&p.key("default"), format!("default '{}' is not one of the options", r.default), format!("options: {}", r.options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ")));
+            continue;
+        }
+        out.push(Ruling {
+            id: r.id.clone(),
+            rule: r.rule.clone(),
+            text: r.text.clone(),
+            options: r.options.iter().map(|o| RulingOption { id: o.id.clone(), text: o.text.clone() }).collect(),
+            selected: r.default.clone(),
+        });
+    }
+    out
+}
+
+fn validate_attributes(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawAttribute]) -> Vec<AttributeSpec> {
+    let mut out = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, a) in raw.iter().enumerate() {
+        let p = path.index(i);
+        if !is_identifier(&a.name) || !names.insert(a.name.clone()) {
+            ctx.err(&p.key("name"), format!("attribute name '{}' is invalid or used twice", a.name), "use a unique snake_case name");
+            continue;
+        }
+        let choices: Vec<String> = a.choices.iter().flatten().map(RawScalar::text).collect();
+        let kind = match a.kind {
+            RawAttributeKind::Int => {
+                if let (Some(min), Some(max)) = (a.min, a.max)
+                    && min > max
+                {
+                    ctx.err(&p.key("min"), format!("min {min} is above max {max}"), "swap them");
+                    continue;
+                }
+                AttributeKind::Int { min: a.min, max: a.max }
+            }
+            RawAttributeKind::Choice | RawAttributeKind::Choices => {
+                if choices.is_empty() {
+                    ctx.err(&p, format!("attribute '{}' has no choices", a.name), "add choices: [a, b, …]");
+                    continue;
+                }
+                if a.kind == RawAttributeKind::Choice { AttributeKind::Choice { choices } } else { AttributeKind::Choices { choices } }
+            }
+            RawAttributeKind::Flag => AttributeKind::Flag,
+            RawAttributeKind::Text => AttributeKind::Text,
+        };
+        out.push(AttributeSpec {
+            name: a.name.clone(),
+            label: a.label.clone().unwrap_or_else(|| a.name.replace('_', " ")),
+            kind,
+            rule: a.rule.clone(),
+            help: a.help.clone(),
+        });
+    }
+    out
+}
+
+fn validate_steps(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawStep], procedures: &BTreeSet<String>, ids: &mut BTreeSet<String>) -> Vec<Step> {
+    let mut out = Vec::new();
+    for (i, s) in raw.iter().enumerate() {
+        let p = path.index(i);
+        if !is_identifier(&s.id) || !ids.insert(s.id.clone()) {
+            ctx.err(&p.key("id"), format!("step id '{}' is invalid or used twice in the Sequence of Play", s.id), "use a unique snake_case id");
+            continue;
+        }
+        for (k, proc_id) in s.procedures.iter().enumerate() {
+            if !procedures.contains(proc_id) {
+                ctx.err(&p.key("procedures").index(k), format!("unknown procedure '{proc_id}'"), format!("procedures of this ruleset: {}", procedures.iter().cloned().collect::<Vec<_>>().join(", ")));
+            }
+        }
+        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, procedures, ids);
+        out.push(Step {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            rule: s.rule.clone(),
+            description: s.description.clone(),
+            procedures: s.procedures.clone(),
+            mandatory: s.mandatory,
+            when: s.when.clone(),
+            steps,
+        });
+    }
+    out
 }
 
 fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {
@@ -681,13 +805,17 @@ fn validate_procedure(
     dice: &DieSet,
     tables: &BTreeMap<String, Table>,
     procedure_ids: &BTreeSet<String>,
+    ruling_names: &BTreeSet<String>,
 ) -> Option<Procedure> {
     let before = ctx.errors.len();
     if !is_identifier(&raw.id) {
         ctx.err(&path.key("id"), format!("procedure id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
     }
-    let mut known: BTreeSet<String> = BTreeSet::new();
+    let mut known: BTreeSet<String> = ruling_names.clone();
     let mut scope = Scope::new();
+    for name in ruling_names {
+        scope.set(name, Value::Text(String::new()));
+    }
     let mut inputs = Vec::new();
     for (i, ri) in raw.inputs.iter().enumerate() {
         let p = path.key("inputs").index(i);
@@ -845,11 +973,18 @@ fn validate_procedure(
         };
         modifiers.push(Modifier { name: rm.name.clone(), value, when, rule: rm.rule.clone(), applies_to: target, ruling: rm.ruling.clone() });
     }
-    // Lookup.
+    // Lookup: the engine's names, plus die_1, die_2, … for each die of the roll (opposed rolls
+    // such as "Initiative − d6" for each player read their own die).
     let mut lookup_known = known.clone();
     lookup_known.extend(LOOKUP_NAMES.iter().map(|s| s.to_string()));
     for name in LOOKUP_NAMES {
         scope.set(name, Value::Int(0));
+    }
+    if let Some(r) = &roll {
+        for k in 1..=r.dice().len() {
+            lookup_known.insert(format!("die_{k}"));
+            scope.set(&format!("die_{k}"), Value::Int(0));
+        }
     }
     let lp = path.key("lookup").key(lookup_kind);
     let mut used_codes: Vec<(YamlPath, String)> = Vec::new();
