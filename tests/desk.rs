@@ -226,7 +226,10 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     harness.run();
 
     harness.get_by_label("Result: Breakout");
-    assert!(!labels_containing(&harness, "the umpire read 'B' off the physical chart").is_empty());
+    // The desk marks the result as read off the chart; the explanation names the cell.
+    harness.get_by_label("Read off the physical chart.");
+    let lines = labels_containing(&harness, "row 3-4, column breakout");
+    assert!(lines.iter().any(|l| l.contains("chart") && l.contains('B')), "no explanation line for the chart cell among {lines:?}");
     assert!(harness.query_by_label(CHART_RESULT_LABEL).is_none(), "the chart field should close");
     assert_eq!(harness.state().desk.log().len(), 1);
     assert!(harness.state().desk.log()[0].from_chart);

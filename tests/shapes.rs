@@ -859,3 +859,55 @@ fn qrs_pursuit_and_retreat() {
     assert_eq!(r.outcome.effects[0].kind, "retreat");
     assert_eq!(r.outcome.effects[0].amount, Some(3));
 }
+
+// ── Opposed rolls ───────────────────────────────────────────────────────────────────────
+
+#[test]
+fn opposed_battle_with_short_die_per_die_modifiers_and_floor() {
+    // Attacker 7,000: one d6 per 5,000 plus a short die at −3 (two thousand of five), Spanish +1
+    // each. Defender 5,000 with Fatigue 2: one die at −2. Faces in throw order: attacker's, then
+    // defender's.
+    let r = run("battle", &[("attacker_thousands", "7"), ("defender_thousands", "5"), ("attacker_spanish", "true"), ("defender_fatigue", "2")], &["4", "1", "3"]);
+    explains(&r, "attacker: 1d6 +1 each, no lower than 0 (one per 5,000) + 1d6 −2 each, no lower than 0 (short die)");
+    explains(&r, "defender: 1d6 −2 each, no lower than 0 (one per 5,000)");
+    never_explains(&r, "0d6");
+    // Attacker: 4+1 = 5, short die 1+1−3 = −1 → floor 0: total 5. Defender: 3−2 = 1.
+    explains(&r, "attacker: [5, 0] → score 5");
+    explains(&r, "defender: [1] → score 1");
+    assert_eq!(r.outcome.code, "attacker_wins");
+    assert_eq!(r.outcome.value, Some(2), "winner inflicts ⌊score/2⌋");
+    assert_eq!(r.outcome.effects[0].side.as_deref(), Some("defender"));
+    assert_eq!(r.rolls[0].dice.len(), 3);
+}
+
+#[test]
+fn opposed_battle_odds_are_exact_and_sum_to_one() {
+    let o = odds_of(shapes(), "battle", &[("attacker_thousands", "5"), ("defender_thousands", "5")]);
+    let sum: u128 = o.outcomes.iter().map(|x| x.count).sum();
+    assert_eq!(sum, 36);
+    // One d6 each: draws on 6 of 36 throws.
+    let draw = o.outcomes.iter().find(|x| x.code == "draw").expect("draw");
+    assert_eq!(draw.fraction.to_string(), "1/6");
+}
+
+#[test]
+fn opposed_hits_can_draw() {
+    let r = run("skirmish_fire", &[("red_units", "2"), ("blue_units", "2"), ("fire_value", "3")], &["1", "5", "2", "6"]);
+    explains(&r, "red: [1, 5] → hits 1");
+    explains(&r, "blue: [2, 6] → hits 1");
+    assert_eq!(r.outcome.code, "draw");
+    let o = odds_of(shapes(), "skirmish_fire", &[("red_units", "1"), ("blue_units", "1"), ("fire_value", "3")]);
+    let draw = o.outcomes.iter().find(|x| x.code == "draw").expect("draw");
+    assert_eq!(draw.fraction.to_string(), "1/2", "both hit or both miss: 1/4 + 1/4");
+}
+
+#[test]
+fn activation_reads_each_players_die() {
+    // Initiative 3 − die 4 = −1 against 2 − die 1 = 1: the second Capitano activates.
+    let r = run("activation", &[("first_initiative", "3"), ("second_initiative", "2")], &["4", "1"]);
+    assert_eq!(r.outcome.code, "second");
+    assert_eq!(r.outcome.value, Some(1));
+    let o = odds_of(shapes(), "activation", &[("first_initiative", "3"), ("second_initiative", "3")]);
+    let tie = o.outcomes.iter().find(|x| x.code == "tie").expect("tie");
+    assert_eq!(tie.fraction.to_string(), "1/6", "equal Initiative ties when the dice match");
+}

@@ -238,8 +238,13 @@ impl Desk {
         let bar_fill = ui.visuals().selection.bg_fill;
         let bar_back = ui.visuals().extreme_bg_color;
         let warn = ui.visuals().warn_fg_color;
-        // Room for the label, percentage and fraction columns beside the bar.
-        let bar_width = (ui.available_width() - 260.0).clamp(60.0, BAR_WIDTH);
+        // Room for the label, percentage and fraction columns beside the bar (estimated from
+        // their longest texts: about 8 points a character at the desk's text sizes).
+        let longest = |f: &dyn Fn(&crate::resolve::OutcomeOdds) -> usize| odds.outcomes.iter().map(f).max().unwrap_or(0) as f32;
+        let label_chars = longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
+        let fraction_chars = longest(&|o| o.fraction.to_string().len());
+        let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
+        let bar_width = (ui.available_width() - beside).clamp(60.0, BAR_WIDTH);
         egui::Grid::new("odds").num_columns(4).spacing([10.0, 4.0]).show(ui, |ui| {
             for o in &odds.outcomes {
                 let missing = o.code == MISSING_CODE;
@@ -299,7 +304,9 @@ impl Desk {
                     1 => format!("1 face of {dice}"),
                     n => format!("{n} faces, e.g. 3 5 …"),
                 };
-                let field = egui::TextEdit::singleline(&mut self.physical).hint_text(hint).desired_width(170.0);
+                // Leave room for the button on the same line.
+                let width = (ui.available_width() - 150.0).clamp(60.0, 170.0);
+                let field = egui::TextEdit::singleline(&mut self.physical).hint_text(hint).desired_width(width);
                 let response = ui.add(field).labelled_by(label.id);
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     submit = true;
@@ -330,7 +337,8 @@ impl Desk {
             let mut submit = false;
             ui.horizontal(|ui| {
                 let label = ui.label(CHART_RESULT_LABEL);
-                let response = ui.add(egui::TextEdit::singleline(&mut self.chart_entry).desired_width(120.0)).labelled_by(label.id);
+                let width = (ui.available_width() - 140.0).clamp(60.0, 120.0);
+                let response = ui.add(egui::TextEdit::singleline(&mut self.chart_entry).desired_width(width)).labelled_by(label.id);
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     submit = true;
                 }

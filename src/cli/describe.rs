@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value as Json, json};
 
 use super::{Cli, find_procedure, find_ruleset, library, print_json};
-use umpire::rules::{AppliesTo, InputKind, Lookup, ModifierValue, Procedure};
+use umpire::rules::{AppliesTo, InputKind, ModifierValue, Procedure};
 
 /// Arguments of `describe`.
 #[derive(Debug, Args)]
@@ -20,12 +20,7 @@ pub struct DescribeArgs {
 }
 
 fn lookup_kind(p: &Procedure) -> String {
-    match &p.lookup {
-        Lookup::Table(t) => format!("table {}", t.table),
-        Lookup::Threshold { .. } => "threshold".into(),
-        Lookup::Pool { die, .. } => format!("pool of {die}"),
-        Lookup::Compute { .. } => "compute".into(),
-    }
+    p.lookup.describe()
 }
 
 fn describe(p: &Procedure) -> Json {

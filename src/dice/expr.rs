@@ -99,6 +99,14 @@ impl DiceExpr {
         }
     }
 
+    /// Several groups of dice thrown together (an opposed roll's sides, in order).
+    pub fn groups(groups: &[(u32, &Die)]) -> DiceExpr {
+        DiceExpr {
+            source: groups.iter().filter(|(n, _)| *n > 0).map(|(n, d)| format!("{n}{}", d.name)).collect::<Vec<_>>().join("+"),
+            terms: groups.iter().map(|(n, d)| (1, DiceTerm::Dice { count: *n, die: (*d).clone() })).collect(),
+        }
+    }
+
     /// The notation as written.
     pub fn source(&self) -> &str {
         &self.source

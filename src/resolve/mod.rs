@@ -55,6 +55,9 @@ pub struct ModifierState {
     pub source: String,
     /// What it changes.
     pub applies_to: AppliesTo,
+    /// For opposed rolls: the side whose dice it changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// Whether its condition holds.
     #[serde(skip)]
     pub active: bool,
@@ -211,8 +214,33 @@ pub struct Prepared<'r> {
     pub dice: Option<DiceExpr>,
     /// A modifier whose chart cell is missing, if any.
     pub unknown_modifier: Option<ResolveError>,
+    /// Opposed rolls: each group of dice with its side, size and per-die modifier, in throw order.
+    pub groups: Vec<PreparedGroup>,
     scope: Scope,
     explanation: Vec<String>,
+}
+
+/// A group of dice of one side of an opposed roll, worked out for these inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedGroup {
+    /// Index of the side.
+    pub side: usize,
+    /// How many dice.
+    pub count: u32,
+    /// The die.
+    pub die: crate::dice::Die,
+    /// Added to each die.
+    pub modifier: i64,
+    /// Lowest a die may score.
+    pub floor: Option<i64>,
+}
+
+impl PreparedGroup {
+    /// What one die of the group scores.
+    pub fn score(&self, face: i64) -> i64 {
+        let v = face + self.modifier;
+        self.floor.map_or(v, |f| v.max(f))
+    }
 }
 
 /// The lookup's result for one throw.
@@ -238,6 +266,11 @@ impl<'r> Prepared<'r> {
             .filter(|m| m.active && m.applies_to == target)
             .filter_map(|m| m.value)
             .sum()
+    }
+
+    /// The values expressions see (inputs, derived values, rulings, modifier totals).
+    pub fn scope(&self) -> &Scope {
+        &self.scope
     }
 
     /// The explanation so far (inputs, derived values, modifiers).
@@ -338,11 +371,12 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
             value,
             source: m.rule.clone().unwrap_or_default(),
             applies_to: m.applies_to,
+            side: m.side.clone(),
             active,
             note,
         });
     }
-    let mut prepared = Prepared { ruleset, procedure, inputs, derived, modifiers, dice: procedure.roll.clone(), unknown_modifier, scope, explanation };
+    let mut prepared = Prepared { ruleset, procedure, inputs, derived, modifiers, dice: procedure.roll.clone(), unknown_modifier, groups: Vec::new(), scope, explanation };
     for name in crate::rules::LOOKUP_NAMES {
         prepared.scope.set(name, Value::Int(0));
     }
@@ -363,7 +397,48 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
         };
         prepared.dice = Some(DiceExpr::pool(n as u32, &die));
     }
+    if let Lookup::Opposed { sides, .. } = &procedure.lookup {
+        prepare_opposed(&mut prepared, sides)?;
+    }
     Ok(prepared)
+}
+
+/// Works out each side's dice: group sizes (plus that side's dice modifiers, on its first group)
+/// and per-die modifiers (the group's own plus that side's each-die modifiers).
+fn prepare_opposed(prepared: &mut Prepared, sides: &[crate::rules::Side]) -> Result<(), ResolveError> {
+    let side_total = |p: &Prepared, side: &str, target: AppliesTo| -> i64 {
+        p.modifiers.iter().filter(|m| m.active && m.applies_to == target && m.side.as_deref() == Some(side)).filter_map(|m| m.value).sum()
+    };
+    let mut total_dice = 0i64;
+    for (i, side) in sides.iter().enumerate() {
+        let extra_dice = side_total(prepared, &side.name, AppliesTo::Dice);
+        let each = side_total(prepared, &side.name, AppliesTo::EachDie);
+        let mut parts = Vec::new();
+        for (g, group) in side.groups.iter().enumerate() {
+            let base = group.count.eval_int(&prepared.scope).map_err(expr_err(format!("{} dice", side.name)))?;
+            let n = (base + if g == 0 { extra_dice } else { 0 }).max(0);
+            let own = group.modifier.as_ref().map(|e| e.eval_int(&prepared.scope)).transpose().map_err(expr_err(format!("{} die modifier", side.name)))?.unwrap_or(0);
+            let Some(die) = prepared.ruleset.dice.get(&group.die) else {
+                return Err(ResolveError::Expression { what: "opposed roll".into(), problem: format!("unknown die {}", group.die) });
+            };
+            total_dice += n;
+            let modifier = own + each;
+            let label = group.label.clone().unwrap_or_default();
+            let m = if modifier == 0 { String::new() } else { format!(" {} each", signed(modifier)) };
+            let floor = group.floor.map_or_else(String::new, |f| format!(", no lower than {f}"));
+            if n > 0 {
+                parts.push(format!("{n}{}{m}{floor}{}", die.name, if label.is_empty() { String::new() } else { format!(" ({label})") }));
+            }
+            prepared.groups.push(PreparedGroup { side: i, count: n as u32, die, modifier, floor: group.floor });
+        }
+        prepared.explanation.push(format!("{}: {}", side.name, if parts.is_empty() { "no dice".to_string() } else { parts.join(" + ") }));
+    }
+    if total_dice > i64::from(crate::dice::MAX_DICE) {
+        return Err(ResolveError::TooLarge(format!("{total_dice} dice are more than {}", crate::dice::MAX_DICE)));
+    }
+    let groups: Vec<(u32, &crate::dice::Die)> = prepared.groups.iter().map(|g| (g.count, &g.die)).collect();
+    prepared.dice = Some(DiceExpr::groups(&groups));
+    Ok(())
 }
 
 /// Reads a numeric cell (a modifier's value) from a table.
@@ -627,22 +702,7 @@ impl<'r> Prepared<'r> {
                     explanation.push(format!("Score: {s}"));
                     s
                 } else {
-                    let mut total = 0i64;
-                    let mut parts = Vec::new();
-                    for rule in hits {
-                        let mut count = 0u32;
-                        for f in &scored {
-                            if hit_rule_matches(rule, *f, &scope)? {
-                                count += 1;
-                            }
-                        }
-                        let h = i64::from(count / rule.per) * i64::from(rule.hits);
-                        let what = describe_hit_rule(rule);
-                        if count > 0 {
-                            parts.push(format!("{count} × {what} → {h}"));
-                        }
-                        total += h;
-                    }
+                    let (total, parts) = count_hits(hits, &scored, &scope)?;
                     explanation.push(format!("Hits: {total}{}", if parts.is_empty() { String::new() } else { format!(" ({})", parts.join("; ")) }));
                     total
                 };
@@ -650,28 +710,62 @@ impl<'r> Prepared<'r> {
                 let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
                 Ok(Finished { natural: None, modified: None, lookup: None, outcome, explanation })
             }
-            Lookup::Compute { lets, cases } => {
-                for l in lets {
-                    let v = l.expr.eval(&scope).map_err(expr_err(format!("'{}'", l.name)))?;
-                    explanation.push(format!("{} = {v} (from {}){}", l.label.as_deref().unwrap_or(&l.name), l.source, rule_suffix(&l.rule)));
-                    scope.set(&l.name, v);
-                }
-                for case in cases {
-                    let holds = match &case.when {
-                        Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("case '{}'", case.outcome)))?,
-                        None => true,
-                    };
-                    if holds {
-                        let value = case.value.as_ref().map(|e| e.eval_int(&scope)).transpose().map_err(expr_err(format!("value of '{}'", case.outcome)))?;
-                        let cond = case.when.as_ref().map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
-                        explanation.push(format!("Case {cond} → {}{}{}", case.outcome, value.map_or_else(String::new, |v| format!(" ({v})")), rule_suffix(&case.rule)));
-                        let outcome = self.outcome(&case.outcome, value, None, &mut scope)?;
-                        return Ok(Finished { natural, modified, lookup: None, outcome, explanation });
+            Lookup::Compute { lets, cases } => self.run_cases(lets, cases, scope, natural, modified, explanation),
+            Lookup::Opposed { sides, sum, hits, .. } => {
+                let mut scores = vec![0i64; sides.len()];
+                let mut offset = 0usize;
+                let mut shown: Vec<Vec<i64>> = vec![Vec::new(); sides.len()];
+                for g in &self.groups {
+                    let end = (offset + g.count as usize).min(faces.len());
+                    for f in &faces[offset..end] {
+                        shown[g.side].push(g.score(*f));
                     }
+                    offset = end;
                 }
-                Err(ResolveError::Expression { what: "cases".into(), problem: "no case holds".into() })
+                for (i, side) in sides.iter().enumerate() {
+                    scores[i] = if *sum { shown[i].iter().sum() } else { count_hits(hits, &shown[i], &scope)?.0 };
+                    explanation.push(format!("{}: {:?} → {} {}", side.name, shown[i], if *sum { "score" } else { "hits" }, scores[i]));
+                }
+                self.finish_scores_with(&scores, scope, explanation)
             }
         }
+    }
+
+    /// Opposed rolls: the outcome for given side scores (used by the odds, which enumerate scores).
+    pub fn finish_scores(&self, scores: &[i64]) -> Result<Finished, ResolveError> {
+        self.finish_scores_with(scores, self.scope.clone(), Vec::new())
+    }
+
+    fn finish_scores_with(&self, scores: &[i64], mut scope: Scope, explanation: Vec<String>) -> Result<Finished, ResolveError> {
+        let Lookup::Opposed { sides, lets, cases, .. } = &self.procedure.lookup else {
+            return Err(ResolveError::Expression { what: "opposed roll".into(), problem: "not an opposed procedure".into() });
+        };
+        for (side, score) in sides.iter().zip(scores) {
+            scope.set(&format!("{}_score", side.name), Value::Int(*score));
+        }
+        self.run_cases(lets, cases, scope, None, None, explanation)
+    }
+
+    fn run_cases(&self, lets: &[crate::rules::Derived], cases: &[crate::rules::Case], mut scope: Scope, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>) -> Result<Finished, ResolveError> {
+        for l in lets {
+            let v = l.expr.eval(&scope).map_err(expr_err(format!("'{}'", l.name)))?;
+            explanation.push(format!("{} = {v} (from {}){}", l.label.as_deref().unwrap_or(&l.name), l.source, rule_suffix(&l.rule)));
+            scope.set(&l.name, v);
+        }
+        for case in cases {
+            let holds = match &case.when {
+                Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("case '{}'", case.outcome)))?,
+                None => true,
+            };
+            if holds {
+                let value = case.value.as_ref().map(|e| e.eval_int(&scope)).transpose().map_err(expr_err(format!("value of '{}'", case.outcome)))?;
+                let cond = case.when.as_ref().map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
+                explanation.push(format!("Case {cond} → {}{}{}", case.outcome, value.map_or_else(String::new, |v| format!(" ({v})")), rule_suffix(&case.rule)));
+                let outcome = self.outcome(&case.outcome, value, None, &mut scope)?;
+                return Ok(Finished { natural, modified, lookup: None, outcome, explanation });
+            }
+        }
+        Err(ResolveError::Expression { what: "cases".into(), problem: "no case holds".into() })
     }
 
     fn with_chart_result(&self, result: &str, r: Option<&TableRef>, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>, missing: &ResolveError) -> Result<Finished, ResolveError> {
@@ -713,6 +807,40 @@ impl<'r> Prepared<'r> {
         };
         Ok(Finished { natural, modified, lookup, outcome, explanation })
     }
+}
+
+/// Hits scored by some dice: each rule counts matching dice, one hit per `per` of them.
+fn count_hits(hits: &[HitRule], scored: &[i64], scope: &Scope) -> Result<(i64, Vec<String>), ResolveError> {
+    let mut total = 0i64;
+    let mut parts = Vec::new();
+    for rule in hits {
+        let mut count = 0u32;
+        for f in scored {
+            if hit_rule_matches(rule, *f, scope)? {
+                count += 1;
+            }
+        }
+        let h = i64::from(count / rule.per) * i64::from(rule.hits);
+        if count > 0 {
+            parts.push(format!("{count} × {} → {h}", describe_hit_rule(rule)));
+        }
+        total += h;
+    }
+    Ok((total, parts))
+}
+
+/// What one die scores in hits, for rules that count single dice (per = 1); None if a rule counts pairs.
+pub fn single_die_hits(hits: &[HitRule], face: i64, scope: &Scope) -> Result<Option<i64>, ResolveError> {
+    let mut total = 0;
+    for rule in hits {
+        if rule.per != 1 {
+            return Ok(None);
+        }
+        if hit_rule_matches(rule, face, scope)? {
+            total += i64::from(rule.hits);
+        }
+    }
+    Ok(Some(total))
 }
 
 fn describe_hit_rule(rule: &HitRule) -> String {

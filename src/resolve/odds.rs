@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Prepared, ResolveError, prepare};
-use crate::dice::{DiceExpr, Fraction};
+use crate::dice::{DiceExpr, Distribution, Fraction};
 use crate::rules::{Lookup, Procedure, Ruleset, Value};
 
 /// Code shown for throws that land on a missing chart cell.
@@ -137,6 +137,8 @@ pub fn odds(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, 
             1
         }
         (Some(expr), Lookup::Pool { .. }) => pool_odds(&prepared, expr, &mut tally)?,
+        (Some(_), Lookup::Opposed { sum, hits, .. }) => opposed_odds(&prepared, *sum, hits, &mut tally)?,
+        (Some(expr), lookup) if lookup.reads_faces() => each_face_odds(&prepared, expr, &mut tally)?,
         (Some(expr), _) => {
             let dist = expr.distribution().ok_or_else(|| ResolveError::TooLarge(format!("{expr} is too large to enumerate")))?;
             for (natural, count) in dist.counts() {
@@ -160,6 +162,82 @@ pub fn odds(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, 
         })
         .collect();
     Ok(Odds { ruleset: ruleset.id.clone(), procedure: procedure.id.clone(), inputs: prepared.inputs.clone(), outcomes, cases, complete })
+}
+
+/// Opposed rolls: each side's score distribution by convolution of its dice, then every pair.
+fn opposed_odds(prepared: &Prepared, sum: bool, hits: &[crate::rules::HitRule], tally: &mut Tally) -> Result<u128, ResolveError> {
+    let sides = prepared.groups.iter().map(|g| g.side).max().map_or(0, |m| m + 1);
+    let mut dists = vec![Distribution::constant(0); sides];
+    for g in &prepared.groups {
+        let mut pairs = Vec::new();
+        for f in &g.die.faces {
+            let scored = g.score(f.value);
+            let v = if sum {
+                scored
+            } else {
+                super::single_die_hits(hits, scored, prepared.scope())?.ok_or_else(|| {
+                    ResolveError::TooLarge("exact odds of opposed rolls counting pairs of dice are not supported".into())
+                })?
+            };
+            pairs.push((v, u128::from(f.weight)));
+        }
+        let one = Distribution::from_weights(pairs);
+        for _ in 0..g.count {
+            dists[g.side] = dists[g.side].add(&one).ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
+        }
+    }
+    let total = dists.iter().try_fold(1u128, |acc, d| acc.checked_mul(d.total())).ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
+    let mut scores = vec![0i64; sides];
+    fn go(dists: &[Distribution], i: usize, scores: &mut Vec<i64>, count: u128, prepared: &Prepared, tally: &mut Tally) -> Result<(), ResolveError> {
+        if i == dists.len() {
+            return match prepared.finish_scores(scores) {
+                Ok(f) => {
+                    tally.add(f.outcome.code, f.outcome.label, f.outcome.value, count);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+        }
+        for (v, c) in dists[i].counts() {
+            scores[i] = v;
+            go(dists, i + 1, scores, count * c, prepared, tally)?;
+        }
+        Ok(())
+    }
+    go(&dists, 0, &mut scores, 1, prepared, tally)?;
+    Ok(total)
+}
+
+/// The most face combinations enumerated when a lookup reads individual dice.
+const MAX_FACE_COMBINATIONS: u128 = 1_000_000;
+
+/// Odds when the lookup reads each die (`die_1`, `die_2`…): every ordered combination of faces.
+fn each_face_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Result<u128, ResolveError> {
+    let dice = expr.dice();
+    let total: u128 = dice.iter().map(|d| u128::from(d.total_weight())).product();
+    let combinations: u128 = dice.iter().map(|d| d.faces.len() as u128).product();
+    if combinations > MAX_FACE_COMBINATIONS {
+        return Err(ResolveError::TooLarge(format!("{expr}: too many face combinations to enumerate")));
+    }
+    let mut index = vec![0usize; dice.len()];
+    loop {
+        let faces: Vec<i64> = dice.iter().zip(&index).map(|(d, &i)| d.faces[i].value).collect();
+        let count: u128 = dice.iter().zip(&index).map(|(d, &i)| u128::from(d.faces[i].weight)).product();
+        tally.record(prepared, Some(expr.total(&faces)), &faces, count)?;
+        // Next combination (odometer).
+        let mut k = 0;
+        loop {
+            if k == dice.len() {
+                return Ok(total);
+            }
+            index[k] += 1;
+            if index[k] < dice[k].faces.len() {
+                break;
+            }
+            index[k] = 0;
+            k += 1;
+        }
+    }
 }
 
 fn pool_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Result<u128, ResolveError> {

@@ -460,6 +460,8 @@ pub struct Modifier {
     pub rule: Option<String>,
     /// What it changes.
     pub applies_to: AppliesTo,
+    /// For opposed rolls: the side whose dice it changes.
+    pub side: Option<String>,
     /// A ruling.
     pub ruling: Option<String>,
 }
@@ -489,6 +491,32 @@ pub struct HitRule {
     pub hits: u32,
     /// Rule reference.
     pub rule: Option<String>,
+}
+
+/// A group of dice of one side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceGroup {
+    /// How many.
+    pub count: Expr,
+    /// Which die.
+    pub die: String,
+    /// Added to each die of the group.
+    pub modifier: Option<Expr>,
+    /// Lowest a modified die may score.
+    pub floor: Option<i64>,
+    /// Label.
+    pub label: Option<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// One side of an opposed roll.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    /// Its name (`attacker`); cases read `<name>_score`.
+    pub name: String,
+    /// Its dice.
+    pub groups: Vec<DiceGroup>,
 }
 
 /// One case of a compute lookup.
@@ -539,6 +567,19 @@ pub enum Lookup {
         /// Outcome code (its value is the score).
         outcome: String,
     },
+    /// Each side throws its dice; scores are compared by ordered cases.
+    Opposed {
+        /// The sides, in order.
+        sides: Vec<Side>,
+        /// Scoring: sum of the (modified) dice, or hits.
+        sum: bool,
+        /// Hit rules when scoring hits.
+        hits: Vec<HitRule>,
+        /// Values computed before the cases (may read `<side>_score`).
+        lets: Vec<Derived>,
+        /// The cases.
+        cases: Vec<Case>,
+    },
     /// Ordered cases after named arithmetic.
     Compute {
         /// Values computed after the modifiers, before the cases.
@@ -570,6 +611,23 @@ impl Lookup {
                     exprs.extend(h.at_most.iter());
                 }
             }
+            Lookup::Opposed { sides, hits, lets, cases, .. } => {
+                for s in sides {
+                    for g in &s.groups {
+                        exprs.push(&g.count);
+                        exprs.extend(g.modifier.iter());
+                    }
+                }
+                for h in hits {
+                    exprs.extend(h.at_least.iter());
+                    exprs.extend(h.at_most.iter());
+                }
+                exprs.extend(lets.iter().map(|l| &l.expr));
+                for c in cases {
+                    exprs.extend(c.when.iter());
+                    exprs.extend(c.value.iter());
+                }
+            }
             Lookup::Compute { lets, cases } => {
                 exprs.extend(lets.iter().map(|l| &l.expr));
                 for c in cases {
@@ -579,6 +637,17 @@ impl Lookup {
             }
         }
         exprs.iter().flat_map(|e| e.reads().iter().map(String::as_str)).collect()
+    }
+
+    /// A short description: `table assault`, `threshold`, `pool of d6`, `opposed`, `compute`.
+    pub fn describe(&self) -> String {
+        match self {
+            Lookup::Table(t) => format!("table {}", t.table),
+            Lookup::Threshold { .. } => "threshold".into(),
+            Lookup::Pool { die, .. } => format!("pool of {die}"),
+            Lookup::Opposed { sides, .. } => format!("opposed ({})", sides.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(" vs ")),
+            Lookup::Compute { .. } => "compute".into(),
+        }
     }
 
     /// Whether the lookup reads individual dice (`die_1`, `die_2`, …), not only the total.

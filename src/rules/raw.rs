@@ -249,6 +249,8 @@ pub struct RawModifier {
     #[serde(default)]
     pub applies_to: RawAppliesTo,
     #[serde(default)]
+    pub side: Option<String>,
+    #[serde(default)]
     pub ruling: Option<String>,
 }
 
@@ -368,6 +370,46 @@ pub struct RawLookupSpec {
     pub pool: Option<RawPool>,
     #[serde(default)]
     pub compute: Option<RawCompute>,
+    #[serde(default)]
+    pub opposed: Option<RawOpposed>,
+}
+
+/// A group of dice thrown by one side of an opposed roll.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDiceGroup {
+    pub count: RawScalar,
+    pub die: String,
+    #[serde(default)]
+    pub modifier: Option<RawScalar>,
+    #[serde(default)]
+    pub floor: Option<i64>,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// One side of an opposed roll.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSide {
+    pub side: String,
+    pub dice: Vec<RawDiceGroup>,
+}
+
+/// Both sides roll; their scores (sums or hits) are compared by ordered cases.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOpposed {
+    pub sides: Vec<RawSide>,
+    #[serde(default)]
+    pub score: RawPoolScore,
+    #[serde(default)]
+    pub hits: Vec<RawHitRule>,
+    #[serde(default, rename = "let")]
+    pub lets: Vec<RawDerived>,
+    pub cases: Vec<RawCase>,
 }
 
 /// The one lookup kind given.
@@ -377,12 +419,13 @@ pub enum RawLookup<'a> {
     Threshold(&'a RawThreshold),
     Pool(&'a RawPool),
     Compute(&'a RawCompute),
+    Opposed(&'a RawOpposed),
 }
 
 impl RawLookupSpec {
     /// The kind given, or None when zero or several are.
     pub fn kind(&self) -> Option<RawLookup<'_>> {
-        let given = [self.table.is_some(), self.threshold.is_some(), self.pool.is_some(), self.compute.is_some()];
+        let given = [self.table.is_some(), self.threshold.is_some(), self.pool.is_some(), self.compute.is_some(), self.opposed.is_some()];
         if given.iter().filter(|g| **g).count() != 1 {
             return None;
         }
@@ -394,6 +437,9 @@ impl RawLookupSpec {
         }
         if let Some(p) = &self.pool {
             return Some(RawLookup::Pool(p));
+        }
+        if let Some(o) = &self.opposed {
+            return Some(RawLookup::Opposed(o));
         }
         self.compute.as_ref().map(RawLookup::Compute)
     }

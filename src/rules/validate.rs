@@ -901,10 +901,10 @@ fn validate_procedure(
         derived.push(Derived { name: rd.name.clone(), label: rd.label.clone(), source: expr.source().to_string(), expr, rule: rd.rule.clone(), ruling: rd.ruling.clone() });
     }
     let Some(raw_lookup) = raw.lookup.kind() else {
-        ctx.err(&path.key("lookup"), "lookup needs exactly one of table:, threshold:, pool:, compute:", "keep one lookup kind");
+        ctx.err(&path.key("lookup"), "lookup needs exactly one of table:, threshold:, pool:, compute:, opposed:", "keep one lookup kind");
         return None;
     };
-    let is_pool = matches!(raw_lookup, RawLookup::Pool(_));
+    let is_pool = matches!(raw_lookup, RawLookup::Pool(_) | RawLookup::Opposed(_));
     let roll = match (&raw.roll, is_pool) {
         (Some(r), false) => match DiceExpr::parse(r, dice) {
             Ok(e) => Some(e),
@@ -914,7 +914,7 @@ fn validate_procedure(
             }
         },
         (Some(_), true) => {
-            ctx.err(&path.key("roll"), "a pool procedure takes its dice from lookup.pool", "remove roll:");
+            ctx.err(&path.key("roll"), "a pool or opposed procedure takes its dice from its lookup", "remove roll:");
             None
         }
         (None, _) => None,
@@ -924,6 +924,7 @@ fn validate_procedure(
         RawLookup::Threshold(_) => "threshold",
         RawLookup::Pool(_) => "pool",
         RawLookup::Compute(_) => "compute",
+        RawLookup::Opposed(_) => "opposed",
     };
     if raw.roll.is_none() && matches!(raw_lookup, RawLookup::Threshold(_) | RawLookup::Compute(_)) {
         ctx.err(path, format!("a {lookup_kind} procedure needs roll:"), "add roll: d6 (or the dice the rule uses)");
@@ -933,13 +934,13 @@ fn validate_procedure(
         let p = path.key("modifiers").index(i);
         let target = applies_to(rm.applies_to);
         let allowed = match target {
-            AppliesTo::Roll => lookup_kind != "pool",
-            AppliesTo::Target => lookup_kind == "threshold" || lookup_kind == "compute",
+            AppliesTo::Roll => !matches!(lookup_kind, "pool" | "opposed"),
+            AppliesTo::Target => matches!(lookup_kind, "threshold" | "compute" | "opposed"),
             AppliesTo::Column => lookup_kind == "table",
-            AppliesTo::Dice | AppliesTo::EachDie => lookup_kind == "pool",
+            AppliesTo::Dice | AppliesTo::EachDie => matches!(lookup_kind, "pool" | "opposed"),
         };
         if !allowed {
-            ctx.err(&p.key("applies_to"), format!("a modifier to the {target:?} does not fit a {lookup_kind} lookup").to_lowercase(), "roll: table/threshold/compute; target: threshold/compute; column: table; dice/each_die: pool");
+            ctx.err(&p.key("applies_to"), format!("a modifier to the {target:?} does not fit a {lookup_kind} lookup").to_lowercase(), "roll: table/threshold/compute; target: threshold/compute/opposed; column: table; dice/each_die: pool/opposed");
             continue;
         }
         let when = match &rm.when {
@@ -971,7 +972,11 @@ fn validate_procedure(
                 continue;
             }
         };
-        modifiers.push(Modifier { name: rm.name.clone(), value, when, rule: rm.rule.clone(), applies_to: target, ruling: rm.ruling.clone() });
+        if rm.side.is_some() && lookup_kind != "opposed" {
+            ctx.err(&p.key("side"), "side: applies only to opposed rolls", "remove side:");
+            continue;
+        }
+        modifiers.push(Modifier { name: rm.name.clone(), value, when, rule: rm.rule.clone(), applies_to: target, side: rm.side.clone(), ruling: rm.ruling.clone() });
     }
     // Lookup: the engine's names, plus die_1, die_2, … for each die of the roll (opposed rolls
     // such as "Initiative − d6" for each player read their own die).
@@ -1016,22 +1021,7 @@ fn validate_procedure(
             if dice.get(&pool.die).is_none() {
                 ctx.err(&lp.key("die"), format!("unknown die '{}'", pool.die), "use dN or a die declared under dice:");
             }
-            let mut hits = Vec::new();
-            for (k, h) in pool.hits.iter().enumerate() {
-                let hp = lp.key("hits").index(k);
-                let given = usize::from(h.faces.is_some()) + usize::from(h.at_least.is_some()) + usize::from(h.at_most.is_some());
-                if given != 1 {
-                    ctx.err(&hp, "a hit rule needs exactly one of faces:, at_least:, at_most:", "e.g. faces: [6], or at_most: fire_value");
-                    continue;
-                }
-                if h.per == Some(0) {
-                    ctx.err(&hp.key("per"), "per must be 1 or more", "per: 2 counts pairs (a double 5)");
-                    continue;
-                }
-                let at_least = h.at_least.as_ref().and_then(|e| ctx.expr(&hp.key("at_least"), e, &known));
-                let at_most = h.at_most.as_ref().and_then(|e| ctx.expr(&hp.key("at_most"), e, &known));
-                hits.push(HitRule { faces: h.faces.clone(), at_least, at_most, per: h.per.unwrap_or(1), hits: h.hits.unwrap_or(1), rule: h.rule.clone() });
-            }
+            let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, &known);
             let sum = pool.score == RawPoolScore::Sum;
             if !sum && pool.hits.is_empty() {
                 ctx.err(&lp, "a pool scoring hits needs hits: rules", "add hits: [{faces: [6]}] or use score: sum");
@@ -1040,52 +1030,60 @@ fn validate_procedure(
             count.map(|count| Lookup::Pool { count, die: pool.die.clone(), sum, hits, face_floor: pool.face_floor, outcome: pool.outcome.clone() })
         }
         RawLookup::Compute(c) => {
-            let mut lets = Vec::new();
-            for (k, l) in c.lets.iter().enumerate() {
-                let p = lp.key("let").index(k);
-                if !is_identifier(&l.name) || lookup_known.contains(&l.name) {
-                    ctx.err(&p.key("name"), format!("name '{}' is invalid or already used", l.name), "choose a new snake_case name");
+            let (lets, cases) = validate_cases(ctx, &lp, &c.lets, &c.cases, &mut lookup_known, &mut scope, &mut used_codes);
+            Some(Lookup::Compute { lets, cases })
+        }
+        RawLookup::Opposed(o) => {
+            let before_sides = ctx.errors.len();
+            if o.sides.len() < 2 {
+                ctx.err(&lp.key("sides"), "an opposed roll needs at least two sides", "list each side with its dice");
+            }
+            let mut sides = Vec::new();
+            let mut names = BTreeSet::new();
+            for (k, side) in o.sides.iter().enumerate() {
+                let sp = lp.key("sides").index(k);
+                if !is_identifier(&side.side) || !names.insert(side.side.clone()) {
+                    ctx.err(&sp.key("side"), format!("side name '{}' is invalid or used twice", side.side), "use a unique snake_case name such as attacker");
                     continue;
                 }
-                let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, &lookup_known) else { continue };
-                let value = expr.eval(&scope);
-                if let Some(problem) = type_problem(value.clone(), "any") {
-                    ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+                if side.dice.is_empty() {
+                    ctx.err(&sp.key("dice"), "a side needs dice", "add dice: [{count: …, die: d6}]");
                 }
-                scope.set(&l.name, value.unwrap_or(Value::Int(0)));
-                lookup_known.insert(l.name.clone());
-                lets.push(Derived { name: l.name.clone(), label: l.label.clone(), source: expr.source().to_string(), expr, rule: l.rule.clone(), ruling: l.ruling.clone() });
-            }
-            if c.cases.is_empty() {
-                ctx.err(&lp.key("cases"), "no cases", "list the cases in order; the first that holds gives the outcome");
-            }
-            let mut cases = Vec::new();
-            for (k, case) in c.cases.iter().enumerate() {
-                let p = lp.key("cases").index(k);
-                let when = match &case.when {
-                    Some(w) => {
-                        let Some(e) = ctx.expr(&p.key("when"), w, &lookup_known) else { continue };
-                        if let Some(problem) = type_problem(e.eval(&scope), "flag") {
-                            ctx.err(&p.key("when"), problem, "a condition must be true or false");
-                            continue;
-                        }
-                        Some(e)
+                let mut groups = Vec::new();
+                for (g, group) in side.dice.iter().enumerate() {
+                    let gp = sp.key("dice").index(g);
+                    if dice.get(&group.die).is_none() {
+                        ctx.err(&gp.key("die"), format!("unknown die '{}'", group.die), "use dN or a die declared under dice:");
+                        continue;
                     }
-                    None => {
-                        if k + 1 != c.cases.len() {
-                            ctx.err(&p, "only the last case may have no when:", "add when: to this case or move it last");
-                        }
-                        None
-                    }
-                };
-                let value = case.value.as_ref().and_then(|v| ctx.expr(&p.key("value"), v, &lookup_known));
-                used_codes.push((p.key("outcome"), case.outcome.clone()));
-                cases.push(Case { when, outcome: case.outcome.clone(), value, rule: case.rule.clone() });
+                    let Some(count) = ctx.expr(&gp.key("count"), &group.count, &known) else { continue };
+                    let modifier = match &group.modifier {
+                        Some(m) => match ctx.expr(&gp.key("modifier"), m, &known) {
+                            Some(e) => Some(e),
+                            None => continue,
+                        },
+                        None => None,
+                    };
+                    groups.push(DiceGroup { count, die: group.die.clone(), modifier, floor: group.floor, label: group.label.clone(), rule: group.rule.clone() });
+                }
+                lookup_known.insert(format!("{}_score", side.side));
+                scope.set(&format!("{}_score", side.side), Value::Int(0));
+                sides.push(Side { name: side.side.clone(), groups });
             }
-            if c.cases.last().is_some_and(|l| l.when.is_some()) {
-                ctx.err(&lp.key("cases"), "the last case has a condition, so some rolls may match no case", "end with a case without when: (the otherwise case)");
+            for (i, m) in raw.modifiers.iter().enumerate() {
+                match &m.side {
+                    Some(side) if !names.contains(side) => ctx.err(&path.key("modifiers").index(i).key("side"), format!("unknown side '{side}'"), format!("sides: {}", names.iter().cloned().collect::<Vec<_>>().join(", "))),
+                    None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => ctx.err(&path.key("modifiers").index(i), "a dice modifier of an opposed roll needs side:", "add side: <the side whose dice it changes>"),
+                    _ => {}
+                }
             }
-            Some(Lookup::Compute { lets, cases })
+            let hits = validate_hits(ctx, &lp.key("hits"), &o.hits, &known);
+            let sum = o.score == RawPoolScore::Sum;
+            if !sum && o.hits.is_empty() {
+                ctx.err(&lp, "opposed rolls scoring hits need hits: rules", "add hits: [...] or use score: sum");
+            }
+            let (lets, cases) = validate_cases(ctx, &lp, &o.lets, &o.cases, &mut lookup_known, &mut scope, &mut used_codes);
+            (ctx.errors.len() == before_sides).then_some(Lookup::Opposed { sides, sum, hits, lets, cases })
         }
     };
     // Outcomes.
@@ -1130,4 +1128,88 @@ fn validate_procedure(
         lookup: lookup?,
         outcomes,
     })
+}
+
+/// Validates `let:` values and ordered `cases:` (compute and opposed lookups).
+fn validate_cases(
+    ctx: &mut FileCtx,
+    lp: &YamlPath,
+    c_lets: &[RawDerived],
+    c_cases: &[RawCase],
+    lookup_known: &mut BTreeSet<String>,
+    scope: &mut Scope,
+    used_codes: &mut Vec<(YamlPath, String)>,
+) -> (Vec<Derived>, Vec<Case>) {
+    struct C<'a> {
+        lets: &'a [RawDerived],
+        cases: &'a [RawCase],
+    }
+    let c = C { lets: c_lets, cases: c_cases };
+    let mut lets = Vec::new();
+    for (k, l) in c.lets.iter().enumerate() {
+        let p = lp.key("let").index(k);
+        if !is_identifier(&l.name) || lookup_known.contains(&l.name) {
+            ctx.err(&p.key("name"), format!("name '{}' is invalid or already used", l.name), "choose a new snake_case name");
+            continue;
+        }
+        let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, lookup_known) else { continue };
+        let value = expr.eval(scope);
+        if let Some(problem) = type_problem(value.clone(), "any") {
+            ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+        }
+        scope.set(&l.name, value.unwrap_or(Value::Int(0)));
+        lookup_known.insert(l.name.clone());
+        lets.push(Derived { name: l.name.clone(), label: l.label.clone(), source: expr.source().to_string(), expr, rule: l.rule.clone(), ruling: l.ruling.clone() });
+    }
+    if c.cases.is_empty() {
+        ctx.err(&lp.key("cases"), "no cases", "list the cases in order; the first that holds gives the outcome");
+    }
+    let mut cases = Vec::new();
+    for (k, case) in c.cases.iter().enumerate() {
+        let p = lp.key("cases").index(k);
+        let when = match &case.when {
+            Some(w) => {
+                let Some(e) = ctx.expr(&p.key("when"), w, lookup_known) else { continue };
+                if let Some(problem) = type_problem(e.eval(scope), "flag") {
+                    ctx.err(&p.key("when"), problem, "a condition must be true or false");
+                    continue;
+                }
+                Some(e)
+            }
+            None => {
+                if k + 1 != c.cases.len() {
+                    ctx.err(&p, "only the last case may have no when:", "add when: to this case or move it last");
+                }
+                None
+            }
+        };
+        let value = case.value.as_ref().and_then(|v| ctx.expr(&p.key("value"), v, lookup_known));
+        used_codes.push((p.key("outcome"), case.outcome.clone()));
+        cases.push(Case { when, outcome: case.outcome.clone(), value, rule: case.rule.clone() });
+    }
+    if c.cases.last().is_some_and(|l| l.when.is_some()) {
+        ctx.err(&lp.key("cases"), "the last case has a condition, so some rolls may match no case", "end with a case without when: (the otherwise case)");
+    }
+    (lets, cases)
+}
+
+/// Validates the hit rules of a pool or an opposed roll.
+fn validate_hits(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawHitRule], known: &BTreeSet<String>) -> Vec<HitRule> {
+    let mut hits = Vec::new();
+    for (k, h) in raw.iter().enumerate() {
+        let hp = path.index(k);
+        let given = usize::from(h.faces.is_some()) + usize::from(h.at_least.is_some()) + usize::from(h.at_most.is_some());
+        if given != 1 {
+            ctx.err(&hp, "a hit rule needs exactly one of faces:, at_least:, at_most:", "e.g. faces: [6], or at_most: fire_value");
+            continue;
+        }
+        if h.per == Some(0) {
+            ctx.err(&hp.key("per"), "per must be 1 or more", "per: 2 counts pairs (a double 5)");
+            continue;
+        }
+        let at_least = h.at_least.as_ref().and_then(|e| ctx.expr(&hp.key("at_least"), e, known));
+        let at_most = h.at_most.as_ref().and_then(|e| ctx.expr(&hp.key("at_most"), e, known));
+        hits.push(HitRule { faces: h.faces.clone(), at_least, at_most, per: h.per.unwrap_or(1), hits: h.hits.unwrap_or(1), rule: h.rule.clone() });
+    }
+    hits
 }
