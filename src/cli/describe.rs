@@ -64,7 +64,7 @@ fn describe(p: &Procedure) -> Json {
 
 /// Runs `describe`.
 pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
-    let lib = library(&cli.rules)?;
+    let lib = library(cli)?;
     let ruleset = find_ruleset(&lib, &args.ruleset)?;
     let procedures: Vec<&Procedure> = match &args.procedure {
         Some(id) => vec![find_procedure(ruleset, id)?],
@@ -72,9 +72,13 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
     };
     if args.json {
         let list: Vec<Json> = procedures.iter().map(|p| describe(p)).collect();
-        return print_json(&json!({"ruleset": ruleset.id, "name": ruleset.name, "procedures": list}));
+        return print_json(&json!({"ruleset": ruleset.id, "name": ruleset.name, "rulings": ruleset.rulings, "procedures": list}));
     }
     println!("{} — {}", ruleset.id, ruleset.name);
+    for r in &ruleset.rulings {
+        let options: Vec<String> = r.options.iter().map(|o| if o.id == r.selected { format!("[{}]", o.id) } else { o.id.clone() }).collect();
+        println!("  ruling {}{}: {}  options: {} (switch with --ruling {}=OPTION)", r.id, r.rule.as_ref().map_or_else(String::new, |x| format!(" [{x}]")), r.text.trim(), options.join(" "), r.id);
+    }
     for p in procedures {
         println!();
         println!("{} — {}{}", p.id, p.name, p.rule.as_ref().map_or_else(String::new, |r| format!("  [{r}]")));

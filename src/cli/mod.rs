@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 
-use umpire::rules::{Library, Procedure, Ruleset, read_rules_root};
+use umpire::rules::layer::default_user_dir;
+use umpire::rules::{Library, Procedure, Ruleset, RulesetFiles, read_rules_root, shipped_sources};
 
 /// Umpire: adjudication assistant for human-umpired wargames and megagames.
 /// With no command, opens the desk.
@@ -21,6 +22,13 @@ pub struct Cli {
     /// Read rulesets from this folder (one sub-folder per ruleset) instead of the shipped ones.
     #[arg(long, global = true, env = "UMPIRE_RULES", value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Your transcriptions of missing tables (default: the platform config folder, e.g.
+    /// ~/.config/umpire/rules), laid over the shipped tables.
+    #[arg(long, global = true, env = "UMPIRE_USER_RULES", value_name = "DIR")]
+    pub user_rules: Option<PathBuf>,
+    /// Ignore the transcription layer: shipped tables only.
+    #[arg(long, global = true)]
+    pub no_user_rules: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -52,12 +60,26 @@ pub struct ProcedureArgs {
     /// An input, NAME=VALUE; repeat for each input.
     #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
     pub inputs: Vec<String>,
+    /// Switch a ruling (a reading of an ambiguous rule), ID=OPTION; see `umpire describe`.
+    #[arg(long = "ruling", value_name = "ID=OPTION")]
+    pub rulings: Vec<String>,
     /// Print JSON (keys documented in the README).
     #[arg(long)]
     pub json: bool,
 }
 
 impl ProcedureArgs {
+    /// The ruleset with the requested rulings switched.
+    pub fn ruleset(&self, lib: &Library) -> Result<Ruleset> {
+        let base = find_ruleset(lib, &self.ruleset)?;
+        let choices = self
+            .rulings
+            .iter()
+            .map(|s| s.split_once('=').map(|(a, b)| (a.trim().to_string(), b.trim().to_string())).ok_or_else(|| anyhow!("--ruling '{s}' is not ID=OPTION")))
+            .collect::<Result<Vec<_>>>()?;
+        base.with_rulings(&choices).map_err(|e| anyhow!(e))
+    }
+
     /// NAME=VALUE pairs.
     pub fn pairs(&self) -> Result<Vec<(String, String)>> {
         self.inputs
@@ -71,12 +93,25 @@ impl ProcedureArgs {
     }
 }
 
-/// Loads the rulesets the command should see.
-pub fn library(cli_rules: &Option<PathBuf>) -> Result<Library> {
-    match cli_rules {
-        Some(dir) => Ok(Library::load(&read_rules_root(dir).map_err(|e| anyhow!("{e}"))?)),
-        None => Ok(Library::shipped()),
+/// The rulesets' files: `--rules DIR`, or the shipped ones.
+pub fn sources(cli: &Cli) -> Result<Vec<RulesetFiles>> {
+    match &cli.rules {
+        Some(dir) => read_rules_root(dir).map_err(|e| anyhow!("{e}")),
+        None => Ok(shipped_sources()),
     }
+}
+
+/// The transcription layer's folder, unless switched off.
+pub fn user_dir(cli: &Cli) -> Option<PathBuf> {
+    if cli.no_user_rules {
+        return None;
+    }
+    cli.user_rules.clone().or_else(default_user_dir)
+}
+
+/// Loads the rulesets the command should see, with the transcription layer.
+pub fn library(cli: &Cli) -> Result<Library> {
+    Ok(Library::load_layered(&sources(cli)?, user_dir(cli).as_deref()))
 }
 
 /// Finds a ruleset, listing the valid ids (and load errors) when it is unknown.

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use super::{Cli, ProcedureArgs, find_procedure, find_ruleset, library, print_json};
+use super::{Cli, ProcedureArgs, find_procedure, library, print_json};
 use umpire::resolve::{odds, parse_inputs, prepare};
 
 /// Arguments of `odds`.
@@ -15,8 +15,8 @@ pub struct OddsArgs {
 
 /// Runs `odds`.
 pub fn run(cli: &Cli, args: &OddsArgs) -> Result<()> {
-    let lib = library(&cli.rules)?;
-    let ruleset = find_ruleset(&lib, &args.procedure.ruleset)?;
+    let lib = library(cli)?;
+    let ruleset = &args.procedure.ruleset(&lib)?;
     let procedure = find_procedure(ruleset, &args.procedure.procedure)?;
     let inputs = parse_inputs(procedure, &args.procedure.pairs()?)?;
     let result = odds(ruleset, procedure, &inputs)?;

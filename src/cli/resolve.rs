@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use super::{Cli, ProcedureArgs, find_procedure, find_ruleset, library, print_json};
+use super::{Cli, ProcedureArgs, find_procedure, library, print_json};
 use umpire::dice::AppDice;
 use umpire::resolve::{DiceSource, parse_inputs, resolve};
 
@@ -28,8 +28,8 @@ pub struct ResolveArgs {
 
 /// Runs `resolve`.
 pub fn run(cli: &Cli, args: &ResolveArgs) -> Result<()> {
-    let lib = library(&cli.rules)?;
-    let ruleset = find_ruleset(&lib, &args.procedure.ruleset)?;
+    let lib = library(cli)?;
+    let ruleset = &args.procedure.ruleset(&lib)?;
     let procedure = find_procedure(ruleset, &args.procedure.procedure)?;
     let inputs = parse_inputs(procedure, &args.procedure.pairs()?)?;
     let mut app = AppDice::new(args.seed.unwrap_or_else(AppDice::fresh_seed));

@@ -29,7 +29,7 @@ pub struct RollArgs {
 /// Runs `roll`.
 pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
     let dice = match &args.ruleset {
-        Some(id) => find_ruleset(&library(&cli.rules)?, id)?.dice.clone(),
+        Some(id) => find_ruleset(&library(cli)?, id)?.dice.clone(),
         None => DieSet::new(),
     };
     let expr = DiceExpr::parse(&args.expr, &dice)?;

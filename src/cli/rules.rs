@@ -1,13 +1,15 @@
-//! `umpire rules list|check`.
+//! `umpire rules list|check|show|template`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
-use serde_json::json;
+use serde_json::{Value as Json, json};
 
-use super::{Cli, library, print_json};
-use umpire::rules::{Library, read_ruleset_dir};
+use super::{Cli, find_ruleset, library, print_json, sources, user_dir};
+use umpire::rules::chart::render_table;
+use umpire::rules::layer::template;
+use umpire::rules::{Library, LoadErrors, Ruleset, read_ruleset_dir};
 
 /// `rules` subcommands.
 #[derive(Debug, Subcommand)]
@@ -18,7 +20,8 @@ pub enum RulesCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Validate rulesets: tables complete or not, missing cells, load errors.
+    /// Validate rulesets: complete and incomplete tables, missing cells with and without your
+    /// transcriptions, load errors.
     Check {
         /// A ruleset id, or a path to a ruleset folder; all rulesets when omitted.
         ruleset: Option<String>,
@@ -26,13 +29,35 @@ pub enum RulesCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Print tables the way chart sheets print them, to compare with your own charts.
+    Show {
+        /// Ruleset id.
+        ruleset: String,
+        /// One table only.
+        table: Option<String>,
+    },
+    /// Write a commented YAML template for transcribing a table from your own chart sheet.
+    Template {
+        /// Ruleset id.
+        ruleset: String,
+        /// Table id (see `umpire rules check RULESET`).
+        table: String,
+        /// Where to write it (`-` for standard output); default: your transcription folder.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Runs `rules`.
 pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
     match command {
-        RulesCommand::List { json } => list(&library(&cli.rules)?, *json),
+        RulesCommand::List { json } => list(&library(cli)?, *json),
         RulesCommand::Check { ruleset, json } => check(cli, ruleset.as_deref(), *json),
+        RulesCommand::Show { ruleset, table } => show(cli, ruleset, table.as_deref()),
+        RulesCommand::Template { ruleset, table, output, force } => write_template(cli, ruleset, table, output.as_deref(), *force),
     }
 }
 
@@ -58,58 +83,130 @@ fn list(lib: &Library, as_json: bool) -> Result<()> {
     Ok(())
 }
 
+fn errors_json(errors: &LoadErrors) -> Vec<Json> {
+    errors
+        .0
+        .iter()
+        .map(|e| json!({"file": e.file, "line": e.line, "column": e.column, "problem": e.problem, "hint": e.hint, "message": e.to_string()}))
+        .collect()
+}
+
 fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
-    let lib = match which {
-        Some(p) if Path::new(p).join("ruleset.yaml").is_file() => match read_ruleset_dir(Path::new(p)) {
-            Ok(files) => Library::load(&[files]),
-            Err(e) => Library { rulesets: Vec::new(), failed: vec![(p.to_string(), e)] },
-        },
-        _ => library(&cli.rules)?,
+    let as_dir = which.filter(|p| Path::new(p).join("ruleset.yaml").is_file());
+    // Shipped (or --rules) alone, and with the transcription layer.
+    let srcs = match as_dir {
+        Some(p) => vec![read_ruleset_dir(Path::new(p)).map_err(|e| anyhow!("{e}"))?],
+        None => sources(cli)?,
     };
-    let known: Vec<&str> = lib.ids().into_iter().chain(lib.failed.iter().map(|(id, _)| id.as_str())).collect();
+    let bare = Library::load(&srcs);
+    let layered = match (as_dir, user_dir(cli)) {
+        (None, Some(dir)) => Library::load_layered(&srcs, Some(&dir)),
+        _ => Library::load(&srcs),
+    };
+    let known: Vec<&str> = bare.ids().into_iter().chain(bare.failed.iter().map(|(id, _)| id.as_str())).collect();
     if let Some(id) = which
-        && !Path::new(id).join("ruleset.yaml").is_file()
+        && as_dir.is_none()
         && !known.contains(&id)
     {
         bail!("unknown ruleset '{id}' — rulesets: {}", known.join(", "));
     }
-    let wanted = |id: &str| which.is_none_or(|w| w == id || Path::new(w).join("ruleset.yaml").is_file());
+    let wanted = |id: &str| as_dir.is_some() || which.is_none_or(|w| w == id);
     let mut report = Vec::new();
-    for r in lib.rulesets.iter().filter(|r| wanted(&r.id)) {
+    let mut failed = false;
+    for r in bare.rulesets.iter().filter(|r| wanted(&r.id)) {
+        let with_user = layered.get(&r.id);
         let tables: Vec<_> = r
             .tables
             .values()
-            .map(|t| json!({"id": t.id, "title": t.title, "complete": t.is_complete(), "missing_cells": t.missing_cells().len()}))
+            .map(|t| {
+                let effective = with_user.and_then(|u| u.table(&t.id)).unwrap_or(t);
+                let user = layered.user_table(&r.id, &t.id);
+                json!({
+                    "id": t.id,
+                    "title": t.title,
+                    "complete": effective.is_complete(),
+                    "missing_cells": effective.missing_cells().len(),
+                    "missing_cells_shipped": t.missing_cells().len(),
+                    "transcription": user.map(|u| u.path.display().to_string()),
+                })
+            })
             .collect();
-        report.push(json!({"ruleset": r.id, "tables": tables, "errors": []}));
+        let errors = layered.failed.iter().find(|(id, _)| *id == r.id).map(|(_, e)| errors_json(e)).unwrap_or_default();
+        failed |= !errors.is_empty();
+        report.push(json!({"ruleset": r.id, "tables": tables, "errors": errors}));
     }
-    let mut failed = false;
-    for (id, errors) in lib.failed.iter().filter(|(id, _)| wanted(id)) {
+    for (id, errors) in bare.failed.iter().filter(|(id, _)| wanted(id)) {
         failed = true;
-        let errs: Vec<_> = errors
-            .0
-            .iter()
-            .map(|e| json!({"file": e.file, "line": e.line, "column": e.column, "problem": e.problem, "hint": e.hint, "message": e.to_string()}))
-            .collect();
-        report.push(json!({"ruleset": id, "tables": [], "errors": errs}));
+        report.push(json!({"ruleset": id, "tables": [], "errors": errors_json(errors)}));
     }
     if as_json {
         print_json(&report)?;
     } else {
-        for r in lib.rulesets.iter().filter(|r| wanted(&r.id)) {
-            println!("{} — {}", r.id, r.name);
-            for t in r.tables.values() {
-                let missing = t.missing_cells().len();
-                let state = if missing == 0 { "complete".to_string() } else { format!("{missing} cells missing") };
-                println!("  {:<28} {state}", t.id);
+        for entry in &report {
+            println!("{}", entry["ruleset"].as_str().unwrap_or_default());
+            for t in entry["tables"].as_array().into_iter().flatten() {
+                let shipped = t["missing_cells_shipped"].as_u64().unwrap_or(0);
+                let now = t["missing_cells"].as_u64().unwrap_or(0);
+                let state = match (shipped, now) {
+                    (0, _) => "complete".to_string(),
+                    (s, 0) => format!("complete with your transcription ({s} cells filled)"),
+                    (s, n) if s == n => format!("{n} cells missing"),
+                    (s, n) => format!("{n} cells missing ({} filled by your transcription)", s - n),
+                };
+                println!("  {:<30} {state}", t["id"].as_str().unwrap_or_default());
             }
         }
-        for (_, errors) in lib.failed.iter().filter(|(id, _)| wanted(id)) {
-            eprintln!("{errors}");
+        for (id, errors) in bare.failed.iter().chain(layered.failed.iter()).filter(|(id, _)| wanted(id)) {
+            eprintln!("{id}: does not load:\n{errors}");
         }
     }
     if failed {
         bail!("some rulesets do not load");
     }
+    Ok(())
+}
+
+fn show(cli: &Cli, ruleset: &str, table: Option<&str>) -> Result<()> {
+    let lib = library(cli)?;
+    let r: &Ruleset = find_ruleset(&lib, ruleset)?;
+    let tables: Vec<_> = match table {
+        Some(id) => vec![r.table(id).ok_or_else(|| anyhow!("unknown table '{id}' in {ruleset} — tables: {}", r.tables.keys().cloned().collect::<Vec<_>>().join(", ")))?],
+        None => r.tables.values().collect(),
+    };
+    for (i, t) in tables.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        if let Some(u) = lib.user_table(ruleset, &t.id) {
+            println!("(your transcription: {})", u.path.display());
+        }
+        print!("{}", render_table(t));
+    }
+    Ok(())
+}
+
+fn write_template(cli: &Cli, ruleset: &str, table: &str, output: Option<&Path>, force: bool) -> Result<()> {
+    let srcs = sources(cli)?;
+    let lib = Library::load(&srcs);
+    let r = find_ruleset(&lib, ruleset)?;
+    let t = r.table(table).ok_or_else(|| anyhow!("unknown table '{table}' in {ruleset} — tables: {}", r.tables.keys().cloned().collect::<Vec<_>>().join(", ")))?;
+    let files = srcs.iter().find(|f| umpire::rules::library::declared_id(f) == ruleset).ok_or_else(|| anyhow!("no files for ruleset {ruleset}"))?;
+    let text = template(files, ruleset, t).ok_or_else(|| anyhow!("no file for table {table}"))?;
+    let path = match output {
+        Some(p) if p == Path::new("-") => {
+            print!("{text}");
+            return Ok(());
+        }
+        Some(p) => p.to_path_buf(),
+        None => user_dir(cli).ok_or_else(|| anyhow!("no transcription folder: give -o FILE or --user-rules DIR"))?.join(ruleset).join(format!("{table}.yaml")),
+    };
+    if path.exists() && !force {
+        bail!("{} exists — edit it, or pass --force to start again", path.display());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(&path, text)?;
+    println!("wrote {} ({} cells to fill); check it with `umpire rules check {ruleset}`", path.display(), t.missing_cells().len());
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 
 use super::error::{LoadError, LoadErrors};
+use super::layer::UserTable;
 use super::model::Ruleset;
 use super::validate::{RulesetFiles, SourceFile, load_ruleset};
 
@@ -99,6 +100,8 @@ pub struct Library {
     pub rulesets: Vec<Ruleset>,
     /// Rulesets that did not, by declared id.
     pub failed: Vec<(String, LoadErrors)>,
+    /// Tables taken from the umpire's transcription layer.
+    pub user_tables: Vec<UserTable>,
 }
 
 impl Library {
@@ -112,6 +115,35 @@ impl Library {
             }
         }
         lib
+    }
+
+    /// Loads every ruleset given, with the umpire's transcriptions from `user_dir` laid over them.
+    pub fn load_layered(sources: &[RulesetFiles], user_dir: Option<&Path>) -> Library {
+        let Some(dir) = user_dir else { return Library::load(sources) };
+        let mut lib = Library::default();
+        for files in sources {
+            let id = declared_id(files);
+            let (layered, used) = match super::layer::apply(files, &id, dir) {
+                Ok(x) => x,
+                Err(e) => {
+                    lib.failed.push((id, e));
+                    continue;
+                }
+            };
+            match load_ruleset(&layered) {
+                Ok(r) => {
+                    lib.rulesets.push(r);
+                    lib.user_tables.extend(used);
+                }
+                Err(e) => lib.failed.push((id, e)),
+            }
+        }
+        lib
+    }
+
+    /// Whether a table of a ruleset comes from the umpire's transcription layer.
+    pub fn user_table(&self, ruleset: &str, table: &str) -> Option<&UserTable> {
+        self.user_tables.iter().find(|u| u.ruleset == ruleset && u.table == table)
     }
 
     /// The shipped rulesets.

@@ -1,7 +1,9 @@
 //! Rulesets: raw YAML → validated types, with located errors.
 
+pub mod chart;
 pub mod error;
 pub mod expr;
+pub mod layer;
 pub mod library;
 pub mod locate;
 pub mod model;

@@ -1,0 +1,79 @@
+//! Tables rendered as text, the way chart sheets print them, so an umpire can compare them with
+//! their own charts (`umpire rules show`).
+
+use super::model::{Cell, KeyKind, Table};
+
+fn key_kind_words(kind: KeyKind) -> &'static str {
+    match kind {
+        KeyKind::Roll => "the modified die roll",
+        KeyKind::Name => "name",
+        KeyKind::Number => "number (exact; beyond the edges, the edge column)",
+        KeyKind::Bracket => "range",
+        KeyKind::Ratio => "odds ratio (larger side ÷ smaller, rounded down)",
+    }
+}
+
+/// Renders a table as a chart: title, how it is read, aligned rows, result codes and notes.
+pub fn render_table(table: &Table) -> String {
+    let mut out = String::new();
+    let rule = table.rule.as_ref().map_or_else(String::new, |r| format!("   [{r}]"));
+    out.push_str(&format!("{}{rule}\n", table.title.to_uppercase()));
+    let mut how = Vec::new();
+    if let Some(roll) = &table.roll {
+        how.push(format!("roll {roll}"));
+    }
+    how.push(format!("rows by {}", key_kind_words(table.row_key)));
+    if let Some(c) = table.column_key {
+        how.push(format!("columns by {}", key_kind_words(c)));
+    }
+    out.push_str(&format!("({})\n", how.join("; ")));
+
+    let ncols = table.column_count();
+    let row_heads: Vec<String> = table.rows.iter().map(|r| r.key.to_string()).collect();
+    let line_labels: Vec<String> = table.lines.iter().map(|l| l.label.clone().unwrap_or_else(|| l.id.replace('_', " "))).collect();
+    let head_width = row_heads.iter().chain(line_labels.iter().filter(|_| table.lines.len() > 1)).map(|h| h.chars().count()).max().unwrap_or(1).max(3);
+    let mut widths = vec![1usize; ncols];
+    for (c, w) in widths.iter_mut().enumerate() {
+        for line in &table.lines {
+            if let Some(k) = line.keys.get(c) {
+                *w = (*w).max(k.to_string().chars().count());
+            }
+        }
+        for row in &table.rows {
+            if let Some(cell) = row.cells.get(c) {
+                *w = (*w).max(cell.text().chars().count());
+            }
+        }
+    }
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
+    for (i, line) in table.lines.iter().enumerate() {
+        let label = if table.lines.len() > 1 { line_labels[i].clone() } else { String::new() };
+        let cells: Vec<String> = line.keys.iter().zip(&widths).map(|(k, w)| pad(&k.to_string(), *w)).collect();
+        out.push_str(&format!("{} │ {}\n", pad(&label, head_width), cells.join(" │ ")));
+    }
+    let rule_width = head_width + 3 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
+    out.push_str(&format!("{}\n", "─".repeat(rule_width)));
+    for (row, head) in table.rows.iter().zip(&row_heads) {
+        let cells: Vec<String> = row.cells.iter().zip(&widths).map(|(c, w)| pad(c.text(), *w)).collect();
+        out.push_str(&format!("{} │ {}\n", pad(head, head_width), cells.join(" │ ")));
+    }
+    if !table.results.is_empty() {
+        out.push_str("Results:\n");
+        for r in &table.results {
+            let label = r.label.clone().unwrap_or_default();
+            out.push_str(&format!("  {:<8} {}\n", r.pattern, label.replace("{n}", "n")));
+        }
+    }
+    if let Some(n) = &table.notes {
+        out.push_str(&format!("Notes: {}\n", n.trim()));
+    }
+    if let Some(r) = &table.ruling {
+        out.push_str(&format!("Ruling: {}\n", r.trim()));
+    }
+    let missing = table.rows.iter().flat_map(|r| &r.cells).filter(|c| **c == Cell::Missing).count();
+    if missing > 0 {
+        let total: usize = table.rows.iter().map(|r| r.cells.len()).sum();
+        out.push_str(&format!("{missing} of {total} cells are not in the rule text (\"?\"): read them off your chart sheet.\n"));
+    }
+    out
+}
