@@ -10,7 +10,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match &cli.command {
         Some(command) => cli::run(&cli, command),
-        None => umpire::app::run(cli.rules.clone()),
+        None => cli::library(&cli).and_then(umpire::app::run),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -150,17 +150,26 @@ fn app_rolls_continue_the_session_stream_and_log_newest_first() {
 
 #[test]
 fn every_symbol_the_engine_writes_has_a_glyph() {
-    // The harness panics on a missing glyph; these are the non-ASCII characters in the engine's
-    // messages and the shipped rulesets, plus the desk's own.
-    let symbols = "– → — … − ≤ ≥ ⌊ ⌋ ⌈ ⌉ × ÷ ° § · • ±";
+    // The harness panics on a missing glyph. These are the non-ASCII characters of the engine's
+    // messages and the desk's own, plus every one in the shipped rulesets (read here, so that a
+    // new ruleset with a new symbol is covered too).
+    let mut symbols: Vec<char> = "– → — … − ≤ ≥ ⌊ ⌋ ⌈ ⌉ × ÷ ° § · • ± ≈ †".chars().filter(|c| !c.is_whitespace()).collect();
+    for files in umpire::rules::shipped_sources() {
+        for file in std::iter::once(&files.ruleset).chain(&files.tables) {
+            symbols.extend(file.text.chars().filter(|c| !c.is_ascii() && !c.is_whitespace()));
+        }
+    }
+    symbols.sort_unstable();
+    symbols.dedup();
+    let text: String = symbols.iter().flat_map(|c| [*c, ' ']).collect();
     let mut harness = Harness::builder().with_context_setup(umpire::app::install_fonts).build_ui(|ui| {
-        ui.label(symbols);
-        ui.label(egui::RichText::new(symbols).strong());
-        ui.label(egui::RichText::new(symbols).monospace());
-        ui.heading(symbols);
+        ui.label(&text);
+        ui.label(egui::RichText::new(&text).strong());
+        ui.label(egui::RichText::new(&text).monospace());
+        ui.heading(&text);
     });
     harness.run();
-    assert_eq!(harness.get_all_by_label(symbols).count(), 4);
+    assert_eq!(harness.get_all_by_label(&text).count(), 4);
 }
 
 /// A small ruleset whose chart has cells missing from the rule text (printed on a chart sheet

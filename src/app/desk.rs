@@ -123,9 +123,12 @@ pub struct Desk {
     started: Instant,
 }
 
+/// The ruleset the desk opens on when it is available.
+pub const DEFAULT_RULESET: &str = "qrs";
+
 impl Desk {
-    /// A desk over `library`, with app dice on a fresh seed, open on the first ruleset's first
-    /// procedure.
+    /// A desk over `library`, with app dice on a fresh seed, open on [`DEFAULT_RULESET`] (or the
+    /// first ruleset) and its first procedure.
     pub fn new(library: Library) -> Desk {
         Desk::with_seed(library, AppDice::fresh_seed())
     }
@@ -147,6 +150,10 @@ impl Desk {
             log: Vec::new(),
             started: Instant::now(),
         };
+        // Open on the ruleset whose tables are all in its text, so a first roll shows a result.
+        if let Some(i) = desk.library.rulesets.iter().position(|r| r.id == DEFAULT_RULESET) {
+            desk.ruleset = i;
+        }
         desk.reset_inputs();
         desk.refresh();
         desk

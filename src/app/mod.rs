@@ -8,16 +8,15 @@ mod desk;
 mod view;
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use anyhow::{Context as _, anyhow};
+use anyhow::anyhow;
 use eframe::egui;
 
 pub use desk::{Desk, DerivedRow, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls, outcome_text, split_faces};
 pub use view::{CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL};
 
-use crate::rules::{Library, read_rules_root};
+use crate::rules::Library;
 
 /// Title of the desk window.
 pub const WINDOW_TITLE: &str = "Umpire";
@@ -79,17 +78,6 @@ pub fn install_fonts(ctx: &egui::Context) {
 /// The built-in font that covers the engine's symbols.
 const FALLBACK_FONT: &str = "Hack";
 
-/// Loads the rulesets: those under `rules` (one folder per ruleset), else the shipped ones.
-pub fn load_library(rules: Option<&Path>) -> anyhow::Result<Library> {
-    match rules {
-        Some(dir) => {
-            let sources = read_rules_root(dir).map_err(|e| anyhow!("{e}")).with_context(|| format!("reading rulesets from {}", dir.display()))?;
-            Ok(Library::load(&sources))
-        }
-        None => Ok(Library::shipped()),
-    }
-}
-
 /// Which renderer `UMPIRE_RENDERER` asks for (None: try wgpu, then glow).
 fn forced_renderer() -> anyhow::Result<Option<eframe::Renderer>> {
     match std::env::var(RENDERER_ENV) {
@@ -108,8 +96,7 @@ fn forced_renderer() -> anyhow::Result<Option<eframe::Renderer>> {
 ///
 /// The window is drawn with wgpu; when wgpu cannot create it (no usable adapter, no surface),
 /// it is opened again with glow (OpenGL). `UMPIRE_RENDERER=glow|wgpu` forces one renderer.
-pub fn run(rules: Option<PathBuf>) -> anyhow::Result<()> {
-    let library = load_library(rules.as_deref())?;
+pub fn run(library: Library) -> anyhow::Result<()> {
     let forced = forced_renderer()?;
     // The desk waits here until eframe asks for it, so that it survives a renderer that fails
     // before the app is created and can be handed to the next one.

@@ -69,14 +69,25 @@ impl Desk {
             .on_hover_text(current);
         self.select_ruleset(chosen);
 
+        if !self.library().failed.is_empty() {
+            ui.add_space(4.0);
+            let red = ui.visuals().error_fg_color;
+            let ids: Vec<&str> = self.library().failed.iter().map(|(id, _)| id.as_str()).collect();
+            let errors: Vec<String> = self.library().failed.iter().map(|(id, e)| format!("{id}:\n{e}")).collect();
+            ui.label(RichText::new(format!("Did not load: {}", ids.join(", "))).color(red)).on_hover_text(errors.join("\n\n"));
+        }
         if let Some(ruleset) = self.ruleset() {
-            if let Some(d) = &ruleset.description {
-                ui.add_space(4.0);
-                ui.label(RichText::new(d.trim()).weak());
-            }
-            if let Some(s) = &ruleset.source {
-                ui.add_space(2.0);
-                ui.label(RichText::new(format!("Source: {s}")).small().weak());
+            let about = [ruleset.description.as_deref(), ruleset.source.as_deref()];
+            if about.iter().any(Option::is_some) {
+                egui::CollapsingHeader::new("About this ruleset").id_salt(("about", ruleset.id.as_str())).default_open(false).show(ui, |ui| {
+                    if let Some(d) = about[0] {
+                        ui.label(RichText::new(d.trim()).weak());
+                    }
+                    if let Some(s) = about[1] {
+                        ui.add_space(2.0);
+                        ui.label(RichText::new(format!("Source: {s}")).small().weak());
+                    }
+                });
             }
         }
         ui.separator();
@@ -86,7 +97,7 @@ impl Desk {
             .map(|r| r.procedures.iter().map(|p| (p.name.clone(), procedure_tooltip(p))).collect())
             .unwrap_or_default();
         let mut picked = self.procedure_index();
-        egui::ScrollArea::vertical().id_salt("procedures").auto_shrink([false, true]).show(ui, |ui| {
+        egui::ScrollArea::vertical().id_salt("procedures").auto_shrink([false, false]).show(ui, |ui| {
             for (i, (name, tip)) in entries.iter().enumerate() {
                 let button = egui::Button::selectable(i == picked, name).min_size(Vec2::new(ui.available_width(), 0.0));
                 let response = ui.add(button);
@@ -100,15 +111,6 @@ impl Desk {
             }
         });
         self.select_procedure(picked);
-
-        if !self.library().failed.is_empty() {
-            ui.separator();
-            let red = ui.visuals().error_fg_color;
-            ui.label(RichText::new("Rulesets that did not load").color(red).strong());
-            for (id, errors) in &self.library().failed {
-                ui.label(RichText::new(id).color(red)).on_hover_text(errors.to_string());
-            }
-        }
     }
 
     /// The open procedure: title, then inputs and modifiers beside odds, dice and result.
@@ -244,29 +246,48 @@ impl Desk {
         let label_chars = longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
         let fraction_chars = longest(&|o| o.fraction.to_string().len());
         let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
-        let bar_width = (ui.available_width() - beside).clamp(60.0, BAR_WIDTH);
-        egui::Grid::new("odds").num_columns(4).spacing([10.0, 4.0]).show(ui, |ui| {
+        // Long outcome labels go on their own line above the bar.
+        let stacked = ui.available_width() - beside < 100.0;
+        let bar_width = if stacked { (ui.available_width() - 8.0 * fraction_chars - 110.0).clamp(60.0, BAR_WIDTH) } else { (ui.available_width() - beside).clamp(60.0, BAR_WIDTH) };
+        let bar_ui = |ui: &mut Ui, probability: f64, color: egui::Color32| {
+            let (rect, _) = ui.allocate_exact_size(Vec2::new(bar_width, 14.0), Sense::hover());
+            ui.painter().rect_filled(rect, 3.0, bar_back);
+            let mut filled = rect;
+            filled.set_width((bar_width * probability as f32).clamp(0.0, bar_width));
+            ui.painter().rect_filled(filled, 3.0, color);
+        };
+        let label_text = |o: &crate::resolve::OutcomeOdds| match o.value {
+            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => format!("{} ({v})", o.label),
+            _ => o.label.clone(),
+        };
+        if stacked {
             for o in &odds.outcomes {
                 let missing = o.code == MISSING_CODE;
-                let label = match o.value {
-                    Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => format!("{} ({v})", o.label),
-                    _ => o.label.clone(),
-                };
-                if missing {
-                    ui.colored_label(warn, label);
-                } else {
-                    ui.label(RichText::new(label).strong());
-                }
-                let (rect, _) = ui.allocate_exact_size(Vec2::new(bar_width, 14.0), Sense::hover());
-                ui.painter().rect_filled(rect, 3.0, bar_back);
-                let mut filled = rect;
-                filled.set_width((bar_width * o.probability as f32).clamp(0.0, bar_width));
-                ui.painter().rect_filled(filled, 3.0, if missing { warn } else { bar_fill });
-                ui.label(format!("{:.1}%", o.probability * 100.0));
-                ui.label(RichText::new(o.fraction.to_string()).monospace());
-                ui.end_row();
+                let text = RichText::new(label_text(o));
+                ui.add(egui::Label::new(if missing { text.color(warn) } else { text.strong() }).wrap());
+                ui.horizontal(|ui| {
+                    bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
+                    ui.label(format!("{:.1}%", o.probability * 100.0));
+                    ui.label(RichText::new(o.fraction.to_string()).monospace());
+                });
+                ui.add_space(2.0);
             }
-        });
+        } else {
+            egui::Grid::new("odds").num_columns(4).spacing([10.0, 4.0]).show(ui, |ui| {
+                for o in &odds.outcomes {
+                    let missing = o.code == MISSING_CODE;
+                    if missing {
+                        ui.colored_label(warn, label_text(o));
+                    } else {
+                        ui.label(RichText::new(label_text(o)).strong());
+                    }
+                    bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
+                    ui.label(format!("{:.1}%", o.probability * 100.0));
+                    ui.label(RichText::new(o.fraction.to_string()).monospace());
+                    ui.end_row();
+                }
+            });
+        }
         let throws = preview.dice.as_deref().map_or_else(String::new, |d| format!(" of {d}"));
         ui.label(RichText::new(format!("Exact, over {} equally likely throws{throws}.", odds.cases)).weak());
         if !odds.complete {
