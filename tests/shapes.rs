@@ -911,3 +911,18 @@ fn activation_reads_each_players_die() {
     let tie = o.outcomes.iter().find(|x| x.code == "tie").expect("tie");
     assert_eq!(tie.fraction.to_string(), "1/6", "equal Initiative ties when the dice match");
 }
+
+#[test]
+fn arithmetic_without_dice_is_computed_and_certain() {
+    let r = run("fortress_strength", &[("sp", "10"), ("doubling_limit", "4")], &[]);
+    assert!(r.rolls.is_empty());
+    assert_eq!((r.outcome.code.as_str(), r.outcome.value), ("strength", Some(14)));
+    assert_eq!(r.outcome.effects.len(), 1, "conditional effect applies when value > 12");
+    let small = run("fortress_strength", &[("sp", "5"), ("doubling_limit", "4")], &[]);
+    assert_eq!(small.outcome.value, Some(9));
+    assert!(small.outcome.effects.is_empty(), "conditional effect left out when value ≤ 12");
+    let o = odds_of(shapes(), "fortress_strength", &[("sp", "3")]);
+    assert_eq!(o.outcomes.len(), 1);
+    assert_eq!(o.outcomes[0].fraction.to_string(), "1/1");
+    assert_eq!(o.outcomes[0].value, Some(6));
+}

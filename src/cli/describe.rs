@@ -85,7 +85,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
         if let Some(d) = &p.description {
             println!("  {d}");
         }
-        println!("  dice: {}   lookup: {}", p.roll.as_ref().map_or_else(|| "pool".to_string(), |r| r.source().to_string()), lookup_kind(p));
+        println!("  dice: {}   lookup: {}", p.roll.as_ref().map_or_else(|| if matches!(p.lookup, umpire::rules::Lookup::Pool { .. } | umpire::rules::Lookup::Opposed { .. }) { "from the lookup".to_string() } else { "none".to_string() }, |r| r.source().to_string()), lookup_kind(p));
         for i in &p.inputs {
             let kind = match &i.kind {
                 InputKind::Int { min, max } => format!("int {min}..{max}"),

@@ -156,7 +156,8 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
                 println!("  {:<30} {state}", t["id"].as_str().unwrap_or_default());
             }
         }
-        for (id, errors) in bare.failed.iter().chain(layered.failed.iter()).filter(|(id, _)| wanted(id)) {
+        let layer_only = layered.failed.iter().filter(|(id, _)| !bare.failed.iter().any(|(b, _)| b == id));
+        for (id, errors) in bare.failed.iter().chain(layer_only).filter(|(id, _)| wanted(id)) {
             eprintln!("{id}: does not load:\n{errors}");
         }
     }

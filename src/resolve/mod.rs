@@ -559,8 +559,18 @@ fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option
 }
 
 fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, ResolveError> {
-    specs
-        .iter()
+    let mut applicable = Vec::new();
+    for s in specs {
+        let holds = match &s.when {
+            Some(w) => w.eval_bool(scope).map_err(expr_err(format!("condition of a {} effect", s.kind)))?,
+            None => true,
+        };
+        if holds {
+            applicable.push(s);
+        }
+    }
+    applicable
+        .into_iter()
         .map(|s| {
             let amount = s.amount.as_ref().map(|e| e.eval_int(scope)).transpose().map_err(expr_err(format!("amount of a {} effect", s.kind)))?;
             Ok(Effect {

@@ -182,6 +182,9 @@ pub struct HeaderLine {
 pub struct EffectSpec {
     /// The kind: sp_loss, status, retreat, advance, follow_up, eliminate, note, value.
     pub kind: String,
+    /// Only when this holds (e.g. a survival roll only if the side took a hit).
+    #[serde(skip)]
+    pub when: Option<Expr>,
     /// Which side it falls on (attacker, defender, …).
     pub side: Option<String>,
     /// An amount, as an expression.

@@ -451,6 +451,8 @@ impl RawLookupSpec {
 pub struct RawEffect {
     pub kind: String,
     #[serde(default)]
+    pub when: Option<RawScalar>,
+    #[serde(default)]
     pub side: Option<String>,
     #[serde(default)]
     pub amount: Option<RawScalar>,

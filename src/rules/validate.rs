@@ -530,8 +530,13 @@ fn validate_effects(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawEffect], known
             Some(a) => ctx.expr(&p.key("amount"), a, known),
             None => None,
         };
+        let when = match &e.when {
+            Some(w) => ctx.expr(&p.key("when"), w, known),
+            None => None,
+        };
         out.push(EffectSpec {
             kind: e.kind.clone(),
+            when,
             side: e.side.clone(),
             amount_source: e.amount.as_ref().map(RawScalar::text),
             amount,
@@ -926,7 +931,8 @@ fn validate_procedure(
         RawLookup::Compute(_) => "compute",
         RawLookup::Opposed(_) => "opposed",
     };
-    if raw.roll.is_none() && matches!(raw_lookup, RawLookup::Threshold(_) | RawLookup::Compute(_)) {
+    // A compute lookup without dice is plain arithmetic (Force Quality, SP doubling…).
+    if raw.roll.is_none() && matches!(raw_lookup, RawLookup::Threshold(_)) {
         ctx.err(path, format!("a {lookup_kind} procedure needs roll:"), "add roll: d6 (or the dice the rule uses)");
     }
     let mut modifiers = Vec::new();
