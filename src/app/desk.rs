@@ -194,6 +194,19 @@ impl Desk {
         self.select_procedure(0);
     }
 
+    /// Switches a ruling of the open ruleset (a reading of an ambiguous rule) and recomputes.
+    pub fn set_ruling(&mut self, ruling: &str, option: &str) {
+        let Some(current) = self.library.rulesets.get(self.ruleset) else { return };
+        match current.with_rulings(&[(ruling.to_string(), option.to_string())]) {
+            Ok(switched) => {
+                self.library.rulesets[self.ruleset] = switched;
+                self.preview = None;
+                self.refresh();
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     /// Opens a procedure (by index) of the open ruleset, with its inputs at their defaults.
     pub fn select_procedure(&mut self, index: usize) {
         let count = self.ruleset().map_or(0, |r| r.procedures.len());

@@ -90,6 +90,7 @@ impl Desk {
                 });
             }
         }
+        self.rulings_ui(ui);
         ui.separator();
         ui.label(RichText::new("Procedures").strong());
         let entries: Vec<(String, String)> = self
@@ -613,5 +614,38 @@ mod tests {
         assert_eq!(signed(-2), "−2");
         assert_eq!(signed(3), "+3");
         assert_eq!(signed(0), "0");
+    }
+}
+
+impl Desk {
+    /// The open ruleset's rulings: each ambiguous rule with the reading in force, switchable.
+    fn rulings_ui(&mut self, ui: &mut Ui) {
+        let Some(ruleset) = self.ruleset() else { return };
+        if ruleset.rulings.is_empty() {
+            return;
+        }
+        let rulings = ruleset.rulings.clone();
+        let id = ruleset.id.clone();
+        let mut switch = None;
+        egui::CollapsingHeader::new(format!("Rulings ({})", rulings.len())).id_salt(("rulings", id.as_str())).default_open(false).show(ui, |ui| {
+            for r in &rulings {
+                ui.label(RichText::new(format!("{}{}", r.text.trim(), r.rule.as_ref().map_or_else(String::new, |x| format!("  [{x}]")))).small());
+                let selected = r.options.iter().find(|o| o.id == r.selected).map_or(r.selected.clone(), |o| o.text.clone());
+                egui::ComboBox::from_id_salt(("ruling", id.as_str(), r.id.as_str()))
+                    .width(ui.available_width())
+                    .selected_text(RichText::new(selected).small())
+                    .show_ui(ui, |ui| {
+                        for o in &r.options {
+                            if ui.selectable_label(o.id == r.selected, &o.text).clicked() && o.id != r.selected {
+                                switch = Some((r.id.clone(), o.id.clone()));
+                            }
+                        }
+                    });
+                ui.add_space(4.0);
+            }
+        });
+        if let Some((ruling, option)) = switch {
+            self.set_ruling(&ruling, &option);
+        }
     }
 }
