@@ -272,3 +272,25 @@ fn a_chart_result_replays_the_same_app_dice() {
     assert_eq!(desk.app_dice().next_draw(), after, "entering the chart result must not throw again");
     assert!(desk.pending_chart().is_none());
 }
+
+#[test]
+fn switching_a_ruling_changes_the_odds() {
+    // RR3 mutiny (L590 against its own example at L592): with 3 Arrears boxes the example's
+    // reading mutinies on 1–3 (1/2), the rule's wording on 1–2 (1/3).
+    let mut desk = Desk::with_seed(Library::shipped(), 7);
+    let rr3 = desk.library().rulesets.iter().position(|r| r.id == "rr3").expect("rr3 ships");
+    desk.select_ruleset(rr3);
+    let mutiny = desk.library().rulesets[rr3].procedures.iter().position(|p| p.id == "mutiny").expect("mutiny");
+    desk.select_procedure(mutiny);
+    desk.set_input("arrears", umpire::rules::Value::Int(3));
+    let chance = |desk: &mut Desk| {
+        let preview = desk.refresh().expect("preview");
+        let odds = preview.odds.as_ref().expect("odds");
+        odds.outcomes.iter().find(|o| o.code == "mutiny").map(|o| o.fraction.to_string()).expect("mutiny outcome")
+    };
+    assert_eq!(chance(&mut desk), "1/2");
+    desk.set_ruling("mutiny_comparator", "less_than_rule");
+    assert_eq!(chance(&mut desk), "1/3");
+    desk.set_ruling("mutiny_comparator", "nonsense");
+    assert!(desk.error().is_some_and(|e| e.contains("no option 'nonsense'")), "{:?}", desk.error());
+}
