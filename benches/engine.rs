@@ -10,7 +10,9 @@ use umpire::resolve::{DiceSource, odds, parse_inputs, resolve};
 use umpire::rules::{Library, shipped_sources};
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 fn benches(c: &mut Criterion) {
@@ -26,22 +28,58 @@ fn benches(c: &mut Criterion) {
     let lib = Library::shipped();
     let qrs = lib.get("qrs").expect("qrs ships");
     let discipline = qrs.procedure("discipline_test").expect("procedure");
-    let inputs = parse_inputs(discipline, &pairs(&[("discipline", "B"), ("outside_command_range", "true"), ("test_for", "evasion"), ("cl", "true")])).expect("inputs");
+    let inputs = parse_inputs(
+        discipline,
+        &pairs(&[
+            ("discipline", "B"),
+            ("outside_command_range", "true"),
+            ("test_for", "evasion"),
+            ("cl", "true"),
+        ]),
+    )
+    .expect("inputs");
     let mut app = AppDice::new(42);
     c.bench_function("resolve_discipline_test_app_dice", |b| {
-        b.iter(|| resolve(qrs, discipline, black_box(&inputs), DiceSource::App(&mut app), None).expect("resolves"))
+        b.iter(|| {
+            resolve(
+                qrs,
+                discipline,
+                black_box(&inputs),
+                DiceSource::App(&mut app),
+                None,
+            )
+            .expect("resolves")
+        })
     });
 
     let cohesion = qrs.procedure("cohesion_test").expect("procedure");
-    let cohesion_inputs = parse_inputs(cohesion, &pairs(&[("vbu", "4"), ("damage", "2"), ("shot_range", "long")])).expect("inputs");
-    c.bench_function("odds_cohesion_test", |b| b.iter(|| odds(qrs, cohesion, black_box(&cohesion_inputs)).expect("odds")));
+    let cohesion_inputs = parse_inputs(
+        cohesion,
+        &pairs(&[("vbu", "4"), ("damage", "2"), ("shot_range", "long")]),
+    )
+    .expect("inputs");
+    c.bench_function("odds_cohesion_test", |b| {
+        b.iter(|| odds(qrs, cohesion, black_box(&cohesion_inputs)).expect("odds"))
+    });
 
     let shooting = qrs.procedure("shooting").expect("procedure");
-    let shooting_inputs: BTreeMap<_, _> = parse_inputs(shooting, &pairs(&[("base_dice", "6"), ("weapon", "musket"), ("band", "point_blank")])).expect("inputs");
-    c.bench_function("odds_shooting_pool_8d6", |b| b.iter(|| odds(qrs, shooting, black_box(&shooting_inputs)).expect("odds")));
+    let shooting_inputs: BTreeMap<_, _> = parse_inputs(
+        shooting,
+        &pairs(&[
+            ("base_dice", "6"),
+            ("weapon", "musket"),
+            ("band", "point_blank"),
+        ]),
+    )
+    .expect("inputs");
+    c.bench_function("odds_shooting_pool_8d6", |b| {
+        b.iter(|| odds(qrs, shooting, black_box(&shooting_inputs)).expect("odds"))
+    });
 
     let ten = DiceExpr::parse("10d6", &DieSet::new()).expect("parses");
-    c.bench_function("distribution_10d6", |b| b.iter(|| black_box(&ten).distribution().expect("fits")));
+    c.bench_function("distribution_10d6", |b| {
+        b.iter(|| black_box(&ten).distribution().expect("fits"))
+    });
 }
 
 criterion_group!(engine, benches);

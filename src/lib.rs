@@ -3,7 +3,7 @@
 //! Layers, each depending only on those before it: [`dice`] ← [`rules`] ← [`resolve`] ←
 //! {`cli`, `app`}. Nothing below the front ends imports egui, eframe or clap.
 
-pub mod dice;
-pub mod rules;
-pub mod resolve;
 pub mod app;
+pub mod dice;
+pub mod resolve;
+pub mod rules;

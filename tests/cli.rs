@@ -18,21 +18,33 @@ struct Run {
 
 impl Run {
     fn show(&self) -> String {
-        format!("umpire {} → exit {:?}\n--- stdout\n{}\n--- stderr\n{}", self.args, self.code, self.stdout, self.stderr)
+        format!(
+            "umpire {} → exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.args, self.code, self.stdout, self.stderr
+        )
     }
 
     /// Stdout parsed as JSON, after checking the run succeeded.
     fn json(&self) -> Value {
         assert!(self.success, "expected success:\n{}", self.show());
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.show()))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.show()))
     }
 
     /// Checks the run failed with a message on stderr only, containing every phrase.
     fn fails_saying(&self, phrases: &[&str]) {
         assert!(!self.success, "expected failure:\n{}", self.show());
-        assert!(self.stdout.trim().is_empty(), "stdout must stay empty on error:\n{}", self.show());
+        assert!(
+            self.stdout.trim().is_empty(),
+            "stdout must stay empty on error:\n{}",
+            self.show()
+        );
         for p in phrases {
-            assert!(self.stderr.contains(p), "stderr does not mention {p:?}:\n{}", self.show());
+            assert!(
+                self.stderr.contains(p),
+                "stderr does not mention {p:?}:\n{}",
+                self.show()
+            );
         }
     }
 }
@@ -55,7 +67,11 @@ fn umpire(args: &[&str]) -> Run {
 }
 
 fn keys(v: &Value) -> BTreeSet<&str> {
-    v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().map(String::as_str).collect()
+    v.as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"))
+        .keys()
+        .map(String::as_str)
+        .collect()
 }
 
 fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
@@ -65,11 +81,16 @@ fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
 /// The object has at least these keys.
 fn has_keys(v: &Value, names: &[&str], what: &str) {
     let missing: Vec<&&str> = names.iter().filter(|k| v.get(**k).is_none()).collect();
-    assert!(missing.is_empty(), "{what} lacks {missing:?}; it has {:?}", keys(v));
+    assert!(
+        missing.is_empty(),
+        "{what} lacks {missing:?}; it has {:?}",
+        keys(v)
+    );
 }
 
 fn array<'a>(v: &'a Value, what: &str) -> &'a Vec<Value> {
-    v.as_array().unwrap_or_else(|| panic!("{what} is not an array: {v}"))
+    v.as_array()
+        .unwrap_or_else(|| panic!("{what} is not an array: {v}"))
 }
 
 // --- roll ------------------------------------------------------------------------------------
@@ -78,7 +99,12 @@ fn array<'a>(v: &'a Value, what: &str) -> &'a Vec<Value> {
 fn roll_with_seed_gives_dice_total_and_provenance() {
     let run = umpire(&["roll", "2d6", "--seed", "5", "--json"]);
     let v = run.json();
-    assert_eq!(keys(&v), set(&["expr", "dice", "total", "provenance"]), "{}", run.show());
+    assert_eq!(
+        keys(&v),
+        set(&["expr", "dice", "total", "provenance"]),
+        "{}",
+        run.show()
+    );
     assert_eq!(v["expr"], "2d6");
     let dice = array(&v["dice"], "dice");
     assert_eq!(dice.len(), 2);
@@ -90,7 +116,12 @@ fn roll_with_seed_gives_dice_total_and_provenance() {
         sum += face;
     }
     assert_eq!(v["total"].as_i64(), Some(sum));
-    assert_eq!(v["provenance"]["seed"].as_u64(), Some(5), "provenance: {}", v["provenance"]);
+    assert_eq!(
+        v["provenance"]["seed"].as_u64(),
+        Some(5),
+        "provenance: {}",
+        v["provenance"]
+    );
     assert_eq!(v["provenance"]["source"], "app");
 
     let again = umpire(&["roll", "2d6", "--seed", "5", "--json"]);
@@ -105,7 +136,10 @@ fn roll_odds_gives_the_exact_distribution() {
     assert_eq!(v["expr"], "2d6");
     let rows = array(&v["distribution"], "distribution");
     assert_eq!(rows.len(), 11);
-    let values: Vec<i64> = rows.iter().map(|r| r["value"].as_i64().expect("value")).collect();
+    let values: Vec<i64> = rows
+        .iter()
+        .map(|r| r["value"].as_i64().expect("value"))
+        .collect();
     assert_eq!(values, (2..=12).collect::<Vec<_>>());
     let mut total = 0.0;
     for r in rows {
@@ -124,8 +158,15 @@ fn roll_odds_gives_the_exact_distribution() {
 fn rules_list_names_the_shipped_rulesets() {
     let v = umpire(&["rules", "list", "--json"]).json();
     let list = array(&v, "rules list");
-    let qrs = list.iter().find(|r| r["id"] == "qrs").unwrap_or_else(|| panic!("qrs not listed: {v}"));
-    has_keys(qrs, &["id", "name", "procedures", "tables"], "rules list entry");
+    let qrs = list
+        .iter()
+        .find(|r| r["id"] == "qrs")
+        .unwrap_or_else(|| panic!("qrs not listed: {v}"));
+    has_keys(
+        qrs,
+        &["id", "name", "procedures", "tables"],
+        "rules list entry",
+    );
     assert!(qrs["name"].as_str().is_some_and(|n| !n.is_empty()));
     assert!(qrs["procedures"].as_u64().is_some_and(|n| n > 0));
 }
@@ -133,7 +174,8 @@ fn rules_list_names_the_shipped_rulesets() {
 #[test]
 fn rules_check_reports_every_table() {
     let run = umpire(&["rules", "check", "--json"]);
-    let v: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", run.show()));
+    let v: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", run.show()));
     let report = array(&v, "rules check");
     assert!(!report.is_empty());
     let failing: Vec<String> = report
@@ -141,19 +183,47 @@ fn rules_check_reports_every_table() {
         .filter(|r| r["errors"].as_array().is_none_or(|e| !e.is_empty()))
         .map(|r| format!("{}: {}", r["ruleset"], r["errors"][0]["message"]))
         .collect();
-    assert!(failing.is_empty(), "shipped rulesets that do not load:\n{}", failing.join("\n"));
-    assert!(run.success, "every ruleset loads, yet the check failed:\n{}", run.show());
+    assert!(
+        failing.is_empty(),
+        "shipped rulesets that do not load:\n{}",
+        failing.join("\n")
+    );
+    assert!(
+        run.success,
+        "every ruleset loads, yet the check failed:\n{}",
+        run.show()
+    );
     for r in report {
-        assert_eq!(keys(r), set(&["ruleset", "tables", "errors"]), "check entry {r}");
+        assert_eq!(
+            keys(r),
+            set(&["ruleset", "tables", "errors"]),
+            "check entry {r}"
+        );
         for t in array(&r["tables"], "tables") {
             has_keys(t, &["id", "complete", "missing_cells"], "table entry");
-            assert!(t["complete"].is_boolean() && t["missing_cells"].is_u64(), "table entry {t}");
-            assert_eq!(t["complete"].as_bool(), Some(t["missing_cells"] == 0), "complete and missing_cells disagree: {t}");
+            assert!(
+                t["complete"].is_boolean() && t["missing_cells"].is_u64(),
+                "table entry {t}"
+            );
+            assert_eq!(
+                t["complete"].as_bool(),
+                Some(t["missing_cells"] == 0),
+                "complete and missing_cells disagree: {t}"
+            );
         }
     }
-    let qrs = report.iter().find(|r| r["ruleset"] == "qrs").expect("qrs is checked");
-    let ids: BTreeSet<&str> = array(&qrs["tables"], "tables").iter().filter_map(|t| t["id"].as_str()).collect();
-    assert!(ids.contains("retreat") && ids.contains("firing"), "qrs tables: {ids:?}");
+    let qrs = report
+        .iter()
+        .find(|r| r["ruleset"] == "qrs")
+        .expect("qrs is checked");
+    let ids: BTreeSet<&str> = array(&qrs["tables"], "tables")
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    assert!(
+        ids.contains("retreat") && ids.contains("firing"),
+        "qrs tables: {ids:?}"
+    );
 }
 
 #[test]
@@ -172,41 +242,100 @@ fn rules_check_of_a_malformed_folder_fails_with_located_errors() {
         let path = format!("tests/fixtures/malformed/{dir}");
         let run = umpire(&["rules", "check", &path, "--json"]);
         assert!(!run.success, "{dir}: check passed:\n{}", run.show());
-        let v: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{dir}: stdout is not JSON ({e}):\n{}", run.show()));
+        let v: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{dir}: stdout is not JSON ({e}):\n{}", run.show()));
         let report = array(&v, "rules check");
-        assert_eq!(report.len(), 1, "{dir}: one ruleset checked:\n{}", run.show());
+        assert_eq!(
+            report.len(),
+            1,
+            "{dir}: one ruleset checked:\n{}",
+            run.show()
+        );
         assert_eq!(keys(&report[0]), set(&["ruleset", "tables", "errors"]));
         let errors = array(&report[0]["errors"], "errors");
-        assert!(!errors.is_empty(), "{dir}: no errors listed:\n{}", run.show());
+        assert!(
+            !errors.is_empty(),
+            "{dir}: no errors listed:\n{}",
+            run.show()
+        );
         for e in errors {
-            has_keys(e, &["file", "line", "column", "problem", "hint", "message"], "error");
+            has_keys(
+                e,
+                &["file", "line", "column", "problem", "hint", "message"],
+                "error",
+            );
             let file = e["file"].as_str().expect("file is text");
-            assert!(file.contains(dir.as_str()) && file.ends_with(".yaml"), "{dir}: file {file}");
-            assert!(e["line"].as_u64().is_some_and(|l| l >= 1), "{dir}: line {}", e["line"]);
-            assert!(e["column"].as_u64().is_some_and(|c| c >= 1), "{dir}: column {}", e["column"]);
+            assert!(
+                file.contains(dir.as_str()) && file.ends_with(".yaml"),
+                "{dir}: file {file}"
+            );
+            assert!(
+                e["line"].as_u64().is_some_and(|l| l >= 1),
+                "{dir}: line {}",
+                e["line"]
+            );
+            assert!(
+                e["column"].as_u64().is_some_and(|c| c >= 1),
+                "{dir}: column {}",
+                e["column"]
+            );
             let message = e["message"].as_str().expect("message is text");
-            assert!(message.starts_with(&format!("{file}:{}:{}: ", e["line"], e["column"])), "{dir}: message {message}");
+            assert!(
+                message.starts_with(&format!("{file}:{}:{}: ", e["line"], e["column"])),
+                "{dir}: message {message}"
+            );
         }
-        assert!(run.stderr.contains("do not load"), "{dir}: stderr: {}", run.stderr);
+        assert!(
+            run.stderr.contains("do not load"),
+            "{dir}: stderr: {}",
+            run.stderr
+        );
     }
 }
 
 #[test]
 fn rules_check_of_one_fixture_gives_its_exact_location() {
-    let run = umpire(&["rules", "check", "tests/fixtures/malformed/07_overlapping_ranges", "--json"]);
+    let run = umpire(&[
+        "rules",
+        "check",
+        "tests/fixtures/malformed/07_overlapping_ranges",
+        "--json",
+    ]);
     assert!(!run.success);
     let v: Value = serde_json::from_str(&run.stdout).expect("JSON");
     let e = &v[0]["errors"][0];
-    assert!(e["file"].as_str().is_some_and(|f| f.ends_with("07_overlapping_ranges/t.yaml")), "{e}");
-    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(6), Some(11)), "{e}");
-    assert!(e["problem"].as_str().is_some_and(|p| p.contains("overlaps")), "{e}");
+    assert!(
+        e["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("07_overlapping_ranges/t.yaml")),
+        "{e}"
+    );
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(6), Some(11)),
+        "{e}"
+    );
+    assert!(
+        e["problem"]
+            .as_str()
+            .is_some_and(|p| p.contains("overlaps")),
+        "{e}"
+    );
 }
 
 #[test]
 fn rules_check_without_json_prints_errors_on_stderr() {
-    let run = umpire(&["rules", "check", "tests/fixtures/malformed/13_unknown_input_name"]);
+    let run = umpire(&[
+        "rules",
+        "check",
+        "tests/fixtures/malformed/13_unknown_input_name",
+    ]);
     assert!(!run.success);
-    assert!(run.stderr.contains("ruleset.yaml:12:15: "), "{}", run.show());
+    assert!(
+        run.stderr.contains("ruleset.yaml:12:15: "),
+        "{}",
+        run.show()
+    );
     assert!(run.stderr.contains("disorderd"), "{}", run.show());
 }
 
@@ -221,30 +350,52 @@ fn describe_lists_inputs_outcomes_and_rule_references() {
     assert_eq!(procs.len(), 1);
     let p = &procs[0];
     assert_eq!(p["id"], "discipline_test");
-    assert!(p["rule"].as_str().is_some_and(|r| !r.is_empty()), "procedure rule reference: {}", p["rule"]);
+    assert!(
+        p["rule"].as_str().is_some_and(|r| !r.is_empty()),
+        "procedure rule reference: {}",
+        p["rule"]
+    );
     let inputs = array(&p["inputs"], "inputs");
     for i in inputs {
         has_keys(i, &["name", "type"], "input");
         match i["type"].as_str() {
             Some("choice") => assert!(array(&i["choices"], "choices").len() > 1, "{i}"),
             Some("int") => {
-                let (min, max) = (i["min"].as_i64().expect("min"), i["max"].as_i64().expect("max"));
+                let (min, max) = (
+                    i["min"].as_i64().expect("min"),
+                    i["max"].as_i64().expect("max"),
+                );
                 assert!(min <= max, "{i}");
             }
             Some("flag") => assert!(i.get("choices").is_none() && i.get("min").is_none(), "{i}"),
             other => panic!("input type {other:?}: {i}"),
         }
     }
-    let discipline = inputs.iter().find(|i| i["name"] == "discipline").expect("discipline input");
+    let discipline = inputs
+        .iter()
+        .find(|i| i["name"] == "discipline")
+        .expect("discipline input");
     assert_eq!(discipline["choices"], serde_json::json!(["A", "B", "C"]));
-    assert!(discipline["rule"].as_str().is_some_and(|r| !r.is_empty()), "input rule reference");
-    let evasions = inputs.iter().find(|i| i["name"] == "earlier_evasions").expect("an int input");
-    assert_eq!((evasions["min"].as_i64(), evasions["max"].as_i64()), (Some(0), Some(10)));
+    assert!(
+        discipline["rule"].as_str().is_some_and(|r| !r.is_empty()),
+        "input rule reference"
+    );
+    let evasions = inputs
+        .iter()
+        .find(|i| i["name"] == "earlier_evasions")
+        .expect("an int input");
+    assert_eq!(
+        (evasions["min"].as_i64(), evasions["max"].as_i64()),
+        (Some(0), Some(10))
+    );
     let outcomes = array(&p["outcomes"], "outcomes");
     let codes: Vec<&str> = outcomes.iter().filter_map(|o| o["code"].as_str()).collect();
     assert_eq!(codes, vec!["pass", "fail"]);
     let fail = &outcomes[1];
-    assert!(fail["rule"].as_str().is_some_and(|r| r.starts_with('L')), "outcome rule reference: {fail}");
+    assert!(
+        fail["rule"].as_str().is_some_and(|r| r.starts_with('L')),
+        "outcome rule reference: {fail}"
+    );
 }
 
 // --- resolve -----------------------------------------------------------------------------------
@@ -252,10 +403,30 @@ fn describe_lists_inputs_outcomes_and_rule_references() {
 #[test]
 fn resolve_with_physical_dice_explains_the_outcome() {
     let run = umpire(&[
-        "resolve", "qrs", "discipline_test", "--input", "discipline=B", "--input", "outside_command_range=true", "--roll", "4", "--json",
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "discipline=B",
+        "--input",
+        "outside_command_range=true",
+        "--roll",
+        "4",
+        "--json",
     ]);
     let v = run.json();
-    has_keys(&v, &["procedure", "inputs", "rolls", "modifiers", "outcome", "explanation"], "resolution");
+    has_keys(
+        &v,
+        &[
+            "procedure",
+            "inputs",
+            "rolls",
+            "modifiers",
+            "outcome",
+            "explanation",
+        ],
+        "resolution",
+    );
     assert_eq!(v["procedure"], "discipline_test");
     assert_eq!(v["inputs"]["discipline"], "B");
     assert_eq!(v["inputs"]["outside_command_range"], true);
@@ -263,7 +434,12 @@ fn resolve_with_physical_dice_explains_the_outcome() {
     assert_eq!(rolls.len(), 1);
     assert_eq!(rolls[0]["dice"][0]["face"], 4);
     let modifiers = array(&v["modifiers"], "modifiers");
-    assert_eq!(modifiers.len(), 1, "only the Outside Command Range modifier applies: {}", v["modifiers"]);
+    assert_eq!(
+        modifiers.len(),
+        1,
+        "only the Outside Command Range modifier applies: {}",
+        v["modifiers"]
+    );
     has_keys(&modifiers[0], &["name", "value", "source"], "modifier");
     assert_eq!(modifiers[0]["name"], "Outside Command Range");
     assert_eq!(modifiers[0]["value"], -1);
@@ -272,13 +448,29 @@ fn resolve_with_physical_dice_explains_the_outcome() {
     assert_eq!(v["outcome"]["code"], "fail", "4 − 1 = 3 against 4+");
     assert!(v["outcome"]["effects"].is_array());
     let explanation = array(&v["explanation"], "explanation");
-    assert!(!explanation.is_empty() && explanation.iter().all(Value::is_string), "{}", v["explanation"]);
-    assert!(explanation.iter().any(|l| l.as_str().is_some_and(|l| l.contains("Outside Command Range"))));
+    assert!(
+        !explanation.is_empty() && explanation.iter().all(Value::is_string),
+        "{}",
+        v["explanation"]
+    );
+    assert!(explanation.iter().any(|l| {
+        l.as_str()
+            .is_some_and(|l| l.contains("Outside Command Range"))
+    }));
 }
 
 #[test]
 fn resolve_with_the_same_seed_gives_the_same_output() {
-    let args = ["resolve", "qrs", "discipline_test", "--input", "discipline=B", "--seed", "9", "--json"];
+    let args = [
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "discipline=B",
+        "--seed",
+        "9",
+        "--json",
+    ];
     let (a, b) = (umpire(&args), umpire(&args));
     let v = a.json();
     assert_eq!(a.stdout, b.stdout, "seed 9 twice gave different output");
@@ -291,7 +483,14 @@ fn resolve_with_the_same_seed_gives_the_same_output() {
 
 #[test]
 fn odds_give_exact_fractions_per_outcome() {
-    let run = umpire(&["odds", "qrs", "discipline_test", "--input", "discipline=B", "--json"]);
+    let run = umpire(&[
+        "odds",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "discipline=B",
+        "--json",
+    ]);
     let v = run.json();
     has_keys(&v, &["procedure", "outcomes"], "odds");
     assert_eq!(v["procedure"], "discipline_test");
@@ -302,7 +501,10 @@ fn odds_give_exact_fractions_per_outcome() {
         total += o["probability"].as_f64().expect("probability");
     }
     assert!((total - 1.0).abs() < 1e-9, "probabilities sum to {total}");
-    let pass = outcomes.iter().find(|o| o["code"] == "pass").expect("pass listed");
+    let pass = outcomes
+        .iter()
+        .find(|o| o["code"] == "pass")
+        .expect("pass listed");
     assert_eq!(pass["fraction"], "1/2", "B needs 4+ on a d6");
 }
 
@@ -311,36 +513,93 @@ fn odds_give_exact_fractions_per_outcome() {
 #[test]
 fn unknown_ruleset_lists_the_valid_ones() {
     umpire(&["describe", "nosuch"]).fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
-    umpire(&["resolve", "nosuch", "discipline_test", "--roll", "3", "--json"]).fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
-    umpire(&["odds", "nosuch", "discipline_test", "--json"]).fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
-    umpire(&["rules", "check", "nosuch", "--json"]).fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
+    umpire(&[
+        "resolve",
+        "nosuch",
+        "discipline_test",
+        "--roll",
+        "3",
+        "--json",
+    ])
+    .fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
+    umpire(&["odds", "nosuch", "discipline_test", "--json"])
+        .fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
+    umpire(&["rules", "check", "nosuch", "--json"])
+        .fails_saying(&["unknown ruleset 'nosuch'", "qrs"]);
 }
 
 #[test]
 fn unknown_procedure_lists_the_valid_ones() {
-    umpire(&["resolve", "qrs", "nosuch", "--roll", "3", "--json"]).fails_saying(&["unknown procedure 'nosuch'", "discipline_test", "retreat"]);
-    umpire(&["describe", "qrs", "nosuch", "--json"]).fails_saying(&["unknown procedure 'nosuch'", "discipline_test"]);
+    umpire(&["resolve", "qrs", "nosuch", "--roll", "3", "--json"]).fails_saying(&[
+        "unknown procedure 'nosuch'",
+        "discipline_test",
+        "retreat",
+    ]);
+    umpire(&["describe", "qrs", "nosuch", "--json"])
+        .fails_saying(&["unknown procedure 'nosuch'", "discipline_test"]);
 }
 
 #[test]
 fn unknown_input_lists_the_valid_inputs() {
-    umpire(&["resolve", "qrs", "discipline_test", "--input", "colour=red", "--roll", "3", "--json"])
-        .fails_saying(&["no input 'colour'", "discipline", "test_for", "outside_command_range"]);
-    umpire(&["odds", "qrs", "discipline_test", "--input", "colour=red", "--json"]).fails_saying(&["no input 'colour'", "discipline"]);
+    umpire(&[
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "colour=red",
+        "--roll",
+        "3",
+        "--json",
+    ])
+    .fails_saying(&[
+        "no input 'colour'",
+        "discipline",
+        "test_for",
+        "outside_command_range",
+    ]);
+    umpire(&[
+        "odds",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "colour=red",
+        "--json",
+    ])
+    .fails_saying(&["no input 'colour'", "discipline"]);
 }
 
 #[test]
 fn impossible_face_names_the_die_faces() {
-    umpire(&["resolve", "qrs", "discipline_test", "--input", "discipline=B", "--roll", "7", "--json"])
-        .fails_saying(&["7 is not a face of a d6", "1–6"]);
+    umpire(&[
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "discipline=B",
+        "--roll",
+        "7",
+        "--json",
+    ])
+    .fails_saying(&["7 is not a face of a d6", "1–6"]);
 }
 
 #[test]
 fn bad_choice_names_the_choices() {
-    umpire(&["resolve", "qrs", "discipline_test", "--input", "discipline=Z", "--roll", "3", "--json"]).fails_saying(&["'Z'", "A, B, C"]);
+    umpire(&[
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "--input",
+        "discipline=Z",
+        "--roll",
+        "3",
+        "--json",
+    ])
+    .fails_saying(&["'Z'", "A, B, C"]);
 }
 
 #[test]
 fn missing_input_names_it() {
-    umpire(&["resolve", "qrs", "discipline_test", "--roll", "3", "--json"]).fails_saying(&["discipline", "--input discipline="]);
+    umpire(&["resolve", "qrs", "discipline_test", "--roll", "3", "--json"])
+        .fails_saying(&["discipline", "--input discipline="]);
 }

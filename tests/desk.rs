@@ -5,7 +5,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
-use umpire::app::{CHART_RESULT_LABEL, Desk, DeskApp, PHYSICAL_DICE_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL};
+use umpire::app::{
+    CHART_RESULT_LABEL, Desk, DeskApp, PHYSICAL_DICE_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
+};
 use umpire::rules::Library;
 
 const QRS_NAME: &str = "Renaissance miniatures QRS (BU / VBU / VD)";
@@ -21,12 +23,19 @@ fn desk() -> Harness<'static, DeskApp> {
 fn open_discipline_test(harness: &mut Harness<'static, DeskApp>) {
     harness.get_by_label("Ruleset").click();
     harness.run();
-    harness.get_by_role_and_label(Role::Button, QRS_NAME).click();
+    harness
+        .get_by_role_and_label(Role::Button, QRS_NAME)
+        .click();
     harness.run();
     // The procedure list entry (the central heading carries the same text as a plain label).
-    harness.get_by_role_and_label(Role::Button, "Discipline Test").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Discipline Test")
+        .click();
     harness.run();
-    assert_eq!(harness.state().desk.procedure().map(|p| p.id.as_str()), Some("discipline_test"));
+    assert_eq!(
+        harness.state().desk.procedure().map(|p| p.id.as_str()),
+        Some("discipline_test")
+    );
 }
 
 /// Chooses `choice` in the combo box labelled `label`.
@@ -54,7 +63,11 @@ fn labels_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<Str
         .query_all_by_label_contains(text)
         .filter_map(|n| {
             let node = n.accesskit_node();
-            if node.role() == Role::Label { node.value() } else { node.label() }
+            if node.role() == Role::Label {
+                node.value()
+            } else {
+                node.label()
+            }
         })
         .collect()
 }
@@ -65,13 +78,18 @@ fn discipline_test_with_physical_dice_fails_outside_command_range() {
     open_discipline_test(&mut harness);
 
     choose(&mut harness, "Discipline", "C");
-    harness.get_by_role_and_label(Role::CheckBox, "Outside Command Range").click();
+    harness
+        .get_by_role_and_label(Role::CheckBox, "Outside Command Range")
+        .click();
     harness.run();
 
     // Live update before any roll: C needs 5, −1 for Outside Command Range, a natural 6 passes.
     harness.get_by_label("1/6");
     harness.get_by_label("5/6");
-    assert!(harness.query_by_label("1/2").is_none(), "odds did not follow the inputs");
+    assert!(
+        harness.query_by_label("1/2").is_none(),
+        "odds did not follow the inputs"
+    );
 
     throw_physical(&mut harness, "5");
 
@@ -80,7 +98,9 @@ fn discipline_test_with_physical_dice_fails_outside_command_range() {
     assert!(harness.query_by_label("Result: Pass").is_none());
     let lines = labels_containing(&harness, "Outside Command Range");
     assert!(
-        lines.iter().any(|l| l.starts_with("Modifier: Outside Command Range") && l.contains("−1")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("Modifier: Outside Command Range") && l.contains("−1")),
         "no explanation line for the modifier among {lines:?}"
     );
     assert!(
@@ -94,7 +114,10 @@ fn discipline_test_with_physical_dice_fails_outside_command_range() {
     let desk = &harness.state().desk;
     assert_eq!(desk.log().len(), 1);
     assert_eq!(desk.log()[0].outcome, "Fail");
-    assert_eq!(desk.last_result().map(|r| r.outcome.code.as_str()), Some("fail"));
+    assert_eq!(
+        desk.last_result().map(|r| r.outcome.code.as_str()),
+        Some("fail")
+    );
     assert!(!labels_containing(&harness, "d6 [5] physical → Fail").is_empty());
 }
 
@@ -113,8 +136,19 @@ fn odds_bars_show_one_half_for_discipline_b() {
     // B passes on 4, 5, 6: one bar each for Pass and Fail at exactly 1/2.
     assert_eq!(harness.get_all_by_label("1/2").count(), 2);
     assert_eq!(harness.get_all_by_label("50.0%").count(), 2);
-    assert!(harness.query_by_label("2/3").is_none(), "stale odds still shown");
-    assert_eq!(harness.state().desk.preview().and_then(|p| p.odds.as_ref().ok()).map(|o| o.outcomes.len()), Some(2));
+    assert!(
+        harness.query_by_label("2/3").is_none(),
+        "stale odds still shown"
+    );
+    assert_eq!(
+        harness
+            .state()
+            .desk
+            .preview()
+            .and_then(|p| p.odds.as_ref().ok())
+            .map(|o| o.outcomes.len()),
+        Some(2)
+    );
 }
 
 #[test]
@@ -153,21 +187,30 @@ fn every_symbol_the_engine_writes_has_a_glyph() {
     // The harness panics on a missing glyph. These are the non-ASCII characters of the engine's
     // messages and the desk's own, plus every one in the shipped rulesets (read here, so that a
     // new ruleset with a new symbol is covered too).
-    let mut symbols: Vec<char> = "– → — … − ≤ ≥ ⌊ ⌋ ⌈ ⌉ × ÷ ° § · • ± ≈ †".chars().filter(|c| !c.is_whitespace()).collect();
+    let mut symbols: Vec<char> = "– → — … − ≤ ≥ ⌊ ⌋ ⌈ ⌉ × ÷ ° § · • ± ≈ †"
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     for files in umpire::rules::shipped_sources() {
         for file in std::iter::once(&files.ruleset).chain(&files.tables) {
-            symbols.extend(file.text.chars().filter(|c| !c.is_ascii() && !c.is_whitespace()));
+            symbols.extend(
+                file.text
+                    .chars()
+                    .filter(|c| !c.is_ascii() && !c.is_whitespace()),
+            );
         }
     }
     symbols.sort_unstable();
     symbols.dedup();
     let text: String = symbols.iter().flat_map(|c| [*c, ' ']).collect();
-    let mut harness = Harness::builder().with_context_setup(umpire::app::install_fonts).build_ui(|ui| {
-        ui.label(&text);
-        ui.label(egui::RichText::new(&text).strong());
-        ui.label(egui::RichText::new(&text).monospace());
-        ui.heading(&text);
-    });
+    let mut harness = Harness::builder()
+        .with_context_setup(umpire::app::install_fonts)
+        .build_ui(|ui| {
+            ui.label(&text);
+            ui.label(egui::RichText::new(&text).strong());
+            ui.label(egui::RichText::new(&text).monospace());
+            ui.heading(&text);
+        });
     harness.run();
     assert_eq!(harness.get_all_by_label(&text).count(), 4);
 }
@@ -206,10 +249,20 @@ results:
   B: {label: Breakout, effects: [{kind: move, side: attacker, text: leaves the fortress}]}
 "#;
     let library = Library::load(&[RulesetFiles {
-        ruleset: SourceFile { name: "chart/ruleset.yaml".into(), text: ruleset.into() },
-        tables: vec![SourceFile { name: "chart/sortie.yaml".into(), text: table.into() }],
+        ruleset: SourceFile {
+            name: "chart/ruleset.yaml".into(),
+            text: ruleset.into(),
+        },
+        tables: vec![SourceFile {
+            name: "chart/sortie.yaml".into(),
+            text: table.into(),
+        }],
     }]);
-    assert!(library.failed.is_empty(), "test ruleset does not load: {:?}", library.failed);
+    assert!(
+        library.failed.is_empty(),
+        "test ruleset does not load: {:?}",
+        library.failed
+    );
     library
 }
 
@@ -224,7 +277,9 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     harness.get_by_label("2/3");
 
     throw_physical(&mut harness, "4");
-    assert!(!labels_containing(&harness, "row 3-4, column breakout is not in the rule text").is_empty());
+    assert!(
+        !labels_containing(&harness, "row 3-4, column breakout is not in the rule text").is_empty()
+    );
     assert!(labels_containing(&harness, "Result: ").is_empty());
 
     harness.get_by_label(CHART_RESULT_LABEL).click();
@@ -238,8 +293,14 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     // The desk marks the result as read off the chart; the explanation names the cell.
     harness.get_by_label("Read off the physical chart.");
     let lines = labels_containing(&harness, "row 3-4, column breakout");
-    assert!(lines.iter().any(|l| l.contains("chart") && l.contains('B')), "no explanation line for the chart cell among {lines:?}");
-    assert!(harness.query_by_label(CHART_RESULT_LABEL).is_none(), "the chart field should close");
+    assert!(
+        lines.iter().any(|l| l.contains("chart") && l.contains('B')),
+        "no explanation line for the chart cell among {lines:?}"
+    );
+    assert!(
+        harness.query_by_label(CHART_RESULT_LABEL).is_none(),
+        "the chart field should close"
+    );
     assert_eq!(harness.state().desk.log().len(), 1);
     assert!(harness.state().desk.log()[0].from_chart);
 }
@@ -268,8 +329,16 @@ fn a_chart_result_replays_the_same_app_dice() {
         umpire::dice::Provenance::App { first_draw, .. } => assert_eq!(*first_draw, draw),
         other => panic!("expected app dice, got {other:?}"),
     }
-    assert!(result.rolls[0].faces()[0] >= 3, "replayed a different throw: {:?}", result.rolls[0]);
-    assert_eq!(desk.app_dice().next_draw(), after, "entering the chart result must not throw again");
+    assert!(
+        result.rolls[0].faces()[0] >= 3,
+        "replayed a different throw: {:?}",
+        result.rolls[0]
+    );
+    assert_eq!(
+        desk.app_dice().next_draw(),
+        after,
+        "entering the chart result must not throw again"
+    );
     assert!(desk.pending_chart().is_none());
 }
 
@@ -278,19 +347,37 @@ fn switching_a_ruling_changes_the_odds() {
     // RR3 mutiny (L590 against its own example at L592): with 3 Arrears boxes the example's
     // reading mutinies on 1–3 (1/2), the rule's wording on 1–2 (1/3).
     let mut desk = Desk::with_seed(Library::shipped(), 7);
-    let rr3 = desk.library().rulesets.iter().position(|r| r.id == "rr3").expect("rr3 ships");
+    let rr3 = desk
+        .library()
+        .rulesets
+        .iter()
+        .position(|r| r.id == "rr3")
+        .expect("rr3 ships");
     desk.select_ruleset(rr3);
-    let mutiny = desk.library().rulesets[rr3].procedures.iter().position(|p| p.id == "mutiny").expect("mutiny");
+    let mutiny = desk.library().rulesets[rr3]
+        .procedures
+        .iter()
+        .position(|p| p.id == "mutiny")
+        .expect("mutiny");
     desk.select_procedure(mutiny);
     desk.set_input("arrears", umpire::rules::Value::Int(3));
     let chance = |desk: &mut Desk| {
         let preview = desk.refresh().expect("preview");
         let odds = preview.odds.as_ref().expect("odds");
-        odds.outcomes.iter().find(|o| o.code == "mutiny").map(|o| o.fraction.to_string()).expect("mutiny outcome")
+        odds.outcomes
+            .iter()
+            .find(|o| o.code == "mutiny")
+            .map(|o| o.fraction.to_string())
+            .expect("mutiny outcome")
     };
     assert_eq!(chance(&mut desk), "1/2");
     desk.set_ruling("mutiny_comparator", "less_than_rule");
     assert_eq!(chance(&mut desk), "1/3");
     desk.set_ruling("mutiny_comparator", "nonsense");
-    assert!(desk.error().is_some_and(|e| e.contains("no option 'nonsense'")), "{:?}", desk.error());
+    assert!(
+        desk.error()
+            .is_some_and(|e| e.contains("no option 'nonsense'")),
+        "{:?}",
+        desk.error()
+    );
 }

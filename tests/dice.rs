@@ -1,7 +1,10 @@
 //! Dice: the seeded stream (pinned), physical entry, custom dice, provenance, notation errors
 //! and exact distributions.
 
-use umpire::dice::{AppDice, DiceError, DiceExpr, Die, DieFace, DieSet, Fraction, Provenance, Roll, SAMPLER_ALGORITHM};
+use umpire::dice::{
+    AppDice, DiceError, DiceExpr, Die, DieFace, DieSet, Fraction, Provenance, Roll,
+    SAMPLER_ALGORITHM,
+};
 
 fn parse(expr: &str) -> DiceExpr {
     DiceExpr::parse(expr, &DieSet::new()).unwrap_or_else(|e| panic!("{expr}: {e}"))
@@ -14,8 +17,15 @@ fn typed(faces: &[&str]) -> Vec<String> {
 /// A weighted, symbolic command die: three blanks, two Cmd, one Star.
 fn command_dice() -> DieSet {
     let mut set = DieSet::new();
-    let face = |value, label: &str, weight| DieFace { value, label: Some(label.to_string()), weight };
-    set.insert(Die { name: "dcmd".into(), faces: vec![face(0, "Blank", 3), face(1, "Cmd", 2), face(2, "Star", 1)] });
+    let face = |value, label: &str, weight| DieFace {
+        value,
+        label: Some(label.to_string()),
+        weight,
+    };
+    set.insert(Die {
+        name: "dcmd".into(),
+        faces: vec![face(0, "Blank", 3), face(1, "Cmd", 2), face(2, "Star", 1)],
+    });
     set
 }
 
@@ -69,10 +79,23 @@ fn same_seed_same_rolls_different_seed_different_rolls() {
     assert_eq!(resumed.roll(&expr), {
         let mut r = ra[10].clone();
         // ra[10] began at draw 20 (two draws per roll): identical including provenance.
-        r.provenance = Provenance::App { algorithm: SAMPLER_ALGORITHM.into(), seed: 1234, first_draw: 20, draws: 2 };
+        r.provenance = Provenance::App {
+            algorithm: SAMPLER_ALGORITHM.into(),
+            seed: 1234,
+            first_draw: 20,
+            draws: 2,
+        };
         r
     });
-    assert_eq!(ra[10].provenance, Provenance::App { algorithm: SAMPLER_ALGORITHM.into(), seed: 1234, first_draw: 20, draws: 2 });
+    assert_eq!(
+        ra[10].provenance,
+        Provenance::App {
+            algorithm: SAMPLER_ALGORITHM.into(),
+            seed: 1234,
+            first_draw: 20,
+            draws: 2
+        }
+    );
 }
 
 #[test]
@@ -90,7 +113,15 @@ fn face_at_rederives_each_draw() {
     let mut app = AppDice::new(99);
     app.roll(&expr);
     let roll = app.roll(&expr);
-    let Provenance::App { seed, first_draw, draws, .. } = roll.provenance.clone() else { panic!("app roll") };
+    let Provenance::App {
+        seed,
+        first_draw,
+        draws,
+        ..
+    } = roll.provenance.clone()
+    else {
+        panic!("app roll")
+    };
     assert_eq!((seed, first_draw, draws), (99, 4, 4));
     for (i, (die, rolled)) in expr.dice().into_iter().zip(&roll.dice).enumerate() {
         assert_eq!(&AppDice::face_at(seed, first_draw + i as u64, die), rolled);
@@ -109,7 +140,9 @@ fn d10_faces_are_zero_to_nine() {
     assert_eq!(dist.probability(0), Fraction::new(1, 10));
     assert_eq!(dist.probability(10), Fraction::new(0, 1));
     // Many app draws never leave 0–9, and reach both ends.
-    let seen: std::collections::BTreeSet<i64> = (0..500).map(|k| AppDice::face_at(7, k, &d10).face).collect();
+    let seen: std::collections::BTreeSet<i64> = (0..500)
+        .map(|k| AppDice::face_at(7, k, &d10).face)
+        .collect();
     assert_eq!(seen, (0..=9).collect());
     // Other dice stay 1..N.
     assert_eq!(DieSet::new().get("d6").unwrap().min_value(), 1);
@@ -119,17 +152,29 @@ fn d10_faces_are_zero_to_nine() {
 #[test]
 fn physical_entry_refuses_impossible_faces() {
     let err = Roll::physical(&parse("d6"), &typed(&["7"]), None).expect_err("no 7 on a d6");
-    assert!(matches!(&err, DiceError::ImpossibleFace { typed, die, faces, .. } if typed == "7" && die == "d6" && faces == "1–6"), "{err:?}");
-    assert_eq!(err.to_string(), "7 is not a face of a d6 (faces: 1–6); die 1 of 1 in d6");
+    assert!(
+        matches!(&err, DiceError::ImpossibleFace { typed, die, faces, .. } if typed == "7" && die == "d6" && faces == "1–6"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "7 is not a face of a d6 (faces: 1–6); die 1 of 1 in d6"
+    );
 
     let err = Roll::physical(&parse("d10"), &typed(&["10"]), None).expect_err("no 10 on a d10");
-    assert_eq!(err.to_string(), "10 is not a face of a d10 (faces: 0–9); die 1 of 1 in d10");
+    assert_eq!(
+        err.to_string(),
+        "10 is not a face of a d10 (faces: 0–9); die 1 of 1 in d10"
+    );
 
     // The position of the offending die is named.
     let err = Roll::physical(&parse("2d6+1"), &typed(&["3", "0"]), None).expect_err("no 0 on a d6");
     assert!(err.to_string().contains("die 2 of 2 in 2d6+1"), "{err}");
     let err = Roll::physical(&parse("d6"), &typed(&["six"]), None).expect_err("not a number");
-    assert!(err.to_string().starts_with("six is not a face of a d6"), "{err}");
+    assert!(
+        err.to_string().starts_with("six is not a face of a d6"),
+        "{err}"
+    );
 
     // A 0 is fine on a d10.
     let ok = Roll::physical(&parse("d10"), &typed(&["0"]), None).expect("0 is a d10 face");
@@ -138,23 +183,51 @@ fn physical_entry_refuses_impossible_faces() {
 
 #[test]
 fn physical_entry_refuses_the_wrong_number_of_faces() {
-    let err = Roll::physical(&parse("2d6"), &typed(&["3"]), None).expect_err("one face for two dice");
-    assert!(matches!(&err, DiceError::WrongCount { expected: 2, given: 1, .. }), "{err:?}");
-    assert_eq!(err.to_string(), "2d6 needs 2 dice, 1 given — type one face per die, e.g. 1 1");
-    let err = Roll::physical(&parse("d10"), &typed(&["3", "4"]), None).expect_err("two faces for one die");
+    let err =
+        Roll::physical(&parse("2d6"), &typed(&["3"]), None).expect_err("one face for two dice");
+    assert!(
+        matches!(
+            &err,
+            DiceError::WrongCount {
+                expected: 2,
+                given: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "2d6 needs 2 dice, 1 given — type one face per die, e.g. 1 1"
+    );
+    let err = Roll::physical(&parse("d10"), &typed(&["3", "4"]), None)
+        .expect_err("two faces for one die");
     assert!(err.to_string().contains("needs 1 dice, 2 given"), "{err}");
     assert!(err.to_string().contains("e.g. 0"), "{err}");
     let err = Roll::physical(&parse("d6"), &[], None).expect_err("no faces");
-    assert!(matches!(err, DiceError::WrongCount { expected: 1, given: 0, .. }));
+    assert!(matches!(
+        err,
+        DiceError::WrongCount {
+            expected: 1,
+            given: 0,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn physical_entry_totals_and_records_who_rolled() {
-    let roll = Roll::physical(&parse("2d6+2"), &typed(&["3", " 5 "]), Some("Alice".into())).expect("valid");
+    let roll = Roll::physical(&parse("2d6+2"), &typed(&["3", " 5 "]), Some("Alice".into()))
+        .expect("valid");
     assert_eq!(roll.faces(), vec![3, 5]);
     assert_eq!(roll.total, 10);
     assert_eq!(roll.expr, "2d6+2");
-    assert_eq!(roll.provenance, Provenance::Physical { entered_by: Some("Alice".into()) });
+    assert_eq!(
+        roll.provenance,
+        Provenance::Physical {
+            entered_by: Some("Alice".into())
+        }
+    );
     let roll = Roll::physical(&parse("ceil(d6/2)"), &typed(&["5"]), None).expect("valid");
     assert_eq!(roll.total, 3);
     assert_eq!(roll.provenance, Provenance::Physical { entered_by: None });
@@ -173,7 +246,10 @@ fn custom_symbolic_die_accepts_labels_and_values() {
     let roll = Roll::physical(&expr, &typed(&["0", "1"]), None).expect("values");
     assert_eq!(roll.dice[0].label.as_deref(), Some("Blank"));
     let err = Roll::physical(&expr, &typed(&["Cmd", "3"]), None).expect_err("no 3");
-    assert_eq!(err.to_string(), "3 is not a face of a dcmd (faces: Blank (0), Cmd (1), Star (2)); die 2 of 2 in 2dcmd");
+    assert_eq!(
+        err.to_string(),
+        "3 is not a face of a dcmd (faces: Blank (0), Cmd (1), Star (2)); die 2 of 2 in 2dcmd"
+    );
 
     // Weighted: the distribution counts slots, 6 per die.
     let dist = expr.distribution().expect("small");
@@ -196,7 +272,11 @@ fn custom_symbolic_die_accepts_labels_and_values() {
     }
     // Unknown custom die names list the declared ones.
     let err = DiceExpr::parse("dfoo", &dice).expect_err("unknown die");
-    assert!(err.to_string().contains("unknown die 'dfoo' — use dN or one of: dcmd"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("unknown die 'dfoo' — use dN or one of: dcmd"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -218,10 +298,34 @@ fn provenance_records_seed_and_draw_index() {
     let first = app.roll(&parse("2d6"));
     let second = app.roll(&parse("d6+3"));
     let third = app.roll(&parse("4"));
-    assert_eq!(first.provenance, Provenance::App { algorithm: SAMPLER_ALGORITHM.into(), seed: 7, first_draw: 0, draws: 2 });
-    assert_eq!(second.provenance, Provenance::App { algorithm: SAMPLER_ALGORITHM.into(), seed: 7, first_draw: 2, draws: 1 });
+    assert_eq!(
+        first.provenance,
+        Provenance::App {
+            algorithm: SAMPLER_ALGORITHM.into(),
+            seed: 7,
+            first_draw: 0,
+            draws: 2
+        }
+    );
+    assert_eq!(
+        second.provenance,
+        Provenance::App {
+            algorithm: SAMPLER_ALGORITHM.into(),
+            seed: 7,
+            first_draw: 2,
+            draws: 1
+        }
+    );
     // A constant uses no draws.
-    assert_eq!(third.provenance, Provenance::App { algorithm: SAMPLER_ALGORITHM.into(), seed: 7, first_draw: 3, draws: 0 });
+    assert_eq!(
+        third.provenance,
+        Provenance::App {
+            algorithm: SAMPLER_ALGORITHM.into(),
+            seed: 7,
+            first_draw: 3,
+            draws: 0
+        }
+    );
     assert_eq!(third.total, 4);
     assert_eq!(app.seed(), 7);
     assert_eq!(app.next_draw(), 3);
@@ -249,10 +353,20 @@ fn notation_errors_are_refused_with_a_message() {
     ];
     for (expr, problem) in cases {
         let err = DiceExpr::parse(expr, &DieSet::new()).expect_err(expr);
-        let DiceError::Notation { expr: written, problem: said } = &err else { panic!("{expr}: {err:?}") };
+        let DiceError::Notation {
+            expr: written,
+            problem: said,
+        } = &err
+        else {
+            panic!("{expr}: {err:?}")
+        };
         assert_eq!(written, expr);
         assert!(said.contains(problem), "{expr}: {said}");
-        assert!(err.to_string().starts_with(&format!("dice notation '{expr}': ")), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("dice notation '{expr}': ")),
+            "{err}"
+        );
     }
 }
 

@@ -15,7 +15,9 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 use umpire::dice::{DiceExpr, DieSet, Fraction};
 use umpire::resolve::{Odds, ResolveError, odds, prepare};
-use umpire::rules::{InputKind, InputSpec, Library, Procedure, Ruleset, Value, load_ruleset, read_ruleset_dir};
+use umpire::rules::{
+    InputKind, InputSpec, Library, Procedure, Ruleset, Value, load_ruleset, read_ruleset_dir,
+};
 
 /// Throws enumerated one by one at most (larger cases check only the odds' sum).
 const MAX_COMBINATIONS: u128 = 50_000;
@@ -26,7 +28,11 @@ const CASES_PER_PROCEDURE: u32 = 64;
 const CASES_PER_POOL: u32 = 24;
 
 fn config(cases: u32) -> Config {
-    Config { cases, failure_persistence: None, ..Config::default() }
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
 }
 
 fn shapes() -> &'static Ruleset {
@@ -40,7 +46,9 @@ fn shapes() -> &'static Ruleset {
 
 fn qrs() -> &'static Ruleset {
     static LIB: OnceLock<Library> = OnceLock::new();
-    LIB.get_or_init(Library::shipped).get("qrs").expect("qrs ships")
+    LIB.get_or_init(Library::shipped)
+        .get("qrs")
+        .expect("qrs ships")
 }
 
 // ── Input generation ──────────────────────────────────────────────────────────────────
@@ -54,7 +62,9 @@ fn value_strategy(spec: &InputSpec) -> BoxedStrategy<Value> {
             let low_end = min..=max.min(min.saturating_add(4));
             prop_oneof![low_end, min..=max].prop_map(Value::Int).boxed()
         }
-        InputKind::Choice { choices } => prop::sample::select(choices.clone()).prop_map(Value::Text).boxed(),
+        InputKind::Choice { choices } => prop::sample::select(choices.clone())
+            .prop_map(Value::Text)
+            .boxed(),
         InputKind::Flag => any::<bool>().prop_map(Value::Bool).boxed(),
     }
 }
@@ -74,7 +84,9 @@ fn inputs_strategy(procedure: &Procedure) -> BoxedStrategy<BTreeMap<String, Valu
             }
         })
         .collect();
-    parts.prop_map(|pairs| pairs.into_iter().flatten().collect()).boxed()
+    parts
+        .prop_map(|pairs| pairs.into_iter().flatten().collect())
+        .boxed()
 }
 
 // ── Exact arithmetic helpers ──────────────────────────────────────────────────────────
@@ -85,11 +97,17 @@ fn gcd(a: u128, b: u128) -> u128 {
 
 /// Exact sum of fractions, `None` on overflow.
 fn sum_fractions(fractions: impl IntoIterator<Item = Fraction>) -> Option<Fraction> {
-    let mut acc = Fraction { numerator: 0, denominator: 1 };
+    let mut acc = Fraction {
+        numerator: 0,
+        denominator: 1,
+    };
     for f in fractions {
         let g = gcd(acc.denominator, f.denominator);
         let lcm = (acc.denominator / g).checked_mul(f.denominator)?;
-        let n = acc.numerator.checked_mul(lcm / acc.denominator)?.checked_add(f.numerator.checked_mul(lcm / f.denominator)?)?;
+        let n = acc
+            .numerator
+            .checked_mul(lcm / acc.denominator)?
+            .checked_add(f.numerator.checked_mul(lcm / f.denominator)?)?;
         acc = Fraction::new(n, lcm);
     }
     Some(acc)
@@ -101,15 +119,25 @@ type Key = (String, Option<i64>);
 
 /// Every throw of the prepared dice, with its weight: `None` when there are too many.
 fn each_throw(dice: &[&umpire::dice::Die]) -> Option<Vec<(Vec<i64>, u128)>> {
-    let combinations = dice.iter().try_fold(1u128, |acc, d| acc.checked_mul(d.faces.len() as u128))?;
+    let combinations = dice
+        .iter()
+        .try_fold(1u128, |acc, d| acc.checked_mul(d.faces.len() as u128))?;
     if combinations > MAX_COMBINATIONS {
         return None;
     }
     let mut out = Vec::with_capacity(combinations as usize);
     let mut index = vec![0usize; dice.len()];
     loop {
-        let faces = dice.iter().zip(&index).map(|(d, &i)| d.faces[i].value).collect();
-        let weight = dice.iter().zip(&index).map(|(d, &i)| u128::from(d.faces[i].weight)).product();
+        let faces = dice
+            .iter()
+            .zip(&index)
+            .map(|(d, &i)| d.faces[i].value)
+            .collect();
+        let weight = dice
+            .iter()
+            .zip(&index)
+            .map(|(d, &i)| u128::from(d.faces[i].weight))
+            .product();
         out.push((faces, weight));
         // Odometer.
         let mut k = 0;
@@ -132,7 +160,11 @@ type Tally = Result<BTreeMap<Key, u128>, Box<ResolveError>>;
 
 /// What happens for every throw, with the total weight; `None` when prepare fails or there
 /// are too many throws to enumerate.
-fn tally_all_throws(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, Value>) -> Option<(Tally, u128)> {
+fn tally_all_throws(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    inputs: &BTreeMap<String, Value>,
+) -> Option<(Tally, u128)> {
     let prepared = prepare(ruleset, procedure, inputs).ok()?;
     let throws = match &prepared.dice {
         Some(expr) => each_throw(&expr.dice())?,
@@ -156,12 +188,26 @@ fn check_odds_sum(o: &Odds) -> Result<(), TestCaseError> {
     let counted: u128 = o.outcomes.iter().map(|x| x.count).sum();
     prop_assert_eq!(counted, o.cases, "counts do not add up to the cases");
     for x in &o.outcomes {
-        prop_assert_eq!(x.fraction, Fraction::new(x.count, o.cases), "fraction of {} is not count/cases", x.code);
+        prop_assert_eq!(
+            x.fraction,
+            Fraction::new(x.count, o.cases),
+            "fraction of {} is not count/cases",
+            x.code
+        );
     }
     let sum = sum_fractions(o.outcomes.iter().map(|x| x.fraction));
-    prop_assert_eq!(sum, Some(Fraction::new(1, 1)), "fractions do not sum to 1: {:?}", o.outcomes);
+    prop_assert_eq!(
+        sum,
+        Some(Fraction::new(1, 1)),
+        "fractions do not sum to 1: {:?}",
+        o.outcomes
+    );
     // Each (code, value) is listed once.
-    let mut keys: Vec<Key> = o.outcomes.iter().map(|x| (x.code.clone(), x.value)).collect();
+    let mut keys: Vec<Key> = o
+        .outcomes
+        .iter()
+        .map(|x| (x.code.clone(), x.value))
+        .collect();
     keys.sort();
     keys.dedup();
     prop_assert_eq!(keys.len(), o.outcomes.len(), "an outcome is listed twice");
@@ -169,7 +215,11 @@ fn check_odds_sum(o: &Odds) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn check_procedure(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, Value>) -> Result<(), TestCaseError> {
+fn check_procedure(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    inputs: &BTreeMap<String, Value>,
+) -> Result<(), TestCaseError> {
     let computed = odds(ruleset, procedure, inputs);
     let prepared = prepare(ruleset, procedure, inputs);
     match (&prepared, &computed) {
@@ -177,7 +227,11 @@ fn check_procedure(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<S
             prop_assert_eq!(p, o, "odds and prepare fail differently");
             return Ok(());
         }
-        (Err(p), Ok(_)) => return Err(TestCaseError::fail(format!("prepare fails ({p}) but odds do not"))),
+        (Err(p), Ok(_)) => {
+            return Err(TestCaseError::fail(format!(
+                "prepare fails ({p}) but odds do not"
+            )));
+        }
         (Ok(prepared), Err(e)) => {
             if let Some(missing) = &prepared.unknown_modifier {
                 prop_assert_eq!(missing, e);
@@ -189,7 +243,11 @@ fn check_procedure(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<S
             // Otherwise some throw must meet the same error.
             match tally_all_throws(ruleset, procedure, inputs) {
                 Some((Err(t), _)) => prop_assert_eq!(t.as_ref(), e),
-                Some((Ok(t), _)) => return Err(TestCaseError::fail(format!("odds fail ({e}) but every throw resolves: {t:?}"))),
+                Some((Ok(t), _)) => {
+                    return Err(TestCaseError::fail(format!(
+                        "odds fail ({e}) but every throw resolves: {t:?}"
+                    )));
+                }
                 None => {}
             }
             return Ok(());
@@ -201,12 +259,24 @@ fn check_procedure(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<S
     let Some((tally, total)) = tally_all_throws(ruleset, procedure, inputs) else {
         return Ok(()); // too many throws to enumerate
     };
-    let tally = tally.map_err(|e| TestCaseError::fail(format!("odds succeed but a throw fails: {e}")))?;
+    let tally =
+        tally.map_err(|e| TestCaseError::fail(format!("odds succeed but a throw fails: {e}")))?;
     prop_assert_eq!(total, o.cases, "weighted throws ≠ odds cases");
-    let from_odds: BTreeMap<Key, u128> = o.outcomes.iter().map(|x| ((x.code.clone(), x.value), x.count)).collect();
-    prop_assert_eq!(&tally, &from_odds, "resolving every throw does not reproduce the odds");
+    let from_odds: BTreeMap<Key, u128> = o
+        .outcomes
+        .iter()
+        .map(|x| ((x.code.clone(), x.value), x.count))
+        .collect();
+    prop_assert_eq!(
+        &tally,
+        &from_odds,
+        "resolving every throw does not reproduce the odds"
+    );
     for x in &o.outcomes {
-        prop_assert_eq!(Fraction::new(tally[&(x.code.clone(), x.value)], total), x.fraction);
+        prop_assert_eq!(
+            Fraction::new(tally[&(x.code.clone(), x.value)], total),
+            x.fraction
+        );
     }
     Ok(())
 }
@@ -227,7 +297,9 @@ fn check_ruleset(ruleset: &Ruleset, pick: fn(&Procedure) -> bool) -> usize {
             (false, false) => CASES_PER_PROCEDURE,
         };
         let mut runner = TestRunner::new(config(cases));
-        let result = runner.run(&inputs_strategy(procedure), |inputs| check_procedure(ruleset, procedure, &inputs));
+        let result = runner.run(&inputs_strategy(procedure), |inputs| {
+            check_procedure(ruleset, procedure, &inputs)
+        });
         if let Err(e) = result {
             panic!("{}/{}: {e}", ruleset.id, procedure.id);
         }
@@ -263,12 +335,20 @@ fn qrs_pools_match_every_throw() {
 /// skipping everything.
 #[test]
 fn enumeration_covers_pools_tables_and_missing_cells() {
-    let given = |pairs: &[(&str, Value)]| pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect::<BTreeMap<_, _>>();
+    let given = |pairs: &[(&str, Value)]| {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect::<BTreeMap<_, _>>()
+    };
     let sortie = shapes().procedure("sortie").unwrap();
     let inputs = given(&[("sortie_type", Value::Text("breakout".into()))]);
     let (tally, total) = tally_all_throws(shapes(), sortie, &inputs).expect("6 throws");
     assert_eq!(total, 6);
-    assert_eq!(tally.unwrap(), BTreeMap::from([(("R".to_string(), None), 2), (("?".to_string(), None), 4)]));
+    assert_eq!(
+        tally.unwrap(),
+        BTreeMap::from([(("R".to_string(), None), 2), (("?".to_string(), None), 4)])
+    );
     check_procedure(shapes(), sortie, &inputs).expect("consistent");
 
     let volley = shapes().procedure("volley").unwrap();
@@ -281,24 +361,48 @@ fn enumeration_covers_pools_tables_and_missing_cells() {
     assert!(tally_all_throws(shapes(), volley, &given(&[("muskets", Value::Int(7))])).is_none());
 
     let orders = shapes().procedure("orders").unwrap();
-    let (tally, total) = tally_all_throws(shapes(), orders, &BTreeMap::new()).expect("9 distinct throws");
+    let (tally, total) =
+        tally_all_throws(shapes(), orders, &BTreeMap::new()).expect("9 distinct throws");
     assert_eq!(total, 36, "weights count: 6 slots per die");
     assert_eq!(tally.unwrap()[&("no_orders".to_string(), None)], 9);
 
     let shooting = qrs().procedure("shooting").unwrap();
-    let inputs = given(&[("base_dice", Value::Int(3)), ("weapon", Value::Text("musket".into())), ("band", Value::Text("short".into()))]);
+    let inputs = given(&[
+        ("base_dice", Value::Int(3)),
+        ("weapon", Value::Text("musket".into())),
+        ("band", Value::Text("short".into())),
+    ]);
     check_procedure(qrs(), shooting, &inputs).expect("consistent");
     // "No" on the Firing Table: odds and prepare refuse alike.
-    let inputs = given(&[("weapon", Value::Text("bow".into())), ("band", Value::Text("long".into()))]);
-    assert!(matches!(prepare(qrs(), shooting, &inputs), Err(ResolveError::NotANumber { .. })));
+    let inputs = given(&[
+        ("weapon", Value::Text("bow".into())),
+        ("band", Value::Text("long".into())),
+    ]);
+    assert!(matches!(
+        prepare(qrs(), shooting, &inputs),
+        Err(ResolveError::NotANumber { .. })
+    ));
     check_procedure(qrs(), shooting, &inputs).expect("consistent");
 }
 
 #[test]
 fn fraction_sum_helper_is_exact() {
-    assert_eq!(sum_fractions([Fraction::new(1, 3), Fraction::new(1, 6), Fraction::new(1, 2)]), Some(Fraction::new(1, 1)));
-    assert_eq!(sum_fractions([Fraction::new(1, 3), Fraction::new(1, 3)]), Some(Fraction::new(2, 3)));
-    assert_ne!(sum_fractions([Fraction::new(1, 3), Fraction::new(1, 2)]), Some(Fraction::new(1, 1)));
+    assert_eq!(
+        sum_fractions([
+            Fraction::new(1, 3),
+            Fraction::new(1, 6),
+            Fraction::new(1, 2)
+        ]),
+        Some(Fraction::new(1, 1))
+    );
+    assert_eq!(
+        sum_fractions([Fraction::new(1, 3), Fraction::new(1, 3)]),
+        Some(Fraction::new(2, 3))
+    );
+    assert_ne!(
+        sum_fractions([Fraction::new(1, 3), Fraction::new(1, 2)]),
+        Some(Fraction::new(1, 1))
+    );
 }
 
 // ── Dice distributions ───────────────────────────────────────────────────────────────
@@ -315,23 +419,34 @@ fn sign() -> impl Strategy<Value = &'static str> {
 }
 
 fn term() -> impl Strategy<Value = String> {
-    let halved = (atom(), prop::option::of((sign(), atom())), 1i64..=3, any::<bool>()).prop_map(|(a, more, divisor, up)| {
-        let inner = more.map_or_else(|| a.clone(), |(s, b)| format!("{a}{s}{b}"));
-        format!("{}({inner}/{divisor})", if up { "ceil" } else { "floor" })
-    });
+    let halved = (
+        atom(),
+        prop::option::of((sign(), atom())),
+        1i64..=3,
+        any::<bool>(),
+    )
+        .prop_map(|(a, more, divisor, up)| {
+            let inner = more.map_or_else(|| a.clone(), |(s, b)| format!("{a}{s}{b}"));
+            format!("{}({inner}/{divisor})", if up { "ceil" } else { "floor" })
+        });
     prop_oneof![3 => atom(), 1 => halved]
 }
 
 /// Up to four terms joined by + and −, optionally negated at the front.
 fn dice_expression() -> impl Strategy<Value = String> {
-    (any::<bool>(), term(), prop::collection::vec((sign(), term()), 0..=3)).prop_map(|(negate, first, rest)| {
-        let mut s = if negate { format!("-{first}") } else { first };
-        for (sign, t) in rest {
-            s.push_str(sign);
-            s.push_str(&t);
-        }
-        s
-    })
+    (
+        any::<bool>(),
+        term(),
+        prop::collection::vec((sign(), term()), 0..=3),
+    )
+        .prop_map(|(negate, first, rest)| {
+            let mut s = if negate { format!("-{first}") } else { first };
+            for (sign, t) in rest {
+                s.push_str(sign);
+                s.push_str(&t);
+            }
+            s
+        })
 }
 
 proptest! {

@@ -12,35 +12,67 @@ fn fixtures() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-transcription-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "umpire-transcription-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
 
 fn umpire(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_umpire")).args(args).output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .output()
+        .expect("runs")
 }
 
 #[test]
 fn template_fill_and_layer_over_shipped_table() {
     let user = scratch("fill");
     let rules = fixtures();
-    let shipped_before = std::fs::read_to_string(rules.join("shapes/sortie.yaml")).expect("fixture");
-    let out = umpire(&["--rules", rules.to_str().unwrap(), "--user-rules", user.to_str().unwrap(), "rules", "template", "shapes", "sortie"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let shipped_before =
+        std::fs::read_to_string(rules.join("shapes/sortie.yaml")).expect("fixture");
+    let out = umpire(&[
+        "--rules",
+        rules.to_str().unwrap(),
+        "--user-rules",
+        user.to_str().unwrap(),
+        "rules",
+        "template",
+        "shapes",
+        "sortie",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let written = user.join("shapes/sortie.yaml");
     let text = std::fs::read_to_string(&written).expect("template written");
     assert!(text.contains("# 2 cells to fill:"), "{text}");
     assert!(text.contains("#   row 3-4, column breakout"), "{text}");
     // Refuses to overwrite without --force.
-    let again = umpire(&["--rules", rules.to_str().unwrap(), "--user-rules", user.to_str().unwrap(), "rules", "template", "shapes", "sortie"]);
+    let again = umpire(&[
+        "--rules",
+        rules.to_str().unwrap(),
+        "--user-rules",
+        user.to_str().unwrap(),
+        "rules",
+        "template",
+        "shapes",
+        "sortie",
+    ]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
 
     // Fill the two missing cells: Breakout on 3-4 and 5-6.
     let filled = text.replace("cells: [S, \"?\"]", "cells: [S, B]");
-    assert_ne!(filled, text, "the template has the shipped cells to replace");
+    assert_ne!(
+        filled, text,
+        "the template has the shipped cells to replace"
+    );
     std::fs::write(&written, filled).expect("write");
 
     let sources = read_rules_root(&rules).expect("fixtures");
@@ -48,29 +80,81 @@ fn template_fill_and_layer_over_shipped_table() {
     assert!(lib.failed.is_empty(), "{:?}", lib.failed);
     let rs = lib.get("shapes").expect("shapes");
     assert!(rs.table("sortie").expect("sortie").is_complete());
-    assert_eq!(lib.user_table("shapes", "sortie").map(|u| u.path.clone()), Some(written.clone()));
+    assert_eq!(
+        lib.user_table("shapes", "sortie").map(|u| u.path.clone()),
+        Some(written.clone())
+    );
     // A roll that used to land on a missing cell now resolves from the transcription.
     let p = rs.procedure("sortie").expect("procedure");
-    let inputs = parse_inputs(p, &[("sortie_type".into(), "breakout".into()), ("garrison".into(), "regulars".into())]).expect("inputs");
-    let r = resolve(rs, p, &inputs, DiceSource::Physical { faces: vec!["5".into()], entered_by: None }, None).expect("resolves");
+    let inputs = parse_inputs(
+        p,
+        &[
+            ("sortie_type".into(), "breakout".into()),
+            ("garrison".into(), "regulars".into()),
+        ],
+    )
+    .expect("inputs");
+    let r = resolve(
+        rs,
+        p,
+        &inputs,
+        DiceSource::Physical {
+            faces: vec!["5".into()],
+            entered_by: None,
+        },
+        None,
+    )
+    .expect("resolves");
     assert_eq!(r.outcome.code, "B");
     // Without the layer it is still missing.
     let bare = Library::load(&sources);
     let rs = bare.get("shapes").expect("shapes");
     let p = rs.procedure("sortie").expect("procedure");
-    let e = resolve(rs, p, &inputs, DiceSource::Physical { faces: vec!["5".into()], entered_by: None }, None).expect_err("missing");
+    let e = resolve(
+        rs,
+        p,
+        &inputs,
+        DiceSource::Physical {
+            faces: vec!["5".into()],
+            entered_by: None,
+        },
+        None,
+    )
+    .expect_err("missing");
     assert!(matches!(e, ResolveError::MissingCell { .. }));
 
     // `rules check` reports both counts.
-    let check = umpire(&["--rules", rules.to_str().unwrap(), "--user-rules", user.to_str().unwrap(), "rules", "check", "shapes", "--json"]);
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let check = umpire(&[
+        "--rules",
+        rules.to_str().unwrap(),
+        "--user-rules",
+        user.to_str().unwrap(),
+        "rules",
+        "check",
+        "shapes",
+        "--json",
+    ]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&check.stdout).expect("json");
-    let sortie = json[0]["tables"].as_array().expect("tables").iter().find(|t| t["id"] == "sortie").expect("sortie").clone();
+    let sortie = json[0]["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .find(|t| t["id"] == "sortie")
+        .expect("sortie")
+        .clone();
     assert_eq!(sortie["missing_cells"], 0);
     assert_eq!(sortie["missing_cells_shipped"], 2);
     assert_eq!(sortie["complete"], true);
     // Shipped file untouched.
-    assert_eq!(std::fs::read_to_string(rules.join("shapes/sortie.yaml")).expect("fixture"), shipped_before);
+    assert_eq!(
+        std::fs::read_to_string(rules.join("shapes/sortie.yaml")).expect("fixture"),
+        shipped_before
+    );
     let _ = std::fs::remove_dir_all(&user);
 }
 
@@ -82,19 +166,41 @@ fn a_bad_transcription_is_refused_with_its_location_and_nothing_half_loaded() {
     std::fs::write(&bad, "id: sortie\ntitle: Sortie Table\nroll: d6\ncolumn_key: name\ncolumns: [raid, breakout]\nrows:\n  - {key: 1-2, cells: [R, R]}\n  - {key: 3-4, cells: [S, X]}\n  - {key: 5-6, cells: [S, B]}\nresults:\n  B: {label: Breakout}\n  R: {label: Repulsed}\n  S: {label: Success}\n").expect("write");
     let sources = read_rules_root(&fixtures()).expect("fixtures");
     let lib = Library::load_layered(&sources, Some(&user));
-    assert!(lib.get("shapes").is_none(), "a ruleset with a bad transcription must not load half-way");
-    let (_, errors) = lib.failed.iter().find(|(id, _)| id == "shapes").expect("shapes failed");
+    assert!(
+        lib.get("shapes").is_none(),
+        "a ruleset with a bad transcription must not load half-way"
+    );
+    let (_, errors) = lib
+        .failed
+        .iter()
+        .find(|(id, _)| id == "shapes")
+        .expect("shapes failed");
     let e = &errors.0[0];
-    assert!(e.file.ends_with("shapes/sortie.yaml") && e.file.starts_with(user.to_str().unwrap()), "{e}");
+    assert!(
+        e.file.ends_with("shapes/sortie.yaml") && e.file.starts_with(user.to_str().unwrap()),
+        "{e}"
+    );
     assert_eq!((e.line, e.column), (8, 27), "{e}");
-    assert!(e.problem.contains("'X' is not one of the table's result codes"), "{e}");
+    assert!(
+        e.problem
+            .contains("'X' is not one of the table's result codes"),
+        "{e}"
+    );
 
     // A file named after no table is refused too.
     std::fs::remove_file(&bad).expect("rm");
     std::fs::write(user.join("shapes/nonsense.yaml"), "id: nonsense\n").expect("write");
     let lib = Library::load_layered(&sources, Some(&user));
-    let (_, errors) = lib.failed.iter().find(|(id, _)| id == "shapes").expect("shapes failed");
-    assert!(errors.0[0].problem.contains("has no table 'nonsense'"), "{}", errors.0[0]);
+    let (_, errors) = lib
+        .failed
+        .iter()
+        .find(|(id, _)| id == "shapes")
+        .expect("shapes failed");
+    assert!(
+        errors.0[0].problem.contains("has no table 'nonsense'"),
+        "{}",
+        errors.0[0]
+    );
     let _ = std::fs::remove_dir_all(&user);
 }
 
@@ -104,8 +210,22 @@ fn rules_show_prints_a_chart() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("RETREAT TABLE"), "{text}");
-    assert!(text.contains("6   │ 1BU  │ 3BU          │ 3BU     │ 3BU"), "{text}");
-    let missing = umpire(&["--rules", fixtures().to_str().unwrap(), "--no-user-rules", "rules", "show", "shapes", "sortie"]);
+    assert!(
+        text.contains("6   │ 1BU  │ 3BU          │ 3BU     │ 3BU"),
+        "{text}"
+    );
+    let missing = umpire(&[
+        "--rules",
+        fixtures().to_str().unwrap(),
+        "--no-user-rules",
+        "rules",
+        "show",
+        "shapes",
+        "sortie",
+    ]);
     let text = String::from_utf8_lossy(&missing.stdout);
-    assert!(text.contains("2 of 6 cells are not in the rule text"), "{text}");
+    assert!(
+        text.contains("2 of 6 cells are not in the rule text"),
+        "{text}"
+    );
 }

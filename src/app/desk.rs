@@ -151,7 +151,12 @@ impl Desk {
             started: Instant::now(),
         };
         // Open on the ruleset whose tables are all in its text, so a first roll shows a result.
-        if let Some(i) = desk.library.rulesets.iter().position(|r| r.id == DEFAULT_RULESET) {
+        if let Some(i) = desk
+            .library
+            .rulesets
+            .iter()
+            .position(|r| r.id == DEFAULT_RULESET)
+        {
             desk.ruleset = i;
         }
         desk.reset_inputs();
@@ -181,7 +186,8 @@ impl Desk {
 
     /// The open procedure, if any.
     pub fn procedure(&self) -> Option<&Procedure> {
-        self.ruleset().and_then(|r| r.procedures.get(self.procedure))
+        self.ruleset()
+            .and_then(|r| r.procedures.get(self.procedure))
     }
 
     /// Opens a ruleset (by index) on its first procedure.
@@ -196,7 +202,9 @@ impl Desk {
 
     /// Switches a ruling of the open ruleset (a reading of an ambiguous rule) and recomputes.
     pub fn set_ruling(&mut self, ruling: &str, option: &str) {
-        let Some(current) = self.library.rulesets.get(self.ruleset) else { return };
+        let Some(current) = self.library.rulesets.get(self.ruleset) else {
+            return;
+        };
         match current.with_rulings(&[(ruling.to_string(), option.to_string())]) {
             Ok(switched) => {
                 self.library.rulesets[self.ruleset] = switched;
@@ -226,7 +234,12 @@ impl Desk {
     pub fn reset_inputs(&mut self) {
         self.inputs = self
             .procedure()
-            .map(|p| p.inputs.iter().map(|i| (i.name.clone(), i.fallback())).collect())
+            .map(|p| {
+                p.inputs
+                    .iter()
+                    .map(|i| (i.name.clone(), i.fallback()))
+                    .collect()
+            })
             .unwrap_or_default();
     }
 
@@ -258,7 +271,11 @@ impl Desk {
     /// Recomputes the preview (modifiers, derived values, odds) if the inputs changed since
     /// it was last computed; returns the preview.
     pub fn refresh(&mut self) -> Option<&Preview> {
-        let key = PreviewKey { ruleset: self.ruleset, procedure: self.procedure, inputs: self.inputs.clone() };
+        let key = PreviewKey {
+            ruleset: self.ruleset,
+            procedure: self.procedure,
+            inputs: self.inputs.clone(),
+        };
         if self.preview.as_ref().is_none_or(|p| p.key != key) {
             self.preview = match (self.library.rulesets.get(self.ruleset), self.procedure()) {
                 (Some(ruleset), Some(procedure)) => Some(compute_preview(ruleset, procedure, key)),
@@ -298,8 +315,17 @@ impl Desk {
         let before = self.dice.clone();
         // Field by field, so the rules stay borrowed while the dice move on.
         let ruleset = self.library.rulesets.get(self.ruleset);
-        let outcome = match (ruleset, ruleset.and_then(|r| r.procedures.get(self.procedure))) {
-            (Some(ruleset), Some(procedure)) => resolve::resolve(ruleset, procedure, &self.inputs, DiceSource::App(&mut self.dice), None),
+        let outcome = match (
+            ruleset,
+            ruleset.and_then(|r| r.procedures.get(self.procedure)),
+        ) {
+            (Some(ruleset), Some(procedure)) => resolve::resolve(
+                ruleset,
+                procedure,
+                &self.inputs,
+                DiceSource::App(&mut self.dice),
+                None,
+            ),
             _ => return,
         };
         self.settle(outcome, PendingDice::App(before));
@@ -310,9 +336,16 @@ impl Desk {
     pub fn use_physical(&mut self) {
         let faces = split_faces(&self.physical);
         let outcome = match (self.ruleset(), self.procedure()) {
-            (Some(ruleset), Some(procedure)) => {
-                resolve::resolve(ruleset, procedure, &self.inputs, DiceSource::Physical { faces: faces.clone(), entered_by: None }, None)
-            }
+            (Some(ruleset), Some(procedure)) => resolve::resolve(
+                ruleset,
+                procedure,
+                &self.inputs,
+                DiceSource::Physical {
+                    faces: faces.clone(),
+                    entered_by: None,
+                },
+                None,
+            ),
             _ => return,
         };
         self.settle(outcome, PendingDice::Physical(faces));
@@ -320,10 +353,15 @@ impl Desk {
 
     /// Finishes the pending throw with the result typed in [`Desk::chart_entry`].
     pub fn use_chart_result(&mut self) {
-        let Some(pending) = self.pending.clone() else { return };
+        let Some(pending) = self.pending.clone() else {
+            return;
+        };
         let (Some(ruleset), Some(procedure)) = (
             self.library.rulesets.get(pending.key.ruleset),
-            self.library.rulesets.get(pending.key.ruleset).and_then(|r| r.procedures.get(pending.key.procedure)),
+            self.library
+                .rulesets
+                .get(pending.key.ruleset)
+                .and_then(|r| r.procedures.get(pending.key.procedure)),
         ) else {
             self.pending = None;
             return;
@@ -333,13 +371,22 @@ impl Desk {
             PendingDice::App(before) => {
                 // Replays the same draws: the session's dice have already moved past them.
                 let mut replay = before.clone();
-                resolve::resolve(ruleset, procedure, &pending.key.inputs, DiceSource::App(&mut replay), Some(&chart))
+                resolve::resolve(
+                    ruleset,
+                    procedure,
+                    &pending.key.inputs,
+                    DiceSource::App(&mut replay),
+                    Some(&chart),
+                )
             }
             PendingDice::Physical(faces) => resolve::resolve(
                 ruleset,
                 procedure,
                 &pending.key.inputs,
-                DiceSource::Physical { faces: faces.clone(), entered_by: None },
+                DiceSource::Physical {
+                    faces: faces.clone(),
+                    entered_by: None,
+                },
                 Some(&chart),
             ),
         };
@@ -365,7 +412,11 @@ impl Desk {
                 self.error = None;
                 self.chart_entry.clear();
                 self.pending = Some(PendingChart {
-                    key: PreviewKey { ruleset: self.ruleset, procedure: self.procedure, inputs: self.inputs.clone() },
+                    key: PreviewKey {
+                        ruleset: self.ruleset,
+                        procedure: self.procedure,
+                        inputs: self.inputs.clone(),
+                    },
                     dice,
                     problem: e.to_string(),
                 });
@@ -425,18 +476,36 @@ fn compute_preview(ruleset: &Ruleset, procedure: &Procedure, key: PreviewKey) ->
                 .derived
                 .iter()
                 .filter_map(|d| {
-                    let label = procedure.derived.iter().find(|x| x.name == d.name).and_then(|x| x.label.clone())?;
-                    Some(DerivedRow { label, value: d.value.clone(), rule: d.rule.clone().unwrap_or_default() })
+                    let label = procedure
+                        .derived
+                        .iter()
+                        .find(|x| x.name == d.name)
+                        .and_then(|x| x.label.clone())?;
+                    Some(DerivedRow {
+                        label,
+                        value: d.value.clone(),
+                        rule: d.rule.clone().unwrap_or_default(),
+                    })
                 })
                 .collect();
             let dice = p.dice.as_ref().map(|d| d.source().to_string());
             let count = p.dice.as_ref().map_or(0, |d| d.dice().len());
             (Ok((modifiers, derived)), dice, count)
         }
-        Err(e) => (Err(e.to_string()), procedure.roll.as_ref().map(|d| d.source().to_string()), 0),
+        Err(e) => (
+            Err(e.to_string()),
+            procedure.roll.as_ref().map(|d| d.source().to_string()),
+            0,
+        ),
     };
     let odds = resolve::odds(ruleset, procedure, &key.inputs).map_err(|e| e.to_string());
-    Preview { key, prepared, dice, dice_count, odds }
+    Preview {
+        key,
+        prepared,
+        dice,
+        dice_count,
+        odds,
+    }
 }
 
 /// A modifier's value as declared: the number or expression, or the table it is read from.
@@ -444,14 +513,22 @@ fn declared_value(ruleset: &Ruleset, value: &ModifierValue) -> String {
     match value {
         ModifierValue::Expr(e) => e.source().to_string(),
         ModifierValue::Table(t) => {
-            format!("from {}", ruleset.table(&t.table).map_or(t.table.as_str(), |t| t.title.as_str()))
+            format!(
+                "from {}",
+                ruleset
+                    .table(&t.table)
+                    .map_or(t.table.as_str(), |t| t.title.as_str())
+            )
         }
     }
 }
 
 /// Splits typed faces at spaces and commas.
 pub fn split_faces(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|s| !s.is_empty()).map(str::to_string).collect()
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The dice of a resolution in one line, e.g. `d6 [5] physical` or `2d6 [3, 4] app #12`.
@@ -462,7 +539,11 @@ pub fn describe_rolls(rolls: &[Roll]) -> String {
     rolls
         .iter()
         .map(|r| {
-            let faces: Vec<String> = r.dice.iter().map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string())).collect();
+            let faces: Vec<String> = r
+                .dice
+                .iter()
+                .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
+                .collect();
             let source = match &r.provenance {
                 Provenance::App { first_draw, .. } => format!("app #{first_draw}"),
                 Provenance::Physical { .. } => "physical".to_string(),
@@ -477,7 +558,9 @@ pub fn describe_rolls(rolls: &[Roll]) -> String {
 pub fn outcome_text(resolution: &Resolution) -> String {
     let o = &resolution.outcome;
     match o.value {
-        Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => format!("{} ({v})", o.label),
+        Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
+            format!("{} ({v})", o.label)
+        }
         _ => o.label.clone(),
     }
 }
@@ -500,6 +583,9 @@ mod tests {
 
     #[test]
     fn clock_formats_hours_minutes_seconds() {
-        assert_eq!(clock(Duration::from_secs(3 * 3600 + 4 * 60 + 5)), "03:04:05");
+        assert_eq!(
+            clock(Duration::from_secs(3 * 3600 + 4 * 60 + 5)),
+            "03:04:05"
+        );
     }
 }

@@ -13,8 +13,14 @@ use std::rc::Rc;
 use anyhow::anyhow;
 use eframe::egui;
 
-pub use desk::{Desk, DerivedRow, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls, outcome_text, split_faces};
-pub use view::{CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL};
+pub use desk::{
+    DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
+    outcome_text, split_faces,
+};
+pub use view::{
+    CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,
+    USE_PHYSICAL_LABEL,
+};
 
 use crate::rules::Library;
 
@@ -45,7 +51,9 @@ impl DeskApp {
                 (TextStyle::Monospace, 13.0, FontFamily::Monospace),
                 (TextStyle::Heading, 21.0, FontFamily::Proportional),
             ] {
-                style.text_styles.insert(text_style, FontId::new(size, family));
+                style
+                    .text_styles
+                    .insert(text_style, FontId::new(size, family));
             }
             style.spacing.item_spacing = egui::vec2(8.0, 5.0);
             style.spacing.button_padding = egui::vec2(8.0, 3.0);
@@ -69,7 +77,10 @@ pub fn install_fonts(ctx: &egui::Context) {
         && let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional)
         && !family.iter().any(|f| f == FALLBACK_FONT)
     {
-        let at = family.iter().position(|f| f == "Ubuntu-Light").map_or(0, |i| i + 1);
+        let at = family
+            .iter()
+            .position(|f| f == "Ubuntu-Light")
+            .map_or(0, |i| i + 1);
         family.insert(at, FALLBACK_FONT.to_string());
     }
     ctx.set_fonts(fonts);
@@ -121,7 +132,10 @@ pub fn run(library: Library) -> anyhow::Result<()> {
             }
         }
     }
-    Err(anyhow!("could not open the desk window ({}); is a display available?", failures.join("; ")))
+    Err(anyhow!(
+        "could not open the desk window ({}); is a display available?",
+        failures.join("; ")
+    ))
 }
 
 fn renderer_name(renderer: eframe::Renderer) -> &'static str {
@@ -132,7 +146,10 @@ fn renderer_name(renderer: eframe::Renderer) -> &'static str {
 }
 
 /// Runs eframe once with one renderer, taking the desk from `waiting` when the app is created.
-fn open_window(renderer: eframe::Renderer, waiting: &Rc<RefCell<Option<Desk>>>) -> Result<(), eframe::Error> {
+fn open_window(
+    renderer: eframe::Renderer,
+    waiting: &Rc<RefCell<Option<Desk>>>,
+) -> Result<(), eframe::Error> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(WINDOW_TITLE)
@@ -149,7 +166,10 @@ fn open_window(renderer: eframe::Renderer, waiting: &Rc<RefCell<Option<Desk>>>) 
         WINDOW_TITLE,
         options,
         Box::new(move |cc| {
-            let desk = waiting.borrow_mut().take().ok_or("the desk was already opened")?;
+            let desk = waiting
+                .borrow_mut()
+                .take()
+                .ok_or("the desk was already opened")?;
             Ok(Box::new(DeskApp::new(cc, desk)))
         }),
     )

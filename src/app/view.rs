@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use eframe::egui::{self, RichText, Sense, Ui, Vec2};
 
-use super::desk::{Desk, DerivedRow, ModifierRow, clock, outcome_text};
+use super::desk::{DerivedRow, Desk, ModifierRow, clock, outcome_text};
 use crate::resolve::describe_effect;
 use crate::rules::{AppliesTo, InputKind, Procedure, Value};
 
@@ -37,12 +37,20 @@ impl Desk {
     /// the open procedure in the middle.
     pub fn desk_ui(&mut self, ui: &mut Ui) {
         self.refresh();
-        egui::Panel::left("rulesets").resizable(true).default_size(270.0).size_range(180.0..=420.0).show(ui, |ui| {
-            self.side_panel_ui(ui);
-        });
-        egui::Panel::right("session_log").resizable(true).default_size(300.0).size_range(200.0..=600.0).show(ui, |ui| {
-            self.log_ui(ui);
-        });
+        egui::Panel::left("rulesets")
+            .resizable(true)
+            .default_size(270.0)
+            .size_range(180.0..=420.0)
+            .show(ui, |ui| {
+                self.side_panel_ui(ui);
+            });
+        egui::Panel::right("session_log")
+            .resizable(true)
+            .default_size(300.0)
+            .size_range(200.0..=600.0)
+            .show(ui, |ui| {
+                self.log_ui(ui);
+            });
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
     }
 
@@ -51,10 +59,18 @@ impl Desk {
         ui.add_space(6.0);
         ui.heading("Umpire");
         ui.add_space(4.0);
-        let names: Vec<String> = self.library().rulesets.iter().map(|r| r.name.clone()).collect();
+        let names: Vec<String> = self
+            .library()
+            .rulesets
+            .iter()
+            .map(|r| r.name.clone())
+            .collect();
         let mut chosen = self.ruleset_index();
         let label = ui.label("Ruleset");
-        let current = names.get(chosen).cloned().unwrap_or_else(|| "(none)".into());
+        let current = names
+            .get(chosen)
+            .cloned()
+            .unwrap_or_else(|| "(none)".into());
         egui::ComboBox::from_id_salt("ruleset")
             .selected_text(current.clone())
             .width(ui.available_width())
@@ -72,22 +88,36 @@ impl Desk {
         if !self.library().failed.is_empty() {
             ui.add_space(4.0);
             let red = ui.visuals().error_fg_color;
-            let ids: Vec<&str> = self.library().failed.iter().map(|(id, _)| id.as_str()).collect();
-            let errors: Vec<String> = self.library().failed.iter().map(|(id, e)| format!("{id}:\n{e}")).collect();
-            ui.label(RichText::new(format!("Did not load: {}", ids.join(", "))).color(red)).on_hover_text(errors.join("\n\n"));
+            let ids: Vec<&str> = self
+                .library()
+                .failed
+                .iter()
+                .map(|(id, _)| id.as_str())
+                .collect();
+            let errors: Vec<String> = self
+                .library()
+                .failed
+                .iter()
+                .map(|(id, e)| format!("{id}:\n{e}"))
+                .collect();
+            ui.label(RichText::new(format!("Did not load: {}", ids.join(", "))).color(red))
+                .on_hover_text(errors.join("\n\n"));
         }
         if let Some(ruleset) = self.ruleset() {
             let about = [ruleset.description.as_deref(), ruleset.source.as_deref()];
             if about.iter().any(Option::is_some) {
-                egui::CollapsingHeader::new("About this ruleset").id_salt(("about", ruleset.id.as_str())).default_open(false).show(ui, |ui| {
-                    if let Some(d) = about[0] {
-                        ui.label(RichText::new(d.trim()).weak());
-                    }
-                    if let Some(s) = about[1] {
-                        ui.add_space(2.0);
-                        ui.label(RichText::new(format!("Source: {s}")).small().weak());
-                    }
-                });
+                egui::CollapsingHeader::new("About this ruleset")
+                    .id_salt(("about", ruleset.id.as_str()))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        if let Some(d) = about[0] {
+                            ui.label(RichText::new(d.trim()).weak());
+                        }
+                        if let Some(s) = about[1] {
+                            ui.add_space(2.0);
+                            ui.label(RichText::new(format!("Source: {s}")).small().weak());
+                        }
+                    });
             }
         }
         self.rulings_ui(ui);
@@ -95,22 +125,35 @@ impl Desk {
         ui.label(RichText::new("Procedures").strong());
         let entries: Vec<(String, String)> = self
             .ruleset()
-            .map(|r| r.procedures.iter().map(|p| (p.name.clone(), procedure_tooltip(p))).collect())
+            .map(|r| {
+                r.procedures
+                    .iter()
+                    .map(|p| (p.name.clone(), procedure_tooltip(p)))
+                    .collect()
+            })
             .unwrap_or_default();
         let mut picked = self.procedure_index();
-        egui::ScrollArea::vertical().id_salt("procedures").auto_shrink([false, false]).show(ui, |ui| {
-            for (i, (name, tip)) in entries.iter().enumerate() {
-                let button = egui::Button::selectable(i == picked, name).min_size(Vec2::new(ui.available_width(), 0.0));
-                let response = ui.add(button);
-                let response = if tip.is_empty() { response } else { response.on_hover_text(tip) };
-                if response.clicked() {
-                    picked = i;
+        egui::ScrollArea::vertical()
+            .id_salt("procedures")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, (name, tip)) in entries.iter().enumerate() {
+                    let button = egui::Button::selectable(i == picked, name)
+                        .min_size(Vec2::new(ui.available_width(), 0.0));
+                    let response = ui.add(button);
+                    let response = if tip.is_empty() {
+                        response
+                    } else {
+                        response.on_hover_text(tip)
+                    };
+                    if response.clicked() {
+                        picked = i;
+                    }
                 }
-            }
-            if entries.is_empty() {
-                ui.label(RichText::new("No procedures.").weak());
-            }
-        });
+                if entries.is_empty() {
+                    ui.label(RichText::new("No procedures.").weak());
+                }
+            });
         self.select_procedure(picked);
     }
 
@@ -131,7 +174,11 @@ impl Desk {
             ui.label(RichText::new(d.trim()).weak());
         }
         if let Some(r) = &procedure.ruling {
-            ui.label(RichText::new(format!("Ruling: {}", r.trim())).italics().weak());
+            ui.label(
+                RichText::new(format!("Ruling: {}", r.trim()))
+                    .italics()
+                    .weak(),
+            );
         }
         ui.separator();
         // Two columns, each clipped to its own half so that a long line never runs under the
@@ -140,36 +187,57 @@ impl Desk {
         let gap = 20.0;
         let left_width = ((area.width() - gap) * 0.54).floor();
         let left_rect = egui::Rect::from_min_size(area.min, Vec2::new(left_width, area.height()));
-        let right_rect = egui::Rect::from_min_max(egui::pos2(left_rect.max.x + gap, area.min.y), area.max);
+        let right_rect =
+            egui::Rect::from_min_max(egui::pos2(left_rect.max.x + gap, area.min.y), area.max);
         let divider = left_rect.max.x + gap / 2.0;
-        ui.painter().vline(divider, area.y_range(), ui.visuals().widgets.noninteractive.bg_stroke);
+        ui.painter().vline(
+            divider,
+            area.y_range(),
+            ui.visuals().widgets.noninteractive.bg_stroke,
+        );
         let column = |ui: &mut Ui, rect: egui::Rect, salt: &str| {
-            let mut child = ui.new_child(egui::UiBuilder::new().id_salt(salt).max_rect(rect).layout(egui::Layout::top_down(egui::Align::Min)));
+            let mut child = ui.new_child(
+                egui::UiBuilder::new()
+                    .id_salt(salt)
+                    .max_rect(rect)
+                    .layout(egui::Layout::top_down(egui::Align::Min)),
+            );
             child.shrink_clip_rect(rect);
             child
         };
         let mut left = column(ui, left_rect, "setup_column");
-        egui::ScrollArea::vertical().id_salt("setup").auto_shrink([false, false]).show(&mut left, |ui| {
-            self.inputs_ui(ui);
-            self.refresh();
-            ui.add_space(12.0);
-            self.modifiers_ui(ui);
-        });
+        egui::ScrollArea::vertical()
+            .id_salt("setup")
+            .auto_shrink([false, false])
+            .show(&mut left, |ui| {
+                self.inputs_ui(ui);
+                self.refresh();
+                ui.add_space(12.0);
+                self.modifiers_ui(ui);
+            });
         let mut right = column(ui, right_rect, "outcome_column");
-        egui::ScrollArea::vertical().id_salt("outcome").auto_shrink([false, false]).show(&mut right, |ui| {
-            self.odds_ui(ui);
-            ui.add_space(12.0);
-            self.dice_ui(ui);
-            ui.add_space(12.0);
-            self.result_ui(ui);
-        });
+        egui::ScrollArea::vertical()
+            .id_salt("outcome")
+            .auto_shrink([false, false])
+            .show(&mut right, |ui| {
+                self.odds_ui(ui);
+                ui.add_space(12.0);
+                self.dice_ui(ui);
+                ui.add_space(12.0);
+                self.result_ui(ui);
+            });
         ui.advance_cursor_after_rect(area);
     }
 
     /// One widget per input: numbers and choices in a grid, flags as checkboxes.
     pub fn inputs_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Inputs");
-        let Some(procedure) = self.library().rulesets.get(self.ruleset_index()).and_then(|r| r.procedures.get(self.procedure_index())) else {
+        let Some(procedure) = self
+            .library()
+            .rulesets
+            .get(self.ruleset_index())
+            .and_then(|r| r.procedures.get(self.procedure_index()))
+        else {
             return;
         };
         let mut values = self.inputs().clone();
@@ -191,7 +259,9 @@ impl Desk {
     /// the others greyed with their declared value.
     pub fn modifiers_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Modifiers");
-        let Some(preview) = self.preview() else { return };
+        let Some(preview) = self.preview() else {
+            return;
+        };
         let rows = match &preview.prepared {
             Ok((rows, _)) => rows,
             Err(e) => {
@@ -207,14 +277,23 @@ impl Desk {
         let highlight = ui.visuals().selection.bg_fill.gamma_multiply(0.35);
         let totals = modifier_totals(rows);
         // When every modifier changes the same thing, say it once instead of on every row.
-        let shared = rows.first().map(|r| r.applies_to).filter(|t| rows.iter().all(|r| r.applies_to == *t));
+        let shared = rows
+            .first()
+            .map(|r| r.applies_to)
+            .filter(|t| rows.iter().all(|r| r.applies_to == *t));
         if let Some(t) = shared {
             ui.label(RichText::new(format!("All {}.", target_words(t))).weak());
         }
         egui::Grid::new("modifiers")
             .num_columns(if shared.is_some() { 2 } else { 3 })
             .spacing([10.0, 3.0])
-            .with_row_color(move |row, _style| active.get(row).copied().unwrap_or(false).then_some(highlight))
+            .with_row_color(move |row, _style| {
+                active
+                    .get(row)
+                    .copied()
+                    .unwrap_or(false)
+                    .then_some(highlight)
+            })
             .show(ui, |ui| {
                 for row in rows {
                     modifier_row_ui(ui, row, shared.is_none());
@@ -230,11 +309,16 @@ impl Desk {
     /// One bar per outcome, with its percentage and exact fraction.
     pub fn odds_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Odds");
-        let Some(preview) = self.preview() else { return };
+        let Some(preview) = self.preview() else {
+            return;
+        };
         let odds = match &preview.odds {
             Ok(o) => o,
             Err(e) => {
-                ui.colored_label(ui.visuals().warn_fg_color, format!("No odds for these inputs: {e}"));
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("No odds for these inputs: {e}"),
+                );
                 return;
             }
         };
@@ -243,13 +327,20 @@ impl Desk {
         let warn = ui.visuals().warn_fg_color;
         // Room for the label, percentage and fraction columns beside the bar (estimated from
         // their longest texts: about 8 points a character at the desk's text sizes).
-        let longest = |f: &dyn Fn(&crate::resolve::OutcomeOdds) -> usize| odds.outcomes.iter().map(f).max().unwrap_or(0) as f32;
-        let label_chars = longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
+        let longest = |f: &dyn Fn(&crate::resolve::OutcomeOdds) -> usize| {
+            odds.outcomes.iter().map(f).max().unwrap_or(0) as f32
+        };
+        let label_chars =
+            longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
         let fraction_chars = longest(&|o| o.fraction.to_string().len());
         let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
         // Long outcome labels go on their own line above the bar.
         let stacked = ui.available_width() - beside < 100.0;
-        let bar_width = if stacked { (ui.available_width() - 8.0 * fraction_chars - 110.0).clamp(60.0, BAR_WIDTH) } else { (ui.available_width() - beside).clamp(60.0, BAR_WIDTH) };
+        let bar_width = if stacked {
+            (ui.available_width() - 8.0 * fraction_chars - 110.0).clamp(60.0, BAR_WIDTH)
+        } else {
+            (ui.available_width() - beside).clamp(60.0, BAR_WIDTH)
+        };
         let bar_ui = |ui: &mut Ui, probability: f64, color: egui::Color32| {
             let (rect, _) = ui.allocate_exact_size(Vec2::new(bar_width, 14.0), Sense::hover());
             ui.painter().rect_filled(rect, 3.0, bar_back);
@@ -258,14 +349,23 @@ impl Desk {
             ui.painter().rect_filled(filled, 3.0, color);
         };
         let label_text = |o: &crate::resolve::OutcomeOdds| match o.value {
-            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => format!("{} ({v})", o.label),
+            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
+                format!("{} ({v})", o.label)
+            }
             _ => o.label.clone(),
         };
         if stacked {
             for o in &odds.outcomes {
                 let missing = o.code == MISSING_CODE;
                 let text = RichText::new(label_text(o));
-                ui.add(egui::Label::new(if missing { text.color(warn) } else { text.strong() }).wrap());
+                ui.add(
+                    egui::Label::new(if missing {
+                        text.color(warn)
+                    } else {
+                        text.strong()
+                    })
+                    .wrap(),
+                );
                 ui.horizontal(|ui| {
                     bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
                     ui.label(format!("{:.1}%", o.probability * 100.0));
@@ -274,23 +374,35 @@ impl Desk {
                 ui.add_space(2.0);
             }
         } else {
-            egui::Grid::new("odds").num_columns(4).spacing([10.0, 4.0]).show(ui, |ui| {
-                for o in &odds.outcomes {
-                    let missing = o.code == MISSING_CODE;
-                    if missing {
-                        ui.colored_label(warn, label_text(o));
-                    } else {
-                        ui.label(RichText::new(label_text(o)).strong());
+            egui::Grid::new("odds")
+                .num_columns(4)
+                .spacing([10.0, 4.0])
+                .show(ui, |ui| {
+                    for o in &odds.outcomes {
+                        let missing = o.code == MISSING_CODE;
+                        if missing {
+                            ui.colored_label(warn, label_text(o));
+                        } else {
+                            ui.label(RichText::new(label_text(o)).strong());
+                        }
+                        bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
+                        ui.label(format!("{:.1}%", o.probability * 100.0));
+                        ui.label(RichText::new(o.fraction.to_string()).monospace());
+                        ui.end_row();
                     }
-                    bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
-                    ui.label(format!("{:.1}%", o.probability * 100.0));
-                    ui.label(RichText::new(o.fraction.to_string()).monospace());
-                    ui.end_row();
-                }
-            });
+                });
         }
-        let throws = preview.dice.as_deref().map_or_else(String::new, |d| format!(" of {d}"));
-        ui.label(RichText::new(format!("Exact, over {} equally likely throws{throws}.", odds.cases)).weak());
+        let throws = preview
+            .dice
+            .as_deref()
+            .map_or_else(String::new, |d| format!(" of {d}"));
+        ui.label(
+            RichText::new(format!(
+                "Exact, over {} equally likely throws{throws}.",
+                odds.cases
+            ))
+            .weak(),
+        );
         if !odds.complete {
             ui.colored_label(warn, "Some throws land on chart cells that are not in the rule text: read those off your chart.");
         }
@@ -299,20 +411,41 @@ impl Desk {
     /// The app dice (Roll), or the physical dice typed in.
     pub fn dice_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Dice");
-        let (dice, count) = self.preview().map_or((None, 0), |p| (p.dice.clone(), p.dice_count));
+        let (dice, count) = self
+            .preview()
+            .map_or((None, 0), |p| (p.dice.clone(), p.dice_count));
         let seed = self.app_dice().seed();
         let next = self.app_dice().next_draw();
         ui.horizontal(|ui| {
-            let roll = egui::Button::new(RichText::new(if dice.is_some() { ROLL_LABEL } else { "Resolve" }).strong().size(16.0))
-                .min_size(Vec2::new(90.0, 28.0));
-            if ui.add(roll).on_hover_text("Throw the app dice (seeded, reproducible)").clicked() {
+            let roll = egui::Button::new(
+                RichText::new(if dice.is_some() {
+                    ROLL_LABEL
+                } else {
+                    "Resolve"
+                })
+                .strong()
+                .size(16.0),
+            )
+            .min_size(Vec2::new(90.0, 28.0));
+            if ui
+                .add(roll)
+                .on_hover_text("Throw the app dice (seeded, reproducible)")
+                .clicked()
+            {
                 self.roll();
             }
-            ui.label(dice.as_deref().map_or_else(|| "no dice to throw".to_string(), |d| format!("app dice, {d}")));
+            ui.label(dice.as_deref().map_or_else(
+                || "no dice to throw".to_string(),
+                |d| format!("app dice, {d}"),
+            ));
         });
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("seed {seed} · next draw {next}")).weak());
-            if ui.small_button("New seed").on_hover_text("Start the app dice on a fresh seed").clicked() {
+            if ui
+                .small_button("New seed")
+                .on_hover_text("Start the app dice on a fresh seed")
+                .clicked()
+            {
                 self.set_seed(crate::dice::AppDice::fresh_seed());
             }
         });
@@ -328,7 +461,9 @@ impl Desk {
                 };
                 // Leave room for the button on the same line.
                 let width = (ui.available_width() - 150.0).clamp(60.0, 170.0);
-                let field = egui::TextEdit::singleline(&mut self.physical).hint_text(hint).desired_width(width);
+                let field = egui::TextEdit::singleline(&mut self.physical)
+                    .hint_text(hint)
+                    .desired_width(width);
                 let response = ui.add(field).labelled_by(label.id);
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     submit = true;
@@ -351,27 +486,33 @@ impl Desk {
     /// The field for a result read off the physical chart, when a throw landed on a cell that
     /// is not in the rule text.
     pub fn chart_entry_ui(&mut self, ui: &mut Ui) {
-        let Some(pending) = self.pending_chart() else { return };
+        let Some(pending) = self.pending_chart() else {
+            return;
+        };
         let problem = pending.problem.clone();
         ui.add_space(6.0);
-        egui::Frame::group(ui.style()).stroke((1.0, ui.visuals().warn_fg_color)).show(ui, |ui| {
-            ui.colored_label(ui.visuals().warn_fg_color, problem);
-            let mut submit = false;
-            ui.horizontal(|ui| {
-                let label = ui.label(CHART_RESULT_LABEL);
-                let width = (ui.available_width() - 140.0).clamp(60.0, 120.0);
-                let response = ui.add(egui::TextEdit::singleline(&mut self.chart_entry).desired_width(width)).labelled_by(label.id);
-                if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                    submit = true;
-                }
-                if ui.button(USE_CHART_LABEL).clicked() {
-                    submit = true;
+        egui::Frame::group(ui.style())
+            .stroke((1.0, ui.visuals().warn_fg_color))
+            .show(ui, |ui| {
+                ui.colored_label(ui.visuals().warn_fg_color, problem);
+                let mut submit = false;
+                ui.horizontal(|ui| {
+                    let label = ui.label(CHART_RESULT_LABEL);
+                    let width = (ui.available_width() - 140.0).clamp(60.0, 120.0);
+                    let response = ui
+                        .add(egui::TextEdit::singleline(&mut self.chart_entry).desired_width(width))
+                        .labelled_by(label.id);
+                    if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                        submit = true;
+                    }
+                    if ui.button(USE_CHART_LABEL).clicked() {
+                        submit = true;
+                    }
+                });
+                if submit {
+                    self.use_chart_result();
                 }
             });
-            if submit {
-                self.use_chart_result();
-            }
-        });
     }
 
     /// The last result: outcome, effects, and the explanation of every step.
@@ -382,27 +523,50 @@ impl Desk {
             return;
         };
         let accent = ui.visuals().selection.bg_fill;
-        egui::Frame::group(ui.style()).fill(ui.visuals().faint_bg_color).stroke((1.5, accent)).inner_margin(10.0).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(RichText::new(format!("{RESULT_PREFIX}{}", outcome_text(result))).size(22.0).strong());
-            let procedure = self.library().get(&result.ruleset).and_then(|r| r.procedure(&result.procedure)).map_or(result.procedure.as_str(), |p| p.name.as_str());
-            ui.label(RichText::new(format!("{procedure} · {}", super::desk::describe_rolls(&result.rolls))).weak());
-            if result.outcome.from_physical_chart {
-                ui.label(RichText::new("Read off the physical chart.").italics());
-            }
-            if !result.outcome.effects.is_empty() {
-                ui.add_space(4.0);
-                for effect in &result.outcome.effects {
-                    let rule = effect.rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"));
-                    ui.label(RichText::new(format!("• {}{rule}", describe_effect(effect))).strong());
+        egui::Frame::group(ui.style())
+            .fill(ui.visuals().faint_bg_color)
+            .stroke((1.5, accent))
+            .inner_margin(10.0)
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(
+                    RichText::new(format!("{RESULT_PREFIX}{}", outcome_text(result)))
+                        .size(22.0)
+                        .strong(),
+                );
+                let procedure = self
+                    .library()
+                    .get(&result.ruleset)
+                    .and_then(|r| r.procedure(&result.procedure))
+                    .map_or(result.procedure.as_str(), |p| p.name.as_str());
+                ui.label(
+                    RichText::new(format!(
+                        "{procedure} · {}",
+                        super::desk::describe_rolls(&result.rolls)
+                    ))
+                    .weak(),
+                );
+                if result.outcome.from_physical_chart {
+                    ui.label(RichText::new("Read off the physical chart.").italics());
                 }
-            }
-            ui.add_space(6.0);
-            ui.label(RichText::new("Explanation").strong());
-            for line in &result.explanation {
-                ui.label(line);
-            }
-        });
+                if !result.outcome.effects.is_empty() {
+                    ui.add_space(4.0);
+                    for effect in &result.outcome.effects {
+                        let rule = effect
+                            .rule
+                            .as_ref()
+                            .map_or_else(String::new, |r| format!(" [{r}]"));
+                        ui.label(
+                            RichText::new(format!("• {}{rule}", describe_effect(effect))).strong(),
+                        );
+                    }
+                }
+                ui.add_space(6.0);
+                ui.label(RichText::new("Explanation").strong());
+                for line in &result.explanation {
+                    ui.label(line);
+                }
+            });
     }
 
     /// The session's results, newest first.
@@ -410,21 +574,35 @@ impl Desk {
         ui.add_space(6.0);
         ui.heading("Session log");
         let log = self.log();
-        ui.label(RichText::new(match log.len() {
-            0 => "No results yet.".to_string(),
-            1 => "1 result".to_string(),
-            n => format!("{n} results"),
-        }).weak());
+        ui.label(
+            RichText::new(match log.len() {
+                0 => "No results yet.".to_string(),
+                1 => "1 result".to_string(),
+                n => format!("{n} results"),
+            })
+            .weak(),
+        );
         ui.separator();
-        egui::ScrollArea::vertical().id_salt("log").auto_shrink([false, false]).show(ui, |ui| {
-            for entry in log.iter().rev() {
-                ui.label(RichText::new(format!("#{} · {} · {}", entry.number, clock(entry.elapsed), entry.procedure)).strong())
+        egui::ScrollArea::vertical()
+            .id_salt("log")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for entry in log.iter().rev() {
+                    ui.label(
+                        RichText::new(format!(
+                            "#{} · {} · {}",
+                            entry.number,
+                            clock(entry.elapsed),
+                            entry.procedure
+                        ))
+                        .strong(),
+                    )
                     .on_hover_text(format!("ruleset {}", entry.ruleset));
-                let chart = if entry.from_chart { " (chart)" } else { "" };
-                ui.label(format!("{} → {}{chart}", entry.dice, entry.outcome));
-                ui.add_space(6.0);
-            }
-        });
+                    let chart = if entry.from_chart { " (chart)" } else { "" };
+                    ui.label(format!("{} → {}{chart}", entry.dice, entry.outcome));
+                    ui.add_space(6.0);
+                }
+            });
     }
 }
 
@@ -436,58 +614,77 @@ fn section_ui(ui: &mut Ui, title: &str) {
 
 /// Numbers and choices in a label/widget grid, then the flags as wrapped checkboxes.
 fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<String, Value>) {
-    let fields: Vec<_> = procedure.inputs.iter().filter(|i| !matches!(i.kind, InputKind::Flag)).collect();
+    let fields: Vec<_> = procedure
+        .inputs
+        .iter()
+        .filter(|i| !matches!(i.kind, InputKind::Flag))
+        .collect();
     if !fields.is_empty() {
         // Long labels wrap, so that the widgets stay inside the column.
         let label_width = (ui.available_width() - COMBO_WIDTH - 20.0).max(120.0);
-        egui::Grid::new("inputs").num_columns(2).spacing([12.0, 6.0]).max_col_width(label_width).show(ui, |ui| {
-            for spec in fields {
-                let label = ui.add(egui::Label::new(&spec.label).wrap());
-                if let Some(rule) = &spec.rule {
-                    label.clone().on_hover_text(format!("[{rule}]{}", spec.help.as_ref().map_or_else(String::new, |h| format!(" {h}"))));
-                }
-                match &spec.kind {
-                    InputKind::Int { min, max } => {
-                        let mut v = match values.get(&spec.name) {
-                            Some(Value::Int(v)) => *v,
-                            _ => match spec.fallback() {
-                                Value::Int(v) => v,
-                                _ => *min,
-                            },
-                        };
-                        let response = ui.add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1)).labelled_by(label.id);
-                        if response.changed() {
-                            values.insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
-                        }
+        egui::Grid::new("inputs")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .max_col_width(label_width)
+            .show(ui, |ui| {
+                for spec in fields {
+                    let label = ui.add(egui::Label::new(&spec.label).wrap());
+                    if let Some(rule) = &spec.rule {
+                        label.clone().on_hover_text(format!(
+                            "[{rule}]{}",
+                            spec.help
+                                .as_ref()
+                                .map_or_else(String::new, |h| format!(" {h}"))
+                        ));
                     }
-                    InputKind::Choice { choices } => {
-                        let mut current = match values.get(&spec.name) {
-                            Some(Value::Text(t)) => t.clone(),
-                            _ => spec.fallback().to_string(),
-                        };
-                        let before = current.clone();
-                        egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
-                            .selected_text(humanize(&current))
-                            .width(COMBO_WIDTH)
-                            .truncate()
-                            .show_ui(ui, |ui| {
-                                for c in choices {
-                                    ui.selectable_value(&mut current, c.clone(), humanize(c));
-                                }
-                            })
-                            .response
-                            .labelled_by(label.id);
-                        if current != before {
-                            values.insert(spec.name.clone(), Value::Text(current));
+                    match &spec.kind {
+                        InputKind::Int { min, max } => {
+                            let mut v = match values.get(&spec.name) {
+                                Some(Value::Int(v)) => *v,
+                                _ => match spec.fallback() {
+                                    Value::Int(v) => v,
+                                    _ => *min,
+                                },
+                            };
+                            let response = ui
+                                .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
+                                .labelled_by(label.id);
+                            if response.changed() {
+                                values.insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
+                            }
                         }
+                        InputKind::Choice { choices } => {
+                            let mut current = match values.get(&spec.name) {
+                                Some(Value::Text(t)) => t.clone(),
+                                _ => spec.fallback().to_string(),
+                            };
+                            let before = current.clone();
+                            egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
+                                .selected_text(humanize(&current))
+                                .width(COMBO_WIDTH)
+                                .truncate()
+                                .show_ui(ui, |ui| {
+                                    for c in choices {
+                                        ui.selectable_value(&mut current, c.clone(), humanize(c));
+                                    }
+                                })
+                                .response
+                                .labelled_by(label.id);
+                            if current != before {
+                                values.insert(spec.name.clone(), Value::Text(current));
+                            }
+                        }
+                        InputKind::Flag => {}
                     }
-                    InputKind::Flag => {}
+                    ui.end_row();
                 }
-                ui.end_row();
-            }
-        });
+            });
     }
-    let flags: Vec<_> = procedure.inputs.iter().filter(|i| matches!(i.kind, InputKind::Flag)).collect();
+    let flags: Vec<_> = procedure
+        .inputs
+        .iter()
+        .filter(|i| matches!(i.kind, InputKind::Flag))
+        .collect();
     if !flags.is_empty() {
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
@@ -509,7 +706,11 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
 /// Derived values (e.g. the target number) in one line each.
 fn derived_ui(ui: &mut Ui, derived: &[DerivedRow]) {
     for d in derived {
-        let rule = if d.rule.is_empty() { String::new() } else { format!("  [{}]", d.rule) };
+        let rule = if d.rule.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", d.rule)
+        };
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("{} = {}", d.label, d.value)).strong());
             if !rule.is_empty() {
@@ -523,7 +724,11 @@ fn derived_ui(ui: &mut Ui, derived: &[DerivedRow]) {
 /// `with_target` is false).
 fn modifier_row_ui(ui: &mut Ui, row: &ModifierRow, with_target: bool) {
     let target = target_words(row.applies_to);
-    let rule = if row.rule.is_empty() { String::new() } else { format!("[{}]", row.rule) };
+    let rule = if row.rule.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", row.rule)
+    };
     if row.active {
         let (value, color) = match row.value {
             Some(v) => (signed(v), ui.visuals().strong_text_color()),
@@ -545,7 +750,9 @@ fn modifier_row_ui(ui: &mut Ui, row: &ModifierRow, with_target: bool) {
         // A number fits the value column; an expression (`-earlier_evasions`) is in the tooltip.
         match row.declared.trim().parse::<i64>() {
             Ok(v) => ui.label(RichText::new(signed(v)).monospace().color(weak)),
-            Err(_) => ui.label(RichText::new("…").monospace().color(weak)).on_hover_text(format!("value: {}", row.declared)),
+            Err(_) => ui
+                .label(RichText::new("…").monospace().color(weak))
+                .on_hover_text(format!("value: {}", row.declared)),
         };
         ui.horizontal(|ui| {
             ui.label(RichText::new(&row.name).color(weak));
@@ -570,13 +777,23 @@ fn target_words(t: AppliesTo) -> &'static str {
 
 /// Totals of the active modifiers per target, e.g. `−1 to the roll`.
 fn modifier_totals(rows: &[ModifierRow]) -> Vec<String> {
-    [AppliesTo::Roll, AppliesTo::Target, AppliesTo::Column, AppliesTo::Dice, AppliesTo::EachDie]
-        .into_iter()
-        .filter_map(|t| {
-            let active: Vec<i64> = rows.iter().filter(|r| r.active && r.applies_to == t).filter_map(|r| r.value).collect();
-            (!active.is_empty()).then(|| format!("{} {}", signed(active.iter().sum()), target_words(t)))
-        })
-        .collect()
+    [
+        AppliesTo::Roll,
+        AppliesTo::Target,
+        AppliesTo::Column,
+        AppliesTo::Dice,
+        AppliesTo::EachDie,
+    ]
+    .into_iter()
+    .filter_map(|t| {
+        let active: Vec<i64> = rows
+            .iter()
+            .filter(|r| r.active && r.applies_to == t)
+            .filter_map(|r| r.value)
+            .collect();
+        (!active.is_empty()).then(|| format!("{} {}", signed(active.iter().sum()), target_words(t)))
+    })
+    .collect()
 }
 
 /// `+1`, `−2` (with a real minus sign), `0`.
@@ -605,6 +822,59 @@ fn procedure_tooltip(p: &Procedure) -> String {
     parts.join(" ")
 }
 
+impl Desk {
+    /// The open ruleset's rulings: each ambiguous rule with the reading in force, switchable.
+    fn rulings_ui(&mut self, ui: &mut Ui) {
+        let Some(ruleset) = self.ruleset() else {
+            return;
+        };
+        if ruleset.rulings.is_empty() {
+            return;
+        }
+        let rulings = ruleset.rulings.clone();
+        let id = ruleset.id.clone();
+        let mut switch = None;
+        egui::CollapsingHeader::new(format!("Rulings ({})", rulings.len()))
+            .id_salt(("rulings", id.as_str()))
+            .default_open(false)
+            .show(ui, |ui| {
+                for r in &rulings {
+                    ui.label(
+                        RichText::new(format!(
+                            "{}{}",
+                            r.text.trim(),
+                            r.rule
+                                .as_ref()
+                                .map_or_else(String::new, |x| format!("  [{x}]"))
+                        ))
+                        .small(),
+                    );
+                    let selected = r
+                        .options
+                        .iter()
+                        .find(|o| o.id == r.selected)
+                        .map_or(r.selected.clone(), |o| o.text.clone());
+                    egui::ComboBox::from_id_salt(("ruling", id.as_str(), r.id.as_str()))
+                        .width(ui.available_width())
+                        .selected_text(RichText::new(selected).small())
+                        .show_ui(ui, |ui| {
+                            for o in &r.options {
+                                if ui.selectable_label(o.id == r.selected, &o.text).clicked()
+                                    && o.id != r.selected
+                                {
+                                    switch = Some((r.id.clone(), o.id.clone()));
+                                }
+                            }
+                        });
+                    ui.add_space(4.0);
+                }
+            });
+        if let Some((ruling, option)) = switch {
+            self.set_ruling(&ruling, &option);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,38 +884,5 @@ mod tests {
         assert_eq!(signed(-2), "−2");
         assert_eq!(signed(3), "+3");
         assert_eq!(signed(0), "0");
-    }
-}
-
-impl Desk {
-    /// The open ruleset's rulings: each ambiguous rule with the reading in force, switchable.
-    fn rulings_ui(&mut self, ui: &mut Ui) {
-        let Some(ruleset) = self.ruleset() else { return };
-        if ruleset.rulings.is_empty() {
-            return;
-        }
-        let rulings = ruleset.rulings.clone();
-        let id = ruleset.id.clone();
-        let mut switch = None;
-        egui::CollapsingHeader::new(format!("Rulings ({})", rulings.len())).id_salt(("rulings", id.as_str())).default_open(false).show(ui, |ui| {
-            for r in &rulings {
-                ui.label(RichText::new(format!("{}{}", r.text.trim(), r.rule.as_ref().map_or_else(String::new, |x| format!("  [{x}]")))).small());
-                let selected = r.options.iter().find(|o| o.id == r.selected).map_or(r.selected.clone(), |o| o.text.clone());
-                egui::ComboBox::from_id_salt(("ruling", id.as_str(), r.id.as_str()))
-                    .width(ui.available_width())
-                    .selected_text(RichText::new(selected).small())
-                    .show_ui(ui, |ui| {
-                        for o in &r.options {
-                            if ui.selectable_label(o.id == r.selected, &o.text).clicked() && o.id != r.selected {
-                                switch = Some((r.id.clone(), o.id.clone()));
-                            }
-                        }
-                    });
-                ui.add_space(4.0);
-            }
-        });
-        if let Some((ruling, option)) = switch {
-            self.set_ruling(&ruling, &option);
-        }
     }
 }

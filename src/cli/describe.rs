@@ -72,27 +72,72 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
     };
     if args.json {
         let list: Vec<Json> = procedures.iter().map(|p| describe(p)).collect();
-        return print_json(&json!({"ruleset": ruleset.id, "name": ruleset.name, "rulings": ruleset.rulings, "procedures": list}));
+        return print_json(
+            &json!({"ruleset": ruleset.id, "name": ruleset.name, "rulings": ruleset.rulings, "procedures": list}),
+        );
     }
     println!("{} — {}", ruleset.id, ruleset.name);
     for r in &ruleset.rulings {
-        let options: Vec<String> = r.options.iter().map(|o| if o.id == r.selected { format!("[{}]", o.id) } else { o.id.clone() }).collect();
-        println!("  ruling {}{}: {}  options: {} (switch with --ruling {}=OPTION)", r.id, r.rule.as_ref().map_or_else(String::new, |x| format!(" [{x}]")), r.text.trim(), options.join(" "), r.id);
+        let options: Vec<String> = r
+            .options
+            .iter()
+            .map(|o| {
+                if o.id == r.selected {
+                    format!("[{}]", o.id)
+                } else {
+                    o.id.clone()
+                }
+            })
+            .collect();
+        println!(
+            "  ruling {}{}: {}  options: {} (switch with --ruling {}=OPTION)",
+            r.id,
+            r.rule
+                .as_ref()
+                .map_or_else(String::new, |x| format!(" [{x}]")),
+            r.text.trim(),
+            options.join(" "),
+            r.id
+        );
     }
     for p in procedures {
         println!();
-        println!("{} — {}{}", p.id, p.name, p.rule.as_ref().map_or_else(String::new, |r| format!("  [{r}]")));
+        println!(
+            "{} — {}{}",
+            p.id,
+            p.name,
+            p.rule
+                .as_ref()
+                .map_or_else(String::new, |r| format!("  [{r}]"))
+        );
         if let Some(d) = &p.description {
             println!("  {d}");
         }
-        println!("  dice: {}   lookup: {}", p.roll.as_ref().map_or_else(|| if matches!(p.lookup, umpire::rules::Lookup::Pool { .. } | umpire::rules::Lookup::Opposed { .. }) { "from the lookup".to_string() } else { "none".to_string() }, |r| r.source().to_string()), lookup_kind(p));
+        println!(
+            "  dice: {}   lookup: {}",
+            p.roll.as_ref().map_or_else(
+                || if matches!(
+                    p.lookup,
+                    umpire::rules::Lookup::Pool { .. } | umpire::rules::Lookup::Opposed { .. }
+                ) {
+                    "from the lookup".to_string()
+                } else {
+                    "none".to_string()
+                },
+                |r| r.source().to_string()
+            ),
+            lookup_kind(p)
+        );
         for i in &p.inputs {
             let kind = match &i.kind {
                 InputKind::Int { min, max } => format!("int {min}..{max}"),
                 InputKind::Choice { choices } => format!("one of {}", choices.join("|")),
                 InputKind::Flag => "flag".into(),
             };
-            let default = i.default.as_ref().map_or_else(String::new, |d| format!(" (default {d})"));
+            let default = i
+                .default
+                .as_ref()
+                .map_or_else(String::new, |d| format!(" (default {d})"));
             println!("  --input {}=…   {kind}{default}  {}", i.name, i.label);
         }
         for m in &p.modifiers {
@@ -100,8 +145,18 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
                 ModifierValue::Expr(e) => e.source().to_string(),
                 ModifierValue::Table(t) => format!("from {}", t.table),
             };
-            let target = if m.applies_to == AppliesTo::Roll { String::new() } else { format!(" ({:?})", m.applies_to).to_lowercase() };
-            println!("  modifier {v:>4}{target}  {}{}", m.name, m.rule.as_ref().map_or_else(String::new, |r| format!("  [{r}]")));
+            let target = if m.applies_to == AppliesTo::Roll {
+                String::new()
+            } else {
+                format!(" ({:?})", m.applies_to).to_lowercase()
+            };
+            println!(
+                "  modifier {v:>4}{target}  {}{}",
+                m.name,
+                m.rule
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!("  [{r}]"))
+            );
         }
         for o in &p.outcomes {
             println!("  outcome {} — {}", o.code, o.label);

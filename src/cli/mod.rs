@@ -75,7 +75,11 @@ impl ProcedureArgs {
         let choices = self
             .rulings
             .iter()
-            .map(|s| s.split_once('=').map(|(a, b)| (a.trim().to_string(), b.trim().to_string())).ok_or_else(|| anyhow!("--ruling '{s}' is not ID=OPTION")))
+            .map(|s| {
+                s.split_once('=')
+                    .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                    .ok_or_else(|| anyhow!("--ruling '{s}' is not ID=OPTION"))
+            })
             .collect::<Result<Vec<_>>>()?;
         base.with_rulings(&choices).map_err(|e| anyhow!(e))
     }
@@ -111,7 +115,10 @@ pub fn user_dir(cli: &Cli) -> Option<PathBuf> {
 
 /// Loads the rulesets the command should see, with the transcription layer.
 pub fn library(cli: &Cli) -> Result<Library> {
-    Ok(Library::load_layered(&sources(cli)?, user_dir(cli).as_deref()))
+    Ok(Library::load_layered(
+        &sources(cli)?,
+        user_dir(cli).as_deref(),
+    ))
 }
 
 /// Finds a ruleset, listing the valid ids (and load errors) when it is unknown.
@@ -122,7 +129,10 @@ pub fn find_ruleset<'a>(lib: &'a Library, id: &str) -> Result<&'a Ruleset> {
     if let Some((_, errors)) = lib.failed.iter().find(|(fid, _)| fid == id) {
         return Err(anyhow!("ruleset '{id}' does not load:\n{errors}"));
     }
-    Err(anyhow!("unknown ruleset '{id}' — rulesets: {}", lib.ids().join(", ")))
+    Err(anyhow!(
+        "unknown ruleset '{id}' — rulesets: {}",
+        lib.ids().join(", ")
+    ))
 }
 
 /// Finds a procedure, listing the valid ids when it is unknown.
@@ -131,7 +141,12 @@ pub fn find_procedure<'a>(ruleset: &'a Ruleset, id: &str) -> Result<&'a Procedur
         anyhow!(
             "unknown procedure '{id}' in {} — procedures: {}",
             ruleset.id,
-            ruleset.procedures.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ")
+            ruleset
+                .procedures
+                .iter()
+                .map(|p| p.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     })
 }

@@ -33,7 +33,11 @@ pub fn run(cli: &Cli, args: &OddsArgs) -> Result<()> {
             Some(v) if o.code.parse::<i64>().is_err() => format!("{} {v}", o.label),
             _ => o.label.clone(),
         };
-        println!("{:>7.3}%  {:>9}  {bar} {name}", o.probability * 100.0, o.fraction.to_string());
+        println!(
+            "{:>7.3}%  {:>9}  {bar} {name}",
+            o.probability * 100.0,
+            o.fraction.to_string()
+        );
     }
     if !result.complete {
         println!("\nSome rolls land on chart cells that are not in the rule text ('?').");

@@ -36,9 +36,18 @@ pub fn run(cli: &Cli, args: &ResolveArgs) -> Result<()> {
     let dice = if args.roll.is_empty() {
         DiceSource::App(&mut app)
     } else {
-        DiceSource::Physical { faces: args.roll.clone(), entered_by: args.by.clone() }
+        DiceSource::Physical {
+            faces: args.roll.clone(),
+            entered_by: args.by.clone(),
+        }
     };
-    let resolution = resolve(ruleset, procedure, &inputs, dice, args.chart_result.as_deref())?;
+    let resolution = resolve(
+        ruleset,
+        procedure,
+        &inputs,
+        dice,
+        args.chart_result.as_deref(),
+    )?;
     if args.procedure.json {
         return print_json(&resolution);
     }

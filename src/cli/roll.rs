@@ -34,7 +34,9 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
     };
     let expr = DiceExpr::parse(&args.expr, &dice)?;
     if args.odds {
-        let dist = expr.distribution().ok_or_else(|| anyhow::anyhow!("{expr} is too large to enumerate"))?;
+        let dist = expr
+            .distribution()
+            .ok_or_else(|| anyhow::anyhow!("{expr} is too large to enumerate"))?;
         let rows: Vec<_> = dist
             .counts()
             .map(|(value, _)| {
@@ -57,7 +59,16 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
     if args.json {
         return print_json(&roll);
     }
-    let faces: Vec<String> = roll.dice.iter().map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string())).collect();
-    println!("{} → [{}] = {}   (seed {seed})", roll.expr, faces.join(", "), roll.total);
+    let faces: Vec<String> = roll
+        .dice
+        .iter()
+        .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
+        .collect();
+    println!(
+        "{} → [{}] = {}   (seed {seed})",
+        roll.expr,
+        faces.join(", "),
+        roll.total
+    );
     Ok(())
 }

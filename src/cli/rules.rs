@@ -57,7 +57,12 @@ pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
         RulesCommand::List { json } => list(&library(cli)?, *json),
         RulesCommand::Check { ruleset, json } => check(cli, ruleset.as_deref(), *json),
         RulesCommand::Show { ruleset, table } => show(cli, ruleset, table.as_deref()),
-        RulesCommand::Template { ruleset, table, output, force } => write_template(cli, ruleset, table, output.as_deref(), *force),
+        RulesCommand::Template {
+            ruleset,
+            table,
+            output,
+            force,
+        } => write_template(cli, ruleset, table, output.as_deref(), *force),
     }
 }
 
@@ -75,10 +80,20 @@ fn list(lib: &Library, as_json: bool) -> Result<()> {
     }
     for r in &lib.rulesets {
         let complete = r.tables.values().filter(|t| t.is_complete()).count();
-        println!("{:<10} {}  ({} procedures, {}/{} tables complete)", r.id, r.name, r.procedures.len(), complete, r.tables.len());
+        println!(
+            "{:<10} {}  ({} procedures, {}/{} tables complete)",
+            r.id,
+            r.name,
+            r.procedures.len(),
+            complete,
+            r.tables.len()
+        );
     }
     for (id, errors) in &lib.failed {
-        println!("{id:<10} DOES NOT LOAD ({} errors; run `umpire rules check {id}`)", errors.0.len());
+        println!(
+            "{id:<10} DOES NOT LOAD ({} errors; run `umpire rules check {id}`)",
+            errors.0.len()
+        );
     }
     Ok(())
 }
@@ -103,7 +118,11 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
         (None, Some(dir)) => Library::load_layered(&srcs, Some(&dir)),
         _ => Library::load(&srcs),
     };
-    let known: Vec<&str> = bare.ids().into_iter().chain(bare.failed.iter().map(|(id, _)| id.as_str())).collect();
+    let known: Vec<&str> = bare
+        .ids()
+        .into_iter()
+        .chain(bare.failed.iter().map(|(id, _)| id.as_str()))
+        .collect();
     if let Some(id) = which
         && as_dir.is_none()
         && !known.contains(&id)
@@ -131,7 +150,12 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
                 })
             })
             .collect();
-        let errors = layered.failed.iter().find(|(id, _)| *id == r.id).map(|(_, e)| errors_json(e)).unwrap_or_default();
+        let errors = layered
+            .failed
+            .iter()
+            .find(|(id, _)| *id == r.id)
+            .map(|(_, e)| errors_json(e))
+            .unwrap_or_default();
         failed |= !errors.is_empty();
         report.push(json!({"ruleset": r.id, "tables": tables, "errors": errors}));
     }
@@ -156,8 +180,16 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
                 println!("  {:<30} {state}", t["id"].as_str().unwrap_or_default());
             }
         }
-        let layer_only = layered.failed.iter().filter(|(id, _)| !bare.failed.iter().any(|(b, _)| b == id));
-        for (id, errors) in bare.failed.iter().chain(layer_only).filter(|(id, _)| wanted(id)) {
+        let layer_only = layered
+            .failed
+            .iter()
+            .filter(|(id, _)| !bare.failed.iter().any(|(b, _)| b == id));
+        for (id, errors) in bare
+            .failed
+            .iter()
+            .chain(layer_only)
+            .filter(|(id, _)| wanted(id))
+        {
             eprintln!("{id}: does not load:\n{errors}");
         }
     }
@@ -171,7 +203,12 @@ fn show(cli: &Cli, ruleset: &str, table: Option<&str>) -> Result<()> {
     let lib = library(cli)?;
     let r: &Ruleset = find_ruleset(&lib, ruleset)?;
     let tables: Vec<_> = match table {
-        Some(id) => vec![r.table(id).ok_or_else(|| anyhow!("unknown table '{id}' in {ruleset} — tables: {}", r.tables.keys().cloned().collect::<Vec<_>>().join(", ")))?],
+        Some(id) => vec![r.table(id).ok_or_else(|| {
+            anyhow!(
+                "unknown table '{id}' in {ruleset} — tables: {}",
+                r.tables.keys().cloned().collect::<Vec<_>>().join(", ")
+            )
+        })?],
         None => r.tables.values().collect(),
     };
     for (i, t) in tables.iter().enumerate() {
@@ -186,12 +223,26 @@ fn show(cli: &Cli, ruleset: &str, table: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-fn write_template(cli: &Cli, ruleset: &str, table: &str, output: Option<&Path>, force: bool) -> Result<()> {
+fn write_template(
+    cli: &Cli,
+    ruleset: &str,
+    table: &str,
+    output: Option<&Path>,
+    force: bool,
+) -> Result<()> {
     let srcs = sources(cli)?;
     let lib = Library::load(&srcs);
     let r = find_ruleset(&lib, ruleset)?;
-    let t = r.table(table).ok_or_else(|| anyhow!("unknown table '{table}' in {ruleset} — tables: {}", r.tables.keys().cloned().collect::<Vec<_>>().join(", ")))?;
-    let files = srcs.iter().find(|f| umpire::rules::library::declared_id(f) == ruleset).ok_or_else(|| anyhow!("no files for ruleset {ruleset}"))?;
+    let t = r.table(table).ok_or_else(|| {
+        anyhow!(
+            "unknown table '{table}' in {ruleset} — tables: {}",
+            r.tables.keys().cloned().collect::<Vec<_>>().join(", ")
+        )
+    })?;
+    let files = srcs
+        .iter()
+        .find(|f| umpire::rules::library::declared_id(f) == ruleset)
+        .ok_or_else(|| anyhow!("no files for ruleset {ruleset}"))?;
     let text = template(files, ruleset, t).ok_or_else(|| anyhow!("no file for table {table}"))?;
     let path = match output {
         Some(p) if p == Path::new("-") => {
@@ -199,15 +250,25 @@ fn write_template(cli: &Cli, ruleset: &str, table: &str, output: Option<&Path>, 
             return Ok(());
         }
         Some(p) => p.to_path_buf(),
-        None => user_dir(cli).ok_or_else(|| anyhow!("no transcription folder: give -o FILE or --user-rules DIR"))?.join(ruleset).join(format!("{table}.yaml")),
+        None => user_dir(cli)
+            .ok_or_else(|| anyhow!("no transcription folder: give -o FILE or --user-rules DIR"))?
+            .join(ruleset)
+            .join(format!("{table}.yaml")),
     };
     if path.exists() && !force {
-        bail!("{} exists — edit it, or pass --force to start again", path.display());
+        bail!(
+            "{} exists — edit it, or pass --force to start again",
+            path.display()
+        );
     }
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
     std::fs::write(&path, text)?;
-    println!("wrote {} ({} cells to fill); check it with `umpire rules check {ruleset}`", path.display(), t.missing_cells().len());
+    println!(
+        "wrote {} ({} cells to fill); check it with `umpire rules check {ruleset}`",
+        path.display(),
+        t.missing_cells().len()
+    );
     Ok(())
 }

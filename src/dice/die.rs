@@ -69,11 +69,11 @@ impl Die {
     /// Finds the face a typed-in value or label stands for.
     pub fn face_for(&self, typed: &str) -> Option<&DieFace> {
         let typed = typed.trim();
-        if let Some(face) = self
-            .faces
-            .iter()
-            .find(|f| f.label.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(typed)))
-        {
+        if let Some(face) = self.faces.iter().find(|f| {
+            f.label
+                .as_deref()
+                .is_some_and(|l| l.eq_ignore_ascii_case(typed))
+        }) {
             return Some(face);
         }
         let value: i64 = typed.parse().ok()?;

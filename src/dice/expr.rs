@@ -67,10 +67,7 @@ impl DiceExpr {
         };
         let expr = parser.expr()?;
         if parser.pos < parser.chars.len() {
-            return Err(parser.error(format!(
-                "unexpected '{}'",
-                parser.chars[parser.pos]
-            )));
+            return Err(parser.error(format!("unexpected '{}'", parser.chars[parser.pos])));
         }
         let parsed = DiceExpr {
             source: source.trim().to_string(),
@@ -102,8 +99,24 @@ impl DiceExpr {
     /// Several groups of dice thrown together (an opposed roll's sides, in order).
     pub fn groups(groups: &[(u32, &Die)]) -> DiceExpr {
         DiceExpr {
-            source: groups.iter().filter(|(n, _)| *n > 0).map(|(n, d)| format!("{n}{}", d.name)).collect::<Vec<_>>().join("+"),
-            terms: groups.iter().map(|(n, d)| (1, DiceTerm::Dice { count: *n, die: (*d).clone() })).collect(),
+            source: groups
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, d)| format!("{n}{}", d.name))
+                .collect::<Vec<_>>()
+                .join("+"),
+            terms: groups
+                .iter()
+                .map(|(n, d)| {
+                    (
+                        1,
+                        DiceTerm::Dice {
+                            count: *n,
+                            die: (*d).clone(),
+                        },
+                    )
+                })
+                .collect(),
         }
     }
 
@@ -172,9 +185,7 @@ impl DiceExpr {
             let part = match term {
                 DiceTerm::Dice { count, die } => {
                     let single = Distribution::from_weights(
-                        die.faces
-                            .iter()
-                            .map(|f| (f.value, u128::from(f.weight))),
+                        die.faces.iter().map(|f| (f.value, u128::from(f.weight))),
                     );
                     let mut d = Distribution::constant(0);
                     for _ in 0..*count {
@@ -346,7 +357,9 @@ impl Parser<'_> {
             }
             let name: String = self.chars[start..self.pos].iter().collect();
             if name.is_empty() {
-                return Err(self.error("expected the number of sides or a die name after 'd'".into()));
+                return Err(
+                    self.error("expected the number of sides or a die name after 'd'".into())
+                );
             }
             let full = format!("d{name}");
             let Some(die) = self.dice.get(&full) else {

@@ -26,7 +26,9 @@ pub enum DiceError {
         problem: String,
     },
     /// A typed face does not exist on that die.
-    #[error("{typed} is not a face of a {die} (faces: {faces}); die {position} of {count} in {expr}")]
+    #[error(
+        "{typed} is not a face of a {die} (faces: {faces}); die {position} of {count} in {expr}"
+    )]
     ImpossibleFace {
         /// What was typed.
         typed: String,

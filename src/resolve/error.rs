@@ -70,7 +70,9 @@ pub enum ResolveError {
         available: String,
     },
     /// A table cell used as a number is not one.
-    #[error("{title} ({table}): cell '{cell}' at row {row}, column {column} is not a number{reason}")]
+    #[error(
+        "{title} ({table}): cell '{cell}' at row {row}, column {column} is not a number{reason}"
+    )]
     NotANumber {
         /// Table id.
         table: String,

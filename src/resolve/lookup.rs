@@ -17,7 +17,10 @@ pub struct Located {
 }
 
 fn available(keys: &[&Key]) -> String {
-    keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    keys.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn no_such(table: &Table, what: &str, key: &str, keys: &[&Key]) -> ResolveError {
@@ -34,27 +37,46 @@ fn no_such(table: &Table, what: &str, key: &str, keys: &[&Key]) -> ResolveError 
 fn locate_range(keys: &[&Key], v: i64, what: &str) -> Option<Located> {
     let ranges: Vec<Range> = keys
         .iter()
-        .filter_map(|k| if let Key::Range(r) = k { Some(*r) } else { None })
+        .filter_map(|k| {
+            if let Key::Range(r) = k {
+                Some(*r)
+            } else {
+                None
+            }
+        })
         .collect();
     if ranges.len() != keys.len() {
         return None;
     }
     if let Some(i) = ranges.iter().position(|r| r.contains(v)) {
-        return Some(Located { index: i, heading: ranges[i].to_string(), note: String::new() });
+        return Some(Located {
+            index: i,
+            heading: ranges[i].to_string(),
+            note: String::new(),
+        });
     }
     // Ranges are ascending (checked at load): clamp to the nearer edge.
-    let (lowest, highest) = (ranges.iter().filter_map(|r| r.low).min()?, ranges.iter().filter_map(|r| r.high).max()?);
+    let (lowest, highest) = (
+        ranges.iter().filter_map(|r| r.low).min()?,
+        ranges.iter().filter_map(|r| r.high).max()?,
+    );
     let (index, edge) = if v < lowest {
         (ranges.iter().position(|r| r.low == Some(lowest))?, lowest)
     } else if v > highest {
-        (ranges.iter().position(|r| r.high == Some(highest))?, highest)
+        (
+            ranges.iter().position(|r| r.high == Some(highest))?,
+            highest,
+        )
     } else {
         return None;
     };
     Some(Located {
         index,
         heading: ranges[index].to_string(),
-        note: format!("{} {v} is off the chart: read at its edge, {edge}", capitalise(what)),
+        note: format!(
+            "{} {v} is off the chart: read at its edge, {edge}",
+            capitalise(what)
+        ),
     })
 }
 
@@ -63,10 +85,20 @@ fn locate_number(keys: &[&Key], v: i64, what: &str) -> Option<Located> {
     let numbers: Vec<(usize, i64)> = keys
         .iter()
         .enumerate()
-        .filter_map(|(i, k)| if let Key::Number(n) = k { Some((i, *n)) } else { None })
+        .filter_map(|(i, k)| {
+            if let Key::Number(n) = k {
+                Some((i, *n))
+            } else {
+                None
+            }
+        })
         .collect();
     if let Some(&(i, n)) = numbers.iter().find(|(_, n)| *n == v) {
-        return Some(Located { index: i, heading: Key::Number(n).to_string(), note: String::new() });
+        return Some(Located {
+            index: i,
+            heading: Key::Number(n).to_string(),
+            note: String::new(),
+        });
     }
     let &(min_i, min) = numbers.iter().min_by_key(|(_, n)| *n)?;
     let &(max_i, max) = numbers.iter().max_by_key(|(_, n)| *n)?;
@@ -78,13 +110,19 @@ fn locate_number(keys: &[&Key], v: i64, what: &str) -> Option<Located> {
     Some(Located {
         index,
         heading: Key::Number(edge).to_string(),
-        note: format!("{} {} is off the chart: read at its edge, {}", capitalise(what), Key::Number(v), Key::Number(edge)),
+        note: format!(
+            "{} {} is off the chart: read at its edge, {}",
+            capitalise(what),
+            Key::Number(v),
+            Key::Number(edge)
+        ),
     })
 }
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Compares `a1/d1` with `a2/d2` exactly.
@@ -98,7 +136,13 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
     let ratios: Vec<(usize, Ratio)> = keys
         .iter()
         .enumerate()
-        .filter_map(|(i, k)| if let Key::Ratio(r) = k { Some((i, *r)) } else { None })
+        .filter_map(|(i, k)| {
+            if let Key::Ratio(r) = k {
+                Some((i, *r))
+            } else {
+                None
+            }
+        })
         .collect();
     // 0 against 0 reads as 1:1.
     let (a, d) = match (attacker.max(0) as u64, defender.max(0) as u64) {
@@ -107,7 +151,13 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
     };
     let favours = a >= d;
     let (big, small) = if favours { (a, d) } else { (d, a) };
-    let side = |r: &Ratio| if r.favours_attacker() { (r.attacker, r.defender) } else { (r.defender, r.attacker) };
+    let side = |r: &Ratio| {
+        if r.favours_attacker() {
+            (r.attacker, r.defender)
+        } else {
+            (r.defender, r.attacker)
+        }
+    };
     let on_side = |r: &Ratio| r.attacker == r.defender || r.favours_attacker() == favours;
     let actual = match (big.checked_div(small), (big * 10).checked_div(small)) {
         (Some(whole), Some(t)) => {
@@ -122,7 +172,8 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
         .filter(|(_, r)| on_side(r))
         .filter(|(_, r)| {
             let (rb, rs) = side(r);
-            small == 0 || cmp_fraction(u64::from(rb), u64::from(rs), big, small) != Ordering::Greater
+            small == 0
+                || cmp_fraction(u64::from(rb), u64::from(rs), big, small) != Ordering::Greater
         })
         .max_by(|(_, x), (_, y)| {
             let (xb, xs) = side(x);
@@ -131,10 +182,23 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
         });
     if let Some(&(index, r)) = best {
         let (rb, rs) = side(&r);
-        let exact = small != 0 && cmp_fraction(u64::from(rb), u64::from(rs), big, small) == Ordering::Equal;
-        let against = if r.favours_attacker() || r.attacker == r.defender { "" } else { " against the attacker" };
-        let note = if exact { String::new() } else { format!("{actual}, rounded down to {rb} to {rs}{against}") };
-        return Some(Located { index, heading: r.to_string(), note });
+        let exact =
+            small != 0 && cmp_fraction(u64::from(rb), u64::from(rs), big, small) == Ordering::Equal;
+        let against = if r.favours_attacker() || r.attacker == r.defender {
+            ""
+        } else {
+            " against the attacker"
+        };
+        let note = if exact {
+            String::new()
+        } else {
+            format!("{actual}, rounded down to {rb} to {rs}{against}")
+        };
+        return Some(Located {
+            index,
+            heading: r.to_string(),
+            note,
+        });
     }
     // Weaker than every column on its side: the column nearest 1:1 on that side (or overall).
     let weakest = |list: Vec<(usize, Ratio)>| -> Option<(usize, Ratio)> {
@@ -145,23 +209,44 @@ pub fn locate_ratio(keys: &[&Key], attacker: i64, defender: i64) -> Option<Locat
         })
     };
     let same: Vec<(usize, Ratio)> = ratios.iter().filter(|(_, r)| on_side(r)).copied().collect();
-    let (index, r) = if same.is_empty() { weakest(ratios.clone()) } else { weakest(same) }?;
-    Some(Located { index, heading: r.to_string(), note: format!("{actual} is below every listed ratio: read at {r}") })
+    let (index, r) = if same.is_empty() {
+        weakest(ratios.clone())
+    } else {
+        weakest(same)
+    }?;
+    Some(Located {
+        index,
+        heading: r.to_string(),
+        note: format!("{actual} is below every listed ratio: read at {r}"),
+    })
 }
 
 /// Finds a value among keys of `kind`.
-pub fn locate(table: &Table, keys: &[&Key], kind: KeyKind, value: &str, what: &str) -> Result<Located, ResolveError> {
+pub fn locate(
+    table: &Table,
+    keys: &[&Key],
+    kind: KeyKind,
+    value: &str,
+    what: &str,
+) -> Result<Located, ResolveError> {
     let found = match kind {
-        KeyKind::Name => keys.iter().position(|k| k.to_string().eq_ignore_ascii_case(value.trim())).map(|i| Located {
-            index: i,
-            heading: keys[i].to_string(),
-            note: String::new(),
-        }),
+        KeyKind::Name => keys
+            .iter()
+            .position(|k| k.to_string().eq_ignore_ascii_case(value.trim()))
+            .map(|i| Located {
+                index: i,
+                heading: keys[i].to_string(),
+                note: String::new(),
+            }),
         KeyKind::Roll | KeyKind::Bracket | KeyKind::Number => {
             let Ok(v) = value.trim().trim_start_matches('+').parse::<i64>() else {
                 return Err(no_such(table, what, value, keys));
             };
-            if kind == KeyKind::Number { locate_number(keys, v, what) } else { locate_range(keys, v, what) }
+            if kind == KeyKind::Number {
+                locate_number(keys, v, what)
+            } else {
+                locate_range(keys, v, what)
+            }
         }
         KeyKind::Ratio => None,
     };

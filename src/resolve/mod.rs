@@ -11,7 +11,7 @@ use serde::Serialize;
 
 pub use error::ResolveError;
 pub use lookup::{Located, locate_ratio};
-pub use odds::{OutcomeOdds, Odds, odds};
+pub use odds::{Odds, OutcomeOdds, odds};
 
 use crate::dice::{AppDice, DiceExpr, Provenance, Roll};
 use crate::rules::{
@@ -156,17 +156,28 @@ pub struct Resolution {
 }
 
 /// Parses `NAME=VALUE` pairs against a procedure's inputs.
-pub fn parse_inputs(procedure: &Procedure, pairs: &[(String, String)]) -> Result<BTreeMap<String, Value>, ResolveError> {
+pub fn parse_inputs(
+    procedure: &Procedure,
+    pairs: &[(String, String)],
+) -> Result<BTreeMap<String, Value>, ResolveError> {
     let mut out = BTreeMap::new();
     for (name, text) in pairs {
         let Some(spec) = procedure.input(name) else {
             return Err(ResolveError::UnknownInput {
                 procedure: procedure.id.clone(),
                 name: name.clone(),
-                valid: procedure.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", "),
+                valid: procedure
+                    .inputs
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
-        out.insert(name.clone(), spec.parse_value(text).map_err(ResolveError::BadInput)?);
+        out.insert(
+            name.clone(),
+            spec.parse_value(text).map_err(ResolveError::BadInput)?,
+        );
     }
     Ok(out)
 }
@@ -180,16 +191,25 @@ fn describe_kind(spec: &crate::rules::InputSpec) -> String {
 }
 
 fn signed(v: i64) -> String {
-    if v >= 0 { format!("+{v}") } else { format!("−{}", -v) }
+    if v >= 0 {
+        format!("+{v}")
+    } else {
+        format!("−{}", -v)
+    }
 }
 
 /// `+ 2` / `− 2`, for sums written out.
 fn plus_minus(v: i64) -> String {
-    if v >= 0 { format!("+ {v}") } else { format!("− {}", -v) }
+    if v >= 0 {
+        format!("+ {v}")
+    } else {
+        format!("− {}", -v)
+    }
 }
 
 fn rule_suffix(rule: &Option<String>) -> String {
-    rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"))
+    rule.as_ref()
+        .map_or_else(String::new, |r| format!(" [{r}]"))
 }
 
 fn expr_err(what: impl Into<String>) -> impl FnOnce(String) -> ResolveError {
@@ -280,10 +300,18 @@ impl<'r> Prepared<'r> {
 }
 
 /// Works out inputs, derived values and modifiers.
-pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTreeMap<String, Value>) -> Result<Prepared<'r>, ResolveError> {
+pub fn prepare<'r>(
+    ruleset: &'r Ruleset,
+    procedure: &'r Procedure,
+    given: &BTreeMap<String, Value>,
+) -> Result<Prepared<'r>, ResolveError> {
     let mut scope = Scope::new();
     let mut inputs = BTreeMap::new();
-    let mut explanation = vec![format!("{}{}", procedure.name, rule_suffix(&procedure.rule))];
+    let mut explanation = vec![format!(
+        "{}{}",
+        procedure.name,
+        rule_suffix(&procedure.rule)
+    )];
     for r in &ruleset.rulings {
         scope.set(&format!("ruling_{}", r.id), Value::Text(r.selected.clone()));
     }
@@ -292,7 +320,12 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
             return Err(ResolveError::UnknownInput {
                 procedure: procedure.id.clone(),
                 name: name.clone(),
-                valid: procedure.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", "),
+                valid: procedure
+                    .inputs
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         }
     }
@@ -306,7 +339,10 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
                 Some(d) => d.clone(),
                 None if matches!(spec.kind, crate::rules::InputKind::Flag) => Value::Bool(false),
                 None => {
-                    return Err(ResolveError::MissingInput { name: spec.name.clone(), expected: describe_kind(spec) });
+                    return Err(ResolveError::MissingInput {
+                        name: spec.name.clone(),
+                        expected: describe_kind(spec),
+                    });
                 }
             },
         };
@@ -319,7 +355,13 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
             .inputs
             .iter()
             .filter(|i| inputs[&i.name] != Value::Bool(false))
-            .map(|i| if inputs[&i.name] == Value::Bool(true) { i.label.clone() } else { format!("{} = {}", i.label, inputs[&i.name]) })
+            .map(|i| {
+                if inputs[&i.name] == Value::Bool(true) {
+                    i.label.clone()
+                } else {
+                    format!("{} = {}", i.label, inputs[&i.name])
+                }
+            })
             .collect();
         if !list.is_empty() {
             explanation.push(format!("Inputs: {}", list.join(", ")));
@@ -327,23 +369,44 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
     }
     let mut derived = Vec::new();
     for d in &procedure.derived {
-        let value = d.expr.eval(&scope).map_err(expr_err(format!("derived value '{}'", d.name)))?;
-        explanation.push(format!("{} = {} (from {}){}", d.label.as_deref().unwrap_or(&d.name), value, d.source, rule_suffix(&d.rule)));
+        let value = d
+            .expr
+            .eval(&scope)
+            .map_err(expr_err(format!("derived value '{}'", d.name)))?;
+        explanation.push(format!(
+            "{} = {} (from {}){}",
+            d.label.as_deref().unwrap_or(&d.name),
+            value,
+            d.source,
+            rule_suffix(&d.rule)
+        ));
         scope.set(&d.name, value.clone());
-        derived.push(NamedValue { name: d.name.clone(), value, rule: d.rule.clone() });
+        derived.push(NamedValue {
+            name: d.name.clone(),
+            value,
+            rule: d.rule.clone(),
+        });
     }
     let mut modifiers = Vec::new();
     let mut unknown_modifier = None;
     for m in &procedure.modifiers {
         let active = match &m.when {
-            Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("condition of modifier '{}'", m.name)))?,
+            Some(w) => w
+                .eval_bool(&scope)
+                .map_err(expr_err(format!("condition of modifier '{}'", m.name)))?,
             None => true,
         };
         let (value, note) = if !active {
             (None, String::new())
         } else {
             match &m.value {
-                ModifierValue::Expr(e) => (Some(e.eval_int(&scope).map_err(expr_err(format!("value of modifier '{}'", m.name)))?), String::new()),
+                ModifierValue::Expr(e) => (
+                    Some(
+                        e.eval_int(&scope)
+                            .map_err(expr_err(format!("value of modifier '{}'", m.name)))?,
+                    ),
+                    String::new(),
+                ),
                 ModifierValue::Table(r) => match table_value(ruleset, r, &scope, None) {
                     Ok((v, trace)) => (Some(v), trace),
                     Err(e @ ResolveError::MissingCell { .. }) => {
@@ -363,8 +426,16 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
                 AppliesTo::Dice => "dice",
                 AppliesTo::EachDie => "to each die",
             };
-            let how = if note.is_empty() { String::new() } else { format!(" ({note})") };
-            explanation.push(format!("Modifier: {} {shown} {target}{how}{}", m.name, rule_suffix(&m.rule)));
+            let how = if note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({note})")
+            };
+            explanation.push(format!(
+                "Modifier: {} {shown} {target}{how}{}",
+                m.name,
+                rule_suffix(&m.rule)
+            ));
         }
         modifiers.push(ModifierState {
             name: m.name.clone(),
@@ -376,24 +447,60 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
             note,
         });
     }
-    let mut prepared = Prepared { ruleset, procedure, inputs, derived, modifiers, dice: procedure.roll.clone(), unknown_modifier, groups: Vec::new(), scope, explanation };
+    let mut prepared = Prepared {
+        ruleset,
+        procedure,
+        inputs,
+        derived,
+        modifiers,
+        dice: procedure.roll.clone(),
+        unknown_modifier,
+        groups: Vec::new(),
+        scope,
+        explanation,
+    };
     for name in crate::rules::LOOKUP_NAMES {
         prepared.scope.set(name, Value::Int(0));
     }
-    let (roll_mod, target_mod, dice_mod) = (prepared.total(AppliesTo::Roll), prepared.total(AppliesTo::Target), prepared.total(AppliesTo::Dice));
+    let (roll_mod, target_mod, dice_mod) = (
+        prepared.total(AppliesTo::Roll),
+        prepared.total(AppliesTo::Target),
+        prepared.total(AppliesTo::Dice),
+    );
     prepared.scope.set("roll_modifier", Value::Int(roll_mod));
-    prepared.scope.set("target_modifier", Value::Int(target_mod));
+    prepared
+        .scope
+        .set("target_modifier", Value::Int(target_mod));
     prepared.scope.set("dice_modifier", Value::Int(dice_mod));
     if let Lookup::Pool { count, die, .. } = &procedure.lookup {
-        let base = count.eval_int(&prepared.scope).map_err(expr_err("number of dice"))?;
+        let base = count
+            .eval_int(&prepared.scope)
+            .map_err(expr_err("number of dice"))?;
         let n = (base + dice_mod).max(0);
-        let extra = if dice_mod == 0 { String::new() } else { format!(" {} = {n}", plus_minus(dice_mod)) };
-        prepared.explanation.push(format!("Dice: {base}{extra}{}", if base + dice_mod < 0 { " (no fewer than 0)" } else { "" }));
+        let extra = if dice_mod == 0 {
+            String::new()
+        } else {
+            format!(" {} = {n}", plus_minus(dice_mod))
+        };
+        prepared.explanation.push(format!(
+            "Dice: {base}{extra}{}",
+            if base + dice_mod < 0 {
+                " (no fewer than 0)"
+            } else {
+                ""
+            }
+        ));
         if n > i64::from(crate::dice::MAX_POOL) {
-            return Err(ResolveError::TooLarge(format!("a pool of {n} dice is more than {} dice", crate::dice::MAX_POOL)));
+            return Err(ResolveError::TooLarge(format!(
+                "a pool of {n} dice is more than {} dice",
+                crate::dice::MAX_POOL
+            )));
         }
         let Some(die) = ruleset.dice.get(die) else {
-            return Err(ResolveError::Expression { what: "pool".into(), problem: format!("unknown die {die}") });
+            return Err(ResolveError::Expression {
+                what: "pool".into(),
+                problem: format!("unknown die {die}"),
+            });
         };
         prepared.dice = Some(DiceExpr::pool(n as u32, &die));
     }
@@ -405,9 +512,16 @@ pub fn prepare<'r>(ruleset: &'r Ruleset, procedure: &'r Procedure, given: &BTree
 
 /// Works out each side's dice: group sizes (plus that side's dice modifiers, on its first group)
 /// and per-die modifiers (the group's own plus that side's each-die modifiers).
-fn prepare_opposed(prepared: &mut Prepared, sides: &[crate::rules::Side]) -> Result<(), ResolveError> {
+fn prepare_opposed(
+    prepared: &mut Prepared,
+    sides: &[crate::rules::Side],
+) -> Result<(), ResolveError> {
     let side_total = |p: &Prepared, side: &str, target: AppliesTo| -> i64 {
-        p.modifiers.iter().filter(|m| m.active && m.applies_to == target && m.side.as_deref() == Some(side)).filter_map(|m| m.value).sum()
+        p.modifiers
+            .iter()
+            .filter(|m| m.active && m.applies_to == target && m.side.as_deref() == Some(side))
+            .filter_map(|m| m.value)
+            .sum()
     };
     let mut total_dice = 0i64;
     for (i, side) in sides.iter().enumerate() {
@@ -415,68 +529,156 @@ fn prepare_opposed(prepared: &mut Prepared, sides: &[crate::rules::Side]) -> Res
         let each = side_total(prepared, &side.name, AppliesTo::EachDie);
         let mut parts = Vec::new();
         for (g, group) in side.groups.iter().enumerate() {
-            let base = group.count.eval_int(&prepared.scope).map_err(expr_err(format!("{} dice", side.name)))?;
+            let base = group
+                .count
+                .eval_int(&prepared.scope)
+                .map_err(expr_err(format!("{} dice", side.name)))?;
             let n = (base + if g == 0 { extra_dice } else { 0 }).max(0);
-            let own = group.modifier.as_ref().map(|e| e.eval_int(&prepared.scope)).transpose().map_err(expr_err(format!("{} die modifier", side.name)))?.unwrap_or(0);
+            let own = group
+                .modifier
+                .as_ref()
+                .map(|e| e.eval_int(&prepared.scope))
+                .transpose()
+                .map_err(expr_err(format!("{} die modifier", side.name)))?
+                .unwrap_or(0);
             let Some(die) = prepared.ruleset.dice.get(&group.die) else {
-                return Err(ResolveError::Expression { what: "opposed roll".into(), problem: format!("unknown die {}", group.die) });
+                return Err(ResolveError::Expression {
+                    what: "opposed roll".into(),
+                    problem: format!("unknown die {}", group.die),
+                });
             };
             total_dice += n;
             let modifier = own + each;
             let label = group.label.clone().unwrap_or_default();
-            let m = if modifier == 0 { String::new() } else { format!(" {} each", signed(modifier)) };
-            let floor = group.floor.map_or_else(String::new, |f| format!(", no lower than {f}"));
+            let m = if modifier == 0 {
+                String::new()
+            } else {
+                format!(" {} each", signed(modifier))
+            };
+            let floor = group
+                .floor
+                .map_or_else(String::new, |f| format!(", no lower than {f}"));
             if n > 0 {
-                parts.push(format!("{n}{}{m}{floor}{}", die.name, if label.is_empty() { String::new() } else { format!(" ({label})") }));
+                parts.push(format!(
+                    "{n}{}{m}{floor}{}",
+                    die.name,
+                    if label.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({label})")
+                    }
+                ));
             }
-            prepared.groups.push(PreparedGroup { side: i, count: n as u32, die, modifier, floor: group.floor });
+            prepared.groups.push(PreparedGroup {
+                side: i,
+                count: n as u32,
+                die,
+                modifier,
+                floor: group.floor,
+            });
         }
-        prepared.explanation.push(format!("{}: {}", side.name, if parts.is_empty() { "no dice".to_string() } else { parts.join(" + ") }));
+        prepared.explanation.push(format!(
+            "{}: {}",
+            side.name,
+            if parts.is_empty() {
+                "no dice".to_string()
+            } else {
+                parts.join(" + ")
+            }
+        ));
     }
     if total_dice > i64::from(crate::dice::MAX_DICE) {
-        return Err(ResolveError::TooLarge(format!("{total_dice} dice are more than {}", crate::dice::MAX_DICE)));
+        return Err(ResolveError::TooLarge(format!(
+            "{total_dice} dice are more than {}",
+            crate::dice::MAX_DICE
+        )));
     }
-    let groups: Vec<(u32, &crate::dice::Die)> = prepared.groups.iter().map(|g| (g.count, &g.die)).collect();
+    let groups: Vec<(u32, &crate::dice::Die)> =
+        prepared.groups.iter().map(|g| (g.count, &g.die)).collect();
     prepared.dice = Some(DiceExpr::groups(&groups));
     Ok(())
 }
 
 /// Reads a numeric cell (a modifier's value) from a table.
-fn table_value(ruleset: &Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>) -> Result<(i64, String), ResolveError> {
+fn table_value(
+    ruleset: &Ruleset,
+    r: &TableRef,
+    scope: &Scope,
+    roll: Option<i64>,
+) -> Result<(i64, String), ResolveError> {
     let (table, trace, notes) = find_cell(ruleset, r, scope, roll, 0)?;
     let cell = trace.cell.clone();
-    let v = cell.trim().trim_start_matches('+').replace('−', "-").parse::<i64>().map_err(|_| ResolveError::NotANumber {
-        table: table.id.clone(),
-        title: table.title.clone(),
-        cell: cell.clone(),
-        row: trace.row.clone(),
-        column: trace.column.clone().unwrap_or_default(),
-        reason: if cell.eq_ignore_ascii_case("no") { " (the chart says this is not allowed)".into() } else { String::new() },
-    })?;
-    let at = trace.column.as_ref().map_or_else(|| trace.row.clone(), |c| format!("{} × {c}", trace.row));
-    let how = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
+    let v = cell
+        .trim()
+        .trim_start_matches('+')
+        .replace('−', "-")
+        .parse::<i64>()
+        .map_err(|_| ResolveError::NotANumber {
+            table: table.id.clone(),
+            title: table.title.clone(),
+            cell: cell.clone(),
+            row: trace.row.clone(),
+            column: trace.column.clone().unwrap_or_default(),
+            reason: if cell.eq_ignore_ascii_case("no") {
+                " (the chart says this is not allowed)".into()
+            } else {
+                String::new()
+            },
+        })?;
+    let at = trace
+        .column
+        .as_ref()
+        .map_or_else(|| trace.row.clone(), |c| format!("{} × {c}", trace.row));
+    let how = if notes.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", notes.join("; "))
+    };
     Ok((v, format!("{}: {at} = {cell}{how}", table.title)))
 }
 
 /// Finds a cell: the row, the column (with shifts), and the header line.
-fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option<i64>, shift: i64) -> Result<(&'r Table, LookupTrace, Vec<String>), ResolveError> {
+fn find_cell<'r>(
+    ruleset: &'r Ruleset,
+    r: &TableRef,
+    scope: &Scope,
+    roll: Option<i64>,
+    shift: i64,
+) -> Result<(&'r Table, LookupTrace, Vec<String>), ResolveError> {
     let Some(table) = ruleset.table(&r.table) else {
-        return Err(ResolveError::Expression { what: "table lookup".into(), problem: format!("unknown table {}", r.table) });
+        return Err(ResolveError::Expression {
+            what: "table lookup".into(),
+            problem: format!("unknown table {}", r.table),
+        });
     };
     let mut notes = Vec::new();
     // Header line.
     let line = if table.lines.len() > 1 {
-        let id = r.line.as_ref().map(|e| e.eval_text(scope)).transpose().map_err(expr_err("header line"))?.unwrap_or_default();
+        let id = r
+            .line
+            .as_ref()
+            .map(|e| e.eval_text(scope))
+            .transpose()
+            .map_err(expr_err("header line"))?
+            .unwrap_or_default();
         let Some(l) = table.lines.iter().find(|l| l.id == id) else {
             return Err(ResolveError::NoSuchKey {
                 table: table.id.clone(),
                 title: table.title.clone(),
                 what: "header line".into(),
                 key: id,
-                available: table.lines.iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
+                available: table
+                    .lines
+                    .iter()
+                    .map(|l| l.id.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
-        notes.push(format!("Header line: {}", l.label.as_deref().unwrap_or(&l.id)));
+        notes.push(format!(
+            "Header line: {}",
+            l.label.as_deref().unwrap_or(&l.id)
+        ));
         Some(l)
     } else {
         table.lines.first()
@@ -486,18 +688,35 @@ fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option
         (Some(l), Some(kind)) => {
             let keys: Vec<&Key> = l.keys.iter().collect();
             let mut located = if kind == KeyKind::Ratio {
-                let (a, d) = r.ratio.as_ref().ok_or_else(|| ResolveError::Expression { what: "table lookup".into(), problem: "no ratio given".into() })?;
-                let a = a.eval_int(scope).map_err(expr_err("attacker's side of the ratio"))?;
-                let d = d.eval_int(scope).map_err(expr_err("defender's side of the ratio"))?;
+                let (a, d) = r.ratio.as_ref().ok_or_else(|| ResolveError::Expression {
+                    what: "table lookup".into(),
+                    problem: "no ratio given".into(),
+                })?;
+                let a = a
+                    .eval_int(scope)
+                    .map_err(expr_err("attacker's side of the ratio"))?;
+                let d = d
+                    .eval_int(scope)
+                    .map_err(expr_err("defender's side of the ratio"))?;
                 lookup::locate_ratio(&keys, a, d).ok_or_else(|| ResolveError::NoSuchKey {
                     table: table.id.clone(),
                     title: table.title.clone(),
                     what: "column".into(),
                     key: format!("{a}:{d}"),
-                    available: keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+                    available: keys
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 })?
             } else {
-                let key = r.column.as_ref().map(|e| e.eval_text(scope)).transpose().map_err(expr_err("column"))?.unwrap_or_default();
+                let key = r
+                    .column
+                    .as_ref()
+                    .map(|e| e.eval_text(scope))
+                    .transpose()
+                    .map_err(expr_err("column"))?
+                    .unwrap_or_default();
                 lookup::locate(table, &keys, kind, &key, "column")?
             };
             if !located.note.is_empty() {
@@ -513,9 +732,17 @@ fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option
                     signed(shift),
                     located.heading,
                     keys[new_index],
-                    if clamped == target { "" } else { " (the chart's edge)" }
+                    if clamped == target {
+                        ""
+                    } else {
+                        " (the chart's edge)"
+                    }
                 ));
-                located = Located { index: new_index, heading: keys[new_index].to_string(), note: String::new() };
+                located = Located {
+                    index: new_index,
+                    heading: keys[new_index].to_string(),
+                    note: String::new(),
+                };
             }
             Some(located)
         }
@@ -528,17 +755,32 @@ fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option
             let key = e.eval_text(scope).map_err(expr_err("row"))?;
             lookup::locate(table, &rkeys, table.row_key, &key, "row")?
         }
-        (None, Some(v)) if table.row_key == KeyKind::Roll => lookup::locate(table, &rkeys, KeyKind::Roll, &v.to_string(), "modified roll")?,
-        _ if table.rows.len() == 1 => Located { index: 0, heading: table.rows[0].key.to_string(), note: String::new() },
+        (None, Some(v)) if table.row_key == KeyKind::Roll => lookup::locate(
+            table,
+            &rkeys,
+            KeyKind::Roll,
+            &v.to_string(),
+            "modified roll",
+        )?,
+        _ if table.rows.len() == 1 => Located {
+            index: 0,
+            heading: table.rows[0].key.to_string(),
+            note: String::new(),
+        },
         _ => {
-            return Err(ResolveError::Expression { what: format!("{} lookup", table.title), problem: "no roll or row given".into() });
+            return Err(ResolveError::Expression {
+                what: format!("{} lookup", table.title),
+                problem: "no roll or row given".into(),
+            });
         }
     };
     if !row.note.is_empty() {
         notes.push(row.note.clone());
     }
     let col_index = column.as_ref().map_or(0, |c| c.index);
-    let cell = lookup::cell(table, row.index, col_index).cloned().unwrap_or(Cell::Missing);
+    let cell = lookup::cell(table, row.index, col_index)
+        .cloned()
+        .unwrap_or(Cell::Missing);
     let trace = LookupTrace {
         table: table.id.clone(),
         line: line.filter(|_| table.lines.len() > 1).map(|l| l.id.clone()),
@@ -550,7 +792,10 @@ fn find_cell<'r>(ruleset: &'r Ruleset, r: &TableRef, scope: &Scope, roll: Option
         return Err(ResolveError::MissingCell {
             table: table.id.clone(),
             title: table.title.clone(),
-            rule: table.rule.as_ref().map_or_else(String::new, |r| format!(", {r}")),
+            rule: table
+                .rule
+                .as_ref()
+                .map_or_else(String::new, |r| format!(", {r}")),
             row: row.heading,
             column: column.map_or_else(|| "result".into(), |c| c.heading),
         });
@@ -562,7 +807,9 @@ fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, Reso
     let mut applicable = Vec::new();
     for s in specs {
         let holds = match &s.when {
-            Some(w) => w.eval_bool(scope).map_err(expr_err(format!("condition of a {} effect", s.kind)))?,
+            Some(w) => w
+                .eval_bool(scope)
+                .map_err(expr_err(format!("condition of a {} effect", s.kind)))?,
             None => true,
         };
         if holds {
@@ -572,7 +819,12 @@ fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, Reso
     applicable
         .into_iter()
         .map(|s| {
-            let amount = s.amount.as_ref().map(|e| e.eval_int(scope)).transpose().map_err(expr_err(format!("amount of a {} effect", s.kind)))?;
+            let amount = s
+                .amount
+                .as_ref()
+                .map(|e| e.eval_int(scope))
+                .transpose()
+                .map_err(expr_err(format!("amount of a {} effect", s.kind)))?;
             Ok(Effect {
                 kind: s.kind.clone(),
                 side: s.side.clone(),
@@ -601,7 +853,13 @@ fn hit_rule_matches(rule: &HitRule, face: i64, scope: &Scope) -> Result<bool, Re
 
 impl<'r> Prepared<'r> {
     /// Builds the outcome for a code: the declared outcome's effects, then the table codes'.
-    fn outcome(&self, code: &str, value: Option<i64>, table: Option<&Table>, scope: &mut Scope) -> Result<Outcome, ResolveError> {
+    fn outcome(
+        &self,
+        code: &str,
+        value: Option<i64>,
+        table: Option<&Table>,
+        scope: &mut Scope,
+    ) -> Result<Outcome, ResolveError> {
         if let Some(v) = value {
             scope.set("value", Value::Int(v));
         }
@@ -615,7 +873,11 @@ impl<'r> Prepared<'r> {
             && !t.results.is_empty()
         {
             for token in code.split_whitespace() {
-                if let Some((p, n)) = t.results.iter().find_map(|p| p.matches(token).map(|n| (p, n))) {
+                if let Some((p, n)) = t
+                    .results
+                    .iter()
+                    .find_map(|p| p.matches(token).map(|n| (p, n)))
+                {
                     // Each token gets its own `n`: "D1 DC" must not carry D1's number into DC.
                     let mut token_scope = scope.clone();
                     if let Some(n) = n {
@@ -624,24 +886,44 @@ impl<'r> Prepared<'r> {
                     }
                     effects.extend(effects_from(&p.effects, &token_scope)?);
                     if let Some(l) = &p.label {
-                        labels.push(l.replace("{n}", &n.map_or_else(String::new, |n| n.to_string())));
+                        labels
+                            .push(l.replace("{n}", &n.map_or_else(String::new, |n| n.to_string())));
                     }
                 }
             }
         }
-        let label = if labels.is_empty() { code.to_string() } else { labels.join("; ") };
-        Ok(Outcome { code: code.to_string(), label, value, effects, from_physical_chart: false })
+        let label = if labels.is_empty() {
+            code.to_string()
+        } else {
+            labels.join("; ")
+        };
+        Ok(Outcome {
+            code: code.to_string(),
+            label,
+            value,
+            effects,
+            from_physical_chart: false,
+        })
     }
 
     /// Applies the lookup to one throw (faces in dice order). `chart_result` is the result the
     /// umpire read off the physical chart, used when a needed cell is missing.
-    pub fn finish(&self, faces: &[i64], chart_result: Option<&str>) -> Result<Finished, ResolveError> {
+    pub fn finish(
+        &self,
+        faces: &[i64],
+        chart_result: Option<&str>,
+    ) -> Result<Finished, ResolveError> {
         let natural = self.dice.as_ref().map(|d| d.total(faces));
         self.finish_with(natural, faces, chart_result)
     }
 
     /// As [`Prepared::finish`], given the natural total (pools also need the faces).
-    pub fn finish_with(&self, natural: Option<i64>, faces: &[i64], chart_result: Option<&str>) -> Result<Finished, ResolveError> {
+    pub fn finish_with(
+        &self,
+        natural: Option<i64>,
+        faces: &[i64],
+        chart_result: Option<&str>,
+    ) -> Result<Finished, ResolveError> {
         let mut scope = self.scope.clone();
         let mut explanation = Vec::new();
         let roll_mod = self.total(AppliesTo::Roll);
@@ -657,8 +939,14 @@ impl<'r> Prepared<'r> {
             }
         }
         if let Some(missing) = &self.unknown_modifier {
-            let Some(result) = chart_result else { return Err(missing.clone()) };
-            let table = if let Lookup::Table(r) = &self.procedure.lookup { Some(r) } else { None };
+            let Some(result) = chart_result else {
+                return Err(missing.clone());
+            };
+            let table = if let Lookup::Table(r) = &self.procedure.lookup {
+                Some(r)
+            } else {
+                None
+            };
             return self.with_chart_result(result, table, natural, modified, explanation, missing);
         }
         match &self.procedure.lookup {
@@ -667,25 +955,57 @@ impl<'r> Prepared<'r> {
                 match find_cell(self.ruleset, r, &scope, modified, shift) {
                     Ok((table, trace, notes)) => {
                         explanation.extend(notes);
-                        let value = trace.cell.trim().trim_start_matches('+').parse::<i64>().ok();
-                        let at = trace.column.as_ref().map_or_else(|| format!("row {}", trace.row), |c| format!("row {}, column {c}", trace.row));
+                        let value = trace
+                            .cell
+                            .trim()
+                            .trim_start_matches('+')
+                            .parse::<i64>()
+                            .ok();
+                        let at = trace.column.as_ref().map_or_else(
+                            || format!("row {}", trace.row),
+                            |c| format!("row {}, column {c}", trace.row),
+                        );
                         explanation.push(format!("{}: {at} → {}", table.title, trace.cell));
                         let outcome = self.outcome(&trace.cell, value, Some(table), &mut scope)?;
-                        Ok(Finished { natural, modified, lookup: Some(trace), outcome, explanation })
+                        Ok(Finished {
+                            natural,
+                            modified,
+                            lookup: Some(trace),
+                            outcome,
+                            explanation,
+                        })
                     }
                     Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
-                        Some(result) => self.with_chart_result(result, Some(r), natural, modified, explanation, &e),
+                        Some(result) => self.with_chart_result(
+                            result,
+                            Some(r),
+                            natural,
+                            modified,
+                            explanation,
+                            &e,
+                        ),
                         None => Err(e),
                     },
                     Err(e) => Err(e),
                 }
             }
-            Lookup::Threshold { target, success, natural_fail, natural_pass, pass, fail } => {
+            Lookup::Threshold {
+                target,
+                success,
+                natural_fail,
+                natural_pass,
+                pass,
+                fail,
+            } => {
                 let base = target.eval_int(&scope).map_err(expr_err("target"))?;
                 let target_mod = self.total(AppliesTo::Target);
                 let t = base + target_mod;
                 let (n, m) = (natural.unwrap_or(0), modified.unwrap_or(0));
-                let shown_target = if target_mod == 0 { format!("{t}") } else { format!("{base} {} = {t}", plus_minus(target_mod)) };
+                let shown_target = if target_mod == 0 {
+                    format!("{t}")
+                } else {
+                    format!("{base} {} = {t}", plus_minus(target_mod))
+                };
                 let (passed, why) = if natural_fail.contains(&n) {
                     (false, format!("an unmodified {n} always fails"))
                 } else if natural_pass.contains(&n) {
@@ -697,15 +1017,38 @@ impl<'r> Prepared<'r> {
                     }
                 };
                 let code = if passed { pass } else { fail };
-                explanation.push(format!("Test: {why} → {}", if passed { "pass" } else { "fail" }));
+                explanation.push(format!(
+                    "Test: {why} → {}",
+                    if passed { "pass" } else { "fail" }
+                ));
                 let outcome = self.outcome(code, None, None, &mut scope)?;
-                Ok(Finished { natural, modified, lookup: None, outcome, explanation })
+                Ok(Finished {
+                    natural,
+                    modified,
+                    lookup: None,
+                    outcome,
+                    explanation,
+                })
             }
-            Lookup::Pool { sum, hits, face_floor, outcome, .. } => {
+            Lookup::Pool {
+                sum,
+                hits,
+                face_floor,
+                outcome,
+                ..
+            } => {
                 let each = self.total(AppliesTo::EachDie);
-                let scored: Vec<i64> = faces.iter().map(|f| face_floor.map_or(f + each, |fl| (f + each).max(fl))).collect();
+                let scored: Vec<i64> = faces
+                    .iter()
+                    .map(|f| face_floor.map_or(f + each, |fl| (f + each).max(fl)))
+                    .collect();
                 if each != 0 || face_floor.is_some() {
-                    explanation.push(format!("Each die {}{}: {:?}", signed(each), face_floor.map_or_else(String::new, |f| format!(", no lower than {f}")), scored));
+                    explanation.push(format!(
+                        "Each die {}{}: {:?}",
+                        signed(each),
+                        face_floor.map_or_else(String::new, |f| format!(", no lower than {f}")),
+                        scored
+                    ));
                 }
                 let score = if *sum {
                     let s: i64 = scored.iter().sum();
@@ -713,15 +1056,32 @@ impl<'r> Prepared<'r> {
                     s
                 } else {
                     let (total, parts) = count_hits(hits, &scored, &scope)?;
-                    explanation.push(format!("Hits: {total}{}", if parts.is_empty() { String::new() } else { format!(" ({})", parts.join("; ")) }));
+                    explanation.push(format!(
+                        "Hits: {total}{}",
+                        if parts.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", parts.join("; "))
+                        }
+                    ));
                     total
                 };
                 scope.set("hits", Value::Int(score));
                 let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
-                Ok(Finished { natural: None, modified: None, lookup: None, outcome, explanation })
+                Ok(Finished {
+                    natural: None,
+                    modified: None,
+                    lookup: None,
+                    outcome,
+                    explanation,
+                })
             }
-            Lookup::Compute { lets, cases } => self.run_cases(lets, cases, scope, natural, modified, explanation),
-            Lookup::Opposed { sides, sum, hits, .. } => {
+            Lookup::Compute { lets, cases } => {
+                self.run_cases(lets, cases, scope, natural, modified, explanation)
+            }
+            Lookup::Opposed {
+                sides, sum, hits, ..
+            } => {
                 let mut scores = vec![0i64; sides.len()];
                 let mut offset = 0usize;
                 let mut shown: Vec<Vec<i64>> = vec![Vec::new(); sides.len()];
@@ -733,8 +1093,18 @@ impl<'r> Prepared<'r> {
                     offset = end;
                 }
                 for (i, side) in sides.iter().enumerate() {
-                    scores[i] = if *sum { shown[i].iter().sum() } else { count_hits(hits, &shown[i], &scope)?.0 };
-                    explanation.push(format!("{}: {:?} → {} {}", side.name, shown[i], if *sum { "score" } else { "hits" }, scores[i]));
+                    scores[i] = if *sum {
+                        shown[i].iter().sum()
+                    } else {
+                        count_hits(hits, &shown[i], &scope)?.0
+                    };
+                    explanation.push(format!(
+                        "{}: {:?} → {} {}",
+                        side.name,
+                        shown[i],
+                        if *sum { "score" } else { "hits" },
+                        scores[i]
+                    ));
                 }
                 self.finish_scores_with(&scores, scope, explanation)
             }
@@ -746,9 +1116,20 @@ impl<'r> Prepared<'r> {
         self.finish_scores_with(scores, self.scope.clone(), Vec::new())
     }
 
-    fn finish_scores_with(&self, scores: &[i64], mut scope: Scope, explanation: Vec<String>) -> Result<Finished, ResolveError> {
-        let Lookup::Opposed { sides, lets, cases, .. } = &self.procedure.lookup else {
-            return Err(ResolveError::Expression { what: "opposed roll".into(), problem: "not an opposed procedure".into() });
+    fn finish_scores_with(
+        &self,
+        scores: &[i64],
+        mut scope: Scope,
+        explanation: Vec<String>,
+    ) -> Result<Finished, ResolveError> {
+        let Lookup::Opposed {
+            sides, lets, cases, ..
+        } = &self.procedure.lookup
+        else {
+            return Err(ResolveError::Expression {
+                what: "opposed roll".into(),
+                problem: "not an opposed procedure".into(),
+            });
         };
         for (side, score) in sides.iter().zip(scores) {
             scope.set(&format!("{}_score", side.name), Value::Int(*score));
@@ -756,39 +1137,94 @@ impl<'r> Prepared<'r> {
         self.run_cases(lets, cases, scope, None, None, explanation)
     }
 
-    fn run_cases(&self, lets: &[crate::rules::Derived], cases: &[crate::rules::Case], mut scope: Scope, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>) -> Result<Finished, ResolveError> {
+    fn run_cases(
+        &self,
+        lets: &[crate::rules::Derived],
+        cases: &[crate::rules::Case],
+        mut scope: Scope,
+        natural: Option<i64>,
+        modified: Option<i64>,
+        mut explanation: Vec<String>,
+    ) -> Result<Finished, ResolveError> {
         for l in lets {
-            let v = l.expr.eval(&scope).map_err(expr_err(format!("'{}'", l.name)))?;
-            explanation.push(format!("{} = {v} (from {}){}", l.label.as_deref().unwrap_or(&l.name), l.source, rule_suffix(&l.rule)));
+            let v = l
+                .expr
+                .eval(&scope)
+                .map_err(expr_err(format!("'{}'", l.name)))?;
+            explanation.push(format!(
+                "{} = {v} (from {}){}",
+                l.label.as_deref().unwrap_or(&l.name),
+                l.source,
+                rule_suffix(&l.rule)
+            ));
             scope.set(&l.name, v);
         }
         for case in cases {
             let holds = match &case.when {
-                Some(w) => w.eval_bool(&scope).map_err(expr_err(format!("case '{}'", case.outcome)))?,
+                Some(w) => w
+                    .eval_bool(&scope)
+                    .map_err(expr_err(format!("case '{}'", case.outcome)))?,
                 None => true,
             };
             if holds {
-                let value = case.value.as_ref().map(|e| e.eval_int(&scope)).transpose().map_err(expr_err(format!("value of '{}'", case.outcome)))?;
-                let cond = case.when.as_ref().map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
-                explanation.push(format!("Case {cond} → {}{}{}", case.outcome, value.map_or_else(String::new, |v| format!(" ({v})")), rule_suffix(&case.rule)));
+                let value = case
+                    .value
+                    .as_ref()
+                    .map(|e| e.eval_int(&scope))
+                    .transpose()
+                    .map_err(expr_err(format!("value of '{}'", case.outcome)))?;
+                let cond = case
+                    .when
+                    .as_ref()
+                    .map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
+                explanation.push(format!(
+                    "Case {cond} → {}{}{}",
+                    case.outcome,
+                    value.map_or_else(String::new, |v| format!(" ({v})")),
+                    rule_suffix(&case.rule)
+                ));
                 let outcome = self.outcome(&case.outcome, value, None, &mut scope)?;
-                return Ok(Finished { natural, modified, lookup: None, outcome, explanation });
+                return Ok(Finished {
+                    natural,
+                    modified,
+                    lookup: None,
+                    outcome,
+                    explanation,
+                });
             }
         }
-        Err(ResolveError::Expression { what: "cases".into(), problem: "no case holds".into() })
+        Err(ResolveError::Expression {
+            what: "cases".into(),
+            problem: "no case holds".into(),
+        })
     }
 
-    fn with_chart_result(&self, result: &str, r: Option<&TableRef>, natural: Option<i64>, modified: Option<i64>, mut explanation: Vec<String>, missing: &ResolveError) -> Result<Finished, ResolveError> {
+    fn with_chart_result(
+        &self,
+        result: &str,
+        r: Option<&TableRef>,
+        natural: Option<i64>,
+        modified: Option<i64>,
+        mut explanation: Vec<String>,
+        missing: &ResolveError,
+    ) -> Result<Finished, ResolveError> {
         let result = result.trim();
         let table = r.and_then(|r| self.ruleset.table(&r.table));
         if let Some(t) = table
             && !t.results.is_empty()
-            && !result.split_whitespace().all(|tok| t.results.iter().any(|p| p.matches(tok).is_some()))
+            && !result
+                .split_whitespace()
+                .all(|tok| t.results.iter().any(|p| p.matches(tok).is_some()))
         {
             return Err(ResolveError::BadChartResult {
                 given: result.to_string(),
                 title: t.title.clone(),
-                codes: t.results.iter().map(|p| p.pattern.clone()).collect::<Vec<_>>().join(", "),
+                codes: t
+                    .results
+                    .iter()
+                    .map(|p| p.pattern.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         }
         if result.is_empty() {
@@ -802,25 +1238,52 @@ impl<'r> Prepared<'r> {
             return Err(ResolveError::BadChartResult {
                 given: result.to_string(),
                 title: self.procedure.name.clone(),
-                codes: self.procedure.outcomes.iter().map(|o| o.code.clone()).collect::<Vec<_>>().join(", "),
+                codes: self
+                    .procedure
+                    .outcomes
+                    .iter()
+                    .map(|o| o.code.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         }
-        if let ResolveError::MissingCell { title, row, column, .. } = missing {
+        if let ResolveError::MissingCell {
+            title, row, column, ..
+        } = missing
+        {
             explanation.push(format!("{title}: row {row}, column {column} is not in the rule text; result read off the physical chart: {result}"));
         }
         let value = result.trim_start_matches('+').parse::<i64>().ok();
         let mut outcome = self.outcome(result, value, table, &mut self.scope.clone())?;
         outcome.from_physical_chart = true;
         let lookup = match missing {
-            ResolveError::MissingCell { table, row, column, .. } => Some(LookupTrace { table: table.clone(), line: None, row: row.clone(), column: Some(column.clone()), cell: result.to_string() }),
+            ResolveError::MissingCell {
+                table, row, column, ..
+            } => Some(LookupTrace {
+                table: table.clone(),
+                line: None,
+                row: row.clone(),
+                column: Some(column.clone()),
+                cell: result.to_string(),
+            }),
             _ => None,
         };
-        Ok(Finished { natural, modified, lookup, outcome, explanation })
+        Ok(Finished {
+            natural,
+            modified,
+            lookup,
+            outcome,
+            explanation,
+        })
     }
 }
 
 /// Hits scored by some dice: each rule counts matching dice, one hit per `per` of them.
-fn count_hits(hits: &[HitRule], scored: &[i64], scope: &Scope) -> Result<(i64, Vec<String>), ResolveError> {
+fn count_hits(
+    hits: &[HitRule],
+    scored: &[i64],
+    scope: &Scope,
+) -> Result<(i64, Vec<String>), ResolveError> {
     let mut total = 0i64;
     let mut parts = Vec::new();
     for rule in hits {
@@ -840,7 +1303,11 @@ fn count_hits(hits: &[HitRule], scored: &[i64], scope: &Scope) -> Result<(i64, V
 }
 
 /// What one die scores in hits, for rules that count single dice (per = 1); None if a rule counts pairs.
-pub fn single_die_hits(hits: &[HitRule], face: i64, scope: &Scope) -> Result<Option<i64>, ResolveError> {
+pub fn single_die_hits(
+    hits: &[HitRule],
+    face: i64,
+    scope: &Scope,
+) -> Result<Option<i64>, ResolveError> {
     let mut total = 0;
     for rule in hits {
         if rule.per != 1 {
@@ -855,7 +1322,10 @@ pub fn single_die_hits(hits: &[HitRule], face: i64, scope: &Scope) -> Result<Opt
 
 fn describe_hit_rule(rule: &HitRule) -> String {
     let faces = if let Some(f) = &rule.faces {
-        f.iter().map(ToString::to_string).collect::<Vec<_>>().join("/")
+        f.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("/")
     } else if let Some(e) = &rule.at_least {
         format!("≥{}", e.source())
     } else if let Some(e) = &rule.at_most {
@@ -863,7 +1333,11 @@ fn describe_hit_rule(rule: &HitRule) -> String {
     } else {
         String::new()
     };
-    if rule.per > 1 { format!("{faces} (per {})", rule.per) } else { faces }
+    if rule.per > 1 {
+        format!("{faces} (per {})", rule.per)
+    } else {
+        faces
+    }
 }
 
 /// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
@@ -881,14 +1355,36 @@ pub fn resolve(
         Some(expr) => {
             let roll = match dice {
                 DiceSource::App(app) => app.roll(expr),
-                DiceSource::Physical { faces, entered_by } => Roll::physical(expr, &faces, entered_by)?,
+                DiceSource::Physical { faces, entered_by } => {
+                    Roll::physical(expr, &faces, entered_by)?
+                }
             };
             let source = match &roll.provenance {
-                Provenance::App { seed, first_draw, .. } => format!("app dice, seed {seed}, draw {first_draw}"),
-                Provenance::Physical { entered_by } => format!("physical dice{}", entered_by.as_ref().map_or_else(String::new, |w| format!(" rolled by {w}"))),
+                Provenance::App {
+                    seed, first_draw, ..
+                } => format!("app dice, seed {seed}, draw {first_draw}"),
+                Provenance::Physical { entered_by } => format!(
+                    "physical dice{}",
+                    entered_by
+                        .as_ref()
+                        .map_or_else(String::new, |w| format!(" rolled by {w}"))
+                ),
             };
-            let faces_text: Vec<String> = roll.dice.iter().map(|d| d.label.clone().map_or_else(|| d.face.to_string(), |l| format!("{l}({})", d.face))).collect();
-            explanation.push(format!("Roll {}: [{}] = {} ({source})", roll.expr, faces_text.join(", "), roll.total));
+            let faces_text: Vec<String> = roll
+                .dice
+                .iter()
+                .map(|d| {
+                    d.label
+                        .clone()
+                        .map_or_else(|| d.face.to_string(), |l| format!("{l}({})", d.face))
+                })
+                .collect();
+            explanation.push(format!(
+                "Roll {}: [{}] = {} ({source})",
+                roll.expr,
+                faces_text.join(", "),
+                roll.total
+            ));
             let faces = roll.faces();
             rolls.push(roll);
             faces
@@ -896,15 +1392,35 @@ pub fn resolve(
         None => Vec::new(),
     };
     let finished = prepared.finish(&faces, chart_result)?;
-    let Prepared { inputs, derived, modifiers, explanation: prepared_lines, .. } = prepared;
+    let Prepared {
+        inputs,
+        derived,
+        modifiers,
+        explanation: prepared_lines,
+        ..
+    } = prepared;
     explanation.splice(0..0, prepared_lines);
     explanation.extend(finished.explanation);
-    let effects: Vec<String> = finished.outcome.effects.iter().map(describe_effect).collect();
+    let effects: Vec<String> = finished
+        .outcome
+        .effects
+        .iter()
+        .map(describe_effect)
+        .collect();
     explanation.push(format!(
         "Outcome: {}{}{}",
         finished.outcome.label,
-        finished.outcome.value.filter(|_| finished.outcome.label != finished.outcome.code || finished.outcome.code.parse::<i64>().is_err()).map_or_else(String::new, |v| format!(" ({v})")),
-        if effects.is_empty() { String::new() } else { format!(" — {}", effects.join("; ")) }
+        finished
+            .outcome
+            .value
+            .filter(|_| finished.outcome.label != finished.outcome.code
+                || finished.outcome.code.parse::<i64>().is_err())
+            .map_or_else(String::new, |v| format!(" ({v})")),
+        if effects.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", effects.join("; "))
+        }
     ));
     Ok(Resolution {
         ruleset: ruleset.id.clone(),

@@ -73,11 +73,22 @@ impl Tally {
         }
     }
 
-    fn record(&mut self, prepared: &Prepared, natural: Option<i64>, faces: &[i64], count: u128) -> Result<(), ResolveError> {
+    fn record(
+        &mut self,
+        prepared: &Prepared,
+        natural: Option<i64>,
+        faces: &[i64],
+        count: u128,
+    ) -> Result<(), ResolveError> {
         match prepared.finish_with(natural, faces, None) {
             Ok(f) => self.add(f.outcome.code, f.outcome.label, f.outcome.value, count),
             Err(ResolveError::MissingCell { .. }) => {
-                self.add(MISSING_CODE.into(), "not in the rule text (chart cell missing)".into(), None, count);
+                self.add(
+                    MISSING_CODE.into(),
+                    "not in the rule text (chart cell missing)".into(),
+                    None,
+                    count,
+                );
             }
             Err(e) => return Err(e),
         }
@@ -98,7 +109,14 @@ type Visit<'a> = &'a mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>;
 
 /// Every multiset of faces for a pool of `n` dice: calls `f(faces, count)`.
 fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), ResolveError> {
-    fn go(weights: &[(i64, u128)], i: usize, left: u32, faces: &mut Vec<i64>, count: u128, f: Visit<'_>) -> Result<(), ResolveError> {
+    fn go(
+        weights: &[(i64, u128)],
+        i: usize,
+        left: u32,
+        faces: &mut Vec<i64>,
+        count: u128,
+        f: Visit<'_>,
+    ) -> Result<(), ResolveError> {
         if i + 1 == weights.len() {
             let (v, w) = weights[i];
             let c = count * w.pow(left);
@@ -125,22 +143,35 @@ fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), 
 }
 
 /// Exact odds of each outcome of `procedure` for these inputs.
-pub fn odds(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, Value>) -> Result<Odds, ResolveError> {
+pub fn odds(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    inputs: &BTreeMap<String, Value>,
+) -> Result<Odds, ResolveError> {
     let prepared = prepare(ruleset, procedure, inputs)?;
     if let Some(e) = &prepared.unknown_modifier {
         return Err(e.clone());
     }
-    let mut tally = Tally { order: Vec::new(), counts: BTreeMap::new() };
+    let mut tally = Tally {
+        order: Vec::new(),
+        counts: BTreeMap::new(),
+    };
     let cases = match (&prepared.dice, &procedure.lookup) {
         (None, _) => {
             tally.record(&prepared, None, &[], 1)?;
             1
         }
         (Some(expr), Lookup::Pool { .. }) => pool_odds(&prepared, expr, &mut tally)?,
-        (Some(_), Lookup::Opposed { sum, hits, .. }) => opposed_odds(&prepared, *sum, hits, &mut tally)?,
-        (Some(expr), lookup) if lookup.reads_faces() => each_face_odds(&prepared, expr, &mut tally)?,
+        (Some(_), Lookup::Opposed { sum, hits, .. }) => {
+            opposed_odds(&prepared, *sum, hits, &mut tally)?
+        }
+        (Some(expr), lookup) if lookup.reads_faces() => {
+            each_face_odds(&prepared, expr, &mut tally)?
+        }
         (Some(expr), _) => {
-            let dist = expr.distribution().ok_or_else(|| ResolveError::TooLarge(format!("{expr} is too large to enumerate")))?;
+            let dist = expr.distribution().ok_or_else(|| {
+                ResolveError::TooLarge(format!("{expr} is too large to enumerate"))
+            })?;
             for (natural, count) in dist.counts() {
                 tally.record(&prepared, Some(natural), &[], count)?;
             }
@@ -158,15 +189,39 @@ pub fn odds(ruleset: &Ruleset, procedure: &Procedure, inputs: &BTreeMap<String, 
         .map(|key| {
             let (label, count) = &tally.counts[key];
             let fraction = Fraction::new(*count, cases);
-            OutcomeOdds { code: key.0.clone(), label: label.clone(), value: key.1, probability: fraction.to_f64(), fraction, count: *count }
+            OutcomeOdds {
+                code: key.0.clone(),
+                label: label.clone(),
+                value: key.1,
+                probability: fraction.to_f64(),
+                fraction,
+                count: *count,
+            }
         })
         .collect();
-    Ok(Odds { ruleset: ruleset.id.clone(), procedure: procedure.id.clone(), inputs: prepared.inputs.clone(), outcomes, cases, complete })
+    Ok(Odds {
+        ruleset: ruleset.id.clone(),
+        procedure: procedure.id.clone(),
+        inputs: prepared.inputs.clone(),
+        outcomes,
+        cases,
+        complete,
+    })
 }
 
 /// Opposed rolls: each side's score distribution by convolution of its dice, then every pair.
-fn opposed_odds(prepared: &Prepared, sum: bool, hits: &[crate::rules::HitRule], tally: &mut Tally) -> Result<u128, ResolveError> {
-    let sides = prepared.groups.iter().map(|g| g.side).max().map_or(0, |m| m + 1);
+fn opposed_odds(
+    prepared: &Prepared,
+    sum: bool,
+    hits: &[crate::rules::HitRule],
+    tally: &mut Tally,
+) -> Result<u128, ResolveError> {
+    let sides = prepared
+        .groups
+        .iter()
+        .map(|g| g.side)
+        .max()
+        .map_or(0, |m| m + 1);
     let mut dists = vec![Distribution::constant(0); sides];
     for g in &prepared.groups {
         let mut pairs = Vec::new();
@@ -176,19 +231,34 @@ fn opposed_odds(prepared: &Prepared, sum: bool, hits: &[crate::rules::HitRule], 
                 scored
             } else {
                 super::single_die_hits(hits, scored, prepared.scope())?.ok_or_else(|| {
-                    ResolveError::TooLarge("exact odds of opposed rolls counting pairs of dice are not supported".into())
+                    ResolveError::TooLarge(
+                        "exact odds of opposed rolls counting pairs of dice are not supported"
+                            .into(),
+                    )
                 })?
             };
             pairs.push((v, u128::from(f.weight)));
         }
         let one = Distribution::from_weights(pairs);
         for _ in 0..g.count {
-            dists[g.side] = dists[g.side].add(&one).ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
+            dists[g.side] = dists[g.side]
+                .add(&one)
+                .ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
         }
     }
-    let total = dists.iter().try_fold(1u128, |acc, d| acc.checked_mul(d.total())).ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
+    let total = dists
+        .iter()
+        .try_fold(1u128, |acc, d| acc.checked_mul(d.total()))
+        .ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
     let mut scores = vec![0i64; sides];
-    fn go(dists: &[Distribution], i: usize, scores: &mut Vec<i64>, count: u128, prepared: &Prepared, tally: &mut Tally) -> Result<(), ResolveError> {
+    fn go(
+        dists: &[Distribution],
+        i: usize,
+        scores: &mut Vec<i64>,
+        count: u128,
+        prepared: &Prepared,
+        tally: &mut Tally,
+    ) -> Result<(), ResolveError> {
         if i == dists.len() {
             return match prepared.finish_scores(scores) {
                 Ok(f) => {
@@ -212,17 +282,31 @@ fn opposed_odds(prepared: &Prepared, sum: bool, hits: &[crate::rules::HitRule], 
 const MAX_FACE_COMBINATIONS: u128 = 1_000_000;
 
 /// Odds when the lookup reads each die (`die_1`, `die_2`…): every ordered combination of faces.
-fn each_face_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Result<u128, ResolveError> {
+fn each_face_odds(
+    prepared: &Prepared,
+    expr: &DiceExpr,
+    tally: &mut Tally,
+) -> Result<u128, ResolveError> {
     let dice = expr.dice();
     let total: u128 = dice.iter().map(|d| u128::from(d.total_weight())).product();
     let combinations: u128 = dice.iter().map(|d| d.faces.len() as u128).product();
     if combinations > MAX_FACE_COMBINATIONS {
-        return Err(ResolveError::TooLarge(format!("{expr}: too many face combinations to enumerate")));
+        return Err(ResolveError::TooLarge(format!(
+            "{expr}: too many face combinations to enumerate"
+        )));
     }
     let mut index = vec![0usize; dice.len()];
     loop {
-        let faces: Vec<i64> = dice.iter().zip(&index).map(|(d, &i)| d.faces[i].value).collect();
-        let count: u128 = dice.iter().zip(&index).map(|(d, &i)| u128::from(d.faces[i].weight)).product();
+        let faces: Vec<i64> = dice
+            .iter()
+            .zip(&index)
+            .map(|(d, &i)| d.faces[i].value)
+            .collect();
+        let count: u128 = dice
+            .iter()
+            .zip(&index)
+            .map(|(d, &i)| u128::from(d.faces[i].weight))
+            .product();
         tally.record(prepared, Some(expr.total(&faces)), &faces, count)?;
         // Next combination (odometer).
         let mut k = 0;
@@ -240,19 +324,35 @@ fn each_face_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Re
     }
 }
 
-fn pool_odds(prepared: &Prepared, expr: &DiceExpr, tally: &mut Tally) -> Result<u128, ResolveError> {
+fn pool_odds(
+    prepared: &Prepared,
+    expr: &DiceExpr,
+    tally: &mut Tally,
+) -> Result<u128, ResolveError> {
     let dice = expr.dice();
     let n = dice.len() as u32;
     let Some(die) = dice.first() else {
         tally.record(prepared, None, &[], 1)?;
         return Ok(1);
     };
-    let weights: Vec<(i64, u128)> = die.faces.iter().map(|f| (f.value, u128::from(f.weight))).collect();
-    let states = binomial(u128::from(n) + weights.len() as u128 - 1, weights.len() as u128 - 1);
+    let weights: Vec<(i64, u128)> = die
+        .faces
+        .iter()
+        .map(|f| (f.value, u128::from(f.weight)))
+        .collect();
+    let states = binomial(
+        u128::from(n) + weights.len() as u128 - 1,
+        weights.len() as u128 - 1,
+    );
     let total = u128::from(die.total_weight()).checked_pow(n);
     let Some(total) = total.filter(|_| states <= MAX_POOL_STATES) else {
-        return Err(ResolveError::TooLarge(format!("exact odds of a pool of {n} {} are too large to enumerate", die.name)));
+        return Err(ResolveError::TooLarge(format!(
+            "exact odds of a pool of {n} {} are too large to enumerate",
+            die.name
+        )));
     };
-    each_pool_throw(&weights, n, &mut |faces, count| tally.record(prepared, None, faces, count))?;
+    each_pool_throw(&weights, n, &mut |faces, count| {
+        tally.record(prepared, None, faces, count)
+    })?;
     Ok(total)
 }

@@ -16,7 +16,10 @@ fn key_kind_words(kind: KeyKind) -> &'static str {
 /// Renders a table as a chart: title, how it is read, aligned rows, result codes and notes.
 pub fn render_table(table: &Table) -> String {
     let mut out = String::new();
-    let rule = table.rule.as_ref().map_or_else(String::new, |r| format!("   [{r}]"));
+    let rule = table
+        .rule
+        .as_ref()
+        .map_or_else(String::new, |r| format!("   [{r}]"));
     out.push_str(&format!("{}{rule}\n", table.title.to_uppercase()));
     let mut how = Vec::new();
     if let Some(roll) = &table.roll {
@@ -30,8 +33,18 @@ pub fn render_table(table: &Table) -> String {
 
     let ncols = table.column_count();
     let row_heads: Vec<String> = table.rows.iter().map(|r| r.key.to_string()).collect();
-    let line_labels: Vec<String> = table.lines.iter().map(|l| l.label.clone().unwrap_or_else(|| l.id.replace('_', " "))).collect();
-    let head_width = row_heads.iter().chain(line_labels.iter().filter(|_| table.lines.len() > 1)).map(|h| h.chars().count()).max().unwrap_or(1).max(3);
+    let line_labels: Vec<String> = table
+        .lines
+        .iter()
+        .map(|l| l.label.clone().unwrap_or_else(|| l.id.replace('_', " ")))
+        .collect();
+    let head_width = row_heads
+        .iter()
+        .chain(line_labels.iter().filter(|_| table.lines.len() > 1))
+        .map(|h| h.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(3);
     let mut widths = vec![1usize; ncols];
     for (c, w) in widths.iter_mut().enumerate() {
         for line in &table.lines {
@@ -47,21 +60,48 @@ pub fn render_table(table: &Table) -> String {
     }
     let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
     for (i, line) in table.lines.iter().enumerate() {
-        let label = if table.lines.len() > 1 { line_labels[i].clone() } else { String::new() };
-        let cells: Vec<String> = line.keys.iter().zip(&widths).map(|(k, w)| pad(&k.to_string(), *w)).collect();
-        out.push_str(&format!("{} │ {}\n", pad(&label, head_width), cells.join(" │ ")));
+        let label = if table.lines.len() > 1 {
+            line_labels[i].clone()
+        } else {
+            String::new()
+        };
+        let cells: Vec<String> = line
+            .keys
+            .iter()
+            .zip(&widths)
+            .map(|(k, w)| pad(&k.to_string(), *w))
+            .collect();
+        out.push_str(&format!(
+            "{} │ {}\n",
+            pad(&label, head_width),
+            cells.join(" │ ")
+        ));
     }
-    let rule_width = head_width + 3 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
+    let rule_width =
+        head_width + 3 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
     out.push_str(&format!("{}\n", "─".repeat(rule_width)));
     for (row, head) in table.rows.iter().zip(&row_heads) {
-        let cells: Vec<String> = row.cells.iter().zip(&widths).map(|(c, w)| pad(c.text(), *w)).collect();
-        out.push_str(&format!("{} │ {}\n", pad(head, head_width), cells.join(" │ ")));
+        let cells: Vec<String> = row
+            .cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| pad(c.text(), *w))
+            .collect();
+        out.push_str(&format!(
+            "{} │ {}\n",
+            pad(head, head_width),
+            cells.join(" │ ")
+        ));
     }
     if !table.results.is_empty() {
         out.push_str("Results:\n");
         for r in &table.results {
             let label = r.label.clone().unwrap_or_default();
-            out.push_str(&format!("  {:<8} {}\n", r.pattern, label.replace("{n}", "n")));
+            out.push_str(&format!(
+                "  {:<8} {}\n",
+                r.pattern,
+                label.replace("{n}", "n")
+            ));
         }
     }
     if let Some(n) = &table.notes {
@@ -70,7 +110,12 @@ pub fn render_table(table: &Table) -> String {
     if let Some(r) = &table.ruling {
         out.push_str(&format!("Ruling: {}\n", r.trim()));
     }
-    let missing = table.rows.iter().flat_map(|r| &r.cells).filter(|c| **c == Cell::Missing).count();
+    let missing = table
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .filter(|c| **c == Cell::Missing)
+        .count();
     if missing > 0 {
         let total: usize = table.rows.iter().map(|r| r.cells.len()).sum();
         out.push_str(&format!("{missing} of {total} cells are not in the rule text (\"?\"): read them off your chart sheet.\n"));

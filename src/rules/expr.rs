@@ -7,7 +7,6 @@ use evalexpr::{
 };
 use serde::{Deserialize, Serialize};
 
-
 /// A value an expression works with: an integer, a flag or a name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -190,10 +189,7 @@ impl Expr {
         match self.eval(scope)? {
             Value::Text(t) => Ok(t),
             Value::Int(i) => Ok(i.to_string()),
-            Value::Bool(b) => Err(format!(
-                "'{}' gives {b}, expected a name",
-                self.source
-            )),
+            Value::Bool(b) => Err(format!("'{}' gives {b}, expected a name", self.source)),
         }
     }
 }

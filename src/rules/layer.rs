@@ -37,12 +37,19 @@ struct IdOnly {
 }
 
 fn stem(name: &str) -> String {
-    Path::new(name).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
+    Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default()
 }
 
 /// Lays the user's table files for this ruleset over its shipped files. Returns the layered files
 /// and which tables came from the user, or errors naming the user's file.
-pub fn apply(files: &RulesetFiles, ruleset_id: &str, user_dir: &Path) -> Result<(RulesetFiles, Vec<UserTable>), LoadErrors> {
+pub fn apply(
+    files: &RulesetFiles,
+    ruleset_id: &str,
+    user_dir: &Path,
+) -> Result<(RulesetFiles, Vec<UserTable>), LoadErrors> {
     let dir = user_dir.join(ruleset_id);
     if !dir.is_dir() {
         return Ok((files.clone(), Vec::new()));
@@ -51,16 +58,32 @@ pub fn apply(files: &RulesetFiles, ruleset_id: &str, user_dir: &Path) -> Result<
     let mut used = Vec::new();
     let mut errors = Vec::new();
     let entries = std::fs::read_dir(&dir).map_err(|e| {
-        LoadErrors(vec![LoadError { file: dir.display().to_string(), line: 0, column: 0, problem: format!("cannot read: {e}"), hint: "check the folder's permissions".into() }])
+        LoadErrors(vec![LoadError {
+            file: dir.display().to_string(),
+            line: 0,
+            column: 0,
+            problem: format!("cannot read: {e}"),
+            hint: "check the folder's permissions".into(),
+        }])
     })?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml")).collect();
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
     paths.sort();
     for path in paths {
         let name = path.display().to_string();
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) => {
-                errors.push(LoadError { file: name, line: 0, column: 0, problem: format!("cannot read: {e}"), hint: "check the file's permissions".into() });
+                errors.push(LoadError {
+                    file: name,
+                    line: 0,
+                    column: 0,
+                    problem: format!("cannot read: {e}"),
+                    hint: "check the file's permissions".into(),
+                });
                 continue;
             }
         };
@@ -88,26 +111,49 @@ pub fn apply(files: &RulesetFiles, ruleset_id: &str, user_dir: &Path) -> Result<
             });
             continue;
         }
-        *slot = SourceFile { name: name.clone(), text };
-        used.push(UserTable { ruleset: ruleset_id.to_string(), table: table_id, path });
+        *slot = SourceFile {
+            name: name.clone(),
+            text,
+        };
+        used.push(UserTable {
+            ruleset: ruleset_id.to_string(),
+            table: table_id,
+            path,
+        });
     }
-    if errors.is_empty() { Ok((out, used)) } else { Err(LoadErrors(errors)) }
+    if errors.is_empty() {
+        Ok((out, used))
+    } else {
+        Err(LoadErrors(errors))
+    }
 }
 
 /// A transcription template for one table: the shipped file with a commented header saying
 /// which cells to fill in and how to check the result.
-pub fn template(files: &RulesetFiles, ruleset_id: &str, table: &super::model::Table) -> Option<String> {
+pub fn template(
+    files: &RulesetFiles,
+    ruleset_id: &str,
+    table: &super::model::Table,
+) -> Option<String> {
     let source = files.tables.iter().find(|f| stem(&f.name) == table.id)?;
     let missing = table.missing_cells();
     let mut out = String::new();
-    out.push_str(&format!("# {} — transcription template for ruleset {ruleset_id}\n", table.title));
+    out.push_str(&format!(
+        "# {} — transcription template for ruleset {ruleset_id}\n",
+        table.title
+    ));
     if let Some(rule) = &table.rule {
         out.push_str(&format!("# Rule reference: {rule}\n"));
     }
     out.push_str("#\n# Replace every \"?\" with the value printed on your own chart sheet; keep the structure\n");
     out.push_str("# (rows, columns, result codes). Save this file as\n");
-    out.push_str(&format!("#   <your user rules folder>/{ruleset_id}/{}.yaml\n", table.id));
-    out.push_str(&format!("# and run `umpire rules check {ruleset_id}`: it is validated like a shipped table and\n"));
+    out.push_str(&format!(
+        "#   <your user rules folder>/{ruleset_id}/{}.yaml\n",
+        table.id
+    ));
+    out.push_str(&format!(
+        "# and run `umpire rules check {ruleset_id}`: it is validated like a shipped table and\n"
+    ));
     out.push_str("# replaces the shipped one for you only; shipped files are never changed.\n#\n");
     if missing.is_empty() {
         out.push_str("# This table is complete in the rule text; nothing is missing.\n");

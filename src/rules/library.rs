@@ -23,7 +23,11 @@ pub fn shipped_sources() -> Vec<RulesetFiles> {
         let mut ruleset = None;
         let mut tables = Vec::new();
         for file in dir.files() {
-            let name = file.path().file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let name = file
+                .path()
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
             if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
                 continue;
             }
@@ -70,15 +74,28 @@ pub fn read_ruleset_dir(dir: &Path) -> Result<RulesetFiles, LoadErrors> {
             continue;
         }
         let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
-        tables.push(SourceFile { name: path.display().to_string(), text });
+        tables.push(SourceFile {
+            name: path.display().to_string(),
+            text,
+        });
     }
-    Ok(RulesetFiles { ruleset: SourceFile { name: main.display().to_string(), text }, tables })
+    Ok(RulesetFiles {
+        ruleset: SourceFile {
+            name: main.display().to_string(),
+            text,
+        },
+        tables,
+    })
 }
 
 /// Reads every ruleset folder under `root` (folders holding a `ruleset.yaml`).
 pub fn read_rules_root(root: &Path) -> Result<Vec<RulesetFiles>, LoadErrors> {
     let entries = std::fs::read_dir(root).map_err(|e| io_error(root, &e))?;
-    let mut dirs: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.join(RULESET_FILE).is_file()).collect();
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join(RULESET_FILE).is_file())
+        .collect();
     dirs.sort();
     dirs.iter().map(|d| read_ruleset_dir(d)).collect()
 }
@@ -89,7 +106,10 @@ pub fn declared_id(files: &RulesetFiles) -> String {
         .ruleset
         .text
         .lines()
-        .find_map(|l| l.strip_prefix("id:").map(|v| v.trim().trim_matches('"').to_string()))
+        .find_map(|l| {
+            l.strip_prefix("id:")
+                .map(|v| v.trim().trim_matches('"').to_string())
+        })
         .unwrap_or_else(|| files.ruleset.name.clone())
 }
 
@@ -119,7 +139,9 @@ impl Library {
 
     /// Loads every ruleset given, with the umpire's transcriptions from `user_dir` laid over them.
     pub fn load_layered(sources: &[RulesetFiles], user_dir: Option<&Path>) -> Library {
-        let Some(dir) = user_dir else { return Library::load(sources) };
+        let Some(dir) = user_dir else {
+            return Library::load(sources);
+        };
         let mut lib = Library::default();
         for files in sources {
             let id = declared_id(files);
@@ -143,7 +165,9 @@ impl Library {
 
     /// Whether a table of a ruleset comes from the umpire's transcription layer.
     pub fn user_table(&self, ruleset: &str, table: &str) -> Option<&UserTable> {
-        self.user_tables.iter().find(|u| u.ruleset == ruleset && u.table == table)
+        self.user_tables
+            .iter()
+            .find(|u| u.ruleset == ruleset && u.table == table)
     }
 
     /// The shipped rulesets.

@@ -83,7 +83,10 @@ impl YamlIndex {
             let pos = (span.start.line(), span.start.col() + 1);
             let is_node = matches!(
                 event,
-                Event::Scalar(..) | Event::MappingStart(..) | Event::SequenceStart(..) | Event::Alias(_)
+                Event::Scalar(..)
+                    | Event::MappingStart(..)
+                    | Event::SequenceStart(..)
+                    | Event::Alias(_)
             );
             // A scalar in key position is a key, not a node.
             if let (Some(Frame::Map { key }), Event::Scalar(value, ..)) = (stack.last_mut(), &event)

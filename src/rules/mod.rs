@@ -12,6 +12,6 @@ mod validate;
 
 pub use error::{LoadError, LoadErrors};
 pub use expr::{Expr, Scope, Value};
+pub use library::{Library, read_rules_root, read_ruleset_dir, shipped_sources};
 pub use model::*;
 pub use validate::{LOOKUP_NAMES, RulesetFiles, SourceFile, load_ruleset};
-pub use library::{Library, read_ruleset_dir, read_rules_root, shipped_sources};

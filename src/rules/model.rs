@@ -27,26 +27,44 @@ impl Range {
         let t = text.trim().replace(['–', '—'], "-").replace(' ', "");
         let num = |s: &str| s.replace('−', "-").parse::<i64>().ok();
         if let Some(rest) = t.strip_prefix("<=").or_else(|| t.strip_prefix('≤')) {
-            return Some(Range { low: None, high: Some(num(rest)?) });
+            return Some(Range {
+                low: None,
+                high: Some(num(rest)?),
+            });
         }
         if let Some(rest) = t.strip_prefix(">=").or_else(|| t.strip_prefix('≥')) {
-            return Some(Range { low: Some(num(rest)?), high: None });
+            return Some(Range {
+                low: Some(num(rest)?),
+                high: None,
+            });
         }
         if let Some(rest) = t.strip_suffix('+') {
-            return Some(Range { low: Some(num(rest)?), high: None });
+            return Some(Range {
+                low: Some(num(rest)?),
+                high: None,
+            });
         }
         if let Some(v) = num(&t) {
-            return Some(Range { low: Some(v), high: Some(v) });
+            return Some(Range {
+                low: Some(v),
+                high: Some(v),
+            });
         }
         if let Some(rest) = t.strip_suffix('-')
             && let Some(v) = num(rest)
         {
-            return Some(Range { low: None, high: Some(v) });
+            return Some(Range {
+                low: None,
+                high: Some(v),
+            });
         }
         // a-b, where a may be negative: split at a '-' that is not the first character.
         let split = t.char_indices().skip(1).find(|&(_, c)| c == '-')?.0;
         let (a, b) = (num(&t[..split])?, num(&t[split + 1..])?);
-        (a <= b).then_some(Range { low: Some(a), high: Some(b) })
+        (a <= b).then_some(Range {
+            low: Some(a),
+            high: Some(b),
+        })
     }
 }
 
@@ -225,7 +243,9 @@ impl ResultPattern {
         if !self.numbered {
             return (token == self.prefix).then_some(None);
         }
-        let middle = token.strip_prefix(&self.prefix)?.strip_suffix(&self.suffix)?;
+        let middle = token
+            .strip_prefix(&self.prefix)?
+            .strip_suffix(&self.suffix)?;
         middle.parse::<i64>().ok().map(Some)
     }
 }
@@ -285,7 +305,9 @@ impl Table {
 
     /// Whether every cell is known.
     pub fn is_complete(&self) -> bool {
-        self.rows.iter().all(|r| r.cells.iter().all(|c| *c != Cell::Missing))
+        self.rows
+            .iter()
+            .all(|r| r.cells.iter().all(|c| *c != Cell::Missing))
     }
 }
 
@@ -334,7 +356,10 @@ impl InputSpec {
         match &self.kind {
             InputKind::Int { min, max } => {
                 let v: i64 = t.parse().map_err(|_| {
-                    format!("input '{}' needs a whole number from {min} to {max}, got '{t}'", self.name)
+                    format!(
+                        "input '{}' needs a whole number from {min} to {max}, got '{t}'",
+                        self.name
+                    )
                 })?;
                 if v < *min || v > *max {
                     return Err(format!(
@@ -382,7 +407,9 @@ impl InputSpec {
         }
         match &self.kind {
             InputKind::Int { min, .. } => Value::Int(*min),
-            InputKind::Choice { choices } => Value::Text(choices.first().cloned().unwrap_or_default()),
+            InputKind::Choice { choices } => {
+                Value::Text(choices.first().cloned().unwrap_or_default())
+            }
             InputKind::Flag => Value::Bool(false),
         }
     }
@@ -614,7 +641,13 @@ impl Lookup {
                     exprs.extend(h.at_most.iter());
                 }
             }
-            Lookup::Opposed { sides, hits, lets, cases, .. } => {
+            Lookup::Opposed {
+                sides,
+                hits,
+                lets,
+                cases,
+                ..
+            } => {
                 for s in sides {
                     for g in &s.groups {
                         exprs.push(&g.count);
@@ -639,7 +672,10 @@ impl Lookup {
                 }
             }
         }
-        exprs.iter().flat_map(|e| e.reads().iter().map(String::as_str)).collect()
+        exprs
+            .iter()
+            .flat_map(|e| e.reads().iter().map(String::as_str))
+            .collect()
     }
 
     /// A short description: `table assault`, `threshold`, `pool of d6`, `opposed`, `compute`.
@@ -648,7 +684,14 @@ impl Lookup {
             Lookup::Table(t) => format!("table {}", t.table),
             Lookup::Threshold { .. } => "threshold".into(),
             Lookup::Pool { die, .. } => format!("pool of {die}"),
-            Lookup::Opposed { sides, .. } => format!("opposed ({})", sides.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(" vs ")),
+            Lookup::Opposed { sides, .. } => format!(
+                "opposed ({})",
+                sides
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" vs ")
+            ),
             Lookup::Compute { .. } => "compute".into(),
         }
     }
@@ -876,13 +919,21 @@ impl Ruleset {
                 return Err(format!(
                     "ruleset {} has no ruling '{id}' — rulings: {}",
                     self.id,
-                    self.rulings.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                    self.rulings
+                        .iter()
+                        .map(|r| r.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             };
             if !r.options.iter().any(|o| o.id == *option) {
                 return Err(format!(
                     "ruling '{id}' has no option '{option}' — options: {}",
-                    r.options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ")
+                    r.options
+                        .iter()
+                        .map(|o| o.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
             r.selected = option.clone();

@@ -425,7 +425,13 @@ pub enum RawLookup<'a> {
 impl RawLookupSpec {
     /// The kind given, or None when zero or several are.
     pub fn kind(&self) -> Option<RawLookup<'_>> {
-        let given = [self.table.is_some(), self.threshold.is_some(), self.pool.is_some(), self.compute.is_some(), self.opposed.is_some()];
+        let given = [
+            self.table.is_some(),
+            self.threshold.is_some(),
+            self.pool.is_some(),
+            self.compute.is_some(),
+            self.opposed.is_some(),
+        ];
         if given.iter().filter(|g| **g).count() != 1 {
             return None;
         }

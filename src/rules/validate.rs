@@ -86,13 +86,21 @@ impl<'a> FileCtx<'a> {
     fn expr(&mut self, path: &YamlPath, raw: &RawScalar, known: &BTreeSet<String>) -> Option<Expr> {
         let source = raw.text();
         if source.trim().is_empty() {
-            self.err(path, "empty expression", "write a number, a name or a formula");
+            self.err(
+                path,
+                "empty expression",
+                "write a number, a name or a formula",
+            );
             return None;
         }
         let expr = match Expr::compile(&source) {
             Ok(e) => e,
             Err(e) => {
-                self.err(path, e, "see the expression syntax in the README (evalexpr)");
+                self.err(
+                    path,
+                    e,
+                    "see the expression syntax in the README (evalexpr)",
+                );
                 return None;
             }
         };
@@ -134,7 +142,9 @@ fn type_problem(result: Result<Value, String>, want: &str) -> Option<String> {
 fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
     // A few whole-document errors (a second document…) carry no position: point at the start.
     let start = usize::from(!file.text.is_empty());
-    let (line, column) = e.location().map_or((start, start), |l| (l.line(), l.column()));
+    let (line, column) = e
+        .location()
+        .map_or((start, start), |l| (l.line(), l.column()));
     let mut problem = e.to_string();
     // Drop the position the location already gives; keep a syntax error's context position
     // ("while scanning a quoted scalar at line 2 column 8" says where the quote opened).
@@ -159,7 +169,10 @@ fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
         "check the YAML syntax (indentation, quotes, colons)"
     };
     // Name no internal type: RawScalar is the one untagged enum.
-    let problem = problem.replace("data did not match any variant of untagged enum RawScalar", "a list or mapping is given where a number, true/false or text is needed");
+    let problem = problem.replace(
+        "data did not match any variant of untagged enum RawScalar",
+        "a list or mapping is given where a number, true/false or text is needed",
+    );
     LoadError {
         file: file.name.clone(),
         line,
@@ -185,7 +198,11 @@ fn clamp_to_text(text: &str, line: usize, column: usize) -> (usize, usize) {
             last_len += 1;
         }
     }
-    if line > breaks + 1 { (breaks + 1, last_len + 1) } else { (line, column) }
+    if line > breaks + 1 {
+        (breaks + 1, last_len + 1)
+    } else {
+        (line, column)
+    }
 }
 
 /// Deserialises a file. yaml_serde checks the shape of the events read before a syntax error
@@ -228,11 +245,16 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut rctx = FileCtx::new(&files.ruleset);
     let root = YamlPath::root();
     if !is_identifier(&raw.id) {
-        rctx.err(&root.key("id"), format!("ruleset id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+        rctx.err(
+            &root.key("id"),
+            format!("ruleset id '{}' is not a valid id", raw.id),
+            "use lower case letters, digits and _",
+        );
     }
     let dice = validate_dice(&mut rctx, &raw.dice);
     let rulings = validate_rulings(&mut rctx, &raw.rulings);
-    let ruling_names: BTreeSet<String> = rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
+    let ruling_names: BTreeSet<String> =
+        rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
     let geometry = raw.geometry.as_ref().map(|g| Geometry {
         kind: match g.kind {
             RawGeometryKind::Hex => GeometryKind::Hex,
@@ -272,15 +294,33 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     for (i, rp) in raw.procedures.iter().enumerate() {
         let path = root.key("procedures").index(i);
         if !seen.insert(rp.id.clone()) {
-            rctx.err(&path.key("id"), format!("procedure id '{}' is used twice", rp.id), "give each procedure its own id");
+            rctx.err(
+                &path.key("id"),
+                format!("procedure id '{}' is used twice", rp.id),
+                "give each procedure its own id",
+            );
             continue;
         }
-        if let Some(p) = validate_procedure(&mut rctx, &path, rp, &dice, &tables, &procedure_ids, &ruling_names) {
+        if let Some(p) = validate_procedure(
+            &mut rctx,
+            &path,
+            rp,
+            &dice,
+            &tables,
+            &procedure_ids,
+            &ruling_names,
+        ) {
             procedures.push(p);
         }
     }
     let mut step_ids = BTreeSet::new();
-    let sequence_of_play = validate_steps(&mut rctx, &root.key("sequence_of_play"), &raw.sequence_of_play, &procedure_ids, &mut step_ids);
+    let sequence_of_play = validate_steps(
+        &mut rctx,
+        &root.key("sequence_of_play"),
+        &raw.sequence_of_play,
+        &procedure_ids,
+        &mut step_ids,
+    );
     // Follow-ups named in table results must exist too.
     for (file, raw_table) in &raw_tables {
         let mut tctx = FileCtx::new(file);
@@ -290,9 +330,17 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
                     && !procedure_ids.contains(p)
                 {
                     tctx.err(
-                        &YamlPath::root().key("results").key(code).key("effects").index(k).key("procedure"),
+                        &YamlPath::root()
+                            .key("results")
+                            .key(code)
+                            .key("effects")
+                            .index(k)
+                            .key("procedure"),
                         format!("unknown procedure '{p}'"),
-                        format!("procedures of this ruleset: {}", procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")),
+                        format!(
+                            "procedures of this ruleset: {}",
+                            procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")
+                        ),
                     );
                 }
             }
@@ -326,35 +374,69 @@ fn validate_rulings(ctx: &mut FileCtx, raw: &[RawRuling]) -> Vec<Ruling> {
     for (i, r) in raw.iter().enumerate() {
         let p = YamlPath::root().key("rulings").index(i);
         if !is_identifier(&r.id) || !ids.insert(r.id.clone()) {
-            ctx.err(&p.key("id"), format!("ruling id '{}' is invalid or used twice", r.id), "use a unique snake_case id");
+            ctx.err(
+                &p.key("id"),
+                format!("ruling id '{}' is invalid or used twice", r.id),
+                "use a unique snake_case id",
+            );
             continue;
         }
         if r.options.len() < 2 {
-            ctx.err(&p.key("options"), "a ruling needs at least two options", "list each reading the umpire may choose");
+            ctx.err(
+                &p.key("options"),
+                "a ruling needs at least two options",
+                "list each reading the umpire may choose",
+            );
             continue;
         }
         if !r.options.iter().any(|o| o.id == r.default) {
-            ctx.err(&p.key("default"), format!("default '{}' is not one of the options", r.default), format!("options: {}", r.options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>().join(", ")));
+            ctx.err(
+                &p.key("default"),
+                format!("default '{}' is not one of the options", r.default),
+                format!(
+                    "options: {}",
+                    r.options
+                        .iter()
+                        .map(|o| o.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
             continue;
         }
         out.push(Ruling {
             id: r.id.clone(),
             rule: r.rule.clone(),
             text: r.text.clone(),
-            options: r.options.iter().map(|o| RulingOption { id: o.id.clone(), text: o.text.clone() }).collect(),
+            options: r
+                .options
+                .iter()
+                .map(|o| RulingOption {
+                    id: o.id.clone(),
+                    text: o.text.clone(),
+                })
+                .collect(),
             selected: r.default.clone(),
         });
     }
     out
 }
 
-fn validate_attributes(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawAttribute]) -> Vec<AttributeSpec> {
+fn validate_attributes(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawAttribute],
+) -> Vec<AttributeSpec> {
     let mut out = Vec::new();
     let mut names = BTreeSet::new();
     for (i, a) in raw.iter().enumerate() {
         let p = path.index(i);
         if !is_identifier(&a.name) || !names.insert(a.name.clone()) {
-            ctx.err(&p.key("name"), format!("attribute name '{}' is invalid or used twice", a.name), "use a unique snake_case name");
+            ctx.err(
+                &p.key("name"),
+                format!("attribute name '{}' is invalid or used twice", a.name),
+                "use a unique snake_case name",
+            );
             continue;
         }
         let choices: Vec<String> = a.choices.iter().flatten().map(RawScalar::text).collect();
@@ -363,17 +445,32 @@ fn validate_attributes(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawAttribute])
                 if let (Some(min), Some(max)) = (a.min, a.max)
                     && min > max
                 {
-                    ctx.err(&p.key("min"), format!("min {min} is above max {max}"), "swap them");
+                    ctx.err(
+                        &p.key("min"),
+                        format!("min {min} is above max {max}"),
+                        "swap them",
+                    );
                     continue;
                 }
-                AttributeKind::Int { min: a.min, max: a.max }
+                AttributeKind::Int {
+                    min: a.min,
+                    max: a.max,
+                }
             }
             RawAttributeKind::Choice | RawAttributeKind::Choices => {
                 if choices.is_empty() {
-                    ctx.err(&p, format!("attribute '{}' has no choices", a.name), "add choices: [a, b, …]");
+                    ctx.err(
+                        &p,
+                        format!("attribute '{}' has no choices", a.name),
+                        "add choices: [a, b, …]",
+                    );
                     continue;
                 }
-                if a.kind == RawAttributeKind::Choice { AttributeKind::Choice { choices } } else { AttributeKind::Choices { choices } }
+                if a.kind == RawAttributeKind::Choice {
+                    AttributeKind::Choice { choices }
+                } else {
+                    AttributeKind::Choices { choices }
+                }
             }
             RawAttributeKind::Flag => AttributeKind::Flag,
             RawAttributeKind::Text => AttributeKind::Text,
@@ -389,17 +486,37 @@ fn validate_attributes(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawAttribute])
     out
 }
 
-fn validate_steps(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawStep], procedures: &BTreeSet<String>, ids: &mut BTreeSet<String>) -> Vec<Step> {
+fn validate_steps(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawStep],
+    procedures: &BTreeSet<String>,
+    ids: &mut BTreeSet<String>,
+) -> Vec<Step> {
     let mut out = Vec::new();
     for (i, s) in raw.iter().enumerate() {
         let p = path.index(i);
         if !is_identifier(&s.id) || !ids.insert(s.id.clone()) {
-            ctx.err(&p.key("id"), format!("step id '{}' is invalid or used twice in the Sequence of Play", s.id), "use a unique snake_case id");
+            ctx.err(
+                &p.key("id"),
+                format!(
+                    "step id '{}' is invalid or used twice in the Sequence of Play",
+                    s.id
+                ),
+                "use a unique snake_case id",
+            );
             continue;
         }
         for (k, proc_id) in s.procedures.iter().enumerate() {
             if !procedures.contains(proc_id) {
-                ctx.err(&p.key("procedures").index(k), format!("unknown procedure '{proc_id}'"), format!("procedures of this ruleset: {}", procedures.iter().cloned().collect::<Vec<_>>().join(", ")));
+                ctx.err(
+                    &p.key("procedures").index(k),
+                    format!("unknown procedure '{proc_id}'"),
+                    format!(
+                        "procedures of this ruleset: {}",
+                        procedures.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                );
             }
         }
         let steps = validate_steps(ctx, &p.key("steps"), &s.steps, procedures, ids);
@@ -423,17 +540,31 @@ fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {
         let path = YamlPath::root().key("dice").index(i);
         let name_ok = d.name.len() > 1
             && d.name.starts_with('d')
-            && d.name[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            && d.name[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !name_ok {
-            ctx.err(&path.key("name"), format!("die name '{}' is not usable in notation", d.name), "start with 'd' followed by letters or digits, e.g. dcmd");
+            ctx.err(
+                &path.key("name"),
+                format!("die name '{}' is not usable in notation", d.name),
+                "start with 'd' followed by letters or digits, e.g. dcmd",
+            );
             continue;
         }
         if d.faces.is_empty() {
-            ctx.err(&path.key("faces"), "a die needs at least one face", "list its faces with value (and label, weight)");
+            ctx.err(
+                &path.key("faces"),
+                "a die needs at least one face",
+                "list its faces with value (and label, weight)",
+            );
             continue;
         }
         if d.faces.iter().any(|f| f.weight == Some(0)) {
-            ctx.err(&path.key("faces"), "a face weight of 0 can never come up", "use a weight of 1 or more, or remove the face");
+            ctx.err(
+                &path.key("faces"),
+                "a face weight of 0 can never come up",
+                "use a weight of 1 or more, or remove the face",
+            );
             continue;
         }
         set.insert(Die {
@@ -490,10 +621,18 @@ fn kind_of(raw: RawKeyKind) -> KeyKind {
 fn check_ranges(ranges: &[Range]) -> Result<(), (usize, String, String)> {
     for (i, r) in ranges.iter().enumerate() {
         if r.low.is_none() && i != 0 {
-            return Err((i, format!("open-ended range {r} is not the first"), "only the first range may be open below (≤N)".into()));
+            return Err((
+                i,
+                format!("open-ended range {r} is not the first"),
+                "only the first range may be open below (≤N)".into(),
+            ));
         }
         if r.high.is_none() && i + 1 != ranges.len() {
-            return Err((i, format!("open-ended range {r} is not the last"), "only the last range may be open above (N+)".into()));
+            return Err((
+                i,
+                format!("open-ended range {r} is not the last"),
+                "only the last range may be open above (N+)".into(),
+            ));
         }
         if i == 0 {
             continue;
@@ -502,29 +641,60 @@ fn check_ranges(ranges: &[Range]) -> Result<(), (usize, String, String)> {
             continue;
         };
         if low <= prev_high {
-            return Err((i, format!("range {r} overlaps {}", ranges[i - 1]), "each value may appear in one range only; list ranges in ascending order".into()));
+            return Err((
+                i,
+                format!("range {r} overlaps {}", ranges[i - 1]),
+                "each value may appear in one range only; list ranges in ascending order".into(),
+            ));
         }
         if low > prev_high + 1 {
-            let missing = Range { low: Some(prev_high + 1), high: Some(low - 1) };
-            return Err((i, format!("no range covers {missing} (between {} and {r})", ranges[i - 1]), "add a row or column for the missing values".into()));
+            let missing = Range {
+                low: Some(prev_high + 1),
+                high: Some(low - 1),
+            };
+            return Err((
+                i,
+                format!(
+                    "no range covers {missing} (between {} and {r})",
+                    ranges[i - 1]
+                ),
+                "add a row or column for the missing values".into(),
+            ));
         }
     }
     Ok(())
 }
 
-fn validate_effects(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawEffect], known: &BTreeSet<String>) -> Vec<EffectSpec> {
+fn validate_effects(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawEffect],
+    known: &BTreeSet<String>,
+) -> Vec<EffectSpec> {
     let mut out = Vec::new();
     for (k, e) in raw.iter().enumerate() {
         let p = path.index(k);
         if !EFFECT_KINDS.contains(&e.kind.as_str()) {
-            ctx.err(&p.key("kind"), format!("unknown effect kind '{}'", e.kind), format!("use one of: {}", EFFECT_KINDS.join(", ")));
+            ctx.err(
+                &p.key("kind"),
+                format!("unknown effect kind '{}'", e.kind),
+                format!("use one of: {}", EFFECT_KINDS.join(", ")),
+            );
             continue;
         }
         if e.kind == "follow_up" && e.procedure.is_none() {
-            ctx.err(&p, "a follow_up effect needs a procedure", "add procedure: <id of the procedure to queue>");
+            ctx.err(
+                &p,
+                "a follow_up effect needs a procedure",
+                "add procedure: <id of the procedure to queue>",
+            );
         }
         if e.kind == "status" && e.status.is_none() {
-            ctx.err(&p, "a status effect needs a status", "add status: e.g. demoralised, disordered");
+            ctx.err(
+                &p,
+                "a status effect needs a status",
+                "add status: e.g. demoralised, disordered",
+            );
         }
         let amount = match &e.amount {
             Some(a) => ctx.expr(&p.key("amount"), a, known),
@@ -553,40 +723,74 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
     let root = YamlPath::root();
     let before = ctx.errors.len();
     if !is_identifier(&raw.id) {
-        ctx.err(&root.key("id"), format!("table id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+        ctx.err(
+            &root.key("id"),
+            format!("table id '{}' is not a valid id", raw.id),
+            "use lower case letters, digits and _",
+        );
     }
     if let Some(roll) = &raw.roll
         && let Err(e) = DiceExpr::parse(roll, dice)
     {
-        ctx.err(&root.key("roll"), e.to_string(), "write dice such as d6, 2d6 or d10");
+        ctx.err(
+            &root.key("roll"),
+            e.to_string(),
+            "write dice such as d6, 2d6 or d10",
+        );
     }
     let row_key = kind_of(raw.row_key);
-    let column_key = raw.column_key.map(kind_of).or_else(|| {
-        (raw.columns.is_some() || raw.header_lines.is_some()).then_some(KeyKind::Name)
-    });
+    let column_key = raw
+        .column_key
+        .map(kind_of)
+        .or_else(|| (raw.columns.is_some() || raw.header_lines.is_some()).then_some(KeyKind::Name));
     if column_key == Some(KeyKind::Roll) {
-        ctx.err(&root.key("column_key"), "columns cannot be keyed by the roll", "use name, number, bracket or ratio");
+        ctx.err(
+            &root.key("column_key"),
+            "columns cannot be keyed by the roll",
+            "use name, number, bracket or ratio",
+        );
     }
     // Header lines.
     let mut raw_lines: Vec<(YamlPath, String, Option<String>, &Vec<RawScalar>)> = Vec::new();
     match (&raw.columns, &raw.header_lines) {
-        (Some(_), Some(_)) => ctx.err(&root.key("header_lines"), "both columns and header_lines are given", "use columns for one header line, header_lines for alternatives"),
+        (Some(_), Some(_)) => ctx.err(
+            &root.key("header_lines"),
+            "both columns and header_lines are given",
+            "use columns for one header line, header_lines for alternatives",
+        ),
         (Some(cols), None) => raw_lines.push((root.key("columns"), "default".into(), None, cols)),
         (None, Some(lines)) => {
             if lines.is_empty() {
-                ctx.err(&root.key("header_lines"), "header_lines is empty", "list at least one header line");
+                ctx.err(
+                    &root.key("header_lines"),
+                    "header_lines is empty",
+                    "list at least one header line",
+                );
             }
             let mut ids = BTreeSet::new();
             for (i, l) in lines.iter().enumerate() {
                 if !ids.insert(l.id.clone()) {
-                    ctx.err(&root.key("header_lines").index(i).key("id"), format!("header line '{}' is listed twice", l.id), "give each line its own id");
+                    ctx.err(
+                        &root.key("header_lines").index(i).key("id"),
+                        format!("header line '{}' is listed twice", l.id),
+                        "give each line its own id",
+                    );
                 }
-                raw_lines.push((root.key("header_lines").index(i).key("columns"), l.id.clone(), l.label.clone(), &l.columns));
+                raw_lines.push((
+                    root.key("header_lines").index(i).key("columns"),
+                    l.id.clone(),
+                    l.label.clone(),
+                    &l.columns,
+                ));
             }
         }
         (None, None) => {
             if raw.column_key.is_some() {
-                ctx.err(&root.key("column_key"), "column_key is set but no columns are listed", "add columns: [...]");
+                ctx.err(
+                    &root.key("column_key"),
+                    "column_key is set but no columns are listed",
+                    "add columns: [...]",
+                );
             }
         }
     }
@@ -598,7 +802,14 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             continue;
         }
         if cols.len() != ncols {
-            ctx.err(path, format!("header line '{id}' has {} columns, the first has {ncols}", cols.len()), "every header line must label every column");
+            ctx.err(
+                path,
+                format!(
+                    "header line '{id}' has {} columns, the first has {ncols}",
+                    cols.len()
+                ),
+                "every header line must label every column",
+            );
             continue;
         }
         let kind = column_key.unwrap_or(KeyKind::Name);
@@ -613,7 +824,11 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             continue;
         }
         check_keys(ctx, path, kind, &keys, "column");
-        lines.push(HeaderLine { id: id.clone(), label: label.clone(), keys });
+        lines.push(HeaderLine {
+            id: id.clone(),
+            label: label.clone(),
+            keys,
+        });
     }
     // Results.
     let mut results = Vec::new();
@@ -621,17 +836,36 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         let path = root.key("results").key(code);
         let count = code.matches("{n}").count();
         if count > 1 || code.trim().is_empty() || code.contains(char::is_whitespace) {
-            ctx.err(&path, format!("result code '{code}' is not usable"), "a code is one word, with at most one {n} for a number, e.g. A{n}");
+            ctx.err(
+                &path,
+                format!("result code '{code}' is not usable"),
+                "a code is one word, with at most one {n} for a number, e.g. A{n}",
+            );
             continue;
         }
-        let (prefix, suffix) = code.split_once("{n}").map_or((code.clone(), String::new()), |(a, b)| (a.to_string(), b.to_string()));
+        let (prefix, suffix) = code
+            .split_once("{n}")
+            .map_or((code.clone(), String::new()), |(a, b)| {
+                (a.to_string(), b.to_string())
+            });
         let known: BTreeSet<String> = OUTCOME_NAMES.iter().map(|s| s.to_string()).collect();
         let effects = validate_effects(ctx, &path.key("effects"), &r.effects, &known);
-        results.push(ResultPattern { pattern: code.clone(), prefix, suffix, numbered: count == 1, label: r.label.clone(), effects });
+        results.push(ResultPattern {
+            pattern: code.clone(),
+            prefix,
+            suffix,
+            numbered: count == 1,
+            label: r.label.clone(),
+            effects,
+        });
     }
     // Rows.
     if raw.rows.is_empty() {
-        ctx.err(&root.key("rows"), "the table has no rows", "add rows, marking unknown cells with \"?\"");
+        ctx.err(
+            &root.key("rows"),
+            "the table has no rows",
+            "add rows, marking unknown cells with \"?\"",
+        );
     }
     let mut rows = Vec::new();
     for (r, row) in raw.rows.iter().enumerate() {
@@ -647,16 +881,31 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             (Some(c), None) => c.clone(),
             (None, Some(c)) => vec![c.clone()],
             (Some(_), Some(_)) => {
-                ctx.err(&path.key("cell"), "both cells and cell are given", "use cells: [...] or cell: x");
+                ctx.err(
+                    &path.key("cell"),
+                    "both cells and cell are given",
+                    "use cells: [...] or cell: x",
+                );
                 continue;
             }
             (None, None) => {
-                ctx.err(&path, "the row has no cells", "add cells: [...] (\"?\" for an unknown cell)");
+                ctx.err(
+                    &path,
+                    "the row has no cells",
+                    "add cells: [...] (\"?\" for an unknown cell)",
+                );
                 continue;
             }
         };
         if cells_raw.len() != ncols {
-            ctx.err(&path.key(if row.cells.is_some() { "cells" } else { "cell" }), format!("row {key} has {} cells, the table has {ncols} columns", cells_raw.len()), "give one cell per column; mark unknown cells with \"?\"");
+            ctx.err(
+                &path.key(if row.cells.is_some() { "cells" } else { "cell" }),
+                format!(
+                    "row {key} has {} cells, the table has {ncols} columns",
+                    cells_raw.len()
+                ),
+                "give one cell per column; mark unknown cells with \"?\"",
+            );
             continue;
         }
         let mut cells = Vec::new();
@@ -670,14 +919,26 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
                 for token in text.split_whitespace() {
                     if !results.iter().any(|p| p.matches(token).is_some()) {
                         let codes: Vec<&str> = results.iter().map(|p| p.pattern.as_str()).collect();
-                        let at = if row.cells.is_some() { path.key("cells").index(c) } else { path.key("cell") };
-                        ctx.err(&at, format!("'{token}' is not one of the table's result codes"), format!("codes: {}", codes.join(", ")));
+                        let at = if row.cells.is_some() {
+                            path.key("cells").index(c)
+                        } else {
+                            path.key("cell")
+                        };
+                        ctx.err(
+                            &at,
+                            format!("'{token}' is not one of the table's result codes"),
+                            format!("codes: {}", codes.join(", ")),
+                        );
                     }
                 }
             }
             cells.push(Cell::Value(text));
         }
-        rows.push(Row { key, cells, rule: row.rule.clone() });
+        rows.push(Row {
+            key,
+            cells,
+            rule: row.rule.clone(),
+        });
     }
     let keys: Vec<Key> = rows.iter().map(|r| r.key.clone()).collect();
     if keys.len() == raw.rows.len() {
@@ -705,9 +966,22 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
 fn check_keys(ctx: &mut FileCtx, path: &YamlPath, kind: KeyKind, keys: &[Key], what: &str) {
     match kind {
         KeyKind::Roll | KeyKind::Bracket => {
-            let ranges: Vec<Range> = keys.iter().filter_map(|k| if let Key::Range(r) = k { Some(*r) } else { None }).collect();
+            let ranges: Vec<Range> = keys
+                .iter()
+                .filter_map(|k| {
+                    if let Key::Range(r) = k {
+                        Some(*r)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             if let Err((i, problem, hint)) = check_ranges(&ranges) {
-                let p = if what == "row" { path.index(i).key("key") } else { path.index(i) };
+                let p = if what == "row" {
+                    path.index(i).key("key")
+                } else {
+                    path.index(i)
+                };
                 ctx.err(&p, problem, hint);
             }
         }
@@ -715,8 +989,16 @@ fn check_keys(ctx: &mut FileCtx, path: &YamlPath, kind: KeyKind, keys: &[Key], w
             let mut seen = BTreeSet::new();
             for (i, k) in keys.iter().enumerate() {
                 if !seen.insert(k.to_string()) {
-                    let p = if what == "row" { path.index(i).key("key") } else { path.index(i) };
-                    ctx.err(&p, format!("{what} '{k}' is listed twice"), format!("each {what} heading must be unique"));
+                    let p = if what == "row" {
+                        path.index(i).key("key")
+                    } else {
+                        path.index(i)
+                    };
+                    ctx.err(
+                        &p,
+                        format!("{what} '{k}' is listed twice"),
+                        format!("each {what} heading must be unique"),
+                    );
                 }
             }
         }
@@ -743,19 +1025,47 @@ fn validate_table_ref(
     has_roll: bool,
 ) -> Option<TableRef> {
     let Some(table) = tables.get(&raw.table) else {
-        ctx.err(&path.key("table"), format!("unknown table '{}'", raw.table), format!("tables of this ruleset: {}", tables.keys().cloned().collect::<Vec<_>>().join(", ")));
+        ctx.err(
+            &path.key("table"),
+            format!("unknown table '{}'", raw.table),
+            format!(
+                "tables of this ruleset: {}",
+                tables.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        );
         return None;
     };
     let before = ctx.errors.len();
-    let row = raw.row.as_ref().and_then(|r| ctx.expr(&path.key("row"), r, known));
+    let row = raw
+        .row
+        .as_ref()
+        .and_then(|r| ctx.expr(&path.key("row"), r, known));
     if raw.row.is_none() {
         if table.row_key != KeyKind::Roll && table.rows.len() > 1 {
-            ctx.err(path, format!("table '{}' has rows keyed by {:?}, so the lookup needs row:", table.id, table.row_key).to_lowercase(), "add row: <expression giving the row key>");
+            ctx.err(
+                path,
+                format!(
+                    "table '{}' has rows keyed by {:?}, so the lookup needs row:",
+                    table.id, table.row_key
+                )
+                .to_lowercase(),
+                "add row: <expression giving the row key>",
+            );
         } else if table.row_key == KeyKind::Roll && !has_roll && table.rows.len() > 1 {
-            ctx.err(path, format!("table '{}' is read with a die roll, but there is no roll here", table.id), "add roll: d6 (or the table's dice) to the procedure, or give row:");
+            ctx.err(
+                path,
+                format!(
+                    "table '{}' is read with a die roll, but there is no roll here",
+                    table.id
+                ),
+                "add roll: d6 (or the table's dice) to the procedure, or give row:",
+            );
         }
     }
-    let column = raw.column.as_ref().and_then(|c| ctx.expr(&path.key("column"), c, known));
+    let column = raw
+        .column
+        .as_ref()
+        .and_then(|c| ctx.expr(&path.key("column"), c, known));
     let ratio = match &raw.ratio {
         Some(pair) if pair.len() == 2 => {
             let a = ctx.expr(&path.key("ratio").index(0), &pair[0], known);
@@ -763,7 +1073,11 @@ fn validate_table_ref(
             a.zip(b)
         }
         Some(_) => {
-            ctx.err(&path.key("ratio"), "ratio needs exactly two values", "write ratio: [attacker_sp, defender_sp]");
+            ctx.err(
+                &path.key("ratio"),
+                "ratio needs exactly two values",
+                "write ratio: [attacker_sp, defender_sp]",
+            );
             None
         }
         None => None,
@@ -771,35 +1085,81 @@ fn validate_table_ref(
     match table.column_key {
         Some(KeyKind::Ratio) => {
             if raw.ratio.is_none() && raw.column.is_none() {
-                ctx.err(path, format!("table '{}' has odds-ratio columns, so the lookup needs ratio:", table.id), "add ratio: [attacker, defender]");
+                ctx.err(
+                    path,
+                    format!(
+                        "table '{}' has odds-ratio columns, so the lookup needs ratio:",
+                        table.id
+                    ),
+                    "add ratio: [attacker, defender]",
+                );
             }
             if raw.column.is_some() {
-                ctx.err(&path.key("column"), "give ratio: for an odds-ratio table, not column:", "replace column: by ratio: [attacker, defender]");
+                ctx.err(
+                    &path.key("column"),
+                    "give ratio: for an odds-ratio table, not column:",
+                    "replace column: by ratio: [attacker, defender]",
+                );
             }
         }
         Some(_) => {
             if raw.column.is_none() {
-                ctx.err(path, format!("table '{}' has columns, so the lookup needs column:", table.id), "add column: <expression giving the column heading>");
+                ctx.err(
+                    path,
+                    format!(
+                        "table '{}' has columns, so the lookup needs column:",
+                        table.id
+                    ),
+                    "add column: <expression giving the column heading>",
+                );
             }
             if raw.ratio.is_some() {
-                ctx.err(&path.key("ratio"), format!("table '{}' does not have odds-ratio columns", table.id), "use column: instead");
+                ctx.err(
+                    &path.key("ratio"),
+                    format!("table '{}' does not have odds-ratio columns", table.id),
+                    "use column: instead",
+                );
             }
         }
         None => {
             if raw.column.is_some() || raw.ratio.is_some() {
-                ctx.err(&path.key(if raw.column.is_some() { "column" } else { "ratio" }), format!("table '{}' has a single column", table.id), "remove column:/ratio:");
+                ctx.err(
+                    &path.key(if raw.column.is_some() {
+                        "column"
+                    } else {
+                        "ratio"
+                    }),
+                    format!("table '{}' has a single column", table.id),
+                    "remove column:/ratio:",
+                );
             }
         }
     }
-    let line = raw.line.as_ref().and_then(|l| ctx.expr(&path.key("line"), l, known));
+    let line = raw
+        .line
+        .as_ref()
+        .and_then(|l| ctx.expr(&path.key("line"), l, known));
     if table.lines.len() > 1 && raw.line.is_none() {
         let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
-        ctx.err(path, format!("table '{}' has several header lines, so the lookup needs line:", table.id), format!("add line: <expression giving one of {}>", ids.join(", ")));
+        ctx.err(
+            path,
+            format!(
+                "table '{}' has several header lines, so the lookup needs line:",
+                table.id
+            ),
+            format!("add line: <expression giving one of {}>", ids.join(", ")),
+        );
     }
     if ctx.errors.len() > before {
         return None;
     }
-    Some(TableRef { table: raw.table.clone(), row, column, ratio, line })
+    Some(TableRef {
+        table: raw.table.clone(),
+        row,
+        column,
+        ratio,
+        line,
+    })
 }
 
 #[allow(clippy::too_many_lines)]
@@ -814,7 +1174,11 @@ fn validate_procedure(
 ) -> Option<Procedure> {
     let before = ctx.errors.len();
     if !is_identifier(&raw.id) {
-        ctx.err(&path.key("id"), format!("procedure id '{}' is not a valid id", raw.id), "use lower case letters, digits and _");
+        ctx.err(
+            &path.key("id"),
+            format!("procedure id '{}' is not a valid id", raw.id),
+            "use lower case letters, digits and _",
+        );
     }
     let mut known: BTreeSet<String> = ruling_names.clone();
     let mut scope = Scope::new();
@@ -825,38 +1189,71 @@ fn validate_procedure(
     for (i, ri) in raw.inputs.iter().enumerate() {
         let p = path.key("inputs").index(i);
         if !is_identifier(&ri.name) {
-            ctx.err(&p.key("name"), format!("input name '{}' is not a valid name", ri.name), "use lower case letters, digits and _, starting with a letter");
+            ctx.err(
+                &p.key("name"),
+                format!("input name '{}' is not a valid name", ri.name),
+                "use lower case letters, digits and _, starting with a letter",
+            );
             continue;
         }
         if LOOKUP_NAMES.contains(&ri.name.as_str()) || OUTCOME_NAMES.contains(&ri.name.as_str()) {
-            ctx.err(&p.key("name"), format!("'{}' is a name the engine sets itself", ri.name), "choose another name");
+            ctx.err(
+                &p.key("name"),
+                format!("'{}' is a name the engine sets itself", ri.name),
+                "choose another name",
+            );
             continue;
         }
         if !known.insert(ri.name.clone()) {
-            ctx.err(&p.key("name"), format!("input '{}' is declared twice", ri.name), "give each input its own name");
+            ctx.err(
+                &p.key("name"),
+                format!("input '{}' is declared twice", ri.name),
+                "give each input its own name",
+            );
             continue;
         }
         let kind = match ri.kind {
             RawInputKind::Int => {
                 let (Some(min), Some(max)) = (ri.min, ri.max) else {
-                    ctx.err(&p, format!("int input '{}' needs min and max", ri.name), "add min: and max: (the range the umpire may enter)");
+                    ctx.err(
+                        &p,
+                        format!("int input '{}' needs min and max", ri.name),
+                        "add min: and max: (the range the umpire may enter)",
+                    );
                     continue;
                 };
                 if min > max {
-                    ctx.err(&p.key("min"), format!("min {min} is above max {max}"), "swap them");
+                    ctx.err(
+                        &p.key("min"),
+                        format!("min {min} is above max {max}"),
+                        "swap them",
+                    );
                     continue;
                 }
                 InputKind::Int { min, max }
             }
             RawInputKind::Choice => {
-                let choices: Vec<String> = ri.choices.iter().flatten().map(RawScalar::text).collect();
+                let choices: Vec<String> =
+                    ri.choices.iter().flatten().map(RawScalar::text).collect();
                 if choices.is_empty() {
-                    ctx.err(&if ri.choices.is_some() { p.key("choices") } else { p.clone() }, format!("choice input '{}' has no choices", ri.name), "add choices: [a, b, …]");
+                    ctx.err(
+                        &if ri.choices.is_some() {
+                            p.key("choices")
+                        } else {
+                            p.clone()
+                        },
+                        format!("choice input '{}' has no choices", ri.name),
+                        "add choices: [a, b, …]",
+                    );
                     continue;
                 }
                 let unique: BTreeSet<&String> = choices.iter().collect();
                 if unique.len() != choices.len() {
-                    ctx.err(&p.key("choices"), "a choice is listed twice", "list each choice once");
+                    ctx.err(
+                        &p.key("choices"),
+                        "a choice is listed twice",
+                        "list each choice once",
+                    );
                     continue;
                 }
                 InputKind::Choice { choices }
@@ -864,14 +1261,25 @@ fn validate_procedure(
             RawInputKind::Flag => InputKind::Flag,
         };
         if ri.kind != RawInputKind::Int && (ri.min.is_some() || ri.max.is_some()) {
-            ctx.err(&p.key(if ri.min.is_some() { "min" } else { "max" }), "min/max apply only to int inputs", "remove min/max");
+            ctx.err(
+                &p.key(if ri.min.is_some() { "min" } else { "max" }),
+                "min/max apply only to int inputs",
+                "remove min/max",
+            );
         }
         if ri.kind != RawInputKind::Choice && ri.choices.is_some() {
-            ctx.err(&p.key("choices"), "choices apply only to choice inputs", "use type: choice or remove choices");
+            ctx.err(
+                &p.key("choices"),
+                "choices apply only to choice inputs",
+                "use type: choice or remove choices",
+            );
         }
         let mut spec = InputSpec {
             name: ri.name.clone(),
-            label: ri.label.clone().unwrap_or_else(|| ri.name.replace('_', " ")),
+            label: ri
+                .label
+                .clone()
+                .unwrap_or_else(|| ri.name.replace('_', " ")),
             kind,
             default: None,
             rule: ri.rule.clone(),
@@ -881,7 +1289,11 @@ fn validate_procedure(
             match spec.parse_value(&d.text()) {
                 Ok(v) => spec.default = Some(v),
                 Err(e) => {
-                    ctx.err(&p.key("default"), format!("default: {e}"), "give a default of the input's type and range");
+                    ctx.err(
+                        &p.key("default"),
+                        format!("default: {e}"),
+                        "give a default of the input's type and range",
+                    );
                     continue;
                 }
             }
@@ -892,21 +1304,45 @@ fn validate_procedure(
     let mut derived = Vec::new();
     for (i, rd) in raw.derived.iter().enumerate() {
         let p = path.key("derived").index(i);
-        if !is_identifier(&rd.name) || known.contains(&rd.name) || LOOKUP_NAMES.contains(&rd.name.as_str()) {
-            ctx.err(&p.key("name"), format!("derived name '{}' is invalid or already used", rd.name), "choose a new snake_case name");
+        if !is_identifier(&rd.name)
+            || known.contains(&rd.name)
+            || LOOKUP_NAMES.contains(&rd.name.as_str())
+        {
+            ctx.err(
+                &p.key("name"),
+                format!("derived name '{}' is invalid or already used", rd.name),
+                "choose a new snake_case name",
+            );
             continue;
         }
-        let Some(expr) = ctx.expr(&p.key("expr"), &rd.expr, &known) else { continue };
+        let Some(expr) = ctx.expr(&p.key("expr"), &rd.expr, &known) else {
+            continue;
+        };
         let value = expr.eval(&scope);
         if let Some(problem) = type_problem(value.clone(), "any") {
-            ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+            ctx.err(
+                &p.key("expr"),
+                problem,
+                "check the types of the names it uses",
+            );
         }
         scope.set(&rd.name, value.unwrap_or(Value::Int(0)));
         known.insert(rd.name.clone());
-        derived.push(Derived { name: rd.name.clone(), label: rd.label.clone(), source: expr.source().to_string(), expr, rule: rd.rule.clone(), ruling: rd.ruling.clone() });
+        derived.push(Derived {
+            name: rd.name.clone(),
+            label: rd.label.clone(),
+            source: expr.source().to_string(),
+            expr,
+            rule: rd.rule.clone(),
+            ruling: rd.ruling.clone(),
+        });
     }
     let Some(raw_lookup) = raw.lookup.kind() else {
-        ctx.err(&path.key("lookup"), "lookup needs exactly one of table:, threshold:, pool:, compute:, opposed:", "keep one lookup kind");
+        ctx.err(
+            &path.key("lookup"),
+            "lookup needs exactly one of table:, threshold:, pool:, compute:, opposed:",
+            "keep one lookup kind",
+        );
         return None;
     };
     let is_pool = matches!(raw_lookup, RawLookup::Pool(_) | RawLookup::Opposed(_));
@@ -914,12 +1350,20 @@ fn validate_procedure(
         (Some(r), false) => match DiceExpr::parse(r, dice) {
             Ok(e) => Some(e),
             Err(e) => {
-                ctx.err(&path.key("roll"), e.to_string(), "write dice such as d6, 2d6, d10, d6+1 or ceil(d6/2)");
+                ctx.err(
+                    &path.key("roll"),
+                    e.to_string(),
+                    "write dice such as d6, 2d6, d10, d6+1 or ceil(d6/2)",
+                );
                 None
             }
         },
         (Some(_), true) => {
-            ctx.err(&path.key("roll"), "a pool or opposed procedure takes its dice from its lookup", "remove roll:");
+            ctx.err(
+                &path.key("roll"),
+                "a pool or opposed procedure takes its dice from its lookup",
+                "remove roll:",
+            );
             None
         }
         (None, _) => None,
@@ -933,7 +1377,11 @@ fn validate_procedure(
     };
     // A compute lookup without dice is plain arithmetic (Force Quality, SP doubling…).
     if raw.roll.is_none() && matches!(raw_lookup, RawLookup::Threshold(_)) {
-        ctx.err(path, format!("a {lookup_kind} procedure needs roll:"), "add roll: d6 (or the dice the rule uses)");
+        ctx.err(
+            path,
+            format!("a {lookup_kind} procedure needs roll:"),
+            "add roll: d6 (or the dice the rule uses)",
+        );
     }
     let mut modifiers = Vec::new();
     for (i, rm) in raw.modifiers.iter().enumerate() {
@@ -951,9 +1399,15 @@ fn validate_procedure(
         }
         let when = match &rm.when {
             Some(w) => {
-                let Some(e) = ctx.expr(&p.key("when"), w, &known) else { continue };
+                let Some(e) = ctx.expr(&p.key("when"), w, &known) else {
+                    continue;
+                };
                 if let Some(problem) = type_problem(e.eval(&scope), "flag") {
-                    ctx.err(&p.key("when"), problem, "a condition must be true or false, e.g. disordered or sp > 4");
+                    ctx.err(
+                        &p.key("when"),
+                        problem,
+                        "a condition must be true or false, e.g. disordered or sp > 4",
+                    );
                     continue;
                 }
                 Some(e)
@@ -962,27 +1416,60 @@ fn validate_procedure(
         };
         let value = match (&rm.value, &rm.from_table) {
             (Some(v), None) => {
-                let Some(e) = ctx.expr(&p.key("value"), v, &known) else { continue };
+                let Some(e) = ctx.expr(&p.key("value"), v, &known) else {
+                    continue;
+                };
                 if let Some(problem) = type_problem(e.eval(&scope), "number") {
-                    ctx.err(&p.key("value"), problem, "a modifier's value must be a whole number");
+                    ctx.err(
+                        &p.key("value"),
+                        problem,
+                        "a modifier's value must be a whole number",
+                    );
                     continue;
                 }
                 ModifierValue::Expr(e)
             }
             (None, Some(t)) => {
-                let Some(r) = validate_table_ref(ctx, &p.key("from_table"), t, tables, &known, false) else { continue };
+                let Some(r) =
+                    validate_table_ref(ctx, &p.key("from_table"), t, tables, &known, false)
+                else {
+                    continue;
+                };
                 ModifierValue::Table(r)
             }
             (v, _) => {
-                ctx.err(&if v.is_some() { p.key("from_table") } else { p.clone() }, format!("modifier '{}' needs exactly one of value: or from_table:", rm.name), "give value: -1 (or an expression), or from_table: {table: …}");
+                ctx.err(
+                    &if v.is_some() {
+                        p.key("from_table")
+                    } else {
+                        p.clone()
+                    },
+                    format!(
+                        "modifier '{}' needs exactly one of value: or from_table:",
+                        rm.name
+                    ),
+                    "give value: -1 (or an expression), or from_table: {table: …}",
+                );
                 continue;
             }
         };
         if rm.side.is_some() && lookup_kind != "opposed" {
-            ctx.err(&p.key("side"), "side: applies only to opposed rolls", "remove side:");
+            ctx.err(
+                &p.key("side"),
+                "side: applies only to opposed rolls",
+                "remove side:",
+            );
             continue;
         }
-        modifiers.push(Modifier { name: rm.name.clone(), value, when, rule: rm.rule.clone(), applies_to: target, side: rm.side.clone(), ruling: rm.ruling.clone() });
+        modifiers.push(Modifier {
+            name: rm.name.clone(),
+            value,
+            when,
+            rule: rm.rule.clone(),
+            applies_to: target,
+            side: rm.side.clone(),
+            ruling: rm.ruling.clone(),
+        });
     }
     // Lookup: the engine's names, plus die_1, die_2, … for each die of the roll (opposed rolls
     // such as "Initiative − d6" for each player read their own die).
@@ -1000,13 +1487,20 @@ fn validate_procedure(
     let lp = path.key("lookup").key(lookup_kind);
     let mut used_codes: Vec<(YamlPath, String)> = Vec::new();
     let lookup = match &raw_lookup {
-        RawLookup::Table(t) => validate_table_ref(ctx, &lp, t, tables, &lookup_known, roll.is_some()).map(Lookup::Table),
+        RawLookup::Table(t) => {
+            validate_table_ref(ctx, &lp, t, tables, &lookup_known, roll.is_some())
+                .map(Lookup::Table)
+        }
         RawLookup::Threshold(t) => {
             let target = ctx.expr(&lp.key("target"), &t.target, &lookup_known);
             if let Some(e) = &target
                 && let Some(problem) = type_problem(e.eval(&scope), "number")
             {
-                ctx.err(&lp.key("target"), problem, "the target must be a whole number");
+                ctx.err(
+                    &lp.key("target"),
+                    problem,
+                    "the target must be a whole number",
+                );
             }
             used_codes.push((lp.key("pass"), t.pass.clone()));
             used_codes.push((lp.key("fail"), t.fail.clone()));
@@ -1025,44 +1519,85 @@ fn validate_procedure(
         RawLookup::Pool(pool) => {
             let count = ctx.expr(&lp.key("count"), &pool.count, &known);
             if dice.get(&pool.die).is_none() {
-                ctx.err(&lp.key("die"), format!("unknown die '{}'", pool.die), "use dN or a die declared under dice:");
+                ctx.err(
+                    &lp.key("die"),
+                    format!("unknown die '{}'", pool.die),
+                    "use dN or a die declared under dice:",
+                );
             }
             let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, &known);
             let sum = pool.score == RawPoolScore::Sum;
             if !sum && pool.hits.is_empty() {
-                ctx.err(&lp, "a pool scoring hits needs hits: rules", "add hits: [{faces: [6]}] or use score: sum");
+                ctx.err(
+                    &lp,
+                    "a pool scoring hits needs hits: rules",
+                    "add hits: [{faces: [6]}] or use score: sum",
+                );
             }
             used_codes.push((lp.key("outcome"), pool.outcome.clone()));
-            count.map(|count| Lookup::Pool { count, die: pool.die.clone(), sum, hits, face_floor: pool.face_floor, outcome: pool.outcome.clone() })
+            count.map(|count| Lookup::Pool {
+                count,
+                die: pool.die.clone(),
+                sum,
+                hits,
+                face_floor: pool.face_floor,
+                outcome: pool.outcome.clone(),
+            })
         }
         RawLookup::Compute(c) => {
-            let (lets, cases) = validate_cases(ctx, &lp, &c.lets, &c.cases, &mut lookup_known, &mut scope, &mut used_codes);
+            let (lets, cases) = validate_cases(
+                ctx,
+                &lp,
+                &c.lets,
+                &c.cases,
+                &mut lookup_known,
+                &mut scope,
+                &mut used_codes,
+            );
             Some(Lookup::Compute { lets, cases })
         }
         RawLookup::Opposed(o) => {
             let before_sides = ctx.errors.len();
             if o.sides.len() < 2 {
-                ctx.err(&lp.key("sides"), "an opposed roll needs at least two sides", "list each side with its dice");
+                ctx.err(
+                    &lp.key("sides"),
+                    "an opposed roll needs at least two sides",
+                    "list each side with its dice",
+                );
             }
             let mut sides = Vec::new();
             let mut names = BTreeSet::new();
             for (k, side) in o.sides.iter().enumerate() {
                 let sp = lp.key("sides").index(k);
                 if !is_identifier(&side.side) || !names.insert(side.side.clone()) {
-                    ctx.err(&sp.key("side"), format!("side name '{}' is invalid or used twice", side.side), "use a unique snake_case name such as attacker");
+                    ctx.err(
+                        &sp.key("side"),
+                        format!("side name '{}' is invalid or used twice", side.side),
+                        "use a unique snake_case name such as attacker",
+                    );
                     continue;
                 }
                 if side.dice.is_empty() {
-                    ctx.err(&sp.key("dice"), "a side needs dice", "add dice: [{count: …, die: d6}]");
+                    ctx.err(
+                        &sp.key("dice"),
+                        "a side needs dice",
+                        "add dice: [{count: …, die: d6}]",
+                    );
                 }
                 let mut groups = Vec::new();
                 for (g, group) in side.dice.iter().enumerate() {
                     let gp = sp.key("dice").index(g);
                     if dice.get(&group.die).is_none() {
-                        ctx.err(&gp.key("die"), format!("unknown die '{}'", group.die), "use dN or a die declared under dice:");
+                        ctx.err(
+                            &gp.key("die"),
+                            format!("unknown die '{}'", group.die),
+                            "use dN or a die declared under dice:",
+                        );
                         continue;
                     }
-                    let Some(count) = ctx.expr(&gp.key("count"), &group.count, &known) else { continue };
+                    let Some(count) = ctx.expr(&gp.key("count"), &group.count, &known) else {
+                        continue;
+                    };
                     let modifier = match &group.modifier {
                         Some(m) => match ctx.expr(&gp.key("modifier"), m, &known) {
                             Some(e) => Some(e),
@@ -1070,26 +1605,67 @@ fn validate_procedure(
                         },
                         None => None,
                     };
-                    groups.push(DiceGroup { count, die: group.die.clone(), modifier, floor: group.floor, label: group.label.clone(), rule: group.rule.clone() });
+                    groups.push(DiceGroup {
+                        count,
+                        die: group.die.clone(),
+                        modifier,
+                        floor: group.floor,
+                        label: group.label.clone(),
+                        rule: group.rule.clone(),
+                    });
                 }
                 lookup_known.insert(format!("{}_score", side.side));
                 scope.set(&format!("{}_score", side.side), Value::Int(0));
-                sides.push(Side { name: side.side.clone(), groups });
+                sides.push(Side {
+                    name: side.side.clone(),
+                    groups,
+                });
             }
             for (i, m) in raw.modifiers.iter().enumerate() {
                 match &m.side {
-                    Some(side) if !names.contains(side) => ctx.err(&path.key("modifiers").index(i).key("side"), format!("unknown side '{side}'"), format!("sides: {}", names.iter().cloned().collect::<Vec<_>>().join(", "))),
-                    None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => ctx.err(&path.key("modifiers").index(i), "a dice modifier of an opposed roll needs side:", "add side: <the side whose dice it changes>"),
+                    Some(side) if !names.contains(side) => ctx.err(
+                        &path.key("modifiers").index(i).key("side"),
+                        format!("unknown side '{side}'"),
+                        format!(
+                            "sides: {}",
+                            names.iter().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    ),
+                    None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => {
+                        ctx.err(
+                            &path.key("modifiers").index(i),
+                            "a dice modifier of an opposed roll needs side:",
+                            "add side: <the side whose dice it changes>",
+                        )
+                    }
                     _ => {}
                 }
             }
             let hits = validate_hits(ctx, &lp.key("hits"), &o.hits, &known);
             let sum = o.score == RawPoolScore::Sum;
             if !sum && o.hits.is_empty() {
-                ctx.err(&lp, "opposed rolls scoring hits need hits: rules", "add hits: [...] or use score: sum");
+                ctx.err(
+                    &lp,
+                    "opposed rolls scoring hits need hits: rules",
+                    "add hits: [...] or use score: sum",
+                );
             }
-            let (lets, cases) = validate_cases(ctx, &lp, &o.lets, &o.cases, &mut lookup_known, &mut scope, &mut used_codes);
-            (ctx.errors.len() == before_sides).then_some(Lookup::Opposed { sides, sum, hits, lets, cases })
+            let (lets, cases) = validate_cases(
+                ctx,
+                &lp,
+                &o.lets,
+                &o.cases,
+                &mut lookup_known,
+                &mut scope,
+                &mut used_codes,
+            );
+            (ctx.errors.len() == before_sides).then_some(Lookup::Opposed {
+                sides,
+                sum,
+                hits,
+                lets,
+                cases,
+            })
         }
     };
     // Outcomes.
@@ -1100,7 +1676,11 @@ fn validate_procedure(
     for (i, ro) in raw.outcomes.iter().enumerate() {
         let p = path.key("outcomes").index(i);
         if !codes.insert(ro.code.clone()) {
-            ctx.err(&p.key("code"), format!("outcome '{}' is declared twice", ro.code), "declare each outcome once");
+            ctx.err(
+                &p.key("code"),
+                format!("outcome '{}' is declared twice", ro.code),
+                "declare each outcome once",
+            );
             continue;
         }
         let effects = validate_effects(ctx, &p.key("effects"), &ro.effects, &outcome_known);
@@ -1108,14 +1688,36 @@ fn validate_procedure(
             if let Some(target) = &e.procedure
                 && !procedure_ids.contains(target)
             {
-                ctx.err(&p.key("effects").index(k).key("procedure"), format!("unknown procedure '{target}'"), format!("procedures of this ruleset: {}", procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")));
+                ctx.err(
+                    &p.key("effects").index(k).key("procedure"),
+                    format!("unknown procedure '{target}'"),
+                    format!(
+                        "procedures of this ruleset: {}",
+                        procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                );
             }
         }
-        outcomes.push(OutcomeSpec { code: ro.code.clone(), label: ro.label.clone().unwrap_or_else(|| ro.code.replace('_', " ")), effects, rule: ro.rule.clone() });
+        outcomes.push(OutcomeSpec {
+            code: ro.code.clone(),
+            label: ro
+                .label
+                .clone()
+                .unwrap_or_else(|| ro.code.replace('_', " ")),
+            effects,
+            rule: ro.rule.clone(),
+        });
     }
     for (p, code) in used_codes {
         if !codes.contains(&code) {
-            ctx.err(&p, format!("outcome '{code}' is not declared under outcomes:"), format!("declared: {}", codes.iter().cloned().collect::<Vec<_>>().join(", ")));
+            ctx.err(
+                &p,
+                format!("outcome '{code}' is not declared under outcomes:"),
+                format!(
+                    "declared: {}",
+                    codes.iter().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            );
         }
     }
     if ctx.errors.len() > before {
@@ -1150,32 +1752,58 @@ fn validate_cases(
         lets: &'a [RawDerived],
         cases: &'a [RawCase],
     }
-    let c = C { lets: c_lets, cases: c_cases };
+    let c = C {
+        lets: c_lets,
+        cases: c_cases,
+    };
     let mut lets = Vec::new();
     for (k, l) in c.lets.iter().enumerate() {
         let p = lp.key("let").index(k);
         if !is_identifier(&l.name) || lookup_known.contains(&l.name) {
-            ctx.err(&p.key("name"), format!("name '{}' is invalid or already used", l.name), "choose a new snake_case name");
+            ctx.err(
+                &p.key("name"),
+                format!("name '{}' is invalid or already used", l.name),
+                "choose a new snake_case name",
+            );
             continue;
         }
-        let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, lookup_known) else { continue };
+        let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, lookup_known) else {
+            continue;
+        };
         let value = expr.eval(scope);
         if let Some(problem) = type_problem(value.clone(), "any") {
-            ctx.err(&p.key("expr"), problem, "check the types of the names it uses");
+            ctx.err(
+                &p.key("expr"),
+                problem,
+                "check the types of the names it uses",
+            );
         }
         scope.set(&l.name, value.unwrap_or(Value::Int(0)));
         lookup_known.insert(l.name.clone());
-        lets.push(Derived { name: l.name.clone(), label: l.label.clone(), source: expr.source().to_string(), expr, rule: l.rule.clone(), ruling: l.ruling.clone() });
+        lets.push(Derived {
+            name: l.name.clone(),
+            label: l.label.clone(),
+            source: expr.source().to_string(),
+            expr,
+            rule: l.rule.clone(),
+            ruling: l.ruling.clone(),
+        });
     }
     if c.cases.is_empty() {
-        ctx.err(&lp.key("cases"), "no cases", "list the cases in order; the first that holds gives the outcome");
+        ctx.err(
+            &lp.key("cases"),
+            "no cases",
+            "list the cases in order; the first that holds gives the outcome",
+        );
     }
     let mut cases = Vec::new();
     for (k, case) in c.cases.iter().enumerate() {
         let p = lp.key("cases").index(k);
         let when = match &case.when {
             Some(w) => {
-                let Some(e) = ctx.expr(&p.key("when"), w, lookup_known) else { continue };
+                let Some(e) = ctx.expr(&p.key("when"), w, lookup_known) else {
+                    continue;
+                };
                 if let Some(problem) = type_problem(e.eval(scope), "flag") {
                     ctx.err(&p.key("when"), problem, "a condition must be true or false");
                     continue;
@@ -1184,38 +1812,82 @@ fn validate_cases(
             }
             None => {
                 if k + 1 != c.cases.len() {
-                    ctx.err(&p, "only the last case may have no when:", "add when: to this case or move it last");
+                    ctx.err(
+                        &p,
+                        "only the last case may have no when:",
+                        "add when: to this case or move it last",
+                    );
                 }
                 None
             }
         };
-        let value = case.value.as_ref().and_then(|v| ctx.expr(&p.key("value"), v, lookup_known));
+        let value = case
+            .value
+            .as_ref()
+            .and_then(|v| ctx.expr(&p.key("value"), v, lookup_known));
         used_codes.push((p.key("outcome"), case.outcome.clone()));
-        cases.push(Case { when, outcome: case.outcome.clone(), value, rule: case.rule.clone() });
+        cases.push(Case {
+            when,
+            outcome: case.outcome.clone(),
+            value,
+            rule: case.rule.clone(),
+        });
     }
     if c.cases.last().is_some_and(|l| l.when.is_some()) {
-        ctx.err(&lp.key("cases"), "the last case has a condition, so some rolls may match no case", "end with a case without when: (the otherwise case)");
+        ctx.err(
+            &lp.key("cases"),
+            "the last case has a condition, so some rolls may match no case",
+            "end with a case without when: (the otherwise case)",
+        );
     }
     (lets, cases)
 }
 
 /// Validates the hit rules of a pool or an opposed roll.
-fn validate_hits(ctx: &mut FileCtx, path: &YamlPath, raw: &[RawHitRule], known: &BTreeSet<String>) -> Vec<HitRule> {
+fn validate_hits(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawHitRule],
+    known: &BTreeSet<String>,
+) -> Vec<HitRule> {
     let mut hits = Vec::new();
     for (k, h) in raw.iter().enumerate() {
         let hp = path.index(k);
-        let given = usize::from(h.faces.is_some()) + usize::from(h.at_least.is_some()) + usize::from(h.at_most.is_some());
+        let given = usize::from(h.faces.is_some())
+            + usize::from(h.at_least.is_some())
+            + usize::from(h.at_most.is_some());
         if given != 1 {
-            ctx.err(&hp, "a hit rule needs exactly one of faces:, at_least:, at_most:", "e.g. faces: [6], or at_most: fire_value");
+            ctx.err(
+                &hp,
+                "a hit rule needs exactly one of faces:, at_least:, at_most:",
+                "e.g. faces: [6], or at_most: fire_value",
+            );
             continue;
         }
         if h.per == Some(0) {
-            ctx.err(&hp.key("per"), "per must be 1 or more", "per: 2 counts pairs (a double 5)");
+            ctx.err(
+                &hp.key("per"),
+                "per must be 1 or more",
+                "per: 2 counts pairs (a double 5)",
+            );
             continue;
         }
-        let at_least = h.at_least.as_ref().and_then(|e| ctx.expr(&hp.key("at_least"), e, known));
-        let at_most = h.at_most.as_ref().and_then(|e| ctx.expr(&hp.key("at_most"), e, known));
-        hits.push(HitRule { faces: h.faces.clone(), at_least, at_most, per: h.per.unwrap_or(1), hits: h.hits.unwrap_or(1), rule: h.rule.clone() });
+        let at_least = h
+            .at_least
+            .as_ref()
+            .and_then(|e| ctx.expr(&hp.key("at_least"), e, known));
+        let at_most = h
+            .at_most
+            .as_ref()
+            .and_then(|e| ctx.expr(&hp.key("at_most"), e, known));
+        hits.push(HitRule {
+            faces: h.faces.clone(),
+            at_least,
+            at_most,
+            per: h.per.unwrap_or(1),
+            hits: h.hits.unwrap_or(1),
+            rule: h.rule.clone(),
+        });
     }
     hits
 }
