@@ -10,46 +10,78 @@ use umpire::rules::{Library, Ruleset, Value};
 
 fn ailsh() -> &'static Ruleset {
     static LIB: OnceLock<Library> = OnceLock::new();
-    LIB.get_or_init(Library::shipped).get("ailsh").expect("ailsh ships and loads")
+    LIB.get_or_init(Library::shipped)
+        .get("ailsh")
+        .expect("ailsh ships and loads")
 }
 
 /// The ruleset with one ruling switched.
 fn with_ruling(id: &str, option: &str) -> Ruleset {
     let mut rs = ailsh().clone();
-    let r = rs.rulings.iter_mut().find(|r| r.id == id).unwrap_or_else(|| panic!("no ruling {id}"));
-    assert!(r.options.iter().any(|o| o.id == option), "ruling {id} has no option {option}");
+    let r = rs
+        .rulings
+        .iter_mut()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no ruling {id}"));
+    assert!(
+        r.options.iter().any(|o| o.id == option),
+        "ruling {id} has no option {option}"
+    );
     r.selected = option.to_string();
     rs
 }
 
 fn inputs_for(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)]) -> BTreeMap<String, Value> {
-    let p = rs.procedure(procedure).unwrap_or_else(|| panic!("no procedure {procedure}"));
-    let pairs: Vec<(String, String)> = inputs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let p = rs
+        .procedure(procedure)
+        .unwrap_or_else(|| panic!("no procedure {procedure}"));
+    let pairs: Vec<(String, String)> = inputs
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     parse_inputs(p, &pairs).expect("inputs parse")
 }
 
-fn try_run_in(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)], faces: &[&str], chart: Option<&str>) -> Result<Resolution, Box<ResolveError>> {
-    let p = rs.procedure(procedure).unwrap_or_else(|| panic!("no procedure {procedure}"));
+fn try_run_in(
+    rs: &Ruleset,
+    procedure: &str,
+    inputs: &[(&str, &str)],
+    faces: &[&str],
+    chart: Option<&str>,
+) -> Result<Resolution, Box<ResolveError>> {
+    let p = rs
+        .procedure(procedure)
+        .unwrap_or_else(|| panic!("no procedure {procedure}"));
     let given = inputs_for(rs, procedure, inputs);
-    let dice = DiceSource::Physical { faces: faces.iter().map(|f| f.to_string()).collect(), entered_by: None };
+    let dice = DiceSource::Physical {
+        faces: faces.iter().map(|f| f.to_string()).collect(),
+        entered_by: None,
+    };
     resolve(rs, p, &given, dice, chart).map_err(Box::new)
 }
 
 fn run_in(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)], faces: &[&str]) -> Resolution {
-    try_run_in(rs, procedure, inputs, faces, None).unwrap_or_else(|e| panic!("{procedure} {inputs:?} {faces:?}: {e}"))
+    try_run_in(rs, procedure, inputs, faces, None)
+        .unwrap_or_else(|e| panic!("{procedure} {inputs:?} {faces:?}: {e}"))
 }
 
 fn run(procedure: &str, inputs: &[(&str, &str)], faces: &[&str]) -> Resolution {
     run_in(ailsh(), procedure, inputs, faces)
 }
 
-fn try_run(procedure: &str, inputs: &[(&str, &str)], faces: &[&str], chart: Option<&str>) -> Result<Resolution, Box<ResolveError>> {
+fn try_run(
+    procedure: &str,
+    inputs: &[(&str, &str)],
+    faces: &[&str],
+    chart: Option<&str>,
+) -> Result<Resolution, Box<ResolveError>> {
     try_run_in(ailsh(), procedure, inputs, faces, chart)
 }
 
 /// Resolves a procedure whose table cell is missing, with the result read off the chart.
 fn run_chart(procedure: &str, inputs: &[(&str, &str)], faces: &[&str], chart: &str) -> Resolution {
-    try_run(procedure, inputs, faces, Some(chart)).unwrap_or_else(|e| panic!("{procedure} {inputs:?}: {e}"))
+    try_run(procedure, inputs, faces, Some(chart))
+        .unwrap_or_else(|e| panic!("{procedure} {inputs:?}: {e}"))
 }
 
 fn odds_of(procedure: &str, inputs: &[(&str, &str)]) -> Odds {
@@ -59,7 +91,12 @@ fn odds_of(procedure: &str, inputs: &[(&str, &str)]) -> Odds {
 }
 
 fn derived(r: &Resolution, name: &str) -> Value {
-    r.derived.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("no derived value {name}: {:?}", r.derived)).value.clone()
+    r.derived
+        .iter()
+        .find(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no derived value {name}: {:?}", r.derived))
+        .value
+        .clone()
 }
 
 fn derived_int(r: &Resolution, name: &str) -> i64 {
@@ -71,7 +108,11 @@ fn derived_int(r: &Resolution, name: &str) -> i64 {
 
 #[track_caller]
 fn explains(r: &Resolution, needle: &str) {
-    assert!(r.explanation.iter().any(|l| l.contains(needle)), "no explanation line contains {needle:?}:\n{}", r.explanation.join("\n"));
+    assert!(
+        r.explanation.iter().any(|l| l.contains(needle)),
+        "no explanation line contains {needle:?}:\n{}",
+        r.explanation.join("\n")
+    );
 }
 
 #[track_caller]
@@ -84,7 +125,12 @@ fn missing_cell(result: Result<Resolution, Box<ResolveError>>, table: &str) {
 }
 
 fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
-    r.outcome.effects.iter().filter(|e| e.kind == kind).filter_map(|e| e.amount).collect()
+    r.outcome
+        .effects
+        .iter()
+        .filter(|e| e.kind == kind)
+        .filter_map(|e| e.amount)
+        .collect()
 }
 
 // ── The ruleset loads, with its structure ────────────────────────────────────────────────────
@@ -94,18 +140,53 @@ fn ruleset_loads_with_geometry_attributes_and_sequence_of_play() {
     let rs = ailsh();
     let g = rs.geometry.as_ref().expect("geometry");
     assert_eq!(g.hex_id_digits, Some(4), "four-digit hex numbers (L114)");
-    for attr in ["strength_points", "maximum_strength", "troop_quality", "reliability_class", "movement_allowance", "firearms", "named_unit"] {
-        assert!(rs.units.iter().any(|a| a.name == attr), "unit attribute {attr}");
+    for attr in [
+        "strength_points",
+        "maximum_strength",
+        "troop_quality",
+        "reliability_class",
+        "movement_allowance",
+        "firearms",
+        "named_unit",
+    ] {
+        assert!(
+            rs.units.iter().any(|a| a.name == attr),
+            "unit attribute {attr}"
+        );
     }
     for attr in ["initiative", "rank", "bonus_star", "special_features"] {
-        assert!(rs.leaders.iter().any(|a| a.name == attr), "leader attribute {attr}");
+        assert!(
+            rs.leaders.iter().any(|a| a.name == attr),
+            "leader attribute {attr}"
+        );
     }
     let phases: Vec<&str> = rs.sequence_of_play.iter().map(|s| s.id.as_str()).collect();
-    let order = ["phase_a_weather", "phase_b_command", "phase_c_activation", "phase_d_combat_attrition", "phase_e_victory", "phase_f_advance"];
-    let positions: Vec<usize> = order.iter().map(|p| phases.iter().position(|x| x == p).unwrap_or_else(|| panic!("phase {p} (L206–271)"))).collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]), "phases A–F in order (L206): {phases:?}");
+    let order = [
+        "phase_a_weather",
+        "phase_b_command",
+        "phase_c_activation",
+        "phase_d_combat_attrition",
+        "phase_e_victory",
+        "phase_f_advance",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|p| {
+            phases
+                .iter()
+                .position(|x| x == p)
+                .unwrap_or_else(|| panic!("phase {p} (L206–271)"))
+        })
+        .collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "phases A–F in order (L206): {phases:?}"
+    );
     // Every table the text prints in full is complete; the two examples' cells are present.
-    assert!(rs.tables["italian_mercenary_recruits"].rows.len() == 6, "Recruits Table has six rows (L1595–1600)");
+    assert!(
+        rs.tables["italian_mercenary_recruits"].rows.len() == 6,
+        "Recruits Table has six rows (L1595–1600)"
+    );
 }
 
 // ── EX-06 (L414): Administrative Points ──────────────────────────────────────────────────────
@@ -113,27 +194,145 @@ fn ruleset_loads_with_geometry_attributes_and_sequence_of_play() {
 #[test]
 fn ex06_administrative_points_l414() {
     // L414: LOC of 38 hexes, 5 nominal APs, two dice roll 7: the table reads −2, so 3 APs.
-    let r = run("administrative_points", &[("loc_distance", "38"), ("nominal_aps", "5")], &["3", "4"]);
-    assert_eq!(r.lookup.as_ref().map(|l| l.cell.as_str()), Some("-2"), "L414: the AP Table reads -2");
+    let r = run(
+        "administrative_points",
+        &[("loc_distance", "38"), ("nominal_aps", "5")],
+        &["3", "4"],
+    );
+    assert_eq!(
+        r.lookup.as_ref().map(|l| l.cell.as_str()),
+        Some("-2"),
+        "L414: the AP Table reads -2"
+    );
     assert_eq!(r.outcome.value, Some(-2), "L414: the AP Table reads -2");
-    assert_eq!(effect_amounts(&r, "value").first(), Some(&3), "L414: 3 APs are actually received (5-2=3)");
+    assert_eq!(
+        effect_amounts(&r, "value").first(),
+        Some(&3),
+        "L414: 3 APs are actually received (5-2=3)"
+    );
     explains(&r, "row 7, column 38");
     // The final result is never negative (L412).
-    let r = run("administrative_points", &[("loc_distance", "38"), ("nominal_aps", "1")], &["6", "1"]);
-    assert_eq!(effect_amounts(&r, "value").first(), Some(&0), "L412: never negative, treat as 0");
+    let r = run(
+        "administrative_points",
+        &[("loc_distance", "38"), ("nominal_aps", "1")],
+        &["6", "1"],
+    );
+    assert_eq!(
+        effect_amounts(&r, "value").first(),
+        Some(&0),
+        "L412: never negative, treat as 0"
+    );
 }
 
 #[test]
 fn administrative_points_other_cells_are_not_in_the_text() {
     // Any other roll, any other LOC distance, and any shifted column are unknown (L408, L1464, L1570).
-    missing_cell(try_run("administrative_points", &[("loc_distance", "38"), ("nominal_aps", "5")], &["4", "4"], None), "administrative_points");
-    missing_cell(try_run("administrative_points", &[("loc_distance", "20"), ("nominal_aps", "5")], &["3", "4"], None), "administrative_points");
-    missing_cell(try_run("administrative_points", &[("loc_distance", "38"), ("nominal_aps", "5"), ("mud_or_snow", "true")], &["3", "4"], None), "administrative_points");
-    missing_cell(try_run("administrative_points", &[("loc_distance", "38"), ("nominal_aps", "5"), ("refused_interphase", "true")], &["3", "4"], None), "administrative_points");
+    missing_cell(
+        try_run(
+            "administrative_points",
+            &[("loc_distance", "38"), ("nominal_aps", "5")],
+            &["4", "4"],
+            None,
+        ),
+        "administrative_points",
+    );
+    missing_cell(
+        try_run(
+            "administrative_points",
+            &[("loc_distance", "20"), ("nominal_aps", "5")],
+            &["3", "4"],
+            None,
+        ),
+        "administrative_points",
+    );
+    missing_cell(
+        try_run(
+            "administrative_points",
+            &[
+                ("loc_distance", "38"),
+                ("nominal_aps", "5"),
+                ("mud_or_snow", "true"),
+            ],
+            &["3", "4"],
+            None,
+        ),
+        "administrative_points",
+    );
+    missing_cell(
+        try_run(
+            "administrative_points",
+            &[
+                ("loc_distance", "38"),
+                ("nominal_aps", "5"),
+                ("refused_interphase", "true"),
+            ],
+            &["3", "4"],
+            None,
+        ),
+        "administrative_points",
+    );
+    // A shorter LOC shifted right is never read in the 38 column (ruling administrative_points_table).
+    missing_cell(
+        try_run(
+            "administrative_points",
+            &[
+                ("loc_distance", "37"),
+                ("nominal_aps", "5"),
+                ("mud_or_snow", "true"),
+            ],
+            &["3", "4"],
+            None,
+        ),
+        "administrative_points",
+    );
+    let r = run_chart(
+        "administrative_points",
+        &[
+            ("loc_distance", "30"),
+            ("nominal_aps", "5"),
+            ("refused_interphase", "true"),
+        ],
+        &["3", "4"],
+        "-3",
+    );
+    assert_eq!(
+        derived_int(&r, "column_shift"),
+        2,
+        "L1570: two columns right"
+    );
     // With the result read off the chart.
-    let r = run_chart("administrative_points", &[("loc_distance", "20"), ("nominal_aps", "5")], &["3", "4"], "-1");
-    assert!(r.outcome.from_physical_chart, "L408: read off the physical Administrative Points Table");
+    let r = run_chart(
+        "administrative_points",
+        &[("loc_distance", "20"), ("nominal_aps", "5")],
+        &["3", "4"],
+        "-1",
+    );
+    assert!(
+        r.outcome.from_physical_chart,
+        "L408: read off the physical Administrative Points Table"
+    );
     assert_eq!(r.outcome.value, Some(-1));
+    assert_eq!(
+        effect_amounts(&r, "value").first(),
+        Some(&4),
+        "L412: the chart's -1 modifies the 5 nominal APs"
+    );
+    // Order costs read off the chart still get the Temporeggiatore's +1 (L380).
+    let r = run_chart(
+        "order_cost",
+        &[
+            ("force", "major"),
+            ("order", "attack"),
+            ("temporeggiatore", "true"),
+        ],
+        &[],
+        "3",
+    );
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![4],
+        "L380: chart cost 3 + 1"
+    );
 }
 
 // ── EX-08 (L475): Orders ─────────────────────────────────────────────────────────────────────
@@ -141,8 +340,20 @@ fn administrative_points_other_cells_are_not_in_the_text() {
 #[test]
 fn ex08_change_manoeuvre_to_attack_major_force_l475() {
     // L475: changing from Manoeuvre to Attack for a Major Force costs 4-2=2 APs.
-    let r = run("order_cost", &[("force", "major"), ("order", "attack"), ("change_from", "manoeuvre")], &[]);
-    assert_eq!(r.outcome.value, Some(2), "L475: Manoeuvre to Attack, Major Force, costs 2 APs");
+    let r = run(
+        "order_cost",
+        &[
+            ("force", "major"),
+            ("order", "attack"),
+            ("change_from", "manoeuvre"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        r.outcome.value,
+        Some(2),
+        "L475: Manoeuvre to Attack, Major Force, costs 2 APs"
+    );
     assert_eq!(effect_amounts(&r, "value"), vec![2], "L475: 2 APs to pay");
 }
 
@@ -151,27 +362,102 @@ fn order_costs_given_by_the_text_l494_l496_l380() {
     // L494: Minor Forces pay 1 AP for Manoeuvre and Attack Orders.
     for order in ["manoeuvre", "attack"] {
         let r = run("order_cost", &[("force", "minor"), ("order", order)], &[]);
-        assert_eq!(r.outcome.value, Some(1), "L494: a Minor Force pays 1 AP for {order}");
+        assert_eq!(
+            r.outcome.value,
+            Some(1),
+            "L494: a Minor Force pays 1 AP for {order}"
+        );
     }
     // L494–496: solely Light Cavalry or 1 SP: always 0 AP.
     for order in ["garrison", "stand", "manoeuvre", "attack", "retreat"] {
-        let r = run("order_cost", &[("force", "minor"), ("order", order), ("light_cavalry_or_1_sp", "true")], &[]);
-        assert_eq!(effect_amounts(&r, "value"), vec![0], "L496: always 0 AP for {order}");
+        let r = run(
+            "order_cost",
+            &[
+                ("force", "minor"),
+                ("order", order),
+                ("light_cavalry_or_1_sp", "true"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            effect_amounts(&r, "value"),
+            vec![0],
+            "L496: always 0 AP for {order}"
+        );
     }
     // L380: the Temporeggiatore (W) pays 1 more for an Attack Order.
-    let r = run("order_cost", &[("force", "minor"), ("order", "attack"), ("temporeggiatore", "true")], &[]);
-    assert_eq!(effect_amounts(&r, "value"), vec![2], "L380 + L494: 1 + 1 APs");
+    let r = run(
+        "order_cost",
+        &[
+            ("force", "minor"),
+            ("order", "attack"),
+            ("temporeggiatore", "true"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![2],
+        "L380 + L494: 1 + 1 APs"
+    );
     assert_eq!(derived_int(&r, "temporeggiatore_surcharge"), 1, "L380");
     // L474: a Forced Order is not paid, and needs a Discipline Check.
-    let r = run("order_cost", &[("force", "minor"), ("order", "attack"), ("forced", "true"), ("previous_attack", "true")], &[]);
-    assert_eq!(effect_amounts(&r, "value"), vec![0], "L474: Forced, nothing paid");
-    assert_eq!(derived_int(&r, "discipline_checks"), 2, "L474 + L483: Forced and Continuous Attack checks");
+    let r = run(
+        "order_cost",
+        &[
+            ("force", "minor"),
+            ("order", "attack"),
+            ("forced", "true"),
+            ("previous_attack", "true"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![0],
+        "L474: Forced, nothing paid"
+    );
+    assert_eq!(
+        derived_int(&r, "discipline_checks"),
+        2,
+        "L474 + L483: Forced and Continuous Attack checks"
+    );
     // A Major Force's own costs are not in the text…
-    missing_cell(try_run("order_cost", &[("force", "major"), ("order", "attack")], &[], None), "orders");
+    missing_cell(
+        try_run(
+            "order_cost",
+            &[("force", "major"), ("order", "attack")],
+            &[],
+            None,
+        ),
+        "orders",
+    );
     // …unless the umpire reads the L475 example as Attack 4, Manoeuvre 2.
     let rs = with_ruling("major_order_costs", "l475_example");
-    assert_eq!(run_in(&rs, "order_cost", &[("force", "major"), ("order", "attack")], &[]).outcome.value, Some(4), "L475 read as 4-2");
-    assert_eq!(run_in(&rs, "order_cost", &[("force", "major"), ("order", "manoeuvre")], &[]).outcome.value, Some(2), "L475 read as 4-2");
+    assert_eq!(
+        run_in(
+            &rs,
+            "order_cost",
+            &[("force", "major"), ("order", "attack")],
+            &[]
+        )
+        .outcome
+        .value,
+        Some(4),
+        "L475 read as 4-2"
+    );
+    assert_eq!(
+        run_in(
+            &rs,
+            "order_cost",
+            &[("force", "major"), ("order", "manoeuvre")],
+            &[]
+        )
+        .outcome
+        .value,
+        Some(2),
+        "L475 read as 4-2"
+    );
 }
 
 // ── EX-09 (L561) and EX-13 (L671): activation ────────────────────────────────────────────────
@@ -180,16 +466,46 @@ fn order_costs_given_by_the_text_l494_l496_l380() {
 fn ex09_activation_movement_penalty_l561() {
     // L561: Initiative 3, no modifiers, Infantry MA 5: a die of 3 or less gives 5 MP; a 4 gives -1, so 4 MP.
     for die in ["1", "2", "3"] {
-        let r = run("activation_single", &[("initiative", "3"), ("ma", "5")], &[die]);
-        assert_eq!((r.outcome.code.as_str(), r.outcome.value), ("full_ma", Some(5)), "L561: die {die} ≤ 3 → up to 5 MP");
+        let r = run(
+            "activation_single",
+            &[("initiative", "3"), ("ma", "5")],
+            &[die],
+        );
+        assert_eq!(
+            (r.outcome.code.as_str(), r.outcome.value),
+            ("full_ma", Some(5)),
+            "L561: die {die} ≤ 3 → up to 5 MP"
+        );
     }
-    let r = run("activation_single", &[("initiative", "3"), ("ma", "5")], &["4"]);
-    assert_eq!((r.outcome.code.as_str(), r.outcome.value), ("reduced_ma", Some(4)), "L561: die 4 → 3-4 = -1 → 4 MP");
+    let r = run(
+        "activation_single",
+        &[("initiative", "3"), ("ma", "5")],
+        &["4"],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("reduced_ma", Some(4)),
+        "L561: die 4 → 3-4 = -1 → 4 MP"
+    );
     explains(&r, "Modified Initiative − die = -1");
     // Derived, not stated: 5 → 3 MP, 6 → 2 MP.
-    assert_eq!(run("activation_single", &[("initiative", "3"), ("ma", "5")], &["6"]).outcome.value, Some(2), "L559 (derived): die 6 → 2 MP");
+    assert_eq!(
+        run(
+            "activation_single",
+            &[("initiative", "3"), ("ma", "5")],
+            &["6"]
+        )
+        .outcome
+        .value,
+        Some(2),
+        "L559 (derived): die 6 → 2 MP"
+    );
     // The same inside the two-player contest: die 1 is player A's.
-    let r = run("activation", &[("initiative_a", "3"), ("ma_a", "5"), ("initiative_b", "1")], &["4", "6"]);
+    let r = run(
+        "activation",
+        &[("initiative_a", "3"), ("ma_a", "5"), ("initiative_b", "1")],
+        &["4", "6"],
+    );
     assert_eq!(r.outcome.code, "a_decides", "L546: -1 beats 1-6 = -5");
     explains(&r, "A: MPs if activated = 4");
 }
@@ -198,30 +514,90 @@ fn ex09_activation_movement_penalty_l561() {
 fn ex13_exiting_a_zoc_l671() {
     // L671: Initiative 2 exits the ZOC of an enemy of Initiative 3: the IMT reads -4; 2-4 = -2; a 3 gives -5 MP.
     let r = run("initiative_modifier", &[("enemy_initiative", "3")], &[]);
-    assert_eq!(r.outcome.value, Some(-4), "L671: the Initiative Modifier Table reads -4");
-    let r = run("activation_single", &[("initiative", "2"), ("imt", "-4"), ("ma", "5")], &["3"]);
+    assert_eq!(
+        r.outcome.value,
+        Some(-4),
+        "L671: the Initiative Modifier Table reads -4"
+    );
+    let r = run(
+        "activation_single",
+        &[("initiative", "2"), ("imt", "-4"), ("ma", "5")],
+        &["3"],
+    );
     assert_eq!(derived_int(&r, "modified_initiative"), -2, "L671: 2-4 = -2");
     explains(&r, "MA penalty = -5");
-    assert_eq!(r.outcome.value, Some(0), "L671: a -5 MP penalty leaves a 5-MA Force no MP");
+    assert_eq!(
+        r.outcome.value,
+        Some(0),
+        "L671: a -5 MP penalty leaves a 5-MA Force no MP"
+    );
     // Other enemy Initiatives are not in the text.
-    missing_cell(try_run("initiative_modifier", &[("enemy_initiative", "2")], &[], None), "initiative_modifier");
+    missing_cell(
+        try_run(
+            "initiative_modifier",
+            &[("enemy_initiative", "2")],
+            &[],
+            None,
+        ),
+        "initiative_modifier",
+    );
 }
 
 #[test]
 fn activation_contest_ties_and_orders_l550_l563() {
     // L550: equal results — the higher printed Initiative decides.
-    let r = run("activation", &[("initiative_a", "2"), ("initiative_b", "3")], &["2", "3"]);
-    assert_eq!(r.outcome.code, "b_decides", "L550: tie, higher printed Initiative");
+    let r = run(
+        "activation",
+        &[("initiative_a", "2"), ("initiative_b", "3")],
+        &["2", "3"],
+    );
+    assert_eq!(
+        r.outcome.code, "b_decides",
+        "L550: tie, higher printed Initiative"
+    );
     // Same printed Initiative: the Bonus star decides; else re-roll.
-    let r = run("activation", &[("initiative_a", "2"), ("initiative_b", "2"), ("bonus_star_a", "true")], &["4", "4"]);
+    let r = run(
+        "activation",
+        &[
+            ("initiative_a", "2"),
+            ("initiative_b", "2"),
+            ("bonus_star_a", "true"),
+        ],
+        &["4", "4"],
+    );
     assert_eq!(r.outcome.code, "a_decides", "L550: tie, Bonus star");
-    let r = run("activation", &[("initiative_a", "2"), ("initiative_b", "2")], &["4", "4"]);
+    let r = run(
+        "activation",
+        &[("initiative_a", "2"), ("initiative_b", "2")],
+        &["4", "4"],
+    );
     assert_eq!(r.outcome.code, "reroll", "L550: still undecided, re-roll");
     // L563: Garrison/Stand reduce the Initiative to 0; Retreat +1; L555 second activation -1.
-    let r = run("activation", &[("initiative_a", "3"), ("order_a", "stand"), ("initiative_b", "3"), ("order_b", "retreat"), ("second_activation_b", "true")], &["1", "1"]);
-    assert_eq!(derived_int(&r, "modified_initiative_a"), 0, "L563: Stand → 0");
-    assert_eq!(derived_int(&r, "modified_initiative_b"), 3, "L563 + L555: 3 + 1 - 1");
-    let o = odds_of("activation", &[("initiative_a", "2"), ("initiative_b", "2")]);
+    let r = run(
+        "activation",
+        &[
+            ("initiative_a", "3"),
+            ("order_a", "stand"),
+            ("initiative_b", "3"),
+            ("order_b", "retreat"),
+            ("second_activation_b", "true"),
+        ],
+        &["1", "1"],
+    );
+    assert_eq!(
+        derived_int(&r, "modified_initiative_a"),
+        0,
+        "L563: Stand → 0"
+    );
+    assert_eq!(
+        derived_int(&r, "modified_initiative_b"),
+        3,
+        "L563 + L555: 3 + 1 - 1"
+    );
+    let o = odds_of(
+        "activation",
+        &[("initiative_a", "2"), ("initiative_b", "2")],
+    );
     assert!(o.complete, "the contest is fully computed");
 }
 
@@ -232,27 +608,84 @@ fn ex15_force_quality_with_downgrading_l1260() {
     // L1260: 4 SPs Q3, 2 SPs Q2, 5 SPs Q1: downgrade the Q3 group, 6 SPs at Q2 is more than half → Q2.
     let r = run_chart(
         "assault",
-        &[("attacker_q3_sp", "4"), ("attacker_q2_sp", "2"), ("attacker_q1_sp", "5"), ("defender_q2_sp", "4"), ("odds_drm", "0")],
+        &[
+            ("attacker_q3_sp", "4"),
+            ("attacker_q2_sp", "2"),
+            ("attacker_q1_sp", "5"),
+            ("defender_q2_sp", "4"),
+            ("odds_drm", "0"),
+        ],
         &["4"],
         "X",
     );
-    assert_eq!(derived_int(&r, "attacker_base_quality"), 2, "L1260: the Force has Q=2");
+    assert_eq!(
+        derived_int(&r, "attacker_base_quality"),
+        2,
+        "L1260: the Force has Q=2"
+    );
     assert_eq!(derived_int(&r, "attacker_sp"), 11, "L1260: 11 SPs");
     assert_eq!(derived_int(&r, "quality_differential"), 0, "L1268: 2 - 2");
     // A group of exactly half keeps its Quality (\"half or more\", L1258).
-    let r = run_chart("assault", &[("attacker_q3_sp", "3"), ("attacker_q1_sp", "3"), ("defender_q1_sp", "3"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "attacker_base_quality"), 3, "L1258: half or more");
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q3_sp", "3"),
+            ("attacker_q1_sp", "3"),
+            ("defender_q1_sp", "3"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "attacker_base_quality"),
+        3,
+        "L1258: half or more"
+    );
 }
 
 #[test]
 fn ex16_odds_rounded_down_against_the_attacker_l1276() {
     // L1276: three SPs attacking seven SPs: 2.3 to 1, rounded down to 2 to 1 against the attacker.
-    let r = run_chart("assault", &[("attacker_q2_sp", "3"), ("defender_q2_sp", "7"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "odds_ratio"), 2, "L1276: 2.3 to 1 rounded down to 2 to 1");
-    assert_eq!(derived(&r, "odds_against_attacker"), Value::Bool(true), "L1276: against the attacker");
-    assert_eq!(derived(&r, "odds"), Value::Text("2 to 1 against the attacker".into()), "L1276");
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q2_sp", "3"),
+            ("defender_q2_sp", "7"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "odds_ratio"),
+        2,
+        "L1276: 2.3 to 1 rounded down to 2 to 1"
+    );
+    assert_eq!(
+        derived(&r, "odds_against_attacker"),
+        Value::Bool(true),
+        "L1276: against the attacker"
+    );
+    assert_eq!(
+        derived(&r, "odds"),
+        Value::Text("2 to 1 against the attacker".into()),
+        "L1276"
+    );
     // The AST itself is not in the text: a missing cell without a chart result (L1254).
-    missing_cell(try_run("assault", &[("attacker_q2_sp", "3"), ("defender_q2_sp", "7"), ("odds_drm", "0")], &["4"], None), "assault");
+    missing_cell(
+        try_run(
+            "assault",
+            &[
+                ("attacker_q2_sp", "3"),
+                ("defender_q2_sp", "7"),
+                ("odds_drm", "0"),
+            ],
+            &["4"],
+            None,
+        ),
+        "assault",
+    );
 }
 
 #[test]
@@ -261,29 +694,106 @@ fn ex10_fortified_town_with_earthworks_l619() {
     // hexside: up to 4 + 4 = 8 SPs doubled, 8*2 + 2 = 18 SPs.
     let r = run_chart(
         "assault",
-        &[("battle", "storm"), ("attacker_q2_sp", "6"), ("defender_q2_sp", "10"), ("defender_inside", "fortified_town"), ("through_fortified_hexside", "true"), ("odds_drm", "0")],
+        &[
+            ("battle", "storm"),
+            ("attacker_q2_sp", "6"),
+            ("defender_q2_sp", "10"),
+            ("defender_inside", "fortified_town"),
+            ("through_fortified_hexside", "true"),
+            ("odds_drm", "0"),
+        ],
         &["4"],
         "X",
     );
-    assert_eq!(derived_int(&r, "defender_doubled_sp"), 8, "L619: up to 4 + 4 = 8 SPs doubled");
-    assert_eq!(derived_int(&r, "defender_sp_for_odds"), 18, "L619: 8*2 + 2 = 18 SPs");
+    assert_eq!(
+        derived_int(&r, "defender_doubled_sp"),
+        8,
+        "L619: up to 4 + 4 = 8 SPs doubled"
+    );
+    assert_eq!(
+        derived_int(&r, "defender_sp_for_odds"),
+        18,
+        "L619: 8*2 + 2 = 18 SPs"
+    );
     // Storming: the attacker is Disrupted, Quality -1 (L1184, L798).
-    assert_eq!(derived_int(&r, "attacker_quality"), 1, "L1184: Storming Force Disrupted");
+    assert_eq!(
+        derived_int(&r, "attacker_quality"),
+        1,
+        "L1184: Storming Force Disrupted"
+    );
 }
 
 #[test]
 fn ex17_fortress_doubling_l1442() {
     // L1442: a 3 SP Force in a Fortified Town defends at 6 SPs; a Force of 10 SPs at 14 (8+6).
-    let r = run_chart("assault", &[("battle", "storm"), ("attacker_q2_sp", "6"), ("defender_q2_sp", "3"), ("defender_inside", "fortified_town"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "defender_sp_for_odds"), 6, "L1442: 3 SP defend at 6");
-    let r = run_chart("assault", &[("battle", "storm"), ("attacker_q2_sp", "6"), ("defender_q2_sp", "10"), ("defender_inside", "fortified_town"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "defender_sp_for_odds"), 14, "L1442: 10 SP defend at 14 (8+6)");
+    let r = run_chart(
+        "assault",
+        &[
+            ("battle", "storm"),
+            ("attacker_q2_sp", "6"),
+            ("defender_q2_sp", "3"),
+            ("defender_inside", "fortified_town"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "defender_sp_for_odds"),
+        6,
+        "L1442: 3 SP defend at 6"
+    );
+    let r = run_chart(
+        "assault",
+        &[
+            ("battle", "storm"),
+            ("attacker_q2_sp", "6"),
+            ("defender_q2_sp", "10"),
+            ("defender_inside", "fortified_town"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "defender_sp_for_odds"),
+        14,
+        "L1442: 10 SP defend at 14 (8+6)"
+    );
     // EX-19 (derived from L1442, not stated): a Fortified City doubles up to 10: 12 SP → 22.
-    let r = run_chart("assault", &[("battle", "in_breach"), ("attacker_q2_sp", "6"), ("defender_q2_sp", "12"), ("defender_inside", "fortified_city"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "defender_sp_for_odds"), 22, "L1442 (derived): 10*2 + 2 = 22");
+    let r = run_chart(
+        "assault",
+        &[
+            ("battle", "in_breach"),
+            ("attacker_q2_sp", "6"),
+            ("defender_q2_sp", "12"),
+            ("defender_inside", "fortified_city"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "defender_sp_for_odds"),
+        22,
+        "L1442 (derived): 10*2 + 2 = 22"
+    );
     // Outside the Fortress nothing is doubled (L872, L1292).
-    let r = run_chart("assault", &[("attacker_q2_sp", "6"), ("defender_q2_sp", "10"), ("odds_drm", "0")], &["4"], "X");
-    assert_eq!(derived_int(&r, "defender_sp_for_odds"), 10, "L1292: only inside");
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q2_sp", "6"),
+            ("defender_q2_sp", "10"),
+            ("odds_drm", "0"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "defender_sp_for_odds"),
+        10,
+        "L1292: only inside"
+    );
 }
 
 #[test]
@@ -291,51 +801,144 @@ fn ex14_combined_arms_l1098() {
     // L1098: 2 SPs of Heavy Cavalry and 3 SP of Infantry render 9 SPs in the Odds determination.
     let r = run_chart(
         "assault",
-        &[("battle", "major_battle"), ("attacker_q2_sp", "5"), ("combined_arms", "true"), ("attacker_cavalry_sp", "2"), ("attacker_infantry_sp", "3"), ("defender_q2_sp", "3"), ("odds_drm", "0")],
+        &[
+            ("battle", "major_battle"),
+            ("attacker_q2_sp", "5"),
+            ("combined_arms", "true"),
+            ("attacker_cavalry_sp", "2"),
+            ("attacker_infantry_sp", "3"),
+            ("defender_q2_sp", "3"),
+            ("odds_drm", "0"),
+        ],
         &["4"],
         "X",
     );
-    assert_eq!(derived_int(&r, "attacker_sp_for_odds"), 9, "L1098: 2 x 1.5 + 3 x 2 = 9 SPs");
+    assert_eq!(
+        derived_int(&r, "attacker_sp_for_odds"),
+        9,
+        "L1098: 2 x 1.5 + 3 x 2 = 9 SPs"
+    );
     assert_eq!(derived_int(&r, "odds_ratio"), 3, "9 against 3 is 3 to 1");
     // An odd number of cavalry SPs: 3 x 1.5 = 4.5 kept exact (ruling combined_arms_half).
     let r = run_chart(
         "assault",
-        &[("battle", "major_battle"), ("attacker_q2_sp", "3"), ("combined_arms", "true"), ("attacker_cavalry_sp", "3"), ("defender_q2_sp", "9"), ("odds_drm", "0")],
+        &[
+            ("battle", "major_battle"),
+            ("attacker_q2_sp", "3"),
+            ("combined_arms", "true"),
+            ("attacker_cavalry_sp", "3"),
+            ("defender_q2_sp", "9"),
+            ("odds_drm", "0"),
+        ],
         &["4"],
         "X",
     );
-    assert_eq!(derived_int(&r, "attacker_half_sp_for_odds"), 9, "L1098: 4.5 SPs, kept as 9 half-SPs");
-    assert_eq!(derived_int(&r, "odds_ratio"), 2, "9 against 4.5 is exactly 2 to 1 against");
+    assert_eq!(
+        derived_int(&r, "attacker_half_sp_for_odds"),
+        9,
+        "L1098: 4.5 SPs, kept as 9 half-SPs"
+    );
+    assert_eq!(
+        derived_int(&r, "odds_ratio"),
+        2,
+        "9 against 4.5 is exactly 2 to 1 against"
+    );
 }
 
 #[test]
 fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     // L708: Attack from March uses the Affecting line, except Forces solely of Light Cavalry.
-    let base = [("battle", "attack_from_march"), ("attacker_q2_sp", "4"), ("defender_q2_sp", "4"), ("odds_drm", "0")];
+    let base = [
+        ("battle", "attack_from_march"),
+        ("attacker_q2_sp", "4"),
+        ("defender_q2_sp", "4"),
+        ("odds_drm", "0"),
+    ];
     let r = run_chart("assault", &base, &["4"], "X");
-    assert_eq!(derived(&r, "ast_line"), Value::Text("affecting".into()), "L708: Affecting row");
+    assert_eq!(
+        derived(&r, "ast_line"),
+        Value::Text("affecting".into()),
+        "L708: Affecting row"
+    );
     let mut lc = base.to_vec();
     lc.push(("light_cavalry_only", "true"));
     let r = run_chart("assault", &lc, &["4"], "X");
-    assert_eq!(derived(&r, "ast_line"), Value::Text("not_affecting".into()), "L708: Light Cavalry use Not-Affecting");
+    assert_eq!(
+        derived(&r, "ast_line"),
+        Value::Text("not_affecting".into()),
+        "L708: Light Cavalry use Not-Affecting"
+    );
     // L1296: attacker's Bonus +1, defender's -1; L1472–1474: Rain, Mud, Snow -1.
     let r = run_chart(
         "assault",
-        &[("attacker_q2_sp", "4"), ("defender_q2_sp", "4"), ("odds_drm", "1"), ("attacker_bonus_star", "true"), ("weather", "mud")],
+        &[
+            ("attacker_q2_sp", "4"),
+            ("defender_q2_sp", "4"),
+            ("odds_drm", "1"),
+            ("attacker_bonus_star", "true"),
+            ("weather", "mud"),
+        ],
         &["4"],
         "A1",
     );
     assert_eq!(r.modified, Some(5), "L1276, L1296, L1474: 4 + 1 + 1 - 1");
-    assert!(r.outcome.from_physical_chart, "the AST is read off the physical chart");
+    assert!(
+        r.outcome.from_physical_chart,
+        "the AST is read off the physical chart"
+    );
     assert_eq!(r.outcome.code, "A1");
     // L1264: Firearms reduces the attacker's Quality, not in Rain (L1088, L1472).
-    let r = run_chart("assault", &[("attacker_q2_sp", "4"), ("defender_q2_sp", "4"), ("odds_drm", "0"), ("defender_firearms", "true")], &["4"], "X");
-    assert_eq!(derived_int(&r, "quality_differential"), -1, "L1264: Firearms -1");
-    let r = run_chart("assault", &[("attacker_q2_sp", "4"), ("defender_q2_sp", "4"), ("odds_drm", "0"), ("defender_firearms", "true"), ("weather", "rain")], &["4"], "X");
-    assert_eq!(derived_int(&r, "quality_differential"), 0, "L1472: no Firearms in Rain");
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q2_sp", "4"),
+            ("defender_q2_sp", "4"),
+            ("odds_drm", "0"),
+            ("defender_firearms", "true"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "quality_differential"),
+        -1,
+        "L1264: Firearms -1"
+    );
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q2_sp", "4"),
+            ("defender_q2_sp", "4"),
+            ("odds_drm", "0"),
+            ("defender_firearms", "true"),
+            ("weather", "rain"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived_int(&r, "quality_differential"),
+        0,
+        "L1472: no Firearms in Rain"
+    );
     // L1200: the Larger Force in a Skirmish; a tie goes to the attacker.
-    let r = run_chart("assault", &[("attacker_q2_sp", "4"), ("defender_q2_sp", "4"), ("odds_drm", "0"), ("attacker_force_sp", "9"), ("defender_force_sp", "9")], &["4"], "X");
-    assert_eq!(derived(&r, "larger_force"), Value::Text("attacker".into()), "L1200: tie, the attacker is the Larger Force");
+    let r = run_chart(
+        "assault",
+        &[
+            ("attacker_q2_sp", "4"),
+            ("defender_q2_sp", "4"),
+            ("odds_drm", "0"),
+            ("attacker_force_sp", "9"),
+            ("defender_force_sp", "9"),
+        ],
+        &["4"],
+        "X",
+    );
+    assert_eq!(
+        derived(&r, "larger_force"),
+        Value::Text("attacker".into()),
+        "L1200: tie, the attacker is the Larger Force"
+    );
 }
 
 // ── Pursuit: L967–969 ────────────────────────────────────────────────────────────────────────
@@ -345,101 +948,322 @@ fn pursuit_loss_accounting_l969() {
     // L969: Demoralised SPs count 1 Pursuit Loss, undemoralised 2; Artillery, then Infantry, then
     // Cavalry; Demoralised first. 5 PL against 1 Demoralised Artillery SP, 1 good Infantry SP and
     // 3 Demoralised Cavalry SPs: 1 + 2 + 2 PL → 1 + 1 + 2 = 4 SPs.
-    let inputs = [("pursuit_losses", "5"), ("artillery_demoralised_sp", "1"), ("infantry_good_sp", "1"), ("cavalry_demoralised_sp", "3")];
+    let inputs = [
+        ("pursuit_losses", "5"),
+        ("artillery_demoralised_sp", "1"),
+        ("infantry_good_sp", "1"),
+        ("cavalry_demoralised_sp", "3"),
+    ];
     let r = run("pursuit_losses", &inputs, &[]);
-    assert_eq!((r.outcome.code.as_str(), r.outcome.value), ("losses", Some(4)), "L969: 4 SPs lost");
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("losses", Some(4)),
+        "L969: 4 SPs lost"
+    );
     explains(&r, "Cavalry Demoralised SPs lost = 2");
-    assert_eq!(derived_int(&r, "pursuit_loss_capacity"), 1 + 2 + 3, "L969: 1 PL per Demoralised SP, 2 per good SP");
+    assert_eq!(
+        derived_int(&r, "pursuit_loss_capacity"),
+        1 + 2 + 3,
+        "L969: 1 PL per Demoralised SP, 2 per good SP"
+    );
     // 3 PL against 2 good Infantry SPs: one SP (2 PL), the last PL is unused (ruling pursuit_odd_loss)…
-    let r = run("pursuit_losses", &[("pursuit_losses", "3"), ("infantry_good_sp", "2"), ("cavalry_demoralised_sp", "2")], &[]);
-    assert_eq!(r.outcome.value, Some(1), "L969: the odd PL cannot reach the Cavalry before the Infantry is gone");
+    let r = run(
+        "pursuit_losses",
+        &[
+            ("pursuit_losses", "3"),
+            ("infantry_good_sp", "2"),
+            ("cavalry_demoralised_sp", "2"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        r.outcome.value,
+        Some(1),
+        "L969: the odd PL cannot reach the Cavalry before the Infantry is gone"
+    );
     // …or removes another SP.
     let rs = with_ruling("pursuit_odd_loss", "removes_sp");
-    let r = run_in(&rs, "pursuit_losses", &[("pursuit_losses", "3"), ("infantry_good_sp", "2"), ("cavalry_demoralised_sp", "2")], &[]);
+    let r = run_in(
+        &rs,
+        "pursuit_losses",
+        &[
+            ("pursuit_losses", "3"),
+            ("infantry_good_sp", "2"),
+            ("cavalry_demoralised_sp", "2"),
+        ],
+        &[],
+    );
     assert_eq!(r.outcome.value, Some(2), "ruling removes_sp");
     // Every SP removed: the Capitani are captured (L319).
-    let r = run("pursuit_losses", &[("pursuit_losses", "9"), ("infantry_good_sp", "2"), ("cavalry_demoralised_sp", "2")], &[]);
-    assert_eq!((r.outcome.code.as_str(), r.outcome.value), ("force_destroyed", Some(4)), "L319");
+    let r = run(
+        "pursuit_losses",
+        &[
+            ("pursuit_losses", "9"),
+            ("infantry_good_sp", "2"),
+            ("cavalry_demoralised_sp", "2"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("force_destroyed", Some(4)),
+        "L319"
+    );
 }
 
 #[test]
 fn pursuit_modifiers_and_ap_loot_l967_l977() {
     // L967: half (rounded up) of the loser Army's APs go to the winner.
-    let r = run_chart("pursuit", &[("context", "major_battle"), ("loser_army_aps", "7"), ("pursuer_bonus_star", "true"), ("undemoralised_stradiots", "true")], &["3"], "4");
+    let r = run_chart(
+        "pursuit",
+        &[
+            ("context", "major_battle"),
+            ("loser_army_aps", "7"),
+            ("pursuer_bonus_star", "true"),
+            ("undemoralised_stradiots", "true"),
+        ],
+        &["3"],
+        "4",
+    );
     assert_eq!(derived_int(&r, "ap_loot"), 4, "L967: half of 7, rounded up");
     assert_eq!(r.modified, Some(5), "L977–978: +1 Bonus, +1 Stradiots");
-    assert_eq!(r.outcome.value, Some(4), "Pursuit Losses read off the chart");
+    assert_eq!(
+        r.outcome.value,
+        Some(4),
+        "Pursuit Losses read off the chart"
+    );
     // L677: -1 per MP voluntarily expended exiting a ZOC; no loot outside a Major Battle by default.
-    let r = run_chart("pursuit", &[("context", "exit_zoc"), ("loser_army_aps", "7"), ("mp_voluntarily_expended", "2")], &["3"], "1");
+    let r = run_chart(
+        "pursuit",
+        &[
+            ("context", "exit_zoc"),
+            ("loser_army_aps", "7"),
+            ("mp_voluntarily_expended", "2"),
+        ],
+        &["3"],
+        "1",
+    );
     assert_eq!(r.modified, Some(1), "L677: -2");
-    assert_eq!(derived_int(&r, "ap_loot"), 0, "ruling pursuit_loot: Major Battle only");
-    missing_cell(try_run("pursuit", &[("context", "major_battle")], &["3"], None), "pursuit");
+    assert_eq!(
+        derived_int(&r, "ap_loot"),
+        0,
+        "ruling pursuit_loot: Major Battle only"
+    );
+    missing_cell(
+        try_run("pursuit", &[("context", "major_battle")], &["3"], None),
+        "pursuit",
+    );
 }
 
 // ── Fixed-number procedures ──────────────────────────────────────────────────────────────────
 
 #[test]
 fn capitano_elimination_on_two_or_less_l324() {
-    for (die, code) in [("1", "eliminated"), ("2", "eliminated"), ("3", "survives"), ("6", "survives")] {
-        assert_eq!(run("capitano_elimination", &[], &[die]).outcome.code, code, "L324: eliminated on 2 or less (die {die})");
+    for (die, code) in [
+        ("1", "eliminated"),
+        ("2", "eliminated"),
+        ("3", "survives"),
+        ("6", "survives"),
+    ] {
+        assert_eq!(
+            run("capitano_elimination", &[], &[die]).outcome.code,
+            code,
+            "L324: eliminated on 2 or less (die {die})"
+        );
     }
 }
 
 #[test]
 fn unemployed_capture_l320() {
-    assert_eq!(run("unemployed_capture", &[("initiative", "2")], &["2"]).outcome.code, "escapes", "L320: no higher than the Initiative");
-    assert_eq!(run("unemployed_capture", &[("initiative", "2")], &["3"]).outcome.code, "captured", "L320");
+    assert_eq!(
+        run("unemployed_capture", &[("initiative", "2")], &["2"])
+            .outcome
+            .code,
+        "escapes",
+        "L320: no higher than the Initiative"
+    );
+    assert_eq!(
+        run("unemployed_capture", &[("initiative", "2")], &["3"])
+            .outcome
+            .code,
+        "captured",
+        "L320"
+    );
 }
 
 #[test]
 fn battle_initiative_l912_l916_l920() {
     // L912: die halved rounding up, plus the Capitano Generale's Initiative.
-    let r = run("battle_initiative", &[("cg_initiative", "2"), ("defender_earthworks", "level_2"), ("defender_behind_secondary_river", "true")], &["5"]);
+    let r = run(
+        "battle_initiative",
+        &[
+            ("cg_initiative", "2"),
+            ("defender_earthworks", "level_2"),
+            ("defender_behind_secondary_river", "true"),
+        ],
+        &["5"],
+    );
     assert_eq!(r.outcome.value, Some(3 + 2), "L912: ⌈5/2⌉ + 2");
-    assert_eq!(derived_int(&r, "free_earthworks_chits"), 4, "L916: Level 2 → 4");
+    assert_eq!(
+        derived_int(&r, "free_earthworks_chits"),
+        4,
+        "L916: Level 2 → 4"
+    );
     assert_eq!(derived_int(&r, "free_river_chits"), 2, "L920");
-    assert_eq!(run("battle_initiative", &[("cg_initiative", "1")], &["1"]).outcome.value, Some(2), "L912: ⌈1/2⌉ + 1");
+    assert_eq!(
+        run("battle_initiative", &[("cg_initiative", "1")], &["1"])
+            .outcome
+            .value,
+        Some(2),
+        "L912: ⌈1/2⌉ + 1"
+    );
 }
 
 #[test]
 fn muster_ten_or_more_l1112() {
-    let inputs = [("corps_initiative", "2"), ("cg_initiative", "3"), ("corps_state", "free")];
-    assert_eq!(run("muster", &inputs, &["4"]).outcome.code, "good_order", "L1112: 4+2+3+1 = 10");
-    assert_eq!(run("muster", &inputs, &["3"]).outcome.code, "pursued", "L1112: 9 < 10");
-    let inputs = [("corps_initiative", "2"), ("cg_initiative", "3"), ("corps_state", "demoralised")];
-    assert_eq!(run("muster", &inputs, &["5"]).outcome.code, "pursued", "L1112: 5+2+3-1 = 9");
+    let inputs = [
+        ("corps_initiative", "2"),
+        ("cg_initiative", "3"),
+        ("corps_state", "free"),
+    ];
+    assert_eq!(
+        run("muster", &inputs, &["4"]).outcome.code,
+        "good_order",
+        "L1112: 4+2+3+1 = 10"
+    );
+    assert_eq!(
+        run("muster", &inputs, &["3"]).outcome.code,
+        "pursued",
+        "L1112: 9 < 10"
+    );
+    let inputs = [
+        ("corps_initiative", "2"),
+        ("cg_initiative", "3"),
+        ("corps_state", "demoralised"),
+    ];
+    assert_eq!(
+        run("muster", &inputs, &["5"]).outcome.code,
+        "pursued",
+        "L1112: 5+2+3-1 = 9"
+    );
 }
 
 #[test]
 fn militia_l1384() {
-    assert_eq!(run("militia", &[("fortress", "fortified_city")], &["5"]).outcome.value, Some(5), "L1384: City, the die");
-    assert_eq!(run("militia", &[("fortress", "fortified_town")], &["5"]).outcome.value, Some(3), "L1384: not a City, halved rounding up");
-    assert_eq!(run("militia", &[("fortress", "fortified_town")], &["1"]).outcome.value, Some(1), "L1384: ⌈1/2⌉");
+    assert_eq!(
+        run("militia", &[("fortress", "fortified_city")], &["5"])
+            .outcome
+            .value,
+        Some(5),
+        "L1384: City, the die"
+    );
+    assert_eq!(
+        run("militia", &[("fortress", "fortified_town")], &["5"])
+            .outcome
+            .value,
+        Some(3),
+        "L1384: not a City, halved rounding up"
+    );
+    assert_eq!(
+        run("militia", &[("fortress", "fortified_town")], &["1"])
+            .outcome
+            .value,
+        Some(1),
+        "L1384: ⌈1/2⌉"
+    );
 }
 
 #[test]
 fn field_engineers_l1388_l1390() {
-    assert_eq!(run("field_engineers_attack", &[], &["5"]).outcome.code, "plus_two_sp", "L1390: 5 or 6");
-    assert_eq!(run("field_engineers_attack", &[], &["1"]).outcome.code, "engineers_eliminated", "L1390: 1");
-    assert_eq!(run("field_engineers_attack", &[], &["3"]).outcome.code, "no_effect", "L1390");
-    assert_eq!(run("field_engineers_defence", &[("siege_status", "2")], &["6"]).outcome.value, Some(1), "L1388: lower by 1");
-    assert_eq!(run("field_engineers_defence", &[("siege_status", "0")], &["6"]).outcome.value, Some(0), "L1388: minimum 0");
-    assert_eq!(run("field_engineers_defence", &[("siege_status", "2")], &["1"]).outcome.code, "engineers_eliminated", "L1388");
+    assert_eq!(
+        run("field_engineers_attack", &[], &["5"]).outcome.code,
+        "plus_two_sp",
+        "L1390: 5 or 6"
+    );
+    assert_eq!(
+        run("field_engineers_attack", &[], &["1"]).outcome.code,
+        "engineers_eliminated",
+        "L1390: 1"
+    );
+    assert_eq!(
+        run("field_engineers_attack", &[], &["3"]).outcome.code,
+        "no_effect",
+        "L1390"
+    );
+    assert_eq!(
+        run("field_engineers_defence", &[("siege_status", "2")], &["6"])
+            .outcome
+            .value,
+        Some(1),
+        "L1388: lower by 1"
+    );
+    assert_eq!(
+        run("field_engineers_defence", &[("siege_status", "0")], &["6"])
+            .outcome
+            .value,
+        Some(0),
+        "L1388: minimum 0"
+    );
+    assert_eq!(
+        run("field_engineers_defence", &[("siege_status", "2")], &["1"])
+            .outcome
+            .code,
+        "engineers_eliminated",
+        "L1388"
+    );
 }
 
 #[test]
 fn treachery_l1616_l1618() {
-    assert_eq!(run("treachery_capitano", &[("capitano_rank", "2")], &["6"]).outcome.code, "success", "L1616: 6-2 = 4");
-    assert_eq!(run("treachery_capitano", &[("capitano_rank", "2")], &["5"]).outcome.code, "failure", "L1616: 5-2 = 3");
-    assert_eq!(run("treachery_population", &[], &["5"]).outcome.code, "success", "L1618: 5 or 6");
-    assert_eq!(run("treachery_population", &[], &["4"]).outcome.code, "failure", "L1618");
+    assert_eq!(
+        run("treachery_capitano", &[("capitano_rank", "2")], &["6"])
+            .outcome
+            .code,
+        "success",
+        "L1616: 6-2 = 4"
+    );
+    assert_eq!(
+        run("treachery_capitano", &[("capitano_rank", "2")], &["5"])
+            .outcome
+            .code,
+        "failure",
+        "L1616: 5-2 = 3"
+    );
+    assert_eq!(
+        run("treachery_population", &[], &["5"]).outcome.code,
+        "success",
+        "L1618: 5 or 6"
+    );
+    assert_eq!(
+        run("treachery_population", &[], &["4"]).outcome.code,
+        "failure",
+        "L1618"
+    );
 }
 
 #[test]
 fn pillage_l1624() {
-    assert_eq!(run("pillage", &[("hex", "fortified_city")], &["5"]).outcome.value, Some(5), "L1624: one die of APs");
-    assert_eq!(run("pillage", &[("hex", "fortified_town")], &["5"]).outcome.value, Some(2), "L1624: Fortified Town, halved rounding down");
-    assert_eq!(run("pillage", &[("hex", "clear_devastation")], &["5"]).outcome.code, "devastated", "L1634: no APs");
+    assert_eq!(
+        run("pillage", &[("hex", "fortified_city")], &["5"])
+            .outcome
+            .value,
+        Some(5),
+        "L1624: one die of APs"
+    );
+    assert_eq!(
+        run("pillage", &[("hex", "fortified_town")], &["5"])
+            .outcome
+            .value,
+        Some(2),
+        "L1624: Fortified Town, halved rounding down"
+    );
+    assert_eq!(
+        run("pillage", &[("hex", "clear_devastation")], &["5"])
+            .outcome
+            .code,
+        "devastated",
+        "L1634: no APs"
+    );
 }
 
 #[test]
@@ -456,7 +1280,10 @@ fn italian_mercenary_recruits_table_l1593() {
         let r = run("recruit_mercenaries", &[], &[die]);
         assert_eq!(r.outcome.code, code, "L1595–1600: die {die}");
     }
-    assert!(odds_of("recruit_mercenaries", &[]).complete, "L1593: printed in full");
+    assert!(
+        odds_of("recruit_mercenaries", &[]).complete,
+        "L1593: printed in full"
+    );
 }
 
 #[test]
@@ -470,65 +1297,238 @@ fn fate_of_the_capitano_l1640() {
         ("6", "captured_by_primo_capitano"),
     ];
     for (die, code) in expect {
-        assert_eq!(run("capitano_fate", &[], &[die]).outcome.code, code, "L1642–1647: die {die}");
+        assert_eq!(
+            run("capitano_fate", &[], &[die]).outcome.code,
+            code,
+            "L1642–1647: die {die}"
+        );
     }
     // Rows 1 and 6 lost their numbers in the text: ruling fate_row_labels.
     let rs = with_ruling("fate_row_labels", "printed_chart");
-    missing_cell(try_run_in(&rs, "capitano_fate", &[], &["1"], None), "capitano_fate");
-    assert_eq!(run_in(&rs, "capitano_fate", &[], &["2"]).outcome.code, "killed_pike", "L1643");
+    missing_cell(
+        try_run_in(&rs, "capitano_fate", &[], &["1"], None),
+        "capitano_fate",
+    );
+    assert_eq!(
+        run_in(&rs, "capitano_fate", &[], &["2"]).outcome.code,
+        "killed_pike",
+        "L1643"
+    );
 }
 
 #[test]
 fn attrition_modifiers_l740_l743_l1462() {
     // L742: +1 per full MP in a second activation, at most +4; L1462: +1 not Fair; L741: -1 Bonus.
-    let r = run_chart("attrition", &[("trigger", "second_activation"), ("force_sp", "12"), ("mp_spent", "6"), ("weather", "rain"), ("bonus_star", "true")], &["2"], "1");
+    let r = run_chart(
+        "attrition",
+        &[
+            ("trigger", "second_activation"),
+            ("force_sp", "12"),
+            ("mp_spent", "6"),
+            ("weather", "rain"),
+            ("bonus_star", "true"),
+        ],
+        &["2"],
+        "1",
+    );
     assert_eq!(r.modified, Some(2 + 4 + 1 - 1), "L741–742, L1462");
     assert_eq!(derived_int(&r, "force_size"), 12, "L734: Force size column");
     assert_eq!(effect_amounts(&r, "sp_loss"), vec![1], "L734: SPs lost");
     // L743: +2 besieged without LOC; the Attrition Table is not in the text.
-    missing_cell(try_run("attrition", &[("trigger", "besieged"), ("force_sp", "5"), ("besieged_no_loc", "true")], &["2"], None), "attrition");
+    missing_cell(
+        try_run(
+            "attrition",
+            &[
+                ("trigger", "besieged"),
+                ("force_sp", "5"),
+                ("besieged_no_loc", "true"),
+            ],
+            &["2"],
+            None,
+        ),
+        "attrition",
+    );
     // Ruling weather_attrition: only march attrition.
     let rs = with_ruling("weather_attrition", "march_only");
-    let r = try_run_in(&rs, "attrition", &[("trigger", "attrition_segment"), ("force_sp", "5"), ("weather", "snow")], &["2"], Some("0")).expect("chart");
-    assert_eq!(r.modified, Some(2), "ruling march_only: no weather +1 in the Attrition Segment");
+    let r = try_run_in(
+        &rs,
+        "attrition",
+        &[
+            ("trigger", "attrition_segment"),
+            ("force_sp", "5"),
+            ("weather", "snow"),
+        ],
+        &["2"],
+        Some("0"),
+    )
+    .expect("chart");
+    assert_eq!(
+        r.modified,
+        Some(2),
+        "ruling march_only: no weather +1 in the Attrition Segment"
+    );
 }
 
 #[test]
 fn discipline_and_recovery_modifiers_l757_l759_l786_l790() {
-    let r = run_chart("discipline_check", &[("reason", "forced_order"), ("troop_quality", "2"), ("reliability", "S"), ("bonus_star", "true")], &["3"], "F");
+    let r = run_chart(
+        "discipline_check",
+        &[
+            ("reason", "forced_order"),
+            ("troop_quality", "2"),
+            ("reliability", "S"),
+            ("bonus_star", "true"),
+        ],
+        &["3"],
+        "F",
+    );
     assert_eq!(r.modified, Some(3), "L757–759: -1 Bonus, +1 Forced");
-    assert_eq!(derived(&r, "discipline_column"), Value::Text("S".into()), "L753: Command Phase reads the Reliability Class");
-    let r = run_chart("discipline_check", &[("reason", "combat"), ("troop_quality", "2"), ("reliability", "N")], &["3"], "P");
-    assert_eq!(derived(&r, "discipline_column"), Value::Text("2".into()), "L753: Combat Phase reads the Troop Quality");
-    let r = run_chart("recovery_check", &[("reliability", "N"), ("bonus_star", "true"), ("extra_wages", "true"), ("mp_expended", "true")], &["4"], "R");
+    assert_eq!(
+        derived(&r, "discipline_column"),
+        Value::Text("S".into()),
+        "L753: Command Phase reads the Reliability Class"
+    );
+    let r = run_chart(
+        "discipline_check",
+        &[
+            ("reason", "combat"),
+            ("troop_quality", "2"),
+            ("reliability", "N"),
+        ],
+        &["3"],
+        "P",
+    );
+    assert_eq!(
+        derived(&r, "discipline_column"),
+        Value::Text("2".into()),
+        "L753: Combat Phase reads the Troop Quality"
+    );
+    let r = run_chart(
+        "recovery_check",
+        &[
+            ("reliability", "N"),
+            ("bonus_star", "true"),
+            ("extra_wages", "true"),
+            ("mp_expended", "true"),
+        ],
+        &["4"],
+        "R",
+    );
     assert_eq!(r.modified, Some(3), "L786–790: -1, -1, +1");
-    missing_cell(try_run("discipline_check", &[("reason", "combat"), ("troop_quality", "1"), ("reliability", "R")], &["3"], None), "discipline");
+    missing_cell(
+        try_run(
+            "discipline_check",
+            &[
+                ("reason", "combat"),
+                ("troop_quality", "1"),
+                ("reliability", "R"),
+            ],
+            &["3"],
+            None,
+        ),
+        "discipline",
+    );
 }
 
 #[test]
 fn artillery_fire_column_and_modifiers_l368_l1226_l1390() {
     let r = run_chart(
         "artillery_fire",
-        &[("context", "siege"), ("artillery_sp", "3"), ("field_engineers_success", "true"), ("siege_status", "2"), ("siege_ability", "true"), ("weather", "rain")],
+        &[
+            ("context", "siege"),
+            ("artillery_sp", "3"),
+            ("field_engineers_success", "true"),
+            ("siege_status", "2"),
+            ("siege_ability", "true"),
+            ("weather", "rain"),
+        ],
         &["4"],
         "b",
     );
-    assert_eq!(derived_int(&r, "artillery_column_sp"), 5, "L1390: +2 Artillery SPs");
-    assert_eq!(derived_int(&r, "siege_column_shift"), 2, "L1226: one column per level (ruling)");
+    assert_eq!(
+        derived_int(&r, "artillery_column_sp"),
+        5,
+        "L1390: +2 Artillery SPs"
+    );
+    let shift = r
+        .modifiers
+        .iter()
+        .find(|m| m.name.starts_with("Siege Status"))
+        .expect("L1226: Siege Status column shift");
+    assert_eq!(
+        shift.value,
+        Some(2),
+        "L1226: one column right per level (ruling siege_status_shift)"
+    );
     assert_eq!(r.modified, Some(4 + 1 - 2), "L368: S +1; L1472: Rain -2");
+    // The defender's fire is not shifted (L1226: "the attacking player").
+    let r = run_chart(
+        "artillery_fire",
+        &[
+            ("context", "siege"),
+            ("firing_side", "defender"),
+            ("artillery_sp", "3"),
+            ("siege_status", "2"),
+        ],
+        &["4"],
+        "1",
+    );
+    assert!(
+        r.modifiers
+            .iter()
+            .all(|m| !m.name.starts_with("Siege Status")),
+        "L1226: attacker only"
+    );
     // Unprinted DRMs stop the resolution until the chart is read.
-    missing_cell(try_run("artillery_fire", &[("context", "major_battle"), ("artillery_sp", "2"), ("target_earthworks_river", "true")], &["4"], None), "unprinted_drms");
+    missing_cell(
+        try_run(
+            "artillery_fire",
+            &[
+                ("context", "major_battle"),
+                ("artillery_sp", "2"),
+                ("target_earthworks_river", "true"),
+            ],
+            &["4"],
+            None,
+        ),
+        "unprinted_drms",
+    );
 }
 
 #[test]
 fn reduced_battle_percentages_l1691() {
     // L1691–1693: percentage of SPs lost rounded down; twice the percentage of units demoralised.
-    let r = run("reduced_battle_losses", &[("percentage", "15"), ("force_sp_excluding_artillery", "22"), ("combat_units", "7")], &[]);
+    let r = run(
+        "reduced_battle_losses",
+        &[
+            ("percentage", "15"),
+            ("force_sp_excluding_artillery", "22"),
+            ("combat_units", "7"),
+        ],
+        &[],
+    );
     assert_eq!(r.outcome.value, Some(3), "L1691: 15% of 22 = 3.3 → 3");
-    explains(&r, "Combat Units demoralised: twice the percentage, rounded down (rounding assumed as for SPs) = 2"); // 30% of 7 = 2.1
+    explains(
+        &r,
+        "Combat Units demoralised: twice the percentage, rounded down (rounding assumed as for SPs) = 2",
+    ); // 30% of 7 = 2.1
     // The winner never loses more than the loser.
-    let r = run("reduced_battle_losses", &[("percentage", "20"), ("force_sp_excluding_artillery", "30"), ("combat_units", "7"), ("winner", "true"), ("loser_sp_lost", "4")], &[]);
-    assert_eq!(r.outcome.value, Some(4), "L1691: winner capped at the loser's loss");
+    let r = run(
+        "reduced_battle_losses",
+        &[
+            ("percentage", "20"),
+            ("force_sp_excluding_artillery", "30"),
+            ("combat_units", "7"),
+            ("winner", "true"),
+            ("loser_sp_lost", "4"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        r.outcome.value,
+        Some(4),
+        "L1691: winner capped at the loser's loss"
+    );
 }
 
 #[test]
@@ -536,7 +1536,10 @@ fn weather_table_is_not_in_the_text_but_its_results_are() {
     missing_cell(try_run("weather", &[], &["3"], None), "weather");
     let r = run_chart("weather", &[], &["3"], "mud");
     assert_eq!(r.outcome.label, "Mud", "L1458: the six weathers");
-    assert!(try_run("weather", &[], &["3"], Some("drizzle")).is_err(), "L1458: only the six weathers");
+    assert!(
+        try_run("weather", &[], &["3"], Some("drizzle")).is_err(),
+        "L1458: only the six weathers"
+    );
 }
 
 // ── EX-11 (L625), EX-12 (L637): terrain and rivers ──────────────────────────────────────────
@@ -544,37 +1547,194 @@ fn weather_table_is_not_in_the_text_but_its_results_are() {
 #[test]
 fn ex11_fortified_city_by_road_l625() {
     // L625: a Force passing through a Fortified City by means of a road pays 1 MP.
-    let r = run("terrain_effects", &[("terrain", "fortified_city"), ("effect", "mp_cost")], &[]);
+    let r = run(
+        "terrain_effects",
+        &[("terrain", "fortified_city"), ("effect", "mp_cost")],
+        &[],
+    );
     assert_eq!(r.outcome.value, Some(1), "L625: 1 MP");
-    let r = run("terrain_effects", &[("terrain", "clear"), ("effect", "mp_cost")], &[]);
+    let r = run(
+        "terrain_effects",
+        &[("terrain", "clear"), ("effect", "mp_cost")],
+        &[],
+    );
     assert_eq!(r.outcome.value, Some(1), "L623: Clear costs 1 MP");
-    let r = run("terrain_effects", &[("terrain", "woods"), ("effect", "assault_line")], &[]);
+    let r = run(
+        "terrain_effects",
+        &[("terrain", "woods"), ("effect", "assault_line")],
+        &[],
+    );
     assert_eq!(r.outcome.code, "affecting", "L1290: Woods are Affecting");
-    missing_cell(try_run("terrain_effects", &[("terrain", "woods"), ("effect", "mp_cost")], &[], None), "terrain_effects");
+    missing_cell(
+        try_run(
+            "terrain_effects",
+            &[("terrain", "woods"), ("effect", "mp_cost")],
+            &[],
+            None,
+        ),
+        "terrain_effects",
+    );
 }
 
 #[test]
 fn ex12_secondary_river_in_rain_l637() {
     // L637: a Major Force crossing a secondary river at a bridge during Rain pays +2 MP and becomes Disrupted.
-    let r = run("river_crossing", &[("crossing", "bridge"), ("weather", "rain"), ("major_force", "true")], &[]);
+    let r = run(
+        "river_crossing",
+        &[
+            ("crossing", "bridge"),
+            ("weather", "rain"),
+            ("major_force", "true"),
+        ],
+        &[],
+    );
     assert_eq!(effect_amounts(&r, "value"), vec![2], "L637: +2 MP");
-    assert!(r.outcome.effects.iter().any(|e| e.status.as_deref() == Some("disrupted")), "L637: becomes Disrupted");
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.status.as_deref() == Some("disrupted")),
+        "L637: becomes Disrupted"
+    );
     // A Minor Force is not Disrupted (L635); off a bridge in Rain +3 (L1466).
-    let r = run("river_crossing", &[("crossing", "not_bridge"), ("weather", "rain")], &[]);
-    assert_eq!(effect_amounts(&r, "value"), vec![3], "L1466: +3 MP not on a bridge");
-    assert!(r.outcome.effects.iter().all(|e| e.status.is_none()), "L635: only a Major Force is Disrupted");
-    missing_cell(try_run("river_crossing", &[("crossing", "bridge"), ("weather", "fair")], &[], None), "secondary_river_crossing");
+    let r = run(
+        "river_crossing",
+        &[("crossing", "not_bridge"), ("weather", "rain")],
+        &[],
+    );
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![3],
+        "L1466: +3 MP not on a bridge"
+    );
+    assert!(
+        r.outcome.effects.iter().all(|e| e.status.is_none()),
+        "L635: only a Major Force is Disrupted"
+    );
+    missing_cell(
+        try_run(
+            "river_crossing",
+            &[("crossing", "bridge"), ("weather", "fair")],
+            &[],
+            None,
+        ),
+        "secondary_river_crossing",
+    );
 }
 
 #[test]
 fn administrative_march_and_activation_phase_discipline_l653_l753() {
     // L653, L655: the MA after the activation penalty, 1 MP to begin, the rest doubled.
-    let r = run("activation_single", &[("initiative", "3"), ("ma", "5")], &["4"]);
-    explains(&r, "Administrative March declared at the start (1 MP to begin, the rest doubled, roads only) = 6");
+    let r = run(
+        "activation_single",
+        &[("initiative", "3"), ("ma", "5")],
+        &["4"],
+    );
+    explains(
+        &r,
+        "Administrative March declared at the start (1 MP to begin, the rest doubled, roads only) = 6",
+    );
     // L753: an Attack from March is fought in the Activation Phase: the Reliability Class, as written.
-    let r = run_chart("discipline_check", &[("reason", "attack_from_march"), ("troop_quality", "3"), ("reliability", "V")], &["3"], "F");
-    assert_eq!(derived(&r, "discipline_column"), Value::Text("V".into()), "L753: Activation Phase → Reliability Class");
+    let r = run_chart(
+        "discipline_check",
+        &[
+            ("reason", "attack_from_march"),
+            ("troop_quality", "3"),
+            ("reliability", "V"),
+        ],
+        &["3"],
+        "F",
+    );
+    assert_eq!(
+        derived(&r, "discipline_column"),
+        Value::Text("V".into()),
+        "L753: Activation Phase → Reliability Class"
+    );
     let rs = with_ruling("activation_phase_combat_discipline", "troop_quality");
-    let r = try_run_in(&rs, "discipline_check", &[("reason", "attack_from_march"), ("troop_quality", "3"), ("reliability", "V")], &["3"], Some("F")).expect("chart");
-    assert_eq!(derived(&r, "discipline_column"), Value::Text("3".into()), "ruling: Troop Quality");
+    let r = try_run_in(
+        &rs,
+        "discipline_check",
+        &[
+            ("reason", "attack_from_march"),
+            ("troop_quality", "3"),
+            ("reliability", "V"),
+        ],
+        &["3"],
+        Some("F"),
+    )
+    .expect("chart");
+    assert_eq!(
+        derived(&r, "discipline_column"),
+        Value::Text("3".into()),
+        "ruling: Troop Quality"
+    );
+}
+
+#[test]
+fn ex15_force_quality_calculator_l1260() {
+    // L1260: 4 SPs Q3, 2 SPs Q2, 5 SPs Q1: the 4 Q3 SPs are downgraded, 6 SPs at Q2 → the Force has Q=2.
+    let r = run(
+        "force_quality",
+        &[("q3_sp", "4"), ("q2_sp", "2"), ("q1_sp", "5")],
+        &[],
+    );
+    assert_eq!(r.outcome.value, Some(2), "L1260: the Force has Q=2");
+    explains(&r, "SPs downgraded to form that group = 4");
+    explains(
+        &r,
+        "SPs in the group that sets the Quality (downgraded included) = 6",
+    );
+    // L1262: reductions may take the Quality below 0.
+    let r = run(
+        "force_quality",
+        &[("q1_sp", "3"), ("quality_reductions", "2")],
+        &[],
+    );
+    assert_eq!(r.outcome.value, Some(-1), "L1262: may drop below 0");
+}
+
+#[test]
+fn capitano_elimination_consequences_l324_l334() {
+    // L334: a Primo Capitano eliminated: Stand (or Garrison) and Attack Finished.
+    let r = run(
+        "capitano_elimination",
+        &[("primo_capitano", "true")],
+        &["2"],
+    );
+    let statuses: Vec<&str> = r
+        .outcome
+        .effects
+        .iter()
+        .filter_map(|e| e.status.as_deref())
+        .collect();
+    assert_eq!(
+        statuses,
+        vec!["stand_or_garrison", "attack_finished"],
+        "L334"
+    );
+    // A subordinate in a Major Battle: his units go only to Unemployed or new Minor Capitani (L328).
+    let r = run("capitano_elimination", &[("major_battle", "true")], &["1"]);
+    assert!(
+        r.outcome.effects.iter().all(|e| e.status.is_none()),
+        "L334 applies to the Primo Capitano only"
+    );
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.rule.as_deref() == Some("L328")),
+        "L328: Major Battle constraints"
+    );
+    assert_eq!(
+        run(
+            "capitano_elimination",
+            &[("primo_capitano", "true")],
+            &["3"]
+        )
+        .outcome
+        .effects
+        .len(),
+        0,
+        "L324: survives on 3+"
+    );
 }

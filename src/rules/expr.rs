@@ -1,7 +1,5 @@
 //! Rule expressions (derived values, conditions, modifier values) through the `evalexpr` crate.
 
-use std::collections::BTreeMap;
-
 use evalexpr::{
     ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Node, Value as EvalValue,
 };
@@ -58,18 +56,11 @@ impl Value {
     }
 }
 
-/// Named values an expression may read. Keeps the evaluation context up to date as values are
-/// set, so evaluating many expressions does not rebuild it each time.
+/// Named values an expression may read, held directly in evalexpr's context so that evaluating
+/// many expressions does not rebuild it.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
-    values: BTreeMap<String, Value>,
     ctx: HashMapContext<DefaultNumericTypes>,
-}
-
-impl PartialEq for Scope {
-    fn eq(&self, other: &Self) -> bool {
-        self.values == other.values
-    }
 }
 
 impl Scope {
@@ -81,22 +72,17 @@ impl Scope {
     /// Sets a value.
     pub fn set(&mut self, name: &str, value: Value) {
         let eval = value.to_eval();
-        if self.ctx.set_value(name.to_string(), eval.clone()).is_err() {
+        if let Err(_refused) = self.ctx.set_value(name.to_string(), eval.clone()) {
             // The type changed: evalexpr refuses that in place, so replace the variable.
             let _ = self.ctx.remove_value(name);
             let _ = self.ctx.set_value(name.to_string(), eval);
         }
-        self.values.insert(name.to_string(), value);
     }
 
     /// Reads a value.
-    pub fn get(&self, name: &str) -> Option<&Value> {
-        self.values.get(name)
-    }
-
-    /// All values by name.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.values.iter()
+    pub fn get(&self, name: &str) -> Option<Value> {
+        use evalexpr::Context as _;
+        self.ctx.get_value(name).and_then(Value::from_eval)
     }
 }
 

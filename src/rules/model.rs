@@ -393,11 +393,15 @@ impl InputSpec {
 
     /// Checks a value already typed (from the desk or a journal).
     pub fn check(&self, value: &Value) -> Result<(), String> {
-        let text = match value {
-            Value::Bool(b) => b.to_string(),
-            other => other.to_string(),
-        };
-        self.parse_value(&text).map(|_| ())
+        match (&self.kind, value) {
+            (InputKind::Int { min, max }, Value::Int(v)) if v >= min && v <= max => Ok(()),
+            (InputKind::Choice { choices }, Value::Text(t)) if choices.iter().any(|c| c == t) => {
+                Ok(())
+            }
+            (InputKind::Flag, Value::Bool(_)) => Ok(()),
+            // Wrong type or out of range: let the parser phrase the problem.
+            (_, other) => self.parse_value(&other.to_string()).map(|_| ()),
+        }
     }
 
     /// The value used when none is given: the default, else the lowest/first/false.
