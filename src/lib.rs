@@ -5,5 +5,6 @@
 
 pub mod app;
 pub mod dice;
+pub mod game;
 pub mod resolve;
 pub mod rules;

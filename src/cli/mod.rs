@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each thin over the engine.
 
 mod describe;
+mod game;
 mod odds;
 mod resolve;
 mod roll;
@@ -48,6 +49,9 @@ pub enum Command {
     Resolve(resolve::ResolveArgs),
     /// Exact odds of each outcome of a procedure, before rolling.
     Odds(odds::OddsArgs),
+    /// Game sessions: a scenario on the table, the Sequence of Play and the journal.
+    #[command(subcommand)]
+    Game(game::GameCommand),
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -165,5 +169,6 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Describe(a) => describe::run(cli, a),
         Command::Resolve(a) => resolve::run(cli, a),
         Command::Odds(a) => odds::run(cli, a),
+        Command::Game(c) => game::run(cli, c),
     }
 }

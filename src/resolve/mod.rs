@@ -7,7 +7,7 @@ mod odds;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use error::ResolveError;
 pub use lookup::{Located, locate_ratio};
@@ -33,19 +33,19 @@ pub enum DiceSource<'a> {
 }
 
 /// A named value shown in an explanation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NamedValue {
     /// Name.
     pub name: String,
     /// Value.
     pub value: Value,
     /// Rule reference.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
 }
 
 /// A modifier as it stands for these inputs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModifierState {
     /// Name as printed.
     pub name: String,
@@ -56,77 +56,81 @@ pub struct ModifierState {
     /// What it changes.
     pub applies_to: AppliesTo,
     /// For opposed rolls: the side whose dice it changes.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
-    /// Whether its condition holds.
-    #[serde(skip)]
+    /// Whether its condition holds (a recorded resolution lists only those that held).
+    #[serde(skip_serializing, default = "held")]
     pub active: bool,
     /// How the value was found (a table lookup), if not a plain number.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
 }
 
+fn held() -> bool {
+    true
+}
+
 /// An effect of an outcome, with its amount computed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Effect {
     /// Kind (sp_loss, status, follow_up…).
     pub kind: String,
     /// Side it falls on.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
     /// Amount.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<i64>,
     /// Status to set.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Procedure to queue.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub procedure: Option<String>,
     /// Text.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// Rule reference.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
 }
 
 /// The outcome of a resolution.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Result code (a table cell, or a declared outcome).
     pub code: String,
     /// Label for people.
     pub label: String,
     /// A number carried by the outcome (hits, losses, a table value).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i64>,
     /// Effects in order.
     pub effects: Vec<Effect>,
     /// Whether the umpire entered it from the physical chart.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_physical_chart: bool,
 }
 
 /// Where a table lookup landed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LookupTrace {
     /// Table id.
     pub table: String,
     /// Header line used.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<String>,
     /// Row heading.
     pub row: String,
     /// Column heading.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<String>,
     /// The cell as printed.
     pub cell: String,
 }
 
 /// A resolved procedure: the JSON contract of `umpire resolve`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Resolution {
     /// Ruleset id.
     pub ruleset: String,
@@ -141,13 +145,13 @@ pub struct Resolution {
     /// Modifiers that applied.
     pub modifiers: Vec<ModifierState>,
     /// The unmodified total.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub natural: Option<i64>,
     /// The modified total.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modified: Option<i64>,
     /// Table lookup, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lookup: Option<LookupTrace>,
     /// The outcome.
     pub outcome: Outcome,

@@ -438,7 +438,7 @@ pub struct Derived {
 }
 
 /// What a modifier changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AppliesTo {
     /// The die roll (a DRM).

@@ -1,0 +1,336 @@
+//! The validated scenario: what is on the table at start, the calendar and the schedules.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::rules::Value;
+
+/// A validated scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scenario {
+    /// Id, unique among scenarios (`ailsh_1_venice_at_bay_1509`).
+    pub id: String,
+    /// The ruleset it is played with (a loaded ruleset's id).
+    pub ruleset: String,
+    /// Title as printed.
+    pub title: String,
+    /// Where it is transcribed from (rule book and lines).
+    pub source: Option<String>,
+    /// Historical date or start date as printed ("April, 4 (1509)").
+    pub date: Option<String>,
+    /// Maximum number of turns.
+    pub turns: u32,
+    /// Label of turn 1..=turns (`calendar[0]` is turn 1), e.g. "April, 4 (1509)".
+    pub calendar: Vec<String>,
+    /// The opposing sides.
+    pub sides: Vec<SideSpec>,
+    /// The armies (nations) of the sides, with their Capitani Generali and supply sources.
+    pub armies: Vec<ArmySpec>,
+    /// The side that plays first, if the text names one (a [`SideSpec`] id).
+    pub first_player: Option<String>,
+    /// The part of the map in use, if not all of it.
+    pub map: Option<String>,
+    /// Forces (stacks) at start; their counters carry the force id.
+    pub forces: Vec<ForceSpec>,
+    /// Counters at start: on the map, or off it (pools, breakdown units, Capitano cards).
+    pub counters: Vec<CounterSpec>,
+    /// Notes attached to single counters ("initially subordinate to G. Trivulzio").
+    pub counter_notes: Vec<CounterNote>,
+    /// Reinforcements on fixed turns.
+    pub reinforcements: Vec<Reinforcement>,
+    /// Reinforcements that arrive when a special rule says so (no fixed turn).
+    pub conditional_reinforcements: Vec<ConditionalReinforcement>,
+    /// Schedules (Administrative Points…).
+    pub schedules: Vec<Schedule>,
+    /// Supply sources by army.
+    pub supply_sources: Vec<SupplySource>,
+    /// Regional alignment at start.
+    pub regions: Vec<RegionAlignment>,
+    /// Places owned or Conquered at start (the "Important note" blocks).
+    pub holdings: Vec<Holding>,
+    /// Capitano cards in use, by army.
+    pub capitano_cards: Vec<CapitanoCard>,
+    /// Victory conditions.
+    pub victory: Vec<TextItem>,
+    /// Special rules and events (troops reliability included).
+    pub special_rules: Vec<TextItem>,
+    /// Rulings made while transcribing (how an ambiguity was read).
+    pub rulings: Vec<TextItem>,
+    /// Notes (historical note, design note…).
+    pub notes: Option<String>,
+}
+
+impl Scenario {
+    /// A counter at start by id.
+    pub fn counter(&self, id: &str) -> Option<&CounterSpec> {
+        self.counters.iter().find(|c| c.id == id)
+    }
+
+    /// The label of a turn (1-based), if the turn is in the scenario.
+    pub fn turn_label(&self, turn: u32) -> Option<&str> {
+        let index = usize::try_from(turn.checked_sub(1)?).ok()?;
+        self.calendar.get(index).map(String::as_str)
+    }
+
+    /// The turn number of a calendar label.
+    pub fn turn_of(&self, label: &str) -> Option<u32> {
+        turn_of_label(&self.calendar, label)
+    }
+
+    /// Every counter the scenario names: at start, on fixed turns and conditionally.
+    pub fn all_counters(&self) -> impl Iterator<Item = &CounterSpec> {
+        self.counters
+            .iter()
+            .chain(self.reinforcements.iter().flat_map(|r| &r.counters))
+            .chain(self.conditional_reinforcements.iter().flat_map(|r| &r.counters))
+    }
+}
+
+/// The turn number of a label in a calendar: the exact label, or the label without its year
+/// ("January, 1" finds "January, 1 (1525)").
+pub(crate) fn turn_of_label(calendar: &[String], label: &str) -> Option<u32> {
+    let label = label.trim();
+    let bare = |l: &str| l.split(" (").next().unwrap_or(l).trim().to_string();
+    let i = calendar
+        .iter()
+        .position(|l| l == label)
+        .or_else(|| calendar.iter().position(|l| bare(l) == bare(label)))?;
+    u32::try_from(i + 1).ok()
+}
+
+/// One side of the game (a player or a coalition).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideSpec {
+    /// Id (`french`).
+    pub id: String,
+    /// Name as printed.
+    pub name: String,
+    /// Ids of its armies ([`ArmySpec`]).
+    pub armies: Vec<String>,
+}
+
+/// One army (nation) of a side: its own AP track, Capitani Generali and supply sources.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmySpec {
+    /// Id (`venetian`).
+    pub id: String,
+    /// Name as printed ("the Republic of Venice").
+    pub name: String,
+    /// The side it belongs to.
+    pub side: String,
+    /// Names of its Capitani Generali, as printed.
+    pub capitani_generali: Vec<String>,
+    /// Minor Capitani available and their status, as printed ("1 French, not deployed").
+    pub minor_capitani: Option<String>,
+    /// Notes (LOC length bonus, constraints…).
+    pub note: Option<String>,
+}
+
+/// What kind of piece a counter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterKind {
+    /// A combat or auxiliary unit (validated against the ruleset's `units` attributes).
+    Unit,
+    /// A leader (Capitano, commander; validated against the ruleset's `leaders` attributes).
+    Leader,
+    /// A marker (validated against the ruleset's `units` attributes).
+    Marker,
+}
+
+/// Where a counter is.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    /// A hex by its id, a string that keeps its leading zeros ("0114").
+    Hex(String),
+    /// A named area.
+    Area(String),
+    /// A point on a free-form table, in base units.
+    Free {
+        /// Across.
+        x: f64,
+        /// Along.
+        y: f64,
+    },
+    /// Off the map ("reinforcement pool", "breakdown units available", "Capitano card of X").
+    OffMap(String),
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::Hex(h) => write!(f, "hex {h}"),
+            Position::Area(a) => f.write_str(a),
+            Position::Free { x, y } => write!(f, "({x}, {y})"),
+            Position::OffMap(o) => write!(f, "off map: {o}"),
+        }
+    }
+}
+
+/// One physical counter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CounterSpec {
+    /// Unique within the scenario and stable (`fr-louis-french-gendarmes-1`).
+    pub id: String,
+    /// Name as printed ("French Gendarmes", "Pitigliano").
+    pub name: String,
+    /// The side ([`SideSpec`] id).
+    pub side: String,
+    /// The army ([`ArmySpec`] id), if the ruleset has armies.
+    pub army: Option<String>,
+    /// Unit, leader or marker.
+    pub kind: CounterKind,
+    /// Attribute values, by the names the ruleset declares for units or leaders. A `choices`
+    /// attribute holds its names joined by ", ".
+    pub attributes: BTreeMap<String, Value>,
+    /// Declared attributes the text does not give (for the umpire to fill in).
+    pub unknown: Vec<String>,
+    /// Where it is.
+    pub position: Position,
+    /// The Force (stack) it belongs to: counters of one Force share it.
+    pub force: Option<String>,
+}
+
+/// A Force (stack) at start or arriving.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ForceSpec {
+    /// Id.
+    pub id: String,
+    /// Side.
+    pub side: String,
+    /// Army.
+    pub army: Option<String>,
+    /// Where it is.
+    pub position: Position,
+    /// The place as printed ("Cassano", "within one hex from Brescia (2849)").
+    pub place: Option<String>,
+    /// Its Order as printed ("Stand", "Manoeuvre, Administrative March", "Any").
+    pub order: Option<String>,
+    /// Notes.
+    pub note: Option<String>,
+}
+
+/// A note on one counter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CounterNote {
+    /// Counter id.
+    pub counter: String,
+    /// The note.
+    pub text: String,
+}
+
+/// Counters that arrive on a given turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reinforcement {
+    /// The turn (1-based).
+    pub turn: u32,
+    /// Where they enter.
+    pub entry: Position,
+    /// The counters.
+    pub counters: Vec<CounterSpec>,
+    /// Notes (the entry as printed, orders…).
+    pub note: Option<String>,
+}
+
+/// Counters that arrive when a special rule triggers them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionalReinforcement {
+    /// Id.
+    pub id: String,
+    /// The special rule ([`TextItem`] id in `special_rules`) that brings them.
+    pub rule: String,
+    /// Where they enter.
+    pub entry: Position,
+    /// The counters.
+    pub counters: Vec<CounterSpec>,
+    /// Notes.
+    pub note: Option<String>,
+}
+
+/// Something that happens on listed turns (Administrative Points…).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Schedule {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// The turns (1-based, ascending).
+    pub turns: Vec<u32>,
+    /// The ruleset procedure run on those turns, if any (e.g. `administrative_points`).
+    pub procedure: Option<String>,
+    /// The side or army it belongs to.
+    pub side: Option<String>,
+    /// Amounts by turn (e.g. nominal APs).
+    pub amounts: Vec<(u32, i64)>,
+    /// Notes.
+    pub note: Option<String>,
+}
+
+/// A supply source of an army.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SupplySource {
+    /// Army (or side) id.
+    pub army: String,
+    /// Where.
+    pub position: Position,
+    /// The place as printed.
+    pub label: Option<String>,
+    /// Conditions.
+    pub note: Option<String>,
+}
+
+/// The alignment of a region at start.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RegionAlignment {
+    /// Region code (`M`, `PP`…).
+    pub region: String,
+    /// Alignment at start as printed ("French", "Not-aligned", "Not Applic.").
+    pub alignment: String,
+    /// The alignment it may change to, as printed ("Anti-French").
+    pub alternative: Option<String>,
+    /// When it changes.
+    pub note: Option<String>,
+}
+
+/// A place owned or Conquered at start.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Holding {
+    /// Place name.
+    pub place: String,
+    /// Where.
+    pub position: Position,
+    /// The side (or army) that holds it.
+    pub side: String,
+    /// Status as printed (`conquered`).
+    pub status: String,
+}
+
+/// A Capitano card in use.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CapitanoCard {
+    /// Army.
+    pub army: String,
+    /// Capitano as printed.
+    pub name: String,
+    /// The number on top of the card (not unique: the cards are back-printed).
+    pub card: u32,
+}
+
+/// A victory condition, special rule or ruling: text, with optional links.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextItem {
+    /// Id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Text as printed (or the ruling).
+    pub text: String,
+    /// The side it concerns.
+    pub side: Option<String>,
+    /// A ruleset procedure that implements it.
+    pub procedure: Option<String>,
+    /// Rule or line reference.
+    pub rule: Option<String>,
+}

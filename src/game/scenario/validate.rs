@@ -1,0 +1,1010 @@
+//! Raw scenario → validated [`Scenario`], checked against its ruleset, with located errors.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+use super::model::*;
+use super::raw::*;
+use crate::rules::locate::{YamlIndex, YamlPath};
+use crate::rules::{
+    AttributeKind, AttributeSpec, GeometryKind, Library, LoadError, LoadErrors, Ruleset,
+    SourceFile, Value,
+};
+
+/// Month names of the 5-day turn calendar.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+struct Ctx<'a> {
+    file: &'a SourceFile,
+    index: YamlIndex,
+    /// Start positions of plain (unquoted) scalars.
+    plain: HashSet<(usize, usize)>,
+    errors: Vec<LoadError>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(file: &'a SourceFile) -> Ctx<'a> {
+        let mut plain = HashSet::new();
+        for item in Parser::new_from_str(&file.text) {
+            let Ok((event, span)) = item else { break };
+            if let Event::Scalar(_, ScalarStyle::Plain, ..) = event {
+                plain.insert((span.start.line(), span.start.col() + 1));
+            }
+        }
+        Ctx {
+            file,
+            index: YamlIndex::build(&file.text),
+            plain,
+            errors: Vec::new(),
+        }
+    }
+
+    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
+        let (line, column) = self.index.locate(path);
+        let mut problem = problem.into();
+        if !path.0.is_empty() {
+            problem = format!("{path}: {problem}");
+        }
+        self.errors.push(LoadError {
+            file: self.file.name.clone(),
+            line,
+            column,
+            problem,
+            hint: hint.into(),
+        });
+    }
+
+    /// Whether the scalar at `path` was written without quotes.
+    fn is_plain(&self, path: &YamlPath) -> bool {
+        self.plain.contains(&self.index.locate(path))
+    }
+}
+
+fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
+    let start = usize::from(!file.text.is_empty());
+    let (line, column) = e
+        .location()
+        .map_or((start, start), |l| (l.line(), l.column()));
+    let mut problem = e.to_string();
+    let mark = format!(" at line {line} column {column}");
+    if let Some(i) = problem.find(&mark) {
+        problem.replace_range(i..i + mark.len(), "");
+    }
+    let hint = if problem.contains("unknown field") {
+        "remove the field or correct its spelling"
+    } else if problem.contains("missing field") {
+        "add the field"
+    } else if problem.contains("invalid type") || problem.contains("did not match any variant") {
+        "check the value's type (number, text, list or mapping); quote hex ids: \"0114\""
+    } else if problem.contains("duplicate") {
+        "write each key once in a mapping"
+    } else {
+        "check the YAML syntax (indentation, quotes, colons)"
+    };
+    LoadError {
+        file: file.name.clone(),
+        line,
+        column,
+        problem,
+        hint: hint.to_string(),
+    }
+}
+
+fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, LoadError> {
+    yaml_serde::from_str(&file.text).map_err(|e| {
+        let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
+        yaml_error(file, syntax.as_ref().unwrap_or(&e))
+    })
+}
+
+/// Labels of a 5-day-turn calendar: "<Month>, <n>", six turns to a month, the year shown on
+/// turn 1 and when it changes ("January, 1 (1525)"). ailsh digest §6.3; L1703.
+pub fn five_day_calendar(
+    month: usize,
+    turn: u32,
+    year: i32,
+    turns_per_month: u32,
+    count: u32,
+) -> Vec<String> {
+    let (mut m, mut t, mut y) = (month, turn, year);
+    let mut out = Vec::new();
+    for i in 0..count {
+        let label = format!("{}, {t}", MONTHS[m % 12]);
+        if i == 0 || (m % 12 == 0 && t == 1) {
+            out.push(format!("{label} ({y})"));
+        } else {
+            out.push(label);
+        }
+        t += 1;
+        if t > turns_per_month {
+            t = 1;
+            m += 1;
+            if m == 12 {
+                m = 0;
+                y += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Splits `sp` Strength Points over counters of the given maximum strengths, as evenly as
+/// possible: each SP goes to the counter holding least that still has room, larger counters
+/// first on ties. `None` if the SPs do not fit (`count ≤ sp ≤ Σ max`).
+pub fn distribute_sp(sp: u32, maxima: &[u32]) -> Option<Vec<u32>> {
+    let total: u32 = maxima.iter().sum();
+    if maxima.is_empty() || sp < maxima.len() as u32 || sp > total {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..maxima.len()).collect();
+    order.sort_by(|&a, &b| maxima[b].cmp(&maxima[a]).then(a.cmp(&b)));
+    let mut held = vec![0u32; maxima.len()];
+    for _ in 0..sp {
+        let next = order
+            .iter()
+            .copied()
+            .filter(|&i| held[i] < maxima[i])
+            .min_by_key(|&i| held[i])?;
+        held[next] += 1;
+    }
+    Some(held)
+}
+
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+struct Refs<'r> {
+    ruleset: &'r Ruleset,
+    sides: BTreeSet<String>,
+    armies: BTreeMap<String, String>,
+    strength: Option<(String, String)>,
+    ids: BTreeSet<String>,
+    calendar: Vec<String>,
+    turns: u32,
+    notes: Vec<CounterNote>,
+}
+
+fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> Option<Position> {
+    let given = [
+        raw.hex.is_some(),
+        raw.area.is_some(),
+        raw.x.is_some() || raw.y.is_some(),
+        raw.off_map.is_some(),
+    ];
+    if given.iter().filter(|g| **g).count() != 1 {
+        ctx.err(
+            path,
+            "a position needs exactly one of hex, area, x and y, off_map",
+            "write e.g. {hex: \"0114\"}, {area: Milano}, {x: 12.5, y: 3}, {off_map: reinforcement pool}",
+        );
+        return None;
+    }
+    let kind = refs.ruleset.geometry.as_ref().map(|g| g.kind);
+    let wrong_geometry = |ctx: &mut Ctx, what: &str| {
+        ctx.err(
+            path,
+            format!(
+                "a {what} position, but ruleset '{}' has {} geometry",
+                refs.ruleset.id,
+                match kind {
+                    Some(GeometryKind::Hex) => "hex",
+                    Some(GeometryKind::Area) => "area",
+                    Some(GeometryKind::Free) => "free-form",
+                    None => "no",
+                }
+            ),
+            "use the kind of position the ruleset's geometry gives, or off_map",
+        );
+    };
+    if let Some(hex) = &raw.hex {
+        let p = path.key("hex");
+        let text = match hex {
+            RawName::Text(t) if ctx.is_plain(&p) && t.chars().all(|c| c.is_ascii_digit()) => {
+                ctx.err(
+                    &p,
+                    format!("hex id {t} is written as a number"),
+                    format!("quote it so that it stays a string with its leading zeros: \"{t}\""),
+                );
+                return None;
+            }
+            RawName::Text(t) => t.clone(),
+            RawName::Int(i) => {
+                ctx.err(
+                    &p,
+                    format!("hex id {i} is written as a number"),
+                    format!("quote it so that it stays a string with its leading zeros: \"{i:04}\""),
+                );
+                return None;
+            }
+            RawName::Float(f) => {
+                ctx.err(
+                    &p,
+                    format!("hex id {f} is a number"),
+                    "write the hex id as a quoted string: \"0114\"",
+                );
+                return None;
+            }
+        };
+        if kind != Some(GeometryKind::Hex) {
+            wrong_geometry(ctx, "hex");
+            return None;
+        }
+        let digits = refs
+            .ruleset
+            .geometry
+            .as_ref()
+            .and_then(|g| g.hex_id_digits);
+        let bad = text.is_empty()
+            || digits.is_some_and(|d| {
+                text.chars().count() != d as usize || !text.chars().all(|c| c.is_ascii_digit())
+            });
+        if bad {
+            ctx.err(
+                &p,
+                format!("'{text}' is not a hex id of ruleset '{}'", refs.ruleset.id),
+                match digits {
+                    Some(d) => format!("write {d} digits in quotes, e.g. \"0114\""),
+                    None => "write the hex id in quotes".to_string(),
+                },
+            );
+            return None;
+        }
+        return Some(Position::Hex(text));
+    }
+    if let Some(area) = &raw.area {
+        if kind != Some(GeometryKind::Area) {
+            wrong_geometry(ctx, "area");
+            return None;
+        }
+        if area.trim().is_empty() {
+            ctx.err(&path.key("area"), "empty area name", "name the area");
+            return None;
+        }
+        return Some(Position::Area(area.clone()));
+    }
+    if let Some(off) = &raw.off_map {
+        if off.trim().is_empty() {
+            ctx.err(
+                &path.key("off_map"),
+                "empty off-map place",
+                "say where: reinforcement pool, breakdown units available…",
+            );
+            return None;
+        }
+        return Some(Position::OffMap(off.clone()));
+    }
+    let (Some(x), Some(y)) = (raw.x, raw.y) else {
+        ctx.err(path, "a free position needs both x and y", "add the missing one");
+        return None;
+    };
+    if kind != Some(GeometryKind::Free) {
+        wrong_geometry(ctx, "free-form");
+        return None;
+    }
+    if !(x.is_finite() && y.is_finite()) {
+        ctx.err(path, "x and y must be finite numbers", "write numbers in base units");
+        return None;
+    }
+    Some(Position::Free { x, y })
+}
+
+fn check_side(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, side: &str) -> bool {
+    if refs.sides.contains(side) || refs.armies.contains_key(side) {
+        return true;
+    }
+    let known: Vec<&str> = refs.sides.iter().map(String::as_str).collect();
+    ctx.err(
+        path,
+        format!("unknown side '{side}'"),
+        format!("sides: {}", known.join(", ")),
+    );
+    false
+}
+
+fn attribute_value(spec: &AttributeSpec, raw: &RawValue) -> Result<Value, String> {
+    match (&spec.kind, raw) {
+        (AttributeKind::Int { min, max }, RawValue::Int(i)) => {
+            if min.is_some_and(|m| *i < m) || max.is_some_and(|m| *i > m) {
+                Err(format!(
+                    "{i} is out of range {}–{}",
+                    min.map_or("…".into(), |m| m.to_string()),
+                    max.map_or("…".into(), |m| m.to_string())
+                ))
+            } else {
+                Ok(Value::Int(*i))
+            }
+        }
+        (AttributeKind::Flag, RawValue::Bool(b)) => Ok(Value::Bool(*b)),
+        (AttributeKind::Text, RawValue::Text(t)) => Ok(Value::Text(t.clone())),
+        (AttributeKind::Text, RawValue::Int(i)) => Ok(Value::Text(i.to_string())),
+        (AttributeKind::Choice { choices }, RawValue::Text(t)) => {
+            if choices.contains(t) {
+                Ok(Value::Text(t.clone()))
+            } else {
+                Err(format!("'{t}' is not one of {}", choices.join(", ")))
+            }
+        }
+        (AttributeKind::Choices { choices }, RawValue::List(list)) => {
+            if let Some(bad) = list.iter().find(|t| !choices.contains(t)) {
+                Err(format!("'{bad}' is not one of {}", choices.join(", ")))
+            } else {
+                Ok(Value::Text(list.join(", ")))
+            }
+        }
+        (AttributeKind::Choices { choices }, RawValue::Text(t)) => {
+            if choices.contains(t) {
+                Ok(Value::Text(t.clone()))
+            } else {
+                Err(format!("'{t}' is not one of {}", choices.join(", ")))
+            }
+        }
+        (kind, _) => Err(format!(
+            "expects {}",
+            match kind {
+                AttributeKind::Int { .. } => "a whole number",
+                AttributeKind::Flag => "true or false",
+                AttributeKind::Text => "text",
+                AttributeKind::Choice { .. } => "one name",
+                AttributeKind::Choices { .. } => "a list of names",
+            }
+        )),
+    }
+}
+
+struct Placement<'p> {
+    side: &'p str,
+    army: Option<&'p str>,
+    position: &'p Position,
+    force: Option<&'p str>,
+}
+
+fn counters(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    path: &YamlPath,
+    raw: &RawCounter,
+    kind: CounterKind,
+    at: &Placement,
+    out: &mut Vec<CounterSpec>,
+) {
+    let specs = match kind {
+        CounterKind::Leader => &refs.ruleset.leaders,
+        CounterKind::Unit | CounterKind::Marker => &refs.ruleset.units,
+    };
+    let declared = |name: &str| specs.iter().find(|s| s.name == name);
+    let list = || {
+        specs
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let what = if kind == CounterKind::Leader {
+        "leaders"
+    } else {
+        "units"
+    };
+    let mut attributes = BTreeMap::new();
+    let mut ok = true;
+    for (name, value) in &raw.attributes {
+        let p = path.key("attributes").key(name);
+        let Some(spec) = declared(name) else {
+            ctx.err(
+                &p,
+                format!(
+                    "unknown {what} attribute '{name}' in ruleset '{}'",
+                    refs.ruleset.id
+                ),
+                format!("declared: {}", list()),
+            );
+            ok = false;
+            continue;
+        };
+        match attribute_value(spec, value) {
+            Ok(v) => {
+                attributes.insert(name.clone(), v);
+            }
+            Err(e) => {
+                ctx.err(&p, format!("{name}: {e}"), spec.help.clone().unwrap_or_default());
+                ok = false;
+            }
+        }
+    }
+    for (i, name) in raw.unknown.iter().enumerate() {
+        let p = path.key("unknown").index(i);
+        if declared(name).is_none() {
+            ctx.err(
+                &p,
+                format!(
+                    "unknown {what} attribute '{name}' in ruleset '{}'",
+                    refs.ruleset.id
+                ),
+                format!("declared: {}", list()),
+            );
+            ok = false;
+        } else if attributes.contains_key(name) {
+            ctx.err(
+                &p,
+                format!("'{name}' is both given and listed as unknown"),
+                "remove it from one of the two",
+            );
+            ok = false;
+        }
+    }
+    // Split an `sp` + `counters` entry into physical counters.
+    let mut strengths: Vec<(Option<u32>, Option<u32>)> = Vec::new();
+    if raw.counters.is_empty() {
+        if raw.sp.is_some() {
+            ctx.err(
+                &path.key("sp"),
+                "sp without counters",
+                "add counters: [{count: 1, max: 8}]",
+            );
+            ok = false;
+        }
+        strengths.push((None, None));
+    } else {
+        let maxima: Vec<u32> = raw
+            .counters
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.max, c.count as usize))
+            .collect();
+        if maxima.is_empty() || maxima.contains(&0) {
+            ctx.err(
+                &path.key("counters"),
+                "counters need a count and a maximum strength of at least 1",
+                "write e.g. [{count: 2, max: 8}]",
+            );
+            return;
+        }
+        if refs.strength.is_none() {
+            ctx.err(
+                &path.key("counters"),
+                "counters given but the scenario does not say which attributes hold strength",
+                "add strength: {points: <attribute>, maximum: <attribute>} at the top",
+            );
+            return;
+        }
+        match raw.sp {
+            Some(sp) => match distribute_sp(sp, &maxima) {
+                Some(held) => strengths.extend(held.into_iter().zip(&maxima).map(|(h, m)| (Some(h), Some(*m)))),
+                None => {
+                    ctx.err(
+                        &path.key("sp"),
+                        format!(
+                            "{sp} SP cannot be held by {} counter(s) of maximum strength {}",
+                            maxima.len(),
+                            maxima.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                        ),
+                        format!(
+                            "need count ≤ sp ≤ Σ count × max ({} ≤ sp ≤ {})",
+                            maxima.len(),
+                            maxima.iter().sum::<u32>()
+                        ),
+                    );
+                    return;
+                }
+            },
+            None => strengths.extend(maxima.iter().map(|m| (None, Some(*m)))),
+        }
+    }
+    if !ok {
+        return;
+    }
+    let base = raw.id.clone().unwrap_or_else(|| match at.force {
+        Some(f) if kind != CounterKind::Leader => format!("{f}-{}", slug(&raw.name)),
+        _ => slug(&raw.name),
+    });
+    let split = !raw.counters.is_empty();
+    for (n, (points, maximum)) in strengths.into_iter().enumerate() {
+        let id = if split {
+            format!("{base}-{}", n + 1)
+        } else {
+            base.clone()
+        };
+        if !refs.ids.insert(id.clone()) {
+            ctx.err(
+                path,
+                format!("counter id '{id}' is used twice"),
+                "give this entry its own id: …",
+            );
+            return;
+        }
+        let mut attrs = attributes.clone();
+        if let Some((sp_name, max_name)) = refs.strength.clone() {
+            if let Some(p) = points {
+                attrs.insert(sp_name, Value::Int(i64::from(p)));
+            }
+            if let Some(m) = maximum {
+                attrs.insert(max_name, Value::Int(i64::from(m)));
+            }
+        }
+        if let Some(note) = &raw.note {
+            refs.notes.push(CounterNote {
+                counter: id.clone(),
+                text: note.clone(),
+            });
+        }
+        out.push(CounterSpec {
+            id,
+            name: raw.name.clone(),
+            side: at.side.to_string(),
+            army: at.army.map(str::to_string),
+            kind,
+            attributes: attrs,
+            unknown: raw.unknown.clone(),
+            position: at.position.clone(),
+            force: at.force.map(str::to_string),
+        });
+    }
+}
+
+/// Validates a force; its counters go to `out`.
+fn force(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    path: &YamlPath,
+    raw: &RawForce,
+    out: &mut Vec<CounterSpec>,
+) -> Option<ForceSpec> {
+    let side_ok = check_side(ctx, refs, &path.key("side"), &raw.side);
+    if let Some(army) = &raw.army {
+        match refs.armies.get(army) {
+            None => {
+                let known: Vec<&str> = refs.armies.keys().map(String::as_str).collect();
+                ctx.err(
+                    &path.key("army"),
+                    format!("unknown army '{army}'"),
+                    format!("armies: {}", known.join(", ")),
+                );
+            }
+            Some(side) if side != &raw.side => ctx.err(
+                &path.key("army"),
+                format!("army '{army}' belongs to side '{side}', not '{}'", raw.side),
+                "correct the side or the army",
+            ),
+            Some(_) => {}
+        }
+    }
+    let pos = position(ctx, refs, &path.key("position"), &raw.position)?;
+    if !side_ok {
+        return None;
+    }
+    let force_id = (!raw.loose).then_some(raw.id.as_str());
+    if !raw.loose && !refs.ids.insert(raw.id.clone()) {
+        ctx.err(
+            &path.key("id"),
+            format!("id '{}' is used twice", raw.id),
+            "use a unique id",
+        );
+    }
+    let at = Placement {
+        side: &raw.side,
+        army: raw.army.as_deref(),
+        position: &pos,
+        force: force_id,
+    };
+    for (list, key, kind) in [
+        (&raw.leaders, "leaders", CounterKind::Leader),
+        (&raw.units, "units", CounterKind::Unit),
+        (&raw.markers, "markers", CounterKind::Marker),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            counters(ctx, refs, &path.key(key).index(i), c, kind, &at, out);
+        }
+    }
+    Some(ForceSpec {
+        id: raw.id.clone(),
+        side: raw.side.clone(),
+        army: raw.army.clone(),
+        position: pos,
+        place: raw.place.clone(),
+        order: raw.order.clone(),
+        note: raw.note.clone(),
+    })
+}
+
+/// A turn given as a label, a number or `at_start`.
+fn turn(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawName) -> Option<u32> {
+    let n = match raw {
+        RawName::Int(i) => u32::try_from(*i).ok(),
+        RawName::Text(t) if t == "at_start" => Some(1),
+        RawName::Text(t) => turn_of_label(&refs.calendar, t),
+        RawName::Float(_) => None,
+    };
+    match n {
+        Some(n) if (1..=refs.turns).contains(&n) => Some(n),
+        _ => {
+            let text = match raw {
+                RawName::Int(i) => i.to_string(),
+                RawName::Text(t) => t.clone(),
+                RawName::Float(f) => f.to_string(),
+            };
+            ctx.err(
+                path,
+                format!("'{text}' is not a turn of this scenario"),
+                format!(
+                    "write a turn 1–{} or a calendar label ({} … {})",
+                    refs.turns,
+                    refs.calendar.first().map_or("", String::as_str),
+                    refs.calendar.last().map_or("", String::as_str)
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn text_items(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &[RawText]) -> Vec<TextItem> {
+    let mut ids = BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, t) in raw.iter().enumerate() {
+        let p = path.index(i);
+        if !ids.insert(t.id.clone()) {
+            ctx.err(&p.key("id"), format!("id '{}' is used twice", t.id), "use a unique id");
+        }
+        if let Some(side) = &t.side {
+            check_side(ctx, refs, &p.key("side"), side);
+        }
+        if let Some(proc_id) = &t.procedure
+            && refs.ruleset.procedure(proc_id).is_none()
+        {
+            ctx.err(
+                &p.key("procedure"),
+                format!("ruleset '{}' has no procedure '{proc_id}'", refs.ruleset.id),
+                "name a procedure of the ruleset",
+            );
+        }
+        out.push(TextItem {
+            id: t.id.clone(),
+            title: t.title.clone(),
+            text: t.text.trim().to_string(),
+            side: t.side.clone(),
+            procedure: t.procedure.clone(),
+            rule: t.rule.clone(),
+        });
+    }
+    out
+}
+
+/// Loads and validates a scenario against the loaded rulesets. Either everything loads or
+/// nothing does.
+pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, LoadErrors> {
+    let raw: RawScenario = parse_yaml(file).map_err(|e| LoadErrors(vec![e]))?;
+    let mut ctx = Ctx::new(file);
+    let root = YamlPath::root();
+    let Some(ruleset) = rulesets.get(&raw.ruleset) else {
+        let failed = rulesets.failed.iter().any(|(id, _)| id == &raw.ruleset);
+        ctx.err(
+            &root.key("ruleset"),
+            if failed {
+                format!("ruleset '{}' failed to load", raw.ruleset)
+            } else {
+                format!("unknown ruleset '{}'", raw.ruleset)
+            },
+            format!("loaded rulesets: {}", rulesets.ids().join(", ")),
+        );
+        return Err(LoadErrors(ctx.errors));
+    };
+
+    // Calendar.
+    if raw.turns == 0 {
+        ctx.err(&root.key("turns"), "a scenario needs at least one turn", "write turns: 1 or more");
+    }
+    let cal = &raw.calendar;
+    let cal_path = root.key("calendar");
+    let calendar = match (&cal.start, &cal.labels) {
+        (Some(start), None) => {
+            let per = cal.turns_per_month.unwrap_or(6);
+            let month = MONTHS.iter().position(|m| *m == start.month);
+            match month {
+                Some(m) if (1..=per).contains(&start.turn) && per > 0 => {
+                    five_day_calendar(m, start.turn, start.year, per, raw.turns)
+                }
+                _ => {
+                    ctx.err(
+                        &cal_path.key("start"),
+                        format!("'{}, {}' is not a turn of the calendar", start.month, start.turn),
+                        format!("a month name in English and a turn 1–{per}"),
+                    );
+                    Vec::new()
+                }
+            }
+        }
+        (None, Some(labels)) => {
+            if labels.len() != raw.turns as usize {
+                ctx.err(
+                    &cal_path.key("labels"),
+                    format!("{} labels for {} turns", labels.len(), raw.turns),
+                    "give one label per turn",
+                );
+            }
+            labels.clone()
+        }
+        _ => {
+            ctx.err(
+                &cal_path,
+                "a calendar needs either start or labels",
+                "write start: {month: April, turn: 4, year: 1509} or labels: [...]",
+            );
+            Vec::new()
+        }
+    };
+
+    // Sides and armies.
+    let mut sides = Vec::new();
+    let mut side_ids = BTreeSet::new();
+    for (i, s) in raw.sides.iter().enumerate() {
+        if !side_ids.insert(s.id.clone()) {
+            ctx.err(&root.key("sides").index(i).key("id"), format!("side '{}' twice", s.id), "use a unique id");
+        }
+        sides.push(SideSpec {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            armies: s.armies.clone(),
+        });
+    }
+    let mut army_sides = BTreeMap::new();
+    let mut armies = Vec::new();
+    for (i, a) in raw.armies.iter().enumerate() {
+        let p = root.key("armies").index(i);
+        if !side_ids.contains(&a.side) {
+            ctx.err(&p.key("side"), format!("unknown side '{}'", a.side), "name a side id");
+        }
+        if army_sides.insert(a.id.clone(), a.side.clone()).is_some() || side_ids.contains(&a.id) && a.id != a.side {
+            ctx.err(&p.key("id"), format!("army id '{}' is used twice", a.id), "use a unique id");
+        }
+        armies.push(ArmySpec {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            side: a.side.clone(),
+            capitani_generali: a.capitani_generali.clone(),
+            minor_capitani: a.minor_capitani.clone(),
+            note: a.note.clone(),
+        });
+    }
+    for (i, s) in raw.sides.iter().enumerate() {
+        for (j, a) in s.armies.iter().enumerate() {
+            if army_sides.get(a) != Some(&s.id) {
+                ctx.err(
+                    &root.key("sides").index(i).key("armies").index(j),
+                    format!("army '{a}' is not declared for side '{}'", s.id),
+                    "declare it under armies: with this side",
+                );
+            }
+        }
+    }
+    let strength = raw.strength.as_ref().map(|s| (s.points.clone(), s.maximum.clone()));
+    if let Some((points, maximum)) = &strength {
+        for (key, name) in [("points", points), ("maximum", maximum)] {
+            let ok = ruleset.units.iter().any(|u| {
+                u.name == *name && matches!(u.kind, AttributeKind::Int { .. })
+            });
+            if !ok {
+                ctx.err(
+                    &root.key("strength").key(key),
+                    format!("'{name}' is not a number attribute of the units of ruleset '{}'", ruleset.id),
+                    "name a declared int unit attribute",
+                );
+            }
+        }
+    }
+    let mut refs = Refs {
+        ruleset,
+        sides: side_ids,
+        armies: army_sides,
+        strength,
+        ids: BTreeSet::new(),
+        calendar: calendar.clone(),
+        turns: raw.turns,
+        notes: Vec::new(),
+    };
+    if let Some(fp) = &raw.first_player {
+        check_side(&mut ctx, &refs, &root.key("first_player"), fp);
+    }
+
+    // Forces at start.
+    let mut forces = Vec::new();
+    let mut start_counters = Vec::new();
+    for (i, f) in raw.forces.iter().enumerate() {
+        let p = root.key("forces").index(i);
+        if let Some(f) = force(&mut ctx, &mut refs, &p, f, &mut start_counters) {
+            forces.push(f);
+        }
+    }
+
+    // Reinforcements.
+    let mut reinforcements = Vec::new();
+    for (i, r) in raw.reinforcements.iter().enumerate() {
+        let p = root.key("reinforcements").index(i);
+        let t = turn(&mut ctx, &refs, &p.key("turn"), &r.turn);
+        let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
+        let mut cs = Vec::new();
+        for (j, f) in r.forces.iter().enumerate() {
+            force(&mut ctx, &mut refs, &p.key("forces").index(j), f, &mut cs);
+        }
+        if let (Some(turn), Some(entry)) = (t, entry) {
+            reinforcements.push(Reinforcement {
+                turn,
+                entry,
+                counters: cs,
+                note: r.note.clone(),
+            });
+        }
+    }
+    reinforcements.sort_by_key(|r| r.turn);
+
+    let special_rules = text_items(&mut ctx, &refs, &root.key("special_rules"), &raw.special_rules);
+    let mut conditional = Vec::new();
+    for (i, r) in raw.conditional_reinforcements.iter().enumerate() {
+        let p = root.key("conditional_reinforcements").index(i);
+        if !special_rules.iter().any(|s| s.id == r.rule) {
+            ctx.err(
+                &p.key("rule"),
+                format!("no special rule '{}'", r.rule),
+                "name the id of a special rule of this scenario",
+            );
+        }
+        let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
+        let mut cs = Vec::new();
+        for (j, f) in r.forces.iter().enumerate() {
+            force(&mut ctx, &mut refs, &p.key("forces").index(j), f, &mut cs);
+        }
+        if let Some(entry) = entry {
+            conditional.push(ConditionalReinforcement {
+                id: r.id.clone(),
+                rule: r.rule.clone(),
+                entry,
+                counters: cs,
+                note: r.note.clone(),
+            });
+        }
+    }
+
+    // Schedules.
+    let mut schedules = Vec::new();
+    for (i, s) in raw.schedules.iter().enumerate() {
+        let p = root.key("schedules").index(i);
+        if let Some(side) = &s.side {
+            check_side(&mut ctx, &refs, &p.key("side"), side);
+        }
+        if let Some(proc_id) = &s.procedure
+            && ruleset.procedure(proc_id).is_none()
+        {
+            ctx.err(
+                &p.key("procedure"),
+                format!("ruleset '{}' has no procedure '{proc_id}'", ruleset.id),
+                "name a procedure of the ruleset",
+            );
+        }
+        let mut turns = BTreeSet::new();
+        for (j, t) in s.turns.iter().enumerate() {
+            if let Some(n) = turn(&mut ctx, &refs, &p.key("turns").index(j), t) {
+                turns.insert(n);
+            }
+        }
+        let mut amounts = Vec::new();
+        for (j, a) in s.amounts.iter().enumerate() {
+            let q = p.key("amounts").index(j);
+            if let Some(n) = turn(&mut ctx, &refs, &q.key("turn"), &a.turn) {
+                if amounts.iter().any(|(t, _)| *t == n) {
+                    ctx.err(&q, format!("turn {n} is given twice"), "give each turn once");
+                }
+                turns.insert(n);
+                amounts.push((n, a.amount));
+            }
+        }
+        amounts.sort_by_key(|(t, _)| *t);
+        schedules.push(Schedule {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            turns: turns.into_iter().collect(),
+            procedure: s.procedure.clone(),
+            side: s.side.clone(),
+            amounts,
+            note: s.note.clone(),
+        });
+    }
+
+    let mut supply_sources = Vec::new();
+    for (i, s) in raw.supply_sources.iter().enumerate() {
+        let p = root.key("supply_sources").index(i);
+        check_side(&mut ctx, &refs, &p.key("army"), &s.army);
+        if let Some(pos) = position(&mut ctx, &refs, &p.key("position"), &s.position) {
+            supply_sources.push(SupplySource {
+                army: s.army.clone(),
+                position: pos,
+                label: s.label.clone(),
+                note: s.note.clone(),
+            });
+        }
+    }
+    let mut holdings = Vec::new();
+    for (i, h) in raw.holdings.iter().enumerate() {
+        let p = root.key("holdings").index(i);
+        check_side(&mut ctx, &refs, &p.key("side"), &h.side);
+        if let Some(pos) = position(&mut ctx, &refs, &p.key("position"), &h.position) {
+            holdings.push(Holding {
+                place: h.place.clone(),
+                position: pos,
+                side: h.side.clone(),
+                status: h.status.clone(),
+            });
+        }
+    }
+    let mut capitano_cards = Vec::new();
+    for (i, c) in raw.capitano_cards.iter().enumerate() {
+        check_side(&mut ctx, &refs, &root.key("capitano_cards").index(i).key("army"), &c.army);
+        capitano_cards.push(CapitanoCard {
+            army: c.army.clone(),
+            name: c.name.clone(),
+            card: c.card,
+        });
+    }
+    let regions = raw
+        .regions
+        .iter()
+        .map(|r| RegionAlignment {
+            region: r.region.clone(),
+            alignment: r.alignment.clone(),
+            alternative: r.alternative.clone(),
+            note: r.note.clone(),
+        })
+        .collect();
+    let victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
+    let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
+
+    if !ctx.errors.is_empty() {
+        return Err(LoadErrors(ctx.errors));
+    }
+    Ok(Scenario {
+        id: raw.id,
+        ruleset: raw.ruleset,
+        title: raw.title,
+        source: raw.source,
+        date: raw.date,
+        turns: raw.turns,
+        calendar,
+        sides,
+        armies,
+        first_player: raw.first_player,
+        map: raw.map,
+        forces,
+        counters: start_counters,
+        counter_notes: refs.notes,
+        reinforcements,
+        conditional_reinforcements: conditional,
+        schedules,
+        supply_sources,
+        regions,
+        holdings,
+        capitano_cards,
+        victory,
+        special_rules,
+        rulings,
+        notes: raw.notes,
+    })
+}

@@ -1,0 +1,218 @@
+//! The game state: a fold over the journal's effective events (undone ones skipped).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::event::{CounterChange, Cursor, Event, EventKind};
+use super::scenario::{CounterKind, Position, Scenario};
+use crate::dice::Provenance;
+use crate::rules::Value;
+
+/// One counter as it stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CounterState {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: String,
+    /// Army, if any.
+    pub army: Option<String>,
+    /// Unit, leader or marker.
+    pub kind: CounterKind,
+    /// Attributes (strength, quality…).
+    pub attributes: BTreeMap<String, Value>,
+    /// Attributes the rule text does not give and the umpire has not filled in.
+    pub unknown: Vec<String>,
+    /// Status markers (disordered, demoralised…).
+    pub statuses: BTreeSet<String>,
+    /// Where it is.
+    pub position: Position,
+    /// Force or stack.
+    pub force: Option<String>,
+    /// Why it left the table, if it did.
+    pub removed: Option<String>,
+}
+
+/// A check queued by an earlier result (e.g. a Discipline Check after an Assault).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FollowUp {
+    /// The Resolved event that queued it.
+    pub from: u64,
+    /// The procedure to resolve.
+    pub procedure: String,
+    /// Why.
+    pub text: Option<String>,
+}
+
+/// The state of a game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameState {
+    /// Where the game stands in the Sequence of Play.
+    pub cursor: Cursor,
+    /// Every counter, by id.
+    pub counters: BTreeMap<String, CounterState>,
+    /// Follow-up checks not yet resolved or skipped.
+    pub follow_ups: Vec<FollowUp>,
+    /// Resolutions that count: (cursor, procedure, event).
+    pub resolved: Vec<(Cursor, String, u64)>,
+    /// Items skipped on purpose: (cursor, item key, reason).
+    pub skipped: Vec<(Cursor, String, String)>,
+    /// Overrides: Resolved event → outcome code that stands.
+    pub overrides: BTreeMap<u64, String>,
+    /// Notes: (event, text).
+    pub notes: Vec<(u64, String)>,
+    /// Effective events (not undone), by seq.
+    pub effective: BTreeSet<u64>,
+    /// The next app-dice draw index: after every draw ever used, undone ones included, so an
+    /// undo never re-rolls.
+    pub next_draw: u64,
+}
+
+/// Which events count: undo and redo are applied in journal order.
+pub fn effective_events(events: &[Event]) -> BTreeSet<u64> {
+    let mut active: BTreeSet<u64> = BTreeSet::new();
+    for e in events {
+        match &e.kind {
+            EventKind::Undone { event } => {
+                active.remove(event);
+            }
+            EventKind::Redone { event } => {
+                active.insert(*event);
+            }
+            _ => {
+                active.insert(e.seq);
+            }
+        }
+    }
+    active
+}
+
+fn apply_change(counters: &mut BTreeMap<String, CounterState>, change: &CounterChange) -> Result<(), String> {
+    let id = match change {
+        CounterChange::Attribute { counter, .. } | CounterChange::Status { counter, .. } | CounterChange::Move { counter, .. } | CounterChange::Remove { counter, .. } => counter,
+    };
+    let Some(c) = counters.get_mut(id) else {
+        return Err(format!("the journal names counter '{id}', which the scenario does not have"));
+    };
+    match change {
+        CounterChange::Attribute { attribute, to, .. } => {
+            c.unknown.retain(|u| u != attribute);
+            c.attributes.insert(attribute.clone(), to.clone());
+        }
+        CounterChange::Status { status, on, .. } => {
+            if *on {
+                c.statuses.insert(status.clone());
+            } else {
+                c.statuses.remove(status);
+            }
+        }
+        CounterChange::Move { to, .. } => {
+            c.position = to.clone();
+            c.removed = None;
+        }
+        CounterChange::Remove { reason, .. } => c.removed = Some(reason.clone()),
+    }
+    Ok(())
+}
+
+/// Label of the off-map box where a turn's reinforcements wait.
+pub fn reinforcement_box(turn: u32) -> String {
+    format!("reinforcements, turn {turn}")
+}
+
+/// The state at the start of a scenario.
+pub fn initial_state(scenario: &Scenario) -> GameState {
+    let mut counters = BTreeMap::new();
+    let mut add = |spec: &super::scenario::CounterSpec, position: Position| {
+        counters.insert(
+            spec.id.clone(),
+            CounterState {
+                id: spec.id.clone(),
+                name: spec.name.clone(),
+                side: spec.side.clone(),
+                army: spec.army.clone(),
+                kind: spec.kind.clone(),
+                attributes: spec.attributes.clone(),
+                unknown: spec.unknown.clone(),
+                statuses: BTreeSet::new(),
+                position,
+                force: spec.force.clone(),
+                removed: None,
+            },
+        );
+    };
+    for spec in &scenario.counters {
+        add(spec, spec.position.clone());
+    }
+    for r in &scenario.reinforcements {
+        for spec in &r.counters {
+            add(spec, Position::OffMap(reinforcement_box(r.turn)));
+        }
+    }
+    GameState {
+        cursor: Cursor { turn: 1, step: 0 },
+        counters,
+        follow_ups: Vec::new(),
+        resolved: Vec::new(),
+        skipped: Vec::new(),
+        overrides: BTreeMap::new(),
+        notes: Vec::new(),
+        effective: BTreeSet::new(),
+        next_draw: 0,
+    }
+}
+
+/// Folds the journal into a state. Fails only on a journal that contradicts its scenario.
+pub fn replay(scenario: &Scenario, events: &[Event]) -> Result<GameState, String> {
+    let mut state = initial_state(scenario);
+    state.effective = effective_events(events);
+    for e in events {
+        // Draws are never reused, even those of undone rolls.
+        if let EventKind::Resolved { resolution, .. } = &e.kind {
+            for roll in &resolution.rolls {
+                if let Provenance::App { first_draw, draws, .. } = roll.provenance {
+                    state.next_draw = state.next_draw.max(first_draw + draws);
+                }
+            }
+        }
+        if !state.effective.contains(&e.seq) {
+            continue;
+        }
+        match &e.kind {
+            EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                for c in changes {
+                    apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+                }
+            }
+            EventKind::Resolved { resolution, .. } => {
+                if let Some(i) = state.follow_ups.iter().position(|f| f.procedure == resolution.procedure) {
+                    state.follow_ups.remove(i);
+                }
+                for effect in &resolution.outcome.effects {
+                    if effect.kind == "follow_up"
+                        && let Some(p) = &effect.procedure
+                    {
+                        state.follow_ups.push(FollowUp { from: e.seq, procedure: p.clone(), text: effect.text.clone() });
+                    }
+                }
+                state.resolved.push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
+            }
+            EventKind::Overridden { of, outcome, .. } => {
+                state.overrides.insert(*of, outcome.clone());
+            }
+            EventKind::Stepped { to, .. } => state.cursor = to.clone(),
+            EventKind::Skipped { item, reason } => {
+                if let Some(from) = item.strip_prefix("follow_up:").and_then(|s| s.parse::<u64>().ok()) {
+                    state.follow_ups.retain(|f| f.from != from);
+                }
+                state.skipped.push((e.cursor.clone(), item.clone(), reason.clone()));
+            }
+            EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
+        }
+    }
+    Ok(state)
+}

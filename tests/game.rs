@@ -1,0 +1,318 @@
+//! Game sessions: actions → journal → state, undo as an event, verification, export/import,
+//! migrations, and crash safety under SIGKILL.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use umpire::game::scenario::Position;
+use umpire::game::state::replay;
+use umpire::game::{Action, EventKind, Game, GameError, GameFile, GameMeta, StoreError};
+use umpire::rules::{Library, SourceFile};
+
+fn fixture() -> SourceFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
+    SourceFile { name: path.display().to_string(), text: std::fs::read_to_string(&path).expect("fixture") }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-game-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    dir.join("game.umpire")
+}
+
+fn lib() -> Library {
+    Library::shipped()
+}
+
+fn note(text: &str) -> Action {
+    Action::Note { text: text.into() }
+}
+
+fn resolve_discipline(discipline: &str, physical: Option<&str>) -> Action {
+    Action::Resolve {
+        procedure: "discipline_test".into(),
+        inputs: vec![("discipline".into(), discipline.into())],
+        physical: physical.map(|f| vec![f.to_string()]),
+        chart_result: None,
+        counters: [("unit".to_string(), vec!["red-musketeers".to_string()])].into(),
+    }
+}
+
+#[test]
+fn a_session_survives_reopening_with_the_same_state() {
+    let path = scratch("reopen");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 42).expect("create");
+    game.act(resolve_discipline("B", None)).expect("app roll");
+    game.act(resolve_discipline("C", Some("2"))).expect("physical roll");
+    game.act(Action::Move { counter: "red-horse".into(), to: Position::Free { x: 12.0, y: 7.5 } }).expect("move");
+    game.act(Action::SetStatus { counter: "blue-pikes".into(), status: "disordered".into(), on: true }).expect("status");
+    game.act(Action::SetAttribute { counter: "blue-pikes".into(), attribute: "vbu".into(), value: "4".into() }).expect("strength");
+    let before = game.state().clone();
+    drop(game);
+    let again = Game::open(&path, &lib).expect("reopen");
+    assert_eq!(again.state(), &before);
+    let pikes = &again.state().counters["blue-pikes"];
+    assert!(pikes.statuses.contains("disordered"));
+    assert_eq!(pikes.attributes["vbu"], umpire::rules::Value::Int(4));
+    assert_eq!(again.state().counters["red-horse"].position, Position::Free { x: 12.0, y: 7.5 });
+    assert_eq!(again.events().len(), 6);
+    assert!(again.verify().is_empty(), "{:?}", again.verify());
+    assert_eq!(again.file().integrity_check().expect("check"), "ok");
+}
+
+#[test]
+fn bad_actions_are_refused_and_write_nothing() {
+    let path = scratch("refuse");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 1).expect("create");
+    let cases: Vec<(Action, &str)> = vec![
+        (Action::Move { counter: "nobody".into(), to: Position::Free { x: 1.0, y: 1.0 } }, "no counter 'nobody'"),
+        (Action::Move { counter: "red-horse".into(), to: Position::Hex("0114".into()) }, "no hex map"),
+        (Action::SetAttribute { counter: "red-horse".into(), attribute: "vbu".into(), value: "99".into() }, "must be from 0 to 20"),
+        (Action::SetAttribute { counter: "red-horse".into(), attribute: "colour".into(), value: "red".into() }, "has no attribute 'colour'"),
+        (resolve_discipline("B", Some("7")), "7 is not a face of a d6"),
+        (resolve_discipline("Z", None), "must be one of: A, B, C"),
+        (Action::Skip { item: "nothing-here".into(), reason: "because".into() }, "nothing pending is called"),
+        (Action::Override { of: 1, outcome: "pass".into(), reason: "x".into() }, "not a resolution"),
+        (Action::Back, "first step"),
+        (Action::Redo, "nothing to redo"),
+    ];
+    for (action, expected) in cases {
+        let err = game.act(action.clone()).expect_err("refused");
+        assert!(err.to_string().contains(expected), "{action:?}: expected {expected:?} in {err}");
+    }
+    assert_eq!(game.events().len(), 1, "nothing was written");
+    assert_eq!(Game::open(&path, &lib).expect("open").events().len(), 1);
+}
+
+#[test]
+fn undo_is_an_event_and_never_rerolls() {
+    let path = scratch("undo");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 7).expect("create");
+    game.act(resolve_discipline("B", None)).expect("roll");
+    let first_draw = game.state().next_draw;
+    game.act(Action::Undo).expect("undo");
+    // The undone roll stays in the journal, marked undone; the next roll uses a new draw.
+    assert!(matches!(game.events()[1].kind, EventKind::Resolved { .. }));
+    assert!(!game.state().effective.contains(&2));
+    assert!(game.state().resolved.is_empty());
+    game.act(resolve_discipline("B", None)).expect("roll again");
+    assert_eq!(game.state().next_draw, first_draw + 1);
+    let EventKind::Resolved { resolution, .. } = &game.events()[3].kind else { panic!("resolved") };
+    let umpire::dice::Provenance::App { first_draw: d, .. } = resolution.rolls[0].provenance else { panic!("app dice") };
+    assert_eq!(d, first_draw, "the undone draw is not reused");
+    // Undo then redo brings a move back.
+    game.act(Action::Move { counter: "red-horse".into(), to: Position::Free { x: 3.0, y: 3.0 } }).expect("move");
+    game.act(Action::Undo).expect("undo move");
+    assert_eq!(game.state().counters["red-horse"].position, Position::Free { x: 10.0, y: 5.0 });
+    game.act(Action::Redo).expect("redo move");
+    assert_eq!(game.state().counters["red-horse"].position, Position::Free { x: 3.0, y: 3.0 });
+    assert!(game.verify().is_empty());
+}
+
+#[test]
+fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
+    let path = scratch("sop");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 3).expect("create");
+    let steps = game.steps().len();
+    assert!(steps >= 2);
+    while game.state().cursor.step + 1 < steps {
+        game.act(Action::Next).expect("free steps");
+    }
+    let open: Vec<String> = game.pending().into_iter().filter(|p| p.mandatory && !p.done).map(|p| p.key).collect();
+    assert!(!open.is_empty(), "the end-of-turn break points are mandatory");
+    let err = game.act(Action::Next).expect_err("refused");
+    assert!(err.to_string().contains("mandatory items are still pending"), "{err}");
+    for key in &open {
+        let err = game.act(Action::Skip { item: key.clone(), reason: " ".into() }).expect_err("needs a reason");
+        assert!(err.to_string().contains("needs a reason"));
+        game.act(Action::Skip { item: key.clone(), reason: "no losses this turn".into() }).expect("skip");
+    }
+    game.act(Action::Next).expect("next turn");
+    let status = game.status();
+    assert_eq!((status.turn, status.step_index), (2, 0));
+    assert_eq!(status.date.as_deref(), Some("Noon"));
+    // Turn 2 brings the blue reserve: a mandatory item until it is placed.
+    let reinforcement = game.pending().into_iter().find(|p| p.key == "reinforcements:2").expect("reinforcements pending");
+    assert!(!reinforcement.done);
+    game.act(Action::Move { counter: "blue-reserve".into(), to: Position::Free { x: 0.0, y: 20.0 } }).expect("place");
+    assert!(game.pending().into_iter().find(|p| p.key == "reinforcements:2").expect("item").done);
+    // Skips are in the journal with their reasons.
+    assert!(game.events().iter().any(|e| matches!(&e.kind, EventKind::Skipped { reason, .. } if reason == "no losses this turn")));
+}
+
+#[test]
+fn verify_catches_a_tampered_roll() {
+    let path = scratch("tamper");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 99).expect("create");
+    game.act(resolve_discipline("B", None)).expect("roll");
+    let EventKind::Resolved { resolution, .. } = &game.events()[1].kind else { panic!() };
+    let face = resolution.rolls[0].dice[0].face;
+    drop(game);
+    let forged = if face == 6 { 1 } else { face + 1 };
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let body: String = conn.query_row("SELECT body FROM events WHERE seq = 2", [], |r| r.get(0)).expect("row");
+    let mut json: serde_json::Value = serde_json::from_str(&body).expect("json");
+    json["resolution"]["rolls"][0]["dice"][0]["face"] = serde_json::json!(forged);
+    conn.execute("UPDATE events SET body = ?1 WHERE seq = 2", [json.to_string()]).expect("forge");
+    drop(conn);
+    let game = Game::open(&path, &lib).expect("open");
+    let problems = game.verify();
+    assert!(problems.iter().any(|p| p.contains("draw 0 of seed 99") && p.contains(&format!("the journal says {forged}"))), "{problems:?}");
+}
+
+#[test]
+fn older_files_migrate_newer_and_foreign_files_are_refused() {
+    let lib = lib();
+    let meta = GameMeta {
+        ruleset: "qrs".into(),
+        scenario: "test_skirmish".into(),
+        scenario_file: fixture().name,
+        scenario_text: fixture().text,
+        seed: 5,
+        created_by: "umpire 0.0.1".into(),
+    };
+    // A version-1 file (before events recorded who made them) opens and is migrated.
+    let v1 = scratch("v1");
+    GameFile::create_v1_for_tests(&v1, &meta).expect("v1");
+    let conn = rusqlite::Connection::open(&v1).expect("sqlite");
+    let start = serde_json::json!({"seq": 1, "at": "2026-11-01T10:00:00Z", "cursor": {"turn": 1, "step": 0}, "type": "game_started", "ruleset": "qrs", "scenario": "test_skirmish", "seed": 5});
+    conn.execute("INSERT INTO events (seq, at, kind, body) VALUES (1, '2026-11-01T10:00:00Z', 'game_started', ?1)", [start.to_string()]).expect("v1 event");
+    drop(conn);
+    let mut game = Game::open(&v1, &lib).expect("a v1 file opens");
+    game.by = Some("Control".into());
+    game.act(note("after migration")).expect("writes");
+    let version: i64 = rusqlite::Connection::open(&v1).expect("sqlite").pragma_query_value(None, "user_version", |r| r.get(0)).expect("version");
+    assert_eq!(version, umpire::game::store::SCHEMA_VERSION);
+    // A newer file is refused with a clear message.
+    let newer = scratch("newer");
+    drop(Game::create(&newer, &fixture(), &lib, 1).expect("create"));
+    rusqlite::Connection::open(&newer).expect("sqlite").pragma_update(None, "user_version", 99).expect("bump");
+    let Err(GameError::Store(StoreError::Newer { found: 99, .. })) = Game::open(&newer, &lib) else { panic!("newer refused") };
+    // Not a game file.
+    let foreign = scratch("foreign");
+    rusqlite::Connection::open(&foreign).expect("sqlite").execute_batch("CREATE TABLE t (x);").expect("table");
+    let err = Game::open(&foreign, &lib).err().expect("refused");
+    assert!(err.to_string().contains("is not an Umpire game file"), "{err}");
+    // Never overwritten.
+    let err = Game::create(&newer, &fixture(), &lib, 1).err().expect("refused");
+    assert!(err.to_string().contains("already exists"), "{err}");
+}
+
+#[test]
+fn export_and_import_round_trip() {
+    let path = scratch("export");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 11).expect("create");
+    game.act(resolve_discipline("A", None)).expect("roll");
+    game.act(note("é accents survive: Cateau-Cambrésis")).expect("note");
+    game.act(Action::Undo).expect("undo");
+    let dir = path.parent().expect("dir");
+    let jsonl = dir.join("journal.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(["game", "export", path.to_str().unwrap(), "--jsonl", "-o", jsonl.to_str().unwrap()]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&jsonl).expect("export");
+    assert_eq!(text.lines().count(), 1 + game.events().len());
+    assert!(text.contains("Cateau-Cambrésis"));
+    let copy = dir.join("copy.umpire");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(["game", "import", jsonl.to_str().unwrap(), "-o", copy.to_str().unwrap()]).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let imported = Game::open(&copy, &lib).expect("open copy");
+    assert_eq!(imported.events(), game.events());
+    assert_eq!(imported.state(), game.state());
+}
+
+#[test]
+fn replay_equals_state_for_random_sessions() {
+    use proptest::prelude::*;
+    let lib = lib();
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() });
+    let actions = proptest::collection::vec(0u8..8, 1..30);
+    let counter = std::sync::atomic::AtomicU32::new(0);
+    runner
+        .run(&actions, |script| {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let path = scratch(&format!("prop{n}"));
+            let mut game = Game::create(&path, &fixture(), &lib, u64::from(n)).expect("create");
+            for (i, a) in script.iter().enumerate() {
+                let action = match a {
+                    0 => resolve_discipline("B", None),
+                    1 => resolve_discipline("C", Some(&((i % 6) + 1).to_string())),
+                    2 => Action::Move { counter: "red-horse".into(), to: Position::Free { x: i as f64, y: 1.0 } },
+                    3 => Action::SetStatus { counter: "blue-pikes".into(), status: "disordered".into(), on: i % 2 == 0 },
+                    4 => Action::Undo,
+                    5 => Action::Redo,
+                    6 => Action::Next,
+                    _ => note("n"),
+                };
+                let _ = game.act(action);
+            }
+            let folded = replay(game.scenario(), game.events()).expect("replay");
+            prop_assert_eq!(&folded, game.state());
+            let reopened = Game::open(&path, &lib).expect("reopen");
+            prop_assert_eq!(reopened.state(), game.state());
+            prop_assert!(game.verify().is_empty());
+            Ok(())
+        })
+        .expect("replay equals state");
+}
+
+/// Kills a writing process with SIGKILL at random moments, at least 50 times; after each kill
+/// every acknowledged action is in the file and SQLite's integrity check passes.
+#[test]
+fn sigkill_loses_nothing_acknowledged() {
+    let path = scratch("sigkill");
+    let lib = lib();
+    drop(Game::create(&path, &fixture(), &lib, 2024).expect("create"));
+    let mut acknowledged = 1u64;
+    let mut kills = 0;
+    let mut rng_state = 0x9E37_79B9_7F4A_7C15u64;
+    while kills < 50 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .args(["game", "soak", path.to_str().unwrap(), "--actions", "100000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        // Let it write for a random number of acknowledged actions (1–40), then kill it mid-flight.
+        rng_state ^= rng_state << 13;
+        rng_state ^= rng_state >> 7;
+        rng_state ^= rng_state << 17;
+        let wait_for = 1 + rng_state % 40;
+        let mut seen = 0;
+        for line in lines.by_ref() {
+            let line = line.expect("line");
+            if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.parse::<u64>().ok()) {
+                acknowledged = acknowledged.max(n);
+                seen += 1;
+                if seen >= wait_for {
+                    break;
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_micros(rng_state % 3000));
+        child.kill().expect("SIGKILL");
+        // Acks written before the kill landed count too.
+        for line in lines.map_while(Result::ok) {
+            if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.parse::<u64>().ok()) {
+                acknowledged = acknowledged.max(n);
+            }
+        }
+        let _ = child.wait();
+        kills += 1;
+        let game = Game::open(&path, &lib).unwrap_or_else(|e| panic!("after kill {kills}: {e}"));
+        assert!(game.events().len() as u64 >= acknowledged, "after kill {kills}: {} entries, {acknowledged} acknowledged", game.events().len());
+        assert_eq!(game.file().integrity_check().expect("check"), "ok", "after kill {kills}");
+        assert!(game.verify().is_empty(), "after kill {kills}: {:?}", game.verify());
+    }
+    assert!(kills >= 50);
+}
