@@ -316,3 +316,44 @@ fn sigkill_loses_nothing_acknowledged() {
     }
     assert!(kills >= 50);
 }
+
+#[test]
+fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
+    let path = scratch("effects");
+    let lib = lib();
+    let mut game = Game::create(&path, &fixture(), &lib, 8).expect("create");
+    // VBU comes from the counter; DAMAGE is typed. A natural 6 fails: losses 6 − (5 − 2) = 3.
+    let seqs = game
+        .act(Action::Resolve {
+            procedure: "cohesion_test".into(),
+            inputs: vec![("damage".into(), "2".into())],
+            physical: Some(vec!["6".into()]),
+            chart_result: None,
+            counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
+        })
+        .expect("resolve");
+    let EventKind::Resolved { resolution, .. } = &game.events()[seqs[0] as usize - 1].kind else { panic!() };
+    assert_eq!(resolution.inputs["vbu"], umpire::rules::Value::Int(5), "prefilled from blue-pikes");
+    assert_eq!((resolution.outcome.code.as_str(), resolution.outcome.value), ("fail", Some(3)));
+    let proposals = game.proposals(seqs[0]).expect("proposals");
+    assert_eq!(proposals.len(), 1);
+    let change = proposals[0].change.clone().expect("one unit: no choice to make");
+    assert_eq!(game.state().counters["blue-pikes"].attributes["vbu"], umpire::rules::Value::Int(5), "nothing applied before confirmation");
+    game.act(Action::ApplyEffects { of: seqs[0], changes: vec![change.clone()] }).expect("apply");
+    assert_eq!(game.state().counters["blue-pikes"].attributes["vbu"], umpire::rules::Value::Int(2));
+    let err = game.act(Action::ApplyEffects { of: seqs[0], changes: vec![change] }).expect_err("once only");
+    assert!(err.to_string().contains("already applied"), "{err}");
+    // Two units: the umpire chooses.
+    let seqs = game
+        .act(Action::Resolve {
+            procedure: "cohesion_test".into(),
+            inputs: vec![("vbu".into(), "4".into()), ("damage".into(), "1".into())],
+            physical: Some(vec!["6".into()]),
+            chart_result: None,
+            counters: [("unit".to_string(), vec!["red-musketeers".to_string(), "red-horse".to_string()])].into(),
+        })
+        .expect("resolve");
+    let proposals = game.proposals(seqs[0]).expect("proposals");
+    assert!(proposals[0].change.is_none());
+    assert!(proposals[0].choice.as_deref().is_some_and(|c| c.contains("distribute 3 strength loss")), "{proposals:?}");
+}

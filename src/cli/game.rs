@@ -103,6 +103,33 @@ pub enum GameCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Show the changes proposed for the effects of a resolution.
+    Effects {
+        /// Game file.
+        file: PathBuf,
+        /// The journal entry of the resolution.
+        entry: u64,
+    },
+    /// Apply the effects of a resolution: the proposed changes, and your choices where the rules
+    /// leave one (which units absorb losses…).
+    Apply {
+        /// Game file.
+        file: PathBuf,
+        /// The journal entry of the resolution.
+        entry: u64,
+        /// Apply every change that needs no choice.
+        #[arg(long)]
+        proposed: bool,
+        /// A strength loss, COUNTER=N.
+        #[arg(long = "loss", value_name = "COUNTER=N")]
+        losses: Vec<String>,
+        /// A status, COUNTER=STATUS.
+        #[arg(long = "status", value_name = "COUNTER=STATUS")]
+        statuses: Vec<String>,
+        /// A counter eliminated.
+        #[arg(long = "eliminate", value_name = "COUNTER")]
+        eliminated: Vec<String>,
+    },
     /// Replace a recorded result, with a reason.
     Override {
         /// Game file.
@@ -276,7 +303,8 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             for c in &status.counters {
                 let statuses = if c.statuses.is_empty() { String::new() } else { format!(" [{}]", c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")) };
                 let gone = c.removed.as_ref().map_or_else(String::new, |r| format!(" — removed: {r}"));
-                println!("  {:<28} {:<10} {}{statuses}{gone}", c.id, c.side, c.position);
+                let strength = game.ruleset().strength_attribute.as_ref().and_then(|a| c.attributes.get(a).map(|v| format!(" {a}={v}"))).unwrap_or_default();
+                println!("  {:<28} {:<10} {}{strength}{statuses}{gone}", c.id, c.side, c.position);
             }
             println!("{} journal entries", status.events);
             Ok(())
@@ -353,6 +381,44 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             Ok(())
         }
         GameCommand::Soak { file, actions } => soak(cli, file, *actions),
+        GameCommand::Effects { file, entry } => {
+            let (game, _) = open(cli, file)?;
+            for p in game.proposals(*entry)? {
+                let what = describe_effect(&p.effect);
+                match (&p.change, &p.choice) {
+                    (Some(c), _) => println!("  {what}: proposed {}", serde_json::to_string(c)?),
+                    (None, Some(choice)) => println!("  {what}: {choice}"),
+                    (None, None) => println!("  {what}"),
+                }
+            }
+            Ok(())
+        }
+        GameCommand::Apply { file, entry, proposed, losses, statuses, eliminated } => {
+            let (game, _) = open(cli, file)?;
+            let mut changes = Vec::new();
+            if *proposed {
+                changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
+            }
+            let strength = game.ruleset().strength_attribute.clone();
+            for (id, n) in pairs(losses, "--loss")? {
+                let n: i64 = n.parse().map_err(|_| anyhow!("--loss {id}={n}: the loss is a whole number"))?;
+                let attr = strength.clone().ok_or_else(|| anyhow!("this ruleset names no strength attribute: use `game set`"))?;
+                let from = game.state().counters.get(&id).and_then(|c| c.attributes.get(&attr)).cloned();
+                let now = if let Some(umpire::rules::Value::Int(v)) = from { v } else { 0 };
+                changes.push(umpire::game::CounterChange::Attribute { counter: id, attribute: attr, from, to: umpire::rules::Value::Int((now - n).max(0)) });
+            }
+            for (id, status) in pairs(statuses, "--status")? {
+                changes.push(umpire::game::CounterChange::Status { counter: id, status, on: true });
+            }
+            for id in eliminated {
+                changes.push(umpire::game::CounterChange::Remove { counter: id.clone(), reason: format!("eliminated (entry {entry})") });
+            }
+            if changes.is_empty() {
+                bail!("nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)");
+            }
+            drop(game);
+            act(cli, file, Action::ApplyEffects { of: *entry, changes })
+        }
         GameCommand::Import { jsonl, output } => {
             let reader = std::io::BufReader::new(std::fs::File::open(jsonl)?);
             let mut lines = reader.lines();

@@ -1,6 +1,7 @@
 //! Game sessions.
 
 pub mod scenario;
+pub mod effects;
 pub mod event;
 pub mod sequence;
 pub mod session;

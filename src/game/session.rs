@@ -83,6 +83,13 @@ pub enum Action {
         /// Counters involved, by role.
         counters: BTreeMap<String, Vec<String>>,
     },
+    /// Apply (confirmed) changes for the effects of a resolution.
+    ApplyEffects {
+        /// The Resolved event.
+        of: u64,
+        /// The changes the umpire confirmed or chose.
+        changes: Vec<CounterChange>,
+    },
     /// Replace a result, with a reason.
     Override {
         /// The Resolved event.
@@ -334,6 +341,23 @@ impl Game {
         Ok(value)
     }
 
+    /// An event that stands (not undone).
+    fn resolved_event(&self, seq: u64) -> Option<&Event> {
+        self.events.get(seq.saturating_sub(1) as usize).filter(|e| self.state.effective.contains(&e.seq))
+    }
+
+    /// The changes proposed for the effects of a resolution (after any override).
+    pub fn proposals(&self, of: u64) -> Result<Vec<super::effects::Proposal>, GameError> {
+        let Some(Event { kind: EventKind::Resolved { resolution, counters }, .. }) = self.resolved_event(of) else {
+            return refused(format!("entry {of} is not a resolution that stands"));
+        };
+        let effects = match self.events.iter().rev().find(|e| self.state.effective.contains(&e.seq) && matches!(&e.kind, EventKind::Overridden { of: o, .. } if *o == of)) {
+            Some(Event { kind: EventKind::Overridden { effects, .. }, .. }) => effects.clone(),
+            _ => resolution.outcome.effects.clone(),
+        };
+        Ok(super::effects::propose(&self.ruleset, &self.state, &effects, counters))
+    }
+
     /// The last effective undoable event, and the last undone one that can be redone.
     fn undo_target(&self) -> Option<u64> {
         self.events.iter().rev().find(|e| e.kind.is_undoable() && self.state.effective.contains(&e.seq)).map(|e| e.seq)
@@ -386,7 +410,14 @@ impl Game {
                         self.counter(id)?;
                     }
                 }
-                let given = parse_inputs(p, &inputs)?;
+                // Inputs typed by the umpire win over those taken from the counters.
+                let mut pairs: Vec<(String, String)> = super::effects::prefill(p, &self.state, &counters)
+                    .into_iter()
+                    .filter(|f| !inputs.iter().any(|(n, _)| *n == f.input))
+                    .map(|f| (f.input, match f.value { Value::Bool(b) => b.to_string(), v => v.to_string() }))
+                    .collect();
+                pairs.extend(inputs);
+                let given = parse_inputs(p, &pairs)?;
                 let mut app = AppDice::resume(self.meta().seed, self.state.next_draw);
                 let dice = match physical {
                     Some(faces) => DiceSource::Physical { faces, entered_by: self.by.clone() },
@@ -395,9 +426,24 @@ impl Game {
                 let resolution = resolve(&self.ruleset, p, &given, dice, chart_result.as_deref())?;
                 vec![EventKind::Resolved { resolution: Box::new(resolution), counters }]
             }
+            Action::ApplyEffects { of, changes } => {
+                if !matches!(self.resolved_event(of).map(|e| &e.kind), Some(EventKind::Resolved { .. })) {
+                    return refused(format!("entry {of} is not a resolution that stands"));
+                }
+                if self.state.applied.contains(&of) {
+                    return refused(format!("the effects of entry {of} are already applied (undo that first to change them)"));
+                }
+                for c in &changes {
+                    let (CounterChange::Attribute { counter, .. } | CounterChange::Status { counter, .. } | CounterChange::Move { counter, .. } | CounterChange::Remove { counter, .. }) = c;
+                    self.counter(counter)?;
+                    if let CounterChange::Move { to, .. } = c {
+                        self.check_position(to)?;
+                    }
+                }
+                vec![EventKind::EffectsApplied { of, changes }]
+            }
             Action::Override { of, outcome, reason } => {
-                let target = self.events.get(of.saturating_sub(1) as usize).filter(|e| self.state.effective.contains(&e.seq));
-                if !matches!(target.map(|e| &e.kind), Some(EventKind::Resolved { .. })) {
+                if !matches!(self.resolved_event(of).map(|e| &e.kind), Some(EventKind::Resolved { .. })) {
                     return refused(format!("entry {of} is not a resolution that stands"));
                 }
                 if reason.trim().is_empty() {

@@ -60,6 +60,8 @@ pub struct GameState {
     pub resolved: Vec<(Cursor, String, u64)>,
     /// Items skipped on purpose: (cursor, item key, reason).
     pub skipped: Vec<(Cursor, String, String)>,
+    /// Resolutions whose effects have been applied.
+    pub applied: BTreeSet<u64>,
     /// Overrides: Resolved event → outcome code that stands.
     pub overrides: BTreeMap<u64, String>,
     /// Notes: (event, text).
@@ -158,6 +160,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         follow_ups: Vec::new(),
         resolved: Vec::new(),
         skipped: Vec::new(),
+        applied: BTreeSet::new(),
         overrides: BTreeMap::new(),
         notes: Vec::new(),
         effective: BTreeSet::new(),
@@ -183,10 +186,16 @@ pub fn replay(scenario: &Scenario, events: &[Event]) -> Result<GameState, String
         }
         match &e.kind {
             EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
-            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+            EventKind::Changed { changes, .. } => {
                 for c in changes {
                     apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
                 }
+            }
+            EventKind::EffectsApplied { of, changes } => {
+                for c in changes {
+                    apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+                }
+                state.applied.insert(*of);
             }
             EventKind::Resolved { resolution, .. } => {
                 if let Some(i) = state.follow_ups.iter().position(|f| f.procedure == resolution.procedure) {

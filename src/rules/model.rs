@@ -892,6 +892,8 @@ pub struct Ruleset {
     pub tables: BTreeMap<String, Table>,
     /// Geometry.
     pub geometry: Option<Geometry>,
+    /// The unit attribute that holds a counter's strength (losses reduce it).
+    pub strength_attribute: Option<String>,
     /// Unit attributes.
     pub units: Vec<AttributeSpec>,
     /// Leader attributes.

@@ -45,6 +45,8 @@ pub struct RawRuleset {
     #[serde(default)]
     pub geometry: Option<RawGeometry>,
     #[serde(default)]
+    pub strength_attribute: Option<String>,
+    #[serde(default)]
     pub units: Vec<RawAttribute>,
     #[serde(default)]
     pub leaders: Vec<RawAttribute>,

@@ -268,6 +268,11 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     });
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
     let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
+    if let Some(name) = &raw.strength_attribute
+        && !units.iter().any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
+    {
+        rctx.err(&root.key("strength_attribute"), format!("'{name}' is not a whole-number unit attribute"), "name the unit attribute that holds strength, e.g. strength_points");
+    }
 
     let mut tables = BTreeMap::new();
     let mut table_files: BTreeMap<String, String> = BTreeMap::new();
@@ -360,6 +365,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         procedures,
         tables,
         geometry,
+        strength_attribute: raw.strength_attribute,
         units,
         leaders,
         sequence_of_play,
