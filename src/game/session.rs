@@ -271,9 +271,16 @@ impl Game {
             let event = Event { seq: self.events.len() as u64 + 1, at: Utc::now(), by: self.by.clone(), cursor: self.state.cursor.clone(), kind };
             self.file.append(&event)?;
             seqs.push(event.seq);
-            self.events.push(event);
+            // Undo and redo change which earlier events count: fold again from the start.
+            // Anything else folds in on top of the state.
+            if matches!(event.kind, EventKind::Undone { .. } | EventKind::Redone { .. }) {
+                self.events.push(event);
+                self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+            } else {
+                super::state::append_event(&mut self.state, &event).map_err(GameError::Refused)?;
+                self.events.push(event);
+            }
         }
-        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
         Ok(seqs)
     }
 

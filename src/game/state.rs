@@ -173,55 +173,69 @@ pub fn replay(scenario: &Scenario, events: &[Event]) -> Result<GameState, String
     let mut state = initial_state(scenario);
     state.effective = effective_events(events);
     for e in events {
-        // Draws are never reused, even those of undone rolls.
-        if let EventKind::Resolved { resolution, .. } = &e.kind {
-            for roll in &resolution.rolls {
-                if let Provenance::App { first_draw, draws, .. } = roll.provenance {
-                    state.next_draw = state.next_draw.max(first_draw + draws);
-                }
-            }
-        }
-        if !state.effective.contains(&e.seq) {
-            continue;
-        }
-        match &e.kind {
-            EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
-            EventKind::Changed { changes, .. } => {
-                for c in changes {
-                    apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
-                }
-            }
-            EventKind::EffectsApplied { of, changes } => {
-                for c in changes {
-                    apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
-                }
-                state.applied.insert(*of);
-            }
-            EventKind::Resolved { resolution, .. } => {
-                if let Some(i) = state.follow_ups.iter().position(|f| f.procedure == resolution.procedure) {
-                    state.follow_ups.remove(i);
-                }
-                for effect in &resolution.outcome.effects {
-                    if effect.kind == "follow_up"
-                        && let Some(p) = &effect.procedure
-                    {
-                        state.follow_ups.push(FollowUp { from: e.seq, procedure: p.clone(), text: effect.text.clone() });
-                    }
-                }
-                state.resolved.push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
-            }
-            EventKind::Overridden { of, outcome, .. } => {
-                state.overrides.insert(*of, outcome.clone());
-            }
-            EventKind::Stepped { to, .. } => state.cursor = to.clone(),
-            EventKind::Skipped { item, reason } => {
-                if let Some(from) = item.strip_prefix("follow_up:").and_then(|s| s.parse::<u64>().ok()) {
-                    state.follow_ups.retain(|f| f.from != from);
-                }
-                state.skipped.push((e.cursor.clone(), item.clone(), reason.clone()));
-            }
-            EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
-        }
+        apply_event(&mut state, e)?;
     }
     Ok(state)
+}
+
+/// Folds one more event into a state (one that is not an undo or redo, which change which
+/// earlier events count and so need a full [`replay`]).
+pub fn append_event(state: &mut GameState, e: &Event) -> Result<(), String> {
+    if e.kind.is_undoable() || matches!(e.kind, EventKind::GameStarted { .. }) {
+        state.effective.insert(e.seq);
+    }
+    apply_event(state, e)
+}
+
+fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
+    // Draws are never reused, even those of undone rolls.
+    if let EventKind::Resolved { resolution, .. } = &e.kind {
+        for roll in &resolution.rolls {
+            if let Provenance::App { first_draw, draws, .. } = roll.provenance {
+                state.next_draw = state.next_draw.max(first_draw + draws);
+            }
+        }
+    }
+    if !state.effective.contains(&e.seq) {
+        return Ok(());
+    }
+    match &e.kind {
+        EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
+        EventKind::Changed { changes, .. } => {
+            for c in changes {
+                apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+            }
+        }
+        EventKind::EffectsApplied { of, changes } => {
+            for c in changes {
+                apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+            }
+            state.applied.insert(*of);
+        }
+        EventKind::Resolved { resolution, .. } => {
+            if let Some(i) = state.follow_ups.iter().position(|f| f.procedure == resolution.procedure) {
+                state.follow_ups.remove(i);
+            }
+            for effect in &resolution.outcome.effects {
+                if effect.kind == "follow_up"
+                    && let Some(p) = &effect.procedure
+                {
+                    state.follow_ups.push(FollowUp { from: e.seq, procedure: p.clone(), text: effect.text.clone() });
+                }
+            }
+            state.resolved.push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
+        }
+        EventKind::Overridden { of, outcome, .. } => {
+            state.overrides.insert(*of, outcome.clone());
+        }
+        EventKind::Stepped { to, .. } => state.cursor = to.clone(),
+        EventKind::Skipped { item, reason } => {
+            if let Some(from) = item.strip_prefix("follow_up:").and_then(|s| s.parse::<u64>().ok()) {
+                state.follow_ups.retain(|f| f.from != from);
+            }
+            state.skipped.push((e.cursor.clone(), item.clone(), reason.clone()));
+        }
+        EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
+    }
+    Ok(())
 }

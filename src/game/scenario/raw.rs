@@ -23,6 +23,10 @@ pub(crate) struct RawScenario {
     /// `sp` + `counters` entries can be split into physical counters.
     #[serde(default)]
     pub strength: Option<RawStrength>,
+    /// Attributes the text never gives, listed as unknown on every counter of that kind unless
+    /// the entry gives them.
+    #[serde(default)]
+    pub unknown_defaults: Option<RawUnknownDefaults>,
     pub sides: Vec<RawSide>,
     #[serde(default)]
     pub armies: Vec<RawArmy>,
@@ -83,6 +87,15 @@ pub(crate) struct RawStrength {
     pub maximum: String,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawUnknownDefaults {
+    #[serde(default)]
+    pub units: Vec<String>,
+    #[serde(default)]
+    pub leaders: Vec<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawSide {
@@ -139,7 +152,9 @@ pub(crate) struct RawForce {
     pub side: String,
     #[serde(default)]
     pub army: Option<String>,
-    pub position: RawPosition,
+    /// Required at start; a reinforcement's forces default to its entry.
+    #[serde(default)]
+    pub position: Option<RawPosition>,
     #[serde(default)]
     pub place: Option<String>,
     #[serde(default)]

@@ -185,6 +185,8 @@ struct Refs<'r> {
     calendar: Vec<String>,
     turns: u32,
     notes: Vec<CounterNote>,
+    unknown_units: Vec<String>,
+    unknown_leaders: Vec<String>,
 }
 
 fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> Option<Position> {
@@ -375,6 +377,8 @@ fn attribute_value(spec: &AttributeSpec, raw: &RawValue) -> Result<Value, String
 }
 
 struct Placement<'p> {
+    /// Prefix of generated counter ids (the force's id).
+    prefix: &'p str,
     side: &'p str,
     army: Option<&'p str>,
     position: &'p Position,
@@ -514,10 +518,28 @@ fn counters(
     if !ok {
         return;
     }
-    let base = raw.id.clone().unwrap_or_else(|| match at.force {
-        Some(f) if kind != CounterKind::Leader => format!("{f}-{}", slug(&raw.name)),
-        _ => slug(&raw.name),
+    let base = raw.id.clone().unwrap_or_else(|| {
+        if kind == CounterKind::Leader {
+            slug(&raw.name)
+        } else {
+            format!("{}-{}", at.prefix, slug(&raw.name))
+        }
     });
+    // The text's silence, from the scenario's defaults, unless this entry gives the value.
+    let defaults = match kind {
+        CounterKind::Leader => &refs.unknown_leaders,
+        CounterKind::Unit | CounterKind::Marker => &refs.unknown_units,
+    };
+    let mut unknown = raw.unknown.clone();
+    for d in defaults {
+        let set_by_split = refs
+            .strength
+            .as_ref()
+            .is_some_and(|(p, m)| !raw.counters.is_empty() && (d == m || (d == p && raw.sp.is_some())));
+        if !attributes.contains_key(d) && !unknown.contains(d) && !set_by_split {
+            unknown.push(d.clone());
+        }
+    }
     let split = !raw.counters.is_empty();
     for (n, (points, maximum)) in strengths.into_iter().enumerate() {
         let id = if split {
@@ -555,7 +577,7 @@ fn counters(
             army: at.army.map(str::to_string),
             kind,
             attributes: attrs,
-            unknown: raw.unknown.clone(),
+            unknown: unknown.clone(),
             position: at.position.clone(),
             force: at.force.map(str::to_string),
         });
@@ -568,6 +590,7 @@ fn force(
     refs: &mut Refs,
     path: &YamlPath,
     raw: &RawForce,
+    entry: Option<&Position>,
     out: &mut Vec<CounterSpec>,
 ) -> Option<ForceSpec> {
     let side_ok = check_side(ctx, refs, &path.key("side"), &raw.side);
@@ -589,7 +612,14 @@ fn force(
             Some(_) => {}
         }
     }
-    let pos = position(ctx, refs, &path.key("position"), &raw.position)?;
+    let pos = match (&raw.position, entry) {
+        (Some(p), _) => position(ctx, refs, &path.key("position"), p)?,
+        (None, Some(e)) => e.clone(),
+        (None, None) => {
+            ctx.err(path, "a force needs a position", "add position: {hex: \"0114\"} (or off_map)");
+            return None;
+        }
+    };
     if !side_ok {
         return None;
     }
@@ -602,6 +632,7 @@ fn force(
         );
     }
     let at = Placement {
+        prefix: &raw.id,
         side: &raw.side,
         army: raw.army.as_deref(),
         position: &pos,
@@ -812,6 +843,24 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
             }
         }
     }
+    let defaults = raw.unknown_defaults.unwrap_or_default();
+    for (key, names, specs) in [
+        ("units", &defaults.units, &ruleset.units),
+        ("leaders", &defaults.leaders, &ruleset.leaders),
+    ] {
+        for (i, n) in names.iter().enumerate() {
+            if !specs.iter().any(|s| s.name == *n) {
+                ctx.err(
+                    &root.key("unknown_defaults").key(key).index(i),
+                    format!("unknown {key} attribute '{n}' in ruleset '{}'", ruleset.id),
+                    format!(
+                        "declared: {}",
+                        specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                );
+            }
+        }
+    }
     let mut refs = Refs {
         ruleset,
         sides: side_ids,
@@ -821,6 +870,8 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         calendar: calendar.clone(),
         turns: raw.turns,
         notes: Vec::new(),
+        unknown_units: defaults.units.clone(),
+        unknown_leaders: defaults.leaders.clone(),
     };
     if let Some(fp) = &raw.first_player {
         check_side(&mut ctx, &refs, &root.key("first_player"), fp);
@@ -831,7 +882,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let mut start_counters = Vec::new();
     for (i, f) in raw.forces.iter().enumerate() {
         let p = root.key("forces").index(i);
-        if let Some(f) = force(&mut ctx, &mut refs, &p, f, &mut start_counters) {
+        if let Some(f) = force(&mut ctx, &mut refs, &p, f, None, &mut start_counters) {
             forces.push(f);
         }
     }
@@ -844,7 +895,8 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
         let mut cs = Vec::new();
         for (j, f) in r.forces.iter().enumerate() {
-            force(&mut ctx, &mut refs, &p.key("forces").index(j), f, &mut cs);
+            let q = p.key("forces").index(j);
+            force(&mut ctx, &mut refs, &q, f, entry.as_ref(), &mut cs);
         }
         if let (Some(turn), Some(entry)) = (t, entry) {
             reinforcements.push(Reinforcement {
@@ -871,7 +923,8 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
         let mut cs = Vec::new();
         for (j, f) in r.forces.iter().enumerate() {
-            force(&mut ctx, &mut refs, &p.key("forces").index(j), f, &mut cs);
+            let q = p.key("forces").index(j);
+            force(&mut ctx, &mut refs, &q, f, entry.as_ref(), &mut cs);
         }
         if let Some(entry) = entry {
             conditional.push(ConditionalReinforcement {
