@@ -357,3 +357,40 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
     assert!(proposals[0].change.is_none());
     assert!(proposals[0].choice.as_deref().is_some_and(|c| c.contains("distribute 3 strength loss")), "{proposals:?}");
 }
+
+#[test]
+fn the_game_commands_work_end_to_end() {
+    let path = scratch("cli");
+    let file = path.to_str().unwrap();
+    let scenario = fixture().name;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(args).output().expect("runs");
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (ok, out, err) = run(&["game", "new", &scenario, "-o", file, "--seed", "77"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("seed 77"), "{out}");
+    let (ok, out, err) = run(&["game", "resolve", file, "discipline_test", "-i", "discipline=B", "--roll", "3", "--json"]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["outcome"]["code"], "fail");
+    let (ok, _, err) = run(&["game", "move", file, "red-horse", "4,5"]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(&["game", "move", file, "red-horse", "0114"]);
+    assert!(!ok && err.contains("no hex map"), "{err}");
+    let (ok, _, err) = run(&["game", "undo", file]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = run(&["game", "status", file, "--json"]);
+    assert!(ok, "{err}");
+    let status: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(status["turn"], 1);
+    assert_eq!(status["date"], "Morning");
+    assert_eq!(status["events"], 4);
+    let horse = status["counters"].as_array().expect("counters").iter().find(|c| c["id"] == "red-horse").expect("horse").clone();
+    assert_eq!(horse["position"], serde_json::json!({"free": {"x": 10.0, "y": 5.0}}), "the move was undone");
+    let (ok, out, err) = run(&["game", "verify", file]);
+    assert!(ok, "{err}");
+    assert!(out.contains("SQLite integrity ok"), "{out}");
+    let (ok, _, err) = run(&["game", "status", "/nonexistent/game.umpire"]);
+    assert!(!ok && err.contains("no game file at"), "{err}");
+}
