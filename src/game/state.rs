@@ -136,7 +136,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
                 name: spec.name.clone(),
                 side: spec.side.clone(),
                 army: spec.army.clone(),
-                kind: spec.kind.clone(),
+                kind: spec.kind,
                 attributes: spec.attributes.clone(),
                 unknown: spec.unknown.clone(),
                 statuses: BTreeSet::new(),
