@@ -2,67 +2,21 @@
 //! data can carry, plus the fixed-number procedures. Line numbers (L…) refer to
 //! /work/shared/seeds/000_73d28750ad550589.txt.
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use umpire::resolve::{Odds, Resolution, ResolveError, odds};
+use umpire::rules::{Ruleset, Value};
 
-use umpire::resolve::{DiceSource, Odds, Resolution, ResolveError, odds, parse_inputs, resolve};
-use umpire::rules::{Library, Ruleset, Value};
+mod common;
+use common::{explains, inputs_for, run_in, shipped, try_run as try_run_in};
 
 fn ailsh() -> &'static Ruleset {
-    static LIB: OnceLock<Library> = OnceLock::new();
-    LIB.get_or_init(Library::shipped)
-        .get("ailsh")
-        .expect("ailsh ships and loads")
+    shipped("ailsh")
 }
 
 /// The ruleset with one ruling switched.
 fn with_ruling(id: &str, option: &str) -> Ruleset {
-    let mut rs = ailsh().clone();
-    let r = rs
-        .rulings
-        .iter_mut()
-        .find(|r| r.id == id)
-        .unwrap_or_else(|| panic!("no ruling {id}"));
-    assert!(
-        r.options.iter().any(|o| o.id == option),
-        "ruling {id} has no option {option}"
-    );
-    r.selected = option.to_string();
-    rs
-}
-
-fn inputs_for(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)]) -> BTreeMap<String, Value> {
-    let p = rs
-        .procedure(procedure)
-        .unwrap_or_else(|| panic!("no procedure {procedure}"));
-    let pairs: Vec<(String, String)> = inputs
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    parse_inputs(p, &pairs).expect("inputs parse")
-}
-
-fn try_run_in(
-    rs: &Ruleset,
-    procedure: &str,
-    inputs: &[(&str, &str)],
-    faces: &[&str],
-    chart: Option<&str>,
-) -> Result<Resolution, Box<ResolveError>> {
-    let p = rs
-        .procedure(procedure)
-        .unwrap_or_else(|| panic!("no procedure {procedure}"));
-    let given = inputs_for(rs, procedure, inputs);
-    let dice = DiceSource::Physical {
-        faces: faces.iter().map(|f| f.to_string()).collect(),
-        entered_by: None,
-    };
-    resolve(rs, p, &given, dice, chart).map_err(Box::new)
-}
-
-fn run_in(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)], faces: &[&str]) -> Resolution {
-    try_run_in(rs, procedure, inputs, faces, None)
-        .unwrap_or_else(|e| panic!("{procedure} {inputs:?} {faces:?}: {e}"))
+    ailsh()
+        .with_rulings(&[(id.to_string(), option.to_string())])
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn run(procedure: &str, inputs: &[(&str, &str)], faces: &[&str]) -> Resolution {
@@ -104,15 +58,6 @@ fn derived_int(r: &Resolution, name: &str) -> i64 {
         Value::Int(i) => i,
         other => panic!("derived {name} is {other:?}, not a number"),
     }
-}
-
-#[track_caller]
-fn explains(r: &Resolution, needle: &str) {
-    assert!(
-        r.explanation.iter().any(|l| l.contains(needle)),
-        "no explanation line contains {needle:?}:\n{}",
-        r.explanation.join("\n")
-    );
 }
 
 #[track_caller]
