@@ -11,7 +11,10 @@ use umpire::rules::{Library, SourceFile};
 
 fn fixture() -> SourceFile {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
-    SourceFile { name: path.display().to_string(), text: std::fs::read_to_string(&path).expect("fixture") }
+    SourceFile {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("fixture"),
+    }
 }
 
 fn dir(name: &str, base: &Path) -> PathBuf {
@@ -25,16 +28,34 @@ fn dir(name: &str, base: &Path) -> PathBuf {
 /// there is one (thousands of synchronous commits), then copied to disk to be opened.
 fn ten_thousand(lib: &Library) -> PathBuf {
     let shm = PathBuf::from("/dev/shm");
-    let base = if shm.is_dir() { shm } else { std::env::temp_dir() };
+    let base = if shm.is_dir() {
+        shm
+    } else {
+        std::env::temp_dir()
+    };
     let build = dir("build", &base);
     let path = build.join("big.umpire");
     let mut game = Game::create(&path, &fixture(), lib, 1).expect("create");
     let mut i = 0u64;
     while game.events().len() < 10_000 {
         let action = match i % 3 {
-            0 => Action::Resolve { procedure: "discipline_test".into(), inputs: vec![("discipline".into(), "B".into())], physical: None, chart_result: None, counters: Default::default() },
-            1 => Action::Move { counter: "red-horse".into(), to: Position::Free { x: (i % 50) as f64, y: 3.0 } },
-            _ => Action::Note { text: format!("note {i}") },
+            0 => Action::Resolve {
+                procedure: "discipline_test".into(),
+                inputs: vec![("discipline".into(), "B".into())],
+                physical: None,
+                chart_result: None,
+                counters: Default::default(),
+            },
+            1 => Action::Move {
+                counter: "red-horse".into(),
+                to: Position::Free {
+                    x: (i % 50) as f64,
+                    y: 3.0,
+                },
+            },
+            _ => Action::Note {
+                text: format!("note {i}"),
+            },
         };
         game.act(action).expect("act");
         i += 1;
@@ -58,7 +79,9 @@ fn benches(c: &mut Criterion) {
     });
     let path = dir("commit", &std::env::temp_dir()).join("commit.umpire");
     let mut game = Game::create(&path, &fixture(), &lib, 2).expect("create");
-    c.bench_function("commit_one_action", |b| b.iter(|| game.act(Action::Note { text: "n".into() }).expect("commit")));
+    c.bench_function("commit_one_action", |b| {
+        b.iter(|| game.act(Action::Note { text: "n".into() }).expect("commit"))
+    });
 }
 
 criterion_group!(game, benches);

@@ -13,7 +13,10 @@ use umpire::rules::{Library, SourceFile};
 
 fn fixture() -> SourceFile {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
-    SourceFile { name: path.display().to_string(), text: std::fs::read_to_string(&path).expect("fixture") }
+    SourceFile {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("fixture"),
+    }
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -47,10 +50,25 @@ fn a_session_survives_reopening_with_the_same_state() {
     let lib = lib();
     let mut game = Game::create(&path, &fixture(), &lib, 42).expect("create");
     game.act(resolve_discipline("B", None)).expect("app roll");
-    game.act(resolve_discipline("C", Some("2"))).expect("physical roll");
-    game.act(Action::Move { counter: "red-horse".into(), to: Position::Free { x: 12.0, y: 7.5 } }).expect("move");
-    game.act(Action::SetStatus { counter: "blue-pikes".into(), status: "disordered".into(), on: true }).expect("status");
-    game.act(Action::SetAttribute { counter: "blue-pikes".into(), attribute: "vbu".into(), value: "4".into() }).expect("strength");
+    game.act(resolve_discipline("C", Some("2")))
+        .expect("physical roll");
+    game.act(Action::Move {
+        counter: "red-horse".into(),
+        to: Position::Free { x: 12.0, y: 7.5 },
+    })
+    .expect("move");
+    game.act(Action::SetStatus {
+        counter: "blue-pikes".into(),
+        status: "disordered".into(),
+        on: true,
+    })
+    .expect("status");
+    game.act(Action::SetAttribute {
+        counter: "blue-pikes".into(),
+        attribute: "vbu".into(),
+        value: "4".into(),
+    })
+    .expect("strength");
     let before = game.state().clone();
     drop(game);
     let again = Game::open(&path, &lib).expect("reopen");
@@ -58,7 +76,10 @@ fn a_session_survives_reopening_with_the_same_state() {
     let pikes = &again.state().counters["blue-pikes"];
     assert!(pikes.statuses.contains("disordered"));
     assert_eq!(pikes.attributes["vbu"], umpire::rules::Value::Int(4));
-    assert_eq!(again.state().counters["red-horse"].position, Position::Free { x: 12.0, y: 7.5 });
+    assert_eq!(
+        again.state().counters["red-horse"].position,
+        Position::Free { x: 12.0, y: 7.5 }
+    );
     assert_eq!(again.events().len(), 6);
     assert!(again.verify().is_empty(), "{:?}", again.verify());
     assert_eq!(again.file().integrity_check().expect("check"), "ok");
@@ -70,20 +91,65 @@ fn bad_actions_are_refused_and_write_nothing() {
     let lib = lib();
     let mut game = Game::create(&path, &fixture(), &lib, 1).expect("create");
     let cases: Vec<(Action, &str)> = vec![
-        (Action::Move { counter: "nobody".into(), to: Position::Free { x: 1.0, y: 1.0 } }, "no counter 'nobody'"),
-        (Action::Move { counter: "red-horse".into(), to: Position::Hex("0114".into()) }, "no hex map"),
-        (Action::SetAttribute { counter: "red-horse".into(), attribute: "vbu".into(), value: "99".into() }, "must be from 0 to 20"),
-        (Action::SetAttribute { counter: "red-horse".into(), attribute: "colour".into(), value: "red".into() }, "has no attribute 'colour'"),
-        (resolve_discipline("B", Some("7")), "7 is not a face of a d6"),
+        (
+            Action::Move {
+                counter: "nobody".into(),
+                to: Position::Free { x: 1.0, y: 1.0 },
+            },
+            "no counter 'nobody'",
+        ),
+        (
+            Action::Move {
+                counter: "red-horse".into(),
+                to: Position::Hex("0114".into()),
+            },
+            "no hex map",
+        ),
+        (
+            Action::SetAttribute {
+                counter: "red-horse".into(),
+                attribute: "vbu".into(),
+                value: "99".into(),
+            },
+            "must be from 0 to 20",
+        ),
+        (
+            Action::SetAttribute {
+                counter: "red-horse".into(),
+                attribute: "colour".into(),
+                value: "red".into(),
+            },
+            "has no attribute 'colour'",
+        ),
+        (
+            resolve_discipline("B", Some("7")),
+            "7 is not a face of a d6",
+        ),
         (resolve_discipline("Z", None), "must be one of: A, B, C"),
-        (Action::Skip { item: "nothing-here".into(), reason: "because".into() }, "nothing pending is called"),
-        (Action::Override { of: 1, outcome: "pass".into(), reason: "x".into() }, "not a resolution"),
+        (
+            Action::Skip {
+                item: "nothing-here".into(),
+                reason: "because".into(),
+            },
+            "nothing pending is called",
+        ),
+        (
+            Action::Override {
+                of: 1,
+                outcome: "pass".into(),
+                reason: "x".into(),
+            },
+            "not a resolution",
+        ),
         (Action::Back, "first step"),
         (Action::Redo, "nothing to redo"),
     ];
     for (action, expected) in cases {
         let err = game.act(action.clone()).expect_err("refused");
-        assert!(err.to_string().contains(expected), "{action:?}: expected {expected:?} in {err}");
+        assert!(
+            err.to_string().contains(expected),
+            "{action:?}: expected {expected:?} in {err}"
+        );
     }
     assert_eq!(game.events().len(), 1, "nothing was written");
     assert_eq!(Game::open(&path, &lib).expect("open").events().len(), 1);
@@ -103,15 +169,29 @@ fn undo_is_an_event_and_never_rerolls() {
     assert!(game.state().resolved.is_empty());
     game.act(resolve_discipline("B", None)).expect("roll again");
     assert_eq!(game.state().next_draw, first_draw + 1);
-    let EventKind::Resolved { resolution, .. } = &game.events()[3].kind else { panic!("resolved") };
-    let umpire::dice::Provenance::App { first_draw: d, .. } = resolution.rolls[0].provenance else { panic!("app dice") };
+    let EventKind::Resolved { resolution, .. } = &game.events()[3].kind else {
+        panic!("resolved")
+    };
+    let umpire::dice::Provenance::App { first_draw: d, .. } = resolution.rolls[0].provenance else {
+        panic!("app dice")
+    };
     assert_eq!(d, first_draw, "the undone draw is not reused");
     // Undo then redo brings a move back.
-    game.act(Action::Move { counter: "red-horse".into(), to: Position::Free { x: 3.0, y: 3.0 } }).expect("move");
+    game.act(Action::Move {
+        counter: "red-horse".into(),
+        to: Position::Free { x: 3.0, y: 3.0 },
+    })
+    .expect("move");
     game.act(Action::Undo).expect("undo move");
-    assert_eq!(game.state().counters["red-horse"].position, Position::Free { x: 10.0, y: 5.0 });
+    assert_eq!(
+        game.state().counters["red-horse"].position,
+        Position::Free { x: 10.0, y: 5.0 }
+    );
     game.act(Action::Redo).expect("redo move");
-    assert_eq!(game.state().counters["red-horse"].position, Position::Free { x: 3.0, y: 3.0 });
+    assert_eq!(
+        game.state().counters["red-horse"].position,
+        Position::Free { x: 3.0, y: 3.0 }
+    );
     assert!(game.verify().is_empty());
 }
 
@@ -125,26 +205,63 @@ fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
     while game.state().cursor.step + 1 < steps {
         game.act(Action::Next).expect("free steps");
     }
-    let open: Vec<String> = game.pending().into_iter().filter(|p| p.mandatory && !p.done).map(|p| p.key).collect();
-    assert!(!open.is_empty(), "the end-of-turn break points are mandatory");
+    let open: Vec<String> = game
+        .pending()
+        .into_iter()
+        .filter(|p| p.mandatory && !p.done)
+        .map(|p| p.key)
+        .collect();
+    assert!(
+        !open.is_empty(),
+        "the end-of-turn break points are mandatory"
+    );
     let err = game.act(Action::Next).expect_err("refused");
-    assert!(err.to_string().contains("mandatory items are still pending"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("mandatory items are still pending"),
+        "{err}"
+    );
     for key in &open {
-        let err = game.act(Action::Skip { item: key.clone(), reason: " ".into() }).expect_err("needs a reason");
+        let err = game
+            .act(Action::Skip {
+                item: key.clone(),
+                reason: " ".into(),
+            })
+            .expect_err("needs a reason");
         assert!(err.to_string().contains("needs a reason"));
-        game.act(Action::Skip { item: key.clone(), reason: "no losses this turn".into() }).expect("skip");
+        game.act(Action::Skip {
+            item: key.clone(),
+            reason: "no losses this turn".into(),
+        })
+        .expect("skip");
     }
     game.act(Action::Next).expect("next turn");
     let status = game.status();
     assert_eq!((status.turn, status.step_index), (2, 0));
     assert_eq!(status.date.as_deref(), Some("Noon"));
     // Turn 2 brings the blue reserve: a mandatory item until it is placed.
-    let reinforcement = game.pending().into_iter().find(|p| p.key == "reinforcements:2").expect("reinforcements pending");
+    let reinforcement = game
+        .pending()
+        .into_iter()
+        .find(|p| p.key == "reinforcements:2")
+        .expect("reinforcements pending");
     assert!(!reinforcement.done);
-    game.act(Action::Move { counter: "blue-reserve".into(), to: Position::Free { x: 0.0, y: 20.0 } }).expect("place");
-    assert!(game.pending().into_iter().find(|p| p.key == "reinforcements:2").expect("item").done);
+    game.act(Action::Move {
+        counter: "blue-reserve".into(),
+        to: Position::Free { x: 0.0, y: 20.0 },
+    })
+    .expect("place");
+    assert!(
+        game.pending()
+            .into_iter()
+            .find(|p| p.key == "reinforcements:2")
+            .expect("item")
+            .done
+    );
     // Skips are in the journal with their reasons.
-    assert!(game.events().iter().any(|e| matches!(&e.kind, EventKind::Skipped { reason, .. } if reason == "no losses this turn")));
+    assert!(game.events().iter().any(
+        |e| matches!(&e.kind, EventKind::Skipped { reason, .. } if reason == "no losses this turn")
+    ));
 }
 
 #[test]
@@ -153,19 +270,31 @@ fn verify_catches_a_tampered_roll() {
     let lib = lib();
     let mut game = Game::create(&path, &fixture(), &lib, 99).expect("create");
     game.act(resolve_discipline("B", None)).expect("roll");
-    let EventKind::Resolved { resolution, .. } = &game.events()[1].kind else { panic!() };
+    let EventKind::Resolved { resolution, .. } = &game.events()[1].kind else {
+        panic!()
+    };
     let face = resolution.rolls[0].dice[0].face;
     drop(game);
     let forged = if face == 6 { 1 } else { face + 1 };
     let conn = rusqlite::Connection::open(&path).expect("sqlite");
-    let body: String = conn.query_row("SELECT body FROM events WHERE seq = 2", [], |r| r.get(0)).expect("row");
+    let body: String = conn
+        .query_row("SELECT body FROM events WHERE seq = 2", [], |r| r.get(0))
+        .expect("row");
     let mut json: serde_json::Value = serde_json::from_str(&body).expect("json");
     json["resolution"]["rolls"][0]["dice"][0]["face"] = serde_json::json!(forged);
-    conn.execute("UPDATE events SET body = ?1 WHERE seq = 2", [json.to_string()]).expect("forge");
+    conn.execute(
+        "UPDATE events SET body = ?1 WHERE seq = 2",
+        [json.to_string()],
+    )
+    .expect("forge");
     drop(conn);
     let game = Game::open(&path, &lib).expect("open");
     let problems = game.verify();
-    assert!(problems.iter().any(|p| p.contains("draw 0 of seed 99") && p.contains(&format!("the journal says {forged}"))), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.contains("draw 0 of seed 99")
+            && p.contains(&format!("the journal says {forged}"))),
+        "{problems:?}"
+    );
 }
 
 #[test]
@@ -189,20 +318,37 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
     let mut game = Game::open(&v1, &lib).expect("a v1 file opens");
     game.by = Some("Control".into());
     game.act(note("after migration")).expect("writes");
-    let version: i64 = rusqlite::Connection::open(&v1).expect("sqlite").pragma_query_value(None, "user_version", |r| r.get(0)).expect("version");
+    let version: i64 = rusqlite::Connection::open(&v1)
+        .expect("sqlite")
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("version");
     assert_eq!(version, umpire::game::store::SCHEMA_VERSION);
     // A newer file is refused with a clear message.
     let newer = scratch("newer");
     drop(Game::create(&newer, &fixture(), &lib, 1).expect("create"));
-    rusqlite::Connection::open(&newer).expect("sqlite").pragma_update(None, "user_version", 99).expect("bump");
-    let Err(GameError::Store(StoreError::Newer { found: 99, .. })) = Game::open(&newer, &lib) else { panic!("newer refused") };
+    rusqlite::Connection::open(&newer)
+        .expect("sqlite")
+        .pragma_update(None, "user_version", 99)
+        .expect("bump");
+    let Err(GameError::Store(StoreError::Newer { found: 99, .. })) = Game::open(&newer, &lib)
+    else {
+        panic!("newer refused")
+    };
     // Not a game file.
     let foreign = scratch("foreign");
-    rusqlite::Connection::open(&foreign).expect("sqlite").execute_batch("CREATE TABLE t (x);").expect("table");
+    rusqlite::Connection::open(&foreign)
+        .expect("sqlite")
+        .execute_batch("CREATE TABLE t (x);")
+        .expect("table");
     let err = Game::open(&foreign, &lib).err().expect("refused");
-    assert!(err.to_string().contains("is not an Umpire game file"), "{err}");
+    assert!(
+        err.to_string().contains("is not an Umpire game file"),
+        "{err}"
+    );
     // Never overwritten.
-    let err = Game::create(&newer, &fixture(), &lib, 1).err().expect("refused");
+    let err = Game::create(&newer, &fixture(), &lib, 1)
+        .err()
+        .expect("refused");
     assert!(err.to_string().contains("already exists"), "{err}");
 }
 
@@ -212,18 +358,46 @@ fn export_and_import_round_trip() {
     let lib = lib();
     let mut game = Game::create(&path, &fixture(), &lib, 11).expect("create");
     game.act(resolve_discipline("A", None)).expect("roll");
-    game.act(note("é accents survive: Cateau-Cambrésis")).expect("note");
+    game.act(note("é accents survive: Cateau-Cambrésis"))
+        .expect("note");
     game.act(Action::Undo).expect("undo");
     let dir = path.parent().expect("dir");
     let jsonl = dir.join("journal.jsonl");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(["game", "export", path.to_str().unwrap(), "--jsonl", "-o", jsonl.to_str().unwrap()]).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "game",
+            "export",
+            path.to_str().unwrap(),
+            "--jsonl",
+            "-o",
+            jsonl.to_str().unwrap(),
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&jsonl).expect("export");
     assert_eq!(text.lines().count(), 1 + game.events().len());
     assert!(text.contains("Cateau-Cambrésis"));
     let copy = dir.join("copy.umpire");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(["game", "import", jsonl.to_str().unwrap(), "-o", copy.to_str().unwrap()]).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "game",
+            "import",
+            jsonl.to_str().unwrap(),
+            "-o",
+            copy.to_str().unwrap(),
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let imported = Game::open(&copy, &lib).expect("open copy");
     assert_eq!(imported.events(), game.events());
     assert_eq!(imported.state(), game.state());
@@ -233,7 +407,11 @@ fn export_and_import_round_trip() {
 fn replay_equals_state_for_random_sessions() {
     use proptest::prelude::*;
     let lib = lib();
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() });
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
     let actions = proptest::collection::vec(0u8..8, 1..30);
     let counter = std::sync::atomic::AtomicU32::new(0);
     runner
@@ -245,8 +423,18 @@ fn replay_equals_state_for_random_sessions() {
                 let action = match a {
                     0 => resolve_discipline("B", None),
                     1 => resolve_discipline("C", Some(&((i % 6) + 1).to_string())),
-                    2 => Action::Move { counter: "red-horse".into(), to: Position::Free { x: i as f64, y: 1.0 } },
-                    3 => Action::SetStatus { counter: "blue-pikes".into(), status: "disordered".into(), on: i % 2 == 0 },
+                    2 => Action::Move {
+                        counter: "red-horse".into(),
+                        to: Position::Free {
+                            x: i as f64,
+                            y: 1.0,
+                        },
+                    },
+                    3 => Action::SetStatus {
+                        counter: "blue-pikes".into(),
+                        status: "disordered".into(),
+                        on: i % 2 == 0,
+                    },
                     4 => Action::Undo,
                     5 => Action::Redo,
                     6 => Action::Next,
@@ -276,7 +464,13 @@ fn sigkill_loses_nothing_acknowledged() {
     let mut rng_state = 0x9E37_79B9_7F4A_7C15u64;
     while kills < 50 {
         let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .args(["game", "soak", path.to_str().unwrap(), "--actions", "100000"])
+            .args([
+                "game",
+                "soak",
+                path.to_str().unwrap(),
+                "--actions",
+                "100000",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -291,7 +485,10 @@ fn sigkill_loses_nothing_acknowledged() {
         let mut seen = 0;
         for line in lines.by_ref() {
             let line = line.expect("line");
-            if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.parse::<u64>().ok()) {
+            if let Some(n) = line
+                .strip_prefix("ack ")
+                .and_then(|n| n.parse::<u64>().ok())
+            {
                 acknowledged = acknowledged.max(n);
                 seen += 1;
                 if seen >= wait_for {
@@ -303,16 +500,31 @@ fn sigkill_loses_nothing_acknowledged() {
         child.kill().expect("SIGKILL");
         // Acks written before the kill landed count too.
         for line in lines.map_while(Result::ok) {
-            if let Some(n) = line.strip_prefix("ack ").and_then(|n| n.parse::<u64>().ok()) {
+            if let Some(n) = line
+                .strip_prefix("ack ")
+                .and_then(|n| n.parse::<u64>().ok())
+            {
                 acknowledged = acknowledged.max(n);
             }
         }
         let _ = child.wait();
         kills += 1;
         let game = Game::open(&path, &lib).unwrap_or_else(|e| panic!("after kill {kills}: {e}"));
-        assert!(game.events().len() as u64 >= acknowledged, "after kill {kills}: {} entries, {acknowledged} acknowledged", game.events().len());
-        assert_eq!(game.file().integrity_check().expect("check"), "ok", "after kill {kills}");
-        assert!(game.verify().is_empty(), "after kill {kills}: {:?}", game.verify());
+        assert!(
+            game.events().len() as u64 >= acknowledged,
+            "after kill {kills}: {} entries, {acknowledged} acknowledged",
+            game.events().len()
+        );
+        assert_eq!(
+            game.file().integrity_check().expect("check"),
+            "ok",
+            "after kill {kills}"
+        );
+        assert!(
+            game.verify().is_empty(),
+            "after kill {kills}: {:?}",
+            game.verify()
+        );
     }
     assert!(kills >= 50);
 }
@@ -332,16 +544,44 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
             counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
         })
         .expect("resolve");
-    let EventKind::Resolved { resolution, .. } = &game.events()[seqs[0] as usize - 1].kind else { panic!() };
-    assert_eq!(resolution.inputs["vbu"], umpire::rules::Value::Int(5), "prefilled from blue-pikes");
-    assert_eq!((resolution.outcome.code.as_str(), resolution.outcome.value), ("fail", Some(3)));
+    let EventKind::Resolved { resolution, .. } = &game.events()[seqs[0] as usize - 1].kind else {
+        panic!()
+    };
+    assert_eq!(
+        resolution.inputs["vbu"],
+        umpire::rules::Value::Int(5),
+        "prefilled from blue-pikes"
+    );
+    assert_eq!(
+        (resolution.outcome.code.as_str(), resolution.outcome.value),
+        ("fail", Some(3))
+    );
     let proposals = game.proposals(seqs[0]).expect("proposals");
     assert_eq!(proposals.len(), 1);
-    let change = proposals[0].change.clone().expect("one unit: no choice to make");
-    assert_eq!(game.state().counters["blue-pikes"].attributes["vbu"], umpire::rules::Value::Int(5), "nothing applied before confirmation");
-    game.act(Action::ApplyEffects { of: seqs[0], changes: vec![change.clone()] }).expect("apply");
-    assert_eq!(game.state().counters["blue-pikes"].attributes["vbu"], umpire::rules::Value::Int(2));
-    let err = game.act(Action::ApplyEffects { of: seqs[0], changes: vec![change] }).expect_err("once only");
+    let change = proposals[0]
+        .change
+        .clone()
+        .expect("one unit: no choice to make");
+    assert_eq!(
+        game.state().counters["blue-pikes"].attributes["vbu"],
+        umpire::rules::Value::Int(5),
+        "nothing applied before confirmation"
+    );
+    game.act(Action::ApplyEffects {
+        of: seqs[0],
+        changes: vec![change.clone()],
+    })
+    .expect("apply");
+    assert_eq!(
+        game.state().counters["blue-pikes"].attributes["vbu"],
+        umpire::rules::Value::Int(2)
+    );
+    let err = game
+        .act(Action::ApplyEffects {
+            of: seqs[0],
+            changes: vec![change],
+        })
+        .expect_err("once only");
     assert!(err.to_string().contains("already applied"), "{err}");
     // Two units: the umpire chooses.
     let seqs = game
@@ -350,12 +590,22 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
             inputs: vec![("vbu".into(), "4".into()), ("damage".into(), "1".into())],
             physical: Some(vec!["6".into()]),
             chart_result: None,
-            counters: [("unit".to_string(), vec!["red-musketeers".to_string(), "red-horse".to_string()])].into(),
+            counters: [(
+                "unit".to_string(),
+                vec!["red-musketeers".to_string(), "red-horse".to_string()],
+            )]
+            .into(),
         })
         .expect("resolve");
     let proposals = game.proposals(seqs[0]).expect("proposals");
     assert!(proposals[0].change.is_none());
-    assert!(proposals[0].choice.as_deref().is_some_and(|c| c.contains("distribute 3 strength loss")), "{proposals:?}");
+    assert!(
+        proposals[0]
+            .choice
+            .as_deref()
+            .is_some_and(|c| c.contains("distribute 3 strength loss")),
+        "{proposals:?}"
+    );
 }
 
 #[test]
@@ -364,13 +614,30 @@ fn the_game_commands_work_end_to_end() {
     let file = path.to_str().unwrap();
     let scenario = fixture().name;
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_umpire")).args(args).output().expect("runs");
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+        let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .args(args)
+            .output()
+            .expect("runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
     };
     let (ok, out, err) = run(&["game", "new", &scenario, "-o", file, "--seed", "77"]);
     assert!(ok, "{err}");
     assert!(out.contains("seed 77"), "{out}");
-    let (ok, out, err) = run(&["game", "resolve", file, "discipline_test", "-i", "discipline=B", "--roll", "3", "--json"]);
+    let (ok, out, err) = run(&[
+        "game",
+        "resolve",
+        file,
+        "discipline_test",
+        "-i",
+        "discipline=B",
+        "--roll",
+        "3",
+        "--json",
+    ]);
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(json["outcome"]["code"], "fail");
@@ -386,8 +653,18 @@ fn the_game_commands_work_end_to_end() {
     assert_eq!(status["turn"], 1);
     assert_eq!(status["date"], "Morning");
     assert_eq!(status["events"], 4);
-    let horse = status["counters"].as_array().expect("counters").iter().find(|c| c["id"] == "red-horse").expect("horse").clone();
-    assert_eq!(horse["position"], serde_json::json!({"free": {"x": 10.0, "y": 5.0}}), "the move was undone");
+    let horse = status["counters"]
+        .as_array()
+        .expect("counters")
+        .iter()
+        .find(|c| c["id"] == "red-horse")
+        .expect("horse")
+        .clone();
+    assert_eq!(
+        horse["position"],
+        serde_json::json!({"free": {"x": 10.0, "y": 5.0}}),
+        "the move was undone"
+    );
     let (ok, out, err) = run(&["game", "verify", file]);
     assert!(ok, "{err}");
     assert!(out.contains("SQLite integrity ok"), "{out}");

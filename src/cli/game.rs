@@ -219,14 +219,27 @@ pub enum GameCommand {
 fn scenario_source(arg: &str) -> Result<SourceFile> {
     let path = Path::new(arg);
     if path.is_file() {
-        return Ok(SourceFile { name: path.display().to_string(), text: std::fs::read_to_string(path)? });
+        return Ok(SourceFile {
+            name: path.display().to_string(),
+            text: std::fs::read_to_string(path)?,
+        });
     }
     let shipped = shipped_scenarios();
-    let stem = |name: &str| Path::new(name).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-    let found = shipped.iter().find(|f| stem(&f.name) == arg || f.text.lines().any(|l| l.trim() == format!("id: {arg}")));
+    let stem = |name: &str| {
+        Path::new(name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    let found = shipped
+        .iter()
+        .find(|f| stem(&f.name) == arg || f.text.lines().any(|l| l.trim() == format!("id: {arg}")));
     found.cloned().ok_or_else(|| {
         let ids: Vec<String> = shipped.iter().map(|f| stem(&f.name)).collect();
-        anyhow!("no scenario '{arg}' — shipped scenarios: {} (or give a YAML file)", ids.join(", "))
+        anyhow!(
+            "no scenario '{arg}' — shipped scenarios: {} (or give a YAML file)",
+            ids.join(", ")
+        )
     })
 }
 
@@ -245,7 +258,11 @@ fn parse_position(text: &str) -> Position {
 
 fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
     list.iter()
-        .map(|s| s.split_once('=').map(|(a, b)| (a.trim().to_string(), b.trim().to_string())).ok_or_else(|| anyhow!("{what} '{s}' is not NAME=VALUE")))
+        .map(|s| {
+            s.split_once('=')
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .ok_or_else(|| anyhow!("{what} '{s}' is not NAME=VALUE"))
+        })
         .collect()
 }
 
@@ -261,7 +278,11 @@ fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
     print_status_line(&game);
     for s in seqs {
         if let Some(e) = game.events().get(s as usize - 1) {
-            println!("recorded entry {}: {}", e.seq, e.kind.name().replace('_', " "));
+            println!(
+                "recorded entry {}: {}",
+                e.seq,
+                e.kind.name().replace('_', " ")
+            );
         }
     }
     Ok(())
@@ -269,18 +290,33 @@ fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
 
 fn print_status_line(game: &Game) {
     let s = game.status();
-    println!("Turn {}/{}{} — {}", s.turn, s.turns, s.date.map_or_else(String::new, |d| format!(" ({d})")), s.step.path);
+    println!(
+        "Turn {}/{}{} — {}",
+        s.turn,
+        s.turns,
+        s.date.map_or_else(String::new, |d| format!(" ({d})")),
+        s.step.path
+    );
 }
 
 /// Runs `game`.
 pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
     match command {
-        GameCommand::New { scenario, output, seed } => {
+        GameCommand::New {
+            scenario,
+            output,
+            seed,
+        } => {
             let lib = library(cli)?;
             let source = scenario_source(scenario)?;
             let seed = seed.unwrap_or_else(AppDice::fresh_seed);
             let game = Game::create(output, &source, &lib, seed)?;
-            println!("created {} — {} ({}), seed {seed}", output.display(), game.scenario().title, game.ruleset().name);
+            println!(
+                "created {} — {} ({}), seed {seed}",
+                output.display(),
+                game.scenario().title,
+                game.ruleset().name
+            );
             print_status_line(&game);
             Ok(())
         }
@@ -296,20 +332,53 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 println!("  (when: {w})");
             }
             for p in &status.pending {
-                let mark = if p.done { "✓" } else if p.mandatory { "!" } else { "·" };
+                let mark = if p.done {
+                    "✓"
+                } else if p.mandatory {
+                    "!"
+                } else {
+                    "·"
+                };
                 println!("  {mark} {}   [{}]", p.label, p.key);
             }
             println!("Counters:");
             for c in &status.counters {
-                let statuses = if c.statuses.is_empty() { String::new() } else { format!(" [{}]", c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")) };
-                let gone = c.removed.as_ref().map_or_else(String::new, |r| format!(" — removed: {r}"));
-                let strength = game.ruleset().strength_attribute.as_ref().and_then(|a| c.attributes.get(a).map(|v| format!(" {a}={v}"))).unwrap_or_default();
-                println!("  {:<28} {:<10} {}{strength}{statuses}{gone}", c.id, c.side, c.position);
+                let statuses = if c.statuses.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " [{}]",
+                        c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")
+                    )
+                };
+                let gone = c
+                    .removed
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" — removed: {r}"));
+                let strength = game
+                    .ruleset()
+                    .strength_attribute
+                    .as_ref()
+                    .and_then(|a| c.attributes.get(a).map(|v| format!(" {a}={v}")))
+                    .unwrap_or_default();
+                println!(
+                    "  {:<28} {:<10} {}{strength}{statuses}{gone}",
+                    c.id, c.side, c.position
+                );
             }
             println!("{} journal entries", status.events);
             Ok(())
         }
-        GameCommand::Resolve { file, procedure, inputs, roll, chart_result, counters, by, json } => {
+        GameCommand::Resolve {
+            file,
+            procedure,
+            inputs,
+            roll,
+            chart_result,
+            counters,
+            by,
+            json,
+        } => {
             let (mut game, _) = open(cli, file)?;
             game.by = by.clone();
             let mut roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -324,7 +393,14 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 counters: roles,
             };
             let seqs = game.act(action)?;
-            let Some(Event { kind: umpire::game::EventKind::Resolved { resolution, .. }, seq, .. }) = seqs.first().and_then(|s| game.events().get(*s as usize - 1)) else {
+            let Some(Event {
+                kind: umpire::game::EventKind::Resolved { resolution, .. },
+                seq,
+                ..
+            }) = seqs
+                .first()
+                .and_then(|s| game.events().get(*s as usize - 1))
+            else {
                 bail!("the resolution was not recorded");
             };
             if *json {
@@ -339,14 +415,78 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             Ok(())
         }
-        GameCommand::Move { file, counter, to } => act(cli, file, Action::Move { counter: counter.clone(), to: parse_position(to) }),
-        GameCommand::Set { file, counter, attribute, value } => act(cli, file, Action::SetAttribute { counter: counter.clone(), attribute: attribute.clone(), value: value.clone() }),
-        GameCommand::Mark { file, counter, status, clear } => act(cli, file, Action::SetStatus { counter: counter.clone(), status: status.clone(), on: !clear }),
-        GameCommand::Remove { file, counter, reason } => act(cli, file, Action::Remove { counter: counter.clone(), reason: reason.clone() }),
-        GameCommand::Override { file, entry, outcome, reason } => act(cli, file, Action::Override { of: *entry, outcome: outcome.clone(), reason: reason.clone() }),
+        GameCommand::Move { file, counter, to } => act(
+            cli,
+            file,
+            Action::Move {
+                counter: counter.clone(),
+                to: parse_position(to),
+            },
+        ),
+        GameCommand::Set {
+            file,
+            counter,
+            attribute,
+            value,
+        } => act(
+            cli,
+            file,
+            Action::SetAttribute {
+                counter: counter.clone(),
+                attribute: attribute.clone(),
+                value: value.clone(),
+            },
+        ),
+        GameCommand::Mark {
+            file,
+            counter,
+            status,
+            clear,
+        } => act(
+            cli,
+            file,
+            Action::SetStatus {
+                counter: counter.clone(),
+                status: status.clone(),
+                on: !clear,
+            },
+        ),
+        GameCommand::Remove {
+            file,
+            counter,
+            reason,
+        } => act(
+            cli,
+            file,
+            Action::Remove {
+                counter: counter.clone(),
+                reason: reason.clone(),
+            },
+        ),
+        GameCommand::Override {
+            file,
+            entry,
+            outcome,
+            reason,
+        } => act(
+            cli,
+            file,
+            Action::Override {
+                of: *entry,
+                outcome: outcome.clone(),
+                reason: reason.clone(),
+            },
+        ),
         GameCommand::Next { file } => act(cli, file, Action::Next),
         GameCommand::Back { file } => act(cli, file, Action::Back),
-        GameCommand::Skip { file, item, reason } => act(cli, file, Action::Skip { item: item.clone(), reason: reason.clone() }),
+        GameCommand::Skip { file, item, reason } => act(
+            cli,
+            file,
+            Action::Skip {
+                item: item.clone(),
+                reason: reason.clone(),
+            },
+        ),
         GameCommand::Note { file, text } => act(cli, file, Action::Note { text: text.clone() }),
         GameCommand::Undo { file } => act(cli, file, Action::Undo),
         GameCommand::Redo { file } => act(cli, file, Action::Redo),
@@ -354,18 +494,35 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let (game, _) = open(cli, file)?;
             let integrity = game.file().integrity_check()?;
             let problems = game.verify();
-            let rolls = game.events().iter().filter(|e| matches!(e.kind, umpire::game::EventKind::Resolved { .. })).count();
-            println!("{}: SQLite integrity {integrity}; {} journal entries, {rolls} resolutions re-derived", file.display(), game.events().len());
+            let rolls = game
+                .events()
+                .iter()
+                .filter(|e| matches!(e.kind, umpire::game::EventKind::Resolved { .. }))
+                .count();
+            println!(
+                "{}: SQLite integrity {integrity}; {} journal entries, {rolls} resolutions re-derived",
+                file.display(),
+                game.events().len()
+            );
             if problems.is_empty() && integrity == "ok" {
-                println!("verified: every app roll matches its seed and draw index, and every result its inputs and dice");
+                println!(
+                    "verified: every app roll matches its seed and draw index, and every result its inputs and dice"
+                );
                 return Ok(());
             }
             for p in &problems {
                 eprintln!("MISMATCH {p}");
             }
-            bail!("{} problems found", problems.len() + usize::from(integrity != "ok"))
+            bail!(
+                "{} problems found",
+                problems.len() + usize::from(integrity != "ok")
+            )
         }
-        GameCommand::Export { file, jsonl, output } => {
+        GameCommand::Export {
+            file,
+            jsonl,
+            output,
+        } => {
             if !jsonl {
                 bail!("give --jsonl (the only export format so far)");
             }
@@ -374,7 +531,11 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 Some(p) => Box::new(std::fs::File::create(p)?),
                 None => Box::new(std::io::stdout().lock()),
             };
-            writeln!(out, "{}", serde_json::json!({"type": "umpire_game", "meta": game.meta()}))?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"type": "umpire_game", "meta": game.meta()})
+            )?;
             for e in game.events() {
                 writeln!(out, "{}", serde_json::to_string(e)?)?;
             }
@@ -393,7 +554,14 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             Ok(())
         }
-        GameCommand::Apply { file, entry, proposed, losses, statuses, eliminated } => {
+        GameCommand::Apply {
+            file,
+            entry,
+            proposed,
+            losses,
+            statuses,
+            eliminated,
+        } => {
             let (game, _) = open(cli, file)?;
             let mut changes = Vec::new();
             if *proposed {
@@ -401,50 +569,101 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             let strength = game.ruleset().strength_attribute.clone();
             for (id, n) in pairs(losses, "--loss")? {
-                let n: i64 = n.parse().map_err(|_| anyhow!("--loss {id}={n}: the loss is a whole number"))?;
-                let attr = strength.clone().ok_or_else(|| anyhow!("this ruleset names no strength attribute: use `game set`"))?;
-                let from = game.state().counters.get(&id).and_then(|c| c.attributes.get(&attr)).cloned();
-                let now = if let Some(umpire::rules::Value::Int(v)) = from { v } else { 0 };
-                changes.push(umpire::game::CounterChange::Attribute { counter: id, attribute: attr, from, to: umpire::rules::Value::Int((now - n).max(0)) });
+                let n: i64 = n
+                    .parse()
+                    .map_err(|_| anyhow!("--loss {id}={n}: the loss is a whole number"))?;
+                let attr = strength.clone().ok_or_else(|| {
+                    anyhow!("this ruleset names no strength attribute: use `game set`")
+                })?;
+                let from = game
+                    .state()
+                    .counters
+                    .get(&id)
+                    .and_then(|c| c.attributes.get(&attr))
+                    .cloned();
+                let now = if let Some(umpire::rules::Value::Int(v)) = from {
+                    v
+                } else {
+                    0
+                };
+                changes.push(umpire::game::CounterChange::Attribute {
+                    counter: id,
+                    attribute: attr,
+                    from,
+                    to: umpire::rules::Value::Int((now - n).max(0)),
+                });
             }
             for (id, status) in pairs(statuses, "--status")? {
-                changes.push(umpire::game::CounterChange::Status { counter: id, status, on: true });
+                changes.push(umpire::game::CounterChange::Status {
+                    counter: id,
+                    status,
+                    on: true,
+                });
             }
             for id in eliminated {
-                changes.push(umpire::game::CounterChange::Remove { counter: id.clone(), reason: format!("eliminated (entry {entry})") });
+                changes.push(umpire::game::CounterChange::Remove {
+                    counter: id.clone(),
+                    reason: format!("eliminated (entry {entry})"),
+                });
             }
             if changes.is_empty() {
-                bail!("nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)");
+                bail!(
+                    "nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)"
+                );
             }
             drop(game);
-            act(cli, file, Action::ApplyEffects { of: *entry, changes })
+            act(
+                cli,
+                file,
+                Action::ApplyEffects {
+                    of: *entry,
+                    changes,
+                },
+            )
         }
         GameCommand::Import { jsonl, output } => {
             let reader = std::io::BufReader::new(std::fs::File::open(jsonl)?);
             let mut lines = reader.lines();
-            let first = lines.next().ok_or_else(|| anyhow!("{}: empty file", jsonl.display()))??;
-            let header: serde_json::Value = serde_json::from_str(&first).map_err(|e| anyhow!("{}:1: {e}", jsonl.display()))?;
-            let meta: GameMeta = serde_json::from_value(header["meta"].clone()).map_err(|e| anyhow!("{}:1: not an Umpire export: {e}", jsonl.display()))?;
+            let first = lines
+                .next()
+                .ok_or_else(|| anyhow!("{}: empty file", jsonl.display()))??;
+            let header: serde_json::Value =
+                serde_json::from_str(&first).map_err(|e| anyhow!("{}:1: {e}", jsonl.display()))?;
+            let meta: GameMeta = serde_json::from_value(header["meta"].clone())
+                .map_err(|e| anyhow!("{}:1: not an Umpire export: {e}", jsonl.display()))?;
             let mut events = Vec::new();
             for (i, line) in lines.enumerate() {
                 let line = line?;
                 if line.trim().is_empty() {
                     continue;
                 }
-                let e: Event = serde_json::from_str(&line).map_err(|err| anyhow!("{}:{}: {err}", jsonl.display(), i + 2))?;
+                let e: Event = serde_json::from_str(&line)
+                    .map_err(|err| anyhow!("{}:{}: {err}", jsonl.display(), i + 2))?;
                 events.push(e);
             }
             let lib = library(cli)?;
             // Check everything before writing anything.
-            let scenario = umpire::game::scenario::load_scenario(&SourceFile { name: meta.scenario_file.clone(), text: meta.scenario_text.clone() }, &lib).map_err(|e| anyhow!("{e}"))?;
-            umpire::game::state::replay(&scenario, &events).map_err(|e| anyhow!("{}: {e}", jsonl.display()))?;
+            let scenario = umpire::game::scenario::load_scenario(
+                &SourceFile {
+                    name: meta.scenario_file.clone(),
+                    text: meta.scenario_text.clone(),
+                },
+                &lib,
+            )
+            .map_err(|e| anyhow!("{e}"))?;
+            umpire::game::state::replay(&scenario, &events)
+                .map_err(|e| anyhow!("{}: {e}", jsonl.display()))?;
             let file = GameFile::create(output, meta)?;
             for e in &events {
                 file.append(e)?;
             }
             drop(file);
             let game = Game::open(output, &lib)?;
-            println!("imported {} entries into {}", game.events().len(), output.display());
+            println!(
+                "imported {} entries into {}",
+                game.events().len(),
+                output.display()
+            );
             print_status_line(&game);
             Ok(())
         }
@@ -455,24 +674,46 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
 fn soak(cli: &Cli, file: &Path, actions: u64) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
     // A procedure that resolves on its defaults, and a counter on the table.
-    let procedure = game
-        .ruleset()
-        .procedures
-        .iter()
-        .find(|p| p.inputs.iter().all(|i| i.default.is_some() || matches!(i.kind, umpire::rules::InputKind::Flag)) && p.roll.is_some())
-        .map(|p| p.id.clone());
+    let procedure =
+        game.ruleset()
+            .procedures
+            .iter()
+            .find(|p| {
+                p.inputs.iter().all(|i| {
+                    i.default.is_some() || matches!(i.kind, umpire::rules::InputKind::Flag)
+                }) && p.roll.is_some()
+            })
+            .map(|p| p.id.clone());
     let counter = game.state().counters.keys().next().cloned();
     let mut out = std::io::stdout().lock();
     for i in 0..actions {
         let action = match (i % 5, &procedure, &counter) {
-            (1, Some(p), _) => Action::Resolve { procedure: p.clone(), inputs: Vec::new(), physical: None, chart_result: None, counters: BTreeMap::new() },
-            (2, _, Some(c)) => Action::Move { counter: c.clone(), to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
-                Some(umpire::rules::GeometryKind::Hex) => Position::Hex(format!("{:04}", 101 + i % 50)),
-                Some(umpire::rules::GeometryKind::Area) => Position::Area(format!("area {}", i % 7)),
-                _ => Position::Free { x: (i % 40) as f64, y: (i % 13) as f64 },
-            } },
+            (1, Some(p), _) => Action::Resolve {
+                procedure: p.clone(),
+                inputs: Vec::new(),
+                physical: None,
+                chart_result: None,
+                counters: BTreeMap::new(),
+            },
+            (2, _, Some(c)) => Action::Move {
+                counter: c.clone(),
+                to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
+                    Some(umpire::rules::GeometryKind::Hex) => {
+                        Position::Hex(format!("{:04}", 101 + i % 50))
+                    }
+                    Some(umpire::rules::GeometryKind::Area) => {
+                        Position::Area(format!("area {}", i % 7))
+                    }
+                    _ => Position::Free {
+                        x: (i % 40) as f64,
+                        y: (i % 13) as f64,
+                    },
+                },
+            },
             (4, _, _) if i % 3 == 0 => Action::Undo,
-            _ => Action::Note { text: format!("soak {i}") },
+            _ => Action::Note {
+                text: format!("soak {i}"),
+            },
         };
         match game.act(action) {
             Ok(seqs) => {

@@ -158,7 +158,10 @@ impl EventKind {
 
     /// Whether undo may take this event back (start, undo and redo themselves are not actions).
     pub fn is_undoable(&self) -> bool {
-        !matches!(self, EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. })
+        !matches!(
+            self,
+            EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. }
+        )
     }
 }
 

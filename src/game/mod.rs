@@ -1,8 +1,8 @@
 //! Game sessions.
 
-pub mod scenario;
 pub mod effects;
 pub mod event;
+pub mod scenario;
 pub mod sequence;
 pub mod session;
 pub mod state;

@@ -92,12 +92,20 @@ pub fn effective_events(events: &[Event]) -> BTreeSet<u64> {
     active
 }
 
-fn apply_change(counters: &mut BTreeMap<String, CounterState>, change: &CounterChange) -> Result<(), String> {
+fn apply_change(
+    counters: &mut BTreeMap<String, CounterState>,
+    change: &CounterChange,
+) -> Result<(), String> {
     let id = match change {
-        CounterChange::Attribute { counter, .. } | CounterChange::Status { counter, .. } | CounterChange::Move { counter, .. } | CounterChange::Remove { counter, .. } => counter,
+        CounterChange::Attribute { counter, .. }
+        | CounterChange::Status { counter, .. }
+        | CounterChange::Move { counter, .. }
+        | CounterChange::Remove { counter, .. } => counter,
     };
     let Some(c) = counters.get_mut(id) else {
-        return Err(format!("the journal names counter '{id}', which the scenario does not have"));
+        return Err(format!(
+            "the journal names counter '{id}', which the scenario does not have"
+        ));
     };
     match change {
         CounterChange::Attribute { attribute, to, .. } => {
@@ -191,7 +199,10 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
     // Draws are never reused, even those of undone rolls.
     if let EventKind::Resolved { resolution, .. } = &e.kind {
         for roll in &resolution.rolls {
-            if let Provenance::App { first_draw, draws, .. } = roll.provenance {
+            if let Provenance::App {
+                first_draw, draws, ..
+            } = roll.provenance
+            {
                 state.next_draw = state.next_draw.max(first_draw + draws);
             }
         }
@@ -203,37 +214,54 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
         EventKind::Changed { changes, .. } => {
             for c in changes {
-                apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+                apply_change(&mut state.counters, c)
+                    .map_err(|m| format!("entry {}: {m}", e.seq))?;
             }
         }
         EventKind::EffectsApplied { of, changes } => {
             for c in changes {
-                apply_change(&mut state.counters, c).map_err(|m| format!("entry {}: {m}", e.seq))?;
+                apply_change(&mut state.counters, c)
+                    .map_err(|m| format!("entry {}: {m}", e.seq))?;
             }
             state.applied.insert(*of);
         }
         EventKind::Resolved { resolution, .. } => {
-            if let Some(i) = state.follow_ups.iter().position(|f| f.procedure == resolution.procedure) {
+            if let Some(i) = state
+                .follow_ups
+                .iter()
+                .position(|f| f.procedure == resolution.procedure)
+            {
                 state.follow_ups.remove(i);
             }
             for effect in &resolution.outcome.effects {
                 if effect.kind == "follow_up"
                     && let Some(p) = &effect.procedure
                 {
-                    state.follow_ups.push(FollowUp { from: e.seq, procedure: p.clone(), text: effect.text.clone() });
+                    state.follow_ups.push(FollowUp {
+                        from: e.seq,
+                        procedure: p.clone(),
+                        text: effect.text.clone(),
+                    });
                 }
             }
-            state.resolved.push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
+            state
+                .resolved
+                .push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
         }
         EventKind::Overridden { of, outcome, .. } => {
             state.overrides.insert(*of, outcome.clone());
         }
         EventKind::Stepped { to, .. } => state.cursor = to.clone(),
         EventKind::Skipped { item, reason } => {
-            if let Some(from) = item.strip_prefix("follow_up:").and_then(|s| s.parse::<u64>().ok()) {
+            if let Some(from) = item
+                .strip_prefix("follow_up:")
+                .and_then(|s| s.parse::<u64>().ok())
+            {
                 state.follow_ups.retain(|f| f.from != from);
             }
-            state.skipped.push((e.cursor.clone(), item.clone(), reason.clone()));
+            state
+                .skipped
+                .push((e.cursor.clone(), item.clone(), reason.clone()));
         }
         EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
     }

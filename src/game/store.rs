@@ -35,7 +35,9 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// Written by a newer Umpire.
-    #[error("{path} was written by a newer Umpire (game file version {found}; this build reads up to {supported}) — update Umpire to open it")]
+    #[error(
+        "{path} was written by a newer Umpire (game file version {found}; this build reads up to {supported}) — update Umpire to open it"
+    )]
     Newer {
         /// The file.
         path: PathBuf,
@@ -51,7 +53,9 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// A damaged entry.
-    #[error("{path}: journal entry {seq} is damaged ({problem}) — the entries before it are intact; `umpire game export` can recover them")]
+    #[error(
+        "{path}: journal entry {seq} is damaged ({problem}) — the entries before it are intact; `umpire game export` can recover them"
+    )]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -93,14 +97,20 @@ pub struct GameFile {
 }
 
 fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
-    move |source| StoreError::Sqlite { path: path.to_path_buf(), source }
+    move |source| StoreError::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn configure(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     // WAL with synchronous=FULL: each commit is durable when it returns.
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(sql(path))?;
-    conn.pragma_update(None, "synchronous", "FULL").map_err(sql(path))?;
-    conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(sql(path))?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(sql(path))?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(sql(path))?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(sql(path))?;
     Ok(())
 }
 
@@ -124,7 +134,9 @@ impl GameFile {
     /// Creates a new game file; refuses to overwrite.
     pub fn create(path: &Path, meta: GameMeta) -> Result<GameFile, StoreError> {
         if path.exists() {
-            return Err(StoreError::Exists { path: path.to_path_buf() });
+            return Err(StoreError::Exists {
+                path: path.to_path_buf(),
+            });
         }
         let conn = Connection::open(path).map_err(sql(path))?;
         configure(&conn, path)?;
@@ -134,47 +146,95 @@ impl GameFile {
         );
         conn.execute_batch(&tx_sql).map_err(sql(path))?;
         let body = serde_json::to_string(&meta).unwrap_or_default();
-        conn.execute("INSERT INTO meta (key, value) VALUES ('game', ?1)", params![body]).map_err(sql(path))?;
-        Ok(GameFile { conn, path: path.to_path_buf(), meta })
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('game', ?1)",
+            params![body],
+        )
+        .map_err(sql(path))?;
+        Ok(GameFile {
+            conn,
+            path: path.to_path_buf(),
+            meta,
+        })
     }
 
     /// Creates a game file with only the version-1 schema (for migration tests).
     #[doc(hidden)]
     pub fn create_v1_for_tests(path: &Path, meta: &GameMeta) -> Result<(), StoreError> {
         let conn = Connection::open(path).map_err(sql(path))?;
-        conn.execute_batch(&format!("{SCHEMA_V1} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;")).map_err(sql(path))?;
+        conn.execute_batch(&format!(
+            "{SCHEMA_V1} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;"
+        ))
+        .map_err(sql(path))?;
         let body = serde_json::to_string(meta).unwrap_or_default();
-        conn.execute("INSERT INTO meta (key, value) VALUES ('game', ?1)", params![body]).map_err(sql(path))?;
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('game', ?1)",
+            params![body],
+        )
+        .map_err(sql(path))?;
         Ok(())
     }
 
     /// Opens a game file, migrating an older one; refuses one from a newer Umpire.
     pub fn open(path: &Path) -> Result<GameFile, StoreError> {
         if !path.is_file() {
-            return Err(StoreError::NotFound { path: path.to_path_buf() });
+            return Err(StoreError::NotFound {
+                path: path.to_path_buf(),
+            });
         }
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(sql(path))?;
-        let app: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(|_| StoreError::NotAGame { path: path.to_path_buf() })?;
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(sql(path))?;
+        let app: i64 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(|_| StoreError::NotAGame {
+                path: path.to_path_buf(),
+            })?;
         if app != APPLICATION_ID {
-            return Err(StoreError::NotAGame { path: path.to_path_buf() });
+            return Err(StoreError::NotAGame {
+                path: path.to_path_buf(),
+            });
         }
         configure(&conn, path)?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(sql(path))?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql(path))?;
         if version > SCHEMA_VERSION {
-            return Err(StoreError::Newer { path: path.to_path_buf(), found: version, supported: SCHEMA_VERSION });
+            return Err(StoreError::Newer {
+                path: path.to_path_buf(),
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
         }
         if version < 1 {
-            return Err(StoreError::NotAGame { path: path.to_path_buf() });
+            return Err(StoreError::NotAGame {
+                path: path.to_path_buf(),
+            });
         }
         for (i, step) in MIGRATIONS.iter().enumerate().skip((version - 1) as usize) {
             let to = i as i64 + 2;
-            conn.execute_batch(&format!("BEGIN; {step} PRAGMA user_version = {to}; COMMIT;")).map_err(sql(path))?;
+            conn.execute_batch(&format!(
+                "BEGIN; {step} PRAGMA user_version = {to}; COMMIT;"
+            ))
+            .map_err(sql(path))?;
         }
-        let body: Option<String> = conn.query_row("SELECT value FROM meta WHERE key = 'game'", [], |r| r.get(0)).optional().map_err(sql(path))?;
+        let body: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'game'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql(path))?;
         let meta: GameMeta = body
             .and_then(|b| serde_json::from_str(&b).ok())
-            .ok_or_else(|| StoreError::Damaged { path: path.to_path_buf(), seq: 0, problem: "the game's description (meta) is missing or unreadable".into() })?;
-        Ok(GameFile { conn, path: path.to_path_buf(), meta })
+            .ok_or_else(|| StoreError::Damaged {
+                path: path.to_path_buf(),
+                seq: 0,
+                problem: "the game's description (meta) is missing or unreadable".into(),
+            })?;
+        Ok(GameFile {
+            conn,
+            path: path.to_path_buf(),
+            meta,
+        })
     }
 
     /// What the game started from.
@@ -189,11 +249,21 @@ impl GameFile {
 
     /// Appends one event in its own transaction; it is durable when this returns.
     pub fn append(&self, event: &Event) -> Result<(), StoreError> {
-        let body = serde_json::to_string(event).map_err(|e| StoreError::Damaged { path: self.path.clone(), seq: event.seq, problem: e.to_string() })?;
+        let body = serde_json::to_string(event).map_err(|e| StoreError::Damaged {
+            path: self.path.clone(),
+            seq: event.seq,
+            problem: e.to_string(),
+        })?;
         self.conn
             .execute(
                 "INSERT INTO events (seq, at, by, kind, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![event.seq as i64, event.at.to_rfc3339(), event.by, event.kind.name(), body],
+                params![
+                    event.seq as i64,
+                    event.at.to_rfc3339(),
+                    event.by,
+                    event.kind.name(),
+                    body
+                ],
             )
             .map_err(sql(&self.path))?;
         Ok(())
@@ -201,18 +271,35 @@ impl GameFile {
 
     /// Every event, in journal order.
     pub fn events(&self) -> Result<Vec<Event>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT seq, body FROM events ORDER BY seq").map_err(sql(&self.path))?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(sql(&self.path))?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, body FROM events ORDER BY seq")
+            .map_err(sql(&self.path))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(sql(&self.path))?;
         let mut out = Vec::new();
         for (expected, row) in (1u64..).zip(rows) {
             let (seq, body) = row.map_err(sql(&self.path))?;
             let seq = seq as u64;
             if seq != expected {
-                return Err(StoreError::Damaged { path: self.path.clone(), seq: expected, problem: format!("entry {expected} is missing (next is {seq})") });
+                return Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    seq: expected,
+                    problem: format!("entry {expected} is missing (next is {seq})"),
+                });
             }
-            let event: Event = serde_json::from_str(&body).map_err(|e| StoreError::Damaged { path: self.path.clone(), seq, problem: e.to_string() })?;
+            let event: Event = serde_json::from_str(&body).map_err(|e| StoreError::Damaged {
+                path: self.path.clone(),
+                seq,
+                problem: e.to_string(),
+            })?;
             if event.seq != seq {
-                return Err(StoreError::Damaged { path: self.path.clone(), seq, problem: format!("it says it is entry {}", event.seq) });
+                return Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    seq,
+                    problem: format!("it says it is entry {}", event.seq),
+                });
             }
             out.push(event);
         }
@@ -221,11 +308,15 @@ impl GameFile {
 
     /// SQLite's own integrity check ("ok" when sound).
     pub fn integrity_check(&self) -> Result<String, StoreError> {
-        self.conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(sql(&self.path))
+        self.conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(sql(&self.path))
     }
 
     /// Whether the first event is the game's start (a sanity check on open).
     pub fn starts_properly(events: &[Event]) -> bool {
-        events.first().is_some_and(|e| matches!(e.kind, EventKind::GameStarted { .. }))
+        events
+            .first()
+            .is_some_and(|e| matches!(e.kind, EventKind::GameStarted { .. }))
     }
 }

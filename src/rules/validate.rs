@@ -269,9 +269,15 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
     let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
     if let Some(name) = &raw.strength_attribute
-        && !units.iter().any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
+        && !units
+            .iter()
+            .any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
     {
-        rctx.err(&root.key("strength_attribute"), format!("'{name}' is not a whole-number unit attribute"), "name the unit attribute that holds strength, e.g. strength_points");
+        rctx.err(
+            &root.key("strength_attribute"),
+            format!("'{name}' is not a whole-number unit attribute"),
+            "name the unit attribute that holds strength, e.g. strength_points",
+        );
     }
 
     let mut tables = BTreeMap::new();

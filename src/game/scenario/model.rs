@@ -31,7 +31,8 @@ pub struct Scenario {
     pub first_player: Option<String>,
     /// The part of the map in use, if not all of it.
     pub map: Option<String>,
-    /// Forces (stacks) at start; their counters carry the force id.
+    /// Forces (stacks) at start; their counters carry the force id. Loose groups (pools,
+    /// breakdown units) are not Forces: their counters have no force id.
     pub forces: Vec<ForceSpec>,
     /// Counters at start: on the map, or off it (pools, breakdown units, Capitano cards).
     pub counters: Vec<CounterSpec>,
@@ -83,7 +84,11 @@ impl Scenario {
         self.counters
             .iter()
             .chain(self.reinforcements.iter().flat_map(|r| &r.counters))
-            .chain(self.conditional_reinforcements.iter().flat_map(|r| &r.counters))
+            .chain(
+                self.conditional_reinforcements
+                    .iter()
+                    .flat_map(|r| &r.counters),
+            )
     }
 }
 

@@ -68,7 +68,9 @@ pub(crate) struct RawCalendar {
     pub turns_per_month: Option<u32>,
     #[serde(default)]
     pub labels: Option<Vec<String>>,
+    /// The rule reference, for the reader of the file only.
     #[serde(default)]
+    #[allow(dead_code)]
     pub rule: Option<String>,
 }
 
@@ -188,7 +190,6 @@ pub(crate) enum RawValue {
     Int(i64),
     Text(String),
     List(Vec<String>),
-    Float(f64),
 }
 
 /// One counter, or (with `sp` and `counters`) an entry split into several counters.

@@ -209,7 +209,7 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
         ctx.err(
             path,
             format!(
-                "a {what} position, but ruleset '{}' has {} geometry",
+                "{what} position, but ruleset '{}' has {} geometry",
                 refs.ruleset.id,
                 match kind {
                     Some(GeometryKind::Hex) => "hex",
@@ -237,7 +237,9 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
                 ctx.err(
                     &p,
                     format!("hex id {i} is written as a number"),
-                    format!("quote it so that it stays a string with its leading zeros: \"{i:04}\""),
+                    format!(
+                        "quote it so that it stays a string with its leading zeros: \"{i:04}\""
+                    ),
                 );
                 return None;
             }
@@ -251,14 +253,10 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
             }
         };
         if kind != Some(GeometryKind::Hex) {
-            wrong_geometry(ctx, "hex");
+            wrong_geometry(ctx, "a hex");
             return None;
         }
-        let digits = refs
-            .ruleset
-            .geometry
-            .as_ref()
-            .and_then(|g| g.hex_id_digits);
+        let digits = refs.ruleset.geometry.as_ref().and_then(|g| g.hex_id_digits);
         let bad = text.is_empty()
             || digits.is_some_and(|d| {
                 text.chars().count() != d as usize || !text.chars().all(|c| c.is_ascii_digit())
@@ -278,7 +276,7 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
     }
     if let Some(area) = &raw.area {
         if kind != Some(GeometryKind::Area) {
-            wrong_geometry(ctx, "area");
+            wrong_geometry(ctx, "an area");
             return None;
         }
         if area.trim().is_empty() {
@@ -299,15 +297,23 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
         return Some(Position::OffMap(off.clone()));
     }
     let (Some(x), Some(y)) = (raw.x, raw.y) else {
-        ctx.err(path, "a free position needs both x and y", "add the missing one");
+        ctx.err(
+            path,
+            "a free position needs both x and y",
+            "add the missing one",
+        );
         return None;
     };
     if kind != Some(GeometryKind::Free) {
-        wrong_geometry(ctx, "free-form");
+        wrong_geometry(ctx, "a free-form");
         return None;
     }
     if !(x.is_finite() && y.is_finite()) {
-        ctx.err(path, "x and y must be finite numbers", "write numbers in base units");
+        ctx.err(
+            path,
+            "x and y must be finite numbers",
+            "write numbers in base units",
+        );
         return None;
     }
     Some(Position::Free { x, y })
@@ -432,7 +438,11 @@ fn counters(
                 attributes.insert(name.clone(), v);
             }
             Err(e) => {
-                ctx.err(&p, format!("{name}: {e}"), spec.help.clone().unwrap_or_default());
+                ctx.err(
+                    &p,
+                    format!("{name}: {e}"),
+                    spec.help.clone().unwrap_or_default(),
+                );
                 ok = false;
             }
         }
@@ -494,14 +504,22 @@ fn counters(
         }
         match raw.sp {
             Some(sp) => match distribute_sp(sp, &maxima) {
-                Some(held) => strengths.extend(held.into_iter().zip(&maxima).map(|(h, m)| (Some(h), Some(*m)))),
+                Some(held) => strengths.extend(
+                    held.into_iter()
+                        .zip(&maxima)
+                        .map(|(h, m)| (Some(h), Some(*m))),
+                ),
                 None => {
                     ctx.err(
                         &path.key("sp"),
                         format!(
                             "{sp} SP cannot be held by {} counter(s) of maximum strength {}",
                             maxima.len(),
-                            maxima.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                            maxima
+                                .iter()
+                                .map(u32::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                         format!(
                             "need count ≤ sp ≤ Σ count × max ({} ≤ sp ≤ {})",
@@ -532,10 +550,9 @@ fn counters(
     };
     let mut unknown = raw.unknown.clone();
     for d in defaults {
-        let set_by_split = refs
-            .strength
-            .as_ref()
-            .is_some_and(|(p, m)| !raw.counters.is_empty() && (d == m || (d == p && raw.sp.is_some())));
+        let set_by_split = refs.strength.as_ref().is_some_and(|(p, m)| {
+            !raw.counters.is_empty() && (d == m || (d == p && raw.sp.is_some()))
+        });
         if !attributes.contains_key(d) && !unknown.contains(d) && !set_by_split {
             unknown.push(d.clone());
         }
@@ -616,7 +633,11 @@ fn force(
         (Some(p), _) => position(ctx, refs, &path.key("position"), p)?,
         (None, Some(e)) => e.clone(),
         (None, None) => {
-            ctx.err(path, "a force needs a position", "add position: {hex: \"0114\"} (or off_map)");
+            ctx.err(
+                path,
+                "a force needs a position",
+                "add position: {hex: \"0114\"} (or off_map)",
+            );
             return None;
         }
     };
@@ -646,6 +667,10 @@ fn force(
         for (i, c) in list.iter().enumerate() {
             counters(ctx, refs, &path.key(key).index(i), c, kind, &at, out);
         }
+    }
+    // A loose group (pool, breakdown units) is not a Force.
+    if raw.loose {
+        return None;
     }
     Some(ForceSpec {
         id: raw.id.clone(),
@@ -695,7 +720,11 @@ fn text_items(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &[RawText]) -> V
     for (i, t) in raw.iter().enumerate() {
         let p = path.index(i);
         if !ids.insert(t.id.clone()) {
-            ctx.err(&p.key("id"), format!("id '{}' is used twice", t.id), "use a unique id");
+            ctx.err(
+                &p.key("id"),
+                format!("id '{}' is used twice", t.id),
+                "use a unique id",
+            );
         }
         if let Some(side) = &t.side {
             check_side(ctx, refs, &p.key("side"), side);
@@ -743,7 +772,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
 
     // Calendar.
     if raw.turns == 0 {
-        ctx.err(&root.key("turns"), "a scenario needs at least one turn", "write turns: 1 or more");
+        ctx.err(
+            &root.key("turns"),
+            "a scenario needs at least one turn",
+            "write turns: 1 or more",
+        );
     }
     let cal = &raw.calendar;
     let cal_path = root.key("calendar");
@@ -758,7 +791,10 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
                 _ => {
                     ctx.err(
                         &cal_path.key("start"),
-                        format!("'{}, {}' is not a turn of the calendar", start.month, start.turn),
+                        format!(
+                            "'{}, {}' is not a turn of the calendar",
+                            start.month, start.turn
+                        ),
                         format!("a month name in English and a turn 1–{per}"),
                     );
                     Vec::new()
@@ -790,7 +826,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let mut side_ids = BTreeSet::new();
     for (i, s) in raw.sides.iter().enumerate() {
         if !side_ids.insert(s.id.clone()) {
-            ctx.err(&root.key("sides").index(i).key("id"), format!("side '{}' twice", s.id), "use a unique id");
+            ctx.err(
+                &root.key("sides").index(i).key("id"),
+                format!("side '{}' twice", s.id),
+                "use a unique id",
+            );
         }
         sides.push(SideSpec {
             id: s.id.clone(),
@@ -803,10 +843,20 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     for (i, a) in raw.armies.iter().enumerate() {
         let p = root.key("armies").index(i);
         if !side_ids.contains(&a.side) {
-            ctx.err(&p.key("side"), format!("unknown side '{}'", a.side), "name a side id");
+            ctx.err(
+                &p.key("side"),
+                format!("unknown side '{}'", a.side),
+                "name a side id",
+            );
         }
-        if army_sides.insert(a.id.clone(), a.side.clone()).is_some() || side_ids.contains(&a.id) && a.id != a.side {
-            ctx.err(&p.key("id"), format!("army id '{}' is used twice", a.id), "use a unique id");
+        if army_sides.insert(a.id.clone(), a.side.clone()).is_some()
+            || side_ids.contains(&a.id) && a.id != a.side
+        {
+            ctx.err(
+                &p.key("id"),
+                format!("army id '{}' is used twice", a.id),
+                "use a unique id",
+            );
         }
         armies.push(ArmySpec {
             id: a.id.clone(),
@@ -828,16 +878,23 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
             }
         }
     }
-    let strength = raw.strength.as_ref().map(|s| (s.points.clone(), s.maximum.clone()));
+    let strength = raw
+        .strength
+        .as_ref()
+        .map(|s| (s.points.clone(), s.maximum.clone()));
     if let Some((points, maximum)) = &strength {
         for (key, name) in [("points", points), ("maximum", maximum)] {
-            let ok = ruleset.units.iter().any(|u| {
-                u.name == *name && matches!(u.kind, AttributeKind::Int { .. })
-            });
+            let ok = ruleset
+                .units
+                .iter()
+                .any(|u| u.name == *name && matches!(u.kind, AttributeKind::Int { .. }));
             if !ok {
                 ctx.err(
                     &root.key("strength").key(key),
-                    format!("'{name}' is not a number attribute of the units of ruleset '{}'", ruleset.id),
+                    format!(
+                        "'{name}' is not a number attribute of the units of ruleset '{}'",
+                        ruleset.id
+                    ),
                     "name a declared int unit attribute",
                 );
             }
@@ -855,7 +912,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
                     format!("unknown {key} attribute '{n}' in ruleset '{}'", ruleset.id),
                     format!(
                         "declared: {}",
-                        specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                        specs
+                            .iter()
+                            .map(|s| s.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 );
             }
@@ -909,7 +970,12 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     }
     reinforcements.sort_by_key(|r| r.turn);
 
-    let special_rules = text_items(&mut ctx, &refs, &root.key("special_rules"), &raw.special_rules);
+    let special_rules = text_items(
+        &mut ctx,
+        &refs,
+        &root.key("special_rules"),
+        &raw.special_rules,
+    );
     let mut conditional = Vec::new();
     for (i, r) in raw.conditional_reinforcements.iter().enumerate() {
         let p = root.key("conditional_reinforcements").index(i);
@@ -964,7 +1030,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
             let q = p.key("amounts").index(j);
             if let Some(n) = turn(&mut ctx, &refs, &q.key("turn"), &a.turn) {
                 if amounts.iter().any(|(t, _)| *t == n) {
-                    ctx.err(&q, format!("turn {n} is given twice"), "give each turn once");
+                    ctx.err(
+                        &q,
+                        format!("turn {n} is given twice"),
+                        "give each turn once",
+                    );
                 }
                 turns.insert(n);
                 amounts.push((n, a.amount));
@@ -1010,7 +1080,12 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     }
     let mut capitano_cards = Vec::new();
     for (i, c) in raw.capitano_cards.iter().enumerate() {
-        check_side(&mut ctx, &refs, &root.key("capitano_cards").index(i).key("army"), &c.army);
+        check_side(
+            &mut ctx,
+            &refs,
+            &root.key("capitano_cards").index(i).key("army"),
+            &c.army,
+        );
         capitano_cards.push(CapitanoCard {
             army: c.army.clone(),
             name: c.name.clone(),
