@@ -6,5 +6,6 @@
 pub mod app;
 pub mod dice;
 pub mod game;
+pub mod report;
 pub mod resolve;
 pub mod rules;

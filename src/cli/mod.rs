@@ -3,6 +3,7 @@
 mod describe;
 mod game;
 mod odds;
+mod report;
 mod resolve;
 mod roll;
 mod rules;
@@ -52,6 +53,10 @@ pub enum Command {
     /// Game sessions: a scenario on the table, the Sequence of Play and the journal.
     #[command(subcommand)]
     Game(game::GameCommand),
+    /// Print a ruleset's tables as PDF chart sheets, missing cells as empty boxes.
+    Charts(report::ChartsArgs),
+    /// Print a scenario's organiser sheet as PDF: sides, set-up, reinforcements, turn track.
+    Sheet(report::SheetArgs),
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -170,5 +175,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Resolve(a) => resolve::run(cli, a),
         Command::Odds(a) => odds::run(cli, a),
         Command::Game(c) => game::run(cli, c),
+        Command::Charts(a) => report::charts(cli, a),
+        Command::Sheet(a) => report::sheet(cli, a),
     }
 }

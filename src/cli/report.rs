@@ -1,0 +1,124 @@
+//! `umpire charts` and `umpire sheet`: chart sheets and scenario sheets as PDF.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+
+use super::{Cli, find_ruleset, library};
+use umpire::game::scenario::{ScenarioLibrary, load_scenario};
+use umpire::report::{Paper, Template, charts_pdf, scenario_pdf};
+use umpire::rules::SourceFile;
+
+/// Arguments of `umpire charts`.
+#[derive(Debug, Args)]
+pub struct ChartsArgs {
+    /// Ruleset id (see `umpire rules list`).
+    pub ruleset: String,
+    /// Where to write the PDF.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+    /// Only these tables (repeat the flag); all tables when omitted.
+    #[arg(long = "table", value_name = "TABLE")]
+    pub tables: Vec<String>,
+    /// Paper size, overriding the template's.
+    #[arg(long, value_name = "a4|letter")]
+    pub paper: Option<Paper>,
+    /// Layout file instead of the shipped templates/charts.yaml (page size, margins, font
+    /// sizes, colours).
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+}
+
+/// Runs `charts`: every table with the umpire's transcriptions laid over the shipped ones.
+pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
+    let lib = library(cli)?;
+    let ruleset = find_ruleset(&lib, &args.ruleset)?;
+    for id in &args.tables {
+        if ruleset.table(id).is_none() {
+            return Err(anyhow!(
+                "unknown table '{id}' in {} — tables: {}",
+                ruleset.id,
+                ruleset
+                    .tables
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    let mut template = match &args.template {
+        Some(path) => Template::read(path)?,
+        None => Template::charts_default()?,
+    };
+    if let Some(paper) = args.paper {
+        template.paper = paper;
+    }
+    let bytes = charts_pdf(ruleset, &args.tables, template)?;
+    std::fs::write(&args.output, &bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!(
+        "wrote {} ({} tables, {} bytes)",
+        args.output.display(),
+        if args.tables.is_empty() {
+            ruleset.tables.len()
+        } else {
+            args.tables.len()
+        },
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// Arguments of `umpire sheet`.
+#[derive(Debug, Args)]
+pub struct SheetArgs {
+    /// Scenario id (shipped) or a scenario YAML file.
+    pub scenario: String,
+    /// Where to write the PDF.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+    /// Paper size, overriding the template's.
+    #[arg(long, value_name = "a4|letter")]
+    pub paper: Option<Paper>,
+    /// Layout file instead of the shipped templates/sheet.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+}
+
+/// Runs `sheet`.
+pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
+    let lib = library(cli)?;
+    let path = std::path::Path::new(&args.scenario);
+    let scenario = if path.is_file() {
+        let file = SourceFile {
+            name: path.display().to_string(),
+            text: std::fs::read_to_string(path)?,
+        };
+        load_scenario(&file, &lib).map_err(|e| anyhow!("{e}"))?
+    } else {
+        let scenarios = ScenarioLibrary::shipped(&lib);
+        let Some(s) = scenarios.get(&args.scenario) else {
+            let ids: Vec<&str> = scenarios.scenarios.iter().map(|s| s.id.as_str()).collect();
+            return Err(anyhow!(
+                "no scenario '{}' — scenarios: {} (or give a YAML file)",
+                args.scenario,
+                ids.join(", ")
+            ));
+        };
+        s.clone()
+    };
+    let mut template = match &args.template {
+        Some(path) => Template::read(path)?,
+        None => Template::sheet_default()?,
+    };
+    if let Some(paper) = args.paper {
+        template.paper = paper;
+    }
+    let bytes = scenario_pdf(&scenario, template)?;
+    std::fs::write(&args.output, &bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
+    Ok(())
+}

@@ -1,0 +1,275 @@
+//! Chart sheets: every table of a ruleset printed as a chart — title, rule reference, how it is
+//! read, header line(s), rows, result codes, notes, ruling — with an empty box for each cell the
+//! rule text does not give, to fill in by hand (`umpire charts`).
+
+use crate::rules::{Cell, KeyKind, Ruleset, Table};
+
+use super::error::ReportError;
+use super::font::Weight;
+use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
+use super::template::{Template, parse_colour};
+
+fn key_kind_words(kind: KeyKind) -> &'static str {
+    match kind {
+        KeyKind::Roll => "the modified die roll",
+        KeyKind::Name => "name",
+        KeyKind::Number => "number (exact; beyond the edges, the edge column)",
+        KeyKind::Bracket => "range",
+        KeyKind::Ratio => "odds ratio (larger side ÷ smaller, rounded down)",
+    }
+}
+
+/// How a table is read, in words: "Roll d6; rows by …; columns by …".
+pub fn how_to_read(table: &Table) -> String {
+    let mut how = Vec::new();
+    if let Some(roll) = &table.roll {
+        how.push(format!("Roll {roll}"));
+    }
+    how.push(format!("rows by {}", key_kind_words(table.row_key)));
+    if let Some(c) = table.column_key {
+        how.push(format!("columns by {}", key_kind_words(c)));
+    }
+    if table.lines.len() > 1 {
+        how.push("use the header line that applies".into());
+    }
+    let mut out = how.join("; ");
+    if let Some(first) = out.get(..1) {
+        out = format!("{}{}", first.to_uppercase(), &out[1..]);
+    }
+    out
+}
+
+/// The table as a ruled grid: one header row per header line (its label in the key column),
+/// one body row per row, a blank box per missing cell, and a Rule column when rows cite rules.
+pub fn table_grid(table: &Table) -> Grid {
+    let ncols = table.column_count();
+    let with_rules = table.rows.iter().any(|r| r.rule.is_some());
+    let corner = table.roll.clone().unwrap_or_else(|| match table.row_key {
+        KeyKind::Roll => "Roll".into(),
+        KeyKind::Name => String::new(),
+        KeyKind::Number => "Number".into(),
+        KeyKind::Bracket => "Range".into(),
+        KeyKind::Ratio => "Odds".into(),
+    });
+    let mut header = Vec::new();
+    if table.lines.is_empty() {
+        let mut row = vec![GridCell::Text(corner.clone())];
+        row.extend((0..ncols).map(|_| GridCell::Text("Result".into())));
+        header.push(row);
+    }
+    for line in &table.lines {
+        let label = if table.lines.len() > 1 {
+            let name = line
+                .label
+                .clone()
+                .unwrap_or_else(|| line.id.replace('_', " "));
+            format!("{corner} · {name}")
+        } else {
+            corner.clone()
+        };
+        let mut row = vec![GridCell::Text(label.trim_start_matches(" · ").to_string())];
+        row.extend((0..ncols).map(|c| {
+            GridCell::Text(
+                line.keys
+                    .get(c)
+                    .map(|k| k.to_string().replace('_', " "))
+                    .unwrap_or_default(),
+            )
+        }));
+        header.push(row);
+    }
+    if with_rules {
+        for row in &mut header {
+            row.push(GridCell::Text("Rule".into()));
+        }
+    }
+    let rows = table
+        .rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![GridCell::Text(r.key.to_string().replace('_', " "))];
+            cells.extend(r.cells.iter().map(|c| match c {
+                Cell::Missing => GridCell::Blank,
+                Cell::Value(v) => GridCell::Text(v.clone()),
+            }));
+            if with_rules {
+                cells.push(GridCell::Text(r.rule.clone().unwrap_or_default()));
+            }
+            cells
+        })
+        .collect();
+    Grid {
+        header,
+        rows,
+        continued: format!("{} (continued)", table.title),
+    }
+}
+
+/// Draws one chart at the writer's cursor.
+pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
+    let t = writer.template().clone();
+    let text = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+    let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+    let title_text = parse_colour(&t.colours.title_text).unwrap_or((1.0, 1.0, 1.0));
+    let body = TextStyle {
+        size: t.fonts.body,
+        weight: Weight::Regular,
+        colour: text,
+    };
+    let subtitle = TextStyle {
+        size: t.fonts.subtitle,
+        weight: Weight::Regular,
+        colour: muted,
+    };
+    let grid = table_grid(table);
+    let title_style = TextStyle {
+        size: t.fonts.title,
+        weight: Weight::Bold,
+        colour: title_text,
+    };
+    let rule = table
+        .rule
+        .as_ref()
+        .map_or_else(String::new, |r| format!("Rule {r}"));
+    // The rule reference shares the title band when both fit; else it goes under the band.
+    let band_room = writer.content_width() - mm(8.0);
+    let together = writer.face(Weight::Bold).width(&table.title, t.fonts.title)
+        + writer
+            .face(Weight::Regular)
+            .width(&rule, t.fonts.title * 0.7)
+        <= band_room;
+    // Keep the title with the how-to line and the top of the table.
+    writer.ensure(
+        t.fonts.title * 2.0 + t.fonts.subtitle * 4.0 + mm(4.0) + writer.table_lead_height(&grid),
+    );
+    writer.bookmark(&table.title);
+    if together {
+        writer.band(
+            &table.title,
+            &rule,
+            title_style,
+            parse_colour(&t.colours.title_fill),
+        );
+    } else {
+        writer.band(
+            &table.title,
+            "",
+            title_style,
+            parse_colour(&t.colours.title_fill),
+        );
+        writer.space(mm(1.0));
+        writer.paragraph(None, &rule, subtitle, 0.0);
+    }
+    writer.space(mm(1.2));
+    writer.paragraph(None, &how_to_read(table), subtitle, 0.0);
+    writer.space(mm(1.0));
+    writer.table(&grid);
+    writer.space(mm(1.5));
+
+    if !table.results.is_empty() {
+        let shown = table.results.len().min(6) as f32 + 1.0;
+        writer.ensure(t.fonts.body * 1.3 * shown);
+        writer.paragraph(Some("Result codes"), "", body, 0.0);
+        for r in &table.results {
+            let code = r.pattern.replace("{n}", "n");
+            let label = r.label.clone().unwrap_or_default().replace("{n}", "n");
+            writer.paragraph(Some(&code), &label, body, mm(3.0));
+        }
+    }
+    if let Some(n) = &table.notes {
+        writer.paragraph(Some("Notes:"), n, body, 0.0);
+    }
+    if let Some(r) = &table.ruling {
+        writer.paragraph(Some("Ruling:"), &ruling_text(ruleset, r), body, 0.0);
+    }
+    let missing = table
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .filter(|c| **c == Cell::Missing)
+        .count();
+    if missing > 0 {
+        let total: usize = table.rows.iter().map(|r| r.cells.len()).sum();
+        writer.paragraph(
+            None,
+            &format!(
+                "{missing} of {total} cells are not in the rule text: the empty boxes are for the \
+                 values of your own chart sheet."
+            ),
+            subtitle,
+            0.0,
+        );
+    }
+    writer.space(mm(t.table.gap_after));
+}
+
+/// A table's `ruling:` as printed: the ruling's question and the reading in force when it
+/// names one of the ruleset's rulings, else the text as written.
+fn ruling_text(ruleset: &Ruleset, ruling: &str) -> String {
+    let Some(r) = ruleset.rulings.iter().find(|r| r.id == ruling.trim()) else {
+        return ruling.trim().to_string();
+    };
+    let rule = r
+        .rule
+        .as_ref()
+        .map_or_else(String::new, |x| format!(" [{x}]"));
+    let chosen = r
+        .options
+        .iter()
+        .find(|o| o.id == r.selected)
+        .map_or_else(|| r.selected.clone(), |o| format!("{} — {}", o.id, o.text));
+    format!("{}{rule} In force: {chosen}.", r.text.trim())
+}
+
+/// The chart sheets of a ruleset as a PDF: a heading, then every table (or those whose id is
+/// in `only`, when it is not empty), in id order.
+pub fn charts_pdf(
+    ruleset: &Ruleset,
+    only: &[String],
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let tables: Vec<&Table> = ruleset
+        .tables
+        .values()
+        .filter(|t| only.is_empty() || only.contains(&t.id))
+        .collect();
+    let title = format!("{} — chart sheets", ruleset.name);
+    let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+    let t = writer.template().clone();
+    let text = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+    let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+    writer.paragraph(
+        None,
+        &title,
+        TextStyle {
+            size: t.fonts.title * 1.4,
+            weight: Weight::Bold,
+            colour: text,
+        },
+        0.0,
+    );
+    let intro = TextStyle {
+        size: t.fonts.subtitle,
+        weight: Weight::Regular,
+        colour: muted,
+    };
+    if let Some(source) = &ruleset.source {
+        writer.paragraph(Some("Source:"), source, intro, 0.0);
+    }
+    let incomplete = tables.iter().filter(|t| !t.is_complete()).count();
+    writer.paragraph(
+        None,
+        &format!(
+            "{} charts, {incomplete} with cells the rule text does not give: those are printed \
+             as empty boxes to fill in by hand (or transcribe them with `umpire rules template`).",
+            tables.len()
+        ),
+        intro,
+        0.0,
+    );
+    writer.space(mm(4.0));
+    for table in tables {
+        write_chart(&mut writer, ruleset, table);
+    }
+    Ok(writer.finish())
+}

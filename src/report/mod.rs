@@ -1,0 +1,18 @@
+//! Printed output as PDF: a small layout layer ([`pdf`]: text runs, wrapped paragraphs, ruled
+//! tables with repeated headers, page breaks), the embedded subset font ([`font`]), layouts read
+//! from `templates/` ([`template`]) and the sheet builders ([`charts`], [`scenario`]).
+//!
+//! Depends on `rules` (and later `game`); nothing below it imports printpdf.
+
+pub mod charts;
+pub mod error;
+pub mod font;
+pub mod pdf;
+pub mod scenario;
+pub mod subset;
+pub mod template;
+
+pub use charts::charts_pdf;
+pub use error::ReportError;
+pub use scenario::scenario_pdf;
+pub use template::{Paper, Template};

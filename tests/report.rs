@@ -1,0 +1,488 @@
+//! PDF chart sheets: the file parses, carries the text an umpire searches for (accents
+//! included), draws missing cells as empty boxes, honours A4 and Letter, and repeats a long
+//! table's header on the pages it runs onto. `qpdf --check` and `pdftotext` run when installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lopdf::content::Content;
+use lopdf::{Document, Object};
+use umpire::report::{Paper, Template, charts_pdf};
+use umpire::rules::{Ruleset, RulesetFiles, SourceFile, load_ruleset};
+
+const RULESET: &str = r#"
+id: fixture_fr
+name: Guerres d'Italie (fixture)
+source: "test fixture for tests/report.rs"
+"#;
+
+const SIEGE: &str = r#"
+id: siege
+title: Siège de Cateau-Cambrésis
+rule: "§7.2 (François Iᵉʳ)"
+notes: Applies at Trévoux and Cateau-Cambrésis; a modified roll ≤ 1 reads the first row, ≥ 6 the last.
+roll: d6
+column_key: name
+columns: [Trévoux, Bâle, Genève]
+rows:
+  - {key: 1, cells: [R2, "?", A1]}
+  - {key: 2, cells: [R1, "?", A1]}
+  - {key: 3, cells: [NE, "?", NE]}
+  - {key: 4, cells: [NE, NE, "?"]}
+  - {key: 5, cells: [D1, D1, D1]}
+  - {key: 6, cells: [D2, D2, D1]}
+results:
+  "D{n}": {label: "Défenseur perd {n} PF"}
+  "A{n}": {label: "Assaillant perd {n} PF"}
+  "R{n}": {label: "Retraite de {n} hex"}
+  NE: {label: Sans effet}
+"#;
+
+const MISSING_IN_FIXTURE: usize = 4;
+
+fn long_table() -> String {
+    let mut s = String::from(
+        "id: muster\ntitle: Muster Roll of the Companies\nrule: \"§9.9\"\nrow_key: name\n\
+         column_key: name\ncolumns: [Capitano, Strength Points, Troop Quality]\nrows:\n",
+    );
+    for i in 1..=90 {
+        s.push_str(&format!(
+            "  - {{key: \"Company {i:02}\", cells: [\"Condottiere {i}\", \"{}\", \"{}\"]}}\n",
+            i % 7 + 1,
+            ["A", "B", "C"][i % 3]
+        ));
+    }
+    s
+}
+
+fn fixture() -> Ruleset {
+    let file = |name: &str, text: &str| SourceFile {
+        name: format!("fixture/{name}"),
+        text: text.to_string(),
+    };
+    let files = RulesetFiles {
+        ruleset: file("ruleset.yaml", RULESET),
+        tables: vec![
+            file("siege.yaml", SIEGE),
+            file("muster.yaml", &long_table()),
+        ],
+    };
+    match load_ruleset(&files) {
+        Ok(r) => r,
+        Err(e) => panic!("fixture does not load:\n{e}"),
+    }
+}
+
+fn pdf(paper: Paper, only: &[&str]) -> Vec<u8> {
+    let mut template = Template::charts_default().expect("shipped template");
+    template.paper = paper;
+    let only: Vec<String> = only.iter().map(|s| s.to_string()).collect();
+    charts_pdf(&fixture(), &only, template).expect("charts_pdf")
+}
+
+fn parse(bytes: &[u8]) -> Document {
+    Document::load_mem(bytes).expect("the PDF parses")
+}
+
+fn page_text(doc: &Document, page: u32) -> String {
+    doc.extract_text(&[page]).expect("text extracts")
+}
+
+fn all_text(doc: &Document) -> String {
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    pages
+        .iter()
+        .map(|p| page_text(doc, *p))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Page sizes in points, from each page's MediaBox.
+fn media_boxes(doc: &Document) -> Vec<(f32, f32)> {
+    doc.get_pages()
+        .values()
+        .map(|id| {
+            let page = doc.get_dictionary(*id).expect("page dictionary");
+            let Ok(Object::Array(b)) = page.get(b"MediaBox") else {
+                panic!("page without MediaBox")
+            };
+            let n: Vec<f32> = b.iter().map(|o| o.as_float().expect("number")).collect();
+            (n[2] - n[0], n[3] - n[1])
+        })
+        .collect()
+}
+
+/// Rectangles (`re`) of a page's content `height` points high.
+fn boxes(doc: &Document, page: u32, height: f32) -> usize {
+    let id = doc.get_pages()[&page];
+    let content = Content::decode(&doc.get_page_content(id)).expect("decodes");
+    content
+        .operations
+        .iter()
+        .filter(|op| op.operator == "re")
+        .filter(|op| {
+            let v: Vec<f32> = op
+                .operands
+                .iter()
+                .filter_map(|o| o.as_float().ok())
+                .collect();
+            v.len() == 4 && (v[3] - height).abs() < 0.05
+        })
+        .count()
+}
+
+fn tool(name: &str) -> bool {
+    Command::new(name).arg("-v").output().is_ok()
+}
+
+fn write_temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write pdf");
+    path
+}
+
+fn pdftotext(path: &Path) -> String {
+    let out = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs");
+    assert!(out.status.success(), "pdftotext failed: {out:?}");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn chart_text_is_searchable_with_accents() {
+    let doc = parse(&pdf(Paper::A4, &["siege"]));
+    let text = all_text(&doc);
+    for expected in [
+        "Siège de Cateau-Cambrésis",
+        "§7.2 (François",
+        "Trévoux",
+        "Bâle",
+        "Genève",
+        "Roll d6",
+        "Défenseur perd n PF",
+        "Sans effet",
+        "≤ 1",
+        "≥ 6",
+        "Notes:",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    // Row keys 1–6 and the result codes as cells.
+    for code in ["R2", "A1", "NE", "D1", "D2"] {
+        assert!(text.contains(code), "missing cell {code:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn missing_cells_are_empty_boxes_not_question_marks() {
+    let template = Template::charts_default().expect("template");
+    let side = template.table.missing_box * 72.0 / 25.4;
+    let doc = parse(&pdf(Paper::A4, &["siege"]));
+    let text = all_text(&doc);
+    assert!(!text.contains('?'), "a '?' was printed:\n{text}");
+    assert!(
+        text.contains(&format!(
+            "{MISSING_IN_FIXTURE} of 18 cells are not in the rule text"
+        )),
+        "{text}"
+    );
+    // Each box is filled white and outlined: two rectangles per missing cell.
+    assert_eq!(boxes(&doc, 1, side), 2 * MISSING_IN_FIXTURE);
+}
+
+#[test]
+fn a4_and_letter_page_sizes() {
+    let a4 = media_boxes(&parse(&pdf(Paper::A4, &["siege"])));
+    let letter = media_boxes(&parse(&pdf(Paper::Letter, &["siege"])));
+    for (w, h) in a4 {
+        assert!(
+            (w - 595.28).abs() < 0.5 && (h - 841.89).abs() < 0.5,
+            "A4 is {w}×{h}"
+        );
+    }
+    for (w, h) in letter {
+        assert!(
+            (w - 612.0).abs() < 0.5 && (h - 792.0).abs() < 0.5,
+            "Letter is {w}×{h}"
+        );
+    }
+}
+
+#[test]
+fn long_table_breaks_with_its_header_repeated() {
+    let doc = parse(&pdf(Paper::A4, &["muster"]));
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    assert!(pages.len() >= 2, "90 rows fit on {} page(s)", pages.len());
+    let first = page_text(&doc, pages[0]);
+    assert!(first.contains("Company 01") && !first.contains("Company 90"));
+    for p in &pages[1..] {
+        let text = page_text(&doc, *p);
+        assert!(
+            text.contains("Muster Roll of the Companies (continued)"),
+            "page {p}:\n{text}"
+        );
+        for heading in ["Capitano", "Strength Points", "Troop Quality"] {
+            assert!(text.contains(heading), "page {p} lacks header {heading:?}");
+        }
+        assert!(text.contains(&format!("page {p} of {}", pages.len())));
+    }
+    let last = page_text(&doc, *pages.last().expect("pages"));
+    assert!(last.contains("Company 90"));
+    // Every row is printed exactly once.
+    let all = all_text(&doc);
+    for i in 1..=90 {
+        assert_eq!(
+            all.matches(&format!("Company {i:02}")).count(),
+            1,
+            "row {i}"
+        );
+    }
+}
+
+#[test]
+fn template_changes_layout_without_recompiling() {
+    let custom = Template::parse(
+        "custom",
+        "paper: letter\nfonts: {table: 12, min_table: 6}\n",
+    )
+    .expect("parses");
+    let bytes = charts_pdf(&fixture(), &["muster".into()], custom).expect("pdf");
+    let doc = parse(&bytes);
+    assert!((media_boxes(&doc)[0].0 - 612.0).abs() < 0.5);
+    let default_pages = parse(&pdf(Paper::Letter, &["muster"])).get_pages().len();
+    assert!(
+        doc.get_pages().len() > default_pages,
+        "larger type, more pages"
+    );
+    let err = Template::parse("bad", "paper: a5\n").expect_err("a5 is not offered");
+    assert!(err.to_string().contains("bad"), "{err}");
+}
+
+#[test]
+fn font_is_embedded_subset_and_checked_by_poppler_and_qpdf() {
+    let bytes = pdf(Paper::A4, &[]);
+    let doc = parse(&bytes);
+    // A FontFile2 stream far smaller than the 740 kB TTF: the font was subset.
+    let font_files: Vec<usize> = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .filter_map(|d| d.get(b"FontFile2").ok())
+        .filter_map(|r| r.as_reference().ok())
+        .filter_map(|id| doc.get_object(id).ok()?.as_stream().ok())
+        .map(|s| s.content.len())
+        .collect();
+    assert!(!font_files.is_empty(), "no embedded TrueType font");
+    assert!(
+        font_files.iter().all(|n| *n < 200_000),
+        "font sizes {font_files:?}"
+    );
+
+    let path = write_temp("fixture.pdf", &bytes);
+    if tool("qpdf") {
+        let out = Command::new("qpdf")
+            .arg("--check")
+            .arg(&path)
+            .output()
+            .expect("qpdf");
+        assert!(
+            out.status.success(),
+            "qpdf --check: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    } else {
+        eprintln!("note: qpdf not installed, skipping `qpdf --check`");
+    }
+    if tool("pdftotext") && tool("pdffonts") {
+        let text = pdftotext(&path);
+        for expected in ["Siège de Cateau-Cambrésis", "Trévoux", "Company 90", "≤ 1"] {
+            assert!(
+                text.contains(expected),
+                "pdftotext lacks {expected:?}:\n{text}"
+            );
+        }
+        assert!(!text.contains('?'));
+        let fonts = Command::new("pdffonts")
+            .arg(&path)
+            .output()
+            .expect("pdffonts");
+        let fonts = String::from_utf8_lossy(&fonts.stdout).to_string();
+        let dejavu: Vec<&str> = fonts.lines().filter(|l| l.contains("DejaVu")).collect();
+        assert!(!dejavu.is_empty(), "pdffonts:\n{fonts}");
+        for line in dejavu {
+            let name = line.split_whitespace().next().unwrap_or_default();
+            assert!(
+                name.len() > 7 && name.as_bytes()[6] == b'+',
+                "not a subset name: {line}"
+            );
+            assert!(line.contains(" yes "), "not embedded: {line}");
+        }
+    } else {
+        eprintln!("note: pdftotext/pdffonts (poppler-utils) not installed, skipping those checks");
+    }
+}
+
+#[test]
+fn cli_prints_the_shipped_charts_with_transcriptions() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_pdf = dir.join("ailsh.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "charts",
+            "ailsh",
+            "--paper",
+            "letter",
+            "-o",
+        ])
+        .arg(&out_pdf)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = Document::load(&out_pdf).expect("parses");
+    assert!((media_boxes(&doc)[0].0 - 612.0).abs() < 0.5);
+    let text = all_text(&doc);
+    for expected in [
+        "Assault Table (AST)",
+        "The Fate of the Capitano",
+        "L1636–1647 (18.8)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?}");
+    }
+    // --template reads a layout file at run time.
+    let layout = dir.join("letter.yaml");
+    std::fs::write(&layout, "paper: letter\nmargins: {left: 25}\n").expect("write template");
+    let out_a4 = dir.join("capitano.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "charts",
+            "ailsh",
+            "--table",
+            "capitano_fate",
+        ])
+        .arg("--template")
+        .arg(&layout)
+        .arg("-o")
+        .arg(&out_a4)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = Document::load(&out_a4).expect("parses");
+    assert!((media_boxes(&doc)[0].0 - 612.0).abs() < 0.5);
+    let text = all_text(&doc);
+    assert!(text.contains("The Fate of the Capitano") && !text.contains("Assault Table"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["charts", "ailsh", "--table", "no_such_table", "-o"])
+        .arg(dir.join("x.pdf"))
+        .output()
+        .expect("umpire runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown table 'no_such_table'"));
+}
+
+#[test]
+fn cli_prints_a_scenario_sheet_with_a_turn_track() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_pdf = dir.join("s1.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "sheet",
+            "ailsh_1_venice_at_bay_1509",
+            "-o",
+        ])
+        .arg(&out_pdf)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = Document::load(&out_pdf).expect("parses");
+    let text = all_text(&doc);
+    for expected in [
+        "Venice at bay, 1509",
+        "Sides",
+        "Set-up",
+        "Pitigliano",
+        "Victory conditions",
+        "Turn track",
+        "April, 4 (1509)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?}");
+    }
+    // The turn track: one empty box per turn (9 turns), each filled and outlined.
+    let template = Template::sheet_default().expect("template");
+    let side = template.table.missing_box * 72.0 / 25.4;
+    let last = *doc.get_pages().keys().last().expect("pages");
+    assert_eq!(boxes(&doc, last, side), 2 * 9);
+}
+
+#[test]
+fn charts_use_the_umpires_transcriptions() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shapes");
+    let user = std::env::temp_dir().join(format!("umpire-report-user-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&user);
+    std::fs::create_dir_all(user.join("shapes")).expect("user dir");
+    let shipped = std::fs::read_to_string(rules.join("shapes/sortie.yaml")).expect("fixture");
+    let filled = shipped.replace("cells: [S, \"?\"]", "cells: [S, B]");
+    assert_ne!(filled, shipped);
+    std::fs::write(user.join("shapes/sortie.yaml"), filled).expect("transcription");
+
+    let chart = |layered: bool| -> (String, usize) {
+        let out_pdf = user.join(format!("sortie-{layered}.pdf"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
+        cmd.arg("--rules").arg(&rules);
+        if layered {
+            cmd.arg("--user-rules").arg(&user);
+        } else {
+            cmd.arg("--no-user-rules");
+        }
+        let out = cmd
+            .args(["charts", "shapes", "--table", "sortie", "-o"])
+            .arg(&out_pdf)
+            .output()
+            .expect("umpire runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc = Document::load(&out_pdf).expect("parses");
+        let side = Template::charts_default()
+            .expect("template")
+            .table
+            .missing_box
+            * 72.0
+            / 25.4;
+        (all_text(&doc), boxes(&doc, 1, side))
+    };
+    let (bare, bare_boxes) = chart(false);
+    assert!(
+        bare.contains("2 of 6 cells are not in the rule text"),
+        "{bare}"
+    );
+    assert_eq!(bare_boxes, 2 * 2);
+    let (layered, layered_boxes) = chart(true);
+    assert!(layered.contains("Sortie Table") && layered.contains("Breakout"));
+    assert!(!layered.contains("not in the rule text"), "{layered}");
+    assert_eq!(layered_boxes, 0);
+}
