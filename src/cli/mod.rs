@@ -57,6 +57,8 @@ pub enum Command {
     Charts(report::ChartsArgs),
     /// Print a scenario's organiser sheet as PDF: sides, set-up, reinforcements, turn track.
     Sheet(report::SheetArgs),
+    /// A turn report (or the whole game's) as PDF, for the umpire or one side.
+    Report(report::ReportArgs),
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -177,5 +179,6 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Game(c) => game::run(cli, c),
         Command::Charts(a) => report::charts(cli, a),
         Command::Sheet(a) => report::sheet(cli, a),
+        Command::Report(a) => report::report(cli, a),
     }
 }

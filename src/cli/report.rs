@@ -122,3 +122,57 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())
 }
+
+/// Arguments of `umpire report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The game file.
+    pub file: PathBuf,
+    /// One turn (the whole game when omitted).
+    #[arg(long)]
+    pub turn: Option<u32>,
+    /// One side's view: its own forces, and the enemy only as the rules reveal it.
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Where to write the PDF.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+    /// Paper size, overriding the template's.
+    #[arg(long, value_name = "a4|letter")]
+    pub paper: Option<Paper>,
+    /// Layout file instead of the shipped templates/sheet.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+}
+
+/// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
+pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
+    let lib = library(cli)?;
+    let game = umpire::game::Game::open(&args.file, &lib)?;
+    if let Some(side) = &args.side
+        && !game.scenario().sides.iter().any(|s| s.id == *side)
+    {
+        return Err(anyhow!(
+            "no side '{side}' in {} — sides: {}",
+            game.scenario().title,
+            game.scenario().sides.iter().map(|s| s.id.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if let Some(turn) = args.turn
+        && (turn == 0 || turn > game.scenario().turns)
+    {
+        return Err(anyhow!("turn {turn} is not in the scenario (1 to {})", game.scenario().turns));
+    }
+    let mut template = match &args.template {
+        Some(path) => Template::read(path)?,
+        None => Template::sheet_default()?,
+    };
+    if let Some(paper) = args.paper {
+        template.paper = paper;
+    }
+    let options = umpire::report::ReportOptions { turn: args.turn, side: args.side.clone(), printed_at: chrono::Local::now() };
+    let bytes = umpire::report::turn_report_pdf(&game, &options, template)?;
+    std::fs::write(&args.output, &bytes).with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
+    Ok(())
+}

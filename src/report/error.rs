@@ -9,4 +9,7 @@ pub enum ReportError {
     /// The embedded font does not parse (a build defect).
     #[error("font: {0}")]
     Font(String),
+    /// The game's journal cannot be laid out (it contradicts its scenario).
+    #[error("report: {0}")]
+    Layout(String),
 }

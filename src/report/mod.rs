@@ -1,8 +1,8 @@
 //! Printed output as PDF: a small layout layer ([`pdf`]: text runs, wrapped paragraphs, ruled
 //! tables with repeated headers, page breaks), the embedded subset font ([`font`]), layouts read
-//! from `templates/` ([`template`]) and the sheet builders ([`charts`], [`scenario`]).
+//! from `templates/` ([`template`]) and the builders ([`charts`], [`scenario`], [`turn`]).
 //!
-//! Depends on `rules` (and later `game`); nothing below it imports printpdf.
+//! Depends on `rules` and `game`; nothing below it imports printpdf.
 
 pub mod charts;
 pub mod error;
@@ -11,8 +11,10 @@ pub mod pdf;
 pub mod scenario;
 pub mod subset;
 pub mod template;
+pub mod turn;
 
 pub use charts::charts_pdf;
 pub use error::ReportError;
 pub use scenario::scenario_pdf;
 pub use template::{Paper, Template};
+pub use turn::{ReportOptions, turn_report_pdf};
