@@ -12,21 +12,42 @@ use umpire::rules::{Library, SourceFile};
 
 fn fixture() -> SourceFile {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
-    SourceFile { name: path.display().to_string(), text: std::fs::read_to_string(&path).expect("fixture") }
+    SourceFile {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("fixture"),
+    }
 }
 
 fn five_hundred(lib: &Library) -> Game {
     let shm = PathBuf::from("/dev/shm");
-    let base = if shm.is_dir() { shm } else { std::env::temp_dir() };
+    let base = if shm.is_dir() {
+        shm
+    } else {
+        std::env::temp_dir()
+    };
     let path = base.join(format!("umpire-bench-report-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let mut game = Game::create(&path, &fixture(), lib, 3).expect("create");
     let mut i = 0u64;
     while game.events().len() < 500 {
         let action = match i % 3 {
-            0 => Action::Resolve { procedure: "discipline_test".into(), inputs: vec![("discipline".into(), "B".into())], physical: None, chart_result: None, counters: [("unit".to_string(), vec!["red-horse".to_string()])].into() },
-            1 => Action::Move { counter: "red-horse".into(), to: Position::Free { x: (i % 50) as f64, y: 3.0 } },
-            _ => Action::Note { text: format!("note {i}: Cateau-Cambrésis") },
+            0 => Action::Resolve {
+                procedure: "discipline_test".into(),
+                inputs: vec![("discipline".into(), "B".into())],
+                physical: None,
+                chart_result: None,
+                counters: [("unit".to_string(), vec!["red-horse".to_string()])].into(),
+            },
+            1 => Action::Move {
+                counter: "red-horse".into(),
+                to: Position::Free {
+                    x: (i % 50) as f64,
+                    y: 3.0,
+                },
+            },
+            _ => Action::Note {
+                text: format!("note {i}: Cateau-Cambrésis"),
+            },
         };
         game.act(action).expect("act");
         i += 1;
@@ -37,15 +58,26 @@ fn five_hundred(lib: &Library) -> Game {
 fn benches(c: &mut Criterion) {
     let lib = Library::shipped();
     let game = five_hundred(&lib);
-    let options = ReportOptions { turn: Some(1), side: None, printed_at: chrono::Local::now() };
+    let options = ReportOptions {
+        turn: Some(1),
+        side: None,
+        printed_at: chrono::Local::now(),
+    };
     let template = Template::sheet_default().expect("template");
     let bytes = turn_report_pdf(&game, &options, template.clone()).expect("report");
     println!("500-event turn report: {} bytes", bytes.len());
-    c.bench_function("turn_report_500_events", |b| b.iter(|| turn_report_pdf(black_box(&game), &options, template.clone()).expect("report")));
+    c.bench_function("turn_report_500_events", |b| {
+        b.iter(|| turn_report_pdf(black_box(&game), &options, template.clone()).expect("report"))
+    });
     let scenario = load_scenario(&fixture(), &lib).expect("scenario");
     let sheet = scenario_pdf(&scenario, template.clone()).expect("sheet");
-    println!("one-page scenario sheet (tests/fixtures/scenarios/skirmish.yaml): {} bytes", sheet.len());
-    c.bench_function("scenario_sheet_one_page", |b| b.iter(|| scenario_pdf(black_box(&scenario), template.clone()).expect("sheet")));
+    println!(
+        "one-page scenario sheet (tests/fixtures/scenarios/skirmish.yaml): {} bytes",
+        sheet.len()
+    );
+    c.bench_function("scenario_sheet_one_page", |b| {
+        b.iter(|| scenario_pdf(black_box(&scenario), template.clone()).expect("sheet"))
+    });
 }
 
 criterion_group!(report, benches);

@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
 export DISPLAY=:97
+# A fresh data and config folder, so the desk opens a new game on the default scenario.
+scratch=$(mktemp -d)
+export XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config"
 Xvfb "$DISPLAY" -screen 0 1400x900x24 >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $app $xvfb 2>/dev/null || true' EXIT
@@ -21,8 +24,12 @@ end=$(date +%s.%N)
 echo "window mapped after $(python3 -c "print(round($end - $start, 2))") s"
 sleep 2
 xdotool search --name '^Umpire$' windowfocus 2>/dev/null || true
-# Press Roll twice (its place in the default 1400×900 layout) so the picture shows a result.
-for _ in 1 2; do xdotool mousemove 770 214 click 1; sleep 0.5; done
+# Press R (Roll) so the picture shows a result with its proposed effects.
+xdotool mousemove 700 400 click 1; sleep 0.3
+xdotool key r; sleep 0.5
+# The opening step's Weather Table is not in the rule text: type the result read off the chart.
+xdotool mousemove 1183 571 click 1; sleep 0.2; xdotool type rain; sleep 0.2
+xdotool mousemove 1288 571 click 1; sleep 0.5
 sleep 1
 import -window root "${1:-docs/desk.png}"
 echo "wrote ${1:-docs/desk.png}"

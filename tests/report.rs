@@ -493,35 +493,105 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
     use umpire::game::scenario::Position;
     use umpire::game::{Action, Game};
     let lib = Library::shipped();
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
-    let source = umpire::rules::SourceFile { name: scenario.display().to_string(), text: std::fs::read_to_string(&scenario).expect("fixture") };
-    let path = std::env::temp_dir().join(format!("umpire-report-{dir}-{}.umpire", std::process::id()));
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios/skirmish.yaml");
+    let source = umpire::rules::SourceFile {
+        name: scenario.display().to_string(),
+        text: std::fs::read_to_string(&scenario).expect("fixture"),
+    };
+    let path =
+        std::env::temp_dir().join(format!("umpire-report-{dir}-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let mut game = Game::create(&path, &source, &lib, 5).expect("create");
     let unit = |id: &str| [("unit".to_string(), vec![id.to_string()])].into();
-    game.act(Action::Resolve { procedure: "discipline_test".into(), inputs: vec![("discipline".into(), "B".into()), ("outside_command_range".into(), "true".into())], physical: None, chart_result: None, counters: unit("red-musketeers") }).expect("roll");
-    game.act(Action::SetStatus { counter: "blue-pikes".into(), status: "hidden".into(), on: true }).expect("hide");
-    game.act(Action::Move { counter: "blue-pikes".into(), to: Position::Free { x: 3.0, y: 4.0 } }).expect("move");
-    game.act(Action::Note { text: "Cateau-Cambrésis reached".into() }).expect("note");
+    game.act(Action::Resolve {
+        procedure: "discipline_test".into(),
+        inputs: vec![
+            ("discipline".into(), "B".into()),
+            ("outside_command_range".into(), "true".into()),
+        ],
+        physical: None,
+        chart_result: None,
+        counters: unit("red-musketeers"),
+    })
+    .expect("roll");
+    game.act(Action::SetStatus {
+        counter: "blue-pikes".into(),
+        status: "hidden".into(),
+        on: true,
+    })
+    .expect("hide");
+    game.act(Action::Move {
+        counter: "blue-pikes".into(),
+        to: Position::Free { x: 3.0, y: 4.0 },
+    })
+    .expect("move");
+    game.act(Action::Note {
+        text: "Cateau-Cambrésis reached".into(),
+    })
+    .expect("note");
     game.by = Some("Anna".into());
-    let seqs = game.act(Action::Resolve { procedure: "cohesion_test".into(), inputs: vec![("damage".into(), "1".into())], physical: Some(vec!["6".into()]), chart_result: None, counters: unit("blue-pikes") }).expect("cohesion");
-    game.act(Action::Override { of: seqs[0], outcome: "pass".into(), reason: "umpire ruling: cover".into() }).expect("override");
+    let seqs = game
+        .act(Action::Resolve {
+            procedure: "cohesion_test".into(),
+            inputs: vec![("damage".into(), "1".into())],
+            physical: Some(vec!["6".into()]),
+            chart_result: None,
+            counters: unit("blue-pikes"),
+        })
+        .expect("cohesion");
+    game.act(Action::Override {
+        of: seqs[0],
+        outcome: "pass".into(),
+        reason: "umpire ruling: cover".into(),
+    })
+    .expect("override");
     (game, lib)
 }
 
 fn report_text(game: &umpire::game::Game, side: Option<&str>) -> String {
-    let options = umpire::report::ReportOptions { turn: Some(1), side: side.map(str::to_string), printed_at: chrono::Local::now() };
-    let bytes = umpire::report::turn_report_pdf(game, &options, Template::sheet_default().expect("template")).expect("report");
+    let options = umpire::report::ReportOptions {
+        turn: Some(1),
+        side: side.map(str::to_string),
+        printed_at: chrono::Local::now(),
+    };
+    let bytes = umpire::report::turn_report_pdf(
+        game,
+        &options,
+        Template::sheet_default().expect("template"),
+    )
+    .expect("report");
     // Cells wrap: compare with white space folded.
-    all_text(&parse(&bytes)).split_whitespace().collect::<Vec<_>>().join(" ")
+    all_text(&parse(&bytes))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
 fn a_turn_report_shows_each_resolution_with_its_dice_and_the_overrides() {
     let (game, _lib) = skirmish_game("umpire");
     let text = report_text(&game, None);
-    for needle in ["Test skirmish", "turn 1 (Morning)", "umpire's report", "printed ", "Discipline Test", "Outside Command Range -1 [L39]", "app dice, seed 5, draw 0", "physical dice rolled by Anna", "OVERRIDE", "umpire ruling: cover", "Cateau-Cambrésis reached", "Forces at the end of turn 1", "Blue pikes", "hidden"] {
-        assert!(text.contains(needle), "the umpire's report lacks {needle:?}:\n{text}");
+    for needle in [
+        "Test skirmish",
+        "turn 1 (Morning)",
+        "umpire's report",
+        "printed ",
+        "Discipline Test",
+        "Outside Command Range -1 [L39]",
+        "app dice, seed 5, draw 0",
+        "physical dice rolled by Anna",
+        "OVERRIDE",
+        "umpire ruling: cover",
+        "Cateau-Cambrésis reached",
+        "Forces at the end of turn 1",
+        "Blue pikes",
+        "hidden",
+    ] {
+        assert!(
+            text.contains(needle),
+            "the umpire's report lacks {needle:?}:\n{text}"
+        );
     }
 }
 
@@ -530,9 +600,15 @@ fn a_sides_report_hides_what_that_side_may_not_know() {
     let (game, _lib) = skirmish_game("red");
     let text = report_text(&game, Some("red"));
     assert!(text.contains("report for red"), "{text}");
-    assert!(text.contains("Red musketeers") && text.contains("Discipline Test"), "own forces and rolls are shown:\n{text}");
+    assert!(
+        text.contains("Red musketeers") && text.contains("Discipline Test"),
+        "own forces and rolls are shown:\n{text}"
+    );
     for secret in ["Blue pikes", "blue-pikes", "Cohesion Test", "(3, 4)"] {
-        assert!(!text.contains(secret), "red's report shows {secret:?}:\n{text}");
+        assert!(
+            !text.contains(secret),
+            "red's report shows {secret:?}:\n{text}"
+        );
     }
     // Visible enemy counters show name and place, not strength.
     assert!(text.contains("Blue reserve"), "{text}");

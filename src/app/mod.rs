@@ -4,19 +4,34 @@
 //! [`crate::resolve`] does all the adjudication); its `*_ui` methods draw it into any
 //! [`egui::Ui`]; [`DeskApp`] is the eframe glue; [`run`] opens the window.
 
+mod commands;
 mod desk;
+mod files;
+mod game;
+mod game_view;
+mod shell;
 mod view;
 
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::rc::Rc;
 
 use anyhow::anyhow;
 use eframe::egui;
 
+pub use commands::Command;
 pub use desk::{
     DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
     outcome_text, split_faces,
 };
+pub use files::{default_scenario, games_dir, new_game_path, read_recent, recent_file, remember};
+pub use game::{GameDesk, ResolvedEntry, describe_event, hex_col_row, hex_id};
+pub use game_view::{
+    APPLY_LABEL, BACK_LABEL, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, JOURNAL_FILTER_LABEL,
+    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, SKIP_REASON_LABEL,
+    UNDO_LABEL,
+};
+pub use shell::{GAME_FILE_LABEL, PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell};
 pub use view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,
     USE_PHYSICAL_LABEL,
@@ -30,11 +45,16 @@ pub const WINDOW_TITLE: &str = "Umpire";
 /// The environment variable that forces a renderer: `glow` or `wgpu`.
 pub const RENDERER_ENV: &str = "UMPIRE_RENDERER";
 
-/// The eframe application: a [`Desk`] drawn into the root viewport.
+/// The eframe application: the game desk (when a game is open) or the procedure desk, with
+/// the File menu and the command palette, drawn into the root viewport.
 #[derive(Debug)]
 pub struct DeskApp {
-    /// The desk's state.
+    /// The procedure desk (one procedure at a time, no game); it owns the rulesets.
     pub desk: Desk,
+    /// The open game, if any.
+    pub game: Option<GameDesk>,
+    /// Menus, dialogs, palette and the command queue.
+    pub shell: Shell,
 }
 
 impl DeskApp {
@@ -58,13 +78,58 @@ impl DeskApp {
             style.spacing.item_spacing = egui::vec2(8.0, 5.0);
             style.spacing.button_padding = egui::vec2(8.0, 3.0);
         });
-        DeskApp { desk }
+        DeskApp {
+            desk,
+            game: None,
+            shell: Shell::new(None),
+        }
+    }
+
+    /// The desk open on a game (remembering no recent games: see [`DeskApp::remembering`]).
+    pub fn with_game(cc: &eframe::CreationContext<'_>, desk: Desk, game: GameDesk) -> DeskApp {
+        let mut app = DeskApp::new(cc, desk);
+        app.shell.screen = Screen::Game;
+        app.game = Some(game);
+        app
+    }
+
+    /// Keeps the list of recent games in `file` (and puts the open game first in it).
+    pub fn remembering(mut self, file: Option<PathBuf>) -> DeskApp {
+        let screen = self.shell.screen;
+        self.shell = Shell::new(file);
+        self.shell.screen = screen;
+        if let Some(g) = &self.game {
+            self.shell.opened(g.path());
+        }
+        self
     }
 }
 
 impl eframe::App for DeskApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        self.desk.desk_ui(ui);
+        self.shell.frame_ui(ui, &mut self.desk, &mut self.game);
+    }
+}
+
+/// The desk's opening: the most recent game that still opens, else a new game on the default
+/// scenario ([`default_scenario`]) in [`games_dir`], else None (the procedure desk).
+pub fn opening_game(library: &Library) -> Option<GameDesk> {
+    if let Some(list) = recent_file().map(|f| read_recent(&f)) {
+        for path in list {
+            if let Ok(g) = GameDesk::open(&path, library) {
+                return Some(g);
+            }
+        }
+    }
+    let (file, id) = default_scenario(library)?;
+    let seed = crate::dice::AppDice::fresh_seed();
+    let dir = games_dir();
+    match GameDesk::create(&new_game_path(&dir, &id), &file, library, seed) {
+        Ok(g) => Some(g),
+        Err(_) => {
+            let tmp = std::env::temp_dir().join("umpire-games");
+            GameDesk::create(&new_game_path(&tmp, &id), &file, library, seed).ok()
+        }
     }
 }
 
@@ -111,7 +176,8 @@ pub fn run(library: Library) -> anyhow::Result<()> {
     let forced = forced_renderer()?;
     // The desk waits here until eframe asks for it, so that it survives a renderer that fails
     // before the app is created and can be handed to the next one.
-    let waiting = Rc::new(RefCell::new(Some(Desk::new(library))));
+    let game = opening_game(&library);
+    let waiting = Rc::new(RefCell::new(Some((Desk::new(library), game))));
     let order = match forced {
         Some(r) => vec![r],
         None => vec![eframe::Renderer::Wgpu, eframe::Renderer::Glow],
@@ -145,11 +211,11 @@ fn renderer_name(renderer: eframe::Renderer) -> &'static str {
     }
 }
 
+/// The desks waiting for eframe to create the app.
+type Waiting = Rc<RefCell<Option<(Desk, Option<GameDesk>)>>>;
+
 /// Runs eframe once with one renderer, taking the desk from `waiting` when the app is created.
-fn open_window(
-    renderer: eframe::Renderer,
-    waiting: &Rc<RefCell<Option<Desk>>>,
-) -> Result<(), eframe::Error> {
+fn open_window(renderer: eframe::Renderer, waiting: &Waiting) -> Result<(), eframe::Error> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(WINDOW_TITLE)
@@ -166,11 +232,14 @@ fn open_window(
         WINDOW_TITLE,
         options,
         Box::new(move |cc| {
-            let desk = waiting
+            let (desk, game) = waiting
                 .borrow_mut()
                 .take()
                 .ok_or("the desk was already opened")?;
-            Ok(Box::new(DeskApp::new(cc, desk)))
+            Ok(Box::new(match game {
+                Some(game) => DeskApp::with_game(cc, desk, game).remembering(recent_file()),
+                None => DeskApp::new(cc, desk),
+            }))
         }),
     )
 }

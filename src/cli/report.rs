@@ -155,13 +155,21 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
         return Err(anyhow!(
             "no side '{side}' in {} — sides: {}",
             game.scenario().title,
-            game.scenario().sides.iter().map(|s| s.id.as_str()).collect::<Vec<_>>().join(", ")
+            game.scenario()
+                .sides
+                .iter()
+                .map(|s| s.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if let Some(turn) = args.turn
         && (turn == 0 || turn > game.scenario().turns)
     {
-        return Err(anyhow!("turn {turn} is not in the scenario (1 to {})", game.scenario().turns));
+        return Err(anyhow!(
+            "turn {turn} is not in the scenario (1 to {})",
+            game.scenario().turns
+        ));
     }
     let mut template = match &args.template {
         Some(path) => Template::read(path)?,
@@ -170,9 +178,14 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     if let Some(paper) = args.paper {
         template.paper = paper;
     }
-    let options = umpire::report::ReportOptions { turn: args.turn, side: args.side.clone(), printed_at: chrono::Local::now() };
+    let options = umpire::report::ReportOptions {
+        turn: args.turn,
+        side: args.side.clone(),
+        printed_at: chrono::Local::now(),
+    };
     let bytes = umpire::report::turn_report_pdf(&game, &options, template)?;
-    std::fs::write(&args.output, &bytes).with_context(|| format!("cannot write {}", args.output.display()))?;
+    std::fs::write(&args.output, &bytes)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())
 }

@@ -1,0 +1,192 @@
+//! Every user action of the desk, with its label and keyboard shortcut. Buttons, menus, the
+//! command palette and the keyboard all queue [`Command`]s; the desk applies them once per
+//! frame, after drawing.
+
+use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+
+/// A user action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Undo the last action in the game.
+    Undo,
+    /// Redo the last undone action.
+    Redo,
+    /// Advance the Sequence of Play.
+    Next,
+    /// Step back in the Sequence of Play.
+    Back,
+    /// Throw the app dice for the open procedure.
+    Roll,
+    /// Resolve with the physical dice typed.
+    UsePhysical,
+    /// Finish a throw with the result read off the chart.
+    UseChartResult,
+    /// Apply the proposed effects of the last resolution.
+    ApplyEffects,
+    /// Move the selected counter to the place typed.
+    MoveSelected,
+    /// Clear the selection.
+    Deselect,
+    /// Show the command palette.
+    Palette,
+    /// Start a new game.
+    NewGame,
+    /// Open a game file.
+    OpenGame,
+    /// Show the game.
+    ShowGame,
+    /// Show the procedure desk (one procedure at a time, no game).
+    ShowProcedures,
+    /// Zoom the map in.
+    ZoomIn,
+    /// Zoom the map out.
+    ZoomOut,
+    /// Fit the map to the window.
+    ResetView,
+}
+
+impl Command {
+    /// Every command, in menu order.
+    pub const ALL: [Command; 18] = [
+        Command::Undo,
+        Command::Redo,
+        Command::Next,
+        Command::Back,
+        Command::Roll,
+        Command::UsePhysical,
+        Command::UseChartResult,
+        Command::ApplyEffects,
+        Command::MoveSelected,
+        Command::Deselect,
+        Command::Palette,
+        Command::NewGame,
+        Command::OpenGame,
+        Command::ShowGame,
+        Command::ShowProcedures,
+        Command::ZoomIn,
+        Command::ZoomOut,
+        Command::ResetView,
+    ];
+
+    /// What the command does, for menus and the palette.
+    pub fn label(self) -> &'static str {
+        match self {
+            Command::Undo => "Undo",
+            Command::Redo => "Redo",
+            Command::Next => "Next step",
+            Command::Back => "Previous step",
+            Command::Roll => "Roll the app dice",
+            Command::UsePhysical => "Use the physical dice",
+            Command::UseChartResult => "Use the chart result",
+            Command::ApplyEffects => "Apply the effects",
+            Command::MoveSelected => "Move the selected counter",
+            Command::Deselect => "Clear the selection",
+            Command::Palette => "Command palette",
+            Command::NewGame => "New game…",
+            Command::OpenGame => "Open game…",
+            Command::ShowGame => "Show the game",
+            Command::ShowProcedures => "Show the procedure desk",
+            Command::ZoomIn => "Zoom in",
+            Command::ZoomOut => "Zoom out",
+            Command::ResetView => "Fit the map",
+        }
+    }
+
+    /// Its keyboard shortcut, if any.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        let k = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
+        let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        match self {
+            Command::Undo => k(Modifiers::COMMAND, Key::Z),
+            Command::Redo => k(cmd_shift, Key::Z),
+            Command::Next => k(Modifiers::NONE, Key::N),
+            Command::Back => k(Modifiers::NONE, Key::B),
+            Command::Roll => k(Modifiers::NONE, Key::R),
+            Command::ApplyEffects => k(Modifiers::NONE, Key::A),
+            Command::Deselect => k(Modifiers::NONE, Key::Escape),
+            Command::Palette => k(Modifiers::COMMAND, Key::K),
+            Command::NewGame => k(Modifiers::COMMAND, Key::N),
+            Command::OpenGame => k(Modifiers::COMMAND, Key::O),
+            Command::ShowGame => k(Modifiers::NONE, Key::F1),
+            Command::ShowProcedures => k(Modifiers::NONE, Key::F2),
+            Command::ZoomIn => k(Modifiers::NONE, Key::Plus),
+            Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
+            Command::ResetView => k(Modifiers::NONE, Key::Num0),
+            Command::UsePhysical | Command::UseChartResult | Command::MoveSelected => None,
+        }
+    }
+
+    /// Whether the shortcut may fire while a text field has the keyboard (plain keys may not).
+    pub fn works_while_typing(self) -> bool {
+        matches!(
+            self,
+            Command::Palette | Command::NewGame | Command::OpenGame
+        )
+    }
+
+    /// Whether the command needs an open game.
+    pub fn needs_game(self) -> bool {
+        !matches!(
+            self,
+            Command::Palette
+                | Command::NewGame
+                | Command::OpenGame
+                | Command::ShowProcedures
+                | Command::ShowGame
+        )
+    }
+
+    /// The commands whose shortcuts were pressed this frame (consumed from the input), the
+    /// more specific shortcuts first so that Ctrl+Shift+Z is not taken for Ctrl+Z.
+    pub fn pressed(ctx: &eframe::egui::Context) -> Vec<Command> {
+        let typing = ctx.egui_wants_keyboard_input();
+        let mut all: Vec<(Command, KeyboardShortcut)> = Command::ALL
+            .iter()
+            .filter_map(|c| c.shortcut().map(|s| (*c, s)))
+            .collect();
+        all.sort_by_key(|(_, s)| {
+            std::cmp::Reverse(
+                u8::from(s.modifiers.shift)
+                    + u8::from(s.modifiers.command)
+                    + u8::from(s.modifiers.ctrl)
+                    + u8::from(s.modifiers.alt),
+            )
+        });
+        let mut out = Vec::new();
+        ctx.input_mut(|i| {
+            for (c, s) in &all {
+                if typing && !c.works_while_typing() {
+                    continue;
+                }
+                if i.consume_shortcut(s) {
+                    out.push(*c);
+                }
+            }
+        });
+        out
+    }
+
+    /// The shortcut in words for this platform ("Ctrl+Z").
+    pub fn shortcut_text(self, ctx: &eframe::egui::Context) -> String {
+        self.shortcut()
+            .map_or_else(String::new, |s| ctx.format_shortcut(&s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortcuts_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Command::ALL {
+            if let Some(s) = c.shortcut() {
+                assert!(
+                    seen.insert((s.modifiers.command, s.modifiers.shift, s.logical_key)),
+                    "{c:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,878 @@
+//! The game desk's state: a [`Game`] (the journal is the save), the selection on the table, the
+//! resolve panel (procedure, counters by role, inputs prefilled from them, dice, chart entry,
+//! proposed effects) and the journal filter. No drawing and no rules: every action goes through
+//! [`Game::act`], every value through the engine.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::game::effects::{Prefilled, Proposal, prefill, propose};
+use crate::game::scenario::Position;
+use crate::game::{Action, CounterChange, Event, EventKind, Game, GameError, Status};
+use crate::resolve::{Resolution, ResolveError};
+use crate::rules::{Library, SourceFile, Value};
+
+use eframe::egui;
+
+use super::desk::{Desk, split_faces};
+
+/// Where a resolution stands in the resolve panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedEntry {
+    /// The journal entry of the resolution.
+    pub seq: u64,
+    /// The proposed effects.
+    pub proposals: Vec<Proposal>,
+    /// For each proposal that leaves a choice: the counter chosen (index into its candidates).
+    pub chosen: Vec<Option<usize>>,
+}
+
+/// The state of the game desk.
+pub struct GameDesk {
+    game: Game,
+    path: PathBuf,
+    /// The procedure desk used for the inputs, modifiers and odds of the resolve panel (over
+    /// the game's ruleset only).
+    pub resolver: Desk,
+    roles: BTreeMap<String, Vec<String>>,
+    prefilled: Vec<Prefilled>,
+    /// The physical dice field, as typed.
+    pub physical: String,
+    /// The chart result field, as typed.
+    pub chart_entry: String,
+    /// A missing chart cell waiting for the result read off the physical chart: the problem
+    /// and the physical dice of the throw (None: app dice, replayed from the same draws).
+    pending_chart: Option<(String, Option<Vec<String>>)>,
+    resolved: Option<ResolvedEntry>,
+    /// The selected counter.
+    pub selected: Option<String>,
+    /// The move-to field (hex id, area name, or x,y), as typed.
+    pub move_to: String,
+    /// The skip-reason field, as typed.
+    pub skip_reason: String,
+    /// The note field, as typed.
+    pub note: String,
+    /// The override's outcome field, as typed.
+    pub override_outcome: String,
+    /// The override's reason field, as typed.
+    pub override_reason: String,
+    /// The journal's text filter.
+    pub journal_filter: String,
+    /// The journal's kind filter (None: every kind).
+    pub journal_kind: Option<&'static str>,
+    /// The counter list's filter.
+    pub counter_filter: String,
+    /// The last refusal or problem, phrased for the umpire.
+    message: Option<String>,
+    /// Map view: zoom (pixels per hex radius) and pan offset.
+    pub zoom: f32,
+    /// Map view: pan offset, in points.
+    pub pan: egui::Vec2,
+    revision: usize,
+    stacks: HashMap<String, Vec<String>>,
+    bounds: Option<[u32; 4]>,
+    /// The step the Sequence of Play list last scrolled to (turn, step).
+    pub(crate) scroll_to_step: Option<(u32, usize)>,
+    status: Status,
+    /// Whether the map view has been fitted to the counters (false: fit on the next frame).
+    pub fitted: bool,
+    journal_rows: Option<(JournalKey, std::rc::Rc<Vec<JournalRow>>)>,
+}
+
+/// What the journal rows were built for: journal length, text filter, kind filter.
+type JournalKey = (usize, String, Option<&'static str>);
+
+/// One line of the journal panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JournalRow {
+    /// Entry number.
+    pub seq: u64,
+    /// Kind of entry.
+    pub kind: &'static str,
+    /// The entry in words.
+    pub text: String,
+    /// Whether it was undone (and not redone).
+    pub undone: bool,
+    /// Whether it is an override (with its reason in the text).
+    pub overridden: bool,
+}
+
+impl std::fmt::Debug for GameDesk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameDesk")
+            .field("path", &self.path)
+            .field("events", &self.game.events().len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every kind of journal entry, as the journal filter offers them.
+pub const EVENT_KINDS: [&str; 10] = [
+    "game_started",
+    "changed",
+    "resolved",
+    "effects_applied",
+    "overridden",
+    "stepped",
+    "skipped",
+    "note",
+    "undone",
+    "redone",
+];
+
+impl GameDesk {
+    /// Starts a new game file at `path` on a scenario.
+    pub fn create(
+        path: &Path,
+        scenario: &SourceFile,
+        library: &Library,
+        seed: u64,
+    ) -> Result<GameDesk, GameError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| GameError::Refused(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let game = Game::create(path, scenario, library, seed)?;
+        Ok(GameDesk::wrap(game, path))
+    }
+
+    /// Opens a game file.
+    pub fn open(path: &Path, library: &Library) -> Result<GameDesk, GameError> {
+        let game = Game::open(path, library)?;
+        Ok(GameDesk::wrap(game, path))
+    }
+
+    fn wrap(game: Game, path: &Path) -> GameDesk {
+        let library = Library {
+            rulesets: vec![game.ruleset().clone()],
+            ..Library::default()
+        };
+        let resolver = Desk::with_seed(library, game.meta().seed);
+        let status = light_status(&game);
+        let mut desk = GameDesk {
+            game,
+            path: path.to_path_buf(),
+            resolver,
+            roles: BTreeMap::new(),
+            prefilled: Vec::new(),
+            physical: String::new(),
+            chart_entry: String::new(),
+            pending_chart: None,
+            resolved: None,
+            selected: None,
+            move_to: String::new(),
+            skip_reason: String::new(),
+            note: String::new(),
+            override_outcome: String::new(),
+            override_reason: String::new(),
+            journal_filter: String::new(),
+            journal_kind: None,
+            counter_filter: String::new(),
+            message: None,
+            zoom: 24.0,
+            pan: egui::Vec2::ZERO,
+            revision: usize::MAX,
+            stacks: HashMap::new(),
+            bounds: None,
+            scroll_to_step: None,
+            status,
+            fitted: false,
+            journal_rows: None,
+        };
+        // Open the resolve panel on the first pending procedure, if any.
+        if let Some(p) = desk
+            .game
+            .pending()
+            .into_iter()
+            .find(|p| !p.done)
+            .and_then(|p| p.procedure)
+        {
+            desk.select_procedure(&p);
+        }
+        desk.restack();
+        desk
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The last refusal or problem.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// Counters involved in the next resolution, by role.
+    pub fn roles(&self) -> &BTreeMap<String, Vec<String>> {
+        &self.roles
+    }
+
+    /// Inputs taken from the counters involved (and where from).
+    pub fn prefilled(&self) -> &[Prefilled] {
+        &self.prefilled
+    }
+
+    /// The missing chart cell waiting for a result, if any.
+    pub fn pending_chart(&self) -> Option<&str> {
+        self.pending_chart.as_ref().map(|(p, _)| p.as_str())
+    }
+
+    /// The last resolution made here and its proposed effects.
+    pub fn resolved(&self) -> Option<&ResolvedEntry> {
+        self.resolved.as_ref()
+    }
+
+    /// The resolution recorded at journal entry `seq`.
+    pub fn resolution(&self, seq: u64) -> Option<&Resolution> {
+        match self
+            .game
+            .events()
+            .get(seq.saturating_sub(1) as usize)
+            .map(|e| &e.kind)
+        {
+            Some(EventKind::Resolved { resolution, .. }) => Some(resolution),
+            _ => None,
+        }
+    }
+
+    /// Counters by hex id (cached per journal length).
+    pub fn stacks(&self) -> &HashMap<String, Vec<String>> {
+        &self.stacks
+    }
+
+    fn restack(&mut self) {
+        if self.revision == self.game.events().len() {
+            return;
+        }
+        self.revision = self.game.events().len();
+        self.stacks.clear();
+        for c in self.game.state().counters.values() {
+            if c.removed.is_none()
+                && let Position::Hex(h) = &c.position
+            {
+                self.stacks.entry(h.clone()).or_default().push(c.id.clone());
+            }
+        }
+        // The map's extent: every hex that holds a counter, and the scenario's set-up hexes.
+        let mut bounds: Option<[u32; 4]> = self.bounds;
+        for h in self.stacks.keys() {
+            if let Some((col, row)) = hex_col_row(h) {
+                bounds = Some(match bounds {
+                    None => [col, row, col, row],
+                    Some([a, b, c, d]) => [a.min(col), b.min(row), c.max(col), d.max(row)],
+                });
+            }
+        }
+        self.bounds = bounds;
+    }
+
+    /// The columns and rows the map spans: `[min col, min row, max col, max row]`.
+    pub fn hex_bounds(&self) -> Option<[u32; 4]> {
+        self.bounds
+    }
+
+    /// Runs an action; a refusal becomes the desk's message. Returns whether it was committed.
+    pub fn act(&mut self, action: Action) -> bool {
+        let result = self.game.act(action);
+        self.after(result).is_some()
+    }
+
+    fn after(&mut self, result: Result<Vec<u64>, GameError>) -> Option<Vec<u64>> {
+        let out = match result {
+            Ok(seqs) => {
+                self.message = None;
+                Some(seqs)
+            }
+            Err(e) => {
+                self.message = Some(e.to_string());
+                None
+            }
+        };
+        self.restack();
+        self.status = light_status(&self.game);
+        // A resolution undone (or its effects applied) no longer takes proposals.
+        if let Some(r) = &self.resolved
+            && (!self.game.state().effective.contains(&r.seq)
+                || self.game.state().applied.contains(&r.seq))
+        {
+            self.resolved = None;
+        }
+        out
+    }
+
+    /// Advances the Sequence of Play (a refusal is shown inline).
+    pub fn next_step(&mut self) -> bool {
+        self.act(Action::Next)
+    }
+
+    /// Steps back.
+    pub fn back_step(&mut self) -> bool {
+        self.act(Action::Back)
+    }
+
+    /// Undoes the last action.
+    pub fn undo(&mut self) -> bool {
+        self.act(Action::Undo)
+    }
+
+    /// Redoes the last undone action.
+    pub fn redo(&mut self) -> bool {
+        self.act(Action::Redo)
+    }
+
+    /// Skips a pending item with the reason typed in [`GameDesk::skip_reason`].
+    pub fn skip(&mut self, item: &str) -> bool {
+        let done = self.act(Action::Skip {
+            item: item.to_string(),
+            reason: self.skip_reason.trim().to_string(),
+        });
+        if done {
+            self.skip_reason.clear();
+        }
+        done
+    }
+
+    /// Records the note typed in [`GameDesk::note`].
+    pub fn add_note(&mut self) -> bool {
+        let text = self.note.trim().to_string();
+        if text.is_empty() {
+            self.message = Some("type the note first".into());
+            return false;
+        }
+        let done = self.act(Action::Note { text });
+        if done {
+            self.note.clear();
+        }
+        done
+    }
+
+    /// Selects a counter (None: clears the selection).
+    pub fn select(&mut self, counter: Option<&str>) {
+        self.selected = counter.map(str::to_string);
+        if let Some(c) = counter.and_then(|id| self.game.state().counters.get(id)) {
+            self.move_to = match &c.position {
+                Position::Hex(h) => h.clone(),
+                Position::Area(a) => a.clone(),
+                Position::Free { x, y } => format!("{x}, {y}"),
+                Position::OffMap(_) => String::new(),
+            };
+        }
+    }
+
+    /// Moves the selected counter to `to`.
+    pub fn move_selected(&mut self, to: Position) -> bool {
+        let Some(counter) = self.selected.clone() else {
+            self.message = Some("select a counter first".into());
+            return false;
+        };
+        self.act(Action::Move { counter, to })
+    }
+
+    /// Moves the selected counter to the place typed in [`GameDesk::move_to`]: a hex id on a
+    /// hex map, "x, y" on a free-form table, an area name otherwise.
+    pub fn move_selected_to_typed(&mut self) -> bool {
+        match self.typed_position() {
+            Ok(p) => self.move_selected(p),
+            Err(e) => {
+                self.message = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The place typed in the move-to field, read in the game's geometry.
+    pub fn typed_position(&self) -> Result<Position, String> {
+        let text = self.move_to.trim();
+        if text.is_empty() {
+            return Err("type where to: a hex id, an area, or x, y".into());
+        }
+        let kind = self.game.ruleset().geometry.as_ref().map(|g| g.kind);
+        let parts: Vec<&str> = text.split([',', ' ']).filter(|p| !p.is_empty()).collect();
+        if let [x, y] = parts.as_slice()
+            && let (Ok(x), Ok(y)) = (x.parse::<f64>(), y.parse::<f64>())
+        {
+            return Ok(Position::Free { x, y });
+        }
+        Ok(match kind {
+            Some(crate::rules::GeometryKind::Hex) => Position::Hex(text.to_string()),
+            Some(crate::rules::GeometryKind::Free) => {
+                return Err(format!("'{text}': type two numbers, x, y, in base units"));
+            }
+            _ if text.chars().all(|c| c.is_ascii_digit()) => Position::Hex(text.to_string()),
+            _ => Position::Area(text.to_string()),
+        })
+    }
+
+    /// The geometry of the table: hex, area or free.
+    pub fn geometry(&self) -> crate::rules::GeometryKind {
+        if let Some(g) = &self.game.ruleset().geometry {
+            return g.kind;
+        }
+        let counters = &self.game.state().counters;
+        if counters
+            .values()
+            .any(|c| matches!(c.position, Position::Hex(_)))
+        {
+            crate::rules::GeometryKind::Hex
+        } else if counters
+            .values()
+            .any(|c| matches!(c.position, Position::Area(_)))
+        {
+            crate::rules::GeometryKind::Area
+        } else {
+            crate::rules::GeometryKind::Free
+        }
+    }
+
+    /// Opens a procedure (by id) in the resolve panel, keeping the counters chosen.
+    pub fn select_procedure(&mut self, id: &str) {
+        let Some(index) = self
+            .game
+            .ruleset()
+            .procedures
+            .iter()
+            .position(|p| p.id == id)
+        else {
+            self.message = Some(format!("no procedure '{id}' in {}", self.game.ruleset().id));
+            return;
+        };
+        self.resolver.select_procedure(index);
+        self.pending_chart = None;
+        self.chart_entry.clear();
+        self.reprefill();
+    }
+
+    /// The procedure open in the resolve panel.
+    pub fn procedure_id(&self) -> Option<String> {
+        self.resolver.procedure().map(|p| p.id.clone())
+    }
+
+    /// The roles the open procedure's inputs name (`attacker_…`, `defender_…`), and `unit`.
+    pub fn role_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if let Some(p) = self.resolver.procedure() {
+            for input in &p.inputs {
+                if let Some((prefix, _)) = input.name.split_once('_')
+                    && ROLE_WORDS.contains(&prefix)
+                    && !out.iter().any(|r| r == prefix)
+                {
+                    out.push(prefix.to_string());
+                }
+            }
+        }
+        for r in self.roles.keys() {
+            if !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+        if out.is_empty() {
+            out.push("unit".into());
+        }
+        out
+    }
+
+    /// Adds a counter to a role of the next resolution and prefills the inputs again.
+    pub fn add_to_role(&mut self, role: &str, counter: &str) {
+        let ids = self.roles.entry(role.to_string()).or_default();
+        if !ids.iter().any(|c| c == counter) {
+            ids.push(counter.to_string());
+        }
+        self.reprefill();
+    }
+
+    /// Takes a counter out of a role.
+    pub fn remove_from_role(&mut self, role: &str, counter: &str) {
+        if let Some(ids) = self.roles.get_mut(role) {
+            ids.retain(|c| c != counter);
+            if ids.is_empty() {
+                self.roles.remove(role);
+            }
+        }
+        self.reprefill();
+    }
+
+    /// Clears the counters involved.
+    pub fn clear_roles(&mut self) {
+        self.roles.clear();
+        self.reprefill();
+    }
+
+    /// Sets the inputs the counters involved supply (the engine's prefill).
+    fn reprefill(&mut self) {
+        self.prefilled = match self.resolver.procedure() {
+            Some(p) => prefill(p, self.game.state(), &self.roles),
+            None => Vec::new(),
+        };
+        for f in self.prefilled.clone() {
+            self.resolver.set_input(&f.input, f.value);
+        }
+        self.resolver.refresh();
+    }
+
+    fn inputs_as_typed(&self) -> Vec<(String, String)> {
+        self.resolver
+            .inputs()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    match v {
+                        Value::Bool(b) => b.to_string(),
+                        v => v.to_string(),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Throws the app dice (the game's seeded stream) and resolves the open procedure.
+    pub fn roll(&mut self) -> bool {
+        self.resolve(None, None)
+    }
+
+    /// Resolves with the physical dice typed in [`GameDesk::physical`].
+    pub fn use_physical(&mut self) -> bool {
+        let faces = split_faces(&self.physical);
+        if faces.is_empty() {
+            self.message = Some("type the faces of the physical dice first".into());
+            return false;
+        }
+        self.resolve(Some(faces), None)
+    }
+
+    /// Finishes the throw that landed on a missing chart cell with the result typed in
+    /// [`GameDesk::chart_entry`] (the same dice: app draws are not used until committed).
+    pub fn use_chart_result(&mut self) -> bool {
+        let Some((_, physical)) = self.pending_chart.clone() else {
+            return false;
+        };
+        let chart = self.chart_entry.trim().to_string();
+        if chart.is_empty() {
+            self.message = Some("type the result read off your chart".into());
+            return false;
+        }
+        self.resolve(physical, Some(chart))
+    }
+
+    fn resolve(&mut self, physical: Option<Vec<String>>, chart_result: Option<String>) -> bool {
+        let Some(procedure) = self.procedure_id() else {
+            self.message = Some("pick a procedure first".into());
+            return false;
+        };
+        let action = Action::Resolve {
+            procedure,
+            inputs: self.inputs_as_typed(),
+            physical: physical.clone(),
+            chart_result,
+            counters: self.roles.clone(),
+        };
+        match self.game.act(action) {
+            Err(GameError::Resolve(e @ ResolveError::MissingCell { .. })) => {
+                self.message = None;
+                self.chart_entry.clear();
+                self.pending_chart = Some((e.to_string(), physical));
+                false
+            }
+            other => {
+                let Some(seqs) = self.after(other) else {
+                    return false;
+                };
+                self.pending_chart = None;
+                self.chart_entry.clear();
+                self.physical.clear();
+                if let Some(&seq) = seqs.last() {
+                    self.load_proposals(seq);
+                }
+                true
+            }
+        }
+    }
+
+    fn load_proposals(&mut self, seq: u64) {
+        match self.game.proposals(seq) {
+            Ok(proposals) => {
+                let chosen = proposals
+                    .iter()
+                    .map(|p| (p.change.is_none() && p.candidates.len() == 1).then_some(0))
+                    .collect();
+                self.resolved = Some(ResolvedEntry {
+                    seq,
+                    proposals,
+                    chosen,
+                });
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Chooses which candidate an effect falls on (for effects that leave the choice).
+    pub fn choose(&mut self, proposal: usize, candidate: Option<usize>) {
+        if let Some(r) = &mut self.resolved
+            && let Some(slot) = r.chosen.get_mut(proposal)
+        {
+            *slot = candidate;
+        }
+    }
+
+    /// The changes the Apply button would make: the proposed ones, and for each choice made,
+    /// the engine's proposal for the chosen counter alone.
+    pub fn changes_to_apply(&self) -> Vec<CounterChange> {
+        let Some(r) = &self.resolved else {
+            return Vec::new();
+        };
+        let roles = match self
+            .game
+            .events()
+            .get(r.seq.saturating_sub(1) as usize)
+            .map(|e| &e.kind)
+        {
+            Some(EventKind::Resolved { counters, .. }) => counters.clone(),
+            _ => BTreeMap::new(),
+        };
+        let mut out = Vec::new();
+        for (p, chosen) in r.proposals.iter().zip(&r.chosen) {
+            if let Some(c) = &p.change {
+                out.push(c.clone());
+                continue;
+            }
+            let Some(id) = chosen.and_then(|i| p.candidates.get(i)) else {
+                continue;
+            };
+            let only: BTreeMap<String, Vec<String>> = roles
+                .iter()
+                .map(|(role, ids)| {
+                    (
+                        role.clone(),
+                        ids.iter().filter(|c| *c == id).cloned().collect::<Vec<_>>(),
+                    )
+                })
+                .filter(|(_, ids)| !ids.is_empty())
+                .collect();
+            let again = propose(
+                self.game.ruleset(),
+                self.game.state(),
+                std::slice::from_ref(&p.effect),
+                &only,
+            );
+            out.extend(again.into_iter().filter_map(|q| q.change));
+        }
+        out
+    }
+
+    /// Applies the proposed (and chosen) effects of the last resolution.
+    pub fn apply_effects(&mut self) -> bool {
+        let Some(of) = self.resolved.as_ref().map(|r| r.seq) else {
+            self.message = Some("nothing to apply: resolve a procedure first".into());
+            return false;
+        };
+        let changes = self.changes_to_apply();
+        self.act(Action::ApplyEffects { of, changes })
+    }
+
+    /// Replaces the last resolution's outcome with the one typed, for the reason typed.
+    pub fn override_result(&mut self) -> bool {
+        let Some(of) = self.resolved.as_ref().map(|r| r.seq) else {
+            self.message = Some("nothing to override: resolve a procedure first".into());
+            return false;
+        };
+        let action = Action::Override {
+            of,
+            outcome: self.override_outcome.trim().to_string(),
+            reason: self.override_reason.trim().to_string(),
+        };
+        let done = self.act(action);
+        if done {
+            self.override_outcome.clear();
+            self.override_reason.clear();
+            self.load_proposals(of);
+        }
+        done
+    }
+
+    /// Whether an event stands (is not undone).
+    pub fn stands(&self, seq: u64) -> bool {
+        self.game.state().effective.contains(&seq)
+    }
+
+    /// Turn, date, step, pending items (as of the last action; without the counters, which
+    /// are in [`Game::state`]).
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The journal rows the filters let through, newest first (rebuilt only when the journal
+    /// or a filter changes).
+    pub fn journal_rows(&mut self) -> std::rc::Rc<Vec<JournalRow>> {
+        let key: JournalKey = (
+            self.game.events().len(),
+            self.journal_filter.trim().to_lowercase(),
+            self.journal_kind,
+        );
+        if let Some((k, rows)) = &self.journal_rows
+            && *k == key
+        {
+            return std::rc::Rc::clone(rows);
+        }
+        let rows: Vec<JournalRow> = self
+            .game
+            .events()
+            .iter()
+            .rev()
+            .filter(|e| key.2.is_none_or(|k| e.kind.name() == k))
+            .map(|e| JournalRow {
+                seq: e.seq,
+                kind: e.kind.name(),
+                text: describe_event(self, e),
+                undone: e.kind.is_undoable() && !self.stands(e.seq),
+                overridden: matches!(e.kind, EventKind::Overridden { .. }),
+            })
+            .filter(|r| {
+                key.1.is_empty()
+                    || r.text.to_lowercase().contains(&key.1)
+                    || r.kind.contains(&key.1)
+            })
+            .collect();
+        let rows = std::rc::Rc::new(rows);
+        self.journal_rows = Some((key, std::rc::Rc::clone(&rows)));
+        rows
+    }
+
+    /// The name of a counter (its id when unknown).
+    pub fn counter_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.game
+            .state()
+            .counters
+            .get(id)
+            .map_or(id, |c| c.name.as_str())
+    }
+}
+
+/// The game's status without its list of counters (cheap to keep and to clone per frame).
+fn light_status(game: &Game) -> Status {
+    let mut status = game.status();
+    status.counters = Vec::new();
+    status
+}
+
+/// Column and row of a hex id: the first half of its digits and the second ("0114": 1, 14).
+pub fn hex_col_row(id: &str) -> Option<(u32, u32)> {
+    if id.len() < 2 || !id.len().is_multiple_of(2) || !id.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let (c, r) = id.split_at(id.len() / 2);
+    Some((c.parse().ok()?, r.parse().ok()?))
+}
+
+/// The hex id of a column and row, with `digits` digits in all.
+pub fn hex_id(col: u32, row: u32, digits: usize) -> String {
+    let half = digits / 2;
+    format!("{col:0half$}{row:0half$}")
+}
+
+/// Prefixes of input names that name a role (`attacker_strength_points`).
+const ROLE_WORDS: [&str; 10] = [
+    "attacker", "defender", "firer", "target", "charger", "unit", "leader", "force", "pursuer",
+    "besieger",
+];
+
+/// One line of the journal, in words.
+pub fn describe_event(desk: &GameDesk, e: &Event) -> String {
+    let name = |id: &str| desk.counter_name(id).to_string();
+    let change = |c: &CounterChange| match c {
+        CounterChange::Attribute {
+            counter,
+            attribute,
+            to,
+            ..
+        } => format!("{} {attribute} = {to}", name(counter)),
+        CounterChange::Status {
+            counter,
+            status,
+            on,
+        } => format!(
+            "{} {} {status}",
+            name(counter),
+            if *on { "is" } else { "is no longer" }
+        ),
+        CounterChange::Move { counter, from, to } => match from {
+            Some(f) => format!("{} moved {f} → {to}", name(counter)),
+            None => format!("{} moved to {to}", name(counter)),
+        },
+        CounterChange::Remove { counter, reason } => format!("{} removed: {reason}", name(counter)),
+    };
+    match &e.kind {
+        EventKind::GameStarted { scenario, seed, .. } => {
+            format!("Game started: {scenario}, seed {seed}")
+        }
+        EventKind::Changed { changes, reason } => {
+            let text: Vec<String> = changes.iter().map(change).collect();
+            match reason {
+                Some(r) => format!("{} ({r})", text.join("; ")),
+                None => text.join("; "),
+            }
+        }
+        EventKind::Resolved {
+            resolution,
+            counters,
+        } => {
+            let who: Vec<String> = counters
+                .iter()
+                .map(|(role, ids)| {
+                    format!(
+                        "{role}: {}",
+                        ids.iter().map(|i| name(i)).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            let proc_name = desk
+                .game()
+                .ruleset()
+                .procedure(&resolution.procedure)
+                .map_or(resolution.procedure.clone(), |p| p.name.clone());
+            let mut s = format!(
+                "{proc_name} → {} · {}",
+                super::desk::outcome_text(resolution),
+                super::desk::describe_rolls(&resolution.rolls)
+            );
+            if !who.is_empty() {
+                s.push_str(&format!(" · {}", who.join("; ")));
+            }
+            s
+        }
+        EventKind::EffectsApplied { of, changes } => {
+            let text: Vec<String> = changes.iter().map(change).collect();
+            format!(
+                "Effects of #{of}: {}",
+                if text.is_empty() {
+                    "none".into()
+                } else {
+                    text.join("; ")
+                }
+            )
+        }
+        EventKind::Overridden {
+            of,
+            outcome,
+            reason,
+            ..
+        } => format!("Override of #{of}: {outcome} — {reason}"),
+        EventKind::Stepped { to, .. } => {
+            let step = desk
+                .game()
+                .steps()
+                .get(to.step)
+                .map_or(String::new(), |s| s.path.clone());
+            format!("Turn {}: {step}", to.turn)
+        }
+        EventKind::Skipped { item, reason } => format!("Skipped {item}: {reason}"),
+        EventKind::Note { text } => format!("Note: {text}"),
+        EventKind::Undone { event } => format!("Undo #{event}"),
+        EventKind::Redone { event } => format!("Redo #{event}"),
+    }
+}

@@ -1,0 +1,1085 @@
+//! The game desk's views: the Sequence of Play, the table (hex map, areas or free-form list),
+//! the selected counter, the resolve panel and the journal. Buttons that are [`Command`]s are
+//! queued; the rest act at once through [`GameDesk`].
+
+use eframe::egui::{self, Color32, RichText, Sense, Stroke, Ui, Vec2, pos2};
+
+use super::commands::Command;
+use super::game::{EVENT_KINDS, GameDesk, hex_col_row, hex_id};
+use super::view::{
+    CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
+};
+use crate::game::scenario::Position;
+use crate::resolve::describe_effect;
+use crate::rules::GeometryKind;
+
+/// Label of the Next button.
+pub const NEXT_LABEL: &str = "Next →";
+/// Label of the Back button.
+pub const BACK_LABEL: &str = "← Back";
+/// Label of the Undo button.
+pub const UNDO_LABEL: &str = "Undo";
+/// Label of the Redo button.
+pub const REDO_LABEL: &str = "Redo";
+/// Label of the skip-reason field.
+pub const SKIP_REASON_LABEL: &str = "Reason to skip";
+/// Label of the move-to field.
+pub const MOVE_TO_LABEL: &str = "Move to";
+/// Label of the Move button.
+pub const MOVE_LABEL: &str = "Move";
+/// Label of the counter filter.
+pub const FIND_COUNTER_LABEL: &str = "Find counter";
+/// Label of the procedure picker of the resolve panel.
+pub const PROCEDURE_LABEL: &str = "Procedure";
+/// Label of the Apply button.
+pub const APPLY_LABEL: &str = "Apply effects";
+/// Label of the journal's text filter.
+pub const JOURNAL_FILTER_LABEL: &str = "Filter journal";
+/// Label of the override's outcome field.
+pub const OVERRIDE_OUTCOME_LABEL: &str = "Outcome that stands";
+/// Label of the override's reason field.
+pub const OVERRIDE_REASON_LABEL: &str = "Reason for the override";
+/// Prefix of the game result line.
+pub const GAME_RESULT_PREFIX: &str = "Result: ";
+
+/// Side colours, in the scenario's order of sides.
+const SIDE_COLOURS: [Color32; 6] = [
+    Color32::from_rgb(52, 101, 164),
+    Color32::from_rgb(204, 0, 0),
+    Color32::from_rgb(78, 154, 6),
+    Color32::from_rgb(196, 160, 0),
+    Color32::from_rgb(117, 80, 123),
+    Color32::from_rgb(206, 92, 0),
+];
+
+impl GameDesk {
+    /// The whole game desk: Sequence of Play and selection on the left, resolve panel on the
+    /// right, journal at the bottom, the table in the middle.
+    pub fn game_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        egui::Panel::left("sequence_of_play")
+            .resizable(true)
+            .default_size(300.0)
+            .size_range(220.0..=460.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("sop_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        self.sequence_ui(ui, queue);
+                        ui.add_space(10.0);
+                        self.selection_ui(ui, queue);
+                    });
+            });
+        egui::Panel::right("resolve")
+            .resizable(true)
+            .default_size(440.0)
+            .size_range(320.0..=700.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("resolve_scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.resolve_ui(ui, queue));
+            });
+        egui::Panel::bottom("journal")
+            .resizable(true)
+            .default_size(210.0)
+            .size_range(120.0..=600.0)
+            .show(ui, |ui| self.journal_ui(ui, queue));
+        egui::CentralPanel::default().show(ui, |ui| self.table_ui(ui));
+    }
+
+    /// Turn, date and step; the steps of the turn with the current one highlighted; the pending
+    /// items as a checklist; Next, Back and Skip.
+    pub fn sequence_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        let status = self.status().clone();
+        ui.add_space(6.0);
+        ui.heading(RichText::new(&status.scenario).strong());
+        ui.label(
+            RichText::new(format!(
+                "Turn {} of {}{}",
+                status.turn,
+                status.turns,
+                status
+                    .date
+                    .as_ref()
+                    .map_or_else(String::new, |d| format!(" — {d}"))
+            ))
+            .size(17.0)
+            .strong(),
+        );
+        ui.horizontal(|ui| {
+            if ui
+                .button(BACK_LABEL)
+                .on_hover_text("Step back (B)")
+                .clicked()
+            {
+                queue.push(Command::Back);
+            }
+            if ui
+                .button(RichText::new(NEXT_LABEL).strong())
+                .on_hover_text("Advance the Sequence of Play (N)")
+                .clicked()
+            {
+                queue.push(Command::Next);
+            }
+        });
+        if let Some(m) = self.message() {
+            ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
+        }
+        ui.add_space(6.0);
+        section_ui(ui, "Pending");
+        if status.pending.is_empty() {
+            ui.label(RichText::new("Nothing pending at this step.").weak());
+        }
+        let label = ui.label(SKIP_REASON_LABEL);
+        ui.add(
+            egui::TextEdit::singleline(&mut self.skip_reason)
+                .hint_text("why an item is skipped")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+        let mut skip = None;
+        let mut open = None;
+        for p in &status.pending {
+            ui.horizontal_wrapped(|ui| {
+                let mut done = p.done;
+                let mut text = RichText::new(&p.label);
+                if p.mandatory {
+                    text = text.strong();
+                }
+                ui.add_enabled(false, egui::Checkbox::new(&mut done, text))
+                    .on_disabled_hover_text(&p.key);
+                if p.mandatory && !p.done {
+                    ui.label(
+                        RichText::new("mandatory")
+                            .small()
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                }
+                if !p.done {
+                    if let Some(proc_id) = &p.procedure
+                        && ui.small_button(format!("Resolve {}", p.label)).clicked()
+                    {
+                        open = Some(proc_id.clone());
+                    }
+                    if ui.small_button(format!("Skip {}", p.label)).clicked() {
+                        skip = Some(p.key.clone());
+                    }
+                }
+            });
+        }
+        if let Some(p) = open {
+            self.select_procedure(&p);
+        }
+        if let Some(key) = skip {
+            self.skip(&key);
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
+                queue.push(Command::Undo);
+            }
+            if ui
+                .button(REDO_LABEL)
+                .on_hover_text("Ctrl+Shift+Z")
+                .clicked()
+            {
+                queue.push(Command::Redo);
+            }
+        });
+        ui.add_space(4.0);
+        egui::CollapsingHeader::new(format!(
+            "Sequence of Play — step {} of {}",
+            status.step_index + 1,
+            status.steps
+        ))
+        .id_salt("sop_steps")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("sop_steps_scroll")
+                .max_height(170.0)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    let accent = ui.visuals().selection.bg_fill;
+                    let steps = self.game().steps().to_vec();
+                    for (i, step) in steps.iter().enumerate() {
+                        let here = i == status.step_index;
+                        let text = RichText::new(format!(
+                            "{}{}",
+                            step.path,
+                            if step.mandatory { " !" } else { "" }
+                        ));
+                        if here {
+                            let r = egui::Frame::new()
+                                .fill(accent)
+                                .inner_margin(3.0)
+                                .corner_radius(3.0)
+                                .show(ui, |ui| {
+                                    ui.set_width(ui.available_width());
+                                    ui.label(text.strong().color(ui.visuals().strong_text_color()));
+                                    if let Some(w) = &step.when {
+                                        ui.label(RichText::new(format!("when: {w}")).small());
+                                    }
+                                });
+                            if self.scroll_to_step != Some((status.turn, i)) {
+                                r.response.scroll_to_me(Some(egui::Align::Center));
+                                self.scroll_to_step = Some((status.turn, i));
+                            }
+                        } else {
+                            ui.label(text.weak());
+                        }
+                    }
+                });
+        });
+    }
+
+    /// The selected counter (attributes, statuses, place), Move to, and the counters list.
+    pub fn selection_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        section_ui(ui, "Counters");
+        let label = ui.label(FIND_COUNTER_LABEL);
+        ui.add(
+            egui::TextEdit::singleline(&mut self.counter_filter)
+                .hint_text("name or id")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+        let needle = self.counter_filter.trim().to_lowercase();
+        let ids: Vec<(String, String, Position)> = self
+            .game()
+            .state()
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none())
+            .filter(|c| {
+                needle.is_empty()
+                    || c.name.to_lowercase().contains(&needle)
+                    || c.id.to_lowercase().contains(&needle)
+            })
+            .map(|c| (c.id.clone(), c.name.clone(), c.position.clone()))
+            .collect();
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("counter_list")
+            .max_height(180.0)
+            .auto_shrink([false, true])
+            .show_rows(ui, row_height, ids.len(), |ui, range| {
+                for (id, name, pos) in &ids[range] {
+                    let on = self.selected.as_deref() == Some(id.as_str());
+                    if ui
+                        .selectable_label(on, name.as_str())
+                        .on_hover_text(format!("{id} · {pos}"))
+                        .clicked()
+                    {
+                        clicked = Some(id.clone());
+                    }
+                }
+            });
+        if let Some(id) = clicked {
+            self.select(Some(&id));
+        }
+        let Some(id) = self.selected.clone() else {
+            ui.label(
+                RichText::new("Click a counter to select it, then a hex to move it there.").weak(),
+            );
+            return;
+        };
+        let Some(c) = self.game().state().counters.get(&id).cloned() else {
+            return;
+        };
+        ui.add_space(6.0);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(&c.name).strong().size(16.0));
+            ui.label(RichText::new(format!("{} · {} · {}", c.id, c.side, c.position)).weak());
+            for (k, v) in &c.attributes {
+                ui.label(format!("{k}: {v}"));
+            }
+            if !c.unknown.is_empty() {
+                ui.label(
+                    RichText::new(format!("not in the text: {}", c.unknown.join(", "))).weak(),
+                );
+            }
+            if !c.statuses.is_empty() {
+                let st: Vec<&str> = c.statuses.iter().map(String::as_str).collect();
+                ui.label(
+                    RichText::new(format!("status: {}", st.join(", ")))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label(MOVE_TO_LABEL);
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.move_to)
+                        .desired_width(110.0)
+                        .hint_text("0114 or x, y"),
+                )
+                .labelled_by(label.id);
+                if ui.button(MOVE_LABEL).clicked() {
+                    queue.push(Command::MoveSelected);
+                }
+            });
+            ui.horizontal_wrapped(|ui| {
+                for role in self.role_names() {
+                    if ui.small_button(format!("Add to {role}")).clicked() {
+                        self.add_to_role(&role, &id);
+                    }
+                }
+            });
+        });
+    }
+
+    /// The table: a hex map, areas with their counters, or a free-form list of units.
+    pub fn table_ui(&mut self, ui: &mut Ui) {
+        match self.geometry() {
+            GeometryKind::Hex => self.hex_map_ui(ui),
+            GeometryKind::Area => self.areas_ui(ui),
+            _ => self.free_table_ui(ui),
+        }
+    }
+
+    /// Areas, each with its counters.
+    pub fn areas_ui(&mut self, ui: &mut Ui) {
+        let mut areas: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
+            std::collections::BTreeMap::new();
+        for c in self
+            .game()
+            .state()
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none())
+        {
+            areas.entry(c.position.to_string()).or_default().push((
+                c.id.clone(),
+                c.name.clone(),
+                c.side.clone(),
+            ));
+        }
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("areas")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (area, counters) in &areas {
+                    ui.label(RichText::new(area).strong());
+                    ui.horizontal_wrapped(|ui| {
+                        for (id, name, side) in counters {
+                            let on = self.selected.as_deref() == Some(id.as_str());
+                            let colour = self.side_colour(side);
+                            if ui
+                                .selectable_label(on, RichText::new(name).color(colour))
+                                .clicked()
+                            {
+                                clicked = Some(id.clone());
+                            }
+                        }
+                    });
+                    ui.separator();
+                }
+            });
+        if let Some(id) = clicked {
+            self.select(Some(&id));
+        }
+    }
+
+    /// Free-form table: every unit with its position (x, y in base units).
+    pub fn free_table_ui(&mut self, ui: &mut Ui) {
+        ui.heading("The table");
+        ui.label(
+            RichText::new(
+                "Free-form table: positions in base units. Select a unit, type x, y in Move to.",
+            )
+            .weak(),
+        );
+        let rows: Vec<(String, String, String, String)> = self
+            .game()
+            .state()
+            .counters
+            .values()
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    c.name.clone(),
+                    c.side.clone(),
+                    c.removed
+                        .as_ref()
+                        .map_or_else(|| c.position.to_string(), |r| format!("removed: {r}")),
+                )
+            })
+            .collect();
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("free_table")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("free_grid")
+                    .striped(true)
+                    .num_columns(3)
+                    .show(ui, |ui| {
+                        for (id, name, side, pos) in &rows {
+                            let on = self.selected.as_deref() == Some(id.as_str());
+                            if ui
+                                .selectable_label(
+                                    on,
+                                    RichText::new(name).color(self.side_colour(side)),
+                                )
+                                .clicked()
+                            {
+                                clicked = Some(id.clone());
+                            }
+                            ui.label(side);
+                            ui.label(pos);
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some(id) = clicked {
+            self.select(Some(&id));
+        }
+    }
+
+    fn side_colour(&self, side: &str) -> Color32 {
+        let i = self
+            .game()
+            .scenario()
+            .sides
+            .iter()
+            .position(|s| s.id == side)
+            .unwrap_or(SIDE_COLOURS.len() - 1);
+        SIDE_COLOURS[i % SIDE_COLOURS.len()]
+    }
+
+    /// The hex map: hexes with their 4-digit ids, counters in their hexes (stacks, side
+    /// colours, status markers). Drag to pan, scroll to zoom, click a counter to select it and
+    /// a hex to move the selected counter there. Only the hexes in view are drawn.
+    pub fn hex_map_ui(&mut self, ui: &mut Ui) {
+        let digits = self
+            .game()
+            .ruleset()
+            .geometry
+            .as_ref()
+            .and_then(|g| g.hex_id_digits)
+            .unwrap_or(4) as usize;
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(236, 230, 212));
+        let Some([c0, r0, c1, r1]) = self.hex_bounds() else {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "No counter is on the map.",
+                egui::FontId::proportional(16.0),
+                Color32::DARK_GRAY,
+            );
+            return;
+        };
+        let (c0, r0, c1, r1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2, r1 + 2);
+        // Zoom around the pointer, pan by dragging.
+        if response.hovered() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = zoom * (scroll / 400.0).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                let new_zoom = (self.zoom * factor).clamp(4.0, 80.0);
+                if let Some(p) = response.hover_pos() {
+                    let anchor = p - rect.min - self.pan;
+                    self.pan -= anchor * (new_zoom / self.zoom - 1.0);
+                }
+                self.zoom = new_zoom;
+            }
+        }
+        if response.dragged() {
+            self.pan += response.drag_delta();
+        }
+        let r = self.zoom;
+        let h = 3f32.sqrt() * r;
+        if !self.fitted {
+            // First view (and Fit the map): the counters' extent in the middle of the table.
+            let mid = Vec2::new(
+                (c0 + c1) as f32 / 2.0 - c0 as f32,
+                (r0 + r1) as f32 / 2.0 - r0 as f32,
+            );
+            self.pan = rect.size() / 2.0 - Vec2::new(r, h) - Vec2::new(mid.x * 1.5 * r, mid.y * h);
+            self.fitted = true;
+        }
+        let origin =
+            rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
+        let centre = |col: u32, row: u32| {
+            origin
+                + Vec2::new(
+                    col as f32 * 1.5 * r,
+                    (row as f32 + if col.is_multiple_of(2) { 0.5 } else { 0.0 }) * h,
+                )
+        };
+        // Visible columns and rows only.
+        let col_lo =
+            (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
+        let col_hi = (((rect.max.x - origin.x) / (1.5 * r)).ceil() as i64 + 1)
+            .min(c1 as i64)
+            .max(0) as u32;
+        let row_lo = (((rect.min.y - origin.y) / h).floor() as i64 - 1).max(r0 as i64) as u32;
+        let row_hi = (((rect.max.y - origin.y) / h).ceil() as i64 + 1)
+            .min(r1 as i64)
+            .max(0) as u32;
+        let grid = Stroke::new(1.0, Color32::from_rgb(170, 160, 140));
+        let id_font = egui::FontId::monospace((r * 0.32).clamp(7.0, 12.0));
+        let show_ids = r >= 14.0;
+        for col in col_lo..=col_hi {
+            for row in row_lo..=row_hi {
+                let c = centre(col, row);
+                let pts: Vec<egui::Pos2> = (0..6)
+                    .map(|k| {
+                        let a = std::f32::consts::PI / 3.0 * k as f32;
+                        pos2(c.x + r * a.cos(), c.y + r * a.sin())
+                    })
+                    .collect();
+                painter.add(egui::Shape::closed_line(pts, grid));
+                if show_ids {
+                    painter.text(
+                        pos2(c.x, c.y - h * 0.38),
+                        egui::Align2::CENTER_CENTER,
+                        hex_id(col, row, digits),
+                        id_font.clone(),
+                        Color32::from_rgb(120, 110, 95),
+                    );
+                }
+            }
+        }
+        // Counters, stack by stack.
+        let selected_hex = self
+            .selected
+            .as_ref()
+            .and_then(|id| self.game().state().counters.get(id))
+            .and_then(|c| match &c.position {
+                Position::Hex(h) => Some(h.clone()),
+                _ => None,
+            });
+        let size = r * 0.95;
+        let name_font = egui::FontId::proportional((r * 0.3).clamp(6.0, 12.0));
+        for (hex, ids) in self.stacks() {
+            let Some((col, row)) = hex_col_row(hex) else {
+                continue;
+            };
+            if col < col_lo || col > col_hi || row < row_lo || row > row_hi {
+                continue;
+            }
+            let c = centre(col, row) + Vec2::new(0.0, h * 0.08);
+            let top_id = self
+                .selected
+                .as_ref()
+                .filter(|s| ids.contains(s))
+                .unwrap_or(&ids[0]);
+            let shown = ids.len().min(3);
+            for k in (0..shown).rev() {
+                let off = Vec2::splat(k as f32 * r * 0.08);
+                let counter_rect = egui::Rect::from_center_size(c - off, Vec2::splat(size));
+                let id = if k == 0 {
+                    top_id
+                } else {
+                    &ids[k.min(ids.len() - 1)]
+                };
+                let Some(cs) = self.game().state().counters.get(id) else {
+                    continue;
+                };
+                let fill = self.side_colour(&cs.side);
+                painter.rect_filled(counter_rect, 2.0, fill);
+                painter.rect_stroke(
+                    counter_rect,
+                    2.0,
+                    Stroke::new(1.0, Color32::BLACK),
+                    egui::StrokeKind::Inside,
+                );
+                if k == 0 {
+                    if r >= 12.0 {
+                        let short: String =
+                            cs.name.chars().take(((r / 4.0) as usize).max(3)).collect();
+                        painter.text(
+                            counter_rect.center(),
+                            egui::Align2::CENTER_CENTER,
+                            short,
+                            name_font.clone(),
+                            Color32::WHITE,
+                        );
+                    }
+                    if !cs.statuses.is_empty() {
+                        painter.circle_filled(
+                            counter_rect.right_top() + Vec2::new(-r * 0.15, r * 0.15),
+                            (r * 0.12).max(2.0),
+                            Color32::YELLOW,
+                        );
+                    }
+                    if ids.len() > 1 {
+                        painter.text(
+                            counter_rect.left_bottom() + Vec2::new(2.0, -1.0),
+                            egui::Align2::LEFT_BOTTOM,
+                            ids.len().to_string(),
+                            name_font.clone(),
+                            Color32::WHITE,
+                        );
+                    }
+                    if selected_hex.as_deref() == Some(hex.as_str()) {
+                        painter.rect_stroke(
+                            counter_rect.expand(2.0),
+                            3.0,
+                            Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
+                            egui::StrokeKind::Outside,
+                        );
+                    }
+                }
+            }
+        }
+        // Pointer → hex: the nearest centre among the neighbours of the rough guess.
+        let hex_at = |p: egui::Pos2| -> Option<String> {
+            let col = ((p.x - origin.x) / (1.5 * r)).round() as i64;
+            let mut best: Option<(f32, u32, u32)> = None;
+            for dc in -1..=1 {
+                let cc = col + dc;
+                if cc < 0 {
+                    continue;
+                }
+                let shift = if cc.rem_euclid(2) == 0 { 0.5 } else { 0.0 };
+                let row = ((p.y - origin.y) / h - shift).round() as i64;
+                for dr in -1..=1 {
+                    let rr = row + dr;
+                    if rr < 0 {
+                        continue;
+                    }
+                    let d = centre(cc as u32, rr as u32).distance(p);
+                    if best.is_none_or(|(bd, _, _)| d < bd) {
+                        best = Some((d, cc as u32, rr as u32));
+                    }
+                }
+            }
+            best.filter(|(d, _, _)| *d <= r)
+                .map(|(_, c, rr)| hex_id(c, rr, digits))
+        };
+        if let Some(p) = response.hover_pos()
+            && let Some(hex) = hex_at(p)
+        {
+            let names: Vec<String> = self
+                .stacks()
+                .get(&hex)
+                .map(|ids| {
+                    ids.iter()
+                        .map(|i| self.counter_name(i).to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !names.is_empty() || self.selected.is_some() {
+                let tip = if names.is_empty() {
+                    format!("hex {hex}: click to move the selected counter here")
+                } else {
+                    format!("hex {hex}\n{}", names.join("\n"))
+                };
+                response.clone().on_hover_text_at_pointer(tip);
+            }
+        }
+        if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+            && let Some(hex) = hex_at(p)
+        {
+            self.click_hex(&hex);
+        }
+        painter.text(
+            rect.right_bottom() - Vec2::new(6.0, 6.0),
+            egui::Align2::RIGHT_BOTTOM,
+            "drag to pan · scroll to zoom · click a counter, then a hex",
+            egui::FontId::proportional(11.0),
+            Color32::from_gray(90),
+        );
+    }
+
+    /// A click on a hex: selects the (next) counter of its stack, or moves the selected counter
+    /// there.
+    pub fn click_hex(&mut self, hex: &str) {
+        let stack = self.stacks().get(hex).cloned().unwrap_or_default();
+        let selected_here = self
+            .selected
+            .as_ref()
+            .and_then(|s| stack.iter().position(|c| c == s));
+        match (&self.selected, selected_here) {
+            (_, Some(i)) => {
+                let next = stack[(i + 1) % stack.len()].clone();
+                self.select(Some(&next));
+            }
+            (Some(_), None) => {
+                self.move_to = hex.to_string();
+                self.move_selected(Position::Hex(hex.to_string()));
+            }
+            (None, None) => {
+                if let Some(first) = stack.first().cloned() {
+                    self.select(Some(&first));
+                }
+            }
+        }
+    }
+
+    /// The resolve panel: procedure, counters by role, inputs (prefilled ones shown), modifiers,
+    /// odds, dice, chart entry, the result and its proposed effects.
+    pub fn resolve_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        ui.add_space(6.0);
+        ui.heading("Resolve");
+        let current = self
+            .resolver
+            .procedure()
+            .map_or_else(|| "—".to_string(), |p| p.name.clone());
+        let procedures: Vec<(String, String)> = self
+            .game()
+            .ruleset()
+            .procedures
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect();
+        let mut pick = None;
+        ui.horizontal(|ui| {
+            let label = ui.label(PROCEDURE_LABEL);
+            egui::ComboBox::from_id_salt("game_procedure")
+                .selected_text(&current)
+                .width(280.0)
+                .show_ui(ui, |ui| {
+                    for (id, name) in &procedures {
+                        if ui.selectable_label(*name == current, name).clicked() {
+                            pick = Some(id.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        if let Some(id) = pick {
+            self.select_procedure(&id);
+        }
+        if let Some(p) = self.resolver.procedure()
+            && let Some(d) = &p.description
+        {
+            ui.label(RichText::new(d.trim()).weak());
+        }
+        section_ui(ui, "Counters involved");
+        let mut remove = None;
+        for role in self.role_names() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(format!("{role}:")).strong());
+                for id in self.roles().get(&role).cloned().unwrap_or_default() {
+                    if ui
+                        .small_button(format!("{} ×", self.counter_name(&id)))
+                        .on_hover_text("take it out")
+                        .clicked()
+                    {
+                        remove = Some((role.clone(), id.clone()));
+                    }
+                }
+                if self.roles().get(&role).is_none_or(Vec::is_empty) {
+                    ui.label(RichText::new("select a counter, then Add to ").weak());
+                }
+            });
+        }
+        if let Some((role, id)) = remove {
+            self.remove_from_role(&role, &id);
+        }
+        if !self.prefilled().is_empty() {
+            let lines: Vec<String> = self
+                .prefilled()
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} = {} (from {})",
+                        f.input,
+                        f.value,
+                        f.from
+                            .iter()
+                            .map(|i| self.counter_name(i))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
+            ui.label(RichText::new(format!("From the counters: {}", lines.join("; "))).italics());
+        }
+        ui.add_space(4.0);
+        self.resolver.inputs_ui(ui);
+        self.resolver.refresh();
+        ui.add_space(8.0);
+        self.resolver.odds_ui(ui);
+        ui.add_space(8.0);
+        egui::CollapsingHeader::new("Modifiers")
+            .id_salt("game_modifiers")
+            .default_open(false)
+            .show(ui, |ui| self.resolver.modifiers_ui(ui));
+        section_ui(ui, "Dice");
+        let seed = self.game().meta().seed;
+        let draw = self.game().state().next_draw;
+        ui.horizontal(|ui| {
+            if ui
+                .button(RichText::new(ROLL_LABEL).strong().size(16.0))
+                .on_hover_text("Throw the game's app dice (R)")
+                .clicked()
+            {
+                queue.push(Command::Roll);
+            }
+            ui.label(RichText::new(format!("seed {seed}, next draw {draw}")).weak());
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label(PHYSICAL_DICE_LABEL);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.physical)
+                    .desired_width(110.0)
+                    .hint_text("4 6"),
+            )
+            .labelled_by(label.id);
+            if ui.button(USE_PHYSICAL_LABEL).clicked() {
+                queue.push(Command::UsePhysical);
+            }
+        });
+        if let Some(problem) = self.pending_chart().map(str::to_string) {
+            egui::Frame::group(ui.style())
+                .stroke((1.5, ui.visuals().warn_fg_color))
+                .show(ui, |ui| {
+                    ui.label(RichText::new(problem).color(ui.visuals().warn_fg_color));
+                    ui.horizontal(|ui| {
+                        let label = ui.label(CHART_RESULT_LABEL);
+                        ui.add(
+                            egui::TextEdit::singleline(&mut self.chart_entry).desired_width(80.0),
+                        )
+                        .labelled_by(label.id);
+                        if ui.button(USE_CHART_LABEL).clicked() {
+                            queue.push(Command::UseChartResult);
+                        }
+                    });
+                });
+        }
+        if let Some(m) = self.message() {
+            ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
+        }
+        self.game_result_ui(ui, queue);
+    }
+
+    /// The last resolution: outcome, dice, explanation, and the proposed effects with Apply.
+    pub fn game_result_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        let Some(entry) = self.resolved().cloned() else {
+            return;
+        };
+        let Some(result) = self.resolution(entry.seq).cloned() else {
+            return;
+        };
+        section_ui(ui, "Result");
+        let accent = ui.visuals().selection.bg_fill;
+        egui::Frame::group(ui.style())
+            .stroke((1.5, accent))
+            .inner_margin(8.0)
+            .show(ui, |ui| {
+                ui.set_max_width(ui.available_width() - 20.0);
+                ui.label(
+                    RichText::new(format!(
+                        "{GAME_RESULT_PREFIX}{}",
+                        super::desk::outcome_text(&result)
+                    ))
+                    .size(20.0)
+                    .strong(),
+                );
+                ui.label(
+                    RichText::new(format!(
+                        "entry #{} · {}",
+                        entry.seq,
+                        super::desk::describe_rolls(&result.rolls)
+                    ))
+                    .weak(),
+                );
+                if result.outcome.from_physical_chart {
+                    ui.label(RichText::new("Read off the physical chart.").italics());
+                }
+                if !entry.proposals.is_empty() {
+                    ui.add_space(4.0);
+                    ui.label(RichText::new("Effects").strong());
+                }
+                let mut choices = Vec::new();
+                for (i, p) in entry.proposals.iter().enumerate() {
+                    ui.label(format!("• {}", describe_effect(&p.effect)));
+                    if let Some(c) = &p.change {
+                        ui.label(RichText::new(format!("   → {}", change_text(self, c))).italics());
+                    } else if let Some(choice) = &p.choice {
+                        ui.label(
+                            RichText::new(format!("   {choice}")).color(ui.visuals().warn_fg_color),
+                        );
+                        if p.candidates.len() > 1 {
+                            ui.horizontal_wrapped(|ui| {
+                                for (k, cand) in p.candidates.iter().enumerate() {
+                                    let on = entry.chosen.get(i).copied().flatten() == Some(k);
+                                    if ui.selectable_label(on, self.counter_name(cand)).clicked() {
+                                        choices.push((i, if on { None } else { Some(k) }));
+                                    }
+                                }
+                            });
+                        }
+                    }
+                }
+                for (i, k) in choices {
+                    self.choose(i, k);
+                }
+                let changes = self.changes_to_apply();
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(RichText::new(APPLY_LABEL).strong())
+                        .on_hover_text(format!("{} change(s) (A)", changes.len()))
+                        .clicked()
+                    {
+                        queue.push(Command::ApplyEffects);
+                    }
+                    ui.label(RichText::new(format!("{} change(s)", changes.len())).weak());
+                });
+                egui::CollapsingHeader::new("Override")
+                    .id_salt(("override", entry.seq))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            let label = ui.label(OVERRIDE_OUTCOME_LABEL);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.override_outcome)
+                                    .desired_width(90.0),
+                            )
+                            .labelled_by(label.id);
+                        });
+                        ui.horizontal(|ui| {
+                            let label = ui.label(OVERRIDE_REASON_LABEL);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.override_reason)
+                                    .desired_width(240.0),
+                            )
+                            .labelled_by(label.id);
+                        });
+                        if ui.button("Override the result").clicked() {
+                            self.override_result();
+                        }
+                    });
+                egui::CollapsingHeader::new("Explanation")
+                    .id_salt(("explanation", entry.seq))
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for line in &result.explanation {
+                            ui.label(line);
+                        }
+                    });
+            });
+    }
+
+    /// The journal, newest first: filter by kind and text, undo and redo; overrides and their
+    /// reasons highlighted, undone entries struck through.
+    pub fn journal_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            ui.heading("Journal");
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!(
+                        "{} entries · {}",
+                        self.game().events().len(),
+                        self.path().display()
+                    ))
+                    .weak(),
+                )
+                .truncate(),
+            );
+        });
+        ui.horizontal(|ui| {
+            if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
+                queue.push(Command::Undo);
+            }
+            if ui
+                .button(REDO_LABEL)
+                .on_hover_text("Ctrl+Shift+Z")
+                .clicked()
+            {
+                queue.push(Command::Redo);
+            }
+            ui.separator();
+            let label = ui.label(JOURNAL_FILTER_LABEL);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.journal_filter)
+                    .desired_width(180.0)
+                    .hint_text("text"),
+            )
+            .labelled_by(label.id);
+            let kind_label = ui.label("Kind");
+            egui::ComboBox::from_id_salt("journal_kind")
+                .selected_text(self.journal_kind.unwrap_or("every kind"))
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(self.journal_kind.is_none(), "every kind")
+                        .clicked()
+                    {
+                        self.journal_kind = None;
+                    }
+                    for k in EVENT_KINDS {
+                        if ui
+                            .selectable_label(self.journal_kind == Some(k), k)
+                            .clicked()
+                        {
+                            self.journal_kind = Some(k);
+                        }
+                    }
+                })
+                .response
+                .labelled_by(kind_label.id);
+            ui.separator();
+            let label = ui.label("Note");
+            ui.add(egui::TextEdit::singleline(&mut self.note).desired_width(200.0))
+                .labelled_by(label.id);
+            if ui.button("Add note").clicked() {
+                self.add_note();
+            }
+        });
+        ui.separator();
+        let rows = self.journal_rows();
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 3.0;
+        egui::ScrollArea::vertical()
+            .id_salt("journal_rows")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_height, rows.len(), |ui, range| {
+                for row in &rows[range] {
+                    let mut t = RichText::new(format!("#{} {}: {}", row.seq, row.kind, row.text));
+                    if row.undone {
+                        t = t.strikethrough().weak();
+                    }
+                    if row.overridden {
+                        t = t
+                            .background_color(ui.visuals().warn_fg_color.gamma_multiply(0.25))
+                            .strong();
+                    }
+                    ui.add(egui::Label::new(t).truncate());
+                }
+            });
+    }
+}
+
+fn change_text(desk: &GameDesk, c: &crate::game::CounterChange) -> String {
+    use crate::game::CounterChange as C;
+    match c {
+        C::Attribute {
+            counter,
+            attribute,
+            from,
+            to,
+        } => format!(
+            "{} {attribute}: {} → {to}",
+            desk.counter_name(counter),
+            from.as_ref().map_or("—".to_string(), ToString::to_string)
+        ),
+        C::Status {
+            counter,
+            status,
+            on,
+        } => format!(
+            "{} {} {status}",
+            desk.counter_name(counter),
+            if *on { "becomes" } else { "is no longer" }
+        ),
+        C::Move { counter, to, .. } => format!("{} to {to}", desk.counter_name(counter)),
+        C::Remove { counter, reason } => {
+            format!("{} removed ({reason})", desk.counter_name(counter))
+        }
+    }
+}
+
+fn section_ui(ui: &mut Ui, title: &str) {
+    ui.add_space(4.0);
+    ui.label(RichText::new(title).strong().size(15.0));
+    ui.separator();
+}
