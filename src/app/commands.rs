@@ -43,11 +43,13 @@ pub enum Command {
     ZoomOut,
     /// Fit the map to the window.
     ResetView,
+    /// Print a turn report, the scenario sheet or the chart sheets as PDF.
+    Print,
 }
 
 impl Command {
     /// Every command, in menu order.
-    pub const ALL: [Command; 18] = [
+    pub const ALL: [Command; 19] = [
         Command::Undo,
         Command::Redo,
         Command::Next,
@@ -66,6 +68,7 @@ impl Command {
         Command::ZoomIn,
         Command::ZoomOut,
         Command::ResetView,
+        Command::Print,
     ];
 
     /// What the command does, for menus and the palette.
@@ -89,6 +92,7 @@ impl Command {
             Command::ZoomIn => "Zoom in",
             Command::ZoomOut => "Zoom out",
             Command::ResetView => "Fit the map",
+            Command::Print => "Print…",
         }
     }
 
@@ -112,6 +116,7 @@ impl Command {
             Command::ZoomIn => k(Modifiers::NONE, Key::Plus),
             Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
             Command::ResetView => k(Modifiers::NONE, Key::Num0),
+            Command::Print => k(Modifiers::COMMAND, Key::P),
             Command::UsePhysical | Command::UseChartResult | Command::MoveSelected => None,
         }
     }
@@ -120,7 +125,7 @@ impl Command {
     pub fn works_while_typing(self) -> bool {
         matches!(
             self,
-            Command::Palette | Command::NewGame | Command::OpenGame
+            Command::Palette | Command::NewGame | Command::OpenGame | Command::Print
         )
     }
 
@@ -133,6 +138,7 @@ impl Command {
                 | Command::OpenGame
                 | Command::ShowProcedures
                 | Command::ShowGame
+                | Command::Print
         )
     }
 

@@ -9,6 +9,7 @@ mod desk;
 mod files;
 mod game;
 mod game_view;
+mod print;
 mod shell;
 mod view;
 
@@ -31,6 +32,7 @@ pub use game_view::{
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, SKIP_REASON_LABEL,
     UNDO_LABEL,
 };
+pub use print::{PRINT_LABEL, PRINT_PATH_LABEL, PrintDialog, PrintWhat};
 pub use shell::{GAME_FILE_LABEL, PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell};
 pub use view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,

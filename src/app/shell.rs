@@ -58,6 +58,8 @@ pub struct Shell {
     scenarios: Option<Vec<(SourceFile, String)>>,
     /// The last problem of a menu action.
     pub message: Option<String>,
+    /// File → Print….
+    pub print: super::print::PrintDialog,
 }
 
 impl Shell {
@@ -79,6 +81,7 @@ impl Shell {
             recent_file,
             scenarios: None,
             message: None,
+            print: super::print::PrintDialog::default(),
         }
     }
 
@@ -97,7 +100,7 @@ impl Shell {
             (Screen::Game, Some(g)) => g.game_ui(ui, &mut self.queue),
             _ => desk.desk_ui(ui),
         }
-        self.dialogs_ui(ui, desk.library(), game);
+        self.dialogs_ui(ui, desk.library(), desk.ruleset(), game);
         let queued = std::mem::take(&mut self.queue);
         for c in queued {
             self.apply(c, desk, game);
@@ -113,6 +116,10 @@ impl Shell {
                 self.palette_query.clear();
             }
             (Command::NewGame, _) => self.new_game = true,
+            (Command::Print, g) => self.print.show(
+                g.as_ref().map(|g| g.path()),
+                g.as_ref().map_or(1, |g| g.game().state().cursor.turn),
+            ),
             (Command::OpenGame, _) => self.open = true,
             (Command::ShowProcedures, _) => self.screen = Screen::Procedures,
             (Command::ShowGame, Some(_)) => self.screen = Screen::Game,
@@ -155,7 +162,8 @@ impl Shell {
                     | Command::NewGame
                     | Command::OpenGame
                     | Command::ShowGame
-                    | Command::ShowProcedures => true,
+                    | Command::ShowProcedures
+                    | Command::Print => true,
                 };
             }
         }
@@ -165,7 +173,7 @@ impl Shell {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                for c in [Command::NewGame, Command::OpenGame] {
+                for c in [Command::NewGame, Command::OpenGame, Command::Print] {
                     if ui
                         .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
                         .clicked()
@@ -274,8 +282,22 @@ impl Shell {
         }
     }
 
-    fn dialogs_ui(&mut self, ui: &mut Ui, library: &Library, game: &mut Option<GameDesk>) {
+    fn dialogs_ui(
+        &mut self,
+        ui: &mut Ui,
+        library: &Library,
+        ruleset: Option<&crate::rules::Ruleset>,
+        game: &mut Option<GameDesk>,
+    ) {
         let ctx = ui.ctx().clone();
+        let printing = game.as_ref().map(|g| (g.game(), g.path()));
+        // On the procedure desk, the chart sheets are those of the ruleset open there.
+        let charts = if self.screen == Screen::Procedures {
+            ruleset
+        } else {
+            None
+        };
+        self.print.dialog_ui(ui, printing, charts, library);
         if self.palette {
             let mut open = true;
             let mut run = None;

@@ -114,7 +114,7 @@ pub fn declared_id(files: &RulesetFiles) -> String {
 }
 
 /// Loaded rulesets and the ones that failed, with their errors.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Library {
     /// Rulesets that loaded.
     pub rulesets: Vec<Ruleset>,
