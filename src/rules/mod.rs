@@ -8,7 +8,7 @@ pub mod library;
 pub mod locate;
 pub mod model;
 mod raw;
-mod validate;
+pub(crate) mod validate;
 
 pub use error::{LoadError, LoadErrors};
 pub use expr::{Expr, Scope, Value};

@@ -160,7 +160,7 @@ fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
     } else if problem.contains("unknown variant") {
         "use one of the values listed"
     } else if problem.contains("invalid type") {
-        "check the value's type (number, text, list or mapping)"
+        "check the value's type (number, text, list or mapping); quote ids with leading zeros, e.g. \"0114\""
     } else if problem.contains("did not match any variant") {
         "write a number, true/false or text"
     } else if problem.contains("duplicate") {
@@ -208,7 +208,9 @@ fn clamp_to_text(text: &str, line: usize, column: usize) -> (usize, usize) {
 /// Deserialises a file. yaml_serde checks the shape of the events read before a syntax error
 /// and reports a shape error first (a misplaced line reads as "missing field"); reading the
 /// text as a plain value, which has no shape to fail, brings the syntax error forward.
-fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, LoadError> {
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
+    file: &SourceFile,
+) -> Result<T, LoadError> {
     yaml_serde::from_str(&file.text).map_err(|e| {
         let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
         yaml_error(file, syntax.as_ref().unwrap_or(&e))

@@ -74,41 +74,9 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
-    let start = usize::from(!file.text.is_empty());
-    let (line, column) = e
-        .location()
-        .map_or((start, start), |l| (l.line(), l.column()));
-    let mut problem = e.to_string();
-    let mark = format!(" at line {line} column {column}");
-    if let Some(i) = problem.find(&mark) {
-        problem.replace_range(i..i + mark.len(), "");
-    }
-    let hint = if problem.contains("unknown field") {
-        "remove the field or correct its spelling"
-    } else if problem.contains("missing field") {
-        "add the field"
-    } else if problem.contains("invalid type") || problem.contains("did not match any variant") {
-        "check the value's type (number, text, list or mapping); quote hex ids: \"0114\""
-    } else if problem.contains("duplicate") {
-        "write each key once in a mapping"
-    } else {
-        "check the YAML syntax (indentation, quotes, colons)"
-    };
-    LoadError {
-        file: file.name.clone(),
-        line,
-        column,
-        problem,
-        hint: hint.to_string(),
-    }
-}
-
+/// The same deserialisation, with the same located errors, as ruleset files.
 fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, LoadError> {
-    yaml_serde::from_str(&file.text).map_err(|e| {
-        let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
-        yaml_error(file, syntax.as_ref().unwrap_or(&e))
-    })
+    crate::rules::validate::parse_yaml(file)
 }
 
 /// Labels of a 5-day-turn calendar: "<Month>, <n>", six turns to a month, the year shown on
