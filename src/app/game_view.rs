@@ -176,16 +176,7 @@ impl GameDesk {
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
-                queue.push(Command::Undo);
-            }
-            if ui
-                .button(REDO_LABEL)
-                .on_hover_text("Ctrl+Shift+Z")
-                .clicked()
-            {
-                queue.push(Command::Redo);
-            }
+            undo_redo_ui(ui, queue);
         });
         ui.add_space(4.0);
         egui::CollapsingHeader::new(format!(
@@ -979,16 +970,7 @@ impl GameDesk {
             );
         });
         ui.horizontal(|ui| {
-            if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
-                queue.push(Command::Undo);
-            }
-            if ui
-                .button(REDO_LABEL)
-                .on_hover_text("Ctrl+Shift+Z")
-                .clicked()
-            {
-                queue.push(Command::Redo);
-            }
+            undo_redo_ui(ui, queue);
             ui.separator();
             let label = ui.label(JOURNAL_FILTER_LABEL);
             ui.add(
@@ -1082,4 +1064,18 @@ fn section_ui(ui: &mut Ui, title: &str) {
     ui.add_space(4.0);
     ui.label(RichText::new(title).strong().size(15.0));
     ui.separator();
+}
+
+/// The Undo and Redo buttons (the journal and the Sequence-of-Play panel both have them).
+fn undo_redo_ui(ui: &mut Ui, queue: &mut Vec<Command>) {
+    if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
+        queue.push(Command::Undo);
+    }
+    if ui
+        .button(REDO_LABEL)
+        .on_hover_text("Ctrl+Shift+Z")
+        .clicked()
+    {
+        queue.push(Command::Redo);
+    }
 }

@@ -567,31 +567,16 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             if *proposed {
                 changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
             }
-            let strength = game.ruleset().strength_attribute.clone();
             for (id, n) in pairs(losses, "--loss")? {
                 let n: i64 = n
                     .parse()
                     .map_err(|_| anyhow!("--loss {id}={n}: the loss is a whole number"))?;
-                let attr = strength.clone().ok_or_else(|| {
-                    anyhow!("this ruleset names no strength attribute: use `game set`")
-                })?;
-                let from = game
-                    .state()
-                    .counters
-                    .get(&id)
-                    .and_then(|c| c.attributes.get(&attr))
-                    .cloned();
-                let now = if let Some(umpire::rules::Value::Int(v)) = from {
-                    v
-                } else {
-                    0
-                };
-                changes.push(umpire::game::CounterChange::Attribute {
-                    counter: id,
-                    attribute: attr,
-                    from,
-                    to: umpire::rules::Value::Int((now - n).max(0)),
-                });
+                let change =
+                    umpire::game::effects::strength_loss(game.ruleset(), game.state(), &id, n)
+                        .ok_or_else(|| {
+                            anyhow!("this ruleset names no strength attribute: use `game set`")
+                        })?;
+                changes.push(change);
             }
             for (id, status) in pairs(statuses, "--status")? {
                 changes.push(umpire::game::CounterChange::Status {

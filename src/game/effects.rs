@@ -150,24 +150,7 @@ pub fn propose(
             "sp_loss" => {
                 let amount = effect.amount.unwrap_or(0);
                 match (&ruleset.strength_attribute, single) {
-                    (Some(attr), Some(id)) => {
-                        let from = state
-                            .counters
-                            .get(&id)
-                            .and_then(|c| c.attributes.get(attr))
-                            .cloned();
-                        let now = if let Some(Value::Int(v)) = from { v } else { 0 };
-                        let to = Value::Int((now - amount).max(0));
-                        (
-                            Some(CounterChange::Attribute {
-                                counter: id,
-                                attribute: attr.clone(),
-                                from,
-                                to,
-                            }),
-                            None,
-                        )
-                    }
+                    (Some(_), Some(id)) => (strength_loss(ruleset, state, &id, amount), None),
                     (Some(_), None) => (
                         None,
                         Some(format!(
@@ -231,4 +214,27 @@ pub fn propose(
         });
     }
     out
+}
+
+/// The change for a strength loss of `amount` on one counter (never below 0), when the ruleset
+/// names its strength attribute.
+pub fn strength_loss(
+    ruleset: &Ruleset,
+    state: &GameState,
+    counter: &str,
+    amount: i64,
+) -> Option<CounterChange> {
+    let attribute = ruleset.strength_attribute.clone()?;
+    let from = state
+        .counters
+        .get(counter)
+        .and_then(|c| c.attributes.get(&attribute))
+        .cloned();
+    let now = if let Some(Value::Int(v)) = from { v } else { 0 };
+    Some(CounterChange::Attribute {
+        counter: counter.to_string(),
+        attribute,
+        from,
+        to: Value::Int((now - amount).max(0)),
+    })
 }
