@@ -9,7 +9,7 @@ use clap::Subcommand;
 
 use super::{Cli, library, print_json};
 use umpire::dice::AppDice;
-use umpire::game::scenario::{Position, shipped_scenarios};
+use umpire::game::scenario::Position;
 use umpire::game::{Action, Event, Game, GameFile, GameMeta};
 use umpire::resolve::describe_effect;
 use umpire::rules::{Library, SourceFile};
@@ -215,34 +215,6 @@ pub enum GameCommand {
     },
 }
 
-/// Finds a scenario by id (shipped) or reads it from a file.
-fn scenario_source(arg: &str) -> Result<SourceFile> {
-    let path = Path::new(arg);
-    if path.is_file() {
-        return Ok(SourceFile {
-            name: path.display().to_string(),
-            text: std::fs::read_to_string(path)?,
-        });
-    }
-    let shipped = shipped_scenarios();
-    let stem = |name: &str| {
-        Path::new(name)
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default()
-    };
-    let found = shipped
-        .iter()
-        .find(|f| stem(&f.name) == arg || f.text.lines().any(|l| l.trim() == format!("id: {arg}")));
-    found.cloned().ok_or_else(|| {
-        let ids: Vec<String> = shipped.iter().map(|f| stem(&f.name)).collect();
-        anyhow!(
-            "no scenario '{arg}' — shipped scenarios: {} (or give a YAML file)",
-            ids.join(", ")
-        )
-    })
-}
-
 fn parse_position(text: &str) -> Position {
     let t = text.trim();
     if let Some((x, y)) = t.split_once(',')
@@ -274,8 +246,13 @@ fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
 
 fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
+    act_on(&mut game, action)
+}
+
+/// Records an action on an open game and says what was recorded.
+fn act_on(game: &mut Game, action: Action) -> Result<()> {
     let seqs = game.act(action)?;
-    print_status_line(&game);
+    print_status_line(game);
     for s in seqs {
         if let Some(e) = game.events().get(s as usize - 1) {
             println!(
@@ -308,7 +285,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             seed,
         } => {
             let lib = library(cli)?;
-            let source = scenario_source(scenario)?;
+            let source = super::scenario_source(&lib, scenario)?;
             let seed = seed.unwrap_or_else(AppDice::fresh_seed);
             let game = Game::create(output, &source, &lib, seed)?;
             println!(
@@ -562,7 +539,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             statuses,
             eliminated,
         } => {
-            let (game, _) = open(cli, file)?;
+            let (mut game, _) = open(cli, file)?;
             let mut changes = Vec::new();
             if *proposed {
                 changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
@@ -596,10 +573,8 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     "nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)"
                 );
             }
-            drop(game);
-            act(
-                cli,
-                file,
+            act_on(
+                &mut game,
                 Action::ApplyEffects {
                     of: *entry,
                     changes,

@@ -14,7 +14,9 @@ use anyhow::{Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 
 use umpire::rules::layer::default_user_dir;
-use umpire::rules::{Library, Procedure, Ruleset, RulesetFiles, read_rules_root, shipped_sources};
+use umpire::rules::{
+    Library, Procedure, Ruleset, RulesetFiles, SourceFile, read_rules_root, shipped_sources,
+};
 
 /// Umpire: adjudication assistant for human-umpired wargames and megagames.
 /// With no command, opens the desk.
@@ -130,6 +132,40 @@ pub fn library(cli: &Cli) -> Result<Library> {
         &sources(cli)?,
         user_dir(cli).as_deref(),
     ))
+}
+
+/// A scenario to start from: a YAML file, or a shipped scenario by id
+/// (`ailsh_1_venice_at_bay_1509`) or by file name (`s1_venice_at_bay_1509`).
+pub fn scenario_source(lib: &Library, arg: &str) -> Result<SourceFile> {
+    let path = std::path::Path::new(arg);
+    if path.is_file() {
+        return Ok(SourceFile {
+            name: path.display().to_string(),
+            text: std::fs::read_to_string(path)?,
+        });
+    }
+    let shipped = umpire::game::scenario::shipped_scenarios();
+    let mut ids = Vec::new();
+    for file in &shipped {
+        let id = umpire::game::scenario::load_scenario(file, lib)
+            .map(|s| s.id)
+            .ok();
+        if path_stem(&file.name) == arg || id.as_deref() == Some(arg) {
+            return Ok(file.clone());
+        }
+        ids.extend(id);
+    }
+    Err(anyhow!(
+        "no scenario '{arg}' — scenarios: {} (or give a YAML file)",
+        ids.join(", ")
+    ))
+}
+
+fn path_stem(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default()
 }
 
 /// Finds a ruleset, listing the valid ids (and load errors) when it is unknown.

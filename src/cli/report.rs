@@ -6,9 +6,8 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
 use super::{Cli, find_ruleset, library};
-use umpire::game::scenario::{ScenarioLibrary, load_scenario};
+use umpire::game::scenario::load_scenario;
 use umpire::report::{Paper, Template, charts_pdf, scenario_pdf};
-use umpire::rules::SourceFile;
 
 /// Arguments of `umpire charts`.
 #[derive(Debug, Args)]
@@ -90,25 +89,8 @@ pub struct SheetArgs {
 /// Runs `sheet`.
 pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     let lib = library(cli)?;
-    let path = std::path::Path::new(&args.scenario);
-    let scenario = if path.is_file() {
-        let file = SourceFile {
-            name: path.display().to_string(),
-            text: std::fs::read_to_string(path)?,
-        };
-        load_scenario(&file, &lib).map_err(|e| anyhow!("{e}"))?
-    } else {
-        let scenarios = ScenarioLibrary::shipped(&lib);
-        let Some(s) = scenarios.get(&args.scenario) else {
-            let ids: Vec<&str> = scenarios.scenarios.iter().map(|s| s.id.as_str()).collect();
-            return Err(anyhow!(
-                "no scenario '{}' — scenarios: {} (or give a YAML file)",
-                args.scenario,
-                ids.join(", ")
-            ));
-        };
-        s.clone()
-    };
+    let source = super::scenario_source(&lib, &args.scenario)?;
+    let scenario = load_scenario(&source, &lib).map_err(|e| anyhow!("{e}"))?;
     let mut template = match &args.template {
         Some(path) => Template::read(path)?,
         None => Template::sheet_default()?,
