@@ -6,6 +6,7 @@
 pub mod app;
 pub mod dice;
 pub mod game;
+pub mod megagame;
 pub mod report;
 pub mod resolve;
 pub mod rules;

@@ -10,7 +10,13 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match &cli.command {
         Some(command) => cli::run(&cli, command),
-        None => cli::library(&cli).and_then(umpire::app::run),
+        // The desk loads the rulesets itself, off the UI thread, while its window opens.
+        None => cli::sources(&cli).and_then(|sources| {
+            umpire::app::run(umpire::app::RulesSetup {
+                sources,
+                user_dir: cli::user_dir(&cli),
+            })
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

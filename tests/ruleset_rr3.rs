@@ -55,6 +55,20 @@ fn effect<'a>(r: &'a Resolution, kind: &str, side: Option<&str>) -> &'a Effect {
         .unwrap_or_else(|| panic!("no {kind} effect for {side:?} in {:?}", effects(r)))
 }
 
+/// The ledger change of an `adjust` or `set` effect on a role's counter (tests/megagame.rs
+/// applies them to a game).
+fn ledger(r: &Resolution, side: &str, attribute: &str) -> Option<i64> {
+    r.outcome
+        .effects
+        .iter()
+        .find(|e| {
+            matches!(e.kind.as_str(), "adjust" | "set")
+                && e.side.as_deref() == Some(side)
+                && e.attribute.as_deref() == Some(attribute)
+        })
+        .and_then(|e| e.amount)
+}
+
 /// The exact probability of an outcome code (all its values together), as "n/d".
 fn chance(rs: &Ruleset, procedure: &str, inputs: &[(&str, &str)], code: &str) -> String {
     let p = rs.procedure(procedure).expect("procedure");
@@ -105,10 +119,14 @@ fn ruleset_loads_with_every_procedure() {
         "death_roll",
         "births",
         "contested_marriage",
+        "reduce_unrest",
+        "remove_markers",
+        "revolt_upkeep",
+        "disband",
     ] {
         assert!(rs.procedure(p).is_some(), "no procedure {p}");
     }
-    assert_eq!(rs.procedures.len(), 30);
+    assert_eq!(rs.procedures.len(), 34);
     assert_eq!(
         rs.geometry.as_ref().map(|g| format!("{:?}", g.kind)),
         Some("Area".to_string())
@@ -293,7 +311,8 @@ fn e2_purge_attempt_l427() {
     let r = run("purge", &[("florins_spent", "3")], &["1"]);
     assert_eq!((r.natural, r.modified), (Some(1), Some(4)));
     assert_eq!(r.outcome.code, "unsuccessful");
-    assert_eq!(effect(&r, "value", None).amount, Some(-3));
+    assert_eq!(ledger(&r, "state", "treasury"), Some(-3));
+    assert_eq!(ledger(&r, "area", "purge_attempts"), Some(1));
     assert_eq!(effect(&r, "note", None).amount, Some(1));
     // The next military phase: +1 for the previous attempt (and the same 3 florins) — roll 1 → 5.
     let next = run(
@@ -364,7 +383,8 @@ fn e4_partial_pay_marks_one_arrears_box_l584() {
     );
     assert_eq!(r.outcome.code, "arrears");
     assert_eq!(int(&r, "arrears_after"), 1);
-    assert_eq!(effect(&r, "value", None).amount, Some(-3));
+    assert_eq!(ledger(&r, "state", "treasury"), Some(-3));
+    assert_eq!(ledger(&r, "army", "arrears"), Some(1));
     assert_eq!(
         effect(&r, "follow_up", None).procedure.as_deref(),
         Some("mutiny")
@@ -628,16 +648,17 @@ fn d3_subsidy_revolt_l529() {
         ("revolt", Some(4))
     );
     assert_eq!(int(&r, "index_after"), 3);
-    assert_eq!(effect(&r, "note", None).amount, Some(0));
+    assert_eq!(ledger(&r, "state", "unrest_index"), Some(0), "set to zero");
+    assert_eq!(ledger(&r, "state", "treasury"), Some(4));
     // A 3 is not less than 3: the full 9 florins, index 3.
     let ok = run("subsidy", &[("unrest_index", "1")], &["5", "3"]);
     assert_eq!(
         (
             ok.outcome.code.as_str(),
             ok.outcome.value,
-            effect(&ok, "note", None).amount
+            ledger(&ok, "state", "unrest_index")
         ),
-        ("collected", Some(9), Some(3))
+        ("collected", Some(9), Some(2)) // +2 to the index: 1 → 3
     );
     // A Persuasion card (L533) or a tax to raise an army (L514) adds nothing: index stays 1, and 1 < 1 is false.
     let p = run(
@@ -733,7 +754,7 @@ fn d4_births_l449() {
 fn d5_desertion_l618() {
     let r = run("desertion", &[("arrears", "2"), ("fatigue", "1")], &[]);
     assert_eq!(r.outcome.code, "desertion");
-    assert_eq!(effect(&r, "sp_loss", None).amount, Some(3));
+    assert_eq!(effect(&r, "sp_loss", Some("army")).amount, Some(3));
     assert_eq!(run("desertion", &[], &[]).outcome.code, "no_desertion");
 }
 
@@ -741,7 +762,12 @@ fn d5_desertion_l618() {
 fn raising_and_clearing_arrears_l572_l590() {
     let r = run("raise_army", &[("blocks_of_5000", "3")], &[]);
     assert_eq!(
-        (r.outcome.code.as_str(), effect(&r, "value", None).amount),
+        (r.outcome.code.as_str(), ledger(&r, "state", "treasury")),
+        ("raised", Some(-3))
+    );
+    assert_eq!(ledger(&r, "army", "strength_thousands"), Some(15));
+    assert_eq!(
+        (r.outcome.code.as_str(), ledger(&r, "state", "treasury")),
         ("raised", Some(-3))
     );
     assert_eq!(
@@ -838,7 +864,7 @@ fn movement_and_retreat_l600_608() {
 fn extortion_loot_and_non_played_states_l626_l630_l614() {
     let e = run("extortion", &[], &[]);
     assert_eq!(
-        (e.outcome.code.as_str(), effect(&e, "value", None).amount),
+        (e.outcome.code.as_str(), ledger(&e, "state", "treasury")),
         ("extorted", Some(1))
     );
     assert_eq!(
@@ -874,9 +900,9 @@ fn extortion_loot_and_non_played_states_l626_l630_l614() {
     assert_eq!(
         (
             annul.outcome.code.as_str(),
-            effect(&annul, "note", None).amount
+            ledger(&annul, "army", "arrears")
         ),
-        ("arrears_annulled", Some(1))
+        ("arrears_annulled", Some(-1))
     );
     let gold = run("loot", &[], &["5"]);
     assert_eq!(
@@ -1136,7 +1162,7 @@ fn naval_battle_repair_and_piracy_l733_759() {
     assert_eq!(
         (
             fixed.outcome.code.as_str(),
-            effect(&fixed, "value", None).amount
+            ledger(&fixed, "state", "treasury")
         ),
         ("repaired", Some(-2))
     );
@@ -1180,7 +1206,7 @@ fn naval_battle_repair_and_piracy_l733_759() {
     );
 
     assert_eq!(
-        effect(&run("piracy", &[], &[]), "value", None).amount,
+        ledger(&run("piracy", &[], &[]), "state", "treasury"),
         Some(-2)
     );
     assert_eq!(
@@ -1333,5 +1359,37 @@ fn missing_cells_death_rolls_and_prestige_bonus_l439_l445() {
             None
         )
         .is_err()
+    );
+}
+
+#[test]
+fn phase_1_unrest_markers_revolt_upkeep_and_disbanding_l215_l407_l622() {
+    // L215: reduce the Unrest Index by 1 (not below 0).
+    let r = run("reduce_unrest", &[("unrest_index", "2")], &[]);
+    assert_eq!(
+        (r.outcome.code.as_str(), ledger(&r, "state", "unrest_index")),
+        ("unrest_reduced", Some(-1))
+    );
+    assert_eq!(
+        run("reduce_unrest", &[], &[]).outcome.code,
+        "unrest_at_zero"
+    );
+    // L215: the markers come off.
+    let m = run("remove_markers", &[("looted_marker", "true")], &[]);
+    assert_eq!(m.outcome.code, "markers_removed");
+    assert_eq!(m.outcome.effects.len(), 1, "only the marker present");
+    // L407: 2 florins a turn for each area in revolt.
+    let u = run("revolt_upkeep", &[("areas_in_revolt", "3")], &[]);
+    assert_eq!(ledger(&u, "state", "treasury"), Some(-6));
+    // L622: paid to date may disband at any time; in Winter all disband.
+    assert_eq!(
+        run("disband", &[("arrears", "1")], &[]).outcome.code,
+        "not_allowed"
+    );
+    assert_eq!(
+        run("disband", &[("arrears", "1"), ("winter", "true")], &[])
+            .outcome
+            .code,
+        "disbanded"
     );
 }

@@ -45,11 +45,29 @@ pub enum Command {
     ResetView,
     /// Print a turn report, the scenario sheet or the chart sheets as PDF.
     Print,
+    /// Verify the game file (every app roll and result re-derived).
+    VerifyGame,
+    /// Export the journal as JSON lines.
+    ExportGame,
+    /// Edit a table's cells into the transcription layer.
+    ChartEditor,
+    /// Show a photo or scan of the physical map under the hex grid.
+    MapUnderlay,
+    /// Start the megagame phase clock where the Sequence of Play is.
+    ClockStart,
+    /// Hold the phase clock.
+    ClockHold,
+    /// Let the held phase clock run again.
+    ClockResume,
+    /// End the clock's phase now: the next phase starts, the Sequence of Play follows.
+    ClockAdvance,
+    /// Show or hide the megagame ledgers.
+    Ledgers,
 }
 
 impl Command {
     /// Every command, in menu order.
-    pub const ALL: [Command; 19] = [
+    pub const ALL: [Command; 28] = [
         Command::Undo,
         Command::Redo,
         Command::Next,
@@ -69,6 +87,15 @@ impl Command {
         Command::ZoomOut,
         Command::ResetView,
         Command::Print,
+        Command::VerifyGame,
+        Command::ExportGame,
+        Command::ChartEditor,
+        Command::MapUnderlay,
+        Command::ClockStart,
+        Command::ClockHold,
+        Command::ClockResume,
+        Command::ClockAdvance,
+        Command::Ledgers,
     ];
 
     /// What the command does, for menus and the palette.
@@ -93,6 +120,15 @@ impl Command {
             Command::ZoomOut => "Zoom out",
             Command::ResetView => "Fit the map",
             Command::Print => "Print…",
+            Command::VerifyGame => "Verify the game",
+            Command::ExportGame => "Export the journal…",
+            Command::ChartEditor => "Chart editor…",
+            Command::MapUnderlay => "Map underlay…",
+            Command::ClockStart => "Start the clock",
+            Command::ClockHold => "Hold the clock",
+            Command::ClockResume => "Resume the clock",
+            Command::ClockAdvance => "Advance to the next phase",
+            Command::Ledgers => "Ledgers",
         }
     }
 
@@ -117,6 +153,15 @@ impl Command {
             Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
             Command::ResetView => k(Modifiers::NONE, Key::Num0),
             Command::Print => k(Modifiers::COMMAND, Key::P),
+            Command::VerifyGame => k(cmd_shift, Key::V),
+            Command::ExportGame => k(cmd_shift, Key::E),
+            Command::ChartEditor => k(Modifiers::COMMAND, Key::E),
+            Command::MapUnderlay => k(Modifiers::COMMAND, Key::U),
+            Command::ClockStart => k(Modifiers::NONE, Key::F5),
+            Command::ClockHold => k(Modifiers::NONE, Key::F6),
+            Command::ClockResume => k(Modifiers::NONE, Key::F7),
+            Command::ClockAdvance => k(Modifiers::NONE, Key::F8),
+            Command::Ledgers => k(Modifiers::COMMAND | Modifiers::SHIFT, Key::L),
             Command::UsePhysical | Command::UseChartResult | Command::MoveSelected => None,
         }
     }
@@ -125,7 +170,19 @@ impl Command {
     pub fn works_while_typing(self) -> bool {
         matches!(
             self,
-            Command::Palette | Command::NewGame | Command::OpenGame | Command::Print
+            Command::Palette
+                | Command::NewGame
+                | Command::OpenGame
+                | Command::Print
+                | Command::VerifyGame
+                | Command::ExportGame
+                | Command::ChartEditor
+                | Command::MapUnderlay
+                | Command::ClockStart
+                | Command::ClockHold
+                | Command::ClockResume
+                | Command::ClockAdvance
+                | Command::Ledgers
         )
     }
 
@@ -139,6 +196,7 @@ impl Command {
                 | Command::ShowProcedures
                 | Command::ShowGame
                 | Command::Print
+                | Command::ChartEditor
         )
     }
 

@@ -164,6 +164,30 @@ impl Desk {
         desk
     }
 
+    /// Replaces the rulesets (after a transcription was saved, or once they are loaded),
+    /// staying on the open ruleset and procedure when they are still there.
+    pub fn set_library(&mut self, library: Library) {
+        let ruleset = self.ruleset().map(|r| r.id.clone());
+        let procedure = self.procedure().map(|p| p.id.clone());
+        let mut fresh = Desk::with_seed(library, self.dice.seed());
+        if let Some(i) =
+            ruleset.and_then(|id| fresh.library.rulesets.iter().position(|r| r.id == id))
+        {
+            fresh.select_ruleset(i);
+            if let Some(j) = procedure.and_then(|id| {
+                fresh
+                    .ruleset()
+                    .and_then(|r| r.procedures.iter().position(|p| p.id == id))
+            }) {
+                fresh.select_procedure(j);
+            }
+        }
+        fresh.dice = AppDice::resume(self.dice.seed(), self.dice.next_draw());
+        fresh.log = std::mem::take(&mut self.log);
+        fresh.started = self.started;
+        *self = fresh;
+    }
+
     /// The rulesets (loaded and failed).
     pub fn library(&self) -> &Library {
         &self.library

@@ -27,7 +27,8 @@ pub fn recent_file() -> Option<PathBuf> {
     dirs().map(|d| d.config_dir().join("recent-games.txt"))
 }
 
-/// The recent game files listed in `file` that still exist, newest first.
+/// The recent games listed in `file` that still exist (files) or may (games on a server),
+/// newest first.
 pub fn read_recent(file: &Path) -> Vec<PathBuf> {
     std::fs::read_to_string(file)
         .unwrap_or_default()
@@ -35,7 +36,7 @@ pub fn read_recent(file: &Path) -> Vec<PathBuf> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(PathBuf::from)
-        .filter(|p| p.exists())
+        .filter(|p| p.exists() || crate::game::location::is_server(&p.to_string_lossy()))
         .take(RECENT_LIMIT)
         .collect()
 }

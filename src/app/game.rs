@@ -77,6 +77,16 @@ pub struct GameDesk {
     /// Whether the map view has been fitted to the counters (false: fit on the next frame).
     pub fitted: bool,
     journal_rows: Option<(JournalKey, std::rc::Rc<Vec<JournalRow>>)>,
+    /// The photo or scan of the physical map under the hex grid.
+    pub underlay: Option<super::underlay::Underlay>,
+    /// Which underlay point the next click on the map picks (0 or 1; None: clicks act).
+    pub underlay_pick: Option<usize>,
+    /// A point just picked on the underlay: which one, and where on the image (pixels).
+    pub underlay_picked: Option<(usize, [f64; 2])>,
+    /// The megagame view (clock bar, table / role filter, ledgers), for a megagame.
+    pub megagame: Option<super::megagame::MegagameView>,
+    /// The link of a shared game (a game on a server), for a shared game.
+    pub(crate) shared: Option<super::shared::SharedView>,
 }
 
 /// What the journal rows were built for: journal length, text filter, kind filter.
@@ -107,7 +117,7 @@ impl std::fmt::Debug for GameDesk {
 }
 
 /// Every kind of journal entry, as the journal filter offers them.
-pub const EVENT_KINDS: [&str; 10] = [
+pub const EVENT_KINDS: [&str; 12] = [
     "game_started",
     "changed",
     "resolved",
@@ -118,6 +128,8 @@ pub const EVENT_KINDS: [&str; 10] = [
     "note",
     "undone",
     "redone",
+    "clock",
+    "announced",
 ];
 
 impl GameDesk {
@@ -138,8 +150,24 @@ impl GameDesk {
 
     /// Opens a game file.
     pub fn open(path: &Path, library: &Library) -> Result<GameDesk, GameError> {
-        let game = Game::open(path, library)?;
+        let game = Game::open_at(&path.to_string_lossy(), library)?;
         Ok(GameDesk::wrap(game, path))
+    }
+
+    /// The desk over a game already opened (on a worker thread, say).
+    pub fn from_game(game: Game, path: &Path) -> GameDesk {
+        GameDesk::wrap(game, path)
+    }
+
+    /// An underlay transform that spreads an image of `size` pixels over the map's extent.
+    pub fn fit_underlay(&self, size: [u32; 2]) -> super::underlay::Similarity {
+        let [c0, r0, c1, _] = self.hex_bounds().unwrap_or([1, 1, 20, 20]);
+        let (c0, r0, c1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2);
+        let left = super::underlay::hex_centre(c0, r0)[0] - 1.0;
+        let right = super::underlay::hex_centre(c1, r0)[0] + 1.0;
+        let top = super::underlay::hex_centre(c0 | 1, r0)[1] - 3f64.sqrt() / 2.0;
+        let scale = (right - left) / f64::from(size[0].max(1));
+        super::underlay::Similarity::scale_then_move(scale, [left, top])
     }
 
     fn wrap(game: Game, path: &Path) -> GameDesk {
@@ -149,7 +177,12 @@ impl GameDesk {
         };
         let resolver = Desk::with_seed(library, game.meta().seed);
         let status = light_status(&game);
+        let megagame = super::megagame::MegagameView::for_game(&game);
+        let mut game = game;
+        let shared = super::shared::SharedView::for_game(&mut game);
         let mut desk = GameDesk {
+            megagame,
+            shared,
             game,
             path: path.to_path_buf(),
             resolver,
@@ -178,6 +211,9 @@ impl GameDesk {
             status,
             fitted: false,
             journal_rows: None,
+            underlay: None,
+            underlay_pick: None,
+            underlay_picked: None,
         };
         // Open the resolve panel on the first pending procedure, if any.
         if let Some(p) = desk
@@ -275,6 +311,42 @@ impl GameDesk {
     /// The columns and rows the map spans: `[min col, min row, max col, max row]`.
     pub fn hex_bounds(&self) -> Option<[u32; 4]> {
         self.bounds
+    }
+
+    /// Runs something that writes to the game (the megagame clock's actions), like
+    /// [`GameDesk::act`]: a refusal becomes the desk's message. Returns whether it succeeded.
+    pub(crate) fn act_on_game(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<Vec<u64>, GameError>,
+    ) -> bool {
+        let result = f(&mut self.game);
+        self.after(result).is_some()
+    }
+
+    /// Works on the game outside an action (taking in other desks' events, signing in): the
+    /// state shown follows; a message, or an error, becomes the desk's message.
+    pub(crate) fn take_in(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<Option<String>, GameError>,
+    ) {
+        let before = self.game.events().len();
+        let result = f(&mut self.game);
+        if self.game.events().len() != before {
+            let kept = self.message.take();
+            self.after(Ok(Vec::new()));
+            self.message = kept;
+        }
+        match result {
+            Ok(Some(m)) => self.message = Some(m),
+            Ok(None) => {}
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Shows a refusal as the desk's message; returns false.
+    pub(crate) fn refuse(&mut self, message: &str) -> bool {
+        self.message = Some(message.to_string());
+        false
     }
 
     /// Runs an action; a refusal becomes the desk's message. Returns whether it was committed.
@@ -805,6 +877,11 @@ pub fn describe_event(desk: &GameDesk, e: &Event) -> String {
             None => format!("{} moved to {to}", name(counter)),
         },
         CounterChange::Remove { counter, reason } => format!("{} removed: {reason}", name(counter)),
+        CounterChange::Adjust {
+            counter,
+            attribute,
+            by,
+        } => format!("{} {attribute} {by:+}", name(counter)),
     };
     match &e.kind {
         EventKind::GameStarted { scenario, seed, .. } => {
@@ -874,5 +951,14 @@ pub fn describe_event(desk: &GameDesk, e: &Event) -> String {
         EventKind::Note { text } => format!("Note: {text}"),
         EventKind::Undone { event } => format!("Undo #{event}"),
         EventKind::Redone { event } => format!("Redo #{event}"),
+        EventKind::Clock { action } => super::megagame::describe_clock_action(action),
+        EventKind::Announced {
+            audience,
+            team,
+            text,
+        } => format!(
+            "Announcement ({audience}{}): {text}",
+            team.as_ref().map_or_else(String::new, |t| format!(" {t}"))
+        ),
     }
 }

@@ -502,6 +502,30 @@ impl GameDesk {
                     (row as f32 + if col.is_multiple_of(2) { 0.5 } else { 0.0 }) * h,
                 )
         };
+        // The photo or scan of the physical map, under the grid.
+        if let Some(u) = self.underlay.as_mut() {
+            let corners = u.corners();
+            let tint = Color32::WHITE.gamma_multiply(u.settings.opacity.clamp(0.0, 1.0));
+            if let Some(texture) = u.texture(ui.ctx()) {
+                let mut mesh = egui::Mesh::with_texture(texture.id());
+                let uvs = [
+                    pos2(0.0, 0.0),
+                    pos2(1.0, 0.0),
+                    pos2(1.0, 1.0),
+                    pos2(0.0, 1.0),
+                ];
+                for (m, uv) in corners.iter().zip(uvs) {
+                    mesh.vertices.push(egui::epaint::Vertex {
+                        pos: origin + Vec2::new(m[0] as f32 * r, m[1] as f32 * r),
+                        uv,
+                        color: tint,
+                    });
+                }
+                mesh.add_triangle(0, 1, 2);
+                mesh.add_triangle(0, 2, 3);
+                painter.add(egui::Shape::mesh(mesh));
+            }
+        }
         // Visible columns and rows only.
         let col_lo =
             (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
@@ -515,16 +539,24 @@ impl GameDesk {
         let grid = Stroke::new(1.0, Color32::from_rgb(170, 160, 140));
         let id_font = egui::FontId::monospace((r * 0.32).clamp(7.0, 12.0));
         let show_ids = r >= 14.0;
+        // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges
+        // (left → top-left → top → right); its lower edges are the upper edges of the hexes
+        // below it, so only the hexes on the edge of the drawn block draw all six.
+        let corners: [Vec2; 6] = std::array::from_fn(|k| {
+            let a = std::f32::consts::PI / 3.0 * k as f32;
+            Vec2::new(r * a.cos(), r * a.sin())
+        });
         for col in col_lo..=col_hi {
             for row in row_lo..=row_hi {
                 let c = centre(col, row);
-                let pts: Vec<egui::Pos2> = (0..6)
-                    .map(|k| {
-                        let a = std::f32::consts::PI / 3.0 * k as f32;
-                        pos2(c.x + r * a.cos(), c.y + r * a.sin())
-                    })
-                    .collect();
-                painter.add(egui::Shape::closed_line(pts, grid));
+                if row == row_hi || col == col_lo || col == col_hi {
+                    let pts: Vec<egui::Pos2> = corners.iter().map(|v| c + *v).collect();
+                    painter.add(egui::Shape::closed_line(pts, grid));
+                } else {
+                    let pts: Vec<egui::Pos2> =
+                        [3, 4, 5, 0].iter().map(|&k| c + corners[k]).collect();
+                    painter.add(egui::Shape::line(pts, grid));
+                }
                 if show_ids {
                     painter.text(
                         pos2(c.x, c.y - h * 0.38),
@@ -573,13 +605,15 @@ impl GameDesk {
                     continue;
                 };
                 let fill = self.side_colour(&cs.side);
-                painter.rect_filled(counter_rect, 2.0, fill);
-                painter.rect_stroke(
+                // Square corners, fill and outline in one shape: a rounded rectangle costs
+                // dozens of vertices, and a thousand of them dominated the frame.
+                painter.add(egui::epaint::RectShape::new(
                     counter_rect,
-                    2.0,
+                    0.0,
+                    fill,
                     Stroke::new(1.0, Color32::BLACK),
                     egui::StrokeKind::Inside,
-                );
+                ));
                 if k == 0 {
                     if r >= 12.0 {
                         let short: String =
@@ -665,7 +699,30 @@ impl GameDesk {
                 response.clone().on_hover_text_at_pointer(tip);
             }
         }
-        if response.clicked()
+        if let Some(i) = self.underlay_pick {
+            // Aligning the underlay: the click picks a point on the image.
+            if response.clicked()
+                && let Some(p) = response.interact_pointer_pos()
+                && let Some(inverse) = self
+                    .underlay
+                    .as_ref()
+                    .and_then(|u| u.settings.transform.inverse())
+            {
+                let map = [
+                    f64::from((p.x - origin.x) / r),
+                    f64::from((p.y - origin.y) / r),
+                ];
+                self.underlay_picked = Some((i, inverse.apply(map)));
+                self.underlay_pick = None;
+            }
+            painter.text(
+                rect.center_top() + Vec2::new(0.0, 14.0),
+                egui::Align2::CENTER_TOP,
+                format!("click point {} on the map image", i + 1),
+                egui::FontId::proportional(15.0),
+                Color32::from_rgb(160, 40, 0),
+            );
+        } else if response.clicked()
             && let Some(p) = response.interact_pointer_pos()
             && let Some(hex) = hex_at(p)
         {
@@ -1054,6 +1111,11 @@ fn change_text(desk: &GameDesk, c: &crate::game::CounterChange) -> String {
             if *on { "becomes" } else { "is no longer" }
         ),
         C::Move { counter, to, .. } => format!("{} to {to}", desk.counter_name(counter)),
+        C::Adjust {
+            counter,
+            attribute,
+            by,
+        } => format!("{} {attribute} {by:+}", desk.counter_name(counter)),
         C::Remove { counter, reason } => {
             format!("{} removed ({reason})", desk.counter_name(counter))
         }

@@ -4,13 +4,18 @@
 //! [`crate::resolve`] does all the adjudication); its `*_ui` methods draw it into any
 //! [`egui::Ui`]; [`DeskApp`] is the eframe glue; [`run`] opens the window.
 
+mod charts;
 mod commands;
 mod desk;
 mod files;
 mod game;
 mod game_view;
+mod jobs;
+mod megagame;
 mod print;
+mod shared;
 mod shell;
+mod underlay;
 mod view;
 
 use std::cell::RefCell;
@@ -20,6 +25,10 @@ use std::rc::Rc;
 use anyhow::anyhow;
 use eframe::egui;
 
+pub use charts::{
+    CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, ChartEditor, ChartSource, RulesSetup,
+    cell_label, write_atomically,
+};
 pub use commands::Command;
 pub use desk::{
     DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
@@ -32,8 +41,24 @@ pub use game_view::{
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, SKIP_REASON_LABEL,
     UNDO_LABEL,
 };
+pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
+pub use megagame::{
+    CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
+    MegagameView, counter_passes, filter_options, filtered_ledgers,
+};
 pub use print::{PRINT_LABEL, PRINT_PATH_LABEL, PrintDialog, PrintWhat};
-pub use shell::{GAME_FILE_LABEL, PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell};
+pub use shared::{
+    HELD_TITLE, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL, SIGN_IN_TITLE,
+};
+pub use shell::{
+    BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
+    PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
+};
+pub use underlay::{
+    DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
+    UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,
+    Underlay, UnderlayDialog, UnderlaySettings, hex_centre, sidecar_path,
+};
 pub use view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,
     USE_PHYSICAL_LABEL,
@@ -57,33 +82,87 @@ pub struct DeskApp {
     pub game: Option<GameDesk>,
     /// Menus, dialogs, palette and the command queue.
     pub shell: Shell,
+    /// The rulesets and the opening game, while a worker thread loads them.
+    starting: Option<std::sync::mpsc::Receiver<Startup>>,
+}
+
+/// What the start-up worker hands the window: the rulesets and the opening game.
+pub struct Startup {
+    /// The rulesets, with the transcription layer.
+    pub library: Library,
+    /// The game the desk opens on, if any.
+    pub game: Option<OpenedGame>,
 }
 
 impl DeskApp {
     /// Wraps a desk for eframe (sets up the look of the window on `cc`).
     pub fn new(cc: &eframe::CreationContext<'_>, desk: Desk) -> DeskApp {
-        install_fonts(&cc.egui_ctx);
-        cc.egui_ctx.all_styles_mut(|style| {
-            use egui::{FontFamily, FontId, TextStyle};
-            // A little larger than egui's defaults: the desk is read across a gaming table.
-            for (text_style, size, family) in [
-                (TextStyle::Small, 11.0, FontFamily::Proportional),
-                (TextStyle::Body, 14.0, FontFamily::Proportional),
-                (TextStyle::Button, 14.0, FontFamily::Proportional),
-                (TextStyle::Monospace, 13.0, FontFamily::Monospace),
-                (TextStyle::Heading, 21.0, FontFamily::Proportional),
-            ] {
-                style
-                    .text_styles
-                    .insert(text_style, FontId::new(size, family));
-            }
-            style.spacing.item_spacing = egui::vec2(8.0, 5.0);
-            style.spacing.button_padding = egui::vec2(8.0, 3.0);
-        });
+        set_up_look(&cc.egui_ctx);
         DeskApp {
             desk,
             game: None,
             shell: Shell::new(None),
+            starting: None,
+        }
+    }
+
+    /// The desk before its rulesets and game are loaded: the window shows at once, with a
+    /// spinner, while `loading` delivers them from a worker thread.
+    pub fn loading(
+        cc: &eframe::CreationContext<'_>,
+        loading: std::sync::mpsc::Receiver<Startup>,
+    ) -> DeskApp {
+        let mut app = DeskApp::new(cc, Desk::new(Library::default()));
+        app.starting = Some(loading);
+        app
+    }
+
+    /// Keeps each game's map underlay in `dir` (None: not kept).
+    pub fn with_config_dir(mut self, dir: Option<PathBuf>) -> DeskApp {
+        self.shell.config_dir = dir;
+        self
+    }
+
+    /// Where the rulesets come from (for the chart editor and reloading).
+    pub fn with_rules(mut self, rules: RulesSetup) -> DeskApp {
+        self.shell.rules = rules;
+        self
+    }
+
+    /// Whether the rulesets and the opening game are still loading.
+    pub fn is_loading(&self) -> bool {
+        self.starting.is_some()
+    }
+
+    fn poll_startup(&mut self, ui: &mut egui::Ui) {
+        let Some(rx) = &self.starting else {
+            return;
+        };
+        match rx.try_recv() {
+            Ok(startup) => {
+                self.starting = None;
+                self.desk.set_library(startup.library);
+                match startup.game {
+                    Some(opened) => self.shell.show_game(opened, &mut self.game),
+                    None => self.shell.screen = Screen::Procedures,
+                }
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.centered_and_justified(|ui| {
+                        ui.horizontal_centered(|ui| {
+                            ui.spinner();
+                            ui.label("Loading the rulesets and your game…");
+                        });
+                    });
+                });
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(30));
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.starting = None;
+                self.shell.message = Some("the rulesets could not be loaded".into());
+            }
         }
     }
 
@@ -115,7 +194,15 @@ static FRAMES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(
 
 impl eframe::App for DeskApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        self.shell.frame_ui(ui, &mut self.desk, &mut self.game);
+        self.poll_startup(ui);
+        if self.starting.is_none() {
+            self.shell.frame_ui(ui, &mut self.desk, &mut self.game);
+        }
+        // `ready`: count from the frame that shows the game (the rulesets and game loaded).
+        let wait_for_game = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some_and(|v| v == "ready");
+        if wait_for_game && self.starting.is_some() {
+            return;
+        }
         if std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some() {
             // Frame 0 is presented when it ends; close on frame 1.
             match FRAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) {
@@ -129,23 +216,65 @@ impl eframe::App for DeskApp {
 /// The desk's opening: the most recent game that still opens, else a new game on the default
 /// scenario ([`default_scenario`]) in [`games_dir`], else None (the procedure desk).
 pub fn opening_game(library: &Library) -> Option<GameDesk> {
+    opening_game_file(library, None).map(|o| GameDesk::from_game(o.game, &o.path))
+}
+
+/// [`opening_game`] without the desk around it (for a worker thread), with the game's map
+/// underlay from `config_dir`.
+pub fn opening_game_file(
+    library: &Library,
+    config_dir: Option<&std::path::Path>,
+) -> Option<OpenedGame> {
+    let opened = |game: crate::game::Game, path: PathBuf| OpenedGame {
+        underlay: config_dir.and_then(|d| underlay::restore(d, &path)),
+        game,
+        path,
+    };
     if let Some(list) = recent_file().map(|f| read_recent(&f)) {
         for path in list {
-            if let Ok(g) = GameDesk::open(&path, library) {
-                return Some(g);
+            if let Ok(g) = crate::game::Game::open_at(&path.to_string_lossy(), library) {
+                return Some(opened(g, path));
             }
         }
     }
     let (file, id) = default_scenario(library)?;
     let seed = crate::dice::AppDice::fresh_seed();
-    let dir = games_dir();
-    match GameDesk::create(&new_game_path(&dir, &id), &file, library, seed) {
-        Ok(g) => Some(g),
-        Err(_) => {
-            let tmp = std::env::temp_dir().join("umpire-games");
-            GameDesk::create(&new_game_path(&tmp, &id), &file, library, seed).ok()
+    let create = |dir: PathBuf| {
+        let path = new_game_path(&dir, &id);
+        std::fs::create_dir_all(&dir).ok()?;
+        crate::game::Game::create(&path, &file, library, seed)
+            .ok()
+            .map(|g| opened(g, path))
+    };
+    create(games_dir()).or_else(|| create(std::env::temp_dir().join("umpire-games")))
+}
+
+/// The platform's config folder (`~/.config/umpire` on Linux): recent games, map underlays.
+pub fn config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "umpire", "umpire").map(|d| d.config_dir().to_path_buf())
+}
+
+/// The desk's look: its fonts, and text a little larger than egui's defaults (the desk is read
+/// across a gaming table).
+pub fn set_up_look(ctx: &egui::Context) {
+    install_fonts(ctx);
+    ctx.all_styles_mut(|style| {
+        use egui::{FontFamily, FontId, TextStyle};
+        // A little larger than egui's defaults: the desk is read across a gaming table.
+        for (text_style, size, family) in [
+            (TextStyle::Small, 11.0, FontFamily::Proportional),
+            (TextStyle::Body, 14.0, FontFamily::Proportional),
+            (TextStyle::Button, 14.0, FontFamily::Proportional),
+            (TextStyle::Monospace, 13.0, FontFamily::Monospace),
+            (TextStyle::Heading, 21.0, FontFamily::Proportional),
+        ] {
+            style
+                .text_styles
+                .insert(text_style, FontId::new(size, family));
         }
-    }
+        style.spacing.item_spacing = egui::vec2(8.0, 5.0);
+        style.spacing.button_padding = egui::vec2(8.0, 3.0);
+    });
 }
 
 /// Installs the desk's fonts: egui's built-in ones, with the built-in Hack font as a fallback
@@ -187,12 +316,21 @@ fn forced_renderer() -> anyhow::Result<Option<eframe::Renderer>> {
 ///
 /// The window is drawn with wgpu; when wgpu cannot create it (no usable adapter, no surface),
 /// it is opened again with glow (OpenGL). `UMPIRE_RENDERER=glow|wgpu` forces one renderer.
-pub fn run(library: Library) -> anyhow::Result<()> {
+///
+/// The rulesets are loaded and the opening game replayed on a worker thread while the window
+/// opens, so the first frame does not wait for them.
+pub fn run(rules: RulesSetup) -> anyhow::Result<()> {
     let forced = forced_renderer()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker_rules = rules.clone();
+    std::thread::spawn(move || {
+        let library = worker_rules.load();
+        let game = opening_game_file(&library, config_dir().as_deref());
+        let _ = tx.send(Startup { library, game });
+    });
     // The desk waits here until eframe asks for it, so that it survives a renderer that fails
     // before the app is created and can be handed to the next one.
-    let game = opening_game(&library);
-    let waiting = Rc::new(RefCell::new(Some((Desk::new(library), game))));
+    let waiting = Rc::new(RefCell::new(Some((rules, rx))));
     let order = match forced {
         Some(r) => vec![r],
         None => vec![eframe::Renderer::Wgpu, eframe::Renderer::Glow],
@@ -226,8 +364,8 @@ fn renderer_name(renderer: eframe::Renderer) -> &'static str {
     }
 }
 
-/// The desks waiting for eframe to create the app.
-type Waiting = Rc<RefCell<Option<(Desk, Option<GameDesk>)>>>;
+/// The start-up waiting for eframe to create the app.
+type Waiting = Rc<RefCell<Option<(RulesSetup, std::sync::mpsc::Receiver<Startup>)>>>;
 
 /// Runs eframe once with one renderer, taking the desk from `waiting` when the app is created.
 fn open_window(renderer: eframe::Renderer, waiting: &Waiting) -> Result<(), eframe::Error> {
@@ -247,14 +385,16 @@ fn open_window(renderer: eframe::Renderer, waiting: &Waiting) -> Result<(), efra
         WINDOW_TITLE,
         options,
         Box::new(move |cc| {
-            let (desk, game) = waiting
+            let (rules, loading) = waiting
                 .borrow_mut()
                 .take()
                 .ok_or("the desk was already opened")?;
-            Ok(Box::new(match game {
-                Some(game) => DeskApp::with_game(cc, desk, game).remembering(recent_file()),
-                None => DeskApp::new(cc, desk),
-            }))
+            Ok(Box::new(
+                DeskApp::loading(cc, loading)
+                    .remembering(recent_file())
+                    .with_rules(rules)
+                    .with_config_dir(config_dir()),
+            ))
         }),
     )
 }

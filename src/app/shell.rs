@@ -5,10 +5,13 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui::{self, RichText, Ui};
 
+use super::charts::{ChartEditor, RulesSetup};
 use super::commands::Command;
 use super::desk::Desk;
 use super::files::{games_dir, new_game_path, read_recent, remember};
 use super::game::GameDesk;
+use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
+use super::underlay::{self, Underlay, UnderlayDialog, UnderlaySettings};
 use crate::dice::AppDice;
 use crate::game::scenario::{load_scenario, shipped_scenarios};
 use crate::rules::{Library, SourceFile};
@@ -28,6 +31,16 @@ pub const START_GAME_LABEL: &str = "Start game";
 pub const GAME_FILE_LABEL: &str = "Game file";
 /// Label of the palette's search field.
 pub const PALETTE_SEARCH_LABEL: &str = "Search commands";
+/// Label of the Open dialog's Open button.
+pub const OPEN_LABEL: &str = "Open";
+/// Label of the Browse buttons (the native file dialog).
+pub const BROWSE_LABEL: &str = "Browse…";
+/// Label of the export path field.
+pub const EXPORT_PATH_LABEL: &str = "Export the journal as";
+/// Label of the Export button.
+pub const EXPORT_LABEL: &str = "Export";
+/// Prefix of the line that says which long work is running.
+pub const WORKING_PREFIX: &str = "Working: ";
 
 /// Menus, dialogs, the palette and the command queue.
 #[derive(Debug)]
@@ -60,6 +73,26 @@ pub struct Shell {
     pub message: Option<String>,
     /// File → Print….
     pub print: super::print::PrintDialog,
+    /// Where the rulesets come from (for the chart editor and reloading).
+    pub rules: RulesSetup,
+    /// The config folder that keeps each game's map underlay (None: underlays are not kept).
+    pub config_dir: Option<PathBuf>,
+    /// The long work running (opening, creating, verifying, exporting a game).
+    pub job: Option<Job>,
+    /// The last finished job's report (verify, export), or its problem.
+    pub notice: Option<Result<String, String>>,
+    /// The chart editor.
+    pub charts: ChartEditor,
+    /// The Map underlay window.
+    pub underlay: UnderlayDialog,
+    /// A native file dialog that is open.
+    pub browse: Option<FileDialog>,
+    /// Where new games are written.
+    pub games_dir: PathBuf,
+    /// Whether the Export dialog is open.
+    pub export: bool,
+    /// Where to export the journal, as typed.
+    pub export_path: String,
 }
 
 impl Shell {
@@ -82,6 +115,143 @@ impl Shell {
             scenarios: None,
             message: None,
             print: super::print::PrintDialog::default(),
+            rules: RulesSetup::default(),
+            config_dir: None,
+            job: None,
+            notice: None,
+            charts: ChartEditor::default(),
+            underlay: UnderlayDialog::default(),
+            browse: None,
+            games_dir: games_dir(),
+            export: false,
+            export_path: String::new(),
+        }
+    }
+
+    /// Whether long work is running (a spinner is shown; another job must wait).
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    fn start_job(&mut self, job: Job) {
+        if let Some(running) = &self.job {
+            self.message = Some(format!("wait: {} is still running", running.what));
+            return;
+        }
+        self.message = None;
+        self.notice = None;
+        self.job = Some(job);
+    }
+
+    /// Collects a finished job and a closed file dialog.
+    pub fn poll_work(&mut self, desk: &mut Desk, game: &mut Option<GameDesk>) {
+        if let Some(done) = self.job.as_ref().and_then(Job::poll) {
+            self.job = None;
+            match done {
+                Ok(JobDone::Game(opened)) => self.show_game(*opened, game),
+                Ok(JobDone::Message(m)) => self.notice = Some(Ok(m)),
+                Err(e) => {
+                    self.notice = Some(Err(e.clone()));
+                    self.message = Some(e);
+                }
+            }
+        }
+        if let Some(picked) = self.browse.as_ref().and_then(FileDialog::poll) {
+            let purpose = self.browse.take().map(|b| b.purpose);
+            match (purpose, picked) {
+                (_, None) => self.message = Some(NO_DIALOG_MESSAGE.to_string()),
+                (Some(Browse::OpenGame), Some(p)) => {
+                    self.open_path = p.display().to_string();
+                    self.open_game(&p, desk.library());
+                }
+                (Some(Browse::Scenario), Some(p)) => self.scenario_path = p.display().to_string(),
+                (Some(Browse::Underlay), Some(p)) => {
+                    self.underlay.path = p.display().to_string();
+                    if let Some(g) = game.as_mut() {
+                        self.load_underlay(g);
+                    }
+                }
+                (Some(Browse::Export), Some(p)) => self.export_path = p.display().to_string(),
+                (None, Some(_)) => {}
+            }
+        }
+    }
+
+    /// Shows a game opened or created by a job.
+    pub fn show_game(&mut self, opened: OpenedGame, game: &mut Option<GameDesk>) {
+        let OpenedGame {
+            game: g,
+            path,
+            underlay: restored,
+        } = opened;
+        let mut desk = GameDesk::from_game(g, &path);
+        self.underlay = UnderlayDialog::default();
+        if let Some((settings, image)) = restored {
+            self.underlay.path = settings.image.display().to_string();
+            match image {
+                Ok(decoded) => desk.underlay = Some(Underlay::new(settings, decoded)),
+                Err(e) => self.message = Some(format!("map underlay: {e}")),
+            }
+        }
+        self.opened(&path);
+        *game = Some(desk);
+        self.screen = Screen::Game;
+        self.open = false;
+        self.new_game = false;
+    }
+
+    fn browse(&mut self, purpose: Browse, start: Option<PathBuf>) {
+        if self.browse.is_none() {
+            self.browse = Some(FileDialog::spawn(purpose, start));
+        }
+    }
+
+    /// Loads the image typed in the Map underlay window under the game's map.
+    pub fn load_underlay(&mut self, g: &mut GameDesk) {
+        let path = PathBuf::from(self.underlay.path.trim());
+        if path.as_os_str().is_empty() {
+            self.underlay.message = Some(Err("type the path of a PNG or JPEG image".into()));
+            return;
+        }
+        match underlay::decode(&path) {
+            Ok(decoded) => {
+                let transform = match &g.underlay {
+                    Some(u) if u.settings.aligned && u.size == decoded.size => u.settings.transform,
+                    _ => g.fit_underlay(decoded.size),
+                };
+                let opacity = g.underlay.as_ref().map_or(0.6, |u| u.settings.opacity);
+                let settings = UnderlaySettings {
+                    game: g.path().to_path_buf(),
+                    image: path.clone(),
+                    opacity,
+                    transform,
+                    aligned: false,
+                };
+                self.underlay.message = Some(Ok(format!(
+                    "{}: {} × {} px",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().to_string()),
+                    decoded.size[0],
+                    decoded.size[1]
+                )));
+                g.underlay = Some(Underlay::new(settings, decoded));
+                self.keep_underlay(g);
+            }
+            Err(e) => self.underlay.message = Some(Err(e)),
+        }
+    }
+
+    fn keep_underlay(&mut self, g: &GameDesk) {
+        let Some(dir) = &self.config_dir else {
+            return;
+        };
+        match &g.underlay {
+            Some(u) => {
+                if let Err(e) = underlay::write_settings(dir, &u.settings) {
+                    self.underlay.message = Some(Err(format!("not kept for next time: {e}")));
+                }
+            }
+            None => underlay::remove_settings(dir, g.path()),
         }
     }
 
@@ -94,13 +264,45 @@ impl Shell {
 
     /// One frame: keyboard, menu bar, the desk shown, dialogs, then the queued commands.
     pub fn frame_ui(&mut self, ui: &mut Ui, desk: &mut Desk, game: &mut Option<GameDesk>) {
+        self.poll_work(desk, game);
         self.queue.extend(Command::pressed(ui.ctx()));
         egui::Panel::top("menu_bar").show(ui, |ui| self.menu_bar_ui(ui, desk.library(), game));
+        if let Some(job) = &self.job {
+            let what = job.what.clone();
+            let secs = job.started.elapsed().as_secs_f32();
+            egui::Panel::bottom("working").show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("{WORKING_PREFIX}{what}… {secs:.1} s"));
+                });
+            });
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if self.browse.is_some() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
         match (self.screen, game.as_mut()) {
-            (Screen::Game, Some(g)) => g.game_ui(ui, &mut self.queue),
+            (Screen::Game, Some(g)) => {
+                g.shared_ui(ui);
+                g.megagame_ui(ui, &mut self.queue);
+                g.game_ui(ui, &mut self.queue)
+            }
             _ => desk.desk_ui(ui),
         }
         self.dialogs_ui(ui, desk.library(), desk.ruleset(), game);
+        if self.charts.window_ui(ui.ctx(), &self.rules, desk.library()) {
+            // A transcription was saved: reload the rulesets, and the game on them.
+            desk.set_library(self.rules.load());
+            if let Some(g) = game.as_ref() {
+                let path = g.path().to_path_buf();
+                self.open_game(&path, desk.library());
+            }
+        }
+        if let Some(g) = game.as_mut() {
+            self.underlay_ui(ui.ctx(), g);
+        }
         let queued = std::mem::take(&mut self.queue);
         for c in queued {
             self.apply(c, desk, game);
@@ -121,6 +323,33 @@ impl Shell {
                 g.as_ref().map_or(1, |g| g.game().state().cursor.turn),
             ),
             (Command::OpenGame, _) => self.open = true,
+            (Command::ChartEditor, _) => {
+                self.charts.open = true;
+                if self.charts.ruleset.is_empty() {
+                    let id = game
+                        .as_ref()
+                        .map(|g| g.game().ruleset().id.clone())
+                        .or_else(|| desk.ruleset().map(|r| r.id.clone()))
+                        .unwrap_or_default();
+                    self.charts.ruleset = id;
+                }
+            }
+            (Command::VerifyGame, Some(g)) => {
+                let job = jobs::verify_game(g.path().to_path_buf(), desk.library().clone());
+                self.start_job(job);
+            }
+            (Command::ExportGame, Some(g)) => {
+                self.export = true;
+                if self.export_path.is_empty() {
+                    self.export_path = g.path().with_extension("jsonl").display().to_string();
+                }
+            }
+            (Command::MapUnderlay, Some(g)) => {
+                self.underlay.open = true;
+                if let Some(u) = &g.underlay {
+                    self.underlay.path = u.settings.image.display().to_string();
+                }
+            }
             (Command::ShowProcedures, _) => self.screen = Screen::Procedures,
             (Command::ShowGame, Some(_)) => self.screen = Screen::Game,
             (Command::Roll, _) if !on_game => desk.roll(),
@@ -158,12 +387,21 @@ impl Shell {
                         g.fitted = false;
                         true
                     }
+                    Command::ClockStart => g.clock_start(),
+                    Command::ClockHold => g.clock_hold(),
+                    Command::ClockResume => g.clock_resume(),
+                    Command::ClockAdvance => g.clock_advance(),
+                    Command::Ledgers => g.toggle_ledgers(),
                     Command::Palette
                     | Command::NewGame
                     | Command::OpenGame
                     | Command::ShowGame
                     | Command::ShowProcedures
-                    | Command::Print => true,
+                    | Command::Print
+                    | Command::ChartEditor
+                    | Command::MapUnderlay
+                    | Command::VerifyGame
+                    | Command::ExportGame => true,
                 };
             }
         }
@@ -173,7 +411,14 @@ impl Shell {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                for c in [Command::NewGame, Command::OpenGame, Command::Print] {
+                for c in [
+                    Command::NewGame,
+                    Command::OpenGame,
+                    Command::Print,
+                    Command::VerifyGame,
+                    Command::ExportGame,
+                    Command::ChartEditor,
+                ] {
                     if ui
                         .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
                         .clicked()
@@ -192,7 +437,7 @@ impl Shell {
                         }
                     }
                     if let Some(p) = pick {
-                        self.open_game(&p, library, game);
+                        self.open_game(&p, library);
                     }
                 });
             });
@@ -203,6 +448,7 @@ impl Shell {
                     Command::ZoomIn,
                     Command::ZoomOut,
                     Command::ResetView,
+                    Command::MapUnderlay,
                 ] {
                     if ui
                         .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
@@ -265,21 +511,20 @@ impl Shell {
             }
             if let Some(m) = &self.message {
                 ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
+            } else if let Some(Ok(m)) = &self.notice {
+                ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));
             }
         });
     }
 
-    fn open_game(&mut self, path: &Path, library: &Library, game: &mut Option<GameDesk>) {
-        match GameDesk::open(path, library) {
-            Ok(g) => {
-                self.opened(path);
-                *game = Some(g);
-                self.screen = Screen::Game;
-                self.open = false;
-                self.message = None;
-            }
-            Err(e) => self.message = Some(format!("{}: {e}", path.display())),
+    /// Opens a game file on a worker thread (the journal is replayed there).
+    pub fn open_game(&mut self, path: &Path, library: &Library) {
+        if path.as_os_str().is_empty() {
+            self.message = Some("type the path of a game file".into());
+            return;
         }
+        let job = jobs::open_game(path.to_path_buf(), library.clone(), self.config_dir.clone());
+        self.start_job(job);
     }
 
     fn dialogs_ui(
@@ -356,6 +601,7 @@ impl Shell {
             });
             let mut open = true;
             let mut start = false;
+            let mut browse = None;
             egui::Window::new("New game")
                 .open(&mut open)
                 .collapsible(false)
@@ -379,6 +625,9 @@ impl Shell {
                                 .hint_text("path/to/scenario.yaml"),
                         )
                         .labelled_by(label.id);
+                        if ui.button(BROWSE_LABEL).clicked() {
+                            browse = Some(Browse::Scenario);
+                        }
                     });
                     ui.horizontal(|ui| {
                         let label = ui.label("Seed");
@@ -392,14 +641,17 @@ impl Shell {
                     ui.label(
                         RichText::new(format!(
                             "The game is written to {} as you play: there is nothing to save.",
-                            games_dir().display()
+                            self.games_dir.display()
                         ))
                         .weak(),
                     );
                     start = ui.button(START_GAME_LABEL).clicked();
                 });
+            if let Some(b) = browse {
+                self.browse(b, None);
+            }
             if start {
-                self.start_game(library, game);
+                self.start_game(library);
             } else if !open {
                 self.new_game = false;
             }
@@ -407,6 +659,7 @@ impl Shell {
         if self.open {
             let mut open = true;
             let mut go = false;
+            let mut browse = false;
             egui::Window::new("Open game")
                 .open(&mut open)
                 .collapsible(false)
@@ -421,8 +674,13 @@ impl Shell {
                             )
                             .labelled_by(label.id);
                         go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if ui.button(BROWSE_LABEL).clicked() {
+                            browse = true;
+                        }
                     });
-                    go |= ui.button("Open").clicked();
+                    go |= ui
+                        .add_enabled(self.job.is_none(), egui::Button::new(OPEN_LABEL))
+                        .clicked();
                     if !self.recent.is_empty() {
                         ui.label(RichText::new("Recent").strong());
                         for p in &self.recent {
@@ -433,16 +691,218 @@ impl Shell {
                         }
                     }
                 });
+            if browse {
+                let start = game
+                    .as_ref()
+                    .and_then(|g| g.path().parent().map(Path::to_path_buf));
+                self.browse(Browse::OpenGame, start);
+            }
             if go {
                 let path = PathBuf::from(self.open_path.trim());
-                self.open_game(&path, library, game);
+                self.open_game(&path, library);
             } else if !open {
                 self.open = false;
             }
         }
+        if self.export {
+            self.export_ui(&ctx, library, game.as_ref());
+        }
     }
 
-    fn start_game(&mut self, library: &Library, game: &mut Option<GameDesk>) {
+    fn export_ui(&mut self, ctx: &egui::Context, library: &Library, game: Option<&GameDesk>) {
+        let mut open = true;
+        let mut go = false;
+        let mut browse = false;
+        egui::Window::new("Export the journal")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label("Every journal entry as JSON lines, for players and scripts (umpire game import reads it back).");
+                ui.horizontal(|ui| {
+                    let label = ui.label(EXPORT_PATH_LABEL);
+                    ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(380.0))
+                        .labelled_by(label.id);
+                    browse = ui.button(BROWSE_LABEL).clicked();
+                });
+                go = ui
+                    .add_enabled(
+                        self.job.is_none() && !self.export_path.trim().is_empty(),
+                        egui::Button::new(EXPORT_LABEL),
+                    )
+                    .clicked();
+                match &self.notice {
+                    Some(Ok(m)) => {
+                        ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));
+                    }
+                    Some(Err(e)) => {
+                        ui.label(RichText::new(e).color(ui.visuals().error_fg_color));
+                    }
+                    None => {}
+                }
+            });
+        if browse {
+            self.browse(Browse::Export, None);
+        }
+        if go {
+            match game {
+                Some(g) => {
+                    let job = jobs::export_game(
+                        g.path().to_path_buf(),
+                        library.clone(),
+                        PathBuf::from(self.export_path.trim()),
+                    );
+                    self.start_job(job);
+                }
+                None => self.message = Some("open or start a game first".into()),
+            }
+        }
+        if !open {
+            self.export = false;
+        }
+    }
+
+    /// The Map underlay window: the image, its opacity, alignment by two points, clear.
+    fn underlay_ui(&mut self, ctx: &egui::Context, g: &mut GameDesk) {
+        if let Some((i, point)) = g.underlay_picked.take()
+            && let Some(slot) = self.underlay.points.get_mut(i)
+        {
+            *slot = format!("{:.0}, {:.0}", point[0], point[1]);
+        }
+        if !self.underlay.open {
+            g.underlay_pick = None;
+            return;
+        }
+        let mut open = true;
+        let mut load = false;
+        let mut browse = false;
+        let mut align = false;
+        let mut clear = false;
+        let mut changed = false;
+        egui::Window::new("Map underlay")
+            .open(&mut open)
+            .collapsible(false)
+            .default_width(430.0)
+            .show(ctx, |ui| {
+                ui.label(
+                    RichText::new("A photo or scan of the physical map (PNG or JPEG), drawn under the hex grid.")
+                        .weak(),
+                );
+                ui.horizontal(|ui| {
+                    let label = ui.label(underlay::UNDERLAY_PATH_LABEL);
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.underlay.path)
+                            .desired_width(260.0)
+                            .hint_text("path/to/map.jpg"),
+                    )
+                    .labelled_by(label.id);
+                    browse = ui.button(BROWSE_LABEL).clicked();
+                });
+                load = ui.button(underlay::UNDERLAY_LOAD_LABEL).clicked();
+                if let Some(u) = g.underlay.as_mut() {
+                    ui.horizontal(|ui| {
+                        let label = ui.label(underlay::UNDERLAY_OPACITY_LABEL);
+                        changed |= ui
+                            .add(egui::Slider::new(&mut u.settings.opacity, 0.0..=1.0))
+                            .labelled_by(label.id)
+                            .changed();
+                    });
+                    ui.separator();
+                    ui.label(RichText::new("Alignment").strong());
+                    ui.label(
+                        RichText::new(
+                            "Pick two points far apart on the image (click \"Pick\", then the map, or type x, y in image pixels) and say which hex each is in.",
+                        )
+                        .weak(),
+                    );
+                    for i in 0..2 {
+                        ui.horizontal(|ui| {
+                            let label = ui.label(underlay::UNDERLAY_POINT_LABELS[i]);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.underlay.points[i])
+                                    .desired_width(90.0)
+                                    .hint_text("x, y"),
+                            )
+                            .labelled_by(label.id);
+                            let picking = g.underlay_pick == Some(i);
+                            if ui
+                                .selectable_label(picking, format!("Pick point {} on the map", i + 1))
+                                .clicked()
+                            {
+                                g.underlay_pick = if picking { None } else { Some(i) };
+                            }
+                        });
+                        ui.horizontal(|ui| {
+                            let label = ui.label(underlay::UNDERLAY_HEX_LABELS[i]);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.underlay.hexes[i])
+                                    .desired_width(70.0)
+                                    .hint_text("0114"),
+                            )
+                            .labelled_by(label.id);
+                        });
+                    }
+                    align = ui.button(underlay::UNDERLAY_ALIGN_LABEL).clicked();
+                    let t = u.settings.transform;
+                    ui.label(
+                        RichText::new(format!(
+                            "{}: scale {:.4} hex radii per pixel, rotation {:.1}°",
+                            if u.settings.aligned { "Aligned" } else { "Not aligned yet (fitted to the map)" },
+                            t.scale(),
+                            t.rotation_degrees()
+                        ))
+                        .weak(),
+                    );
+                    ui.separator();
+                    clear = ui.button(underlay::UNDERLAY_CLEAR_LABEL).clicked();
+                }
+                match &self.underlay.message {
+                    Some(Ok(m)) => {
+                        ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));
+                    }
+                    Some(Err(e)) => {
+                        ui.label(RichText::new(e).color(ui.visuals().error_fg_color));
+                    }
+                    None => {}
+                }
+            });
+        if browse {
+            self.browse(Browse::Underlay, None);
+        }
+        if load {
+            self.load_underlay(g);
+        }
+        if align && let Some(u) = g.underlay.as_mut() {
+            match underlay::align(&self.underlay.points, &self.underlay.hexes) {
+                Ok(t) => {
+                    u.settings.transform = t;
+                    u.settings.aligned = true;
+                    g.underlay_pick = None;
+                    self.underlay.message = Some(Ok(format!(
+                        "aligned: point 1 on hex {}, point 2 on hex {}",
+                        self.underlay.hexes[0].trim(),
+                        self.underlay.hexes[1].trim()
+                    )));
+                    changed = true;
+                }
+                Err(e) => self.underlay.message = Some(Err(e)),
+            }
+        }
+        if clear {
+            g.underlay = None;
+            g.underlay_pick = None;
+            self.underlay.message = Some(Ok("underlay cleared".into()));
+            changed = true;
+        }
+        if changed {
+            self.keep_underlay(g);
+        }
+        if !open {
+            self.underlay.open = false;
+            g.underlay_pick = None;
+        }
+    }
+
+    fn start_game(&mut self, library: &Library) {
         let seed = match self.seed.trim() {
             "" => AppDice::fresh_seed(),
             s => match s.parse() {
@@ -478,16 +938,8 @@ impl Shell {
         let id = load_scenario(&file, library)
             .map(|s| s.id)
             .unwrap_or_else(|_| "game".into());
-        let path = new_game_path(&games_dir(), &id);
-        match GameDesk::create(&path, &file, library, seed) {
-            Ok(g) => {
-                self.opened(&path);
-                *game = Some(g);
-                self.screen = Screen::Game;
-                self.new_game = false;
-                self.message = None;
-            }
-            Err(e) => self.message = Some(e.to_string()),
-        }
+        let path = new_game_path(&self.games_dir, &id);
+        let job = jobs::create_game(path, file, library.clone(), seed);
+        self.start_job(job);
     }
 }

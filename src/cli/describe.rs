@@ -138,7 +138,13 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
                 .default
                 .as_ref()
                 .map_or_else(String::new, |d| format!(" (default {d})"));
-            println!("  --input {}=…   {kind}{default}  {}", i.name, i.label);
+            let from = i.from.as_ref().map_or_else(String::new, |f| {
+                format!("  [prefilled from {}.{}]", f.role, f.attribute)
+            });
+            println!(
+                "  --input {}=…   {kind}{default}  {}{from}",
+                i.name, i.label
+            );
         }
         for m in &p.modifiers {
             let v = match &m.value {

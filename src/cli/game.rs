@@ -22,11 +22,28 @@ pub enum GameCommand {
         /// Scenario id or file.
         scenario: String,
         /// The game file to create.
-        #[arg(short, long)]
-        output: PathBuf,
+        #[arg(
+            short,
+            long,
+            required_unless_present = "server",
+            conflicts_with = "server"
+        )]
+        output: Option<PathBuf>,
+        /// Put the game on a PostgreSQL server instead of in a file:
+        /// postgres://user@host/database?game=NAME (see docs/shared-games.md).
+        #[arg(long, value_name = "URL", env = "UMPIRE_SERVER")]
+        server: Option<String>,
         /// Seed for the app dice (a fresh one when omitted).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Put a game file on a PostgreSQL server (journal and all) for several desks to share.
+    Publish {
+        /// Game file.
+        file: PathBuf,
+        /// postgres://user@host/database?game=NAME — the name must not be in use there.
+        #[arg(long, value_name = "URL")]
+        server: String,
     },
     /// Turn, date, step, pending items and counters.
     Status {
@@ -169,6 +186,78 @@ pub enum GameCommand {
         /// Text.
         text: String,
     },
+    /// Change a whole-number attribute by a delta, with a reason (a ledger's treasury, an
+    /// army's Arrears…). COUNTER may be a state id for its ledger. Deltas from several umpires
+    /// add up in any order.
+    Adjust {
+        /// Game file.
+        file: PathBuf,
+        /// Counter id (or a state id, for its ledger counter).
+        counter: String,
+        /// Attribute (treasury, national_debt, unrest_index, arrears…).
+        attribute: String,
+        /// The delta, e.g. +3 or -2.
+        #[arg(allow_hyphen_values = true, value_name = "±N")]
+        delta: i64,
+        /// Why (for the journal and the ledger's history).
+        #[arg(long)]
+        reason: String,
+        /// Who is at the desk.
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Move florins (or another whole-number attribute) from one state to another as one event.
+    Transfer {
+        /// Game file.
+        file: PathBuf,
+        /// Paying state (or counter).
+        from: String,
+        /// Receiving state (or counter).
+        to: String,
+        /// How much.
+        amount: i64,
+        /// The attribute moved.
+        #[arg(long, default_value = "treasury")]
+        attribute: String,
+        /// Why.
+        #[arg(long)]
+        reason: String,
+    },
+    /// The states' ledgers (megagames): treasury, debt, unrest, cards, armies, fleets, cities,
+    /// characters, and the history of treasury and debt.
+    Ledger {
+        /// Game file.
+        file: PathBuf,
+        /// Only this state.
+        #[arg(long)]
+        state: Option<String>,
+        /// Only states at this map table.
+        #[arg(long)]
+        table: Option<String>,
+        /// Only the states of this team.
+        #[arg(long)]
+        team: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make an announcement (megagames): to everyone (printed on the announcements sheet), to
+    /// one team (its statement), or to Control only (the Control log).
+    Announce {
+        /// Game file.
+        file: PathBuf,
+        /// What is announced.
+        text: String,
+        /// Who hears it: public, team or control.
+        #[arg(long, default_value = "public")]
+        audience: umpire::game::event::Audience,
+        /// The team, for --audience team.
+        #[arg(long)]
+        team: Option<String>,
+        /// Who announces it (recorded on the event).
+        #[arg(long)]
+        by: Option<String>,
+    },
     /// Undo the last action (it stays in the journal, marked undone).
     Undo {
         /// Game file.
@@ -199,11 +288,21 @@ pub enum GameCommand {
     /// `ack N` after each commit (used by the crash tests).
     #[command(hide = true)]
     Soak {
-        /// Game file.
+        /// Game file or server URL.
         file: PathBuf,
         /// How many actions.
         #[arg(long, default_value_t = 1000)]
         actions: u64,
+        /// Who is at the desk (recorded on each event).
+        #[arg(long)]
+        by: Option<String>,
+        /// Only notes and app-dice resolutions (no moves or undos: desks sharing a game).
+        #[arg(long)]
+        gentle: bool,
+        /// Afterwards, wait (up to 60 s) until the journal has this many entries, then print
+        /// `state LEN JSON-HASH` (used by the shared-game tests to compare desks).
+        #[arg(long)]
+        wait_for: Option<u64>,
     },
     /// Read an exported journal back into a new game file.
     Import {
@@ -238,9 +337,16 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
-    let game = Game::open(file, &lib)?;
+    let mut game = Game::open_at(&file.to_string_lossy(), &lib)?;
+    if let Some(who) = &cli.sign_in {
+        game.sign_in(
+            umpire::megagame::remit::SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}"))?,
+        );
+    }
+    game.reason = cli.discretion.clone();
     Ok((game, lib))
 }
 
@@ -265,6 +371,70 @@ fn act_on(game: &mut Game, action: Action) -> Result<()> {
     Ok(())
 }
 
+/// A state id names its ledger counter; anything else is a counter id.
+fn ledger_or_counter(game: &Game, name: &str) -> String {
+    umpire::megagame::People::of(game)
+        .ledger_counter(name)
+        .map_or_else(|| name.to_string(), str::to_string)
+}
+
+fn print_ledger(l: &umpire::megagame::StateLedger) {
+    println!(
+        "{} [{}]{}{}",
+        l.name,
+        l.counter,
+        l.table
+            .as_ref()
+            .map_or_else(String::new, |t| format!(" — table {t}")),
+        if l.played { "" } else { " — non-played" }
+    );
+    let values: Vec<String> = l
+        .values
+        .iter()
+        .map(|(k, v)| format!("{} {v}", k.replace('_', " ")))
+        .chain(
+            l.unknown
+                .iter()
+                .map(|u| format!("{} ?", u.replace('_', " "))),
+        )
+        .collect();
+    println!("  {}", values.join(" · "));
+    for (what, items) in [
+        ("army", &l.armies),
+        ("fleet", &l.fleets),
+        ("city", &l.cities),
+        ("area", &l.areas),
+        ("character", &l.characters),
+    ] {
+        for i in items {
+            let attrs: Vec<String> = i
+                .attributes
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "unit_kind" | "country" | "owner" | "role" | "team"
+                    )
+                })
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            println!("  {what} {} ({}) {}", i.id, i.position, attrs.join(", "));
+        }
+    }
+    for e in &l.history {
+        println!(
+            "  #{:<4} turn {} {:<14} {:+5}{}  {}",
+            e.seq,
+            e.turn,
+            e.attribute,
+            e.delta,
+            e.balance
+                .map_or_else(|| " = ?".to_string(), |b| format!(" = {b}")),
+            e.reason
+        );
+    }
+}
+
 fn print_status_line(game: &Game) {
     let s = game.status();
     println!(
@@ -282,19 +452,34 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         GameCommand::New {
             scenario,
             output,
+            server,
             seed,
         } => {
             let lib = library(cli)?;
             let source = super::scenario_source(&lib, scenario)?;
             let seed = seed.unwrap_or_else(AppDice::fresh_seed);
-            let game = Game::create(output, &source, &lib, seed)?;
+            let game = match (output, server) {
+                (_, Some(url)) => Game::create_at(url, &source, &lib, seed)?,
+                (Some(path), None) => Game::create(path, &source, &lib, seed)?,
+                (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
+            };
             println!(
                 "created {} — {} ({}), seed {seed}",
-                output.display(),
+                game.location(),
                 game.scenario().title,
                 game.ruleset().name
             );
             print_status_line(&game);
+            Ok(())
+        }
+        GameCommand::Publish { file, server } => {
+            let (game, _) = open(cli, file)?;
+            let at = game.publish(server)?;
+            println!(
+                "published {} ({} journal entries) to {at}",
+                file.display(),
+                game.events().len()
+            );
             Ok(())
         }
         GameCommand::Status { file, json } => {
@@ -305,6 +490,22 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             println!("{} — {}", status.scenario, status.ruleset);
             print_status_line(&game);
+            // A megagame's phase clock, once started (`umpire megagame clock` for more).
+            if let Some(c) = umpire::megagame::clock::clock_status(
+                game.ruleset(),
+                game.events(),
+                chrono::Utc::now(),
+            ) && c.started
+            {
+                let state = if c.finished {
+                    " — finished"
+                } else if c.held {
+                    " — held"
+                } else {
+                    ""
+                };
+                println!("Clock {} {}{state}", c.countdown(), c.headline());
+            }
             if let Some(w) = &status.step.when {
                 println!("  (when: {w})");
             }
@@ -357,7 +558,9 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             json,
         } => {
             let (mut game, _) = open(cli, file)?;
-            game.by = by.clone();
+            if by.is_some() {
+                game.by = by.clone();
+            }
             let mut roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (role, id) in pairs(counters, "--counter")? {
                 roles.entry(role).or_default().push(id);
@@ -465,11 +668,115 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             },
         ),
         GameCommand::Note { file, text } => act(cli, file, Action::Note { text: text.clone() }),
+        GameCommand::Adjust {
+            file,
+            counter,
+            attribute,
+            delta,
+            reason,
+            by,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            if by.is_some() {
+                game.by = by.clone();
+            }
+            let counter = ledger_or_counter(&game, counter);
+            act_on(
+                &mut game,
+                Action::Adjust {
+                    counter,
+                    attribute: attribute.clone(),
+                    by: *delta,
+                    reason: reason.clone(),
+                },
+            )
+        }
+        GameCommand::Transfer {
+            file,
+            from,
+            to,
+            amount,
+            attribute,
+            reason,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let from = ledger_or_counter(&game, from);
+            let to = ledger_or_counter(&game, to);
+            act_on(
+                &mut game,
+                Action::Transfer {
+                    from,
+                    to,
+                    attribute: attribute.clone(),
+                    amount: *amount,
+                    reason: reason.clone(),
+                },
+            )
+        }
+        GameCommand::Ledger {
+            file,
+            state,
+            table,
+            team,
+            json,
+        } => {
+            let (game, _) = open(cli, file)?;
+            let filter = umpire::megagame::LedgerFilter {
+                table: table.clone(),
+                team: team.clone(),
+                state: state.clone(),
+            };
+            let ledgers = umpire::megagame::ledgers_filtered(&game, &filter);
+            if *json {
+                return print_json(&ledgers);
+            }
+            if ledgers.is_empty() {
+                println!("no ledgers (the scenario's megagame: section declares the states)");
+            }
+            for l in &ledgers {
+                print_ledger(l);
+            }
+            Ok(())
+        }
+        GameCommand::Announce {
+            file,
+            text,
+            audience,
+            team,
+            by,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            if by.is_some() {
+                game.by = by.clone();
+            }
+            if let Some(t) = team {
+                let teams = umpire::report::megagame::known_teams(&game);
+                if !teams.iter().any(|(id, _)| id == t) {
+                    bail!(
+                        "no team '{t}' in {} — teams: {}",
+                        game.scenario().title,
+                        teams
+                            .iter()
+                            .map(|(id, _)| id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+            }
+            act_on(
+                &mut game,
+                Action::Announce {
+                    audience: *audience,
+                    team: team.clone(),
+                    text: text.clone(),
+                },
+            )
+        }
         GameCommand::Undo { file } => act(cli, file, Action::Undo),
         GameCommand::Redo { file } => act(cli, file, Action::Redo),
         GameCommand::Verify { file } => {
-            let (game, _) = open(cli, file)?;
-            let integrity = game.file().integrity_check()?;
+            let (mut game, _) = open(cli, file)?;
+            let integrity = game.integrity_check()?;
             let problems = game.verify();
             let rolls = game
                 .events()
@@ -477,7 +784,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 .filter(|e| matches!(e.kind, umpire::game::EventKind::Resolved { .. }))
                 .count();
             println!(
-                "{}: SQLite integrity {integrity}; {} journal entries, {rolls} resolutions re-derived",
+                "{}: journal integrity {integrity}; {} journal entries, {rolls} resolutions re-derived",
                 file.display(),
                 game.events().len()
             );
@@ -518,7 +825,13 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             Ok(())
         }
-        GameCommand::Soak { file, actions } => soak(cli, file, *actions),
+        GameCommand::Soak {
+            file,
+            actions,
+            by,
+            gentle,
+            wait_for,
+        } => soak(cli, file, *actions, by.clone(), *gentle, *wait_for),
         GameCommand::Effects { file, entry } => {
             let (game, _) = open(cli, file)?;
             for p in game.proposals(*entry)? {
@@ -631,8 +944,18 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
 }
 
 /// Performs `actions` actions, acknowledging each commit on standard output.
-fn soak(cli: &Cli, file: &Path, actions: u64) -> Result<()> {
+fn soak(
+    cli: &Cli,
+    file: &Path,
+    actions: u64,
+    by: Option<String>,
+    gentle: bool,
+    wait_for: Option<u64>,
+) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
+    if by.is_some() {
+        game.by = by;
+    }
     // A procedure that resolves on its defaults, and a counter on the table.
     let procedure =
         game.ruleset()
@@ -647,7 +970,8 @@ fn soak(cli: &Cli, file: &Path, actions: u64) -> Result<()> {
     let counter = game.state().counters.keys().next().cloned();
     let mut out = std::io::stdout().lock();
     for i in 0..actions {
-        let action = match (i % 5, &procedure, &counter) {
+        let phase = if gentle { i % 2 } else { i % 5 };
+        let action = match (phase, &procedure, &counter) {
             (1, Some(p), _) => Action::Resolve {
                 procedure: p.clone(),
                 inputs: Vec::new(),
@@ -675,16 +999,46 @@ fn soak(cli: &Cli, file: &Path, actions: u64) -> Result<()> {
                 text: format!("soak {i}"),
             },
         };
-        match game.act(action) {
-            Ok(seqs) => {
-                for s in seqs {
-                    writeln!(out, "ack {s}")?;
+        // A server that restarts is waited for (up to 60 s); the action is not lost or doubled.
+        let started = std::time::Instant::now();
+        loop {
+            match game.act(action.clone()) {
+                Ok(seqs) => {
+                    for s in seqs {
+                        writeln!(out, "ack {s}")?;
+                    }
+                    out.flush()?;
                 }
-                out.flush()?;
+                Err(umpire::game::GameError::Refused(_)) => {}
+                Err(
+                    e @ umpire::game::GameError::Store(umpire::game::StoreError::Server { .. }),
+                ) if started.elapsed() < std::time::Duration::from_secs(60) => {
+                    eprintln!("retrying: {e}");
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(umpire::game::GameError::Refused(_)) => {}
-            Err(e) => return Err(e.into()),
+            break;
         }
+    }
+    if let Some(target) = wait_for {
+        let started = std::time::Instant::now();
+        while (game.events().len() as u64) < target {
+            if started.elapsed() > std::time::Duration::from_secs(60) {
+                bail!(
+                    "the journal has {} entries after 60 s, not {target}",
+                    game.events().len()
+                );
+            }
+            if game.refresh().unwrap_or(0) == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        serde_json::to_string(game.state())?.hash(&mut h);
+        writeln!(out, "state {} {:016x}", game.events().len(), h.finish())?;
     }
     Ok(())
 }

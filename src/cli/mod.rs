@@ -2,6 +2,7 @@
 
 mod describe;
 mod game;
+mod megagame;
 mod odds;
 mod report;
 mod resolve;
@@ -33,6 +34,19 @@ pub struct Cli {
     /// Ignore the transcription layer: shipped tables only.
     #[arg(long, global = true)]
     pub no_user_rules: bool,
+    /// Sign in as NAME:ROLE[:TABLE] (e.g. Anna:map:east): events record who made them and
+    /// actions are held to the Control role's remit. Roles: map (with its table), political,
+    /// religious, character, non_played_states, game.
+    #[arg(
+        long = "as",
+        global = true,
+        env = "UMPIRE_AS",
+        value_name = "NAME:ROLE[:TABLE]"
+    )]
+    pub sign_in: Option<String>,
+    /// The reason for an action that rests on Control's discretion (recorded with it).
+    #[arg(long, global = true, value_name = "REASON")]
+    pub discretion: Option<String>,
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -61,6 +75,9 @@ pub enum Command {
     Sheet(report::SheetArgs),
     /// A turn report (or the whole game's) as PDF, for the umpire or one side.
     Report(report::ReportArgs),
+    /// Megagame mode: the real-time phase clock, team statements, announcements, Control log.
+    #[command(subcommand)]
+    Megagame(megagame::MegagameCommand),
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -216,5 +233,6 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Charts(a) => report::charts(cli, a),
         Command::Sheet(a) => report::sheet(cli, a),
         Command::Report(a) => report::report(cli, a),
+        Command::Megagame(c) => megagame::run(cli, c),
     }
 }

@@ -130,7 +130,7 @@ pub struct ReportArgs {
 /// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     let lib = library(cli)?;
-    let game = umpire::game::Game::open(&args.file, &lib)?;
+    let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)?;
     if let Some(side) = &args.side
         && !game.scenario().sides.iter().any(|s| s.id == *side)
     {

@@ -1,9 +1,16 @@
 //! Between the engine and the table: inputs prefilled from the counters involved, and the effects
 //! of a result proposed as counter changes for the umpire to confirm.
 //!
-//! Prefill convention: an input named after a unit attribute takes that attribute of the single
-//! counter involved; an input `<role>_<attribute>` takes the sum (numbers) or the shared value
-//! (names, flags) over the counters given for that role, e.g. `attacker_strength_points`.
+//! Prefill: an input with `from: {role, attribute}` (or `from: role.attribute`) takes that
+//! attribute of the role's counters — the sum of numbers, or the value they share (names,
+//! flags; a flag also reads a status marker of the same name). Without `from:`, by convention: an
+//! input named after a unit attribute takes that attribute of the single counter involved; an
+//! input `<role>_<attribute>` takes the sum (numbers) or the shared value (names, flags) over the
+//! counters given for that role, e.g. `attacker_strength_points`.
+//!
+//! Proposals: `adjust` effects become [`CounterChange::Adjust`] (a delta, which commutes with
+//! other umpires' adjustments), `set` effects [`CounterChange::Attribute`], on the counter of
+//! the role the effect names (`side: state` → the state's ledger counter).
 
 use std::collections::BTreeMap;
 
@@ -65,6 +72,36 @@ pub fn prefill(
     let mut out = Vec::new();
     for input in &procedure.inputs {
         let mut found = None;
+        // An explicit source wins; when its role is not given, the conventions below apply.
+        if let Some(source) = input.from.as_ref().filter(|s| roles.contains_key(&s.role)) {
+            if let Some(ids) = roles.get(&source.role) {
+                let cs = counters(ids);
+                let flag = matches!(input.kind, InputKind::Flag);
+                let values: Vec<Value> = cs
+                    .iter()
+                    .filter_map(|c| match c.attributes.get(&source.attribute) {
+                        Some(v) => Some(v.clone()),
+                        None if flag => Some(Value::Bool(c.statuses.contains(&source.attribute))),
+                        None => None,
+                    })
+                    .collect();
+                let refs: Vec<&Value> = values.iter().collect();
+                if !cs.is_empty()
+                    && values.len() == cs.len()
+                    && let Some(v) = aggregate(&refs)
+                {
+                    found = Some((v, ids.clone()));
+                }
+            }
+            if let Some((value, from)) = found.filter(|(v, _)| fits(procedure, &input.name, v)) {
+                out.push(Prefilled {
+                    input: input.name.clone(),
+                    value,
+                    from,
+                });
+            }
+            continue;
+        }
         for (role, ids) in roles {
             if let Some(attr) = input.name.strip_prefix(&format!("{role}_")) {
                 let cs = counters(ids);
@@ -94,6 +131,44 @@ pub fn prefill(
         }
     }
     out
+}
+
+/// The roles a procedure names: its inputs' `from:` roles and its effects' sides, in order of
+/// first appearance (what a desk asks counters for: `army`, `state`, `area`…).
+pub fn roles_of(ruleset: &Ruleset, procedure: &Procedure) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |r: &str| {
+        if !out.iter().any(|o| o == r) {
+            out.push(r.to_string());
+        }
+    };
+    for i in &procedure.inputs {
+        if let Some(f) = &i.from {
+            add(&f.role);
+        }
+    }
+    let tables = procedure_tables(ruleset, procedure);
+    let specs = procedure.outcomes.iter().flat_map(|o| &o.effects).chain(
+        tables
+            .iter()
+            .flat_map(|t| t.results.iter().flat_map(|r| &r.effects)),
+    );
+    for e in specs {
+        if let Some(side) = &e.side {
+            add(side);
+        }
+    }
+    out
+}
+
+fn procedure_tables<'r>(
+    ruleset: &'r Ruleset,
+    procedure: &Procedure,
+) -> Vec<&'r crate::rules::Table> {
+    match &procedure.lookup {
+        crate::rules::Lookup::Table(t) => ruleset.table(&t.table).into_iter().collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// One effect of a result, with the counters it may fall on and the change proposed when the
@@ -200,6 +275,7 @@ pub fn propose(
                     )),
                 ),
             },
+            "adjust" | "set" => attribute_change(effect, state, &cands, single),
             "retreat" | "advance" | "move" => (
                 None,
                 Some("move the counters on the table, then record it with `game move`".into()),
@@ -237,4 +313,67 @@ pub fn strength_loss(
         from,
         to: Value::Int((now - amount).max(0)),
     })
+}
+
+/// The change for an `adjust` or `set` effect on its single candidate, or what to choose.
+fn attribute_change(
+    effect: &Effect,
+    state: &GameState,
+    candidates: &[String],
+    single: Option<String>,
+) -> (Option<CounterChange>, Option<String>) {
+    let Some(attribute) = effect.attribute.clone() else {
+        return (None, None);
+    };
+    let what = match (effect.kind.as_str(), effect.amount, &effect.value) {
+        ("adjust", Some(by), _) => format!("{attribute} {by:+}"),
+        (_, Some(a), _) => format!("{attribute} = {a}"),
+        (_, None, Some(v)) => format!("{attribute} = {v}"),
+        _ => attribute.clone(),
+    };
+    let Some(id) = single else {
+        let role = effect
+            .side
+            .as_deref()
+            .map_or(String::new(), |s| format!(" ({s})"));
+        return (
+            None,
+            Some(if candidates.is_empty() {
+                format!(
+                    "{what}: give the counter{role} it falls on with --counter ROLE=ID, or adjust it with `game adjust`"
+                )
+            } else {
+                format!("choose which of {} gets {what}", candidates.join(", "))
+            }),
+        );
+    };
+    let change = match (effect.kind.as_str(), effect.amount, &effect.value) {
+        ("adjust", Some(0), _) => return (None, None),
+        ("adjust", Some(by), _) => CounterChange::Adjust {
+            counter: id,
+            attribute,
+            by,
+        },
+        ("set", amount, value) => {
+            let Some(to) = amount.map(Value::Int).or_else(|| value.clone()) else {
+                return (None, None);
+            };
+            let from = state
+                .counters
+                .get(&id)
+                .and_then(|c| c.attributes.get(&attribute))
+                .cloned();
+            if from.as_ref() == Some(&to) {
+                return (None, None);
+            }
+            CounterChange::Attribute {
+                counter: id,
+                attribute,
+                from,
+                to,
+            }
+        }
+        _ => return (None, None),
+    };
+    (Some(change), None)
 }

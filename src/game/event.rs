@@ -58,6 +58,30 @@ pub enum CounterChange {
         /// Why.
         reason: String,
     },
+    /// A whole-number attribute changed by a delta (a treasury paid into, an Arrears box
+    /// marked). Deltas commute: several umpires' adjustments to one ledger give the same total
+    /// in any order. A missing attribute counts as 0.
+    Adjust {
+        /// Counter id.
+        counter: String,
+        /// Attribute name (a whole-number attribute).
+        attribute: String,
+        /// The delta (negative to take away).
+        by: i64,
+    },
+}
+
+impl CounterChange {
+    /// The counter changed.
+    pub fn counter(&self) -> &str {
+        match self {
+            CounterChange::Attribute { counter, .. }
+            | CounterChange::Status { counter, .. }
+            | CounterChange::Move { counter, .. }
+            | CounterChange::Remove { counter, .. }
+            | CounterChange::Adjust { counter, .. } => counter,
+        }
+    }
 }
 
 /// What happened.
@@ -137,6 +161,109 @@ pub enum EventKind {
         /// The event.
         event: u64,
     },
+    /// The umpire worked the real-time phase clock (megagames); the event's `at` is when.
+    Clock {
+        /// What was done.
+        action: ClockAction,
+    },
+    /// An announcement made to an audience (megagames: Game Control's major events, Phase 4
+    /// marriages and births, Phase 6 summaries; L204, L218, L220).
+    Announced {
+        /// Who hears it.
+        audience: Audience,
+        /// The team, when the audience is one team.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        team: Option<String>,
+        /// What was announced.
+        text: String,
+    },
+}
+
+/// What the umpire does to the phase clock. Each is journaled with its wall-clock time, so the
+/// clock can be folded again after a crash or on another desk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ClockAction {
+    /// Start (or restart) the clock at a turn and phase (a Sequence-of-Play step id), with the
+    /// phase's full time.
+    Start {
+        /// Game turn.
+        turn: u32,
+        /// The phase's step id.
+        phase: String,
+    },
+    /// Stop the countdown.
+    Hold,
+    /// Let it run again.
+    Resume,
+    /// End the current phase now and start the next.
+    Advance,
+    /// Set the time left in the current phase.
+    SetRemaining {
+        /// Seconds left.
+        seconds: u32,
+    },
+}
+
+impl ClockAction {
+    /// A short name ("start", "hold"…).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ClockAction::Start { .. } => "start",
+            ClockAction::Hold => "hold",
+            ClockAction::Resume => "resume",
+            ClockAction::Advance => "advance",
+            ClockAction::SetRemaining { .. } => "set_remaining",
+        }
+    }
+
+    /// In words: "start at turn 1, phase_1", "hold", "set to 01:30 left"….
+    pub fn describe(&self) -> String {
+        match self {
+            ClockAction::Start { turn, phase } => format!("start at turn {turn}, {phase}"),
+            ClockAction::SetRemaining { seconds } => {
+                format!("set to {:02}:{:02} left", seconds / 60, seconds % 60)
+            }
+            ClockAction::Advance => "advance to the next phase".to_string(),
+            other => other.name().to_string(),
+        }
+    }
+}
+
+/// Who hears an announcement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    /// Everyone: read out and printed on the public sheet.
+    Public,
+    /// One team only.
+    Team,
+    /// Control only.
+    Control,
+}
+
+impl std::str::FromStr for Audience {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "public" => Ok(Audience::Public),
+            "team" => Ok(Audience::Team),
+            "control" => Ok(Audience::Control),
+            other => Err(format!(
+                "'{other}' is not an audience — public, team or control"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Audience {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Audience::Public => "public",
+            Audience::Team => "team",
+            Audience::Control => "control",
+        })
+    }
 }
 
 impl EventKind {
@@ -153,6 +280,8 @@ impl EventKind {
             EventKind::Note { .. } => "note",
             EventKind::Undone { .. } => "undone",
             EventKind::Redone { .. } => "redone",
+            EventKind::Clock { .. } => "clock",
+            EventKind::Announced { .. } => "announced",
         }
     }
 
@@ -160,7 +289,10 @@ impl EventKind {
     pub fn is_undoable(&self) -> bool {
         !matches!(
             self,
-            EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. }
+            EventKind::GameStarted { .. }
+                | EventKind::Undone { .. }
+                | EventKind::Redone { .. }
+                | EventKind::Clock { .. }
         )
     }
 }

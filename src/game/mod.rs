@@ -2,6 +2,9 @@
 
 pub mod effects;
 pub mod event;
+pub mod location;
+pub mod offline;
+pub mod pg;
 pub mod scenario;
 pub mod sequence;
 pub mod session;
@@ -9,6 +12,7 @@ pub mod state;
 pub mod store;
 
 pub use event::{CounterChange, Cursor, Event, EventKind};
+pub use location::Location;
 pub use session::{Action, Game, GameError, Status};
 pub use state::{CounterState, GameState};
-pub use store::{GameFile, GameMeta, StoreError};
+pub use store::{GameFile, GameMeta, Journal, StoreError};

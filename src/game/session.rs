@@ -12,7 +12,7 @@ use super::event::{CounterChange, Event, EventKind};
 use super::scenario::{Position, Scenario};
 use super::sequence::{LeafStep, Pending, leaf_steps, next_cursor, pending, previous_cursor};
 use super::state::{GameState, replay};
-use super::store::{GameFile, GameMeta, StoreError};
+use super::store::{GameFile, GameMeta, Journal, StoreError};
 use crate::dice::{AppDice, Provenance};
 use crate::resolve::{DiceSource, ResolveError, parse_inputs, resolve};
 use crate::rules::{GeometryKind, Library, Ruleset, SourceFile, Value};
@@ -115,22 +115,83 @@ pub enum Action {
         /// Text.
         text: String,
     },
+    /// Change a whole-number attribute by a delta, with a reason (an umpire's direct
+    /// adjustment of a ledger: a treasury, an Unrest Index, Arrears). Deltas commute.
+    Adjust {
+        /// Counter id.
+        counter: String,
+        /// Attribute (a whole number).
+        attribute: String,
+        /// The delta.
+        by: i64,
+        /// Why, for the journal.
+        reason: String,
+    },
+    /// Move an amount of a whole-number attribute (florins) from one counter to another, as
+    /// one event: two adjustments that stand or fall together.
+    Transfer {
+        /// Paying counter (a state's ledger).
+        from: String,
+        /// Receiving counter.
+        to: String,
+        /// Attribute (e.g. treasury).
+        attribute: String,
+        /// How much (positive).
+        amount: i64,
+        /// Why, for the journal.
+        reason: String,
+    },
     /// Undo the last effective action.
     Undo,
     /// Redo the last undone action.
     Redo,
+    /// Work the real-time phase clock (megagames; see `megagame::clock`).
+    Clock(super::event::ClockAction),
+    /// Move the Sequence of Play forward to a phase's first step because the phase clock says
+    /// so. Nothing is written when the Sequence of Play is already there or beyond, so two desks
+    /// ticking at once step once.
+    ClockStep {
+        /// Where the clock's phase begins.
+        to: super::event::Cursor,
+    },
+    /// Make an announcement to an audience.
+    Announce {
+        /// Who hears it.
+        audience: super::event::Audience,
+        /// The team, for a team announcement.
+        team: Option<String>,
+        /// What is announced.
+        text: String,
+    },
 }
 
 /// A game.
 pub struct Game {
-    file: GameFile,
+    pub(super) file: Box<dyn Journal>,
     ruleset: Ruleset,
-    scenario: Scenario,
+    pub(super) scenario: Scenario,
     steps: Vec<LeafStep>,
-    events: Vec<Event>,
-    state: GameState,
+    pub(super) events: Vec<Event>,
+    pub(super) state: GameState,
+    /// How many of `events` the journal holds; the rest are queued offline (see `offline`).
+    pub(super) confirmed: usize,
+    /// Offline: the number of events of each queued action, in order (the tail of `events`).
+    pub(super) queued: Vec<usize>,
+    /// The journal's length when this desk went offline: other desks' events after it may
+    /// clash with the queue.
+    pub(super) offline_base: usize,
+    /// The desk's listener says the link is down: record offline without trying the server.
+    pub(super) link_down: bool,
+    /// Offline actions that clashed with another desk's change, for the umpire to settle.
+    pub(super) held: Vec<super::offline::Held>,
+    /// Where the offline queue is kept (none: no offline work).
+    pub(super) queue_file: Option<std::path::PathBuf>,
     /// Who is at the desk (recorded on each event).
     pub by: Option<String>,
+    /// The umpire signed in with a Control role, held to its remit ([`Game::sign_in`]).
+    signed_in: Option<crate::megagame::remit::SignedIn>,
+    /// The reason for the next action, where it rests on Control's discretion.
+    pub reason: Option<String>,
 }
 
 /// What `status` shows.
@@ -180,6 +241,49 @@ impl Game {
         rulesets: &Library,
         seed: u64,
     ) -> Result<Game, GameError> {
+        let (ruleset, scenario, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+        let file = Box::new(GameFile::create(path, meta)?);
+        Game::start(file, ruleset, scenario, seed)
+    }
+
+    /// Starts a new game on a location: a game file path, or a server URL
+    /// (`postgres://user@host/db?game=NAME`, see [`super::location`]).
+    pub fn create_at(
+        location: &str,
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: u64,
+    ) -> Result<Game, GameError> {
+        match super::location::Location::parse(location)? {
+            super::location::Location::File(path) => {
+                Game::create(&path, scenario_file, rulesets, seed)
+            }
+            super::location::Location::Server(server) => {
+                let (ruleset, scenario, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+                let journal = Box::new(super::pg::ServerGame::create(&server, meta)?);
+                Game::start(journal, ruleset, scenario, seed)
+            }
+        }
+    }
+
+    /// Puts an existing game (a file) on a server under a new name, journal and all.
+    pub fn publish(&self, server: &str) -> Result<String, GameError> {
+        let super::location::Location::Server(server) = super::location::Location::parse(server)?
+        else {
+            return refused(format!(
+                "{server} is not a server URL — give postgres://user@host/database?game=NAME"
+            ));
+        };
+        let mut journal = super::pg::ServerGame::create(&server, self.meta().clone())?;
+        journal.append(&self.events)?;
+        Ok(journal.location())
+    }
+
+    fn prepare(
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: u64,
+    ) -> Result<(Ruleset, Scenario, GameMeta), GameError> {
         let scenario = super::scenario::load_scenario(scenario_file, rulesets)
             .map_err(|e| GameError::Refused(e.to_string()))?;
         let Some(ruleset) = rulesets.get(&scenario.ruleset).cloned() else {
@@ -196,7 +300,25 @@ impl Game {
             seed,
             created_by: format!("umpire {}", env!("CARGO_PKG_VERSION")),
         };
-        let file = GameFile::create(path, meta)?;
+        Ok((ruleset, scenario, meta))
+    }
+
+    /// Opens a game at a location: a game file path, or a server URL.
+    pub fn open_at(location: &str, rulesets: &Library) -> Result<Game, GameError> {
+        match super::location::Location::parse(location)? {
+            super::location::Location::File(path) => Game::open(&path, rulesets),
+            super::location::Location::Server(server) => {
+                Game::from_journal(Box::new(super::pg::ServerGame::open(&server)?), rulesets)
+            }
+        }
+    }
+
+    fn start(
+        file: Box<dyn Journal>,
+        ruleset: Ruleset,
+        scenario: Scenario,
+        seed: u64,
+    ) -> Result<Game, GameError> {
         let steps = leaf_steps(&ruleset);
         let state = replay(&scenario, &[]).map_err(GameError::Refused)?;
         let mut game = Game {
@@ -207,6 +329,14 @@ impl Game {
             events: Vec::new(),
             state,
             by: None,
+            signed_in: None,
+            reason: None,
+            confirmed: 0,
+            queued: Vec::new(),
+            offline_base: 0,
+            link_down: false,
+            held: Vec::new(),
+            queue_file: None,
         };
         let start = EventKind::GameStarted {
             ruleset: game.ruleset.id.clone(),
@@ -219,12 +349,16 @@ impl Game {
 
     /// Opens a game file and rebuilds its state from the journal.
     pub fn open(path: &Path, rulesets: &Library) -> Result<Game, GameError> {
-        let file = GameFile::open(path)?;
+        Game::from_journal(Box::new(GameFile::open(path)?), rulesets)
+    }
+
+    /// Rebuilds a game from any journal backend.
+    pub fn from_journal(mut file: Box<dyn Journal>, rulesets: &Library) -> Result<Game, GameError> {
         let meta = file.meta().clone();
         let Some(ruleset) = rulesets.get(&meta.ruleset).cloned() else {
             return refused(format!(
                 "{} needs ruleset {}, which is not loaded",
-                path.display(),
+                file.location(),
                 meta.ruleset
             ));
         };
@@ -233,11 +367,12 @@ impl Game {
         if !GameFile::starts_properly(&events) {
             return refused(format!(
                 "{}: the journal does not begin with the game's start",
-                path.display()
+                file.location()
             ));
         }
         let state = replay(&scenario, &events).map_err(GameError::Refused)?;
         let steps = leaf_steps(&ruleset);
+        let events_len = events.len();
         Ok(Game {
             file,
             ruleset,
@@ -246,6 +381,14 @@ impl Game {
             events,
             state,
             by: None,
+            signed_in: None,
+            reason: None,
+            confirmed: events_len,
+            queued: Vec::new(),
+            offline_base: 0,
+            link_down: false,
+            held: Vec::new(),
+            queue_file: None,
         })
     }
 
@@ -274,9 +417,49 @@ impl Game {
         self.file.meta()
     }
 
-    /// The game file.
-    pub fn file(&self) -> &GameFile {
-        &self.file
+    /// The game file, when the game is kept in one (not on a server).
+    pub fn file(&self) -> Option<&GameFile> {
+        self.file.as_file()
+    }
+
+    /// Signs an umpire in with a Control role: events record who made them, and actions are
+    /// held to the role's remit from now on.
+    pub fn sign_in(&mut self, who: crate::megagame::remit::SignedIn) {
+        self.by = Some(who.by());
+        self.signed_in = Some(who);
+    }
+
+    /// The umpire signed in, if any.
+    pub fn signed_in(&self) -> Option<&crate::megagame::remit::SignedIn> {
+        self.signed_in.as_ref()
+    }
+
+    /// Where the game is kept, for people (a path, or a server and game name).
+    pub fn location(&self) -> String {
+        self.file.location()
+    }
+
+    /// The journal backend's own integrity check ("ok" when sound).
+    pub fn integrity_check(&mut self) -> Result<String, GameError> {
+        Ok(self.file.integrity_check()?)
+    }
+
+    /// Takes in the events other desks added since this desk last looked; returns how many.
+    pub fn refresh(&mut self) -> Result<usize, GameError> {
+        if !self.queued.is_empty() {
+            // Offline work waits at the end of the journal: send it (it follows the others').
+            return Ok(self.sync()?.taken_in);
+        }
+        let after = self.events.len() as u64;
+        let new = self.file.events_after(after)?;
+        if new.is_empty() {
+            return Ok(0);
+        }
+        let n = new.len();
+        self.events.extend(new);
+        self.confirmed = self.events.len();
+        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        Ok(n)
     }
 
     /// The leaf steps of the Sequence of Play.
@@ -315,18 +498,44 @@ impl Game {
         }
     }
 
-    /// Commits events one by one (each in its own transaction), then folds them in.
+    /// Commits the events of one action together (all or none, one transaction), then folds
+    /// them in. Refused with [`StoreError::Moved`] when another desk wrote first.
     fn commit(&mut self, kinds: Vec<EventKind>) -> Result<Vec<u64>, GameError> {
-        let mut seqs = Vec::new();
-        for kind in kinds {
-            let event = Event {
-                seq: self.events.len() as u64 + 1,
-                at: Utc::now(),
+        let now = Utc::now();
+        let first = self.events.len() as u64 + 1;
+        let events: Vec<Event> = kinds
+            .into_iter()
+            .zip(first..)
+            .map(|(kind, seq)| Event {
+                seq,
+                at: now,
                 by: self.by.clone(),
                 cursor: self.state.cursor.clone(),
                 kind,
+            })
+            .collect();
+        if !self.queued.is_empty() || self.link_down {
+            // Still offline (the queue could not be sent, or the link is known to be down):
+            // this action joins the queue.
+            let cause = StoreError::Server {
+                location: self.file.location(),
+                message: "the link to the server is down".into(),
             };
-            self.file.append(&event)?;
+            return self.queue_offline(events, cause);
+        }
+        if let Err(e) = self.file.append(&events) {
+            // A link that dropped during the append leaves it unknown whether it landed: look
+            // (reconnecting) before saying it did not, so a retry never records it twice.
+            if !matches!(e, StoreError::Server { .. }) {
+                return Err(e.into());
+            }
+            if !self.landed(&events) {
+                return self.queue_offline(events, e);
+            }
+        }
+        self.confirmed += events.len();
+        let mut seqs = Vec::new();
+        for event in events {
             seqs.push(event.seq);
             // Undo and redo change which earlier events count: fold again from the start.
             // Anything else folds in on top of the state.
@@ -342,6 +551,18 @@ impl Game {
             }
         }
         Ok(seqs)
+    }
+
+    /// Whether `events` are in the journal after all (an append whose answer was lost).
+    fn landed(&mut self, events: &[Event]) -> bool {
+        let after = self.events.len() as u64;
+        let Ok(there) = self.file.events_after(after) else {
+            return false;
+        };
+        there.len() >= events.len()
+            && there.iter().zip(events).all(|(a, b)| {
+                a.seq == b.seq && a.at == b.at && a.by == b.by && a.kind.name() == b.kind.name()
+            })
     }
 
     fn counter(&self, id: &str) -> Result<&super::state::CounterState, GameError> {
@@ -468,6 +689,68 @@ impl Game {
         Ok(value)
     }
 
+    /// Refuses an adjustment of an attribute that is not a whole number: one the ruleset does
+    /// not declare as `int` for this kind of counter, or whose value is not a number.
+    pub fn check_adjustable(&self, counter: &str, attribute: &str) -> Result<(), GameError> {
+        use crate::rules::AttributeKind;
+        let c = self.counter(counter)?;
+        let specs = match c.kind {
+            super::scenario::CounterKind::Leader => &self.ruleset.leaders,
+            _ => &self.ruleset.units,
+        };
+        match specs.iter().find(|a| a.name == attribute) {
+            Some(spec) if matches!(spec.kind, AttributeKind::Int { .. }) => {}
+            Some(_) => {
+                return refused(format!(
+                    "{counter}'s {attribute} is not a number: it cannot be adjusted by a delta — set it with `game set`"
+                ));
+            }
+            None => {
+                let names: Vec<&str> = specs
+                    .iter()
+                    .filter(|a| matches!(a.kind, AttributeKind::Int { .. }))
+                    .map(|a| a.name.as_str())
+                    .collect();
+                return refused(format!(
+                    "{counter} has no attribute '{attribute}' — whole-number attributes: {}",
+                    names.join(", ")
+                ));
+            }
+        }
+        match c.attributes.get(attribute) {
+            None | Some(Value::Int(_)) => Ok(()),
+            Some(other) => refused(format!(
+                "{counter}'s {attribute} is '{other}', not a number: it cannot be adjusted by a delta"
+            )),
+        }
+    }
+
+    /// Refuses a delta that takes an attribute out of its declared range.
+    fn check_adjust_range(&self, counter: &str, attribute: &str, by: i64) -> Result<(), GameError> {
+        use crate::rules::AttributeKind;
+        let c = self.counter(counter)?;
+        let specs = match c.kind {
+            super::scenario::CounterKind::Leader => &self.ruleset.leaders,
+            _ => &self.ruleset.units,
+        };
+        let now = match c.attributes.get(attribute) {
+            Some(Value::Int(v)) => *v,
+            _ => 0,
+        };
+        let after = now.saturating_add(by);
+        if let Some(AttributeKind::Int { min, max }) =
+            specs.iter().find(|a| a.name == attribute).map(|a| &a.kind)
+            && (min.is_some_and(|m| after < m) || max.is_some_and(|m| after > m))
+        {
+            return refused(format!(
+                "{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}",
+                min.map_or("…".into(), |m| m.to_string()),
+                max.map_or("…".into(), |m| m.to_string())
+            ));
+        }
+        Ok(())
+    }
+
     /// An event that stands (not undone).
     fn resolved_event(&self, seq: u64) -> Option<&Event> {
         self.events
@@ -508,9 +791,12 @@ impl Game {
 
     /// The last effective undoable event, and the last undone one that can be redone.
     fn undo_target(&self) -> Option<u64> {
+        // On a shared game, undo takes back this desk's own last action, not another desk's.
+        let shared = self.file.as_file().is_none() && self.by.is_some();
         self.events
             .iter()
             .rev()
+            .filter(|e| !shared || e.by == self.by)
             .find(|e| e.kind.is_undoable() && self.state.effective.contains(&e.seq))
             .map(|e| e.seq)
     }
@@ -522,7 +808,8 @@ impl Game {
                 EventKind::Undone { event } if !self.state.effective.contains(event) => {
                     return Some(*event);
                 }
-                EventKind::Undone { .. } | EventKind::Redone { .. } => {}
+                // The clock runs on regardless: it does not end a redo.
+                EventKind::Undone { .. } | EventKind::Redone { .. } | EventKind::Clock { .. } => {}
                 _ => return None,
             }
         }
@@ -531,6 +818,62 @@ impl Game {
 
     /// Checks an action, commits its events and folds them in. Nothing is written when refused.
     pub fn act(&mut self, action: Action) -> Result<Vec<u64>, GameError> {
+        // On a shared game another desk may write between our look at the state and our commit:
+        // the append is then refused as a whole, we take in the other desk's events and judge
+        // the action again against the new state.
+        if !self.queued.is_empty() && !self.link_down {
+            // Working offline: try to send the queue first; if the server is still away, the
+            // action joins the queue (when the role owns what it touches).
+            let _ = self.sync();
+        }
+        // Other desks may win the race many times in a row on a busy server: keep trying for a
+        // while (each attempt takes in their events first), then say so.
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(20) {
+            let mut kinds = self.plan(action.clone())?;
+            if let Some(who) = &self.signed_in {
+                let note = crate::megagame::remit::judge(
+                    who,
+                    &self.scenario,
+                    &self.state,
+                    &kinds,
+                    self.reason.as_deref(),
+                )
+                .map_err(GameError::Refused)?;
+                kinds.extend(note);
+            }
+            match self.commit(kinds) {
+                Err(GameError::Store(StoreError::Moved { .. })) => {
+                    self.refresh()?;
+                }
+                done => return done,
+            }
+        }
+        refused(format!(
+            "{}: other desks kept writing; the action was not recorded — try again",
+            self.file.location()
+        ))
+    }
+
+    /// Commits fixed events (not judged again), retrying after other desks' appends.
+    pub(super) fn commit_all(&mut self, kinds: Vec<EventKind>) -> Result<Vec<u64>, GameError> {
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(20) {
+            match self.commit(kinds.clone()) {
+                Err(GameError::Store(StoreError::Moved { .. })) => {
+                    self.refresh()?;
+                }
+                done => return done,
+            }
+        }
+        refused(format!(
+            "{}: other desks kept writing; nothing was recorded — try again",
+            self.file.location()
+        ))
+    }
+
+    /// The events an action makes, judged against the current state (nothing is written).
+    fn plan(&mut self, action: Action) -> Result<Vec<EventKind>, GameError> {
         let kinds = match action {
             Action::Move { counter, to } => {
                 self.check_position(&to)?;
@@ -659,11 +1002,13 @@ impl Game {
                     ));
                 }
                 for c in &changes {
-                    let (CounterChange::Attribute { counter, .. }
-                    | CounterChange::Status { counter, .. }
-                    | CounterChange::Move { counter, .. }
-                    | CounterChange::Remove { counter, .. }) = c;
-                    self.counter(counter)?;
+                    self.counter(c.counter())?;
+                    if let CounterChange::Adjust {
+                        counter, attribute, ..
+                    } = c
+                    {
+                        self.check_adjustable(counter, attribute)?;
+                    }
                     if let CounterChange::Move { to, .. } = c {
                         self.check_position(to)?;
                     }
@@ -742,6 +1087,67 @@ impl Game {
                 vec![EventKind::Skipped { item, reason }]
             }
             Action::Note { text } => vec![EventKind::Note { text }],
+            Action::Adjust {
+                counter,
+                attribute,
+                by,
+                reason,
+            } => {
+                self.counter(&counter)?;
+                self.check_adjustable(&counter, &attribute)?;
+                self.check_adjust_range(&counter, &attribute, by)?;
+                if reason.trim().is_empty() {
+                    return refused("an adjustment needs a reason, for the journal");
+                }
+                vec![EventKind::Changed {
+                    changes: vec![CounterChange::Adjust {
+                        counter,
+                        attribute,
+                        by,
+                    }],
+                    reason: Some(reason),
+                }]
+            }
+            Action::Transfer {
+                from,
+                to,
+                attribute,
+                amount,
+                reason,
+            } => {
+                if amount <= 0 {
+                    return refused(format!(
+                        "a transfer moves a positive amount, not {amount} — swap the two counters to move it the other way"
+                    ));
+                }
+                if from == to {
+                    return refused("a transfer needs two different counters");
+                }
+                for id in [&from, &to] {
+                    self.counter(id)?;
+                    self.check_adjustable(id, &attribute)?;
+                }
+                self.check_adjust_range(&from, &attribute, -amount)?;
+                self.check_adjust_range(&to, &attribute, amount)?;
+                if reason.trim().is_empty() {
+                    return refused("a transfer needs a reason, for the journal");
+                }
+                vec![EventKind::Changed {
+                    changes: vec![
+                        CounterChange::Adjust {
+                            counter: from,
+                            attribute: attribute.clone(),
+                            by: -amount,
+                        },
+                        CounterChange::Adjust {
+                            counter: to,
+                            attribute,
+                            by: amount,
+                        },
+                    ],
+                    reason: Some(reason),
+                }]
+            }
             Action::Undo => match self.undo_target() {
                 Some(event) => vec![EventKind::Undone { event }],
                 None => return refused("nothing to undo"),
@@ -750,8 +1156,68 @@ impl Game {
                 Some(event) => vec![EventKind::Redone { event }],
                 None => return refused("nothing to redo"),
             },
+            Action::Clock(action) => {
+                let Some(clock) = self.ruleset.clock() else {
+                    return refused(format!(
+                        "{} has no phase clock (a megagame timetable's clock: section)",
+                        self.ruleset.name
+                    ));
+                };
+                if let super::event::ClockAction::Start { turn, phase } = &action {
+                    if clock.turn(*turn).is_none() {
+                        let turns: Vec<String> =
+                            clock.turns.iter().map(|t| t.turn.to_string()).collect();
+                        return refused(format!(
+                            "the clock has no turn {turn} — turns: {}",
+                            turns.join(", ")
+                        ));
+                    }
+                    if !clock.phases.contains(phase) {
+                        return refused(format!(
+                            "'{phase}' is not a phase of the clock — phases: {}",
+                            clock.phases.join(", ")
+                        ));
+                    }
+                }
+                vec![EventKind::Clock { action }]
+            }
+            Action::ClockStep { to } => {
+                if to <= self.state.cursor {
+                    Vec::new()
+                } else if to.step >= self.steps.len() {
+                    return refused(format!("there is no step {} in a turn", to.step + 1));
+                } else {
+                    vec![EventKind::Stepped {
+                        from: self.state.cursor.clone(),
+                        to,
+                    }]
+                }
+            }
+            Action::Announce {
+                audience,
+                team,
+                text,
+            } => {
+                if text.trim().is_empty() {
+                    return refused("an announcement needs a text");
+                }
+                match (audience, &team) {
+                    (super::event::Audience::Team, None) => {
+                        return refused("a team announcement needs the team (--team ID)");
+                    }
+                    (super::event::Audience::Team, Some(t)) if t.trim().is_empty() => {
+                        return refused("a team announcement needs the team (--team ID)");
+                    }
+                    _ => {}
+                }
+                vec![EventKind::Announced {
+                    audience,
+                    team,
+                    text,
+                }]
+            }
         };
-        self.commit(kinds)
+        Ok(kinds)
     }
 
     /// Re-derives every app roll from the seed and draw index, and every resolution from its

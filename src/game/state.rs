@@ -96,12 +96,7 @@ fn apply_change(
     counters: &mut BTreeMap<String, CounterState>,
     change: &CounterChange,
 ) -> Result<(), String> {
-    let id = match change {
-        CounterChange::Attribute { counter, .. }
-        | CounterChange::Status { counter, .. }
-        | CounterChange::Move { counter, .. }
-        | CounterChange::Remove { counter, .. } => counter,
-    };
+    let id = change.counter();
     let Some(c) = counters.get_mut(id) else {
         return Err(format!(
             "the journal names counter '{id}', which the scenario does not have"
@@ -124,6 +119,21 @@ fn apply_change(
             c.removed = None;
         }
         CounterChange::Remove { reason, .. } => c.removed = Some(reason.clone()),
+        CounterChange::Adjust { attribute, by, .. } => {
+            // An attribute still unknown stays marked unknown: its value is then the sum of the
+            // deltas since the start, until the umpire sets it.
+            let now = match c.attributes.get(attribute) {
+                None => 0,
+                Some(Value::Int(v)) => *v,
+                Some(other) => {
+                    return Err(format!(
+                        "the journal adjusts {id}'s {attribute} by {by}, but it is not a number ({other})"
+                    ));
+                }
+            };
+            c.attributes
+                .insert(attribute.clone(), Value::Int(now.saturating_add(*by)));
+        }
     }
     Ok(())
 }
@@ -189,7 +199,13 @@ pub fn replay(scenario: &Scenario, events: &[Event]) -> Result<GameState, String
 /// Folds one more event into a state (one that is not an undo or redo, which change which
 /// earlier events count and so need a full [`replay`]).
 pub fn append_event(state: &mut GameState, e: &Event) -> Result<(), String> {
-    if e.kind.is_undoable() || matches!(e.kind, EventKind::GameStarted { .. }) {
+    // As `effective_events` does in a full replay: everything but undo and redo counts.
+    if e.kind.is_undoable()
+        || matches!(
+            e.kind,
+            EventKind::GameStarted { .. } | EventKind::Clock { .. }
+        )
+    {
         state.effective.insert(e.seq);
     }
     apply_event(state, e)
@@ -212,6 +228,9 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
     }
     match &e.kind {
         EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
+        // The phase clock is folded on its own (megagame::clock); announcements are read off
+        // the journal by the megagame paper.
+        EventKind::Clock { .. } | EventKind::Announced { .. } => {}
         EventKind::Changed { changes, .. } => {
             for c in changes {
                 apply_change(&mut state.counters, c)

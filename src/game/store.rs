@@ -70,6 +70,48 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
     },
+    /// Another desk wrote to the journal first: the events offered were not appended.
+    #[error(
+        "{location}: another desk added to the journal first (it now has {len} entries) — refresh and try again"
+    )]
+    Moved {
+        /// The game.
+        location: String,
+        /// Entries the journal has now.
+        len: u64,
+    },
+    /// The PostgreSQL server refused or could not be reached.
+    #[error("{location}: {message}")]
+    Server {
+        /// The game (server URL without password, and game name).
+        location: String,
+        /// What went wrong, and what to do.
+        message: String,
+    },
+}
+
+/// Where a game's journal is kept: the one interface the game logic talks to. Two backends: the
+/// SQLite game file ([`GameFile`], the default, no server) and a game on a PostgreSQL server
+/// ([`super::pg::ServerGame`], shared by several desks).
+pub trait Journal: Send {
+    /// What the game started from.
+    fn meta(&self) -> &GameMeta;
+    /// Where it is, for people (a path, or a server URL without password and the game name).
+    fn location(&self) -> String;
+    /// Every event, in journal order.
+    fn events(&mut self) -> Result<Vec<Event>, StoreError>;
+    /// The events after entry `after`, in order (the ones other desks added since).
+    fn events_after(&mut self, after: u64) -> Result<Vec<Event>, StoreError>;
+    /// Appends events atomically, all or none. Their `seq` must continue the journal; when
+    /// another desk wrote first the append is refused with [`StoreError::Moved`] and nothing is
+    /// written. Durable when this returns.
+    fn append(&mut self, events: &[Event]) -> Result<(), StoreError>;
+    /// The backend's own integrity check ("ok" when sound).
+    fn integrity_check(&mut self) -> Result<String, StoreError>;
+    /// The game file, when the journal is one.
+    fn as_file(&self) -> Option<&GameFile> {
+        None
+    }
 }
 
 /// What a game started from.
@@ -249,13 +291,32 @@ impl GameFile {
 
     /// Appends one event in its own transaction; it is durable when this returns.
     pub fn append(&self, event: &Event) -> Result<(), StoreError> {
-        let body = serde_json::to_string(event).map_err(|e| StoreError::Damaged {
-            path: self.path.clone(),
-            seq: event.seq,
-            problem: e.to_string(),
-        })?;
-        self.conn
-            .execute(
+        self.append_all(std::slice::from_ref(event))
+    }
+
+    /// Appends events in one transaction (all or none); durable when this returns. Refuses
+    /// with [`StoreError::Moved`] when the first one does not continue the journal.
+    pub fn append_all(&self, events: &[Event]) -> Result<(), StoreError> {
+        let Some(first) = events.first() else {
+            return Ok(());
+        };
+        let tx = self.conn.unchecked_transaction().map_err(sql(&self.path))?;
+        let len: i64 = tx
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
+            .map_err(sql(&self.path))?;
+        if first.seq != len as u64 + 1 {
+            return Err(StoreError::Moved {
+                location: self.path.display().to_string(),
+                len: len as u64,
+            });
+        }
+        for event in events {
+            let body = serde_json::to_string(event).map_err(|e| StoreError::Damaged {
+                path: self.path.clone(),
+                seq: event.seq,
+                problem: e.to_string(),
+            })?;
+            tx.execute(
                 "INSERT INTO events (seq, at, by, kind, body) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![
                     event.seq as i64,
@@ -266,20 +327,29 @@ impl GameFile {
                 ],
             )
             .map_err(sql(&self.path))?;
+        }
+        tx.commit().map_err(sql(&self.path))?;
         Ok(())
     }
 
     /// Every event, in journal order.
     pub fn events(&self) -> Result<Vec<Event>, StoreError> {
+        self.events_from(0)
+    }
+
+    /// The events after entry `after`, in journal order.
+    pub fn events_from(&self, after: u64) -> Result<Vec<Event>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT seq, body FROM events ORDER BY seq")
+            .prepare("SELECT seq, body FROM events WHERE seq > ?1 ORDER BY seq")
             .map_err(sql(&self.path))?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .query_map([after as i64], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
             .map_err(sql(&self.path))?;
         let mut out = Vec::new();
-        for (expected, row) in (1u64..).zip(rows) {
+        for (expected, row) in (after + 1..).zip(rows) {
             let (seq, body) = row.map_err(sql(&self.path))?;
             let seq = seq as u64;
             if seq != expected {
@@ -318,5 +388,35 @@ impl GameFile {
         events
             .first()
             .is_some_and(|e| matches!(e.kind, EventKind::GameStarted { .. }))
+    }
+}
+
+impl Journal for GameFile {
+    fn meta(&self) -> &GameMeta {
+        &self.meta
+    }
+
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn events(&mut self) -> Result<Vec<Event>, StoreError> {
+        GameFile::events(self)
+    }
+
+    fn events_after(&mut self, after: u64) -> Result<Vec<Event>, StoreError> {
+        self.events_from(after)
+    }
+
+    fn append(&mut self, events: &[Event]) -> Result<(), StoreError> {
+        self.append_all(events)
+    }
+
+    fn integrity_check(&mut self) -> Result<String, StoreError> {
+        GameFile::integrity_check(self)
+    }
+
+    fn as_file(&self) -> Option<&GameFile> {
+        Some(self)
     }
 }

@@ -7,6 +7,7 @@
 pub mod charts;
 pub mod error;
 pub mod font;
+pub mod megagame;
 pub mod pdf;
 pub mod scenario;
 pub mod subset;

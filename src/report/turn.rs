@@ -42,12 +42,7 @@ fn visible(c: &CounterState, side: Option<&str>) -> bool {
 }
 
 fn change_counter(c: &CounterChange) -> &str {
-    match c {
-        CounterChange::Attribute { counter, .. }
-        | CounterChange::Status { counter, .. }
-        | CounterChange::Move { counter, .. }
-        | CounterChange::Remove { counter, .. } => counter,
-    }
+    c.counter()
 }
 
 fn describe_change(c: &CounterChange, own: bool) -> String {
@@ -69,7 +64,24 @@ fn describe_change(c: &CounterChange, own: bool) -> String {
         ),
         CounterChange::Move { counter, to, .. } => format!("{counter} → {to}"),
         CounterChange::Remove { counter, reason } => format!("{counter} removed ({reason})"),
+        CounterChange::Adjust {
+            counter,
+            attribute,
+            by,
+        } if own => format!("{counter}: {} {by:+}", attribute.replace('_', " ")),
+        CounterChange::Adjust { counter, .. } => format!("{counter}: changed"),
     }
+}
+
+/// One journal entry as report cells (entry, step, event, details), or None when the side may
+/// not see it (the megagame Control log lays these out with times and who made each).
+pub(crate) fn event_row(
+    game: &Game,
+    state: &GameState,
+    e: &Event,
+    side: Option<&str>,
+) -> Option<Vec<GridCell>> {
+    row(game, state, e, side)
 }
 
 /// One journal entry as a report row, or None when the side may not see it.
@@ -245,6 +257,35 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
             format!("entry {event} undone (it stays in the journal)"),
         ),
         EventKind::Redone { event } => ("Redo".to_string(), format!("entry {event} restored")),
+        // A side's report leaves the clock out, and announcements not made to everyone.
+        EventKind::Clock { action } => {
+            if side.is_some() {
+                return None;
+            }
+            ("Clock".to_string(), action.describe())
+        }
+        EventKind::Announced {
+            audience,
+            team,
+            text,
+        } => {
+            use crate::game::event::Audience;
+            let heard = match audience {
+                Audience::Public => true,
+                Audience::Team => side.is_none() || team.as_deref() == side,
+                Audience::Control => side.is_none(),
+            };
+            if !heard {
+                return None;
+            }
+            (
+                format!("Announcement ({audience})"),
+                match team {
+                    Some(t) => format!("{t}: {text}"),
+                    None => text.clone(),
+                },
+            )
+        }
     };
     Some(vec![
         cell(e.seq.to_string()),

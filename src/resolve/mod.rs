@@ -87,6 +87,12 @@ pub struct Effect {
     /// Procedure to queue.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub procedure: Option<String>,
+    /// Attribute changed (`adjust`: by `amount`; `set`: to `value`, or to `amount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<String>,
+    /// Value set (`set` effects with a flag or a name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
     /// Text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -835,6 +841,8 @@ fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, Reso
                 amount,
                 status: s.status.clone(),
                 procedure: s.procedure.clone(),
+                attribute: s.attribute.clone(),
+                value: s.value.clone(),
                 text: s.text.clone(),
                 rule: s.rule.clone(),
             })
@@ -1447,8 +1455,15 @@ pub fn describe_effect(e: &Effect) -> String {
     if let Some(side) = &e.side {
         s = format!("{side}: {s}");
     }
-    if let Some(a) = e.amount {
-        s.push_str(&format!(" {a}"));
+    if let Some(attr) = &e.attribute {
+        s.push_str(&format!(" {}", attr.replace('_', " ")));
+    }
+    match (e.kind.as_str(), e.amount, &e.value) {
+        ("adjust", Some(a), _) => s.push_str(&format!(" {a:+}")),
+        ("set", Some(a), _) => s.push_str(&format!(" = {a}")),
+        ("set", None, Some(v)) => s.push_str(&format!(" = {v}")),
+        (_, Some(a), _) => s.push_str(&format!(" {a}")),
+        _ => {}
     }
     if let Some(st) = &e.status {
         s.push_str(&format!(" {st}"));

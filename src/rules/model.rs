@@ -214,6 +214,14 @@ pub struct EffectSpec {
     pub status: Option<String>,
     /// A procedure to queue.
     pub procedure: Option<String>,
+    /// The counter attribute an `adjust` or `set` effect changes (a ledger's `treasury`, an
+    /// army's `arrears`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<String>,
+    /// The value a `set` effect gives the attribute, when it is not a number computed by
+    /// `amount` (a flag or a name: `in_revolt: true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
     /// Free text.
     pub text: Option<String>,
     /// Rule reference.
@@ -277,6 +285,52 @@ pub struct Table {
     pub results: Vec<ResultPattern>,
     /// The file it came from.
     pub file: String,
+    /// A real-time phase clock laid over this table (a megagame's timetable).
+    pub clock: Option<Clock>,
+}
+
+/// A megagame's real-time phase clock, from a timetable table's `clock:` section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Clock {
+    /// The Sequence-of-Play step ids that are the clock's phases, in order.
+    pub phases: Vec<String>,
+    /// How long before a phase ends the desk warns, in seconds.
+    pub warning_seconds: u32,
+    /// Each turn's phases.
+    pub turns: Vec<ClockTurn>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+/// One turn of a phase clock.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClockTurn {
+    /// Game turn, from 1.
+    pub turn: u32,
+    /// The turn's game years (from the timetable row), e.g. "1524 - 1528".
+    pub years: Option<String>,
+    /// Scheduled start, "HH:MM", when the timetable gives one.
+    pub starts: Option<String>,
+    /// Each phase's length, in seconds, in the order of [`Clock::phases`].
+    pub phase_seconds: Vec<u32>,
+    /// Scheduled phase ends, "HH:MM", when given.
+    pub phase_ends: Vec<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+impl Clock {
+    /// The schedule of one turn.
+    pub fn turn(&self, turn: u32) -> Option<&ClockTurn> {
+        self.turns.iter().find(|t| t.turn == turn)
+    }
+
+    /// The last turn the clock runs.
+    pub fn last_turn(&self) -> u32 {
+        self.turns.iter().map(|t| t.turn).max().unwrap_or(0)
+    }
 }
 
 impl Table {
@@ -347,6 +401,20 @@ pub struct InputSpec {
     pub rule: Option<String>,
     /// Help text.
     pub help: Option<String>,
+    /// Where a game prefills it from: an attribute of the counters given for a role.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<InputSource>,
+}
+
+/// The counters' attribute an input is prefilled from (`from: {role: army, attribute:
+/// strength_thousands}` or `from: army.strength_thousands`). Numbers are summed over the role's
+/// counters; names and flags must agree; a flag also reads a status marker of that name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InputSource {
+    /// The role whose counters supply it (`army`, `state`, `area`…).
+    pub role: String,
+    /// The attribute.
+    pub attribute: String,
 }
 
 impl InputSpec {
@@ -915,6 +983,11 @@ impl Ruleset {
     /// A table by id.
     pub fn table(&self, id: &str) -> Option<&Table> {
         self.tables.get(id)
+    }
+
+    /// The real-time phase clock, when a table carries one (megagames).
+    pub fn clock(&self) -> Option<&Clock> {
+        self.tables.values().find_map(|t| t.clock.as_ref())
     }
 
     /// The same ruleset with some rulings switched (`id` → option id).

@@ -207,6 +207,25 @@ pub struct RawInput {
     pub rule: Option<String>,
     #[serde(default)]
     pub help: Option<String>,
+    #[serde(default)]
+    pub from: Option<RawInputSource>,
+}
+
+/// Where an input is prefilled from: `army.strength_thousands` or `{role: army, attribute:
+/// strength_thousands}`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawInputSource {
+    Dotted(String),
+    Full(RawInputSourceFull),
+}
+
+/// The long form of [`RawInputSource`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInputSourceFull {
+    pub role: String,
+    pub attribute: String,
 }
 
 /// A named value computed by an expression.
@@ -469,6 +488,10 @@ pub struct RawEffect {
     #[serde(default)]
     pub procedure: Option<String>,
     #[serde(default)]
+    pub attribute: Option<String>,
+    #[serde(default)]
+    pub value: Option<RawScalar>,
+    #[serde(default)]
     pub text: Option<String>,
     #[serde(default)]
     pub rule: Option<String>,
@@ -582,4 +605,40 @@ pub struct RawTable {
     pub rows: Vec<RawRow>,
     #[serde(default)]
     pub results: BTreeMap<String, RawResult>,
+    #[serde(default)]
+    pub clock: Option<RawClock>,
+}
+
+/// A real-time phase clock laid over a timetable (megagames): which Sequence-of-Play steps are
+/// the clock's phases, and how long each lasts in each turn.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClock {
+    pub phases: Vec<String>,
+    #[serde(default)]
+    pub warning_minutes: Option<u32>,
+    #[serde(default)]
+    pub years_column: Option<String>,
+    pub turns: Vec<RawClockTurn>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// One turn of the clock: when its phases end (clock times) or how long each lasts (minutes).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClockTurn {
+    pub turn: u32,
+    #[serde(default)]
+    pub row: Option<String>,
+    #[serde(default)]
+    pub starts: Option<String>,
+    #[serde(default)]
+    pub phase_ends: Option<Vec<String>>,
+    #[serde(default)]
+    pub phase_minutes: Option<Vec<u32>>,
+    #[serde(default)]
+    pub rule: Option<String>,
 }

@@ -37,7 +37,9 @@ pub const LOOKUP_NAMES: [&str; 5] = [
     "dice_modifier",
 ];
 const OUTCOME_NAMES: [&str; 2] = ["value", "n"];
-const EFFECT_KINDS: [&str; 9] = [
+const EFFECT_KINDS: [&str; 11] = [
+    "adjust",
+    "set",
     "sp_loss",
     "status",
     "retreat",
@@ -53,6 +55,9 @@ struct FileCtx<'a> {
     file: &'a SourceFile,
     index: OnceCell<YamlIndex>,
     errors: Vec<LoadError>,
+    /// The ruleset's unit and leader attributes, once known: what `adjust`/`set` effects and
+    /// inputs' `from:` may name.
+    attributes: Option<Vec<AttributeSpec>>,
 }
 
 impl<'a> FileCtx<'a> {
@@ -61,6 +66,7 @@ impl<'a> FileCtx<'a> {
             file,
             index: OnceCell::new(),
             errors: Vec::new(),
+            attributes: None,
         }
     }
 
@@ -270,6 +276,8 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     });
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
     let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
+    let declared: Vec<AttributeSpec> = units.iter().chain(&leaders).cloned().collect();
+    rctx.attributes = Some(declared.clone());
     if let Some(name) = &raw.strength_attribute
         && !units
             .iter()
@@ -286,6 +294,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut table_files: BTreeMap<String, String> = BTreeMap::new();
     for (file, raw_table) in &raw_tables {
         let mut tctx = FileCtx::new(file);
+        tctx.attributes = Some(declared.clone());
         if let Some(table) = validate_table(&mut tctx, raw_table, &dice) {
             if let Some(other) = table_files.get(&table.id) {
                 tctx.err(
@@ -334,9 +343,20 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         &procedure_ids,
         &mut step_ids,
     );
-    // Follow-ups named in table results must exist too.
+    // Follow-ups named in table results must exist too, and a clock's phases must be steps.
     for (file, raw_table) in &raw_tables {
         let mut tctx = FileCtx::new(file);
+        if let Some(clock) = &raw_table.clock {
+            for (i, p) in clock.phases.iter().enumerate() {
+                if !step_ids.contains(p) {
+                    tctx.err(
+                        &YamlPath::root().key("clock").key("phases").index(i),
+                        format!("'{p}' is not a step of the Sequence of Play"),
+                        "name the ids of sequence_of_play steps in ruleset.yaml, e.g. phase_1",
+                    );
+                }
+            }
+        }
         for (code, result) in &raw_table.results {
             for (k, effect) in result.effects.iter().enumerate() {
                 if let Some(p) = &effect.procedure
@@ -710,6 +730,14 @@ fn validate_effects(
                 "add status: e.g. demoralised, disordered",
             );
         }
+        check_attribute_effect(ctx, &p, e);
+        if e.value.is_some() && e.kind != "set" {
+            ctx.err(
+                &p.key("value"),
+                format!("value: is for set effects, not {}", e.kind),
+                "use amount: for a number, or kind: set",
+            );
+        }
         let amount = match &e.amount {
             Some(a) => ctx.expr(&p.key("amount"), a, known),
             None => None,
@@ -726,11 +754,128 @@ fn validate_effects(
             amount,
             status: e.status.clone(),
             procedure: e.procedure.clone(),
+            attribute: e.attribute.clone(),
+            value: e.value.as_ref().map(|v| match v {
+                RawScalar::Int(i) => Value::Int(*i),
+                RawScalar::Bool(b) => Value::Bool(*b),
+                RawScalar::Text(t) => Value::Text(t.clone()),
+            }),
             text: e.text.clone(),
             rule: e.rule.clone(),
         });
     }
     out
+}
+
+/// `adjust` and `set` effects: an attribute the ruleset declares, of the right type, and an
+/// amount (adjust: the delta) or a value (set).
+fn check_attribute_effect(ctx: &mut FileCtx, p: &YamlPath, e: &RawEffect) {
+    let wants = matches!(e.kind.as_str(), "adjust" | "set");
+    let Some(attribute) = &e.attribute else {
+        if wants {
+            ctx.err(
+                p,
+                format!("a {} effect needs an attribute", e.kind),
+                "add attribute: e.g. treasury, arrears, in_revolt",
+            );
+        }
+        return;
+    };
+    if !wants {
+        ctx.err(
+            &p.key("attribute"),
+            format!("attribute: is for adjust and set effects, not {}", e.kind),
+            "use kind: adjust (a delta) or kind: set (a value), or remove attribute:",
+        );
+        return;
+    }
+    let kind = ctx.attributes.as_ref().map(|attrs| {
+        attrs
+            .iter()
+            .find(|a| a.name == *attribute)
+            .map(|a| a.kind.clone())
+    });
+    let kind = match kind {
+        None => None,
+        Some(Some(k)) => Some(k),
+        Some(None) => {
+            let names: Vec<String> = ctx
+                .attributes
+                .iter()
+                .flatten()
+                .map(|a| a.name.clone())
+                .collect();
+            ctx.err(
+                &p.key("attribute"),
+                format!("unknown attribute '{attribute}'"),
+                format!(
+                    "name a unit or leader attribute of the ruleset: {}",
+                    if names.is_empty() {
+                        "none declared".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            );
+            return;
+        }
+    };
+    let is_int = kind
+        .as_ref()
+        .is_none_or(|k| matches!(k, AttributeKind::Int { .. }));
+    match e.kind.as_str() {
+        "adjust" => {
+            if e.amount.is_none() {
+                ctx.err(
+                    p,
+                    "an adjust effect needs an amount (the delta)",
+                    "add amount: e.g. -florins_paid, 1",
+                );
+            }
+            if !is_int {
+                ctx.err(
+                    &p.key("attribute"),
+                    format!("'{attribute}' is not a whole number: it cannot be adjusted"),
+                    "use kind: set with value: for flags and names",
+                );
+            }
+        }
+        _ => match (&e.amount, &e.value) {
+            (Some(_), Some(_)) | (None, None) => ctx.err(
+                p,
+                "a set effect needs exactly one of amount (a number expression) and value",
+                "write amount: arrears_after, or value: true",
+            ),
+            (Some(_), None) if !is_int => ctx.err(
+                &p.key("amount"),
+                format!("'{attribute}' is not a whole number"),
+                "use value: with a flag or a name",
+            ),
+            (None, Some(v)) => {
+                let ok = match (&kind, v) {
+                    (None, _) => true,
+                    (Some(AttributeKind::Int { .. }), RawScalar::Int(_)) => true,
+                    (Some(AttributeKind::Flag), RawScalar::Bool(_)) => true,
+                    (Some(AttributeKind::Text), RawScalar::Text(_)) => true,
+                    (Some(AttributeKind::Choice { choices }), RawScalar::Text(t)) => {
+                        choices.contains(t)
+                    }
+                    (Some(AttributeKind::Choices { choices }), RawScalar::Text(t)) => {
+                        t.split(',').all(|p| choices.iter().any(|c| c == p.trim()))
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    ctx.err(
+                        &p.key("value"),
+                        format!("'{}' does not fit attribute '{attribute}'", v.text()),
+                        "give a value of the attribute's type (a number, true/false, or one of its choices)",
+                    );
+                }
+            }
+            _ => {}
+        },
+    }
 }
 
 fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Table> {
@@ -958,10 +1103,15 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
     if keys.len() == raw.rows.len() {
         check_keys(ctx, &root.key("rows"), row_key, &keys, "row");
     }
+    let clock = raw
+        .clock
+        .as_ref()
+        .and_then(|c| validate_clock(ctx, c, &rows, &lines));
     if ctx.errors.len() > before {
         return None;
     }
     Some(Table {
+        clock,
         id: raw.id.clone(),
         title: raw.title.clone(),
         rule: raw.rule.clone(),
@@ -974,6 +1124,185 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         rows,
         results,
         file: ctx.file.name.clone(),
+    })
+}
+
+/// "HH:MM" → minutes after midnight.
+fn clock_minutes(text: &str) -> Option<u32> {
+    let (h, m) = text.trim().split_once(':')?;
+    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60 && text.trim().len() == 5).then_some(h * 60 + m)
+}
+
+/// A timetable's `clock:` section (megagames): phase lengths per turn, checked against the
+/// table's rows; the phase ids are checked against the Sequence of Play in [`load_ruleset`].
+fn validate_clock(
+    ctx: &mut FileCtx,
+    raw: &RawClock,
+    rows: &[Row],
+    lines: &[HeaderLine],
+) -> Option<Clock> {
+    let root = YamlPath::root().key("clock");
+    let before = ctx.errors.len();
+    if raw.phases.is_empty() {
+        ctx.err(
+            &root.key("phases"),
+            "the clock has no phases",
+            "list the Sequence-of-Play step ids that are the clock's phases, e.g. [phase_1, phase_2]",
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for (i, p) in raw.phases.iter().enumerate() {
+        if !seen.insert(p.as_str()) {
+            ctx.err(
+                &root.key("phases").index(i),
+                format!("phase '{p}' is listed twice"),
+                "list each phase once",
+            );
+        }
+    }
+    let years_at = raw.years_column.as_ref().and_then(|col| {
+        let at = lines
+            .first()
+            .and_then(|l| l.keys.iter().position(|k| *k == Key::Name(col.clone())));
+        if at.is_none() {
+            ctx.err(
+                &root.key("years_column"),
+                format!("this table has no column '{col}'"),
+                "name one of the table's columns, e.g. game_years",
+            );
+        }
+        at
+    });
+    let mut turns: Vec<ClockTurn> = Vec::new();
+    for (i, t) in raw.turns.iter().enumerate() {
+        let path = root.key("turns").index(i);
+        if t.turn == 0 || turns.iter().any(|x| x.turn == t.turn) {
+            ctx.err(
+                &path.key("turn"),
+                format!("turn {} is not a new turn number", t.turn),
+                "number the turns from 1, each once",
+            );
+        }
+        let row = t.row.as_ref().and_then(|key| {
+            let found = rows.iter().find(|r| r.key == Key::Name(key.clone()));
+            if found.is_none() {
+                let keys: Vec<String> = rows.iter().map(|r| r.key.to_string()).collect();
+                ctx.err(
+                    &path.key("row"),
+                    format!("this table has no row '{key}'"),
+                    format!("rows: {}", keys.join(", ")),
+                );
+            }
+            found
+        });
+        let years = match (row, years_at) {
+            (Some(r), Some(at)) => r.cells.get(at).map(|c| c.text().to_string()),
+            _ => None,
+        };
+        let starts = t.starts.as_ref().map(|s| s.trim().to_string());
+        let start_minutes = starts.as_ref().and_then(|s| {
+            let m = clock_minutes(s);
+            if m.is_none() {
+                ctx.err(
+                    &path.key("starts"),
+                    format!("'{s}' is not a time of day"),
+                    "write HH:MM on the 24-hour clock, e.g. \"10:15\"",
+                );
+            }
+            m
+        });
+        let (phase_seconds, phase_ends) = match (&t.phase_ends, &t.phase_minutes) {
+            (Some(_), Some(_)) | (None, None) => {
+                ctx.err(
+                    &path,
+                    "give either phase_ends or phase_minutes",
+                    "phase_ends: [\"10:25\", …] with starts: \"10:15\", or phase_minutes: [10, …]",
+                );
+                continue;
+            }
+            (None, Some(minutes)) => {
+                if let Some(k) = minutes.iter().position(|m| *m == 0) {
+                    ctx.err(
+                        &path.key("phase_minutes").index(k),
+                        "a phase of 0 minutes",
+                        "give each phase a length in whole minutes",
+                    );
+                }
+                (
+                    minutes.iter().map(|m| m * 60).collect::<Vec<u32>>(),
+                    Vec::new(),
+                )
+            }
+            (Some(ends), None) => {
+                let Some(mut last) = start_minutes else {
+                    if starts.is_none() {
+                        ctx.err(
+                            &path,
+                            "phase_ends needs the turn's start",
+                            "add starts: \"HH:MM\"",
+                        );
+                    }
+                    continue;
+                };
+                let mut secs = Vec::new();
+                for (k, e) in ends.iter().enumerate() {
+                    match clock_minutes(e) {
+                        Some(m) if m > last => {
+                            secs.push((m - last) * 60);
+                            last = m;
+                        }
+                        Some(_) => ctx.err(
+                            &path.key("phase_ends").index(k),
+                            format!("phase end {e} is not after the one before"),
+                            "list the phase ends in order, each later than the last",
+                        ),
+                        None => ctx.err(
+                            &path.key("phase_ends").index(k),
+                            format!("'{e}' is not a time of day"),
+                            "write HH:MM on the 24-hour clock, e.g. \"10:25\"",
+                        ),
+                    }
+                }
+                (secs, ends.iter().map(|e| e.trim().to_string()).collect())
+            }
+        };
+        let given = t
+            .phase_ends
+            .as_ref()
+            .map_or_else(|| t.phase_minutes.as_ref().map_or(0, Vec::len), Vec::len);
+        if given != raw.phases.len() {
+            ctx.err(
+                &path,
+                format!("{given} phase lengths for {} phases", raw.phases.len()),
+                "give one end (or length) per phase listed in clock.phases",
+            );
+        }
+        turns.push(ClockTurn {
+            turn: t.turn,
+            years,
+            starts,
+            phase_seconds,
+            phase_ends,
+            rule: t.rule.clone(),
+        });
+    }
+    if turns.is_empty() {
+        ctx.err(
+            &root.key("turns"),
+            "the clock has no turns",
+            "give each turn's phase_ends or phase_minutes",
+        );
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(Clock {
+        phases: raw.phases.clone(),
+        warning_seconds: raw.warning_minutes.unwrap_or(2) * 60,
+        turns,
+        rule: raw.rule.clone(),
+        notes: raw.notes.clone(),
     })
 }
 
@@ -1294,6 +1623,7 @@ fn validate_procedure(
                 .label
                 .clone()
                 .unwrap_or_else(|| ri.name.replace('_', " ")),
+            from: input_source(ctx, &p.key("from"), ri.from.as_ref(), &kind),
             kind,
             default: None,
             rule: ri.rule.clone(),
@@ -1904,4 +2234,71 @@ fn validate_hits(
         });
     }
     hits
+}
+
+/// An input's `from:`: a role and an attribute the ruleset declares, of a type that fits.
+fn input_source(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: Option<&RawInputSource>,
+    input: &InputKind,
+) -> Option<InputSource> {
+    let (role, attribute) = match raw? {
+        RawInputSource::Dotted(t) => match t.split_once('.') {
+            Some((r, a)) => (r.trim().to_string(), a.trim().to_string()),
+            None => {
+                ctx.err(
+                    path,
+                    format!("'{t}' does not name a role and an attribute"),
+                    "write from: army.strength_thousands, or from: {role: army, attribute: strength_thousands}",
+                );
+                return None;
+            }
+        },
+        RawInputSource::Full(f) => (f.role.clone(), f.attribute.clone()),
+    };
+    if !is_identifier(&role) || !is_identifier(&attribute) {
+        ctx.err(
+            path,
+            format!("'{role}.{attribute}' is not a role and an attribute name"),
+            "use lower case letters, digits and _ for both, e.g. army.strength_thousands",
+        );
+        return None;
+    }
+    if let Some(attrs) = &ctx.attributes {
+        let Some(spec) = attrs.iter().find(|a| a.name == attribute) else {
+            let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
+            ctx.err(
+                path,
+                format!("unknown attribute '{attribute}'"),
+                format!(
+                    "name a unit or leader attribute of the ruleset: {}",
+                    if names.is_empty() {
+                        "none declared".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            );
+            return None;
+        };
+        let fits = matches!(
+            (input, &spec.kind),
+            (InputKind::Int { .. }, AttributeKind::Int { .. })
+                | (InputKind::Flag, AttributeKind::Flag)
+                | (
+                    InputKind::Choice { .. },
+                    AttributeKind::Choice { .. } | AttributeKind::Text
+                )
+        );
+        if !fits {
+            ctx.err(
+                path,
+                format!("attribute '{attribute}' does not fit this input's type"),
+                "an int input reads an int attribute, a flag a flag, a choice a choice or text",
+            );
+            return None;
+        }
+    }
+    Some(InputSource { role, attribute })
 }

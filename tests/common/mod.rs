@@ -2,6 +2,8 @@
 //! explanation. (Each test crate uses a subset.)
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

@@ -60,6 +60,9 @@ pub struct Scenario {
     pub rulings: Vec<TextItem>,
     /// Notes (historical note, design note…).
     pub notes: Option<String>,
+    /// People and roles of a megagame (map tables, Control, states with their ledgers,
+    /// players), from the optional `megagame:` section.
+    pub megagame: Option<MegagameSpec>,
 }
 
 impl Scenario {
@@ -142,6 +145,10 @@ pub enum CounterKind {
     Leader,
     /// A marker (validated against the ruleset's `units` attributes).
     Marker,
+    /// A state's ledger (megagames): an off-map counter holding the state's treasury, debt,
+    /// unrest and cards (validated against the ruleset's `units` attributes). Not a piece on
+    /// the map.
+    State,
 }
 
 /// Where a counter is.
@@ -337,5 +344,182 @@ pub struct TextItem {
     /// A ruleset procedure that implements it.
     pub procedure: Option<String>,
     /// Rule or line reference.
+    pub rule: Option<String>,
+}
+
+/// A megagame's people and roles: the scenario's optional `megagame:` section. Teams are the
+/// scenario's sides; a character's teams are its side, its `team` attribute (a `choices` list,
+/// live in the journal) and any extra links given here (many-to-many, rr3 L51–53).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MegagameSpec {
+    /// The map tables (rr3: The East, The West, The Mediterranean, L230, L522–525).
+    pub tables: Vec<MapTableSpec>,
+    /// The Control team: each umpire's role, and table for Map Control (L177–206).
+    pub umpires: Vec<UmpireSpec>,
+    /// The states, each with its ledger counter.
+    pub states: Vec<StateSpec>,
+    /// The players and the characters each plays (which can change on a death, L439).
+    pub players: Vec<PlayerSpec>,
+    /// Extra links of characters to teams and states (a cardinal in a national team is also
+    /// linked to the Papacy, L51–53).
+    pub characters: Vec<CharacterLinks>,
+    /// Rule reference.
+    pub rule: Option<String>,
+}
+
+/// One map table, with its own Map Control.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MapTableSpec {
+    /// Id (`the_east`), as the units' `map_table` attribute names it.
+    pub id: String,
+    /// Name as printed ("The East").
+    pub name: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Who plays at it, as printed.
+    pub note: Option<String>,
+}
+
+/// The roles of the Control team (rr3 L177–206).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlRole {
+    /// Map Control, one per map table: "resolving all the actions and campaigning on the main
+    /// maps" (L182–184).
+    Map,
+    /// Political Control: "all off-map actions … Monitors prestige" (L186–188).
+    Political,
+    /// Religious Control: "the religious side of the game" (L190–192).
+    Religious,
+    /// Character Control: "births, deaths and marriages" (L194–196).
+    Character,
+    /// Non-played States: "all actions affecting the non-played states and characters with
+    /// the exception of marriages" (L198–200).
+    NonPlayedStates,
+    /// Game Control: keeps the game moving, polices it, announces major events (L202–204).
+    Game,
+}
+
+impl ControlRole {
+    /// Every role, in the handbook's order.
+    pub const ALL: [ControlRole; 6] = [
+        ControlRole::Map,
+        ControlRole::Political,
+        ControlRole::Religious,
+        ControlRole::Character,
+        ControlRole::NonPlayedStates,
+        ControlRole::Game,
+    ];
+
+    /// The id as written in YAML (`map`, `non_played_states`…).
+    pub fn id(self) -> &'static str {
+        match self {
+            ControlRole::Map => "map",
+            ControlRole::Political => "political",
+            ControlRole::Religious => "religious",
+            ControlRole::Character => "character",
+            ControlRole::NonPlayedStates => "non_played_states",
+            ControlRole::Game => "game",
+        }
+    }
+
+    /// The name as printed ("Map Control").
+    pub fn label(self) -> &'static str {
+        match self {
+            ControlRole::Map => "Map Control",
+            ControlRole::Political => "Political Control",
+            ControlRole::Religious => "Religious Control",
+            ControlRole::Character => "Character Control",
+            ControlRole::NonPlayedStates => "Non-played States",
+            ControlRole::Game => "Game Control",
+        }
+    }
+
+    /// The rule lines that give its remit.
+    pub fn rule(self) -> &'static str {
+        match self {
+            ControlRole::Map => "L182–184",
+            ControlRole::Political => "L186–188",
+            ControlRole::Religious => "L190–192",
+            ControlRole::Character => "L194–196",
+            ControlRole::NonPlayedStates => "L198–200",
+            ControlRole::Game => "L202–204",
+        }
+    }
+}
+
+impl std::str::FromStr for ControlRole {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim().to_ascii_lowercase().replace(['-', ' '], "_");
+        ControlRole::ALL
+            .into_iter()
+            .find(|r| r.id() == t || r.label().to_ascii_lowercase().replace(['-', ' '], "_") == t)
+            .ok_or_else(|| {
+                format!(
+                    "'{s}' is not a Control role — {}",
+                    ControlRole::ALL.map(|r| r.id()).join(", ")
+                )
+            })
+    }
+}
+
+/// One umpire of the Control team.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UmpireSpec {
+    /// Name (a person, or the role when the text names nobody).
+    pub name: String,
+    /// Role.
+    pub role: ControlRole,
+    /// The map table (Map Control; others may sit at one to help with incomes, L206).
+    pub table: Option<String>,
+    /// Notes.
+    pub note: Option<String>,
+}
+
+/// A state and its ledger.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StateSpec {
+    /// Id (`france`), as armies' `country` and areas' `owner` attributes name it.
+    pub id: String,
+    /// Name as printed.
+    pub name: String,
+    /// The ledger counter's id (`state-france`): an off-map counter of kind `state`.
+    pub counter: String,
+    /// The teams (sides) it belongs to.
+    pub teams: Vec<String>,
+    /// The map table where its revenue is played in Phase 1 (L522–525).
+    pub table: Option<String>,
+    /// Played by a team (false: a non-played state, L483–495).
+    pub played: bool,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Notes.
+    pub note: Option<String>,
+}
+
+/// A player (a person) and the characters they play.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerSpec {
+    /// Id.
+    pub id: String,
+    /// Name (a person, or the role when not yet cast).
+    pub name: String,
+    /// Character (leader counter) ids at start.
+    pub characters: Vec<String>,
+}
+
+/// Extra links of one character.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CharacterLinks {
+    /// Character (leader counter) id.
+    pub character: String,
+    /// Teams beyond its side and `team` attribute.
+    pub teams: Vec<String>,
+    /// States it belongs to (rules, serves).
+    pub states: Vec<String>,
+    /// Rule reference.
     pub rule: Option<String>,
 }

@@ -56,6 +56,101 @@ pub(crate) struct RawScenario {
     pub rulings: Vec<RawText>,
     #[serde(default)]
     pub notes: Option<String>,
+    /// People and roles of a megagame.
+    #[serde(default)]
+    pub megagame: Option<RawMegagame>,
+}
+
+/// The `megagame:` section: map tables, Control, states with ledgers, players.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawMegagame {
+    #[serde(default)]
+    pub tables: Vec<RawMapTable>,
+    #[serde(default)]
+    pub umpires: Vec<RawUmpire>,
+    #[serde(default)]
+    pub states: Vec<RawState>,
+    #[serde(default)]
+    pub players: Vec<RawPlayer>,
+    #[serde(default)]
+    pub characters: Vec<RawCharacterLinks>,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawMapTable {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawUmpire {
+    pub name: String,
+    pub role: String,
+    #[serde(default)]
+    pub table: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawState {
+    pub id: String,
+    pub name: String,
+    /// The ledger counter's id; `state-<id>` when not given.
+    #[serde(default)]
+    pub counter: Option<String>,
+    #[serde(default)]
+    pub teams: Vec<String>,
+    #[serde(default)]
+    pub table: Option<String>,
+    #[serde(default = "yes")]
+    pub played: bool,
+    /// Ledger values (treasury, national_debt, unrest_index…): unit attributes of the ruleset.
+    #[serde(default)]
+    pub ledger: BTreeMap<String, RawValue>,
+    /// Ledger attributes the text does not give.
+    #[serde(default)]
+    pub unknown: Vec<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPlayer {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub characters: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCharacterLinks {
+    pub character: String,
+    #[serde(default)]
+    pub teams: Vec<String>,
+    #[serde(default)]
+    pub states: Vec<String>,
+    #[serde(default)]
+    pub rule: Option<String>,
 }
 
 /// A calendar: generated from a start date (5-day turns, 6 to a month) or listed.

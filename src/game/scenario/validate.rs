@@ -155,6 +155,9 @@ struct Refs<'r> {
     notes: Vec<CounterNote>,
     unknown_units: Vec<String>,
     unknown_leaders: Vec<String>,
+    /// Counters' `map_table` values and where they are written, checked against the
+    /// `megagame:` section's tables.
+    map_tables: Vec<(YamlPath, String)>,
 }
 
 fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> Option<Position> {
@@ -370,7 +373,7 @@ fn counters(
 ) {
     let specs = match kind {
         CounterKind::Leader => &refs.ruleset.leaders,
-        CounterKind::Unit | CounterKind::Marker => &refs.ruleset.units,
+        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.ruleset.units,
     };
     let declared = |name: &str| specs.iter().find(|s| s.name == name);
     let list = || {
@@ -403,6 +406,9 @@ fn counters(
         };
         match attribute_value(spec, value) {
             Ok(v) => {
+                if let (true, Value::Text(t)) = (name == "map_table", &v) {
+                    refs.map_tables.push((p.clone(), t.clone()));
+                }
                 attributes.insert(name.clone(), v);
             }
             Err(e) => {
@@ -514,7 +520,7 @@ fn counters(
     // The text's silence, from the scenario's defaults, unless this entry gives the value.
     let defaults = match kind {
         CounterKind::Leader => &refs.unknown_leaders,
-        CounterKind::Unit | CounterKind::Marker => &refs.unknown_units,
+        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.unknown_units,
     };
     let mut unknown = raw.unknown.clone();
     for d in defaults {
@@ -901,6 +907,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         notes: Vec::new(),
         unknown_units: defaults.units.clone(),
         unknown_leaders: defaults.leaders.clone(),
+        map_tables: Vec::new(),
     };
     if let Some(fp) = &raw.first_player {
         check_side(&mut ctx, &refs, &root.key("first_player"), fp);
@@ -1072,6 +1079,23 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         .collect();
     let victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
     let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
+    let megagame = raw.megagame.as_ref().map(|m| {
+        let leaders: BTreeSet<String> = start_counters
+            .iter()
+            .chain(reinforcements.iter().flat_map(|r| &r.counters))
+            .chain(conditional.iter().flat_map(|r| &r.counters))
+            .filter(|c| c.kind == CounterKind::Leader)
+            .map(|c| c.id.clone())
+            .collect();
+        megagame_section(
+            &mut ctx,
+            &mut refs,
+            &root.key("megagame"),
+            m,
+            &leaders,
+            &mut start_counters,
+        )
+    });
 
     if !ctx.errors.is_empty() {
         return Err(LoadErrors(ctx.errors));
@@ -1102,5 +1126,305 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         special_rules,
         rulings,
         notes: raw.notes,
+        megagame,
     })
+}
+
+/// Names from `known`, for a hint.
+fn listed<'k>(known: impl IntoIterator<Item = &'k String>) -> String {
+    let v: Vec<&str> = known.into_iter().map(String::as_str).collect();
+    if v.is_empty() {
+        "none declared".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Validates the `megagame:` section; each state's ledger becomes an off-map counter of kind
+/// [`CounterKind::State`] in `out`.
+fn megagame_section(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    path: &YamlPath,
+    raw: &RawMegagame,
+    leaders: &BTreeSet<String>,
+    out: &mut Vec<CounterSpec>,
+) -> MegagameSpec {
+    // Map tables.
+    let mut table_ids = BTreeSet::new();
+    let mut tables = Vec::new();
+    for (i, t) in raw.tables.iter().enumerate() {
+        let p = path.key("tables").index(i);
+        if t.id.trim().is_empty() {
+            ctx.err(
+                &p.key("id"),
+                "empty table id",
+                "give the table an id, e.g. the_east",
+            );
+        } else if !table_ids.insert(t.id.clone()) {
+            ctx.err(
+                &p.key("id"),
+                format!("table '{}' is declared twice", t.id),
+                "give each map table its own id",
+            );
+        }
+        tables.push(MapTableSpec {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            rule: t.rule.clone(),
+            note: t.note.clone(),
+        });
+    }
+    let check_table = |ctx: &mut Ctx, p: &YamlPath, table: &str| {
+        if !table_ids.contains(table) {
+            ctx.err(
+                p,
+                format!("unknown map table '{table}'"),
+                format!("tables of this scenario: {}", listed(&table_ids)),
+            );
+        }
+    };
+    // Counters work at declared tables.
+    if !table_ids.is_empty() {
+        for (p, t) in std::mem::take(&mut refs.map_tables) {
+            check_table(ctx, &p, &t);
+        }
+    }
+    // Control.
+    let mut umpires = Vec::new();
+    for (i, u) in raw.umpires.iter().enumerate() {
+        let p = path.key("umpires").index(i);
+        let role = match u.role.parse::<ControlRole>() {
+            Ok(r) => r,
+            Err(e) => {
+                ctx.err(
+                    &p.key("role"),
+                    e,
+                    "write one of the six Control roles (L177–206)",
+                );
+                continue;
+            }
+        };
+        match &u.table {
+            Some(t) => check_table(ctx, &p.key("table"), t),
+            None if role == ControlRole::Map => ctx.err(
+                &p,
+                format!("Map Control '{}' needs a table", u.name),
+                format!(
+                    "add table: one of {} — each map table has its own Map Control (L230)",
+                    listed(&table_ids)
+                ),
+            ),
+            None => {}
+        }
+        umpires.push(UmpireSpec {
+            name: u.name.clone(),
+            role,
+            table: u.table.clone(),
+            note: u.note.clone(),
+        });
+    }
+    // States and their ledgers.
+    let mut state_ids = BTreeSet::new();
+    let mut states = Vec::new();
+    for (i, st) in raw.states.iter().enumerate() {
+        let p = path.key("states").index(i);
+        if st.id.trim().is_empty() {
+            ctx.err(
+                &p.key("id"),
+                "empty state id",
+                "give the state an id, e.g. france",
+            );
+            continue;
+        }
+        if !state_ids.insert(st.id.clone()) {
+            ctx.err(
+                &p.key("id"),
+                format!("state '{}' is declared twice", st.id),
+                "give each state its own id",
+            );
+            continue;
+        }
+        for (j, team) in st.teams.iter().enumerate() {
+            if !refs.sides.contains(team) {
+                ctx.err(
+                    &p.key("teams").index(j),
+                    format!("unknown team '{team}'"),
+                    format!("teams are the scenario's sides: {}", listed(&refs.sides)),
+                );
+            }
+        }
+        if let Some(t) = &st.table {
+            check_table(ctx, &p.key("table"), t);
+        }
+        let mut attributes = BTreeMap::new();
+        let units = &refs.ruleset.units;
+        let names = || listed(units.iter().map(|u| &u.name));
+        for (name, value) in &st.ledger {
+            let q = p.key("ledger").key(name);
+            let Some(spec) = units.iter().find(|u| u.name == *name) else {
+                ctx.err(
+                    &q,
+                    format!(
+                        "unknown ledger attribute '{name}' in ruleset '{}'",
+                        refs.ruleset.id
+                    ),
+                    format!("ledgers take the ruleset's unit attributes: {}", names()),
+                );
+                continue;
+            };
+            match attribute_value(spec, value) {
+                Ok(v) => {
+                    attributes.insert(name.clone(), v);
+                }
+                Err(e) => ctx.err(
+                    &q,
+                    format!("{name}: {e}"),
+                    spec.help
+                        .clone()
+                        .unwrap_or_else(|| "see the ruleset's units".into()),
+                ),
+            }
+        }
+        for (j, name) in st.unknown.iter().enumerate() {
+            let q = p.key("unknown").index(j);
+            if !units.iter().any(|u| u.name == *name) {
+                ctx.err(
+                    &q,
+                    format!(
+                        "unknown ledger attribute '{name}' in ruleset '{}'",
+                        refs.ruleset.id
+                    ),
+                    format!("ledgers take the ruleset's unit attributes: {}", names()),
+                );
+            } else if attributes.contains_key(name) {
+                ctx.err(
+                    &q,
+                    format!("'{name}' is both given and listed as unknown"),
+                    "remove it from one of the two",
+                );
+            }
+        }
+        let counter = st
+            .counter
+            .clone()
+            .unwrap_or_else(|| format!("state-{}", st.id));
+        if !refs.ids.insert(counter.clone()) {
+            ctx.err(
+                &p.key("id"),
+                format!("ledger counter id '{counter}' is already used"),
+                "give the state another id, or its ledger a counter: id",
+            );
+            continue;
+        }
+        let side = st
+            .teams
+            .first()
+            .cloned()
+            .or_else(|| refs.sides.iter().next().cloned())
+            .unwrap_or_default();
+        out.push(CounterSpec {
+            id: counter.clone(),
+            name: st.name.clone(),
+            side,
+            army: None,
+            kind: CounterKind::State,
+            attributes,
+            unknown: st.unknown.clone(),
+            position: Position::OffMap(format!("ledger: {}", st.name)),
+            force: None,
+        });
+        states.push(StateSpec {
+            id: st.id.clone(),
+            name: st.name.clone(),
+            counter,
+            teams: st.teams.clone(),
+            table: st.table.clone(),
+            played: st.played,
+            rule: st.rule.clone(),
+            note: st.note.clone(),
+        });
+    }
+    let check_character = |ctx: &mut Ctx, p: &YamlPath, id: &str| {
+        if !leaders.contains(id) {
+            ctx.err(
+                p,
+                format!("'{id}' is not a character (leader counter) of this scenario"),
+                "name a leader counter id",
+            );
+            false
+        } else {
+            true
+        }
+    };
+    // Players.
+    let mut players = Vec::new();
+    let mut played_by: BTreeMap<String, String> = BTreeMap::new();
+    let mut player_ids = BTreeSet::new();
+    for (i, pl) in raw.players.iter().enumerate() {
+        let p = path.key("players").index(i);
+        let id = pl.id.clone().unwrap_or_else(|| slug(&pl.name));
+        if !player_ids.insert(id.clone()) {
+            ctx.err(
+                &p,
+                format!("player id '{id}' is used twice"),
+                "give the player an id: …",
+            );
+        }
+        for (j, c) in pl.characters.iter().enumerate() {
+            let q = p.key("characters").index(j);
+            if check_character(ctx, &q, c)
+                && let Some(other) = played_by.insert(c.clone(), id.clone())
+            {
+                ctx.err(
+                    &q,
+                    format!("character '{c}' is already played by '{other}'"),
+                    "a character has one player at a time",
+                );
+            }
+        }
+        players.push(PlayerSpec {
+            id,
+            name: pl.name.clone(),
+            characters: pl.characters.clone(),
+        });
+    }
+    // Character links.
+    let mut characters = Vec::new();
+    for (i, l) in raw.characters.iter().enumerate() {
+        let p = path.key("characters").index(i);
+        check_character(ctx, &p.key("character"), &l.character);
+        for (j, team) in l.teams.iter().enumerate() {
+            if !refs.sides.contains(team) {
+                ctx.err(
+                    &p.key("teams").index(j),
+                    format!("unknown team '{team}'"),
+                    format!("teams are the scenario's sides: {}", listed(&refs.sides)),
+                );
+            }
+        }
+        for (j, st) in l.states.iter().enumerate() {
+            if !state_ids.contains(st) {
+                ctx.err(
+                    &p.key("states").index(j),
+                    format!("unknown state '{st}'"),
+                    format!("states of this scenario: {}", listed(&state_ids)),
+                );
+            }
+        }
+        characters.push(CharacterLinks {
+            character: l.character.clone(),
+            teams: l.teams.clone(),
+            states: l.states.clone(),
+            rule: l.rule.clone(),
+        });
+    }
+    MegagameSpec {
+        tables,
+        umpires,
+        states,
+        players,
+        characters,
+        rule: raw.rule.clone(),
+    }
 }

@@ -1,0 +1,114 @@
+//! Desk benchmark: the CPU time of one frame of the game view with 1,000 counters on the hex map
+//! (1920×1200, every panel), built headless with `egui::Context::run_ui` and tessellated, as
+//! eframe does before handing the triangles to the GPU. No GPU, no window.
+//! Target (2-core CI machine): ≤ 4 ms per frame.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use eframe::egui;
+use umpire::app::{Desk, GameDesk, Screen, Shell, set_up_look};
+use umpire::game::Action;
+use umpire::game::scenario::{Position, shipped_scenarios};
+use umpire::rules::{Library, SourceFile};
+
+/// `line` with every number that follows `key` replaced by `value`.
+fn set_numbers(line: &str, key: &str, value: u32) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(key) {
+        let after = &rest[at + key.len()..];
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        out.push_str(&rest[..at + key.len()]);
+        if digits > 0 {
+            out.push_str(&value.to_string());
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// "Venice at bay, 1509" with every force split into many counters, 1,000 of them moved onto a
+/// 40 × 25 block of hexes (the set-up of the desk's frame-time test).
+fn thousand_counters(library: &Library) -> GameDesk {
+    let base = shipped_scenarios()
+        .into_iter()
+        .find(|f| f.name.contains("s1_venice"))
+        .expect("scenario 1 ships");
+    let text: String = base
+        .text
+        .lines()
+        .map(|l| {
+            set_numbers(
+                &set_numbers(&set_numbers(l, "{count: ", 60), "sp: ", 100),
+                "max: ",
+                10,
+            ) + "\n"
+        })
+        .collect();
+    let big = SourceFile {
+        name: "big.yaml".into(),
+        text,
+    };
+    let dir = std::env::temp_dir().join(format!("umpire-bench-desk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut game = GameDesk::create(&dir.join("thousand.umpire"), &big, library, 7).expect("game");
+    let ids: Vec<String> = game
+        .game()
+        .state()
+        .counters
+        .keys()
+        .take(1000)
+        .cloned()
+        .collect();
+    assert_eq!(ids.len(), 1000, "enough counters");
+    for (i, id) in ids.iter().enumerate() {
+        let hex = format!("{:02}{:02}", 10 + i % 40, 10 + i / 40);
+        assert!(game.act(Action::Move {
+            counter: id.clone(),
+            to: Position::Hex(hex),
+        }));
+    }
+    game.zoom = 14.0;
+    game
+}
+
+fn benches(c: &mut Criterion) {
+    let library = Library::shipped();
+    let mut game = Some(thousand_counters(&library));
+    let mut desk = Desk::with_seed(library, 1);
+    let mut shell = Shell::new(None);
+    shell.screen = Screen::Game;
+    let ctx = egui::Context::default();
+    set_up_look(&ctx);
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1920.0, 1200.0),
+        )),
+        ..Default::default()
+    };
+    let mut frame = || {
+        let output = ctx.run_ui(input(), |ui| shell.frame_ui(ui, &mut desk, &mut game));
+        ctx.tessellate(output.shapes, output.pixels_per_point)
+    };
+    // Fonts, layout caches and the map's stacks settle over the first frames.
+    for _ in 0..5 {
+        black_box(frame());
+    }
+    c.bench_function("game_view_frame_1000_counters", |b| {
+        b.iter(|| black_box(frame()).len())
+    });
+    // The same frame without tessellation (what the desk's frame-time test measures).
+    c.bench_function("game_view_layout_1000_counters", |b| {
+        b.iter(|| {
+            let output = ctx.run_ui(input(), |ui| shell.frame_ui(ui, &mut desk, &mut game));
+            black_box(output.shapes.len())
+        })
+    });
+}
+
+criterion_group!(desk, benches);
+criterion_main!(desk);

@@ -1,0 +1,321 @@
+//! The desk on a shared game (a game on a PostgreSQL server): other desks' events taken in as
+//! they are announced, the state of the link shown at all times (and the desk working offline on
+//! what its role owns while the link is down), signing in with a Control role, and the offline
+//! actions that clashed with another desk's change, for the umpire to settle.
+
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Color32, RichText, Ui};
+
+use super::game::GameDesk;
+use crate::game::pg::{Listener, Signal, listen};
+use crate::game::scenario::ControlRole;
+use crate::game::{Game, Location};
+use crate::megagame::People;
+use crate::megagame::remit::SignedIn;
+
+/// Hover text of the link's status dot.
+pub const LINK_LABEL: &str = "Link to the server";
+/// Text of the status line while the link is live ("Shared game … — live").
+pub const LIVE_TEXT: &str = "— live";
+/// Start of the status line while the link is down.
+pub const LINK_LOST_TEXT: &str = "Link to the server lost";
+/// Title of the sign-in window.
+pub const SIGN_IN_TITLE: &str = "Sign in";
+/// Label of the name field of the sign-in window.
+pub const SIGN_IN_NAME_LABEL: &str = "Your name";
+/// Start of the sign-in button's text ("Sign in as Anna (Map Control, the_east)").
+pub const SIGN_IN_BUTTON: &str = "Sign in";
+/// Title of the held-actions window.
+pub const HELD_TITLE: &str = "Offline actions to settle";
+
+/// The link of a desk on a shared game.
+pub struct SharedView {
+    listener: Listener,
+    /// Whether the listener is connected.
+    pub up: bool,
+    /// When the link dropped, if it is down.
+    pub down_since: Option<Instant>,
+    /// Why, as the listener said.
+    pub down_why: Option<String>,
+    /// Whether the sign-in window is open.
+    pub show_sign_in: bool,
+    /// Whether the held-actions window is open.
+    pub show_held: bool,
+    name: String,
+    role: ControlRole,
+    table: String,
+    reason: String,
+}
+
+impl SharedView {
+    /// The view for a game on a server, or None for a game file. Starts the listener and the
+    /// offline queue (kept in the user data folder, one file a game).
+    pub fn for_game(game: &mut Game) -> Option<SharedView> {
+        let Location::Server(address) = Location::parse(&game.location()).ok()? else {
+            return None;
+        };
+        let queue = super::files::games_dir()
+            .join("offline")
+            .join(format!("{}.json", address.game));
+        // A queue that cannot be read leaves the game usable online; the error is shown.
+        let queue_error = game.use_offline_queue(queue).err();
+        let listener = listen(&address);
+        Some(SharedView {
+            listener,
+            up: true,
+            down_since: None,
+            down_why: queue_error.map(|e| e.to_string()),
+            show_sign_in: game.signed_in().is_none(),
+            show_held: false,
+            name: String::new(),
+            role: ControlRole::Map,
+            table: String::new(),
+            reason: String::new(),
+        })
+    }
+}
+
+impl GameDesk {
+    /// Signs an umpire in (what the sign-in window does).
+    pub fn sign_in(&mut self, who: SignedIn) {
+        self.take_in(|g| {
+            g.sign_in(who);
+            Ok(None)
+        });
+        if let Some(v) = &mut self.shared {
+            v.show_sign_in = false;
+        }
+    }
+
+    /// Takes in what the server announced since the last frame; shows the link's state, the
+    /// sign-in and the held actions. Call once a frame, before the game's panels.
+    pub fn shared_ui(&mut self, ui: &mut Ui) {
+        let Some(mut view) = self.shared.take() else {
+            return;
+        };
+        let mut moved = false;
+        let mut came_back = false;
+        for signal in view.listener.try_iter() {
+            match signal {
+                Signal::Moved(n) => moved |= n as usize > self.game().events().len(),
+                Signal::Down(why) => {
+                    view.up = false;
+                    view.down_since.get_or_insert_with(Instant::now);
+                    view.down_why = Some(why);
+                }
+                Signal::Up => {
+                    came_back |= !view.up;
+                    view.up = true;
+                    view.down_since = None;
+                    view.down_why = None;
+                }
+            }
+        }
+        if came_back || moved || (view.up && self.game().queued() > 0) {
+            let up = view.up;
+            self.take_in(|g| {
+                g.set_link_up(up);
+                if !up {
+                    return Ok(None);
+                }
+                let report = g.sync()?;
+                Ok((report.sent > 0 || report.held > 0).then(|| {
+                    format!(
+                        "link back: {} offline action(s) sent{}",
+                        report.sent,
+                        if report.held > 0 {
+                            format!(", {} clash(es) to settle", report.held)
+                        } else {
+                            String::new()
+                        }
+                    )
+                }))
+            });
+            if !self.game().held().is_empty() {
+                view.show_held = true;
+            }
+        } else if !view.up {
+            self.take_in(|g| {
+                g.set_link_up(false);
+                Ok(None)
+            });
+        }
+        egui::Panel::top("shared_link").show(ui, |ui| link_bar(ui, self, &mut view));
+        if view.show_sign_in {
+            sign_in_window(ui.ctx(), self, &mut view);
+        }
+        if view.show_held {
+            held_window(ui.ctx(), self, &mut view);
+        }
+        // Live: look for signals several times a second, even with no input.
+        ui.ctx().request_repaint_after(Duration::from_millis(200));
+        self.shared = Some(view);
+    }
+}
+
+fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
+    ui.horizontal(|ui| {
+        let game = desk.game();
+        let queued = game.queued();
+        let (dot, text) = match view.down_since {
+            None if queued == 0 => (
+                Color32::from_rgb(40, 140, 60),
+                format!("Shared game {} {LIVE_TEXT}", game.location()),
+            ),
+            None => (
+                Color32::from_rgb(200, 130, 0),
+                format!("Link back — sending {queued} offline action(s)…"),
+            ),
+            Some(since) => (
+                Color32::from_rgb(190, 30, 30),
+                format!(
+                    "{LINK_LOST_TEXT} {} s ago — working offline on what your role owns: {queued} action(s) queued{}",
+                    since.elapsed().as_secs(),
+                    view.down_why
+                        .as_deref()
+                        .map_or_else(String::new, |w| format!(" ({w})"))
+                ),
+            ),
+        };
+        ui.label(RichText::new("●").color(dot))
+            .on_hover_text(LINK_LABEL);
+        ui.label(RichText::new(text).color(dot).strong());
+        ui.separator();
+        let who = game
+            .signed_in()
+            .map_or_else(|| "not signed in".to_string(), SignedIn::by);
+        if ui.button(format!("{who}…")).on_hover_text("Sign in with a name and a Control role").clicked() {
+            view.show_sign_in = true;
+        }
+        let held = game.held().len();
+        if held > 0
+            && ui
+                .button(RichText::new(format!("{held} to settle")).color(Color32::from_rgb(190, 30, 30)))
+                .clicked()
+        {
+            view.show_held = true;
+        }
+    });
+}
+
+fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+    let people = People::of(desk.game());
+    let tables: Vec<String> = people.tables.iter().map(|t| t.id.clone()).collect();
+    let mut open = true;
+    let mut signed = None;
+    egui::Window::new(SIGN_IN_TITLE)
+        .open(&mut open)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.label("Every event records who made it; actions are held to the role's remit.");
+            ui.horizontal(|ui| {
+                let label = ui.label(SIGN_IN_NAME_LABEL);
+                ui.text_edit_singleline(&mut view.name)
+                    .labelled_by(label.id);
+            });
+            egui::ComboBox::from_label("Control role")
+                .selected_text(view.role.label())
+                .show_ui(ui, |ui| {
+                    for r in ControlRole::ALL {
+                        ui.selectable_value(&mut view.role, r, r.label());
+                    }
+                });
+            if view.role == ControlRole::Map {
+                if view.table.is_empty()
+                    && let Some(t) = tables.first()
+                {
+                    view.table = t.clone();
+                }
+                egui::ComboBox::from_label("Map table")
+                    .selected_text(view.table.clone())
+                    .show_ui(ui, |ui| {
+                        for t in &tables {
+                            ui.selectable_value(&mut view.table, t.clone(), t);
+                        }
+                    });
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label("Reason for an action at Control's discretion");
+                ui.text_edit_singleline(&mut view.reason)
+                    .labelled_by(label.id);
+            });
+            let text = match view.role {
+                ControlRole::Map => format!("{}:map:{}", view.name.trim(), view.table),
+                r => format!("{}:{}", view.name.trim(), r.id()),
+            };
+            match SignedIn::parse(&text) {
+                Ok(who) => {
+                    if ui
+                        .button(format!("{SIGN_IN_BUTTON} as {}", who.by()))
+                        .clicked()
+                    {
+                        signed = Some(who);
+                    }
+                }
+                Err(e) => {
+                    ui.label(RichText::new(e).color(Color32::from_rgb(190, 30, 30)));
+                }
+            }
+        });
+    let reason = view.reason.trim().to_string();
+    desk.take_in(|g| {
+        g.reason = (!reason.is_empty()).then_some(reason);
+        if let Some(who) = signed.clone() {
+            g.sign_in(who);
+        }
+        Ok(None)
+    });
+    view.show_sign_in = open && signed.is_none();
+}
+
+fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+    let mut open = true;
+    let mut choice = None;
+    egui::Window::new(HELD_TITLE)
+        .open(&mut open)
+        .show(ctx, |ui| {
+            let held = desk.game().held();
+            if held.is_empty() {
+                ui.label("Nothing to settle.");
+            }
+            for (i, h) in held.iter().enumerate() {
+                ui.group(|ui| {
+                    ui.label(format!(
+                        "Recorded offline: {}",
+                        h.events
+                            .iter()
+                            .map(|e| super::game::describe_event(desk, e))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ));
+                    ui.label(
+                        RichText::new(format!(
+                            "Another desk changed meanwhile: {}",
+                            h.clashes.join(", ")
+                        ))
+                        .color(Color32::from_rgb(190, 30, 30)),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button("Send mine anyway").clicked() {
+                            choice = Some((i, true));
+                        }
+                        if ui.button("Drop mine").clicked() {
+                            choice = Some((i, false));
+                        }
+                    });
+                });
+            }
+        });
+    if let Some((i, send)) = choice {
+        desk.take_in(|g| {
+            g.settle(i, send)?;
+            Ok(Some(if send {
+                "offline action sent".to_string()
+            } else {
+                "offline action dropped (noted in the journal)".to_string()
+            }))
+        });
+    }
+    view.show_held = open && !desk.game().held().is_empty();
+}

@@ -1,0 +1,430 @@
+//! Working through a dropped link (shared games): a desk that cannot reach the server keeps
+//! recording what its Control role owns (its map table's armies and areas), holds those actions
+//! in a local queue — written to disk before the umpire is told they are recorded — and sends
+//! them when the link returns.
+//!
+//! On return, each queued action is judged against what the other desks did meanwhile:
+//! - adjustments (deltas: treasuries, Arrears…) combine in any order and always go through;
+//! - a change to something another desk also changed (a move, an attribute, a status of the same
+//!   counter) is a conflict: the action is held for the umpire to settle (send it anyway, or
+//!   drop it, which the journal records) — never silently overwritten.
+//!
+//! What may be queued: counter changes, resolutions with typed physical dice (app dice need the
+//! server's draw order), notes, and undo/redo of queued actions. All of it must be in the signed-in
+//! role's own remit.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::event::{CounterChange, Event, EventKind};
+use super::session::{Game, GameError};
+use super::state::replay;
+use super::store::StoreError;
+use crate::dice::Provenance;
+use crate::megagame::people::{People, Remit};
+
+/// An action recorded offline that clashed with another desk's change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Held {
+    /// The action's events (numbered as they were offline).
+    pub events: Vec<Event>,
+    /// What both desks changed (counter and what of it).
+    pub clashes: Vec<String>,
+}
+
+/// What happened when the queue was sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SyncReport {
+    /// Queued actions now in the shared journal.
+    pub sent: usize,
+    /// Actions held for the umpire to settle.
+    pub held: usize,
+    /// Other desks' events taken in.
+    pub taken_in: usize,
+}
+
+/// The queue as written to disk.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct QueueFile {
+    location: String,
+    /// The journal's length when the desk went offline.
+    base: usize,
+    actions: Vec<Vec<Event>>,
+    held: Vec<Held>,
+}
+
+/// What a change does to a counter, for clash detection; `None` for adjustments (they commute).
+fn change_key(c: &CounterChange) -> Option<String> {
+    match c {
+        CounterChange::Attribute {
+            counter, attribute, ..
+        } => Some(format!("{counter}: {attribute}")),
+        CounterChange::Status {
+            counter, status, ..
+        } => Some(format!("{counter}: {status}")),
+        CounterChange::Move { counter, .. } | CounterChange::Remove { counter, .. } => {
+            Some(format!("{counter}: position"))
+        }
+        CounterChange::Adjust { .. } => None,
+    }
+}
+
+fn keys(events: &[Event]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for e in events {
+        if let EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } =
+            &e.kind
+        {
+            out.extend(changes.iter().filter_map(change_key));
+        }
+    }
+    out
+}
+
+fn remap(kind: &mut EventKind, map: &BTreeMap<u64, u64>) {
+    let target = match kind {
+        EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. } => of,
+        EventKind::Undone { event } | EventKind::Redone { event } => event,
+        _ => return,
+    };
+    if let Some(n) = map.get(target) {
+        *target = *n;
+    }
+}
+
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+impl Game {
+    /// Keeps this desk's offline queue in `path` (loading what a previous run left there, which
+    /// is sent at the next [`Game::sync`]).
+    pub fn use_offline_queue(&mut self, path: PathBuf) -> Result<(), GameError> {
+        let saved: Option<QueueFile> = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                GameError::Refused(format!(
+                    "{}: the offline queue is unreadable ({e}) — move it aside to open the game",
+                    path.display()
+                ))
+            })?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                return Err(GameError::Refused(format!("{}: {e}", path.display())));
+            }
+        };
+        self.queue_file = Some(path);
+        if let Some(saved) = saved.filter(|q| q.location == self.location()) {
+            self.held = saved.held;
+            self.offline_base = saved.base.min(self.confirmed);
+            for action in saved.actions {
+                self.requeue(action);
+            }
+            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        }
+        Ok(())
+    }
+
+    /// Actions recorded offline, not yet in the shared journal.
+    pub fn queued(&self) -> usize {
+        self.queued.len()
+    }
+
+    /// Actions held after a clash, for the umpire to settle.
+    pub fn held(&self) -> &[Held] {
+        &self.held
+    }
+
+    /// Whether this desk is working offline (the link is down, or actions are queued).
+    pub fn is_offline(&self) -> bool {
+        self.link_down || !self.queued.is_empty()
+    }
+
+    /// What the desk's listener says of the link ([`super::pg::Signal`]): while it is down,
+    /// actions go straight to the offline queue (no waiting on a server that is not there).
+    /// When it comes back, call [`Game::sync`].
+    pub fn set_link_up(&mut self, up: bool) {
+        self.link_down = !up;
+    }
+
+    fn persist_queue(&self) -> Result<(), GameError> {
+        let Some(path) = &self.queue_file else {
+            return Ok(());
+        };
+        let mut actions = Vec::new();
+        let mut at = self.confirmed;
+        for n in &self.queued {
+            actions.push(self.events[at..at + n].to_vec());
+            at += n;
+        }
+        let file = QueueFile {
+            location: self.location(),
+            base: self.offline_base,
+            actions,
+            held: self.held.clone(),
+        };
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| GameError::Refused(format!("offline queue: {e}")))?;
+        write_atomically(path, &text).map_err(|e| {
+            GameError::Refused(format!(
+                "{}: the offline queue could not be written ({e}); the action was not recorded",
+                path.display()
+            ))
+        })
+    }
+
+    /// Puts an action's events at the end of the queue, numbered after the journal.
+    fn requeue(&mut self, mut events: Vec<Event>) -> BTreeMap<u64, u64> {
+        let mut map = BTreeMap::new();
+        let first = self.events.len() as u64 + 1;
+        for (e, seq) in events.iter_mut().zip(first..) {
+            map.insert(e.seq, seq);
+            e.seq = seq;
+        }
+        for e in &mut events {
+            remap(&mut e.kind, &map);
+        }
+        self.queued.push(events.len());
+        self.events.extend(events);
+        map
+    }
+
+    /// Why these events may not be recorded offline, if they may not.
+    fn offline_refusal(&self, events: &[Event]) -> Option<String> {
+        let Some(who) = self.signed_in() else {
+            return Some(
+                "sign in with a Control role to keep working offline on what the role owns".into(),
+            );
+        };
+        let queued: BTreeSet<u64> = self.events[self.confirmed..]
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        for e in events {
+            match &e.kind {
+                EventKind::Changed { .. }
+                | EventKind::EffectsApplied { .. }
+                | EventKind::Note { .. } => {}
+                EventKind::Resolved { resolution, .. } => {
+                    if resolution
+                        .rolls
+                        .iter()
+                        .any(|r| matches!(r.provenance, Provenance::App { .. }))
+                    {
+                        return Some(
+                            "app dice need the server's draw order: type the physical dice".into(),
+                        );
+                    }
+                }
+                EventKind::Undone { event } | EventKind::Redone { event } => {
+                    if !queued.contains(event) {
+                        return Some(format!(
+                            "entry {event} is in the shared journal: undo it when the link is back"
+                        ));
+                    }
+                }
+                other => {
+                    return Some(format!(
+                        "{} changes the shared game (the Sequence of Play, the clock…)",
+                        other.name().replace('_', " ")
+                    ));
+                }
+            }
+        }
+        let kinds: Vec<EventKind> = events.iter().map(|e| e.kind.clone()).collect();
+        let people = People::new(&self.scenario, &self.state);
+        for (counter, attribute) in crate::megagame::remit::touched(&kinds) {
+            let check = people.remit_check(
+                who.role,
+                who.table.as_deref(),
+                &counter,
+                attribute.as_deref(),
+            );
+            if check.remit != Remit::Own {
+                return Some(format!(
+                    "{counter} is not {}'s own ({})",
+                    who.by(),
+                    check.why
+                ));
+            }
+        }
+        None
+    }
+
+    /// Records an action's events in the offline queue (after the server refused to be
+    /// reached), when the role owns all of it.
+    pub(super) fn queue_offline(
+        &mut self,
+        events: Vec<Event>,
+        cause: StoreError,
+    ) -> Result<Vec<u64>, GameError> {
+        if self.queue_file.is_none() {
+            return Err(cause.into());
+        }
+        if let Some(why) = self.offline_refusal(&events) {
+            return Err(GameError::Refused(format!(
+                "{cause}\nWorking offline: not recorded — {why}."
+            )));
+        }
+        let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+        let n = events.len();
+        if self.queued.is_empty() {
+            self.offline_base = self.confirmed;
+        }
+        self.events.extend(events);
+        self.queued.push(n);
+        if let Err(e) = self.persist_queue() {
+            self.events.truncate(self.events.len() - n);
+            self.queued.pop();
+            return Err(e);
+        }
+        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        Ok(seqs)
+    }
+
+    /// Sends the offline queue, taking in the other desks' events first; actions that clash with
+    /// another desk's change are held for the umpire ([`Game::settle`]). Fails (keeping the
+    /// queue) while the server is still unreachable.
+    pub fn sync(&mut self) -> Result<SyncReport, GameError> {
+        let mut report = SyncReport::default();
+        if self.queued.is_empty() {
+            report.taken_in = self.refresh()?;
+            return Ok(report);
+        }
+        let others = self.file.events_after(self.confirmed as u64)?;
+        let since = self.offline_base.min(self.confirmed);
+        let provisional = self.events.split_off(self.confirmed);
+        let mut actions: Vec<Vec<Event>> = Vec::new();
+        let mut at = 0;
+        for n in std::mem::take(&mut self.queued) {
+            actions.push(provisional[at..at + n].to_vec());
+            at += n;
+        }
+        report.taken_in = others.len();
+        self.events.extend(others);
+        self.confirmed = self.events.len();
+        let mut map: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut sent: BTreeSet<u64> = BTreeSet::new();
+        let mut pending = actions.into_iter();
+        let mut failure = None;
+        for mut action in pending.by_ref() {
+            for e in &mut action {
+                remap(&mut e.kind, &map);
+            }
+            loop {
+                let others: Vec<Event> = self.events[since..]
+                    .iter()
+                    .filter(|e| !sent.contains(&e.seq))
+                    .cloned()
+                    .collect();
+                let theirs = keys(&others);
+                let clashes: Vec<String> = keys(&action).intersection(&theirs).cloned().collect();
+                if !clashes.is_empty() {
+                    self.held.push(Held {
+                        events: action.clone(),
+                        clashes,
+                    });
+                    report.held += 1;
+                    break;
+                }
+                let first = self.events.len() as u64 + 1;
+                let mut numbered = action.clone();
+                let mut step = BTreeMap::new();
+                for (e, seq) in numbered.iter_mut().zip(first..) {
+                    step.insert(e.seq, seq);
+                    e.seq = seq;
+                }
+                for e in &mut numbered {
+                    remap(&mut e.kind, &step);
+                }
+                match self.file.append(&numbered) {
+                    Ok(()) => {}
+                    Err(StoreError::Moved { .. }) => {
+                        let more = self.file.events_after(self.confirmed as u64)?;
+                        report.taken_in += more.len();
+                        self.events.extend(more);
+                        self.confirmed = self.events.len();
+                        continue;
+                    }
+                    Err(e) => {
+                        failure = Some((e, action.clone()));
+                        break;
+                    }
+                }
+                map.extend(step);
+                sent.extend(numbered.iter().map(|e| e.seq));
+                self.events.extend(numbered);
+                self.confirmed = self.events.len();
+                report.sent += 1;
+                break;
+            }
+            if failure.is_some() {
+                break;
+            }
+        }
+        let failed = failure.map(|(e, action)| {
+            self.requeue(action);
+            e
+        });
+        for rest in pending {
+            let mut rest = rest;
+            for e in &mut rest {
+                remap(&mut e.kind, &map);
+            }
+            self.requeue(rest);
+        }
+        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        self.persist_queue()?;
+        match failed {
+            Some(e) => Err(e.into()),
+            None => Ok(report),
+        }
+    }
+
+    /// Settles a held action: `send` records it after all (it stands over the other desk's
+    /// change, which stays in the journal before it); otherwise it is dropped, and the journal
+    /// notes what was dropped and by whom.
+    pub fn settle(&mut self, index: usize, send: bool) -> Result<Vec<u64>, GameError> {
+        if index >= self.held.len() {
+            return Err(GameError::Refused(format!(
+                "no held action {index} — {} held",
+                self.held.len()
+            )));
+        }
+        if !self.queued.is_empty() {
+            self.sync()?;
+        }
+        let held = self.held[index].clone();
+        let kinds: Vec<EventKind> = if send {
+            held.events.iter().map(|e| e.kind.clone()).collect()
+        } else {
+            vec![EventKind::Note {
+                text: format!(
+                    "Offline action dropped after a clash ({}) by {}: {}",
+                    held.clashes.join("; "),
+                    self.by.clone().unwrap_or_else(|| "the umpire".into()),
+                    held.events
+                        .iter()
+                        .map(|e| e.kind.name().replace('_', " "))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }]
+        };
+        let seqs = self.commit_all(kinds)?;
+        self.held.remove(index);
+        self.persist_queue()?;
+        Ok(seqs)
+    }
+}

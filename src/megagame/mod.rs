@@ -1,0 +1,12 @@
+//! Megagame mode ("Renaissance and Reformation III"): the real-time phase clock, people and
+//! roles, per-state ledgers.
+
+pub mod clock;
+pub mod ledger;
+pub mod people;
+pub mod remit;
+
+pub use ledger::{
+    LedgerEntry, LedgerFilter, LedgerItem, StateLedger, ledger, ledgers, ledgers_filtered,
+};
+pub use people::{ControlRole, CounterClass, People, Remit, RemitCheck};

@@ -1,0 +1,172 @@
+//! Who may touch what: an umpire signed in with a Control role is held to its remit
+//! ([`super::people::People::remit_check`]). An action on something outside the remit is
+//! refused with the reason and the rule; one the rules leave to Control's discretion goes ahead
+//! only with a reason, which is recorded with it.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::people::{People, Remit};
+use crate::game::scenario::{ControlRole, Scenario};
+use crate::game::{CounterChange, EventKind, GameState};
+
+/// An umpire at a desk: a name and a Control role (Map Control at one table).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedIn {
+    /// The umpire's name.
+    pub name: String,
+    /// The Control role.
+    pub role: ControlRole,
+    /// The map table, for Map Control.
+    pub table: Option<String>,
+}
+
+impl SignedIn {
+    /// Reads `NAME:ROLE[:TABLE]`, e.g. `Anna:map:east`, `Ben:political`.
+    pub fn parse(text: &str) -> Result<SignedIn, String> {
+        let mut parts = text.splitn(3, ':').map(str::trim);
+        let name = parts.next().unwrap_or_default();
+        let role = parts.next().unwrap_or_default();
+        let table = parts.next().filter(|t| !t.is_empty()).map(str::to_string);
+        let roles: Vec<&str> = ControlRole::ALL.iter().map(|r| r.id()).collect();
+        if name.is_empty() || role.is_empty() {
+            return Err(format!(
+                "sign in as NAME:ROLE[:TABLE] (e.g. Anna:map:east) — roles: {}",
+                roles.join(", ")
+            ));
+        }
+        let Some(role) = ControlRole::ALL.into_iter().find(|r| r.id() == role) else {
+            return Err(format!(
+                "'{role}' is not a Control role — roles: {}",
+                roles.join(", ")
+            ));
+        };
+        if role == ControlRole::Map && table.is_none() {
+            return Err(format!(
+                "Map Control works at a map table: sign in as {name}:map:TABLE (e.g. {name}:map:east)"
+            ));
+        }
+        Ok(SignedIn {
+            name: name.to_string(),
+            role,
+            table,
+        })
+    }
+
+    /// How the journal records who made an event: `Anna (Map Control, east)`.
+    pub fn by(&self) -> String {
+        match &self.table {
+            Some(t) => format!("{} ({}, {t})", self.name, self.role.label()),
+            None => format!("{} ({})", self.name, self.role.label()),
+        }
+    }
+}
+
+/// The counters (and attributes) the events of one action touch.
+pub fn touched(kinds: &[EventKind]) -> BTreeSet<(String, Option<String>)> {
+    let mut out = BTreeSet::new();
+    for k in kinds {
+        match k {
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                for c in changes {
+                    let attribute = match c {
+                        CounterChange::Attribute { attribute, .. }
+                        | CounterChange::Adjust { attribute, .. } => Some(attribute.clone()),
+                        _ => None,
+                    };
+                    out.insert((c.counter().to_string(), attribute));
+                }
+            }
+            EventKind::Resolved { counters, .. } => {
+                for ids in counters.values() {
+                    for id in ids {
+                        out.insert((id.clone(), None));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Judges an action's events against the umpire's remit. Returns the note to record with them
+/// when the action rests on Control's discretion (with `reason`), or why it is refused.
+pub fn judge(
+    who: &SignedIn,
+    scenario: &Scenario,
+    state: &GameState,
+    kinds: &[EventKind],
+    reason: Option<&str>,
+) -> Result<Option<EventKind>, String> {
+    let people = People::new(scenario, state);
+    let mut discretion = Vec::new();
+    for (counter, attribute) in touched(kinds) {
+        let check = people.remit_check(
+            who.role,
+            who.table.as_deref(),
+            &counter,
+            attribute.as_deref(),
+        );
+        let what = match &attribute {
+            Some(a) => format!("{counter} ({a})"),
+            None => counter.clone(),
+        };
+        match check.remit {
+            Remit::Own => {}
+            Remit::ControlDiscretion => {
+                discretion.push(format!("{what}: {} ({})", check.why, check.rule))
+            }
+            Remit::Outside => {
+                return Err(format!(
+                    "{} may not touch {what}: {} ({}) — ask the umpire whose remit it is, or Game Control",
+                    who.by(),
+                    check.why,
+                    check.rule
+                ));
+            }
+        }
+    }
+    if discretion.is_empty() {
+        return Ok(None);
+    }
+    match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => Ok(Some(EventKind::Note {
+            text: format!(
+                "At Control's discretion, by {}: {r} [{}]",
+                who.by(),
+                discretion.join("; ")
+            ),
+        })),
+        None => Err(format!(
+            "{} may do this only at Control's discretion, with a reason: {} — give one (--reason, or the desk's Reason field)",
+            who.by(),
+            discretion.join("; ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signing_in_names_a_role_and_map_control_a_table() {
+        let s = SignedIn::parse("Anna:map:east").expect("map");
+        assert_eq!(s.role, ControlRole::Map);
+        assert_eq!(s.by(), "Anna (Map Control, east)");
+        assert_eq!(SignedIn::parse("Ben:political").expect("pol").table, None);
+        assert!(
+            SignedIn::parse("Anna:map")
+                .unwrap_err()
+                .contains("map table")
+        );
+        assert!(
+            SignedIn::parse("Anna:pope")
+                .unwrap_err()
+                .contains("non_played_states")
+        );
+        assert!(SignedIn::parse("Anna").is_err());
+    }
+}

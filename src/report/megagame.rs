@@ -1,0 +1,862 @@
+//! The paper of a megagame (rr3 §6.2 of the digest; L204, L218, L220): a team's confidential
+//! statement for a turn, the public announcements sheet, and the Control log for the debrief.
+//!
+//! Like the turn report ([`super::turn`]), each sheet shows only what its readers may know. A
+//! team's statement shows its own states' ledgers, armies, fleets and characters and the
+//! resolutions that involved them — never another state's treasury, and never a counter of
+//! another team marked `hidden`. The announcements sheet shows announcements made public and the
+//! public results listed in `templates/megagame.yaml` (battles, deaths, marriages, births,
+//! revolts, conversions), without hidden counters. The Control log shows everything, with who
+//! made each entry and when.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Local};
+use serde::Deserialize;
+
+use crate::game::event::{Audience, Event, EventKind};
+use crate::game::state::{CounterState, replay};
+use crate::game::{Game, GameState};
+use crate::megagame::ledger::{DEBT, StateLedger, TREASURY, ledger};
+use crate::megagame::{LedgerItem, People};
+use crate::rules::Value;
+
+use super::error::ReportError;
+use super::font::Weight;
+use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
+use super::template::{Template, parse_colour};
+use super::turn::HIDDEN;
+
+/// What the megagame paper lists as public results: `templates/megagame.yaml`, embedded.
+pub const MEGAGAME_TEMPLATE: &str = include_str!("../../templates/megagame.yaml");
+
+/// What to print.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaperOptions {
+    /// One turn (statements and announcements: the current turn when None; the Control log:
+    /// the whole game).
+    pub turn: Option<u32>,
+    /// When it is printed (shown in the header).
+    pub printed_at: DateTime<Local>,
+}
+
+/// A procedure whose results are public, with the heading they are printed under.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublicResult {
+    /// Procedure id.
+    pub procedure: String,
+    /// Heading on the sheet ("Battles").
+    pub heading: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MegagamePaper {
+    public_results: BTreeMap<String, Vec<PublicResult>>,
+}
+
+/// The procedures whose results are public in a ruleset, from `templates/megagame.yaml`.
+pub fn public_results(ruleset: &str) -> Result<Vec<PublicResult>, ReportError> {
+    let paper: MegagamePaper = yaml_serde::from_str(MEGAGAME_TEMPLATE)
+        .map_err(|e| ReportError::Template(format!("templates/megagame.yaml (embedded): {e}")))?;
+    Ok(paper
+        .public_results
+        .get(ruleset)
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// The game's teams, (id, name), for choosing one and for error messages.
+pub fn known_teams(game: &Game) -> Vec<(String, String)> {
+    People::of(game)
+        .teams
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect()
+}
+
+fn cell(s: impl Into<String>) -> GridCell {
+    GridCell::Text(s.into())
+}
+
+/// The page furniture every sheet shares.
+struct Sheet {
+    writer: Writer,
+    ink: (f32, f32, f32),
+    accent: (f32, f32, f32),
+    small: TextStyle,
+    body: TextStyle,
+    title_size: f32,
+    table_size: f32,
+}
+
+impl Sheet {
+    fn with(
+        game: &Game,
+        title: &str,
+        facts: &[String],
+        template: Option<Template>,
+    ) -> Result<Sheet, ReportError> {
+        let template = match template {
+            Some(t) => t,
+            None => Template::sheet_default()?,
+        };
+        let full = format!("{} — {title}", game.scenario().title);
+        let writer = Writer::new(&full, &format!("Umpire · {full}"), template)?;
+        let t = writer.template().clone();
+        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
+        let mut sheet = Sheet {
+            writer,
+            ink,
+            accent,
+            small: TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+            body: TextStyle {
+                size: t.fonts.body,
+                weight: Weight::Regular,
+                colour: ink,
+            },
+            title_size: t.fonts.title,
+            table_size: t.fonts.table,
+        };
+        sheet.writer.paragraph(
+            None,
+            title,
+            TextStyle {
+                size: sheet.title_size * 1.4,
+                weight: Weight::Bold,
+                colour: sheet.ink,
+            },
+            0.0,
+        );
+        sheet
+            .writer
+            .paragraph(None, &facts.join(" · "), sheet.small, 0.0);
+        Ok(sheet)
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.writer
+            .heading(text, self.title_size, self.accent, self.table_size * 6.0);
+    }
+
+    fn line(&mut self, lead: Option<&str>, text: &str) {
+        self.writer.paragraph(lead, text, self.body, 0.0);
+    }
+
+    fn note(&mut self, text: &str) {
+        self.writer.paragraph(None, text, self.small, 0.0);
+    }
+
+    fn table(&mut self, header: &[&str], rows: Vec<Vec<GridCell>>, continued: &str) {
+        if rows.is_empty() {
+            self.note("None.");
+            return;
+        }
+        self.writer.table(&Grid {
+            header: vec![header.iter().map(|h| cell(*h)).collect()],
+            rows,
+            continued: continued.into(),
+        });
+    }
+
+    fn finish(self) -> Vec<u8> {
+        self.writer.finish()
+    }
+}
+
+/// "turn 2 (1529 - 1532)".
+fn turn_label(game: &Game, turn: u32) -> String {
+    let years = game
+        .ruleset()
+        .clock()
+        .and_then(|c| c.turn(turn))
+        .and_then(|t| t.years.clone())
+        .or_else(|| {
+            game.scenario()
+                .calendar
+                .get((turn as usize).saturating_sub(1))
+                .cloned()
+        });
+    match years {
+        Some(y) => format!("Turn {turn} ({y})"),
+        None => format!("Turn {turn}"),
+    }
+}
+
+fn step_path(game: &Game, step: usize) -> String {
+    game.steps()
+        .get(step)
+        .map_or_else(|| format!("step {}", step + 1), |s| s.path.clone())
+}
+
+/// A step's own name (the last level of its path), for narrow columns.
+fn short_step(game: &Game, step: usize) -> String {
+    let path = step_path(game, step);
+    path.rsplit(" › ").next().unwrap_or(&path).to_string()
+}
+
+fn value_text(v: Option<&Value>) -> String {
+    v.map_or_else(|| "—".to_string(), |v| v.to_string())
+}
+
+fn attr(item: &LedgerItem, name: &str) -> String {
+    if item.unknown.iter().any(|u| u == name) {
+        return "?".to_string();
+    }
+    value_text(item.attributes.get(name))
+}
+
+/// The outcome that stands for a resolution (an override wins).
+fn outcome_of(game: &Game, e: &Event) -> Option<String> {
+    let EventKind::Resolved { resolution, .. } = &e.kind else {
+        return None;
+    };
+    Some(match game.state().overrides.get(&e.seq) {
+        Some(code) => format!("{code} (overridden; was {})", resolution.outcome.label),
+        None => resolution.outcome.label.clone(),
+    })
+}
+
+fn procedure_name(game: &Game, id: &str) -> String {
+    game.ruleset()
+        .procedure(id)
+        .map_or_else(|| id.to_string(), |p| p.name.clone())
+}
+
+/// Whether a team may see a counter at all: its own, or not hidden.
+fn visible_to(c: &CounterState, own: &BTreeSet<String>) -> bool {
+    own.contains(&c.id) || !c.statuses.contains(HIDDEN)
+}
+
+fn in_turn(e: &Event, turn: Option<u32>) -> bool {
+    turn.is_none_or(|t| e.cursor.turn == t)
+}
+
+fn time_of(e: &Event) -> String {
+    e.at.with_timezone(&Local).format("%H:%M:%S").to_string()
+}
+
+/// A ledger as it stood in `state` (its values, and what belonged to its state then); its
+/// history is kept whole.
+fn as_at(mut l: StateLedger, people: &People, state: &GameState) -> StateLedger {
+    use crate::megagame::CounterClass;
+    if let Some(c) = state.counters.get(&l.counter) {
+        l.values = c.attributes.clone();
+        l.unknown = c.unknown.clone();
+        l.statuses = c.statuses.clone();
+    }
+    for list in [
+        &mut l.armies,
+        &mut l.fleets,
+        &mut l.cities,
+        &mut l.areas,
+        &mut l.characters,
+    ] {
+        list.clear();
+    }
+    for c in state.counters.values() {
+        if c.id == l.counter {
+            continue;
+        }
+        let class = people.class_of(&c.id).unwrap_or(CounterClass::Other);
+        let belongs = if class == CounterClass::Character {
+            people.states_of_character(&c.id).contains(&l.state)
+        } else {
+            people.state_of(&c.id) == Some(l.state.as_str())
+        };
+        if !belongs {
+            continue;
+        }
+        let list = match class {
+            CounterClass::Army => &mut l.armies,
+            CounterClass::Fleet => &mut l.fleets,
+            CounterClass::City => &mut l.cities,
+            CounterClass::Area => &mut l.areas,
+            CounterClass::Character => &mut l.characters,
+            CounterClass::Ledger | CounterClass::Other => continue,
+        };
+        list.push(item_of(c, people));
+    }
+    l
+}
+
+fn item_of(c: &CounterState, people: &People) -> LedgerItem {
+    LedgerItem {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        class: people
+            .class_of(&c.id)
+            .unwrap_or(crate::megagame::CounterClass::Other),
+        table: people.table_of(&c.id).map(str::to_string),
+        position: c.position.to_string(),
+        attributes: c.attributes.clone(),
+        unknown: c.unknown.clone(),
+        statuses: c.statuses.clone(),
+        removed: c.removed.clone(),
+    }
+}
+
+/// One team's confidential statement for a turn: the treasury's lines of that turn, and
+/// everything else as it stood at the turn's end.
+pub fn statement_pdf(
+    game: &Game,
+    team: &str,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let turn = options.turn.unwrap_or(game.state().cursor.turn);
+    // The game as it stood at the end of the turn (the treasury history is the whole journal's).
+    let last = game
+        .events()
+        .iter()
+        .rposition(|e| e.cursor.turn <= turn)
+        .map_or(0, |i| i + 1);
+    let at_end = replay(game.scenario(), &game.events()[..last]).map_err(ReportError::Layout)?;
+    let people = People::new(game.scenario(), &at_end);
+    let Some(team_spec) = people.teams.iter().find(|t| t.id == team) else {
+        let known: Vec<&str> = people.teams.iter().map(|t| t.id.as_str()).collect();
+        return Err(ReportError::Layout(format!(
+            "no team '{team}' — teams: {}",
+            known.join(", ")
+        )));
+    };
+    let ledgers: Vec<StateLedger> = team_spec
+        .states
+        .iter()
+        .filter_map(|s| ledger(game, s))
+        .map(|l| as_at(l, &people, &at_end))
+        .collect();
+    // The team's own counters: its ledgers, what belongs to its states, its characters, and
+    // counters of its side.
+    let mut own: BTreeSet<String> = BTreeSet::new();
+    for l in &ledgers {
+        own.insert(l.counter.clone());
+        for i in l
+            .armies
+            .iter()
+            .chain(&l.fleets)
+            .chain(&l.cities)
+            .chain(&l.areas)
+            .chain(&l.characters)
+        {
+            own.insert(i.id.clone());
+        }
+    }
+    own.extend(team_spec.characters.iter().cloned());
+    own.extend(
+        at_end
+            .counters
+            .values()
+            .filter(|c| c.side == team)
+            .map(|c| c.id.clone()),
+    );
+
+    let title = format!(
+        "{} — confidential statement — {}",
+        team_spec.name,
+        turn_label(game, turn)
+    );
+    let facts = [
+        format!("team {team}"),
+        format!("for {} only", team_spec.name),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+
+    if ledgers.is_empty() {
+        sheet.heading("Treasury");
+        sheet.note("This team plays no state with a ledger in this scenario.");
+    }
+    for l in &ledgers {
+        sheet.heading(&format!("{} — treasury", l.name));
+        let start_value = game
+            .scenario()
+            .all_counters()
+            .find(|c| c.id == l.counter)
+            .and_then(|c| match c.attributes.get(TREASURY) {
+                Some(Value::Int(v)) => Some(*v),
+                _ => None,
+            });
+        let before: Option<i64> = l
+            .history_of(TREASURY)
+            .filter(|e| e.turn < turn)
+            .last()
+            .map_or(start_value, |e| e.balance);
+        let mut rows = vec![vec![
+            cell(""),
+            cell(format!("Start of turn {turn}")),
+            cell(""),
+            cell(""),
+            cell(before.map_or_else(|| "?".to_string(), |b| b.to_string())),
+        ]];
+        let mut end = before;
+        for e in l.history_of(TREASURY).filter(|e| e.turn == turn) {
+            let amount = if e.set {
+                format!("set ({:+})", e.delta)
+            } else {
+                format!("{:+}", e.delta)
+            };
+            rows.push(vec![
+                cell(e.seq.to_string()),
+                cell(e.reason.clone()),
+                cell(short_step(game, e.step)),
+                cell(amount),
+                cell(e.balance.map_or_else(|| "?".to_string(), |b| b.to_string())),
+            ]);
+            end = e.balance;
+        }
+        rows.push(vec![
+            cell(""),
+            cell(format!("End of turn {turn}")),
+            cell(""),
+            cell(""),
+            cell(end.map_or_else(|| "?".to_string(), |b| b.to_string())),
+        ]);
+        sheet.writer.table(&Grid {
+            header: vec![vec![
+                cell("Entry"),
+                cell("Income or expense"),
+                cell("When"),
+                cell("Florins"),
+                cell("Balance"),
+            ]],
+            rows,
+            continued: format!("{} — treasury", l.name),
+        });
+        // Debt, cards and unrest as they stand.
+        let mut facts = vec![format!("National debt {}", value_text(l.values.get(DEBT)))];
+        for (k, v) in &l.values {
+            if k == TREASURY || k == DEBT {
+                continue;
+            }
+            if k.contains("card") || k.contains("unrest") || k.contains("prestige") {
+                facts.push(format!("{} {v}", k.replace('_', " ")));
+            }
+        }
+        for u in &l.unknown {
+            if u.contains("card") || u.contains("unrest") || u == DEBT {
+                facts.push(format!("{} ?", u.replace('_', " ")));
+            }
+        }
+        sheet.writer.space(mm(1.0));
+        sheet.line(Some("Ledger:"), &facts.join(" · "));
+        let debt_lines: Vec<String> = l
+            .history_of(DEBT)
+            .filter(|e| e.turn == turn)
+            .map(|e| format!("entry {}: {:+} — {}", e.seq, e.delta, e.reason))
+            .collect();
+        if !debt_lines.is_empty() {
+            sheet.line(Some("Debt this turn:"), &debt_lines.join("; "));
+        }
+    }
+
+    // Armies and fleets of the team's states, and of its side.
+    let mut forces: Vec<&LedgerItem> = ledgers
+        .iter()
+        .flat_map(|l| l.armies.iter().chain(&l.fleets))
+        .collect();
+    let mut seen: BTreeSet<&str> = forces.iter().map(|i| i.id.as_str()).collect();
+    let side_items: Vec<LedgerItem> = at_end
+        .counters
+        .values()
+        .filter(|c| c.side == team && !seen.contains(c.id.as_str()))
+        .filter(|c| {
+            matches!(
+                people.class_of(&c.id),
+                Some(crate::megagame::CounterClass::Army | crate::megagame::CounterClass::Fleet)
+            ) && c.kind != crate::game::scenario::CounterKind::Leader
+        })
+        .map(|c| item_of(c, &people))
+        .collect();
+    for i in &side_items {
+        seen.insert(i.id.as_str());
+    }
+    forces.extend(side_items.iter());
+    sheet.heading("Armies and fleets");
+    let strength = game
+        .ruleset()
+        .strength_attribute
+        .clone()
+        .unwrap_or_else(|| "strength".to_string());
+    let rows: Vec<Vec<GridCell>> = forces
+        .iter()
+        .map(|i| {
+            let place = match &i.removed {
+                Some(r) => format!("removed: {r}"),
+                None => i.position.clone(),
+            };
+            vec![
+                cell(i.name.clone()),
+                cell(format!("{:?}", i.class).to_lowercase()),
+                cell(place),
+                cell(attr(i, &strength)),
+                cell(attr(i, "arrears")),
+                cell(attr(i, "fatigue")),
+                cell(i.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
+            ]
+        })
+        .collect();
+    sheet.table(
+        &[
+            "Army or fleet",
+            "Kind",
+            "Location",
+            "Strength",
+            "Arrears",
+            "Fatigue",
+            "Status",
+        ],
+        rows,
+        "Armies and fleets",
+    );
+
+    // Characters.
+    sheet.heading("Characters");
+    let mut chars: Vec<&CounterState> = team_spec
+        .characters
+        .iter()
+        .filter_map(|id| at_end.counters.get(id))
+        .collect();
+    for l in &ledgers {
+        for c in &l.characters {
+            if !chars.iter().any(|x| x.id == c.id)
+                && let Some(cs) = at_end.counters.get(&c.id)
+            {
+                chars.push(cs);
+            }
+        }
+    }
+    let name_of = |id: &str| -> String {
+        at_end
+            .counters
+            .get(id)
+            .map_or_else(|| id.to_string(), |c| c.name.clone())
+    };
+    let rows: Vec<Vec<GridCell>> = chars
+        .iter()
+        .map(|c| {
+            let a = |k: &str| {
+                if c.unknown.iter().any(|u| u == k) {
+                    "?".to_string()
+                } else {
+                    match c.attributes.get(k) {
+                        Some(Value::Text(t)) if !t.is_empty() => name_of(t),
+                        other => value_text(other),
+                    }
+                }
+            };
+            let alive = match c.attributes.get("alive") {
+                Some(Value::Bool(false)) => "dead".to_string(),
+                _ if c.removed.is_some() => "removed".to_string(),
+                _ => "alive".to_string(),
+            };
+            vec![
+                cell(c.name.clone()),
+                cell(a("age")),
+                cell(a("spouse")),
+                cell(a("heir")),
+                cell(alive),
+            ]
+        })
+        .collect();
+    sheet.table(
+        &["Character", "Age", "Spouse", "Heir", ""],
+        rows,
+        "Characters",
+    );
+
+    // Resolutions this turn that involved the team's counters.
+    sheet.heading(&format!(
+        "Resolutions involving {} this turn",
+        team_spec.name
+    ));
+    let state = game.state();
+    let mut rows = Vec::new();
+    for e in game.events().iter().filter(|e| e.cursor.turn == turn) {
+        let EventKind::Resolved {
+            resolution,
+            counters,
+        } = &e.kind
+        else {
+            continue;
+        };
+        if !state.effective.contains(&e.seq) {
+            continue;
+        }
+        let involved: Vec<&String> = counters.values().flatten().collect();
+        if !involved.iter().any(|id| own.contains(*id)) {
+            continue;
+        }
+        let shown: Vec<String> = counters
+            .iter()
+            .map(|(role, ids)| {
+                let names: Vec<String> = ids
+                    .iter()
+                    .filter(|id| state.counters.get(*id).is_none_or(|c| visible_to(c, &own)))
+                    .map(|id| name_of(id))
+                    .collect();
+                format!(
+                    "{role}: {}",
+                    if names.is_empty() {
+                        "(not revealed)".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )
+            })
+            .collect();
+        let dice: Vec<String> = resolution
+            .rolls
+            .iter()
+            .map(|r| {
+                let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
+                format!("{} [{}] = {}", r.expr, faces.join(", "), r.total)
+            })
+            .collect();
+        rows.push(vec![
+            cell(e.seq.to_string()),
+            cell(short_step(game, e.cursor.step)),
+            cell(procedure_name(game, &resolution.procedure)),
+            cell(shown.join("; ")),
+            cell(format!(
+                "{}{}",
+                outcome_of(game, e).unwrap_or_default(),
+                if dice.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — dice {}", dice.join("; "))
+                }
+            )),
+        ]);
+    }
+    sheet.table(
+        &["Entry", "When", "Procedure", "Counters", "Result"],
+        rows,
+        "Resolutions",
+    );
+
+    // Announcements to the team this turn.
+    let said: Vec<Vec<GridCell>> = game
+        .events()
+        .iter()
+        .filter(|e| e.cursor.turn == turn && state.effective.contains(&e.seq))
+        .filter_map(|e| match &e.kind {
+            EventKind::Announced {
+                audience: Audience::Team,
+                team: Some(t),
+                text,
+            } if t == team => Some(vec![
+                cell(time_of(e)),
+                cell(e.by.clone().unwrap_or_default()),
+                cell(text.clone()),
+            ]),
+            _ => None,
+        })
+        .collect();
+    if !said.is_empty() {
+        sheet.heading("Announcements to the team");
+        sheet.table(&["Time", "By", "Announcement"], said, "Announcements");
+    }
+
+    // The next turn's phase ends, from the timetable.
+    if let Some(next) = game.ruleset().clock().and_then(|c| c.turn(turn + 1))
+        && !next.phase_ends.is_empty()
+    {
+        sheet.heading(&format!("Next: {}", turn_label(game, turn + 1)));
+        let ends: Vec<String> = next
+            .phase_ends
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("phase {} ends {e}", i + 1))
+            .collect();
+        sheet.line(Some("Timetable:"), &ends.join(" · "));
+    }
+    sheet.writer.space(mm(2.0));
+    sheet.note(
+        "Confidential: this statement shows this team's own states, forces and characters only. \
+         Hidden counters of other teams are left out until revealed.",
+    );
+    Ok(sheet.finish())
+}
+
+/// The public announcements sheet for a turn.
+pub fn announcements_pdf(
+    game: &Game,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let turn = options.turn.unwrap_or(game.state().cursor.turn);
+    let state = game.state();
+    let title = format!("Announcements — {}", turn_label(game, turn));
+    let facts = [
+        "public".to_string(),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+    let events: Vec<&Event> = game
+        .events()
+        .iter()
+        .filter(|e| e.cursor.turn == turn && state.effective.contains(&e.seq))
+        .collect();
+
+    sheet.heading("Announcements");
+    let rows: Vec<Vec<GridCell>> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Announced {
+                audience: Audience::Public,
+                text,
+                ..
+            } => Some(vec![
+                cell(time_of(e)),
+                cell(short_step(game, e.cursor.step)),
+                cell(e.by.clone().unwrap_or_default()),
+                cell(text.clone()),
+            ]),
+            _ => None,
+        })
+        .collect();
+    sheet.table(
+        &["Time", "When", "By", "Announcement"],
+        rows,
+        "Announcements",
+    );
+
+    // Public results, grouped under the template's headings in its order.
+    let public = public_results(&game.ruleset().id)?;
+    let mut headings: Vec<&str> = Vec::new();
+    for p in &public {
+        if !headings.contains(&p.heading.as_str()) {
+            headings.push(&p.heading);
+        }
+    }
+    let no_one: BTreeSet<String> = BTreeSet::new();
+    let public_name = |id: &str| -> Option<String> {
+        match state.counters.get(id) {
+            Some(c) if visible_to(c, &no_one) => Some(c.name.clone()),
+            Some(_) => None,
+            None => Some(id.to_string()),
+        }
+    };
+    let mut any = false;
+    for heading in headings {
+        let procs: Vec<&str> = public
+            .iter()
+            .filter(|p| p.heading == heading)
+            .map(|p| p.procedure.as_str())
+            .collect();
+        let mut rows = Vec::new();
+        for e in &events {
+            let EventKind::Resolved {
+                resolution,
+                counters,
+            } = &e.kind
+            else {
+                continue;
+            };
+            if !procs.contains(&resolution.procedure.as_str()) {
+                continue;
+            }
+            let who: Vec<String> = counters
+                .iter()
+                .filter_map(|(role, ids)| {
+                    let names: Vec<String> = ids.iter().filter_map(|id| public_name(id)).collect();
+                    (!names.is_empty()).then(|| format!("{role}: {}", names.join(", ")))
+                })
+                .collect();
+            let effects: Vec<String> = resolution
+                .outcome
+                .effects
+                .iter()
+                // Notes and follow-ups are for Control.
+                .filter(|x| x.kind != "follow_up" && x.kind != "note")
+                .map(crate::resolve::describe_effect)
+                .collect();
+            let outcome = match state.overrides.get(&e.seq) {
+                Some(code) => code.clone(),
+                None => resolution.outcome.label.clone(),
+            };
+            rows.push(vec![
+                cell(short_step(game, e.cursor.step)),
+                cell(procedure_name(game, &resolution.procedure)),
+                cell(who.join("; ")),
+                cell(
+                    if effects.is_empty() || state.overrides.contains_key(&e.seq) {
+                        outcome
+                    } else {
+                        format!("{outcome} — {}", effects.join("; "))
+                    },
+                ),
+            ]);
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        any = true;
+        sheet.heading(heading);
+        sheet.table(&["When", "What", "Who", "Result"], rows, heading);
+    }
+    if !any {
+        sheet.heading("Results");
+        sheet.note("No public results this turn.");
+    }
+    Ok(sheet.finish())
+}
+
+/// The Control log: every event of the game (or of one turn) with its time, who made it, the
+/// step, the procedure, dice with provenance, the result, and overrides with their reasons.
+pub fn control_log_pdf(
+    game: &Game,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let span = options
+        .turn
+        .map_or_else(|| "whole game".to_string(), |t| turn_label(game, t));
+    let title = format!("Control log — {span}");
+    let facts = [
+        "Control only".to_string(),
+        format!("{} journal entries", game.events().len()),
+        format!("app dice seed {}", game.meta().seed),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+    let state: &GameState = game.state();
+    let mut by_turn: BTreeMap<u32, Vec<Vec<GridCell>>> = BTreeMap::new();
+    for e in game.events().iter().filter(|e| in_turn(e, options.turn)) {
+        let Some(mut row) = super::turn::event_row(game, state, e, None) else {
+            continue;
+        };
+        // Entry, Step, Event, Details → Entry, Time, By, Step, Event, Details.
+        row.insert(1, cell(time_of(e)));
+        row.insert(2, cell(e.by.clone().unwrap_or_else(|| "—".to_string())));
+        row[3] = cell(short_step(game, e.cursor.step));
+        by_turn.entry(e.cursor.turn).or_default().push(row);
+    }
+    if by_turn.is_empty() {
+        sheet.heading("Events");
+        sheet.note("Nothing recorded.");
+    }
+    for (turn, rows) in by_turn {
+        let label = turn_label(game, turn);
+        sheet.heading(&label);
+        sheet.table(
+            &["Entry", "Time", "By", "Step", "Event", "Details"],
+            rows,
+            &label,
+        );
+    }
+    sheet.writer.space(mm(2.0));
+    sheet.note(
+        "Times are the desk's local time when each entry was recorded. Undone entries stay in the \
+         journal, marked (undone). `umpire game verify` re-derives every app roll from the seed.",
+    );
+    Ok(sheet.finish())
+}

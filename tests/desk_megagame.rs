@@ -1,0 +1,248 @@
+//! The desk's megagame view, driven headless through its AccessKit labels (egui_kittest) as an
+//! umpire would: the clock bar's Start, Hold, Resume and Advance land in the journal, the table /
+//! role filter narrows the ledgers panel, and the panel shows each state's treasury, forces and
+//! characters.
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+
+use umpire::app::{
+    Command, Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL,
+    MegagameFilter,
+};
+use umpire::game::event::{ClockAction, EventKind};
+use umpire::game::{Event, Game};
+use umpire::megagame::ControlRole;
+use umpire::rules::{Library, SourceFile};
+
+fn temp_game(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "umpire-desk-megagame-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("game.umpire")
+}
+
+fn fixture() -> SourceFile {
+    let name = "tests/fixtures/scenarios/megagame_two_teams.yaml";
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).expect("fixture");
+    SourceFile {
+        name: name.into(),
+        text,
+    }
+}
+
+fn desk_on(path: &Path) -> Harness<'static, DeskApp> {
+    let game = GameDesk::create(path, &fixture(), &Library::shipped(), 7).expect("game");
+    Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+}
+
+fn journal(path: &Path) -> Vec<Event> {
+    Game::open(path, &Library::shipped())
+        .expect("reopen")
+        .events()
+        .to_vec()
+}
+
+fn clock_actions(path: &Path) -> Vec<ClockAction> {
+    journal(path)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Clock { action } => Some(action),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The desk repaints once a second while the clock runs: step frames rather than run to rest.
+fn frames(harness: &mut Harness<'static, DeskApp>) {
+    for _ in 0..4 {
+        harness.step();
+    }
+}
+
+fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
+    harness.get_by_label(label).click();
+    frames(harness);
+}
+
+fn texts_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<String> {
+    harness
+        .query_all_by_label_contains(text)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            if node.role() == Role::Label {
+                node.value()
+            } else {
+                node.label()
+            }
+        })
+        .collect()
+}
+
+/// How many labels read exactly `text`.
+fn exactly(harness: &Harness<'static, DeskApp>, text: &str) -> usize {
+    texts_containing(harness, text)
+        .iter()
+        .filter(|t| *t == text)
+        .count()
+}
+
+#[test]
+fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
+    let path = temp_game("clock");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    assert!(
+        !texts_containing(&harness, "Turn 1 (1524 - 1528) · Phase 1/6").is_empty(),
+        "the clock bar shows the turn, its game years and the phase"
+    );
+    assert!(
+        !texts_containing(&harness, "10:00").is_empty(),
+        "the countdown"
+    );
+    assert!(!texts_containing(&harness, "not started").is_empty());
+
+    click(&mut harness, Command::ClockStart.label());
+    assert_eq!(
+        clock_actions(&path),
+        vec![ClockAction::Start {
+            turn: 1,
+            phase: "phase_1".into()
+        }]
+    );
+    // The Sequence of Play followed the clock into Phase 1.
+    let stepped = journal(&path)
+        .into_iter()
+        .filter(|e| matches!(e.kind, EventKind::Stepped { .. }))
+        .count();
+    assert_eq!(stepped, 1);
+    assert!(!texts_containing(&harness, "running").is_empty());
+
+    click(&mut harness, Command::ClockHold.label());
+    assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Hold));
+    assert!(!texts_containing(&harness, "HELD").is_empty());
+
+    click(&mut harness, Command::ClockResume.label());
+    assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Resume));
+
+    click(&mut harness, Command::ClockAdvance.label());
+    assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Advance));
+    assert!(!texts_containing(&harness, "Phase 2/6").is_empty());
+    assert!(
+        !texts_containing(&harness, "15:00").is_empty()
+            || !texts_containing(&harness, "14:5").is_empty()
+    );
+    let game = Game::open(&path, &Library::shipped()).unwrap();
+    let step = &game.steps()[game.state().cursor.step];
+    assert_eq!(step.id, "phase_2_pay");
+
+    // The keyboard: F6 holds, as the command palette lists it.
+    harness.key_press(egui::Key::F6);
+    frames(&mut harness);
+    assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Hold));
+    assert_eq!(clock_actions(&path).len(), 5);
+}
+
+#[test]
+fn the_ledgers_panel_shows_each_state_and_its_forces() {
+    let path = temp_game("ledgers");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    assert!(
+        texts_containing(&harness, LEDGER_PREFIX).is_empty(),
+        "hidden at first"
+    );
+    click(&mut harness, LEDGERS_LABEL);
+    let heads = texts_containing(&harness, LEDGER_PREFIX);
+    assert!(
+        heads.contains(&"Ledger: Kingdom of France — treasury 40".to_string())
+            && heads.contains(&"Ledger: Kingdom of England — treasury 77".to_string()),
+        "{heads:?}"
+    );
+    for expected in [
+        "debt 5 ",
+        "unrest index 2",
+        "Army of Picardy",
+        "Army of Kent",
+        "Channel fleet",
+        "Henry VIII",
+        "Francis I",
+    ] {
+        assert!(
+            !texts_containing(&harness, expected).is_empty(),
+            "{expected} is not shown"
+        );
+    }
+    // Clicking a counter in the panel selects it on the desk.
+    // (The desk's own counter list has one too; the ledgers window is drawn last.)
+    harness
+        .get_all_by_role_and_label(Role::Button, "Army of Kent")
+        .last()
+        .expect("the army is a button")
+        .click();
+    frames(&mut harness);
+    assert!(!texts_containing(&harness, "en-army-1 · england").is_empty());
+}
+
+#[test]
+fn the_table_or_role_filter_narrows_the_ledgers() {
+    let path = temp_game("filter");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    click(&mut harness, LEDGERS_LABEL);
+    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
+
+    // Both states play at The West: choosing The East leaves nothing.
+    click(&mut harness, MEGAGAME_FILTER_LABEL);
+    click(&mut harness, "The East");
+    assert!(texts_containing(&harness, LEDGER_PREFIX).is_empty());
+    assert!(!texts_containing(&harness, "No state ledgers").is_empty());
+
+    click(&mut harness, MEGAGAME_FILTER_LABEL);
+    click(&mut harness, "The West");
+    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
+    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+
+    assert_eq!(exactly(&harness, "Armies"), 2);
+    assert_eq!(exactly(&harness, "Characters"), 2);
+    // Character Control: the characters, not the armies (two ledgers, characters only).
+    click(&mut harness, MEGAGAME_FILTER_LABEL);
+    click(&mut harness, "Character Control");
+    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
+    assert_eq!(exactly(&harness, "Armies"), 0);
+    assert_eq!(exactly(&harness, "Fleets"), 0);
+    assert_eq!(exactly(&harness, "Characters"), 2);
+}
+
+#[test]
+fn the_filter_gives_the_counters_a_table_or_role_looks_after() {
+    let path = temp_game("shown");
+    let mut g = GameDesk::create(&path, &fixture(), &Library::shipped(), 7).expect("game");
+    assert_eq!(g.counters_shown(), None, "everything, unfiltered");
+    g.megagame.as_mut().expect("a megagame").filter = MegagameFilter::Table("the_west".into());
+    let west = g.counters_shown().expect("filtered");
+    assert!(
+        west.contains("fr-army-1") && west.contains("en-fleet-1"),
+        "{west:?}"
+    );
+    assert!(
+        !west.contains("henry-viii"),
+        "characters sit at no map table"
+    );
+    g.megagame.as_mut().unwrap().filter = MegagameFilter::Table("the_east".into());
+    assert!(g.counters_shown().unwrap().is_empty());
+    g.megagame.as_mut().unwrap().filter = MegagameFilter::Role(ControlRole::Character);
+    let characters = g.counters_shown().unwrap();
+    assert!(characters.contains("henry-viii") && characters.contains("francis-i"));
+    assert!(!characters.contains("fr-army-1"), "{characters:?}");
+}

@@ -1,0 +1,191 @@
+//! The desk on a shared game (a real PostgreSQL server started by the test): signing in, another
+//! desk's event shown live, the link's loss shown at once and the desk's own work kept and sent.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+
+use common::pg::{Link, PgServer};
+use umpire::app::{
+    Desk, DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL,
+};
+use umpire::game::scenario::Position;
+use umpire::game::{Action, EventKind, Game};
+use umpire::megagame::remit::SignedIn;
+use umpire::rules::{Library, SourceFile};
+
+fn examples() -> SourceFile {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scenarios/rr3_examples.yaml"
+    );
+    SourceFile {
+        name: path.into(),
+        text: std::fs::read_to_string(path).expect("fixture"),
+    }
+}
+
+fn desk_at(url: &str) -> Harness<'static, DeskApp> {
+    let game = GameDesk::open(Path::new(url), &Library::shipped()).expect("open shared game");
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+}
+
+/// Runs frames until `until` holds (the listener works on its own thread), at most `limit`.
+fn run_until(
+    harness: &mut Harness<'static, DeskApp>,
+    limit: Duration,
+    until: impl Fn(&Harness<'static, DeskApp>) -> bool,
+) -> Duration {
+    let t0 = Instant::now();
+    while t0.elapsed() < limit {
+        harness.run();
+        if until(harness) {
+            return t0.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("not within {limit:?}");
+}
+
+fn shows(harness: &Harness<'static, DeskApp>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).next().is_some()
+}
+
+fn game_name(tag: &str) -> String {
+    format!("desk-{tag}-{}", std::process::id())
+}
+
+#[test]
+fn the_desk_signs_in_and_shows_another_desks_event_live() {
+    let pg = PgServer::start("desk-live");
+    let url = pg.url(&game_name("live"));
+    let lib = Library::shipped();
+    let mut other = Game::create_at(&url, &examples(), &lib, 2).expect("create");
+    let mut harness = desk_at(&url);
+    harness.run();
+    assert!(shows(&harness, LIVE_TEXT), "the link's state is shown");
+
+    // Sign in as a person would: name, role (Map Control by default), table.
+    let name = harness.get_by_label(SIGN_IN_NAME_LABEL);
+    name.click();
+    harness.run();
+    harness
+        .get_by_label(SIGN_IN_NAME_LABEL)
+        .set_text_value_accesskit("Anna");
+    harness.run();
+    harness
+        .get_by_label_contains(&format!("{SIGN_IN_BUTTON} as Anna"))
+        .click();
+    harness.run();
+    let who = harness
+        .state()
+        .game
+        .as_ref()
+        .and_then(|g| g.game().signed_in().cloned())
+        .expect("signed in");
+    assert_eq!(who.name, "Anna");
+    assert_eq!(who.table.as_deref(), Some("the_east"));
+
+    // Another desk writes: this desk shows it within a second, with no input.
+    other
+        .act(Action::Note {
+            text: "Bohemia rises".into(),
+        })
+        .expect("other desk");
+    let took = run_until(&mut harness, Duration::from_secs(3), |h| {
+        h.state()
+            .game
+            .as_ref()
+            .is_some_and(|g| g.game().events().len() == 2)
+    });
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+
+    // Her own action is recorded on the server with her name.
+    assert!(
+        harness
+            .state_mut()
+            .game
+            .as_mut()
+            .expect("game")
+            .act(Action::SetAttribute {
+                counter: "upper-austria".into(),
+                attribute: "in_revolt".into(),
+                value: "yes".into(),
+            })
+    );
+    other.refresh().expect("refresh");
+    assert_eq!(
+        other.events().last().and_then(|e| e.by.clone()).as_deref(),
+        Some("Anna (Map Control, the_east)")
+    );
+}
+
+#[test]
+fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns() {
+    let pg = PgServer::start("desk-link");
+    let link = Link::new(pg.port);
+    let name = game_name("link");
+    let lib = Library::shipped();
+    let mut control = Game::create_at(&pg.url(&name), &examples(), &lib, 3).expect("create");
+    let mut harness = desk_at(&link.url(&name));
+    harness.run();
+    harness
+        .state_mut()
+        .game
+        .as_mut()
+        .expect("game")
+        .sign_in(SignedIn::parse("Anna:map:the_east").expect("anna"));
+
+    link.cut();
+    let took = run_until(&mut harness, Duration::from_secs(5), |h| {
+        shows(h, LINK_LOST_TEXT)
+    });
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+
+    // Her own table's area, while the link is down: recorded at once, queued.
+    let t0 = Instant::now();
+    assert!(
+        harness
+            .state_mut()
+            .game
+            .as_mut()
+            .expect("game")
+            .act(Action::Move {
+                counter: "bohemia".into(),
+                to: Position::Area("Prague".into()),
+            })
+    );
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "no wait on the dead link"
+    );
+    harness.run();
+    assert!(shows(&harness, "1 action(s) queued"));
+
+    link.restore();
+    run_until(&mut harness, Duration::from_secs(10), |h| {
+        shows(h, LIVE_TEXT)
+    });
+    control.refresh().expect("refresh");
+    let moved = control
+        .events()
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Changed { .. }))
+        .count();
+    assert_eq!(moved, 1, "the offline move reached the server once");
+    assert_eq!(
+        control.state().counters["bohemia"].position,
+        Position::Area("Prague".into())
+    );
+    let queue = umpire::app::games_dir()
+        .join("offline")
+        .join(format!("{name}.json"));
+    let _ = std::fs::remove_file(queue);
+}
