@@ -23,14 +23,7 @@ use umpire::game::{Action, Game, Location};
 use umpire::rules::{Library, SourceFile};
 
 fn fixture() -> SourceFile {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/scenarios/skirmish.yaml"
-    );
-    SourceFile {
-        name: path.into(),
-        text: std::fs::read_to_string(path).expect("fixture"),
-    }
+    pg::source("tests/fixtures/scenarios/skirmish.yaml")
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

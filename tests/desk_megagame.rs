@@ -246,3 +246,48 @@ fn the_filter_gives_the_counters_a_table_or_role_looks_after() {
     assert!(characters.contains("henry-viii") && characters.contains("francis-i"));
     assert!(!characters.contains("fr-army-1"), "{characters:?}");
 }
+
+#[test]
+fn the_filter_narrows_the_counter_list_too() {
+    let path = temp_game("list");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+    // Character Control looks after characters, not armies.
+    click(&mut harness, MEGAGAME_FILTER_LABEL);
+    click(&mut harness, "Character Control");
+    frames(&mut harness);
+    let left = texts_containing(&harness, "Army of Kent");
+    assert!(left.is_empty(), "{left:?}");
+    click(&mut harness, MEGAGAME_FILTER_LABEL);
+    click(&mut harness, "The West");
+    frames(&mut harness);
+    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+}
+
+#[test]
+fn the_resolve_panel_offers_a_megagames_roles_and_prefills_from_the_ledgers() {
+    let path = temp_game("pay");
+    let examples = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scenarios/rr3_examples.yaml"
+    );
+    let file = SourceFile {
+        name: examples.into(),
+        text: std::fs::read_to_string(examples).expect("fixture"),
+    };
+    let mut g = GameDesk::create(&path, &file, &Library::shipped(), 7).expect("game");
+    g.select_procedure("pay");
+    let roles = g.role_names();
+    assert!(roles.contains(&"army".to_string()), "{roles:?}");
+    assert!(roles.contains(&"state".to_string()), "{roles:?}");
+    g.add_to_role("army", "monluc-army");
+    g.add_to_role("state", "state-france");
+    let strength = g
+        .prefilled()
+        .iter()
+        .find(|p| p.input == "strength_thousands")
+        .expect("strength prefilled from the army");
+    assert_eq!(strength.value.to_string(), "18");
+    assert_eq!(strength.from, vec!["monluc-army".to_string()]);
+}

@@ -20,14 +20,7 @@ use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
 
 fn examples() -> SourceFile {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/scenarios/rr3_examples.yaml"
-    );
-    SourceFile {
-        name: path.into(),
-        text: std::fs::read_to_string(path).expect("fixture"),
-    }
+    common::pg::source("tests/fixtures/scenarios/rr3_examples.yaml")
 }
 
 fn desk_at(url: &str) -> Harness<'static, DeskApp> {

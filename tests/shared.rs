@@ -20,14 +20,7 @@ fn umpire() -> Command {
 }
 
 fn fixture() -> SourceFile {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/scenarios/skirmish.yaml"
-    );
-    SourceFile {
-        name: path.into(),
-        text: std::fs::read_to_string(path).expect("fixture"),
-    }
+    common::pg::source("tests/fixtures/scenarios/skirmish.yaml")
 }
 
 fn server_of(url: &str) -> umpire::game::location::ServerAddress {
@@ -337,14 +330,7 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
 }
 
 fn examples() -> SourceFile {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/scenarios/rr3_examples.yaml"
-    );
-    SourceFile {
-        name: path.into(),
-        text: std::fs::read_to_string(path).expect("fixture"),
-    }
+    common::pg::source("tests/fixtures/scenarios/rr3_examples.yaml")
 }
 
 #[test]
@@ -610,4 +596,104 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
         "{saved}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
+    let pg = PgServer::start("turn");
+    let url = pg.url("scripted-turn");
+    let lib = Library::shipped();
+    let start = Game::create_at(&url, &examples(), &lib, 8).expect("create");
+    let initial = start.state().clone();
+    drop(start);
+    // Three Map Control desks, Political Control and Game Control, each at its own work.
+    let desks = [
+        "Anna:map:the_east",
+        "Bruno:map:the_mediterranean",
+        "Carla:map:the_west",
+        "Chiara:political",
+        "Greta:game",
+    ];
+    let actions = 20;
+    let total = 1 + desks.len() * actions;
+    let children: Vec<_> = desks
+        .iter()
+        .map(|who| {
+            umpire()
+                .args(["--as", who, "game", "soak", &url])
+                .args([
+                    "--actions",
+                    &actions.to_string(),
+                    "--wait-for",
+                    &total.to_string(),
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn desk")
+        })
+        .collect();
+    let mut states = BTreeSet::new();
+    for (who, child) in desks.iter().zip(children) {
+        let out = child.wait_with_output().expect("desk output");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{who}: {text}{errors}");
+        assert!(
+            !errors.contains("refused"),
+            "{who} stepped outside its remit: {errors}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("ack ")).count(),
+            actions,
+            "{who}"
+        );
+        states.insert(
+            text.lines()
+                .find(|l| l.starts_with("state "))
+                .expect("state line")
+                .to_string(),
+        );
+    }
+    assert_eq!(states.len(), 1, "desks disagree: {states:?}");
+
+    // The adjustments combined in whatever order the server took them: each ledger moved by
+    // the sum of its deltas.
+    let game = Game::open_at(&url, &lib).expect("open");
+    assert_eq!(game.events().len(), total);
+    let mut sums: std::collections::BTreeMap<(String, String), i64> = Default::default();
+    for e in game.events() {
+        if let EventKind::Changed { changes, .. } = &e.kind {
+            for c in changes {
+                if let umpire::game::CounterChange::Adjust {
+                    counter,
+                    attribute,
+                    by,
+                } = c
+                {
+                    *sums
+                        .entry((counter.clone(), attribute.clone()))
+                        .or_default() += by;
+                }
+            }
+        }
+    }
+    assert!(sums.len() > 3, "{sums:?}");
+    for ((counter, attribute), sum) in &sums {
+        let value =
+            |s: &umpire::game::GameState| match s.counters[counter].attributes.get(attribute) {
+                Some(umpire::rules::Value::Int(v)) => *v,
+                _ => 0,
+            };
+        assert_eq!(
+            value(game.state()) - value(&initial),
+            *sum,
+            "{counter}.{attribute}"
+        );
+    }
+    let by: BTreeSet<_> = game.events()[1..]
+        .iter()
+        .filter_map(|e| e.by.clone())
+        .collect();
+    assert_eq!(by.len(), desks.len(), "{by:?}");
 }

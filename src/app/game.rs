@@ -525,10 +525,19 @@ impl GameDesk {
         self.resolver.procedure().map(|p| p.id.clone())
     }
 
-    /// The roles the open procedure's inputs name (`attacker_…`, `defender_…`), and `unit`.
+    /// The roles the open procedure names: those its inputs are prefilled from (`from:
+    /// army.strength`) and its effects fall on (a megagame's `army`, `state`, `area`), those its
+    /// inputs' names start with (`attacker_…`, `defender_…`), else `unit`.
     pub fn role_names(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         if let Some(p) = self.resolver.procedure() {
+            let ruleset = self.game.ruleset();
+            for r in crate::game::effects::roles_of(ruleset, p) {
+                // Effects on a side of the game (`french`) are not roles to fill.
+                if !self.game.scenario().sides.iter().any(|s| s.id == r) && !out.contains(&r) {
+                    out.push(r);
+                }
+            }
             for input in &p.inputs {
                 if let Some((prefix, _)) = input.name.split_once('_')
                     && ROLE_WORDS.contains(&prefix)

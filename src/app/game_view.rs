@@ -236,12 +236,15 @@ impl GameDesk {
         )
         .labelled_by(label.id);
         let needle = self.counter_filter.trim().to_lowercase();
+        // A megagame's table / role filter narrows the list to that table's or role's counters.
+        let shown = self.counters_shown();
         let ids: Vec<(String, String, Position)> = self
             .game()
             .state()
             .counters
             .values()
             .filter(|c| c.removed.is_none())
+            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
             .filter(|c| {
                 needle.is_empty()
                     || c.name.to_lowercase().contains(&needle)
@@ -334,12 +337,15 @@ impl GameDesk {
     pub fn areas_ui(&mut self, ui: &mut Ui) {
         let mut areas: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
             std::collections::BTreeMap::new();
+        // A megagame's table / role filter shows that table's (or role's) part of the board.
+        let shown = self.counters_shown();
         for c in self
             .game()
             .state()
             .counters
             .values()
             .filter(|c| c.removed.is_none())
+            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
         {
             areas.entry(c.position.to_string()).or_default().push((
                 c.id.clone(),
@@ -383,11 +389,13 @@ impl GameDesk {
             )
             .weak(),
         );
+        let shown = self.counters_shown();
         let rows: Vec<(String, String, String, String)> = self
             .game()
             .state()
             .counters
             .values()
+            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
             .map(|c| {
                 (
                     c.id.clone(),

@@ -338,7 +338,7 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 }
 
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
-fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
+pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
     let mut game = Game::open_at(&file.to_string_lossy(), &lib)?;
     if let Some(who) = &cli.sign_in {
@@ -968,9 +968,51 @@ fn soak(
             })
             .map(|p| p.id.clone());
     let counter = game.state().counters.keys().next().cloned();
+    // Signed in with a Control role (--as): the desk's own work, as at a megagame table —
+    // adjustments to the whole-number attributes its role owns, between notes.
+    let owned: Vec<(String, String)> = match game.signed_in().cloned() {
+        Some(who) => {
+            let people = umpire::megagame::People::of(&game);
+            game.state()
+                .counters
+                .values()
+                .flat_map(|c| {
+                    c.attributes
+                        .iter()
+                        .filter(|(_, v)| matches!(v, umpire::rules::Value::Int(_)))
+                        .map(|(a, _)| (c.id.clone(), a.clone()))
+                })
+                .filter(|(c, a)| {
+                    people
+                        .remit_check(who.role, who.table.as_deref(), c, Some(a))
+                        .remit
+                        == umpire::megagame::Remit::Own
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
     let mut out = std::io::stdout().lock();
     for i in 0..actions {
         let phase = if gentle { i % 2 } else { i % 5 };
+        if game.signed_in().is_some() {
+            let action = if i % 2 == 0
+                && let Some((counter, attribute)) = owned.get((i as usize / 2) % owned.len().max(1))
+            {
+                Action::Adjust {
+                    counter: counter.clone(),
+                    attribute: attribute.clone(),
+                    by: 1,
+                    reason: format!("scripted turn, step {i}"),
+                }
+            } else {
+                Action::Note {
+                    text: format!("soak {i}"),
+                }
+            };
+            soak_act(&mut game, action, &mut out)?;
+            continue;
+        }
         let action = match (phase, &procedure, &counter) {
             (1, Some(p), _) => Action::Resolve {
                 procedure: p.clone(),
@@ -999,28 +1041,7 @@ fn soak(
                 text: format!("soak {i}"),
             },
         };
-        // A server that restarts is waited for (up to 60 s); the action is not lost or doubled.
-        let started = std::time::Instant::now();
-        loop {
-            match game.act(action.clone()) {
-                Ok(seqs) => {
-                    for s in seqs {
-                        writeln!(out, "ack {s}")?;
-                    }
-                    out.flush()?;
-                }
-                Err(umpire::game::GameError::Refused(_)) => {}
-                Err(
-                    e @ umpire::game::GameError::Store(umpire::game::StoreError::Server { .. }),
-                ) if started.elapsed() < std::time::Duration::from_secs(60) => {
-                    eprintln!("retrying: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(200));
-                    continue;
-                }
-                Err(e) => return Err(e.into()),
-            }
-            break;
-        }
+        soak_act(&mut game, action, &mut out)?;
     }
     if let Some(target) = wait_for {
         let started = std::time::Instant::now();
@@ -1041,4 +1062,30 @@ fn soak(
         writeln!(out, "state {} {:016x}", game.events().len(), h.finish())?;
     }
     Ok(())
+}
+
+/// One soak action, printing `ack N` per entry. A server that restarts is waited for (up to
+/// 60 s); the action is not lost or doubled. A refused action is skipped (and said).
+fn soak_act(game: &mut Game, action: Action, out: &mut impl Write) -> Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        match game.act(action.clone()) {
+            Ok(seqs) => {
+                for s in seqs {
+                    writeln!(out, "ack {s}")?;
+                }
+                out.flush()?;
+            }
+            Err(umpire::game::GameError::Refused(e)) => eprintln!("refused: {e}"),
+            Err(e @ umpire::game::GameError::Store(umpire::game::StoreError::Server { .. }))
+                if started.elapsed() < std::time::Duration::from_secs(60) =>
+            {
+                eprintln!("retrying: {e}");
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        return Ok(());
+    }
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use chrono::Utc;
 use clap::{Subcommand, ValueEnum};
 
-use super::{Cli, library, print_json};
+use super::{Cli, print_json};
 use umpire::game::Game;
 use umpire::game::event::ClockAction;
 use umpire::megagame::clock::{ClockStatus, act_clock, clock_status, default_start, tick};
@@ -112,15 +112,7 @@ pub struct PaperArgs {
 /// Opens a game (a file, or a postgres:// URL) with the umpire signed in by `--as`, as the
 /// `game` commands do.
 fn open(cli: &Cli, file: &Path) -> Result<Game> {
-    let lib = library(cli)?;
-    let mut game = Game::open_at(&file.to_string_lossy(), &lib)?;
-    if let Some(who) = &cli.sign_in {
-        game.sign_in(
-            umpire::megagame::remit::SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}"))?,
-        );
-    }
-    game.reason = cli.discretion.clone();
-    Ok(game)
+    Ok(super::game::open(cli, file)?.0)
 }
 
 /// "mm:ss" or seconds.

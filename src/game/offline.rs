@@ -322,6 +322,26 @@ impl Game {
             for e in &mut action {
                 remap(&mut e.kind, &map);
             }
+            // An append whose answer was lost when the link dropped may have landed after all:
+            // then it is in the journal already, and is not sent twice.
+            if let Some(first) = action.first()
+                && let Some(at) = self.events[since..].iter().position(|o| {
+                    !sent.contains(&o.seq)
+                        && o.at == first.at
+                        && o.by == first.by
+                        && o.kind.name() == first.kind.name()
+                })
+            {
+                let base = since + at;
+                for (j, e) in action.iter().enumerate() {
+                    if let Some(landed) = self.events.get(base + j) {
+                        map.insert(e.seq, landed.seq);
+                        sent.insert(landed.seq);
+                    }
+                }
+                report.sent += 1;
+                continue;
+            }
             loop {
                 let others: Vec<Event> = self.events[since..]
                     .iter()

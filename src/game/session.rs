@@ -182,6 +182,11 @@ pub struct Game {
     pub(super) offline_base: usize,
     /// The desk's listener says the link is down: record offline without trying the server.
     pub(super) link_down: bool,
+    /// Events of the last commit whose append may or may not have landed (the link dropped
+    /// before the answer, and the journal could not be read to tell).
+    pub(super) doubtful: Option<Vec<Event>>,
+    /// The action and events of an append left in doubt, settled at the next action.
+    pub(super) in_doubt: Option<(Action, Vec<Event>)>,
     /// Offline actions that clashed with another desk's change, for the umpire to settle.
     pub(super) held: Vec<super::offline::Held>,
     /// Where the offline queue is kept (none: no offline work).
@@ -192,6 +197,14 @@ pub struct Game {
     signed_in: Option<crate::megagame::remit::SignedIn>,
     /// The reason for the next action, where it rests on Control's discretion.
     pub reason: Option<String>,
+}
+
+/// Whether `there` begins with `events` (the same places, times, desks and kinds).
+pub(super) fn same_events(there: &[Event], events: &[Event]) -> bool {
+    there.len() >= events.len()
+        && there.iter().zip(events).all(|(a, b)| {
+            a.seq == b.seq && a.at == b.at && a.by == b.by && a.kind.name() == b.kind.name()
+        })
 }
 
 /// What `status` shows.
@@ -335,6 +348,8 @@ impl Game {
             queued: Vec::new(),
             offline_base: 0,
             link_down: false,
+            doubtful: None,
+            in_doubt: None,
             held: Vec::new(),
             queue_file: None,
         };
@@ -387,6 +402,8 @@ impl Game {
             queued: Vec::new(),
             offline_base: 0,
             link_down: false,
+            doubtful: None,
+            in_doubt: None,
             held: Vec::new(),
             queue_file: None,
         })
@@ -529,8 +546,14 @@ impl Game {
             if !matches!(e, StoreError::Server { .. }) {
                 return Err(e.into());
             }
-            if !self.landed(&events) {
-                return self.queue_offline(events, e);
+            match self.landed(&events) {
+                Some(true) => {}
+                Some(false) => return self.queue_offline(events, e),
+                None => {
+                    // Cannot tell: remember, so a retry of this action does not record it twice.
+                    self.doubtful = Some(events.clone());
+                    return self.queue_offline(events, e);
+                }
             }
         }
         self.confirmed += events.len();
@@ -554,15 +577,37 @@ impl Game {
     }
 
     /// Whether `events` are in the journal after all (an append whose answer was lost).
-    fn landed(&mut self, events: &[Event]) -> bool {
+    /// Whether `events` are in the journal after all (an append whose answer was lost): None
+    /// when the journal cannot be read to tell.
+    fn landed(&mut self, events: &[Event]) -> Option<bool> {
         let after = self.events.len() as u64;
-        let Ok(there) = self.file.events_after(after) else {
-            return false;
+        let there = self.file.events_after(after).ok()?;
+        Some(same_events(&there, events))
+    }
+
+    /// Settles an append left in doubt by a dropped link: takes in what the journal has now,
+    /// and says whether the doubtful events are among it. Fails while the journal still cannot
+    /// be read (the doubt stays).
+    fn settle_doubt(&mut self) -> Result<Option<(Action, Vec<u64>, bool)>, GameError> {
+        let Some((action, events)) = self.in_doubt.take() else {
+            return Ok(None);
         };
-        there.len() >= events.len()
-            && there.iter().zip(events).all(|(a, b)| {
-                a.seq == b.seq && a.at == b.at && a.by == b.by && a.kind.name() == b.kind.name()
-            })
+        let there = match self.file.events_after(self.confirmed as u64) {
+            Ok(t) => t,
+            Err(e) => {
+                self.in_doubt = Some((action, events));
+                return Err(e.into());
+            }
+        };
+        let landed = same_events(&there, &events);
+        if !there.is_empty() {
+            self.events.truncate(self.confirmed);
+            self.events.extend(there);
+            self.confirmed = self.events.len();
+            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        }
+        let seqs = events.iter().map(|e| e.seq).collect();
+        Ok(Some((action, seqs, landed)))
     }
 
     fn counter(&self, id: &str) -> Result<&super::state::CounterState, GameError> {
@@ -821,6 +866,15 @@ impl Game {
         // On a shared game another desk may write between our look at the state and our commit:
         // the append is then refused as a whole, we take in the other desk's events and judge
         // the action again against the new state.
+        if self.in_doubt.is_some() && self.queued.is_empty() {
+            // The last append's answer was lost: if it landed, a retry of the same action is
+            // already done.
+            if let Some((last, seqs, true)) = self.settle_doubt()?
+                && last == action
+            {
+                return Ok(seqs);
+            }
+        }
         if !self.queued.is_empty() && !self.link_down {
             // Working offline: try to send the queue first; if the server is still away, the
             // action joins the queue (when the role owns what it touches).
@@ -846,7 +900,14 @@ impl Game {
                 Err(GameError::Store(StoreError::Moved { .. })) => {
                     self.refresh()?;
                 }
-                done => return done,
+                done => {
+                    if let Some(events) = self.doubtful.take()
+                        && done.is_err()
+                    {
+                        self.in_doubt = Some((action.clone(), events));
+                    }
+                    return done;
+                }
             }
         }
         refused(format!(

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::people::{CounterClass, People};
 use crate::game::event::{CounterChange, EventKind};
-use crate::game::state::CounterState;
+use crate::game::state::{CounterState, GameState};
 use crate::game::{Event, Game};
 use crate::rules::Value;
 
@@ -141,7 +141,45 @@ pub struct LedgerFilter {
     pub state: Option<String>,
 }
 
-fn item(c: &CounterState, people: &People) -> LedgerItem {
+/// Fills a ledger's armies, fleets, cities, areas and characters from `state`: the counters that
+/// belong to its state there (a character through its state links).
+pub fn fill_items(l: &mut StateLedger, state: &GameState, people: &People) {
+    for list in [
+        &mut l.armies,
+        &mut l.fleets,
+        &mut l.cities,
+        &mut l.areas,
+        &mut l.characters,
+    ] {
+        list.clear();
+    }
+    for c in state.counters.values() {
+        if c.id == l.counter {
+            continue;
+        }
+        let class = people.class_of(&c.id).unwrap_or(CounterClass::Other);
+        let belongs = if class == CounterClass::Character {
+            people.states_of_character(&c.id).contains(&l.state)
+        } else {
+            people.state_of(&c.id) == Some(l.state.as_str())
+        };
+        if !belongs {
+            continue;
+        }
+        let list = match class {
+            CounterClass::Army => &mut l.armies,
+            CounterClass::Fleet => &mut l.fleets,
+            CounterClass::City => &mut l.cities,
+            CounterClass::Area => &mut l.areas,
+            CounterClass::Character => &mut l.characters,
+            CounterClass::Ledger | CounterClass::Other => continue,
+        };
+        list.push(item(c, people));
+    }
+}
+
+/// A counter as a ledger line.
+pub fn item(c: &CounterState, people: &People) -> LedgerItem {
     LedgerItem {
         id: c.id.clone(),
         name: c.name.clone(),
@@ -213,29 +251,7 @@ pub fn ledgers_filtered(game: &Game, filter: &LedgerFilter) -> Vec<StateLedger> 
             characters: Vec::new(),
             history: history(game, &spec.counter, &HISTORY_ATTRIBUTES),
         };
-        for c in state.counters.values() {
-            if c.id == spec.counter {
-                continue;
-            }
-            let class = people.class_of(&c.id).unwrap_or(CounterClass::Other);
-            let belongs = if class == CounterClass::Character {
-                people.states_of_character(&c.id).contains(&spec.id)
-            } else {
-                people.state_of(&c.id) == Some(spec.id.as_str())
-            };
-            if !belongs {
-                continue;
-            }
-            let list = match class {
-                CounterClass::Army => &mut l.armies,
-                CounterClass::Fleet => &mut l.fleets,
-                CounterClass::City => &mut l.cities,
-                CounterClass::Area => &mut l.areas,
-                CounterClass::Character => &mut l.characters,
-                CounterClass::Ledger | CounterClass::Other => continue,
-            };
-            list.push(item(c, &people));
-        }
+        fill_items(&mut l, state, &people);
         if let Some(t) = &filter.table {
             let here = l.table.as_deref() == Some(t.as_str())
                 || [&l.armies, &l.fleets, &l.cities, &l.areas]

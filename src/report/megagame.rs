@@ -246,61 +246,13 @@ fn time_of(e: &Event) -> String {
 /// A ledger as it stood in `state` (its values, and what belonged to its state then); its
 /// history is kept whole.
 fn as_at(mut l: StateLedger, people: &People, state: &GameState) -> StateLedger {
-    use crate::megagame::CounterClass;
     if let Some(c) = state.counters.get(&l.counter) {
         l.values = c.attributes.clone();
         l.unknown = c.unknown.clone();
         l.statuses = c.statuses.clone();
     }
-    for list in [
-        &mut l.armies,
-        &mut l.fleets,
-        &mut l.cities,
-        &mut l.areas,
-        &mut l.characters,
-    ] {
-        list.clear();
-    }
-    for c in state.counters.values() {
-        if c.id == l.counter {
-            continue;
-        }
-        let class = people.class_of(&c.id).unwrap_or(CounterClass::Other);
-        let belongs = if class == CounterClass::Character {
-            people.states_of_character(&c.id).contains(&l.state)
-        } else {
-            people.state_of(&c.id) == Some(l.state.as_str())
-        };
-        if !belongs {
-            continue;
-        }
-        let list = match class {
-            CounterClass::Army => &mut l.armies,
-            CounterClass::Fleet => &mut l.fleets,
-            CounterClass::City => &mut l.cities,
-            CounterClass::Area => &mut l.areas,
-            CounterClass::Character => &mut l.characters,
-            CounterClass::Ledger | CounterClass::Other => continue,
-        };
-        list.push(item_of(c, people));
-    }
+    crate::megagame::ledger::fill_items(&mut l, state, people);
     l
-}
-
-fn item_of(c: &CounterState, people: &People) -> LedgerItem {
-    LedgerItem {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        class: people
-            .class_of(&c.id)
-            .unwrap_or(crate::megagame::CounterClass::Other),
-        table: people.table_of(&c.id).map(str::to_string),
-        position: c.position.to_string(),
-        attributes: c.attributes.clone(),
-        unknown: c.unknown.clone(),
-        statuses: c.statuses.clone(),
-        removed: c.removed.clone(),
-    }
 }
 
 /// One team's confidential statement for a turn: the treasury's lines of that turn, and
@@ -473,7 +425,7 @@ pub fn statement_pdf(
                 Some(crate::megagame::CounterClass::Army | crate::megagame::CounterClass::Fleet)
             ) && c.kind != crate::game::scenario::CounterKind::Leader
         })
-        .map(|c| item_of(c, &people))
+        .map(|c| crate::megagame::ledger::item(c, &people))
         .collect();
     for i in &side_items {
         seen.insert(i.id.as_str());

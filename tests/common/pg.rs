@@ -6,6 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU16, Ordering};
 
+/// A file of this repository (a fixture scenario) as a source file.
+pub fn source(relative: &str) -> umpire::rules::SourceFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    umpire::rules::SourceFile {
+        name: path.to_string_lossy().into_owned(),
+        text: std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    }
+}
+
 /// A running server, stopped when dropped.
 pub struct PgServer {
     dir: PathBuf,

@@ -1,0 +1,149 @@
+//! The journal interface under a link that fails at the worst moment: an append that lands but
+//! whose answer is lost, with the journal unreadable for a while after. A retry of the same
+//! action must not record it twice; a different action goes ahead after it.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use umpire::game::{
+    Action, Event, EventKind, Game, GameError, GameFile, GameMeta, Journal, StoreError,
+};
+use umpire::rules::{Library, SourceFile};
+
+/// A game file whose link can be made to fail: `lose_answer` appends and then reports a dropped
+/// link, after which the next `then_down` reads fail too; `down` fails the next calls.
+struct Flaky {
+    inner: GameFile,
+    lose_answer: Arc<AtomicUsize>,
+    then_down: usize,
+    down: Arc<Mutex<usize>>,
+}
+
+fn link_error() -> StoreError {
+    StoreError::Server {
+        location: "flaky".into(),
+        message: "the link dropped".into(),
+    }
+}
+
+impl Flaky {
+    fn check(&self) -> Result<(), StoreError> {
+        let mut down = self.down.lock().expect("lock");
+        if *down > 0 {
+            *down -= 1;
+            return Err(link_error());
+        }
+        Ok(())
+    }
+}
+
+impl Journal for Flaky {
+    fn meta(&self) -> &GameMeta {
+        self.inner.meta()
+    }
+    fn location(&self) -> String {
+        "flaky".into()
+    }
+    fn events(&mut self) -> Result<Vec<Event>, StoreError> {
+        self.check()?;
+        self.inner.events()
+    }
+    fn events_after(&mut self, after: u64) -> Result<Vec<Event>, StoreError> {
+        self.check()?;
+        self.inner.events_from(after)
+    }
+    fn append(&mut self, events: &[Event]) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner.append_all(events)?;
+        if self.lose_answer.load(Ordering::SeqCst) > 0 {
+            self.lose_answer.fetch_sub(1, Ordering::SeqCst);
+            *self.down.lock().expect("lock") = self.then_down;
+            return Err(link_error());
+        }
+        Ok(())
+    }
+    fn integrity_check(&mut self) -> Result<String, StoreError> {
+        self.inner.integrity_check()
+    }
+}
+
+fn fixture() -> SourceFile {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scenarios/skirmish.yaml"
+    );
+    SourceFile {
+        name: path.into(),
+        text: std::fs::read_to_string(path).expect("fixture"),
+    }
+}
+
+fn notes(game: &Game) -> Vec<String> {
+    game.events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Note { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
+    let dir = std::env::temp_dir().join(format!("umpire-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("flaky.umpire");
+    let _ = std::fs::remove_file(&path);
+    let lib = Library::shipped();
+    drop(Game::create(&path, &fixture(), &lib, 5).expect("create"));
+
+    let lose_answer = Arc::new(AtomicUsize::new(0));
+    let down = Arc::new(Mutex::new(0));
+    let flaky = Flaky {
+        inner: GameFile::open(&path).expect("open"),
+        lose_answer: Arc::clone(&lose_answer),
+        then_down: 1,
+        down: Arc::clone(&down),
+    };
+    let mut game = Game::from_journal(Box::new(flaky), &lib).expect("game");
+    let note = |t: &str| Action::Note { text: t.into() };
+
+    // It lands, the answer is lost and the look that follows fails: an error, in doubt.
+    lose_answer.store(1, Ordering::SeqCst);
+    let err = game.act(note("the rider arrives")).expect_err("in doubt");
+    assert!(
+        matches!(err, GameError::Store(StoreError::Server { .. })),
+        "{err}"
+    );
+    // The retry finds it landed: done, not recorded again.
+    assert_eq!(game.act(note("the rider arrives")).expect("retry"), vec![2]);
+    assert_eq!(notes(&game), vec!["the rider arrives"]);
+
+    // In doubt again, then a different action: the first is taken in, the second follows it.
+    lose_answer.store(1, Ordering::SeqCst);
+    game.act(note("the bridge is down")).expect_err("in doubt");
+    assert_eq!(game.act(note("night falls")).expect("next"), vec![4]);
+    assert_eq!(
+        notes(&game),
+        vec!["the rider arrives", "the bridge is down", "night falls"]
+    );
+
+    // Refused before anything was written: the look says so, and the retry records it once.
+    *down.lock().expect("lock") = 1;
+    game.act(note("dawn")).expect_err("not written");
+    assert_eq!(game.act(note("dawn")).expect("retry"), vec![5]);
+
+    // The file agrees, entry for entry.
+    let reopened = Game::open(&path, &lib).expect("reopen");
+    assert_eq!(reopened.events(), game.events());
+    assert_eq!(
+        notes(&reopened),
+        vec![
+            "the rider arrives",
+            "the bridge is down",
+            "night falls",
+            "dawn"
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
