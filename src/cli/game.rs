@@ -31,7 +31,7 @@ pub enum GameCommand {
         output: Option<PathBuf>,
         /// Put the game on a PostgreSQL server instead of in a file:
         /// postgres://user@host/database?game=NAME (see docs/shared-games.md).
-        #[arg(long, value_name = "URL", env = "UMPIRE_SERVER")]
+        #[arg(long, value_name = "URL")]
         server: Option<String>,
         /// Seed for the app dice (a fresh one when omitted).
         #[arg(long)]
