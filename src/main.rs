@@ -6,7 +6,28 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// A reader that stops reading (`umpire game status … | head`) closes the pipe: Rust ignores
+/// SIGPIPE, so the next `println!` panics. End quietly instead, as a Unix filter does; every other
+/// panic keeps the default report. (Restoring SIGPIPE's default would need `unsafe` libc calls,
+/// which this crate forbids.)
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = cli::Cli::parse();
     let result = match &cli.command {
         Some(command) => cli::run(&cli, command),
@@ -20,6 +41,15 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): not an error of ours.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

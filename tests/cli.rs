@@ -603,3 +603,39 @@ fn missing_input_names_it() {
     umpire(&["resolve", "qrs", "discipline_test", "--roll", "3", "--json"])
         .fails_saying(&["discipline", "--input discipline="]);
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("umpire-cli-pipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let game = dir.join("long.umpire");
+    let game = game.to_string_lossy();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scenarios/skirmish.yaml"
+    );
+    assert!(umpire(&["game", "new", fixture, "-o", &game, "--seed", "1"]).success);
+    // A journal long enough that its export cannot fit in the pipe.
+    assert!(umpire(&["game", "soak", &game, "--actions", "400"]).success);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["game", "export", &game, "--jsonl"])
+        .env_remove("UMPIRE_RULES")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("first line");
+    assert!(first.starts_with('{'), "{first}");
+    // The reader is gone (like `| head -1`): the writer must stop without a panic report.
+    let out = child.wait_with_output().expect("wait");
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(!errors.contains("panicked"), "{errors}");
+    assert!(out.status.success(), "{:?} {errors}", out.status);
+    let _ = std::fs::remove_dir_all(&dir);
+}
