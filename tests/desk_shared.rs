@@ -51,6 +51,17 @@ fn shows(harness: &Harness<'static, DeskApp>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
 }
 
+/// Where the desk keeps the offline queue of the game at `url`.
+fn queue_of(url: &str) -> std::path::PathBuf {
+    let shown = match umpire::game::Location::parse(url).expect("url") {
+        umpire::game::Location::Server(s) => s.display(),
+        umpire::game::Location::File(_) => unreachable!("a server URL"),
+    };
+    umpire::app::games_dir()
+        .join("offline")
+        .join(umpire::app::queue_file_name(&shown))
+}
+
 fn game_name(tag: &str) -> String {
     format!("desk-{tag}-{}", std::process::id())
 }
@@ -118,6 +129,7 @@ fn the_desk_signs_in_and_shows_another_desks_event_live() {
         other.events().last().and_then(|e| e.by.clone()).as_deref(),
         Some("Anna (Map Control, the_east)")
     );
+    let _ = std::fs::remove_file(queue_of(&url));
 }
 
 #[test]
@@ -177,8 +189,11 @@ fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns(
         control.state().counters["bohemia"].position,
         Position::Area("Prague".into())
     );
-    let queue = umpire::app::games_dir()
-        .join("offline")
-        .join(format!("{name}.json"));
+    let queue = queue_of(&link.url(&name));
+    assert!(
+        queue.is_file(),
+        "the desk kept its queue at {}",
+        queue.display()
+    );
     let _ = std::fs::remove_file(queue);
 }

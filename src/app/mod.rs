@@ -49,6 +49,7 @@ pub use megagame::{
 pub use print::{PRINT_LABEL, PRINT_PATH_LABEL, PrintDialog, PrintWhat};
 pub use shared::{
     HELD_TITLE, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL, SIGN_IN_TITLE,
+    queue_file_name,
 };
 pub use shell::{
     BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,

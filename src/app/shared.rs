@@ -57,7 +57,7 @@ impl SharedView {
         };
         let queue = super::files::games_dir()
             .join("offline")
-            .join(format!("{}.json", address.game));
+            .join(queue_file_name(&address.display()));
         // A queue that cannot be read leaves the game usable online; the error is shown.
         let queue_error = game.use_offline_queue(queue).err();
         let listener = listen(&address);
@@ -74,6 +74,18 @@ impl SharedView {
             reason: String::new(),
         })
     }
+}
+
+/// The offline queue's file name for a game on a server: its URL (password left out), with
+/// anything but letters and digits made `_`, so two servers' games of one name stay apart.
+pub fn queue_file_name(shown_url: &str) -> String {
+    let safe: String = shown_url
+        .trim_start_matches("postgresql://")
+        .trim_start_matches("postgres://")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("{safe}.json")
 }
 
 impl GameDesk {
