@@ -411,3 +411,131 @@ fn set_numbers(line: &str, key: &str, value: u32) -> String {
     out.push_str(rest);
     out
 }
+
+#[test]
+fn a_counter_dragged_onto_a_hex_moves_there() {
+    let path = temp_game("drag");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    // Zoom out a little (the wheel, over the map's centre), so every counter is on screen.
+    let centre = harness
+        .state()
+        .game
+        .as_ref()
+        .and_then(|g| g.map_rect())
+        .expect("the hex map is shown")
+        .center();
+    harness.hover_at(centre);
+    harness.run();
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -250.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..20 {
+        harness.run();
+    }
+    // A counter well inside the map as shown, and the empty hex below it.
+    let (id, from_hex, to_hex, from, to) = {
+        let g = harness.state().game.as_ref().expect("game");
+        let rect = g.map_rect().expect("the hex map is shown").shrink(15.0);
+        let stacks = g.stacks().clone();
+        let mut found = None;
+        for (hex, ids) in &stacks {
+            let (col, row) = umpire::app::hex_col_row(hex).expect("hex id");
+            let below = umpire::app::hex_id(col, row + 1, hex.len());
+            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&below))
+                && rect.contains(a)
+                && rect.contains(b)
+                && !stacks.contains_key(&below)
+                && !stacks.contains_key(&umpire::app::hex_id(col, row + 2, hex.len()))
+                && g.hex_screen_pos(&umpire::app::hex_id(col, row + 2, hex.len()))
+                    .is_some_and(|p| rect.contains(p))
+            {
+                found = Some((ids[0].clone(), hex.clone(), below, a, b));
+                break;
+            }
+        }
+        found.unwrap_or_else(|| {
+            let some: Vec<_> = stacks
+                .keys()
+                .take(5)
+                .map(|h| (h.clone(), g.hex_screen_pos(h)))
+                .collect();
+            panic!(
+                "no counter with an empty hex below it on screen: {rect:?} {} stacks {some:?}",
+                stacks.len()
+            )
+        })
+    };
+    assert_eq!(
+        harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .game()
+            .state()
+            .counters[&id]
+            .position,
+        Position::Hex(from_hex.clone())
+    );
+    // Press on the counter, drag it down one hex in small steps, release there.
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for k in 1..=8 {
+        harness.hover_at(from + (to - from) * (k as f32 / 8.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    harness.run();
+    harness.run();
+    let events = journal(&path);
+    assert_eq!(
+        events.len(),
+        2,
+        "{:?}",
+        harness.state().game.as_ref().and_then(|g| g.message())
+    );
+    assert!(
+        matches!(&events[1].kind, EventKind::Changed { changes, .. } if matches!(&changes[0], CounterChange::Move { counter, to: Position::Hex(h), .. } if *counter == id && *h == to_hex)),
+        "{:?}",
+        events[1].kind
+    );
+
+    // Dragging the empty map pans it: nothing is recorded.
+    let (empty, start) = {
+        let g = harness.state().game.as_ref().expect("game");
+        let (col, row) = umpire::app::hex_col_row(&to_hex).expect("hex id");
+        let empty = umpire::app::hex_id(col, row + 2, to_hex.len());
+        assert!(!g.stacks().contains_key(&empty), "{empty} is empty");
+        let at = g.hex_screen_pos(&empty).expect("on screen");
+        (empty, at)
+    };
+    harness.hover_at(start);
+    harness.run();
+    harness.drag_at(start);
+    harness.run();
+    for k in 1..=4 {
+        harness.hover_at(start + egui::vec2(15.0, 10.0) * k as f32);
+        harness.run();
+    }
+    harness.drop_at(start + egui::vec2(60.0, 40.0));
+    harness.run();
+    let events = journal(&path);
+    assert_eq!(events.len(), 2, "{:?}", events.last().map(|e| &e.kind));
+    let moved = harness
+        .state()
+        .game
+        .as_ref()
+        .and_then(|g| g.hex_screen_pos(&empty))
+        .expect("still known");
+    assert!(
+        (moved - start).length() > 30.0,
+        "the map panned: {start:?} → {moved:?}"
+    );
+}

@@ -83,6 +83,11 @@ pub struct GameDesk {
     pub underlay_pick: Option<usize>,
     /// A point just picked on the underlay: which one, and where on the image (pixels).
     pub underlay_picked: Option<(usize, [f64; 2])>,
+    /// A counter being dragged on the hex map, and where the pointer is.
+    pub(crate) dragging: Option<(String, eframe::egui::Pos2)>,
+    /// The hex map as last drawn: origin (screen), hex radius and height, id digits, and the
+    /// map's rectangle on screen.
+    pub(crate) map_geometry: Option<(eframe::egui::Pos2, f32, f32, usize, eframe::egui::Rect)>,
     /// The megagame view (clock bar, table / role filter, ledgers), for a megagame.
     pub megagame: Option<super::megagame::MegagameView>,
     /// The link of a shared game (a game on a server), for a shared game.
@@ -183,6 +188,8 @@ impl GameDesk {
         let mut desk = GameDesk {
             megagame,
             shared,
+            dragging: None,
+            map_geometry: None,
             game,
             path: path.to_path_buf(),
             resolver,

@@ -487,9 +487,6 @@ impl GameDesk {
                 self.zoom = new_zoom;
             }
         }
-        if response.dragged() {
-            self.pan += response.drag_delta();
-        }
         let r = self.zoom;
         let h = 3f32.sqrt() * r;
         if !self.fitted {
@@ -503,6 +500,7 @@ impl GameDesk {
         }
         let origin =
             rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
+        self.map_geometry = Some((origin, r, h, digits, rect));
         let centre = |col: u32, row: u32| {
             origin
                 + Vec2::new(
@@ -707,6 +705,64 @@ impl GameDesk {
                 response.clone().on_hover_text_at_pointer(tip);
             }
         }
+        // Drag a counter onto a hex to move it; drag anywhere else to pan.
+        if response.drag_started()
+            && self.underlay_pick.is_none()
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+            && let Some(hex) = hex_at(p)
+            && let Some(stack) = self.stacks().get(&hex)
+        {
+            let id = self
+                .selected
+                .clone()
+                .filter(|s| stack.contains(s))
+                .unwrap_or_else(|| stack[0].clone());
+            self.select(Some(&id));
+            self.dragging = Some((id, p));
+        }
+        if response.dragged() {
+            match &mut self.dragging {
+                Some((_, at)) => {
+                    if let Some(p) = response.interact_pointer_pos() {
+                        *at = p;
+                    }
+                }
+                None => self.pan += response.drag_delta(),
+            }
+        }
+        if let Some((id, at)) = self.dragging.clone() {
+            let target = hex_at(at);
+            if let Some(t) = &target
+                && let Some((col, row)) = hex_col_row(t)
+            {
+                painter.circle_stroke(
+                    centre(col, row),
+                    r * 0.9,
+                    Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
+                );
+            }
+            if let Some(cs) = self.game().state().counters.get(&id) {
+                painter.rect_filled(
+                    egui::Rect::from_center_size(at, Vec2::splat(size)),
+                    0.0,
+                    self.side_colour(&cs.side).gamma_multiply(0.7),
+                );
+            }
+            if response.drag_stopped() {
+                self.dragging = None;
+                let from = self
+                    .game()
+                    .state()
+                    .counters
+                    .get(&id)
+                    .map(|c| c.position.clone());
+                if let Some(t) = target
+                    && from != Some(Position::Hex(t.clone()))
+                {
+                    self.move_selected(Position::Hex(t));
+                }
+            }
+        }
         if let Some(i) = self.underlay_pick {
             // Aligning the underlay: the click picks a point on the image.
             if response.clicked()
@@ -739,10 +795,29 @@ impl GameDesk {
         painter.text(
             rect.right_bottom() - Vec2::new(6.0, 6.0),
             egui::Align2::RIGHT_BOTTOM,
-            "drag to pan · scroll to zoom · click a counter, then a hex",
+            "drag a counter onto a hex, or the map to pan · scroll to zoom · click a counter, then a hex",
             egui::FontId::proportional(11.0),
             Color32::from_gray(90),
         );
+    }
+
+    /// Where a hex's centre was on screen in the last frame of the hex map (for tests and
+    /// tools that point at the map).
+    pub fn hex_screen_pos(&self, hex: &str) -> Option<egui::Pos2> {
+        let (origin, r, h, _, _) = self.map_geometry?;
+        let (col, row) = hex_col_row(hex)?;
+        Some(
+            origin
+                + Vec2::new(
+                    col as f32 * 1.5 * r,
+                    (row as f32 + if col.is_multiple_of(2) { 0.5 } else { 0.0 }) * h,
+                ),
+        )
+    }
+
+    /// The hex map's rectangle on screen in the last frame.
+    pub fn map_rect(&self) -> Option<egui::Rect> {
+        self.map_geometry.map(|g| g.4)
     }
 
     /// A click on a hex: selects the (next) counter of its stack, or moves the selected counter
