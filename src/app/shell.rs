@@ -411,21 +411,19 @@ impl Shell {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                for c in [
-                    Command::NewGame,
-                    Command::OpenGame,
-                    Command::Print,
-                    Command::VerifyGame,
-                    Command::ExportGame,
-                    Command::ChartEditor,
-                ] {
-                    if ui
-                        .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
-                        .clicked()
-                    {
-                        self.queue.push(c);
-                    }
-                }
+                command_buttons(
+                    ui,
+                    &ctx,
+                    &[
+                        Command::NewGame,
+                        Command::OpenGame,
+                        Command::Print,
+                        Command::VerifyGame,
+                        Command::ExportGame,
+                        Command::ChartEditor,
+                    ],
+                    &mut self.queue,
+                );
                 ui.menu_button("Open recent", |ui| {
                     if self.recent.is_empty() {
                         ui.label(RichText::new("No recent games").weak());
@@ -442,31 +440,22 @@ impl Shell {
                 });
             });
             ui.menu_button("View", |ui| {
-                for c in [
-                    Command::ShowGame,
-                    Command::ShowProcedures,
-                    Command::ZoomIn,
-                    Command::ZoomOut,
-                    Command::ResetView,
-                    Command::MapUnderlay,
-                ] {
-                    if ui
-                        .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
-                        .clicked()
-                    {
-                        self.queue.push(c);
-                    }
-                }
+                command_buttons(
+                    ui,
+                    &ctx,
+                    &[
+                        Command::ShowGame,
+                        Command::ShowProcedures,
+                        Command::ZoomIn,
+                        Command::ZoomOut,
+                        Command::ResetView,
+                        Command::MapUnderlay,
+                    ],
+                    &mut self.queue,
+                );
             });
             ui.menu_button("Commands", |ui| {
-                for c in Command::ALL {
-                    if ui
-                        .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(&ctx)))
-                        .clicked()
-                    {
-                        self.queue.push(c);
-                    }
-                }
+                command_buttons(ui, &ctx, &Command::ALL, &mut self.queue);
             });
             ui.separator();
             let tabs = [
@@ -941,5 +930,22 @@ impl Shell {
         let path = new_game_path(&self.games_dir, &id);
         let job = jobs::create_game(path, file, library.clone(), seed);
         self.start_job(job);
+    }
+}
+
+/// A menu's buttons for `commands`, each with its shortcut; a click queues the command.
+fn command_buttons(
+    ui: &mut Ui,
+    ctx: &egui::Context,
+    commands: &[Command],
+    queue: &mut Vec<Command>,
+) {
+    for &c in commands {
+        if ui
+            .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(ctx)))
+            .clicked()
+        {
+            queue.push(c);
+        }
     }
 }
