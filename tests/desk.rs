@@ -1,9 +1,12 @@
 //! The desk window, driven headless through its AccessKit labels (egui_kittest, no GPU).
 
+mod kit;
+use kit::labels_containing;
+
 use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
     CHART_RESULT_LABEL, Desk, DeskApp, PHYSICAL_DICE_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
@@ -54,22 +57,6 @@ fn throw_physical(harness: &mut Harness<'static, DeskApp>, faces: &str) {
     harness.run();
     harness.get_by_label(USE_PHYSICAL_LABEL).click();
     harness.run();
-}
-
-/// Texts of every node whose label contains `text` (AccessKit keeps a `Label`'s text in its
-/// value, other widgets' in their label).
-fn labels_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<String> {
-    harness
-        .query_all_by_label_contains(text)
-        .filter_map(|n| {
-            let node = n.accesskit_node();
-            if node.role() == Role::Label {
-                node.value()
-            } else {
-                node.label()
-            }
-        })
-        .collect()
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! The game desk, driven headless through its AccessKit labels (egui_kittest, no GPU), as an
 //! umpire would: every action must land in the game file's journal.
 
+mod kit;
+use kit::{click, labels_containing, scenario, type_into};
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui;
@@ -13,7 +16,7 @@ use umpire::app::{
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, SKIP_REASON_LABEL,
     UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
 };
-use umpire::game::scenario::{Position, shipped_scenarios};
+use umpire::game::scenario::Position;
 use umpire::game::{CounterChange, Event, EventKind, Game};
 use umpire::rules::{Library, SourceFile};
 
@@ -23,13 +26,6 @@ fn temp_game(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join("game.umpire")
-}
-
-fn scenario(name_part: &str) -> SourceFile {
-    shipped_scenarios()
-        .into_iter()
-        .find(|f| f.name.contains(name_part))
-        .unwrap_or_else(|| panic!("no shipped scenario {name_part}"))
 }
 
 fn fixture() -> SourceFile {
@@ -56,37 +52,6 @@ fn journal(path: &Path) -> Vec<Event> {
         .expect("reopen")
         .events()
         .to_vec()
-}
-
-fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
-    harness.get_by_label(label).scroll_to_me();
-    harness.run();
-    harness.get_by_label(label).click();
-    harness.run();
-    harness.get_by_label(label).set_text_value_accesskit(text);
-    harness.run();
-}
-
-fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
-    harness.get_by_label(label).scroll_to_me();
-    harness.run();
-    harness.get_by_label(label).click();
-    harness.run();
-}
-
-/// Texts of the labels that contain `text`.
-fn labels_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<String> {
-    harness
-        .query_all_by_label_contains(text)
-        .filter_map(|n| {
-            let node = n.accesskit_node();
-            if node.role() == Role::Label {
-                node.value()
-            } else {
-                node.label()
-            }
-        })
-        .collect()
 }
 
 fn select_counter(harness: &mut Harness<'static, DeskApp>, find: &str, name: &str) {

@@ -3,12 +3,15 @@
 //! role filter narrows the ledgers panel, and the panel shows each state's treasury, forces and
 //! characters.
 
+mod kit;
+use kit::labels_containing;
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
     Command, Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL,
@@ -75,23 +78,9 @@ fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
     frames(harness);
 }
 
-fn texts_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<String> {
-    harness
-        .query_all_by_label_contains(text)
-        .filter_map(|n| {
-            let node = n.accesskit_node();
-            if node.role() == Role::Label {
-                node.value()
-            } else {
-                node.label()
-            }
-        })
-        .collect()
-}
-
 /// How many labels read exactly `text`.
 fn exactly(harness: &Harness<'static, DeskApp>, text: &str) -> usize {
-    texts_containing(harness, text)
+    labels_containing(harness, text)
         .iter()
         .filter(|t| *t == text)
         .count()
@@ -103,14 +92,14 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
     let mut harness = desk_on(&path);
     frames(&mut harness);
     assert!(
-        !texts_containing(&harness, "Turn 1 (1524 - 1528) · Phase 1/6").is_empty(),
+        !labels_containing(&harness, "Turn 1 (1524 - 1528) · Phase 1/6").is_empty(),
         "the clock bar shows the turn, its game years and the phase"
     );
     assert!(
-        !texts_containing(&harness, "10:00").is_empty(),
+        !labels_containing(&harness, "10:00").is_empty(),
         "the countdown"
     );
-    assert!(!texts_containing(&harness, "not started").is_empty());
+    assert!(!labels_containing(&harness, "not started").is_empty());
 
     click(&mut harness, Command::ClockStart.label());
     assert_eq!(
@@ -126,21 +115,21 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
         .filter(|e| matches!(e.kind, EventKind::Stepped { .. }))
         .count();
     assert_eq!(stepped, 1);
-    assert!(!texts_containing(&harness, "running").is_empty());
+    assert!(!labels_containing(&harness, "running").is_empty());
 
     click(&mut harness, Command::ClockHold.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Hold));
-    assert!(!texts_containing(&harness, "HELD").is_empty());
+    assert!(!labels_containing(&harness, "HELD").is_empty());
 
     click(&mut harness, Command::ClockResume.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Resume));
 
     click(&mut harness, Command::ClockAdvance.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Advance));
-    assert!(!texts_containing(&harness, "Phase 2/6").is_empty());
+    assert!(!labels_containing(&harness, "Phase 2/6").is_empty());
     assert!(
-        !texts_containing(&harness, "15:00").is_empty()
-            || !texts_containing(&harness, "14:5").is_empty()
+        !labels_containing(&harness, "15:00").is_empty()
+            || !labels_containing(&harness, "14:5").is_empty()
     );
     let game = Game::open(&path, &Library::shipped()).unwrap();
     let step = &game.steps()[game.state().cursor.step];
@@ -159,11 +148,11 @@ fn the_ledgers_panel_shows_each_state_and_its_forces() {
     let mut harness = desk_on(&path);
     frames(&mut harness);
     assert!(
-        texts_containing(&harness, LEDGER_PREFIX).is_empty(),
+        labels_containing(&harness, LEDGER_PREFIX).is_empty(),
         "hidden at first"
     );
     click(&mut harness, LEDGERS_LABEL);
-    let heads = texts_containing(&harness, LEDGER_PREFIX);
+    let heads = labels_containing(&harness, LEDGER_PREFIX);
     assert!(
         heads.contains(&"Ledger: Kingdom of France — treasury 40".to_string())
             && heads.contains(&"Ledger: Kingdom of England — treasury 77".to_string()),
@@ -179,7 +168,7 @@ fn the_ledgers_panel_shows_each_state_and_its_forces() {
         "Francis I",
     ] {
         assert!(
-            !texts_containing(&harness, expected).is_empty(),
+            !labels_containing(&harness, expected).is_empty(),
             "{expected} is not shown"
         );
     }
@@ -191,7 +180,7 @@ fn the_ledgers_panel_shows_each_state_and_its_forces() {
         .expect("the army is a button")
         .click();
     frames(&mut harness);
-    assert!(!texts_containing(&harness, "en-army-1 · england").is_empty());
+    assert!(!labels_containing(&harness, "en-army-1 · england").is_empty());
 }
 
 #[test]
@@ -200,25 +189,25 @@ fn the_table_or_role_filter_narrows_the_ledgers() {
     let mut harness = desk_on(&path);
     frames(&mut harness);
     click(&mut harness, LEDGERS_LABEL);
-    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
+    assert_eq!(labels_containing(&harness, LEDGER_PREFIX).len(), 2);
 
     // Both states play at The West: choosing The East leaves nothing.
     click(&mut harness, MEGAGAME_FILTER_LABEL);
     click(&mut harness, "The East");
-    assert!(texts_containing(&harness, LEDGER_PREFIX).is_empty());
-    assert!(!texts_containing(&harness, "No state ledgers").is_empty());
+    assert!(labels_containing(&harness, LEDGER_PREFIX).is_empty());
+    assert!(!labels_containing(&harness, "No state ledgers").is_empty());
 
     click(&mut harness, MEGAGAME_FILTER_LABEL);
     click(&mut harness, "The West");
-    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
-    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+    assert_eq!(labels_containing(&harness, LEDGER_PREFIX).len(), 2);
+    assert!(!labels_containing(&harness, "Army of Kent").is_empty());
 
     assert_eq!(exactly(&harness, "Armies"), 2);
     assert_eq!(exactly(&harness, "Characters"), 2);
     // Character Control: the characters, not the armies (two ledgers, characters only).
     click(&mut harness, MEGAGAME_FILTER_LABEL);
     click(&mut harness, "Character Control");
-    assert_eq!(texts_containing(&harness, LEDGER_PREFIX).len(), 2);
+    assert_eq!(labels_containing(&harness, LEDGER_PREFIX).len(), 2);
     assert_eq!(exactly(&harness, "Armies"), 0);
     assert_eq!(exactly(&harness, "Fleets"), 0);
     assert_eq!(exactly(&harness, "Characters"), 2);
@@ -252,17 +241,17 @@ fn the_filter_narrows_the_counter_list_too() {
     let path = temp_game("list");
     let mut harness = desk_on(&path);
     frames(&mut harness);
-    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+    assert!(!labels_containing(&harness, "Army of Kent").is_empty());
     // Character Control looks after characters, not armies.
     click(&mut harness, MEGAGAME_FILTER_LABEL);
     click(&mut harness, "Character Control");
     frames(&mut harness);
-    let left = texts_containing(&harness, "Army of Kent");
+    let left = labels_containing(&harness, "Army of Kent");
     assert!(left.is_empty(), "{left:?}");
     click(&mut harness, MEGAGAME_FILTER_LABEL);
     click(&mut harness, "The West");
     frames(&mut harness);
-    assert!(!texts_containing(&harness, "Army of Kent").is_empty());
+    assert!(!labels_containing(&harness, "Army of Kent").is_empty());
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! editor, the map underlay, and the long work (open, new, verify, export) that runs off the UI
 //! thread while the window keeps drawing.
 
+mod kit;
+use kit::{click, labels_containing, scenario, type_into};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -17,8 +20,7 @@ use umpire::app::{
     UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS, WORKING_PREFIX, cell_label,
     hex_centre, sidecar_path,
 };
-use umpire::game::scenario::shipped_scenarios;
-use umpire::rules::{Cell, Library, SourceFile};
+use umpire::rules::{Cell, Library};
 
 /// A fresh folder for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -26,13 +28,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-fn scenario(name_part: &str) -> SourceFile {
-    shipped_scenarios()
-        .into_iter()
-        .find(|f| f.name.contains(name_part))
-        .unwrap_or_else(|| panic!("no shipped scenario {name_part}"))
 }
 
 /// The desk open on a new game of "Venice at bay, 1509" in `dir`, keeping underlays in
@@ -59,37 +54,6 @@ fn desk_in(dir: &Path) -> Harness<'static, DeskApp> {
     harness.state_mut().shell.games_dir = games;
     harness.run();
     harness
-}
-
-fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
-    harness.get_by_label(label).scroll_to_me();
-    harness.run();
-    harness.get_by_label(label).click();
-    harness.run();
-    harness.get_by_label(label).set_text_value_accesskit(text);
-    harness.run();
-}
-
-fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
-    harness.get_by_label(label).scroll_to_me();
-    harness.run();
-    harness.get_by_label(label).click();
-    harness.run();
-}
-
-/// Texts of the labels that contain `text`.
-fn labels_containing(harness: &Harness<'static, DeskApp>, text: &str) -> Vec<String> {
-    harness
-        .query_all_by_label_contains(text)
-        .filter_map(|n| {
-            let node = n.accesskit_node();
-            if node.role() == Role::Label {
-                node.value()
-            } else {
-                node.label()
-            }
-        })
-        .collect()
 }
 
 /// Steps frames (without waiting for the window to settle) until `done`, for at most 20 s.
