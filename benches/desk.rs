@@ -30,7 +30,7 @@ fn set_numbers(line: &str, key: &str, value: u32) -> String {
 }
 
 /// "Venice at bay, 1509" with every force split into many counters, 1,000 of them moved onto a
-/// 40 × 25 block of hexes (the set-up of the desk's frame-time test).
+/// 40 × 25 block of hexes.
 fn thousand_counters(library: &Library) -> GameDesk {
     let base = shipped_scenarios()
         .into_iter()
@@ -101,7 +101,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("game_view_frame_1000_counters", |b| {
         b.iter(|| black_box(frame()).len())
     });
-    // The same frame without tessellation (what the desk's frame-time test measures).
+    // The same frame without tessellation: the layout alone.
     c.bench_function("game_view_layout_1000_counters", |b| {
         b.iter(|| {
             let output = ctx.run_ui(input(), |ui| shell.frame_ui(ui, &mut desk, &mut game));
