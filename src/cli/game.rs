@@ -39,7 +39,7 @@ pub enum GameCommand {
     },
     /// Put a game file on a PostgreSQL server (journal and all) for several desks to share.
     Publish {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// postgres://user@host/database?game=NAME — the name must not be in use there.
         #[arg(long, value_name = "URL")]
@@ -47,7 +47,7 @@ pub enum GameCommand {
     },
     /// Turn, date, step, pending items and counters.
     Status {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Print JSON.
         #[arg(long)]
@@ -55,7 +55,7 @@ pub enum GameCommand {
     },
     /// Resolve a procedure and record it.
     Resolve {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Procedure id.
         procedure: String,
@@ -80,7 +80,7 @@ pub enum GameCommand {
     },
     /// Move a counter: TO is a hex id ("0114"), an area name, or x,y in base units.
     Move {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Counter id.
         counter: String,
@@ -89,7 +89,7 @@ pub enum GameCommand {
     },
     /// Set a counter's attribute (strength, a rating…).
     Set {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Counter id.
         counter: String,
@@ -100,7 +100,7 @@ pub enum GameCommand {
     },
     /// Set (or clear) a status marker on a counter.
     Mark {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Counter id.
         counter: String,
@@ -112,7 +112,7 @@ pub enum GameCommand {
     },
     /// Take a counter off the table.
     Remove {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Counter id.
         counter: String,
@@ -122,7 +122,7 @@ pub enum GameCommand {
     },
     /// Show the changes proposed for the effects of a resolution.
     Effects {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// The journal entry of the resolution.
         entry: u64,
@@ -130,7 +130,7 @@ pub enum GameCommand {
     /// Apply the effects of a resolution: the proposed changes, and your choices where the rules
     /// leave one (which units absorb losses…).
     Apply {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// The journal entry of the resolution.
         entry: u64,
@@ -149,7 +149,7 @@ pub enum GameCommand {
     },
     /// Replace a recorded result, with a reason.
     Override {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// The journal entry of the resolution.
         entry: u64,
@@ -161,17 +161,17 @@ pub enum GameCommand {
     },
     /// Advance the Sequence of Play (refused while mandatory items are pending).
     Next {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
     /// Step the Sequence of Play back.
     Back {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
     /// Skip a pending item (its key from `status`), with a reason.
     Skip {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Item key.
         item: String,
@@ -181,7 +181,7 @@ pub enum GameCommand {
     },
     /// Add a note to the journal.
     Note {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Text.
         text: String,
@@ -190,7 +190,7 @@ pub enum GameCommand {
     /// army's Arrears…). COUNTER may be a state id for its ledger. Deltas from several umpires
     /// add up in any order.
     Adjust {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Counter id (or a state id, for its ledger counter).
         counter: String,
@@ -208,7 +208,7 @@ pub enum GameCommand {
     },
     /// Move florins (or another whole-number attribute) from one state to another as one event.
     Transfer {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Paying state (or counter).
         from: String,
@@ -226,7 +226,7 @@ pub enum GameCommand {
     /// The states' ledgers (megagames): treasury, debt, unrest, cards, armies, fleets, cities,
     /// characters, and the history of treasury and debt.
     Ledger {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// Only this state.
         #[arg(long)]
@@ -244,7 +244,7 @@ pub enum GameCommand {
     /// Make an announcement (megagames): to everyone (printed on the announcements sheet), to
     /// one team (its statement), or to Control only (the Control log).
     Announce {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// What is announced.
         text: String,
@@ -260,22 +260,22 @@ pub enum GameCommand {
     },
     /// Undo the last action (it stays in the journal, marked undone).
     Undo {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
     /// Redo the last undone action.
     Redo {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
     /// Re-derive every app roll from the seed and draw index, and every result from its inputs.
     Verify {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
     /// Write the journal as JSON lines (the first line describes the game).
     Export {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// One JSON event per line.
         #[arg(long)]

@@ -21,7 +21,7 @@ use umpire::report::{Paper, Template};
 pub enum MegagameCommand {
     /// The phase clock: its status, or start, hold, resume, advance, set, tick.
     Clock {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// What to do (the status when omitted). `tick` moves the Sequence of Play to the
         /// clock's phase when time has run out (safe to run from several desks at once).
@@ -46,7 +46,7 @@ pub enum MegagameCommand {
     /// One team's confidential statement for a turn, as PDF: its states' treasuries line by
     /// line, debt, cards, unrest, armies, fleets and characters — nothing of other teams'.
     Statement {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         /// The team (a side of the scenario).
         #[arg(long)]
@@ -57,7 +57,7 @@ pub enum MegagameCommand {
     /// The public announcements sheet for a turn, as PDF: announcements made public, and the
     /// public results (battles, deaths, marriages, births, revolts, conversions).
     Announcements {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         #[command(flatten)]
         paper: PaperArgs,
@@ -65,7 +65,7 @@ pub enum MegagameCommand {
     /// The Control log for the debrief, as PDF: every event with its time, who made it, the
     /// procedure, dice with provenance, result, overrides with reasons.
     Log {
-        /// Game file.
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
         #[command(flatten)]
         paper: PaperArgs,

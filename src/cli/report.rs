@@ -108,7 +108,7 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
 /// Arguments of `umpire report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The game file.
+    /// The game file, or a shared game's server URL (postgres://…?game=NAME).
     pub file: PathBuf,
     /// One turn (the whole game when omitted).
     #[arg(long)]
