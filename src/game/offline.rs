@@ -282,14 +282,15 @@ impl Game {
         if self.queued.is_empty() {
             self.offline_base = self.confirmed;
         }
-        self.events.extend(events);
+        self.fold_in(events)?;
         self.queued.push(n);
         if let Err(e) = self.persist_queue() {
+            // Not on disk, so not recorded: take it back out.
             self.events.truncate(self.events.len() - n);
             self.queued.pop();
+            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
             return Err(e);
         }
-        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
         Ok(seqs)
     }
 

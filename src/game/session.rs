@@ -473,10 +473,27 @@ impl Game {
             return Ok(0);
         }
         let n = new.len();
-        self.events.extend(new);
+        self.fold_in(new)?;
         self.confirmed = self.events.len();
-        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
         Ok(n)
+    }
+
+    /// Adds events at the end of the journal and folds them into the state: on top of it, or
+    /// from the start when an undo or redo changes which earlier events count.
+    pub(super) fn fold_in(&mut self, events: Vec<Event>) -> Result<(), GameError> {
+        let again = events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Undone { .. } | EventKind::Redone { .. }));
+        if again {
+            self.events.extend(events);
+            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+            return Ok(());
+        }
+        for event in events {
+            super::state::append_event(&mut self.state, &event).map_err(GameError::Refused)?;
+            self.events.push(event);
+        }
+        Ok(())
     }
 
     /// The leaf steps of the Sequence of Play.
@@ -557,26 +574,11 @@ impl Game {
             }
         }
         self.confirmed += events.len();
-        let mut seqs = Vec::new();
-        for event in events {
-            seqs.push(event.seq);
-            // Undo and redo change which earlier events count: fold again from the start.
-            // Anything else folds in on top of the state.
-            if matches!(
-                event.kind,
-                EventKind::Undone { .. } | EventKind::Redone { .. }
-            ) {
-                self.events.push(event);
-                self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
-            } else {
-                super::state::append_event(&mut self.state, &event).map_err(GameError::Refused)?;
-                self.events.push(event);
-            }
-        }
+        let seqs = events.iter().map(|e| e.seq).collect();
+        self.fold_in(events)?;
         Ok(seqs)
     }
 
-    /// Whether `events` are in the journal after all (an append whose answer was lost).
     /// Whether `events` are in the journal after all (an append whose answer was lost): None
     /// when the journal cannot be read to tell.
     fn landed(&mut self, events: &[Event]) -> Option<bool> {
@@ -601,10 +603,8 @@ impl Game {
         };
         let landed = same_events(&there, &events);
         if !there.is_empty() {
-            self.events.truncate(self.confirmed);
-            self.events.extend(there);
+            self.fold_in(there)?;
             self.confirmed = self.events.len();
-            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
         }
         let seqs = events.iter().map(|e| e.seq).collect();
         Ok(Some((action, seqs, landed)))
