@@ -198,23 +198,6 @@ impl ServerGame {
         })
     }
 
-    /// The games on a server, by name.
-    pub fn list(address: &ServerAddress) -> Result<Vec<(String, u64)>, StoreError> {
-        let mut client = connect(address)?;
-        ensure_schema(&mut client, address)?;
-        Ok(client
-            .query("SELECT name, len FROM umpire_games ORDER BY name", &[])
-            .map_err(|e| server_error(address, &e))?
-            .iter()
-            .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1) as u64))
-            .collect())
-    }
-
-    /// The server address.
-    pub fn address(&self) -> &ServerAddress {
-        &self.address
-    }
-
     /// Reconnects when the link dropped since the last call.
     fn client(&mut self) -> Result<&mut Client, StoreError> {
         if self.client.is_closed() {

@@ -434,11 +434,6 @@ impl Game {
         self.file.meta()
     }
 
-    /// The game file, when the game is kept in one (not on a server).
-    pub fn file(&self) -> Option<&GameFile> {
-        self.file.as_file()
-    }
-
     /// Signs an umpire in with a Control role: events record who made them, and actions are
     /// held to the role's remit from now on.
     pub fn sign_in(&mut self, who: crate::megagame::remit::SignedIn) {
