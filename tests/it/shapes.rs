@@ -8,7 +8,7 @@ use umpire::dice::Fraction;
 use umpire::resolve::{Effect, Odds, Resolution, ResolveError, odds};
 use umpire::rules::{Library, Ruleset, load_ruleset, read_ruleset_dir};
 
-mod common;
+use crate::common;
 use common::{explains, inputs_for, run_in, try_run};
 
 fn shapes() -> &'static Ruleset {

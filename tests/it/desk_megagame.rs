@@ -3,7 +3,7 @@
 //! role filter narrows the ledgers panel, and the panel shows each state's treasury, forces and
 //! characters.
 
-mod kit;
+use crate::kit;
 use kit::labels_containing;
 
 use std::path::{Path, PathBuf};

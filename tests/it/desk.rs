@@ -1,6 +1,6 @@
 //! The desk window, driven headless through its AccessKit labels (egui_kittest, no GPU).
 
-mod kit;
+use crate::kit;
 use kit::labels_containing;
 
 use eframe::egui;

@@ -12,7 +12,7 @@ use umpire::megagame::clock::{
 };
 use umpire::rules::{Library, Ruleset, read_ruleset_dir};
 
-mod common;
+use crate::common;
 use common::shipped;
 
 fn rr3() -> &'static Ruleset {

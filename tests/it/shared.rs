@@ -1,6 +1,6 @@
 //! Shared games on a real PostgreSQL server (issue 8): several desks, one journal.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};

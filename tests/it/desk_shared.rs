@@ -1,7 +1,7 @@
 //! The desk on a shared game (a real PostgreSQL server started by the test): signing in, another
 //! desk's event shown live, the link's loss shown at once and the desk's own work kept and sent.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

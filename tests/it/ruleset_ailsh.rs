@@ -5,7 +5,7 @@
 use umpire::resolve::{Odds, Resolution, ResolveError, odds};
 use umpire::rules::{Ruleset, Value};
 
-mod common;
+use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run as try_run_in};
 
 fn ailsh() -> &'static Ruleset {

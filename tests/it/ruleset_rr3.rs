@@ -5,7 +5,7 @@
 use umpire::resolve::{Effect, Resolution, ResolveError, odds};
 use umpire::rules::{Ruleset, Value};
 
-mod common;
+use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run};
 
 fn rr3() -> &'static Ruleset {

@@ -1,7 +1,7 @@
 //! The game desk, driven headless through its AccessKit labels (egui_kittest, no GPU), as an
 //! umpire would: every action must land in the game file's journal.
 
-mod kit;
+use crate::kit;
 use kit::{click, labels_containing, scenario, type_into};
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! editor, the map underlay, and the long work (open, new, verify, export) that runs off the UI
 //! thread while the window keeps drawing.
 
-mod kit;
+use crate::kit;
 use kit::{click, labels_containing, scenario, type_into};
 
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 use umpire::resolve::{Resolution, ResolveError, odds};
 use umpire::rules::Ruleset;
 
-mod common;
+use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run};
 
 fn arquebus() -> &'static Ruleset {
