@@ -54,7 +54,8 @@ fn thousand_counters(library: &Library) -> GameDesk {
     let dir = std::env::temp_dir().join(format!("umpire-bench-desk-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut game = GameDesk::create(&dir.join("thousand.umpire"), &big, library, 7).expect("game");
+    let mut game =
+        GameDesk::create(&dir.join("thousand.umpire"), &big, library, Some(7)).expect("game");
     let ids: Vec<String> = game
         .game()
         .state()

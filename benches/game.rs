@@ -5,6 +5,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use umpire::game::Actor;
 use umpire::game::scenario::Position;
 use umpire::game::{Action, Game};
 use umpire::rules::{Library, SourceFile};
@@ -35,7 +36,7 @@ fn ten_thousand(lib: &Library) -> PathBuf {
     };
     let build = dir("build", &base);
     let path = build.join("big.umpire");
-    let mut game = Game::create(&path, &fixture(), lib, 1).expect("create");
+    let mut game = Game::create(&path, &fixture(), lib, Some(1)).expect("create");
     let mut i = 0u64;
     while game.events().len() < 10_000 {
         let action = match i % 3 {
@@ -57,7 +58,7 @@ fn ten_thousand(lib: &Library) -> PathBuf {
                 text: format!("note {i}"),
             },
         };
-        game.act(action).expect("act");
+        game.act(&Actor::umpire(), action).expect("act");
         i += 1;
     }
     drop(game);
@@ -78,9 +79,12 @@ fn benches(c: &mut Criterion) {
         })
     });
     let path = dir("commit", &std::env::temp_dir()).join("commit.umpire");
-    let mut game = Game::create(&path, &fixture(), &lib, 2).expect("create");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(2)).expect("create");
     c.bench_function("commit_one_action", |b| {
-        b.iter(|| game.act(Action::Note { text: "n".into() }).expect("commit"))
+        b.iter(|| {
+            game.act(&Actor::umpire(), Action::Note { text: "n".into() })
+                .expect("commit")
+        })
     });
 }
 

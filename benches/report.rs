@@ -5,6 +5,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use umpire::game::Actor;
 use umpire::game::scenario::{Position, load_scenario};
 use umpire::game::{Action, Game};
 use umpire::report::{ReportOptions, Template, scenario_pdf, turn_report_pdf};
@@ -27,7 +28,7 @@ fn five_hundred(lib: &Library) -> Game {
     };
     let path = base.join(format!("umpire-bench-report-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let mut game = Game::create(&path, &fixture(), lib, 3).expect("create");
+    let mut game = Game::create(&path, &fixture(), lib, Some(3)).expect("create");
     let mut i = 0u64;
     while game.events().len() < 500 {
         let action = match i % 3 {
@@ -49,7 +50,7 @@ fn five_hundred(lib: &Library) -> Game {
                 text: format!("note {i}: Cateau-Cambrésis"),
             },
         };
-        game.act(action).expect("act");
+        game.act(&Actor::umpire(), action).expect("act");
         i += 1;
     }
     game

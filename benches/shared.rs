@@ -6,7 +6,7 @@
 //! figure is a latency distribution (median and p99 over many events), which criterion's
 //! per-iteration statistics do not report.
 
-#[path = "../tests/common/pg.rs"]
+#[path = "../tests/it/common/pg.rs"]
 #[allow(
     dead_code,
     reason = "the tests' server helpers: the benchmark uses some"
@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use umpire::game::pg::{Signal, listen};
+use umpire::game::Actor;
+use umpire::game::journal::server::{Signal, listen};
 use umpire::game::{Action, Game, Location};
 use umpire::rules::{Library, SourceFile};
 
@@ -39,7 +40,7 @@ fn main() {
 
     // 1. Propagation: desk A records a note; desk B's listener hears of it and B takes it in.
     let url = server.url("propagation");
-    let mut a = Game::create_at(&url, &fixture(), &lib, 1).expect("desk a");
+    let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
     let mut b = Game::open_at(&url, &lib).expect("desk b");
     let Location::Server(address) = Location::parse(&url).expect("url") else {
         unreachable!()
@@ -54,9 +55,12 @@ fn main() {
     for i in 0..samples {
         let t0 = Instant::now();
         let seq = a
-            .act(Action::Note {
-                text: format!("n{i}"),
-            })
+            .act(
+                &Actor::umpire(),
+                Action::Note {
+                    text: format!("n{i}"),
+                },
+            )
             .expect("note")[0];
         loop {
             match listener.recv_timeout(Duration::from_secs(5)) {
@@ -77,7 +81,7 @@ fn main() {
 
     // 2. Sustained: 6 desks recording as fast as they can for a while.
     let url = server.url("sustained");
-    drop(Game::create_at(&url, &fixture(), &lib, 2).expect("create"));
+    drop(Game::create_at(&url, &fixture(), &lib, Some(2)).expect("create"));
     let run_for = if quick {
         Duration::from_secs(1)
     } else {
@@ -91,12 +95,15 @@ fn main() {
             let stop = Arc::clone(&stop);
             thread::spawn(move || {
                 let mut game = Game::open_at(&url, &lib).expect("desk");
-                game.by = Some(format!("desk-{d}"));
+                let desk = Actor::named(format!("desk-{d}"));
                 let mut n = 0u64;
                 while !stop.load(Ordering::Relaxed) {
-                    game.act(Action::Note {
-                        text: format!("{d}:{n}"),
-                    })
+                    game.act(
+                        &desk,
+                        Action::Note {
+                            text: format!("{d}:{n}"),
+                        },
+                    )
                     .expect("note");
                     n += 1;
                 }
@@ -122,11 +129,14 @@ fn main() {
         std::fs::create_dir_all(&dir).expect("dir");
         let file = dir.join("big.umpire");
         let _ = std::fs::remove_file(&file);
-        let mut g = Game::create(&file, &fixture(), &lib, 3).expect("file");
+        let mut g = Game::create(&file, &fixture(), &lib, Some(3)).expect("file");
         for i in 1..n {
-            g.act(Action::Note {
-                text: format!("entry {i}"),
-            })
+            g.act(
+                &Actor::umpire(),
+                Action::Note {
+                    text: format!("entry {i}"),
+                },
+            )
             .expect("note");
         }
         g.publish(&url).expect("publish");

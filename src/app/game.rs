@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use crate::game::effects::{Prefilled, Proposal, prefill, propose};
 use crate::game::scenario::Position;
-use crate::game::{Action, CounterChange, Event, EventKind, Game, GameError, Status};
+use crate::game::{
+    Action, Actor, CounterChange, Event, EventKind, Game, GameError, Refusal, Status, StoreError,
+};
 use crate::resolve::{Resolution, ResolveError};
 use crate::rules::{Library, SourceFile, Value};
 
@@ -92,6 +94,11 @@ pub struct GameDesk {
     pub megagame: Option<super::megagame::MegagameView>,
     /// The link of a shared game (a game on a server), for a shared game.
     pub(crate) shared: Option<super::shared::SharedView>,
+    /// The umpire signed in with a Control role, held to its remit (None: the umpire at a
+    /// desk of their own).
+    pub(crate) signed_in: Option<crate::megagame::remit::SignedIn>,
+    /// The reason given for actions at Control's discretion.
+    pub(crate) reason: Option<String>,
 }
 
 /// What the journal rows were built for: journal length, text filter, kind filter.
@@ -143,11 +150,13 @@ impl GameDesk {
         path: &Path,
         scenario: &SourceFile,
         library: &Library,
-        seed: u64,
+        seed: Option<u64>,
     ) -> Result<GameDesk, GameError> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| GameError::Refused(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Contradiction {
+                location: dir.display().to_string(),
+                problem: format!("cannot create the folder: {e}"),
+            })?;
         }
         let game = Game::create(path, scenario, library, seed)?;
         Ok(GameDesk::wrap(game, path))
@@ -180,7 +189,9 @@ impl GameDesk {
             rulesets: vec![game.ruleset().clone()],
             ..Library::default()
         };
-        let resolver = Desk::with_seed(library, game.meta().seed);
+        // The procedure desk here only shows inputs, modifiers and odds; the game's own (secret)
+        // seed throws the dice, through the game.
+        let resolver = Desk::with_seed(library, 0);
         let status = light_status(&game);
         let megagame = super::megagame::MegagameView::for_game(&game);
         let mut game = game;
@@ -221,6 +232,8 @@ impl GameDesk {
             underlay: None,
             underlay_pick: None,
             underlay_picked: None,
+            signed_in: None,
+            reason: None,
         };
         // Open the resolve panel on the first pending procedure, if any.
         if let Some(p) = desk
@@ -324,10 +337,25 @@ impl GameDesk {
     /// [`GameDesk::act`]: a refusal becomes the desk's message. Returns whether it succeeded.
     pub(crate) fn act_on_game(
         &mut self,
-        f: impl FnOnce(&mut Game) -> Result<Vec<u64>, GameError>,
+        f: impl FnOnce(&mut Game, &Actor) -> Result<Vec<u64>, GameError>,
     ) -> bool {
-        let result = f(&mut self.game);
+        let actor = self.actor();
+        let result = f(&mut self.game, &actor);
         self.after(result).is_some()
+    }
+
+    /// The umpire signed in at this desk, if any.
+    pub fn signed_in(&self) -> Option<&crate::megagame::remit::SignedIn> {
+        self.signed_in.as_ref()
+    }
+
+    /// Who acts at this desk: the umpire signed in (held to the role's remit, with the reason
+    /// given for what rests on discretion), or the umpire of a desk of their own.
+    pub fn actor(&self) -> Actor {
+        match &self.signed_in {
+            Some(who) => who.clone().actor().with_reason(self.reason.clone()),
+            None => Actor::umpire(),
+        }
     }
 
     /// Works on the game outside an action (taking in other desks' events, signing in): the
@@ -358,7 +386,7 @@ impl GameDesk {
 
     /// Runs an action; a refusal becomes the desk's message. Returns whether it was committed.
     pub fn act(&mut self, action: Action) -> bool {
-        let result = self.game.act(action);
+        let result = self.game.act(&self.actor(), action);
         self.after(result).is_some()
     }
 
@@ -660,8 +688,8 @@ impl GameDesk {
             chart_result,
             counters: self.roles.clone(),
         };
-        match self.game.act(action) {
-            Err(GameError::Resolve(e @ ResolveError::MissingCell { .. })) => {
+        match self.game.act(&self.actor(), action) {
+            Err(GameError::Refused(Refusal::Resolve(e @ ResolveError::MissingCell { .. }))) => {
                 self.message = None;
                 self.chart_entry.clear();
                 self.pending_chart = Some((e.to_string(), physical));
@@ -900,8 +928,11 @@ pub fn describe_event(desk: &GameDesk, e: &Event) -> String {
         } => format!("{} {attribute} {by:+}", name(counter)),
     };
     match &e.kind {
-        EventKind::GameStarted { scenario, seed, .. } => {
-            format!("Game started: {scenario}, seed {seed}")
+        EventKind::GameStarted { scenario, .. } => {
+            format!("Game started: {scenario}; {}", desk.game().seed_statement())
+        }
+        EventKind::SeedRevealed { seed, .. } => {
+            format!("App dice seed revealed: {seed} — every app roll can now be checked")
         }
         EventKind::Changed { changes, reason } => {
             let text: Vec<String> = changes.iter().map(change).collect();

@@ -937,7 +937,6 @@ impl GameDesk {
             .default_open(false)
             .show(ui, |ui| self.resolver.modifiers_ui(ui));
         section_ui(ui, "Dice");
-        let seed = self.game().meta().seed;
         let draw = self.game().state().next_draw;
         ui.horizontal(|ui| {
             if ui
@@ -947,7 +946,9 @@ impl GameDesk {
             {
                 queue.push(Command::Roll);
             }
-            ui.label(RichText::new(format!("seed {seed}, next draw {draw}")).weak());
+            // Never the seed itself: players may be looking at the screen.
+            ui.label(RichText::new(format!("next draw {draw}")).weak())
+                .on_hover_text(self.game().seed_statement());
         });
         ui.horizontal(|ui| {
             let label = ui.label(PHYSICAL_DICE_LABEL);

@@ -100,7 +100,12 @@ pub fn open_game(path: PathBuf, library: Library, config_dir: Option<PathBuf>) -
 }
 
 /// Creates a game file on a scenario.
-pub fn create_game(path: PathBuf, scenario: SourceFile, library: Library, seed: u64) -> Job {
+pub fn create_game(
+    path: PathBuf,
+    scenario: SourceFile,
+    library: Library,
+    seed: Option<u64>,
+) -> Job {
     let what = format!("Starting {}", path.display());
     Job::spawn(what, move || {
         if let Some(dir) = path.parent() {
@@ -123,16 +128,22 @@ pub fn verify_game(path: PathBuf, library: Library) -> Job {
         let integrity = game
             .integrity_check()
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let problems = game.verify();
-        if problems.is_empty() && integrity == "ok" {
+        let verification = game
+            .verify(None)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if verification.is_sound() && integrity == "ok" {
             return Ok(JobDone::Message(format!(
-                "verified {}: {} journal entries; every app roll matches its seed and draw \
-                 index, and every result its inputs and dice",
+                "verified {}: {}; the hash chain is whole, every app roll matches its draw \
+                 index and every result its inputs and dice",
                 path.display(),
-                game.events().len()
+                verification.head
             )));
         }
-        let mut all = problems;
+        let mut all: Vec<String> = verification
+            .problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         if integrity != "ok" {
             all.insert(0, format!("SQLite integrity: {integrity}"));
         }
@@ -150,13 +161,15 @@ pub fn verify_game(path: PathBuf, library: Library) -> Job {
 pub fn export_game(path: PathBuf, library: Library, out: PathBuf) -> Job {
     let what = format!("Exporting {}", path.display());
     Job::spawn(what, move || {
-        let game = Game::open(&path, &library).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut text = serde_json::json!({"type": "umpire_game", "meta": game.meta()}).to_string();
-        text.push('\n');
-        for e in game.events() {
-            text.push_str(&serde_json::to_string(e).map_err(|e| e.to_string())?);
-            text.push('\n');
-        }
+        let mut game =
+            Game::open(&path, &library).map_err(|e| format!("{}: {e}", path.display()))?;
+        // The whole journal, without the seed: what players may be given.
+        let text = crate::game::export::export_text(
+            &mut game,
+            &crate::game::export::ExportOptions::default(),
+            None,
+        )
+        .map_err(|e| e.to_string())?;
         super::charts::write_atomically(&out, text.as_bytes())?;
         Ok(JobDone::Message(format!(
             "exported {} journal entries to {}",

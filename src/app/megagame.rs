@@ -173,22 +173,22 @@ impl GameDesk {
         let Some(start) = default_start(self.game()) else {
             return self.refuse("this game has no phase clock");
         };
-        self.act_on_game(|g| act_clock(g, start))
+        self.act_on_game(|g, actor| act_clock(g, actor, start))
     }
 
     /// Holds the clock.
     pub fn clock_hold(&mut self) -> bool {
-        self.act_on_game(|g| act_clock(g, ClockAction::Hold))
+        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Hold))
     }
 
     /// Resumes the clock.
     pub fn clock_resume(&mut self) -> bool {
-        self.act_on_game(|g| act_clock(g, ClockAction::Resume))
+        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Resume))
     }
 
     /// Ends the phase now; the Sequence of Play follows.
     pub fn clock_advance(&mut self) -> bool {
-        self.act_on_game(|g| act_clock(g, ClockAction::Advance))
+        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Advance))
     }
 
     /// Sets the time left in the phase from the typed mm:ss.
@@ -210,12 +210,12 @@ impl GameDesk {
         let Some(seconds) = seconds else {
             return self.refuse(&format!("'{typed}' is not mm:ss"));
         };
-        self.act_on_game(|g| act_clock(g, ClockAction::SetRemaining { seconds }))
+        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::SetRemaining { seconds }))
     }
 
     /// Steps the Sequence of Play if the clock's phase has run out (nothing otherwise).
     pub fn clock_tick(&mut self) -> bool {
-        self.act_on_game(|g| tick(g, Utc::now()))
+        self.act_on_game(|g, actor| tick(g, actor, Utc::now()))
     }
 
     /// The counters the megagame filter (table / role) lets through, or None for all (not a

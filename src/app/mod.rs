@@ -239,11 +239,10 @@ pub fn opening_game_file(
         }
     }
     let (file, id) = default_scenario(library)?;
-    let seed = crate::dice::AppDice::fresh_seed();
     let create = |dir: PathBuf| {
         let path = new_game_path(&dir, &id);
         std::fs::create_dir_all(&dir).ok()?;
-        crate::game::Game::create(&path, &file, library, seed)
+        crate::game::Game::create(&path, &file, library, None)
             .ok()
             .map(|g| opened(g, path))
     };

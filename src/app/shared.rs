@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Color32, RichText, Ui};
 
 use super::game::GameDesk;
-use crate::game::pg::{Listener, Signal, listen};
+use crate::game::journal::server::{Listener, Signal, listen};
 use crate::game::scenario::ControlRole;
 use crate::game::{Game, Location};
 use crate::megagame::People;
@@ -66,7 +66,7 @@ impl SharedView {
             up: true,
             down_since: None,
             down_why: queue_error.map(|e| e.to_string()),
-            show_sign_in: game.signed_in().is_none(),
+            show_sign_in: true,
             show_held: false,
             name: String::new(),
             role: ControlRole::Map,
@@ -91,10 +91,7 @@ pub fn queue_file_name(shown_url: &str) -> String {
 impl GameDesk {
     /// Signs an umpire in (what the sign-in window does).
     pub fn sign_in(&mut self, who: SignedIn) {
-        self.take_in(|g| {
-            g.sign_in(who);
-            Ok(None)
-        });
+        self.signed_in = Some(who);
         if let Some(v) = &mut self.shared {
             v.show_sign_in = false;
         }
@@ -194,8 +191,9 @@ fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
             .on_hover_text(LINK_LABEL);
         ui.label(RichText::new(text).color(dot).strong());
         ui.separator();
-        let who = game
-            .signed_in()
+        let who = desk
+            .signed_in
+            .as_ref()
             .map_or_else(|| "not signed in".to_string(), SignedIn::by);
         if ui.button(format!("{who}…")).on_hover_text("Sign in with a name and a Control role").clicked() {
             view.show_sign_in = true;
@@ -271,13 +269,10 @@ fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedVie
             }
         });
     let reason = view.reason.trim().to_string();
-    desk.take_in(|g| {
-        g.reason = (!reason.is_empty()).then_some(reason);
-        if let Some(who) = signed.clone() {
-            g.sign_in(who);
-        }
-        Ok(None)
-    });
+    desk.reason = (!reason.is_empty()).then_some(reason);
+    if let Some(who) = signed.clone() {
+        desk.signed_in = Some(who);
+    }
     view.show_sign_in = open && signed.is_none();
 }
 
@@ -320,8 +315,9 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
             }
         });
     if let Some((i, send)) = choice {
+        let actor = desk.actor();
         desk.take_in(|g| {
-            g.settle(i, send)?;
+            g.settle(&actor, i, send)?;
             Ok(Some(if send {
                 "offline action sent".to_string()
             } else {

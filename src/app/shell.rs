@@ -12,7 +12,6 @@ use super::files::{games_dir, new_game_path, read_recent, remember};
 use super::game::GameDesk;
 use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 use super::underlay::{self, Underlay, UnderlayDialog, UnderlaySettings};
-use crate::dice::AppDice;
 use crate::game::scenario::{load_scenario, shipped_scenarios};
 use crate::rules::{Library, SourceFile};
 
@@ -892,10 +891,11 @@ impl Shell {
     }
 
     fn start_game(&mut self, library: &Library) {
+        // A seed typed by the umpire is not secret (for replays); none typed, a fresh secret one.
         let seed = match self.seed.trim() {
-            "" => AppDice::fresh_seed(),
+            "" => None,
             s => match s.parse() {
-                Ok(v) => v,
+                Ok(v) => Some(v),
                 Err(_) => {
                     self.message = Some(format!("the seed is a whole number, not '{s}'"));
                     return;

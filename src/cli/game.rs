@@ -1,18 +1,19 @@
 //! `umpire game …`: game sessions on a game file.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 
 use super::{Cli, library, print_json};
-use umpire::dice::AppDice;
+use umpire::game::export::{ExportOptions, SeedSecret, export_text, import, read_export};
 use umpire::game::scenario::Position;
-use umpire::game::{Action, Event, Game, GameFile, GameMeta};
+use umpire::game::{Action, Actor, Event, Game, Head};
+use umpire::megagame::remit::SignedIn;
 use umpire::resolve::describe_effect;
-use umpire::rules::{Library, SourceFile};
+use umpire::rules::Library;
 
 /// `game` subcommands.
 #[derive(Debug, Subcommand)]
@@ -33,7 +34,8 @@ pub enum GameCommand {
         /// postgres://user@host/database?game=NAME (see docs/shared-games.md).
         #[arg(long, value_name = "URL")]
         server: Option<String>,
-        /// Seed for the app dice (a fresh one when omitted).
+        /// Seed for the app dice, for tests and replays: it is then not secret. Without it, a
+        /// fresh seed is kept secret behind its commitment until `game reveal`.
         #[arg(long)]
         seed: Option<u64>,
     },
@@ -268,18 +270,56 @@ pub enum GameCommand {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
     },
-    /// Re-derive every app roll from the seed and draw index, and every result from its inputs.
+    /// Check the journal: its hash chain from the game's description to the last entry, the
+    /// seed against its commitment, every app roll against its draw index, every result
+    /// against its inputs and dice — and, with --head, against a head noted from a report.
     Verify {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
+        /// A journal head noted earlier (ENTRIES:HASH, as a report prints it): the journal must
+        /// still have that entry with that hash.
+        #[arg(long, value_name = "ENTRIES:HASH")]
+        head: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
-    /// Write the journal as JSON lines (the first line describes the game).
+    /// Reveal the app dice's seed (usually at the end of the game): players can then check
+    /// every app roll against the commitment shown from the start. App dice are refused after.
+    Reveal {
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
+        file: PathBuf,
+    },
+    /// Verify an exported journal as a player: the hash chain (sealed entries by their hash),
+    /// the seed against its commitment, and every roll and result the export shows.
+    VerifySide {
+        /// The exported journal (JSON lines).
+        journal: PathBuf,
+        /// The revealed seed, SEED:SALT as `game reveal` prints it (not needed when the export
+        /// was made after the reveal).
+        #[arg(long, value_name = "SEED:SALT")]
+        seed: Option<String>,
+        /// A journal head noted earlier (ENTRIES:HASH).
+        #[arg(long, value_name = "ENTRIES:HASH")]
+        head: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the journal as JSON lines (the first line describes the game; each entry with its
+    /// hash). Without the seed unless --with-seed (an umpire's backup).
     Export {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
-        /// One JSON event per line.
+        /// One JSON entry per line.
         #[arg(long)]
         jsonl: bool,
+        /// One side's export: the entries that side may not see are sealed (hash only).
+        #[arg(long)]
+        side: Option<String>,
+        /// Include the seed: a backup for the umpire, never for players.
+        #[arg(long, conflicts_with = "side")]
+        with_seed: bool,
         /// Output file (standard output when omitted).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -314,17 +354,10 @@ pub enum GameCommand {
     },
 }
 
-fn parse_position(text: &str) -> Position {
-    let t = text.trim();
-    if let Some((x, y)) = t.split_once(',')
-        && let (Ok(x), Ok(y)) = (x.trim().parse::<f64>(), y.trim().parse::<f64>())
-    {
-        return Position::Free { x, y };
-    }
-    if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) {
-        return Position::Hex(t.to_string());
-    }
-    Position::Area(t.to_string())
+/// A typed place, read in the game's geometry (the desk reads it the same way).
+fn parse_position(game: &Game, text: &str) -> Result<Position> {
+    let geometry = game.ruleset().geometry.as_ref().map(|g| g.kind);
+    Ok(umpire::game::hex::read_position(text, geometry)?)
 }
 
 fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
@@ -340,24 +373,53 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
-    let mut game = Game::open_at(&file.to_string_lossy(), &lib)?;
-    if let Some(who) = &cli.sign_in {
-        game.sign_in(
-            umpire::megagame::remit::SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}"))?,
-        );
-    }
-    game.reason = cli.discretion.clone();
+    let game = Game::open_at(&file.to_string_lossy(), &lib)?;
     Ok((game, lib))
+}
+
+/// Who acts: on a server that knows its umpires, the login's umpire (`--as` must agree); else
+/// the umpire signed in with `--as NAME:ROLE[:TABLE]`, or named with `--by`, or the umpire of a
+/// game of their own. `--discretion` is the reason for what rests on Control's discretion.
+pub(super) fn actor(cli: &Cli, game: &Game, by: Option<&String>) -> Result<Actor> {
+    let claimed = cli
+        .sign_in
+        .as_deref()
+        .map(|who| SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}")))
+        .transpose()?;
+    let actor = match (game.login(), claimed) {
+        (Some(login), claimed) => {
+            let who =
+                SignedIn::from_login(login).map_err(|e| anyhow!("{}: {e}", game.location()))?;
+            if let Some(c) = claimed
+                && c != who
+            {
+                bail!(
+                    "--as {}: on a shared game you are who you log in as — {} is {}",
+                    c.by(),
+                    login.user,
+                    who.by()
+                );
+            }
+            who.actor()
+        }
+        (None, Some(who)) => who.actor(),
+        (None, None) => match by {
+            Some(b) => Actor::named(b.clone()),
+            None => Actor::umpire(),
+        },
+    };
+    Ok(actor.with_reason(cli.discretion.clone()))
 }
 
 fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
-    act_on(&mut game, action)
+    let actor = actor(cli, &game, None)?;
+    act_on(&mut game, &actor, action)
 }
 
 /// Records an action on an open game and says what was recorded.
-fn act_on(game: &mut Game, action: Action) -> Result<()> {
-    let seqs = game.act(action)?;
+fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<()> {
+    let seqs = game.act(actor, action)?;
     print_status_line(game);
     for s in seqs {
         if let Some(e) = game.events().get(s as usize - 1) {
@@ -457,23 +519,23 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => {
             let lib = library(cli)?;
             let source = super::scenario_source(&lib, scenario)?;
-            let seed = seed.unwrap_or_else(AppDice::fresh_seed);
             let game = match (output, server) {
-                (_, Some(url)) => Game::create_at(url, &source, &lib, seed)?,
-                (Some(path), None) => Game::create(path, &source, &lib, seed)?,
+                (_, Some(url)) => Game::create_at(url, &source, &lib, *seed)?,
+                (Some(path), None) => Game::create(path, &source, &lib, *seed)?,
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
             };
             println!(
-                "created {} — {} ({}), seed {seed}",
+                "created {} — {} ({}); {}",
                 game.location(),
                 game.scenario().title,
-                game.ruleset().name
+                game.ruleset().name,
+                game.seed_statement()
             );
             print_status_line(&game);
             Ok(())
         }
         GameCommand::Publish { file, server } => {
-            let (game, _) = open(cli, file)?;
+            let (mut game, _) = open(cli, file)?;
             let at = game.publish(server)?;
             println!(
                 "published {} ({} journal entries) to {at}",
@@ -544,7 +606,8 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     c.id, c.side, c.position
                 );
             }
-            println!("{} journal entries", status.events);
+            println!("Journal: {}", status.head);
+            println!("{}", game.seed_statement());
             Ok(())
         }
         GameCommand::Resolve {
@@ -558,9 +621,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             json,
         } => {
             let (mut game, _) = open(cli, file)?;
-            if by.is_some() {
-                game.by = by.clone();
-            }
+            let actor = actor(cli, &game, by.as_ref())?;
             let mut roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (role, id) in pairs(counters, "--counter")? {
                 roles.entry(role).or_default().push(id);
@@ -572,7 +633,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 chart_result: chart_result.clone(),
                 counters: roles,
             };
-            let seqs = game.act(action)?;
+            let seqs = game.act(&actor, action)?;
             let Some(Event {
                 kind: umpire::game::EventKind::Resolved { resolution, .. },
                 seq,
@@ -595,14 +656,19 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             Ok(())
         }
-        GameCommand::Move { file, counter, to } => act(
-            cli,
-            file,
-            Action::Move {
-                counter: counter.clone(),
-                to: parse_position(to),
-            },
-        ),
+        GameCommand::Move { file, counter, to } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let to = parse_position(&game, to)?;
+            act_on(
+                &mut game,
+                &actor,
+                Action::Move {
+                    counter: counter.clone(),
+                    to,
+                },
+            )
+        }
         GameCommand::Set {
             file,
             counter,
@@ -677,12 +743,11 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             by,
         } => {
             let (mut game, _) = open(cli, file)?;
-            if by.is_some() {
-                game.by = by.clone();
-            }
+            let actor = actor(cli, &game, by.as_ref())?;
             let counter = ledger_or_counter(&game, counter);
             act_on(
                 &mut game,
+                &actor,
                 Action::Adjust {
                     counter,
                     attribute: attribute.clone(),
@@ -700,10 +765,12 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             reason,
         } => {
             let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
             let from = ledger_or_counter(&game, from);
             let to = ledger_or_counter(&game, to);
             act_on(
                 &mut game,
+                &actor,
                 Action::Transfer {
                     from,
                     to,
@@ -746,9 +813,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             by,
         } => {
             let (mut game, _) = open(cli, file)?;
-            if by.is_some() {
-                game.by = by.clone();
-            }
+            let actor = actor(cli, &game, by.as_ref())?;
             if let Some(t) = team {
                 let teams = umpire::report::megagame::known_teams(&game);
                 if !teams.iter().any(|(id, _)| id == t) {
@@ -765,6 +830,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             }
             act_on(
                 &mut game,
+                &actor,
                 Action::Announce {
                     audience: *audience,
                     team: team.clone(),
@@ -774,54 +840,114 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::Undo { file } => act(cli, file, Action::Undo),
         GameCommand::Redo { file } => act(cli, file, Action::Redo),
-        GameCommand::Verify { file } => {
+        GameCommand::Verify { file, head, json } => {
             let (mut game, _) = open(cli, file)?;
+            let expected = head
+                .as_deref()
+                .map(Head::parse)
+                .transpose()
+                .map_err(|e| anyhow!("--head: {e}"))?;
             let integrity = game.integrity_check()?;
-            let problems = game.verify();
-            let rolls = game
-                .events()
-                .iter()
-                .filter(|e| matches!(e.kind, umpire::game::EventKind::Resolved { .. }))
-                .count();
-            println!(
-                "{}: journal integrity {integrity}; {} journal entries, {rolls} resolutions re-derived",
-                file.display(),
-                game.events().len()
-            );
-            if problems.is_empty() && integrity == "ok" {
-                println!(
-                    "verified: every app roll matches its seed and draw index, and every result its inputs and dice"
-                );
+            let verification = game.verify(expected.as_ref())?;
+            if *json {
+                print_json(&serde_json::json!({
+                    "integrity": integrity,
+                    "verification": verification,
+                }))?;
+            } else {
+                print_verification(&game.location(), &integrity, &verification);
+            }
+            if verification.is_sound() && integrity == "ok" {
                 return Ok(());
             }
-            for p in &problems {
-                eprintln!("MISMATCH {p}");
-            }
             bail!(
-                "{} problems found",
-                problems.len() + usize::from(integrity != "ok")
+                "{} problem(s) found",
+                verification.problems.len() + usize::from(integrity != "ok")
             )
+        }
+        GameCommand::Reveal { file } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let seqs = game.act(&actor, Action::RevealSeed)?;
+            let revealed = seqs
+                .first()
+                .and_then(|s| game.events().get(*s as usize - 1));
+            if let Some(Event {
+                kind: umpire::game::EventKind::SeedRevealed { seed, salt },
+                seq,
+                ..
+            }) = revealed
+            {
+                println!("recorded entry {seq}: the app dice's seed is revealed");
+                println!("seed {seed}:{salt}");
+                println!(
+                    "players check their side's rolls with: umpire game verify-side JOURNAL --seed {seed}:{salt}"
+                );
+            }
+            Ok(())
+        }
+        GameCommand::VerifySide {
+            journal,
+            seed,
+            head,
+            json,
+        } => {
+            let name = journal.display().to_string();
+            let text = std::fs::read_to_string(journal).map_err(|e| anyhow!("{name}: {e}"))?;
+            let export = read_export(&name, &text)?;
+            let seed = seed.as_deref().map(parse_seed).transpose()?;
+            let expected = head
+                .as_deref()
+                .map(Head::parse)
+                .transpose()
+                .map_err(|e| anyhow!("--head: {e}"))?;
+            let lib = library(cli)?;
+            let verification =
+                umpire::game::export::verify_export(&export, &lib, seed, expected.as_ref())?;
+            if *json {
+                print_json(&verification)?;
+            } else {
+                let side = export.header.side.as_deref().unwrap_or("the whole journal");
+                print_verification(&format!("{name} ({side})"), "ok", &verification);
+            }
+            if verification.is_sound() {
+                return Ok(());
+            }
+            bail!("{} problem(s) found", verification.problems.len())
         }
         GameCommand::Export {
             file,
             jsonl,
+            side,
+            with_seed,
             output,
         } => {
             if !jsonl {
                 bail!("give --jsonl (the only export format so far)");
             }
-            let (game, _) = open(cli, file)?;
-            let mut out: Box<dyn Write> = match output {
-                Some(p) => Box::new(std::fs::File::create(p)?),
-                None => Box::new(std::io::stdout().lock()),
+            let (mut game, _) = open(cli, file)?;
+            if let Some(side) = side
+                && !game.scenario().sides.iter().any(|s| s.id == *side)
+            {
+                bail!(
+                    "no side '{side}' in {} — sides: {}",
+                    game.scenario().title,
+                    game.scenario()
+                        .sides
+                        .iter()
+                        .map(|s| s.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            let options = ExportOptions {
+                side: side.clone(),
+                with_seed: *with_seed,
             };
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({"type": "umpire_game", "meta": game.meta()})
-            )?;
-            for e in game.events() {
-                writeln!(out, "{}", serde_json::to_string(e)?)?;
+            let text = export_text(&mut game, &options, None)?;
+            match output {
+                Some(p) => std::fs::write(p, text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
+                None => std::io::stdout().lock().write_all(text.as_bytes())?,
             }
             Ok(())
         }
@@ -886,8 +1012,10 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     "nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)"
                 );
             }
+            let actor = actor(cli, &game, None)?;
             act_on(
                 &mut game,
+                &actor,
                 Action::ApplyEffects {
                     of: *entry,
                     changes,
@@ -895,51 +1023,75 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             )
         }
         GameCommand::Import { jsonl, output } => {
-            let reader = std::io::BufReader::new(std::fs::File::open(jsonl)?);
-            let mut lines = reader.lines();
-            let first = lines
-                .next()
-                .ok_or_else(|| anyhow!("{}: empty file", jsonl.display()))??;
-            let header: serde_json::Value =
-                serde_json::from_str(&first).map_err(|e| anyhow!("{}:1: {e}", jsonl.display()))?;
-            let meta: GameMeta = serde_json::from_value(header["meta"].clone())
-                .map_err(|e| anyhow!("{}:1: not an Umpire export: {e}", jsonl.display()))?;
-            let mut events = Vec::new();
-            for (i, line) in lines.enumerate() {
-                let line = line?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let e: Event = serde_json::from_str(&line)
-                    .map_err(|err| anyhow!("{}:{}: {err}", jsonl.display(), i + 2))?;
-                events.push(e);
-            }
+            let name = jsonl.display().to_string();
+            let text = std::fs::read_to_string(jsonl).map_err(|e| anyhow!("{name}: {e}"))?;
+            let export = read_export(&name, &text)?;
             let lib = library(cli)?;
-            // Check everything before writing anything.
-            let scenario = umpire::game::scenario::load_scenario(
-                &SourceFile {
-                    name: meta.scenario_file.clone(),
-                    text: meta.scenario_text.clone(),
-                },
-                &lib,
-            )
-            .map_err(|e| anyhow!("{e}"))?;
-            umpire::game::state::replay(&scenario, &events)
-                .map_err(|e| anyhow!("{}: {e}", jsonl.display()))?;
-            let file = GameFile::create(output, meta)?;
-            for e in &events {
-                file.append(e)?;
-            }
-            drop(file);
+            import(&name, &export, &lib, output)?;
             let game = Game::open(output, &lib)?;
             println!(
-                "imported {} entries into {}",
+                "imported {} entries into {}{}",
                 game.events().len(),
-                output.display()
+                output.display(),
+                if game.meta().seed.is_none() {
+                    " (without the seed: app dice are refused in it)"
+                } else {
+                    ""
+                }
             );
             print_status_line(&game);
             Ok(())
         }
+    }
+}
+
+/// Reads `SEED:SALT` as `game reveal` prints it.
+fn parse_seed(text: &str) -> Result<SeedSecret> {
+    let (seed, salt) = text
+        .trim()
+        .split_once(':')
+        .ok_or_else(|| anyhow!("--seed: give SEED:SALT as `umpire game reveal` prints it"))?;
+    let seed: u64 = seed
+        .parse()
+        .map_err(|_| anyhow!("--seed: '{seed}' is not a whole number"))?;
+    Ok(SeedSecret {
+        seed,
+        salt: salt.to_string(),
+    })
+}
+
+/// Prints what verification found, in words.
+fn print_verification(location: &str, integrity: &str, v: &umpire::game::Verification) {
+    println!("{location}: store integrity {integrity}; {}", v.head);
+    if v.sealed > 0 {
+        println!(
+            "  {} entries shown, {} sealed (their hashes keep the chain checkable)",
+            v.entries - v.sealed,
+            v.sealed
+        );
+    }
+    let seed = match v.seed {
+        umpire::game::SeedCheck::Checked => {
+            format!("{} app dice re-derived from the seed", v.app_dice)
+        }
+        umpire::game::SeedCheck::Secret => {
+            "the seed is still secret: app rolls can be checked once it is revealed".into()
+        }
+        umpire::game::SeedCheck::Mismatch => "the seed does not match its commitment".into(),
+    };
+    println!("  {} resolutions re-resolved; {seed}", v.resolutions);
+    if v.is_sound() && integrity == "ok" {
+        println!(
+            "verified: the hash chain is whole from the game's description to entry {}, and every result matches its inputs and dice",
+            v.entries
+        );
+        return;
+    }
+    if let Some(first) = v.first() {
+        eprintln!("FIRST MISMATCH {first}");
+    }
+    for p in v.problems.iter().skip(1) {
+        eprintln!("MISMATCH {p}");
     }
 }
 
@@ -953,9 +1105,8 @@ fn soak(
     wait_for: Option<u64>,
 ) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
-    if by.is_some() {
-        game.by = by;
-    }
+    let actor = actor(cli, &game, by.as_ref())?;
+    let signed_in = cli.sign_in.as_deref().and_then(|s| SignedIn::parse(s).ok());
     // A procedure that resolves on its defaults, and a counter on the table.
     let procedure =
         game.ruleset()
@@ -970,7 +1121,7 @@ fn soak(
     let counter = game.state().counters.keys().next().cloned();
     // Signed in with a Control role (--as): the desk's own work, as at a megagame table —
     // adjustments to the whole-number attributes its role owns, between notes.
-    let owned: Vec<(String, String)> = match game.signed_in().cloned() {
+    let owned: Vec<(String, String)> = match signed_in.clone() {
         Some(who) => {
             let people = umpire::megagame::People::of(&game);
             game.state()
@@ -995,7 +1146,7 @@ fn soak(
     let mut out = std::io::stdout().lock();
     for i in 0..actions {
         let phase = if gentle { i % 2 } else { i % 5 };
-        if game.signed_in().is_some() {
+        if signed_in.is_some() {
             let action = if i % 2 == 0
                 && let Some((counter, attribute)) = owned.get((i as usize / 2) % owned.len().max(1))
             {
@@ -1010,7 +1161,7 @@ fn soak(
                     text: format!("soak {i}"),
                 }
             };
-            soak_act(&mut game, action, &mut out)?;
+            soak_act(&mut game, &actor, action, &mut out)?;
             continue;
         }
         let action = match (phase, &procedure, &counter) {
@@ -1041,7 +1192,7 @@ fn soak(
                 text: format!("soak {i}"),
             },
         };
-        soak_act(&mut game, action, &mut out)?;
+        soak_act(&mut game, &actor, action, &mut out)?;
     }
     if let Some(target) = wait_for {
         let started = std::time::Instant::now();
@@ -1066,10 +1217,10 @@ fn soak(
 
 /// One soak action, printing `ack N` per entry. A server that restarts is waited for (up to
 /// 60 s); the action is not lost or doubled. A refused action is skipped (and said).
-fn soak_act(game: &mut Game, action: Action, out: &mut impl Write) -> Result<()> {
+fn soak_act(game: &mut Game, actor: &Actor, action: Action, out: &mut impl Write) -> Result<()> {
     let started = std::time::Instant::now();
     loop {
-        match game.act(action.clone()) {
+        match game.act(actor, action.clone()) {
             Ok(seqs) => {
                 for s in seqs {
                     writeln!(out, "ack {s}")?;

@@ -176,9 +176,7 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
             json,
         } => {
             let mut game = open(cli, file)?;
-            if by.is_some() {
-                game.by = by.clone();
-            }
+            let actor = super::game::actor(cli, &game, by.as_ref())?;
             if game.ruleset().clock().is_none() {
                 bail!(
                     "{} has no phase clock: its ruleset ({}) has no timetable with a clock: section",
@@ -188,7 +186,7 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
             }
             let written = match action {
                 None => Vec::new(),
-                Some(ClockVerb::Tick) => tick(&mut game, Utc::now())?,
+                Some(ClockVerb::Tick) => tick(&mut game, &actor, Utc::now())?,
                 Some(verb) => {
                     let clock_action = match verb {
                         ClockVerb::Start => {
@@ -215,7 +213,7 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
                         }
                         ClockVerb::Tick => unreachable!("handled above"),
                     };
-                    act_clock(&mut game, clock_action)?
+                    act_clock(&mut game, &actor, clock_action)?
                 }
             };
             let Some(status) = clock_status(game.ruleset(), game.events(), Utc::now()) else {

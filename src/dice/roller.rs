@@ -65,8 +65,10 @@ pub enum Provenance {
     App {
         /// Sampler algorithm, see [`SAMPLER_ALGORITHM`].
         algorithm: String,
-        /// The game or command seed.
-        seed: u64,
+        /// The command's seed, for a roll outside a game (`umpire roll --seed`). A game's rolls
+        /// leave it out: the game's seed is secret until revealed, behind its commitment.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
         /// Index of the first draw used by this roll.
         first_draw: u64,
         /// Number of draws used (one per die).
@@ -168,17 +170,38 @@ impl Roll {
 pub struct AppDice {
     seed: u64,
     next_draw: u64,
+    /// The seed is secret (a game's): rolls do not record it.
+    #[serde(default)]
+    secret: bool,
 }
 
 impl AppDice {
     /// Dice for a seed, starting at draw 0.
     pub fn new(seed: u64) -> AppDice {
-        AppDice { seed, next_draw: 0 }
+        AppDice {
+            seed,
+            next_draw: 0,
+            secret: false,
+        }
     }
 
     /// Dice continuing a journal at `next_draw`.
     pub fn resume(seed: u64, next_draw: u64) -> AppDice {
-        AppDice { seed, next_draw }
+        AppDice {
+            seed,
+            next_draw,
+            secret: false,
+        }
+    }
+
+    /// A game's dice continuing its journal at `next_draw`: the seed is secret, so the rolls
+    /// record only the draw index (the game's commitment stands for the seed).
+    pub fn secret(seed: u64, next_draw: u64) -> AppDice {
+        AppDice {
+            seed,
+            next_draw,
+            secret: true,
+        }
     }
 
     /// A fresh seed from the operating system.
@@ -255,7 +278,7 @@ impl AppDice {
             total: expr.total(&faces),
             provenance: Provenance::App {
                 algorithm: SAMPLER_ALGORITHM.to_string(),
-                seed: self.seed,
+                seed: (!self.secret).then_some(self.seed),
                 first_draw,
                 draws: self.next_draw - first_draw,
             },

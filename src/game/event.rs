@@ -94,8 +94,22 @@ pub enum EventKind {
         ruleset: String,
         /// Scenario id.
         scenario: String,
-        /// Seed of the app dice.
+        /// The commitment to the app dice's secret seed (empty in games begun before
+        /// commitments existed).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        seed_commitment: String,
+        /// The seed itself, only when it is not secret (chosen by the umpire, or a game begun
+        /// by an Umpire that printed it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
+    },
+    /// The umpire revealed the app dice's seed and the salt of its commitment: every app roll
+    /// can now be checked by anyone; app dice are refused after it.
+    SeedRevealed {
+        /// The seed.
         seed: u64,
+        /// The salt of the commitment.
+        salt: String,
     },
     /// One or more counter changes made by the umpire directly.
     Changed {
@@ -282,6 +296,7 @@ impl EventKind {
             EventKind::Redone { .. } => "redone",
             EventKind::Clock { .. } => "clock",
             EventKind::Announced { .. } => "announced",
+            EventKind::SeedRevealed { .. } => "seed_revealed",
         }
     }
 
@@ -293,6 +308,7 @@ impl EventKind {
                 | EventKind::Undone { .. }
                 | EventKind::Redone { .. }
                 | EventKind::Clock { .. }
+                | EventKind::SeedRevealed { .. }
         )
     }
 }

@@ -1,18 +1,27 @@
-//! Game sessions.
+//! Game sessions: a scenario folded into a state by a journal of events. An action is checked
+//! on a read-only view (`check`), passed through the actor's gate (`gate`: a remit), committed
+//! to the journal (`journal`: the game file or a server, hash-chained) and folded in (`state`).
 
+pub mod action;
+pub mod check;
 pub mod effects;
 pub mod event;
-pub mod location;
-pub mod offline;
-pub mod pg;
+pub mod export;
+pub mod gate;
+pub mod hex;
+pub mod journal;
+pub mod refusal;
 pub mod scenario;
 pub mod sequence;
 pub mod session;
 pub mod state;
-pub mod store;
+pub mod verify;
 
+pub use action::{Action, Actor};
 pub use event::{CounterChange, Cursor, Event, EventKind};
-pub use location::Location;
-pub use session::{Action, Game, GameError, Status};
+pub use gate::Gate;
+pub use journal::{GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError};
+pub use refusal::{GameError, Refusal, SetupError};
+pub use session::{Game, Status};
 pub use state::{CounterState, GameState};
-pub use store::{GameFile, GameMeta, Journal, StoreError};
+pub use verify::{Line, Problem, SeedCheck, Verification};

@@ -9,7 +9,7 @@ use super::state::{GameState, reinforcement_box};
 use crate::rules::{Ruleset, Step};
 
 /// A leaf step with the path of phases above it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LeafStep {
     /// Step id.
     pub id: String,

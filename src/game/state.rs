@@ -71,6 +71,8 @@ pub struct GameState {
     /// The next app-dice draw index: after every draw ever used, undone ones included, so an
     /// undo never re-rolls.
     pub next_draw: u64,
+    /// The entry that revealed the app dice's seed, once revealed.
+    pub seed_revealed: Option<u64>,
 }
 
 /// Which events count: undo and redo are applied in journal order.
@@ -183,6 +185,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         notes: Vec::new(),
         effective: BTreeSet::new(),
         next_draw: 0,
+        seed_revealed: None,
     }
 }
 
@@ -203,7 +206,9 @@ pub fn append_event(state: &mut GameState, e: &Event) -> Result<(), String> {
     if e.kind.is_undoable()
         || matches!(
             e.kind,
-            EventKind::GameStarted { .. } | EventKind::Clock { .. }
+            EventKind::GameStarted { .. }
+                | EventKind::Clock { .. }
+                | EventKind::SeedRevealed { .. }
         )
     {
         state.effective.insert(e.seq);
@@ -231,6 +236,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         // The phase clock is folded on its own (megagame::clock); announcements are read off
         // the journal by the megagame paper.
         EventKind::Clock { .. } | EventKind::Announced { .. } => {}
+        EventKind::SeedRevealed { .. } => state.seed_revealed = Some(e.seq),
         EventKind::Changed { changes, .. } => {
             for c in changes {
                 apply_change(&mut state.counters, c)

@@ -13,7 +13,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 
 use crate::game::event::{ClockAction, Cursor, Event, EventKind};
-use crate::game::{Action, Game, GameError};
+use crate::game::refusal::ClockRefusal;
+use crate::game::{Action, Actor, Game, GameError, Refusal};
 use crate::rules::{Clock, Ruleset, Step};
 
 /// The clock as it stands at a moment.
@@ -297,28 +298,32 @@ pub fn tick_target(ruleset: &Ruleset, status: &ClockStatus, cursor: &Cursor) -> 
 }
 
 /// Records a clock action, checked against the clock as it stands (a hold while held, or a
-/// resume while running, is refused). `by` is kept as the game's. Returns the entries written.
-pub fn act_clock(game: &mut Game, action: ClockAction) -> Result<Vec<u64>, GameError> {
+/// resume while running, is refused). Returns the entries written.
+pub fn act_clock(
+    game: &mut Game,
+    actor: &Actor,
+    action: ClockAction,
+) -> Result<Vec<u64>, GameError> {
     let now = Utc::now();
     let Some(status) = clock_status(game.ruleset(), game.events(), now) else {
-        return Err(GameError::Refused(format!(
-            "{} has no phase clock (a megagame timetable's clock: section)",
-            game.ruleset().name
-        )));
+        return Err(Refusal::NoClock {
+            ruleset: game.ruleset().name.clone(),
+        }
+        .into());
     };
-    let refuse = |m: &str| Err(GameError::Refused(m.to_string()));
+    let refuse = |why: ClockRefusal| Err(Refusal::Clock(why).into());
     match &action {
         ClockAction::Start { .. } => {}
-        _ if !status.started => return refuse("the clock has not started — start it first"),
-        ClockAction::Hold if status.held => return refuse("the clock is already held"),
-        ClockAction::Resume if !status.held => return refuse("the clock is running, not held"),
+        _ if !status.started => return refuse(ClockRefusal::NotStarted),
+        ClockAction::Hold if status.held => return refuse(ClockRefusal::AlreadyHeld),
+        ClockAction::Resume if !status.held => return refuse(ClockRefusal::NotHeld),
         ClockAction::Advance | ClockAction::SetRemaining { .. } if status.finished => {
-            return refuse("the clock has run through its last turn");
+            return refuse(ClockRefusal::Finished);
         }
         _ => {}
     }
-    let mut seqs = game.act(Action::Clock(action))?;
-    seqs.extend(tick(game, Utc::now())?);
+    let mut seqs = game.act(actor, Action::Clock(action))?;
+    seqs.extend(tick(game, actor, Utc::now())?);
     Ok(seqs)
 }
 
@@ -342,7 +347,7 @@ pub fn default_start(game: &Game) -> Option<ClockAction> {
 /// Moves the Sequence of Play to the clock's phase when the clock has moved on (a Stepped
 /// event, written as by "clock"). Idempotent: nothing is written when the Sequence of Play is
 /// already in that phase or beyond. Returns the entries written.
-pub fn tick(game: &mut Game, now: DateTime<Utc>) -> Result<Vec<u64>, GameError> {
+pub fn tick(game: &mut Game, actor: &Actor, now: DateTime<Utc>) -> Result<Vec<u64>, GameError> {
     let Some(status) = clock_status(game.ruleset(), game.events(), now) else {
         return Ok(Vec::new());
     };
@@ -352,12 +357,9 @@ pub fn tick(game: &mut Game, now: DateTime<Utc>) -> Result<Vec<u64>, GameError> 
     if to.turn > game.scenario().turns.max(1) {
         return Ok(Vec::new());
     }
-    let by = game.by.clone();
-    game.by = Some(match &by {
+    let by = match &actor.by {
         Some(b) => format!("clock ({b})"),
         None => "clock".to_string(),
-    });
-    let result = game.act(Action::ClockStep { to });
-    game.by = by;
-    result
+    };
+    game.act(&actor.as_by(by), Action::ClockStep { to })
 }

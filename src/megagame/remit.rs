@@ -4,12 +4,13 @@
 //! only with a reason, which is recorded with it.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::people::{People, Remit};
 use crate::game::scenario::{ControlRole, Scenario};
-use crate::game::{CounterChange, EventKind, GameState};
+use crate::game::{Actor, CounterChange, EventKind, GameState, Gate, Refusal};
 
 /// An umpire at a desk: a name and a Control role (Map Control at one table).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +55,21 @@ impl SignedIn {
         })
     }
 
+    /// The umpire a server login belongs to (as `add-umpire` recorded it on the server).
+    pub fn from_login(login: &crate::game::journal::Login) -> Result<SignedIn, String> {
+        let text = match &login.table {
+            Some(t) => format!("{}:{}:{t}", login.name, login.role),
+            None => format!("{}:{}", login.name, login.role),
+        };
+        SignedIn::parse(&text)
+    }
+
+    /// The actor at a desk signed in as this umpire: held to the role's remit, recorded by
+    /// name and role.
+    pub fn actor(self) -> Actor {
+        Actor::gated(Arc::new(self))
+    }
+
     /// How the journal records who made an event: `Anna (Map Control, east)`.
     pub fn by(&self) -> String {
         match &self.table {
@@ -91,6 +107,47 @@ pub fn touched(kinds: &[EventKind]) -> BTreeSet<(String, Option<String>)> {
     out
 }
 
+impl Gate for SignedIn {
+    fn by(&self) -> String {
+        SignedIn::by(self)
+    }
+
+    fn judge(
+        &self,
+        scenario: &Scenario,
+        state: &GameState,
+        kinds: &[EventKind],
+        reason: Option<&str>,
+    ) -> Result<Option<EventKind>, Refusal> {
+        judge(self, scenario, state, kinds, reason)
+    }
+
+    fn owns_all(
+        &self,
+        scenario: &Scenario,
+        state: &GameState,
+        kinds: &[EventKind],
+    ) -> Result<(), String> {
+        let people = People::new(scenario, state);
+        for (counter, attribute) in touched(kinds) {
+            let check = people.remit_check(
+                self.role,
+                self.table.as_deref(),
+                &counter,
+                attribute.as_deref(),
+            );
+            if check.remit != Remit::Own {
+                return Err(format!(
+                    "{counter} is not {}'s own ({})",
+                    self.by(),
+                    check.why
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Judges an action's events against the umpire's remit. Returns the note to record with them
 /// when the action rests on Control's discretion (with `reason`), or why it is refused.
 pub fn judge(
@@ -99,7 +156,7 @@ pub fn judge(
     state: &GameState,
     kinds: &[EventKind],
     reason: Option<&str>,
-) -> Result<Option<EventKind>, String> {
+) -> Result<Option<EventKind>, Refusal> {
     let people = People::new(scenario, state);
     let mut discretion = Vec::new();
     for (counter, attribute) in touched(kinds) {
@@ -119,12 +176,12 @@ pub fn judge(
                 discretion.push(format!("{what}: {} ({})", check.why, check.rule))
             }
             Remit::Outside => {
-                return Err(format!(
-                    "{} may not touch {what}: {} ({}) — ask the umpire whose remit it is, or Game Control",
-                    who.by(),
-                    check.why,
-                    check.rule
-                ));
+                return Err(Refusal::OutsideRemit {
+                    who: who.by(),
+                    what,
+                    why: check.why,
+                    rule: check.rule,
+                });
             }
         }
     }
@@ -139,11 +196,10 @@ pub fn judge(
                 discretion.join("; ")
             ),
         })),
-        None => Err(format!(
-            "{} may do this only at Control's discretion, with a reason: {} — give one (--reason, or the desk's Reason field)",
-            who.by(),
-            discretion.join("; ")
-        )),
+        None => Err(Refusal::DiscretionNeedsReason {
+            who: who.by(),
+            items: discretion,
+        }),
     }
 }
 

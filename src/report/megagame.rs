@@ -776,7 +776,8 @@ pub fn control_log_pdf(
     let facts = [
         "Control only".to_string(),
         format!("{} journal entries", game.events().len()),
-        format!("app dice seed {}", game.meta().seed),
+        game.seed_statement(),
+        format!("journal head {}", game.head().token()),
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
     let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;

@@ -98,9 +98,13 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
         " (undone)"
     };
     let (what, detail) = match &e.kind {
-        EventKind::GameStarted { scenario, seed, .. } => (
+        EventKind::GameStarted { scenario, .. } => (
             "Game started".to_string(),
-            format!("scenario {scenario}, app dice seed {seed}"),
+            format!("scenario {scenario}; {}", game.seed_statement()),
+        ),
+        EventKind::SeedRevealed { seed, .. } => (
+            "App dice seed revealed".to_string(),
+            format!("seed {seed}: every app roll can now be checked against the commitment"),
         ),
         EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
             let reason = if let EventKind::Changed { reason, .. } = &e.kind {
@@ -173,9 +177,9 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
                 .map(|r| {
                     let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
                     let from = match &r.provenance {
-                        Provenance::App {
-                            seed, first_draw, ..
-                        } => format!("app dice, seed {seed}, draw {first_draw}"),
+                        Provenance::App { first_draw, .. } => {
+                            format!("app dice, draw {first_draw}")
+                        }
                         Provenance::Physical { entered_by } => format!(
                             "physical dice{}",
                             entered_by
@@ -346,6 +350,20 @@ pub fn turn_report_pdf(
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
     writer.paragraph(None, &facts.join(" · "), small, 0.0);
+    // What a player keeps to check later that this journal was not rewritten.
+    let head = game.head();
+    writer.paragraph(
+        None,
+        &format!(
+            "Journal: {} entries, head {} · {} · check with `umpire game verify FILE --head {}`",
+            head.entries,
+            head.hash,
+            game.seed_statement(),
+            head.token()
+        ),
+        small,
+        0.0,
+    );
 
     // Events of the span, in journal order (the Sequence of Play's order).
     let events: Vec<&Event> = game

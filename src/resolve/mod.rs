@@ -1373,8 +1373,16 @@ pub fn resolve(
             };
             let source = match &roll.provenance {
                 Provenance::App {
-                    seed, first_draw, ..
+                    seed: Some(seed),
+                    first_draw,
+                    ..
                 } => format!("app dice, seed {seed}, draw {first_draw}"),
+                // A game's seed is secret: its commitment stands for it.
+                Provenance::App {
+                    seed: None,
+                    first_draw,
+                    ..
+                } => format!("app dice, draw {first_draw}"),
                 Provenance::Physical { entered_by } => format!(
                     "physical dice{}",
                     entered_by

@@ -40,7 +40,7 @@ fn fixture() -> SourceFile {
 
 fn desk_on(path: &Path, file: &SourceFile) -> Harness<'static, DeskApp> {
     let library = Library::shipped();
-    let game = GameDesk::create(path, file, &library, 7).expect("game");
+    let game = GameDesk::create(path, file, &library, Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))

@@ -43,7 +43,7 @@ fn fixture() -> SourceFile {
 }
 
 fn desk_on(path: &Path) -> Harness<'static, DeskApp> {
-    let game = GameDesk::create(path, &fixture(), &Library::shipped(), 7).expect("game");
+    let game = GameDesk::create(path, &fixture(), &Library::shipped(), Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
         .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
@@ -216,7 +216,7 @@ fn the_table_or_role_filter_narrows_the_ledgers() {
 #[test]
 fn the_filter_gives_the_counters_a_table_or_role_looks_after() {
     let path = temp_game("shown");
-    let mut g = GameDesk::create(&path, &fixture(), &Library::shipped(), 7).expect("game");
+    let mut g = GameDesk::create(&path, &fixture(), &Library::shipped(), Some(7)).expect("game");
     assert_eq!(g.counters_shown(), None, "everything, unfiltered");
     g.megagame.as_mut().expect("a megagame").filter = MegagameFilter::Table("the_west".into());
     let west = g.counters_shown().expect("filtered");
@@ -265,7 +265,7 @@ fn the_resolve_panel_offers_a_megagames_roles_and_prefills_from_the_ledgers() {
         name: examples.into(),
         text: std::fs::read_to_string(examples).expect("fixture"),
     };
-    let mut g = GameDesk::create(&path, &file, &Library::shipped(), 7).expect("game");
+    let mut g = GameDesk::create(&path, &file, &Library::shipped(), Some(7)).expect("game");
     g.select_procedure("pay");
     let roles = g.role_names();
     assert!(roles.contains(&"army".to_string()), "{roles:?}");

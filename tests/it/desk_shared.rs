@@ -15,7 +15,7 @@ use umpire::app::{
     Desk, DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL,
 };
 use umpire::game::scenario::Position;
-use umpire::game::{Action, EventKind, Game};
+use umpire::game::{Action, Actor, EventKind, Game};
 use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
 
@@ -71,7 +71,7 @@ fn the_desk_signs_in_and_shows_another_desks_event_live() {
     let pg = PgServer::start("desk-live");
     let url = pg.url(&game_name("live"));
     let lib = Library::shipped();
-    let mut other = Game::create_at(&url, &examples(), &lib, 2).expect("create");
+    let mut other = Game::create_at(&url, &examples(), &lib, Some(2)).expect("create");
     let mut harness = desk_at(&url);
     harness.run();
     assert!(shows(&harness, LIVE_TEXT), "the link's state is shown");
@@ -92,16 +92,19 @@ fn the_desk_signs_in_and_shows_another_desks_event_live() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.game().signed_in().cloned())
+        .and_then(|g| g.signed_in().cloned())
         .expect("signed in");
     assert_eq!(who.name, "Anna");
     assert_eq!(who.table.as_deref(), Some("the_east"));
 
     // Another desk writes: this desk shows it within a second, with no input.
     other
-        .act(Action::Note {
-            text: "Bohemia rises".into(),
-        })
+        .act(
+            &Actor::umpire(),
+            Action::Note {
+                text: "Bohemia rises".into(),
+            },
+        )
         .expect("other desk");
     let took = run_until(&mut harness, Duration::from_secs(3), |h| {
         h.state()
@@ -138,7 +141,7 @@ fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns(
     let link = Link::new(pg.port);
     let name = game_name("link");
     let lib = Library::shipped();
-    let mut control = Game::create_at(&pg.url(&name), &examples(), &lib, 3).expect("create");
+    let mut control = Game::create_at(&pg.url(&name), &examples(), &lib, Some(3)).expect("create");
     let mut harness = desk_at(&link.url(&name));
     harness.run();
     harness

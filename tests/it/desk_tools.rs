@@ -39,7 +39,7 @@ fn desk_in(dir: &Path) -> Harness<'static, DeskApp> {
         &dir.join("game.umpire"),
         &scenario("s1_venice"),
         &library,
-        7,
+        Some(7),
     )
     .expect("game");
     let config = dir.join("config");
@@ -355,7 +355,9 @@ fn verify_and_export_run_off_the_ui_thread_and_report() {
     let text = std::fs::read_to_string(&out).expect("exported");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "the header and the game's start");
-    assert!(lines[0].contains("\"umpire_game\""));
+    assert!(lines[0].contains("\"umpire_journal\""));
+    // Players may be given it: no seed in it.
+    assert!(!lines[0].contains("\"salt\""));
     assert!(lines[1].contains("game_started"));
 }
 

@@ -81,7 +81,7 @@ fn same_seed_same_rolls_different_seed_different_rolls() {
         // ra[10] began at draw 20 (two draws per roll): identical including provenance.
         r.provenance = Provenance::App {
             algorithm: SAMPLER_ALGORITHM.into(),
-            seed: 1234,
+            seed: Some(1234),
             first_draw: 20,
             draws: 2,
         };
@@ -91,7 +91,7 @@ fn same_seed_same_rolls_different_seed_different_rolls() {
         ra[10].provenance,
         Provenance::App {
             algorithm: SAMPLER_ALGORITHM.into(),
-            seed: 1234,
+            seed: Some(1234),
             first_draw: 20,
             draws: 2
         }
@@ -122,9 +122,9 @@ fn face_at_rederives_each_draw() {
     else {
         panic!("app roll")
     };
-    assert_eq!((seed, first_draw, draws), (99, 4, 4));
+    assert_eq!((seed, first_draw, draws), (Some(99), 4, 4));
     for (i, (die, rolled)) in expr.dice().into_iter().zip(&roll.dice).enumerate() {
-        assert_eq!(&AppDice::face_at(seed, first_draw + i as u64, die), rolled);
+        assert_eq!(&AppDice::face_at(99, first_draw + i as u64, die), rolled);
     }
 }
 
@@ -302,7 +302,7 @@ fn provenance_records_seed_and_draw_index() {
         first.provenance,
         Provenance::App {
             algorithm: SAMPLER_ALGORITHM.into(),
-            seed: 7,
+            seed: Some(7),
             first_draw: 0,
             draws: 2
         }
@@ -311,7 +311,7 @@ fn provenance_records_seed_and_draw_index() {
         second.provenance,
         Provenance::App {
             algorithm: SAMPLER_ALGORITHM.into(),
-            seed: 7,
+            seed: Some(7),
             first_draw: 2,
             draws: 1
         }
@@ -321,13 +321,31 @@ fn provenance_records_seed_and_draw_index() {
         third.provenance,
         Provenance::App {
             algorithm: SAMPLER_ALGORITHM.into(),
-            seed: 7,
+            seed: Some(7),
             first_draw: 3,
             draws: 0
         }
     );
     assert_eq!(third.total, 4);
     assert_eq!(app.seed(), 7);
+    // A game's dice keep their seed secret: the same faces, no seed in the roll.
+    let mut secret = AppDice::secret(7, 0);
+    let hidden = secret.roll(&parse("2d6"));
+    assert_eq!(hidden.dice, first.dice);
+    assert!(matches!(
+        hidden.provenance,
+        Provenance::App {
+            seed: None,
+            first_draw: 0,
+            draws: 2,
+            ..
+        }
+    ));
+    assert!(
+        !serde_json::to_string(&hidden)
+            .expect("json")
+            .contains("\"seed\"")
+    );
     assert_eq!(app.next_draw(), 3);
     assert_eq!(second.total, second.faces()[0] + 3);
     // Serialised provenance keeps the seed and the draw index.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use umpire::game::Actor;
 use umpire::game::scenario::Position;
 use umpire::game::state::replay;
 use umpire::game::{Action, EventKind, Game, GameError, GameFile, GameMeta, StoreError};
@@ -48,26 +49,36 @@ fn resolve_discipline(discipline: &str, physical: Option<&str>) -> Action {
 fn a_session_survives_reopening_with_the_same_state() {
     let path = scratch("reopen");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 42).expect("create");
-    game.act(resolve_discipline("B", None)).expect("app roll");
-    game.act(resolve_discipline("C", Some("2")))
+    let mut game = Game::create(&path, &fixture(), &lib, Some(42)).expect("create");
+    game.act(&Actor::umpire(), resolve_discipline("B", None))
+        .expect("app roll");
+    game.act(&Actor::umpire(), resolve_discipline("C", Some("2")))
         .expect("physical roll");
-    game.act(Action::Move {
-        counter: "red-horse".into(),
-        to: Position::Free { x: 12.0, y: 7.5 },
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: "red-horse".into(),
+            to: Position::Free { x: 12.0, y: 7.5 },
+        },
+    )
     .expect("move");
-    game.act(Action::SetStatus {
-        counter: "blue-pikes".into(),
-        status: "disordered".into(),
-        on: true,
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::SetStatus {
+            counter: "blue-pikes".into(),
+            status: "disordered".into(),
+            on: true,
+        },
+    )
     .expect("status");
-    game.act(Action::SetAttribute {
-        counter: "blue-pikes".into(),
-        attribute: "vbu".into(),
-        value: "4".into(),
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::SetAttribute {
+            counter: "blue-pikes".into(),
+            attribute: "vbu".into(),
+            value: "4".into(),
+        },
+    )
     .expect("strength");
     let before = game.state().clone();
     drop(game);
@@ -81,7 +92,8 @@ fn a_session_survives_reopening_with_the_same_state() {
         Position::Free { x: 12.0, y: 7.5 }
     );
     assert_eq!(again.events().len(), 6);
-    assert!(again.verify().is_empty(), "{:?}", again.verify());
+    let verified = again.verify(None).expect("verify");
+    assert!(verified.is_sound(), "{:?}", verified.problems);
     assert_eq!(again.integrity_check().expect("check"), "ok");
 }
 
@@ -89,7 +101,7 @@ fn a_session_survives_reopening_with_the_same_state() {
 fn bad_actions_are_refused_and_write_nothing() {
     let path = scratch("refuse");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 1).expect("create");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(1)).expect("create");
     let cases: Vec<(Action, &str)> = vec![
         (
             Action::Move {
@@ -145,7 +157,9 @@ fn bad_actions_are_refused_and_write_nothing() {
         (Action::Redo, "nothing to redo"),
     ];
     for (action, expected) in cases {
-        let err = game.act(action.clone()).expect_err("refused");
+        let err = game
+            .act(&Actor::umpire(), action.clone())
+            .expect_err("refused");
         assert!(
             err.to_string().contains(expected),
             "{action:?}: expected {expected:?} in {err}"
@@ -159,15 +173,17 @@ fn bad_actions_are_refused_and_write_nothing() {
 fn undo_is_an_event_and_never_rerolls() {
     let path = scratch("undo");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 7).expect("create");
-    game.act(resolve_discipline("B", None)).expect("roll");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(7)).expect("create");
+    game.act(&Actor::umpire(), resolve_discipline("B", None))
+        .expect("roll");
     let first_draw = game.state().next_draw;
-    game.act(Action::Undo).expect("undo");
+    game.act(&Actor::umpire(), Action::Undo).expect("undo");
     // The undone roll stays in the journal, marked undone; the next roll uses a new draw.
     assert!(matches!(game.events()[1].kind, EventKind::Resolved { .. }));
     assert!(!game.state().effective.contains(&2));
     assert!(game.state().resolved.is_empty());
-    game.act(resolve_discipline("B", None)).expect("roll again");
+    game.act(&Actor::umpire(), resolve_discipline("B", None))
+        .expect("roll again");
     assert_eq!(game.state().next_draw, first_draw + 1);
     let EventKind::Resolved { resolution, .. } = &game.events()[3].kind else {
         panic!("resolved")
@@ -177,33 +193,37 @@ fn undo_is_an_event_and_never_rerolls() {
     };
     assert_eq!(d, first_draw, "the undone draw is not reused");
     // Undo then redo brings a move back.
-    game.act(Action::Move {
-        counter: "red-horse".into(),
-        to: Position::Free { x: 3.0, y: 3.0 },
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: "red-horse".into(),
+            to: Position::Free { x: 3.0, y: 3.0 },
+        },
+    )
     .expect("move");
-    game.act(Action::Undo).expect("undo move");
+    game.act(&Actor::umpire(), Action::Undo).expect("undo move");
     assert_eq!(
         game.state().counters["red-horse"].position,
         Position::Free { x: 10.0, y: 5.0 }
     );
-    game.act(Action::Redo).expect("redo move");
+    game.act(&Actor::umpire(), Action::Redo).expect("redo move");
     assert_eq!(
         game.state().counters["red-horse"].position,
         Position::Free { x: 3.0, y: 3.0 }
     );
-    assert!(game.verify().is_empty());
+    assert!(game.verify(None).expect("verify").is_sound());
 }
 
 #[test]
 fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
     let path = scratch("sop");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 3).expect("create");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(3)).expect("create");
     let steps = game.steps().len();
     assert!(steps >= 2);
     while game.state().cursor.step + 1 < steps {
-        game.act(Action::Next).expect("free steps");
+        game.act(&Actor::umpire(), Action::Next)
+            .expect("free steps");
     }
     let open: Vec<String> = game
         .pending()
@@ -215,7 +235,9 @@ fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
         !open.is_empty(),
         "the end-of-turn break points are mandatory"
     );
-    let err = game.act(Action::Next).expect_err("refused");
+    let err = game
+        .act(&Actor::umpire(), Action::Next)
+        .expect_err("refused");
     assert!(
         err.to_string()
             .contains("mandatory items are still pending"),
@@ -223,19 +245,25 @@ fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
     );
     for key in &open {
         let err = game
-            .act(Action::Skip {
-                item: key.clone(),
-                reason: " ".into(),
-            })
+            .act(
+                &Actor::umpire(),
+                Action::Skip {
+                    item: key.clone(),
+                    reason: " ".into(),
+                },
+            )
             .expect_err("needs a reason");
         assert!(err.to_string().contains("needs a reason"));
-        game.act(Action::Skip {
-            item: key.clone(),
-            reason: "no losses this turn".into(),
-        })
+        game.act(
+            &Actor::umpire(),
+            Action::Skip {
+                item: key.clone(),
+                reason: "no losses this turn".into(),
+            },
+        )
         .expect("skip");
     }
-    game.act(Action::Next).expect("next turn");
+    game.act(&Actor::umpire(), Action::Next).expect("next turn");
     let status = game.status();
     assert_eq!((status.turn, status.step_index), (2, 0));
     assert_eq!(status.date.as_deref(), Some("Noon"));
@@ -246,10 +274,13 @@ fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
         .find(|p| p.key == "reinforcements:2")
         .expect("reinforcements pending");
     assert!(!reinforcement.done);
-    game.act(Action::Move {
-        counter: "blue-reserve".into(),
-        to: Position::Free { x: 0.0, y: 20.0 },
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: "blue-reserve".into(),
+            to: Position::Free { x: 0.0, y: 20.0 },
+        },
+    )
     .expect("place");
     assert!(
         game.pending()
@@ -268,8 +299,9 @@ fn the_sequence_of_play_refuses_to_skip_mandatory_items_silently() {
 fn verify_catches_a_tampered_roll() {
     let path = scratch("tamper");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 99).expect("create");
-    game.act(resolve_discipline("B", None)).expect("roll");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(99)).expect("create");
+    game.act(&Actor::umpire(), resolve_discipline("B", None))
+        .expect("roll");
     let EventKind::Resolved { resolution, .. } = &game.events()[1].kind else {
         panic!()
     };
@@ -288,11 +320,23 @@ fn verify_catches_a_tampered_roll() {
     )
     .expect("forge");
     drop(conn);
-    let game = Game::open(&path, &lib).expect("open");
-    let problems = game.verify();
+    let mut game = Game::open(&path, &lib).expect("open");
+    let problems: Vec<String> = game
+        .verify(None)
+        .expect("verify")
+        .problems
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    // The first mismatch names the entry; the forged face is caught by the dice too.
     assert!(
-        problems.iter().any(|p| p.contains("draw 0 of seed 99")
-            && p.contains(&format!("the journal says {forged}"))),
+        problems[0].starts_with("entry 2: it does not match its hash"),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("draw 0 is a") && p.contains(&format!("the journal says {forged}"))),
         "{problems:?}"
     );
 }
@@ -305,7 +349,10 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
         scenario: "test_skirmish".into(),
         scenario_file: fixture().name,
         scenario_text: fixture().text,
-        seed: 5,
+        seed: Some(5),
+        salt: None,
+        seed_commitment: String::new(),
+        seed_public: true,
         created_by: "umpire 0.0.1".into(),
     };
     // A version-1 file (before events recorded who made them) opens and is migrated.
@@ -316,16 +363,19 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
     conn.execute("INSERT INTO events (seq, at, kind, body) VALUES (1, '2026-11-01T10:00:00Z', 'game_started', ?1)", [start.to_string()]).expect("v1 event");
     drop(conn);
     let mut game = Game::open(&v1, &lib).expect("a v1 file opens");
-    game.by = Some("Control".into());
-    game.act(note("after migration")).expect("writes");
+    game.act(&Actor::named("Control"), note("after migration"))
+        .expect("writes");
+    // The migration chained the entries as they stood: the journal verifies.
+    let verified = game.verify(None).expect("verify");
+    assert!(verified.is_sound(), "{:?}", verified.problems);
     let version: i64 = rusqlite::Connection::open(&v1)
         .expect("sqlite")
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .expect("version");
-    assert_eq!(version, umpire::game::store::SCHEMA_VERSION);
+    assert_eq!(version, umpire::game::journal::file::SCHEMA_VERSION);
     // A newer file is refused with a clear message.
     let newer = scratch("newer");
-    drop(Game::create(&newer, &fixture(), &lib, 1).expect("create"));
+    drop(Game::create(&newer, &fixture(), &lib, Some(1)).expect("create"));
     rusqlite::Connection::open(&newer)
         .expect("sqlite")
         .pragma_update(None, "user_version", 99)
@@ -346,7 +396,7 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
         "{err}"
     );
     // Never overwritten.
-    let err = Game::create(&newer, &fixture(), &lib, 1)
+    let err = Game::create(&newer, &fixture(), &lib, Some(1))
         .err()
         .expect("refused");
     assert!(err.to_string().contains("already exists"), "{err}");
@@ -356,11 +406,15 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
 fn export_and_import_round_trip() {
     let path = scratch("export");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 11).expect("create");
-    game.act(resolve_discipline("A", None)).expect("roll");
-    game.act(note("é accents survive: Cateau-Cambrésis"))
-        .expect("note");
-    game.act(Action::Undo).expect("undo");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(11)).expect("create");
+    game.act(&Actor::umpire(), resolve_discipline("A", None))
+        .expect("roll");
+    game.act(
+        &Actor::umpire(),
+        note("é accents survive: Cateau-Cambrésis"),
+    )
+    .expect("note");
+    game.act(&Actor::umpire(), Action::Undo).expect("undo");
     let dir = path.parent().expect("dir");
     let jsonl = dir.join("journal.jsonl");
     let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
@@ -418,7 +472,8 @@ fn replay_equals_state_for_random_sessions() {
         .run(&actions, |script| {
             let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let path = scratch(&format!("prop{n}"));
-            let mut game = Game::create(&path, &fixture(), &lib, u64::from(n)).expect("create");
+            let mut game =
+                Game::create(&path, &fixture(), &lib, Some(u64::from(n))).expect("create");
             for (i, a) in script.iter().enumerate() {
                 let action = match a {
                     0 => resolve_discipline("B", None),
@@ -440,13 +495,13 @@ fn replay_equals_state_for_random_sessions() {
                     6 => Action::Next,
                     _ => note("n"),
                 };
-                let _ = game.act(action);
+                let _ = game.act(&Actor::umpire(), action);
             }
             let folded = replay(game.scenario(), game.events()).expect("replay");
             prop_assert_eq!(&folded, game.state());
             let reopened = Game::open(&path, &lib).expect("reopen");
             prop_assert_eq!(reopened.state(), game.state());
-            prop_assert!(game.verify().is_empty());
+            prop_assert!(game.verify(None).expect("verify").is_sound());
             Ok(())
         })
         .expect("replay equals state");
@@ -458,7 +513,7 @@ fn replay_equals_state_for_random_sessions() {
 fn sigkill_loses_nothing_acknowledged() {
     let path = scratch("sigkill");
     let lib = lib();
-    drop(Game::create(&path, &fixture(), &lib, 2024).expect("create"));
+    drop(Game::create(&path, &fixture(), &lib, Some(2024)).expect("create"));
     let mut acknowledged = 1u64;
     let mut kills = 0;
     let mut rng_state = 0x9E37_79B9_7F4A_7C15u64;
@@ -521,10 +576,11 @@ fn sigkill_loses_nothing_acknowledged() {
             "ok",
             "after kill {kills}"
         );
+        let verified = game.verify(None).expect("verify");
         assert!(
-            game.verify().is_empty(),
+            verified.is_sound(),
             "after kill {kills}: {:?}",
-            game.verify()
+            verified.problems
         );
     }
     assert!(kills >= 50);
@@ -534,16 +590,19 @@ fn sigkill_loses_nothing_acknowledged() {
 fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
     let path = scratch("effects");
     let lib = lib();
-    let mut game = Game::create(&path, &fixture(), &lib, 8).expect("create");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(8)).expect("create");
     // VBU comes from the counter; DAMAGE is typed. A natural 6 fails: losses 6 − (5 − 2) = 3.
     let seqs = game
-        .act(Action::Resolve {
-            procedure: "cohesion_test".into(),
-            inputs: vec![("damage".into(), "2".into())],
-            physical: Some(vec!["6".into()]),
-            chart_result: None,
-            counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
-        })
+        .act(
+            &Actor::umpire(),
+            Action::Resolve {
+                procedure: "cohesion_test".into(),
+                inputs: vec![("damage".into(), "2".into())],
+                physical: Some(vec!["6".into()]),
+                chart_result: None,
+                counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
+            },
+        )
         .expect("resolve");
     let EventKind::Resolved { resolution, .. } = &game.events()[seqs[0] as usize - 1].kind else {
         panic!()
@@ -568,35 +627,44 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
         umpire::rules::Value::Int(5),
         "nothing applied before confirmation"
     );
-    game.act(Action::ApplyEffects {
-        of: seqs[0],
-        changes: vec![change.clone()],
-    })
+    game.act(
+        &Actor::umpire(),
+        Action::ApplyEffects {
+            of: seqs[0],
+            changes: vec![change.clone()],
+        },
+    )
     .expect("apply");
     assert_eq!(
         game.state().counters["blue-pikes"].attributes["vbu"],
         umpire::rules::Value::Int(2)
     );
     let err = game
-        .act(Action::ApplyEffects {
-            of: seqs[0],
-            changes: vec![change],
-        })
+        .act(
+            &Actor::umpire(),
+            Action::ApplyEffects {
+                of: seqs[0],
+                changes: vec![change],
+            },
+        )
         .expect_err("once only");
     assert!(err.to_string().contains("already applied"), "{err}");
     // Two units: the umpire chooses.
     let seqs = game
-        .act(Action::Resolve {
-            procedure: "cohesion_test".into(),
-            inputs: vec![("vbu".into(), "4".into()), ("damage".into(), "1".into())],
-            physical: Some(vec!["6".into()]),
-            chart_result: None,
-            counters: [(
-                "unit".to_string(),
-                vec!["red-musketeers".to_string(), "red-horse".to_string()],
-            )]
-            .into(),
-        })
+        .act(
+            &Actor::umpire(),
+            Action::Resolve {
+                procedure: "cohesion_test".into(),
+                inputs: vec![("vbu".into(), "4".into()), ("damage".into(), "1".into())],
+                physical: Some(vec!["6".into()]),
+                chart_result: None,
+                counters: [(
+                    "unit".to_string(),
+                    vec!["red-musketeers".to_string(), "red-horse".to_string()],
+                )]
+                .into(),
+            },
+        )
         .expect("resolve");
     let proposals = game.proposals(seqs[0]).expect("proposals");
     assert!(proposals[0].change.is_none());
@@ -668,7 +736,7 @@ fn the_game_commands_work_end_to_end() {
     );
     let (ok, out, err) = run(&["game", "verify", file]);
     assert!(ok, "{err}");
-    assert!(out.contains("journal integrity ok"), "{out}");
+    assert!(out.contains("store integrity ok"), "{out}");
     let (ok, _, err) = run(&["game", "status", "/nonexistent/game.umpire"]);
     assert!(!ok && err.contains("no game file at"), "{err}");
 }

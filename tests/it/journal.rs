@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use umpire::game::journal::Entry;
 use umpire::game::{
-    Action, Event, EventKind, Game, GameError, GameFile, GameMeta, Journal, StoreError,
+    Action, Actor, EventKind, Game, GameError, GameFile, GameMeta, Store, StoreError,
 };
 use umpire::rules::{Library, SourceFile};
 
@@ -37,24 +38,20 @@ impl Flaky {
     }
 }
 
-impl Journal for Flaky {
+impl Store for Flaky {
     fn meta(&self) -> &GameMeta {
         self.inner.meta()
     }
     fn location(&self) -> String {
         "flaky".into()
     }
-    fn events(&mut self) -> Result<Vec<Event>, StoreError> {
+    fn entries_after(&mut self, after: u64) -> Result<Vec<Entry>, StoreError> {
         self.check()?;
-        self.inner.events()
+        self.inner.entries_from(after)
     }
-    fn events_after(&mut self, after: u64) -> Result<Vec<Event>, StoreError> {
+    fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
         self.check()?;
-        self.inner.events_from(after)
-    }
-    fn append(&mut self, events: &[Event]) -> Result<(), StoreError> {
-        self.check()?;
-        self.inner.append_all(events)?;
+        self.inner.append_all(entries)?;
         if self.lose_answer.load(Ordering::SeqCst) > 0 {
             self.lose_answer.fetch_sub(1, Ordering::SeqCst);
             *self.down.lock().expect("lock") = self.then_down;
@@ -95,7 +92,7 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
     let path = dir.join("flaky.umpire");
     let _ = std::fs::remove_file(&path);
     let lib = Library::shipped();
-    drop(Game::create(&path, &fixture(), &lib, 5).expect("create"));
+    drop(Game::create(&path, &fixture(), &lib, Some(5)).expect("create"));
 
     let lose_answer = Arc::new(AtomicUsize::new(0));
     let down = Arc::new(Mutex::new(0));
@@ -105,24 +102,35 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
         then_down: 1,
         down: Arc::clone(&down),
     };
-    let mut game = Game::from_journal(Box::new(flaky), &lib).expect("game");
+    let mut game = Game::from_store(Box::new(flaky), &lib).expect("game");
     let note = |t: &str| Action::Note { text: t.into() };
 
     // It lands, the answer is lost and the look that follows fails: an error, in doubt.
     lose_answer.store(1, Ordering::SeqCst);
-    let err = game.act(note("the rider arrives")).expect_err("in doubt");
+    let err = game
+        .act(&Actor::umpire(), note("the rider arrives"))
+        .expect_err("in doubt");
     assert!(
         matches!(err, GameError::Store(StoreError::Server { .. })),
         "{err}"
     );
     // The retry finds it landed: done, not recorded again.
-    assert_eq!(game.act(note("the rider arrives")).expect("retry"), vec![2]);
+    assert_eq!(
+        game.act(&Actor::umpire(), note("the rider arrives"))
+            .expect("retry"),
+        vec![2]
+    );
     assert_eq!(notes(&game), vec!["the rider arrives"]);
 
     // In doubt again, then a different action: the first is taken in, the second follows it.
     lose_answer.store(1, Ordering::SeqCst);
-    game.act(note("the bridge is down")).expect_err("in doubt");
-    assert_eq!(game.act(note("night falls")).expect("next"), vec![4]);
+    game.act(&Actor::umpire(), note("the bridge is down"))
+        .expect_err("in doubt");
+    assert_eq!(
+        game.act(&Actor::umpire(), note("night falls"))
+            .expect("next"),
+        vec![4]
+    );
     assert_eq!(
         notes(&game),
         vec!["the rider arrives", "the bridge is down", "night falls"]
@@ -130,8 +138,12 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
 
     // Refused before anything was written: the look says so, and the retry records it once.
     *down.lock().expect("lock") = 1;
-    game.act(note("dawn")).expect_err("not written");
-    assert_eq!(game.act(note("dawn")).expect("retry"), vec![5]);
+    game.act(&Actor::umpire(), note("dawn"))
+        .expect_err("not written");
+    assert_eq!(
+        game.act(&Actor::umpire(), note("dawn")).expect("retry"),
+        vec![5]
+    );
 
     // The file agrees, entry for entry.
     let reopened = Game::open(&path, &lib).expect("reopen");

@@ -3,12 +3,13 @@
 //! the journal verified — plus adjustments that commute, transfers, remits, and located errors
 //! in the scenario's `megagame:` section and in the new ruleset fields.
 //!
-//! Line numbers (L…) are those of the handbook, /work/shared/seeds/001_a316a7ada873c985.txt.
+//! Line numbers (L…) are those of the handbook, seeds/001_a316a7ada873c985.txt.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
+use umpire::game::Actor;
 use umpire::game::effects::prefill;
 use umpire::game::scenario::{ControlRole, ScenarioLibrary, load_scenario};
 use umpire::game::state::replay;
@@ -42,9 +43,12 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn new_game(name: &str) -> Game {
-    let mut game = Game::create(&scratch(name), &fixture(), lib(), 1524).expect("create");
-    game.by = Some("Anna (Map Control, The East)".into());
-    game
+    Game::create(&scratch(name), &fixture(), lib(), Some(1524)).expect("create")
+}
+
+/// Who acts in these tests (the journal records it).
+fn anna() -> Actor {
+    Actor::named("Anna (Map Control, The East)")
 }
 
 fn roles(pairs: &[(&str, &str)]) -> BTreeMap<String, Vec<String>> {
@@ -101,16 +105,19 @@ fn resolve(
     counters: BTreeMap<String, Vec<String>>,
 ) -> u64 {
     let seqs = game
-        .act(Action::Resolve {
-            procedure: procedure.into(),
-            inputs: inputs
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            physical: Some(faces.iter().map(|f| f.to_string()).collect()),
-            chart_result: None,
-            counters,
-        })
+        .act(
+            &anna(),
+            Action::Resolve {
+                procedure: procedure.into(),
+                inputs: inputs
+                    .iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .collect(),
+                physical: Some(faces.iter().map(|f| f.to_string()).collect()),
+                chart_result: None,
+                counters,
+            },
+        )
         .unwrap_or_else(|e| panic!("{procedure}: {e}"));
     seqs[0]
 }
@@ -130,18 +137,21 @@ fn apply_proposed(game: &mut Game, seq: u64) -> Vec<CounterChange> {
         .into_iter()
         .filter_map(|p| p.change)
         .collect();
-    game.act(Action::ApplyEffects {
-        of: seq,
-        changes: changes.clone(),
-    })
+    game.act(
+        &anna(),
+        Action::ApplyEffects {
+            of: seq,
+            changes: changes.clone(),
+        },
+    )
     .expect("apply");
     changes
 }
 
 #[track_caller]
-fn assert_verified(game: &Game) {
-    let problems = game.verify();
-    assert!(problems.is_empty(), "verify: {problems:?}");
+fn assert_verified(game: &mut Game) {
+    let verified = game.verify(None).expect("verify");
+    assert!(verified.is_sound(), "verify: {:?}", verified.problems);
 }
 
 // ── Worked examples ────────────────────────────────────────────────────────────────────
@@ -215,32 +225,35 @@ fn purge_l427_then_revolt_l409() {
         attr(&game, "upper-austria", "in_revolt"),
         Some(Value::Bool(true))
     );
-    assert_verified(&game);
+    assert_verified(&mut game);
 
     // Undo the revolt's effects, then the purge's: the ledgers are as they were.
-    game.act(Action::Undo).expect("undo apply");
+    game.act(&anna(), Action::Undo).expect("undo apply");
     assert_eq!(
         attr(&game, "upper-austria", "in_revolt"),
         Some(Value::Bool(false))
     );
-    game.act(Action::Undo).expect("undo revolt roll");
-    game.act(Action::Undo).expect("undo purge effects");
+    game.act(&anna(), Action::Undo).expect("undo revolt roll");
+    game.act(&anna(), Action::Undo).expect("undo purge effects");
     assert_eq!(state_ledger(&game, "austria").treasury(), Some(10));
     assert_eq!(int(&game, "upper-austria", "purge_attempts"), 0);
     assert!(state_ledger(&game, "austria").history.is_empty());
-    assert_verified(&game);
+    assert_verified(&mut game);
 }
 
 /// L409 on its own: the attempt already made is in the area's ledger.
 #[test]
 fn revolt_l409_reads_the_attempt_from_the_ledger() {
     let mut game = new_game("revolt");
-    game.act(Action::Adjust {
-        counter: "upper-austria".into(),
-        attribute: "purge_attempts".into(),
-        by: 1,
-        reason: "the expulsion attempted before the example (L409)".into(),
-    })
+    game.act(
+        &anna(),
+        Action::Adjust {
+            counter: "upper-austria".into(),
+            attribute: "purge_attempts".into(),
+            by: 1,
+            reason: "the expulsion attempted before the example (L409)".into(),
+        },
+    )
     .expect("adjust");
     let counters = roles(&[("area", "upper-austria")]);
     assert_prefilled(
@@ -264,24 +277,27 @@ fn revolt_l409_reads_the_attempt_from_the_ledger() {
         attr(&game, "upper-austria", "in_revolt"),
         Some(Value::Bool(true))
     );
-    game.act(Action::Undo).expect("undo");
+    game.act(&anna(), Action::Undo).expect("undo");
     assert_eq!(
         attr(&game, "upper-austria", "in_revolt"),
         Some(Value::Bool(false))
     );
-    assert_verified(&game);
+    assert_verified(&mut game);
 }
 
 /// L580: 18,000 men, pay 4, paid in full from the treasury.
 #[test]
 fn pay_l580_in_full() {
     let mut game = new_game("pay");
-    game.act(Action::Adjust {
-        counter: "state-france".into(),
-        attribute: "treasury".into(),
-        by: 1,
-        reason: "fixture: enough to pay in full".into(),
-    })
+    game.act(
+        &anna(),
+        Action::Adjust {
+            counter: "state-france".into(),
+            attribute: "treasury".into(),
+            by: 1,
+            reason: "fixture: enough to pay in full".into(),
+        },
+    )
     .expect("adjust");
     let pay = game.ruleset().procedure("pay").expect("pay");
     assert_eq!(
@@ -312,9 +328,9 @@ fn pay_l580_in_full() {
     apply_proposed(&mut game, seq);
     assert_eq!(state_ledger(&game, "france").treasury(), Some(0), "4 − 4");
     assert_eq!(int(&game, "monluc-army", "arrears"), 0);
-    game.act(Action::Undo).expect("undo");
+    game.act(&anna(), Action::Undo).expect("undo");
     assert_eq!(state_ledger(&game, "france").treasury(), Some(4));
-    assert_verified(&game);
+    assert_verified(&mut game);
 }
 
 /// L584: Monluc has only 3; he pays them and marks one Arrears box. Then L592: with 3 boxes, a 4
@@ -350,12 +366,15 @@ fn arrears_l584_then_mutiny_l592() {
         "a mutiny roll is queued"
     );
     // L592's army has 3 boxes: two more unpaid phases (set by the umpire, with a reason).
-    game.act(Action::Adjust {
-        counter: "monluc-army".into(),
-        attribute: "arrears".into(),
-        by: 2,
-        reason: "two more phases unpaid (the state of example L592)".into(),
-    })
+    game.act(
+        &anna(),
+        Action::Adjust {
+            counter: "monluc-army".into(),
+            attribute: "arrears".into(),
+            by: 2,
+            reason: "two more phases unpaid (the state of example L592)".into(),
+        },
+    )
     .expect("adjust");
     let army = roles(&[("army", "monluc-army")]);
     assert_prefilled(
@@ -385,11 +404,12 @@ fn arrears_l584_then_mutiny_l592() {
         france.armies[0].attributes.get("mutinous"),
         Some(&Value::Bool(true))
     );
-    assert_verified(&game);
-    game.act(Action::Undo).expect("undo mutiny effects");
+    assert_verified(&mut game);
+    game.act(&anna(), Action::Undo)
+        .expect("undo mutiny effects");
     assert_eq!(attr(&game, "monluc-army", "mutinous"), None);
     assert_eq!(int(&game, "monluc-army", "arrears"), 3);
-    assert_verified(&game);
+    assert_verified(&mut game);
 }
 
 /// L647–661: 23,000 against 17,000 at Oldberg, the dice as printed: 17 to 10; the losers are left
@@ -440,10 +460,10 @@ fn battle_l647_l661() {
         state_ledger(&game, "bosrovia").armies[0].id,
         "bosrovian-army"
     );
-    game.act(Action::Undo).expect("undo");
+    game.act(&anna(), Action::Undo).expect("undo");
     assert_eq!(int(&game, "bosrovian-army", "strength_thousands"), 23);
     assert_eq!(int(&game, "ruritannian-army", "strength_thousands"), 17);
-    assert_verified(&game);
+    assert_verified(&mut game);
 }
 
 // ── Adjustments and transfers ──────────────────────────────────────────────────────────────
@@ -452,13 +472,16 @@ fn battle_l647_l661() {
 fn a_transfer_is_one_event_and_undoes_as_one() {
     let mut game = new_game("transfer");
     let seqs = game
-        .act(Action::Transfer {
-            from: "state-austria".into(),
-            to: "state-france".into(),
-            attribute: "treasury".into(),
-            amount: 2,
-            reason: "subsidy to France (treaty)".into(),
-        })
+        .act(
+            &anna(),
+            Action::Transfer {
+                from: "state-austria".into(),
+                to: "state-france".into(),
+                attribute: "treasury".into(),
+                amount: 2,
+                reason: "subsidy to France (treaty)".into(),
+            },
+        )
         .expect("transfer");
     assert_eq!(seqs.len(), 1);
     assert_eq!(state_ledger(&game, "austria").treasury(), Some(8));
@@ -468,7 +491,7 @@ fn a_transfer_is_one_event_and_undoes_as_one() {
         (line.seq, line.delta, line.balance, line.reason.as_str()),
         (seqs[0], 2, Some(5), "subsidy to France (treaty)")
     );
-    game.act(Action::Undo).expect("undo");
+    game.act(&anna(), Action::Undo).expect("undo");
     assert_eq!(state_ledger(&game, "austria").treasury(), Some(10));
     assert_eq!(state_ledger(&game, "france").treasury(), Some(3));
     // Refusals: nothing to move, one counter, not a number.
@@ -521,7 +544,7 @@ fn a_transfer_is_one_event_and_undoes_as_one() {
             "reason",
         ),
     ] {
-        let err = game.act(action).expect_err("refused").to_string();
+        let err = game.act(&anna(), action).expect_err("refused").to_string();
         assert!(err.contains(needle), "{err}");
     }
 }
@@ -529,21 +552,27 @@ fn a_transfer_is_one_event_and_undoes_as_one() {
 #[test]
 fn an_unknown_treasury_stays_unknown_under_deltas() {
     let mut game = new_game("unknown");
-    game.act(Action::Adjust {
-        counter: "state-bosrovia".into(),
-        attribute: "treasury".into(),
-        by: -2,
-        reason: "pay".into(),
-    })
+    game.act(
+        &anna(),
+        Action::Adjust {
+            counter: "state-bosrovia".into(),
+            attribute: "treasury".into(),
+            by: -2,
+            reason: "pay".into(),
+        },
+    )
     .expect("adjust");
     let l = state_ledger(&game, "bosrovia");
     assert!(l.unknown.contains(&"treasury".to_string()));
     assert_eq!(l.history[0].balance, None, "the balance is not known");
-    game.act(Action::SetAttribute {
-        counter: "state-bosrovia".into(),
-        attribute: "treasury".into(),
-        value: "12".into(),
-    })
+    game.act(
+        &anna(),
+        Action::SetAttribute {
+            counter: "state-bosrovia".into(),
+            attribute: "treasury".into(),
+            value: "12".into(),
+        },
+    )
     .expect("set");
     let l = state_ledger(&game, "bosrovia");
     assert!(l.unknown.is_empty());
@@ -622,12 +651,15 @@ fn adjustments_commute_through_a_game() {
         let mut game = new_game(name);
         for i in order {
             let (counter, by) = deltas[i];
-            game.act(Action::Adjust {
-                counter: counter.into(),
-                attribute: "treasury".into(),
-                by,
-                reason: format!("umpire {i}"),
-            })
+            game.act(
+                &anna(),
+                Action::Adjust {
+                    counter: counter.into(),
+                    attribute: "treasury".into(),
+                    by,
+                    reason: format!("umpire {i}"),
+                },
+            )
             .expect("adjust");
         }
         results.push((
@@ -755,11 +787,14 @@ fn people_are_many_to_many_and_remits_follow_the_handbook() {
     );
 
     // A player whose character dies takes over another (L439): the link is live.
-    game.act(Action::SetAttribute {
-        counter: "monluc".into(),
-        attribute: "player".into(),
-        value: "player-ferdinand".into(),
-    })
+    game.act(
+        &anna(),
+        Action::SetAttribute {
+            counter: "monluc".into(),
+            attribute: "player".into(),
+            value: "player-ferdinand".into(),
+        },
+    )
     .expect("set player");
     let people = People::of(&game);
     assert_eq!(
@@ -1066,11 +1101,14 @@ fn game_adjust_transfer_and_ledger_from_the_command_line() {
 #[test]
 fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
     let mut game = new_game("sweep");
-    game.act(Action::SetAttribute {
-        counter: "ferdinand".into(),
-        attribute: "married_this_turn".into(),
-        value: "true".into(),
-    })
+    game.act(
+        &anna(),
+        Action::SetAttribute {
+            counter: "ferdinand".into(),
+            attribute: "married_this_turn".into(),
+            value: "true".into(),
+        },
+    )
     .expect("married");
     let counter_for = |role: &str| -> &'static str {
         match role {
@@ -1106,14 +1144,15 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
                 chart_result: None,
                 counters: counters.clone(),
             };
-            let seq = match game.act(action.clone()) {
+            let seq = match game.act(&anna(), action.clone()) {
                 Ok(s) => s[0],
                 Err(_) => {
                     // A cell the text does not give: Control reads its own chart.
                     if let Action::Resolve { chart_result, .. } = &mut action {
                         *chart_result = Some(p.outcomes[0].code.clone());
                     }
-                    game.act(action).unwrap_or_else(|e| panic!("{id}: {e}"))[0]
+                    game.act(&anna(), action)
+                        .unwrap_or_else(|e| panic!("{id}: {e}"))[0]
                 }
             };
             let proposals = game.proposals(seq).expect("proposals");
@@ -1123,13 +1162,13 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
                 applied_kinds.insert(format!("{id}:{}", c.counter()));
             }
             let before = game.state().counters.clone();
-            game.act(Action::ApplyEffects { of: seq, changes })
+            game.act(&anna(), Action::ApplyEffects { of: seq, changes })
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
-            game.act(Action::Undo).expect("undo");
+            game.act(&anna(), Action::Undo).expect("undo");
             assert_eq!(game.state().counters, before, "{id}: undo restores");
         }
     }
-    assert_verified(&game);
+    assert_verified(&mut game);
     // The ledger effects reached the ledgers, armies, areas and characters.
     for needle in [
         "subsidy:state-austria",

@@ -1,10 +1,11 @@
 //! The megagame phase clock (rr3 L214–226): the schedule read from tables/rr3/timetable.yaml,
 //! folded from journaled clock actions with a fake `now` (no sleeping), and the tick that moves
-//! the Sequence of Play. "L…" are lines of /work/shared/seeds/001_a316a7ada873c985.txt.
+//! the Sequence of Play. "L…" are lines of seeds/001_a316a7ada873c985.txt.
 
 use std::path::PathBuf;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use umpire::game::Actor;
 use umpire::game::event::{ClockAction, Cursor, Event, EventKind};
 use umpire::game::{Action, Game};
 use umpire::megagame::clock::{
@@ -261,7 +262,7 @@ fn rr3_game(path: &std::path::Path) -> (Game, Library) {
         .into_iter()
         .find(|f| f.name.ends_with("rr3/handbook_1524.yaml"))
         .expect("the rr3 scenario is shipped");
-    let game = Game::create(path, &source, &lib, 1524).expect("create");
+    let game = Game::create(path, &source, &lib, Some(1524)).expect("create");
     (game, lib)
 }
 
@@ -270,12 +271,18 @@ fn clock_actions_are_journaled_and_replay_after_a_crash() {
     let dir = scratch("replay");
     let path = dir.join("rr3.umpire");
     let (mut game, lib) = rr3_game(&path);
-    game.by = Some("Game Control".into());
-    game.act(Action::Clock(start(1, "phase_1"))).unwrap();
-    game.act(Action::Clock(ClockAction::Hold)).unwrap();
-    game.act(Action::Clock(ClockAction::Resume)).unwrap();
-    game.act(Action::Clock(ClockAction::SetRemaining { seconds: 121 }))
+    let control = Actor::named("Game Control");
+    game.act(&control, Action::Clock(start(1, "phase_1")))
         .unwrap();
+    game.act(&control, Action::Clock(ClockAction::Hold))
+        .unwrap();
+    game.act(&control, Action::Clock(ClockAction::Resume))
+        .unwrap();
+    game.act(
+        &control,
+        Action::Clock(ClockAction::SetRemaining { seconds: 121 }),
+    )
+    .unwrap();
     let now = Utc::now() + TimeDelta::seconds(3);
     let before = clock_status(game.ruleset(), game.events(), now).unwrap();
     assert!(before.started && !before.held);
@@ -299,7 +306,7 @@ fn clock_actions_are_journaled_and_replay_after_a_crash() {
     assert_eq!(before, after);
     // Clock events are not actions undo takes back.
     let mut again = again;
-    assert!(again.act(Action::Undo).is_err());
+    assert!(again.act(&Actor::umpire(), Action::Undo).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -308,16 +315,16 @@ fn a_clock_action_needs_a_clock_and_a_real_phase() {
     let dir = scratch("refuse");
     let (mut game, _) = rr3_game(&dir.join("rr3.umpire"));
     let err = game
-        .act(Action::Clock(start(1, "phase_9")))
+        .act(&Actor::umpire(), Action::Clock(start(1, "phase_9")))
         .unwrap_err()
         .to_string();
     assert!(err.contains("phase_1, phase_2"), "{err}");
     let err = game
-        .act(Action::Clock(start(9, "phase_1")))
+        .act(&Actor::umpire(), Action::Clock(start(9, "phase_1")))
         .unwrap_err()
         .to_string();
     assert!(err.contains("no turn 9"), "{err}");
-    let err = umpire::megagame::clock::act_clock(&mut game, ClockAction::Hold)
+    let err = umpire::megagame::clock::act_clock(&mut game, &Actor::umpire(), ClockAction::Hold)
         .unwrap_err()
         .to_string();
     assert!(err.contains("not started"), "{err}");
@@ -329,11 +336,13 @@ fn tick_steps_the_sequence_of_play_once_even_from_two_desks() {
     let dir = scratch("tick");
     let path = dir.join("rr3.umpire");
     let (mut desk_a, lib) = rr3_game(&path);
-    desk_a.act(Action::Clock(start(1, "phase_1"))).unwrap();
+    desk_a
+        .act(&Actor::umpire(), Action::Clock(start(1, "phase_1")))
+        .unwrap();
     let mut desk_b = Game::open(&path, &lib).unwrap();
     // The clock runs into phase 1 at once: the Sequence of Play leaves the briefing for it.
     let now = Utc::now();
-    let written = tick(&mut desk_a, now).unwrap();
+    let written = tick(&mut desk_a, &Actor::umpire(), now).unwrap();
     assert_eq!(written.len(), 1);
     let phase_1 = phase_cursor(desk_a.ruleset(), 1, 0).unwrap();
     assert_eq!(desk_a.state().cursor, phase_1);
@@ -341,13 +350,17 @@ fn tick_steps_the_sequence_of_play_once_even_from_two_desks() {
     assert!(matches!(stepped.kind, EventKind::Stepped { .. }));
     assert_eq!(stepped.by.as_deref(), Some("clock"));
     // Ticking again does nothing; so does the other desk, which had not seen the step.
-    assert!(tick(&mut desk_a, now).unwrap().is_empty());
-    assert!(tick(&mut desk_b, now).unwrap().is_empty());
+    assert!(tick(&mut desk_a, &Actor::umpire(), now).unwrap().is_empty());
+    assert!(tick(&mut desk_b, &Actor::umpire(), now).unwrap().is_empty());
     assert_eq!(desk_b.state().cursor, phase_1);
     // Eleven minutes on, phase 1 (10 minutes) is over: one step to phase 2.
     let later = now + min(11);
-    assert_eq!(tick(&mut desk_b, later).unwrap().len(), 1);
-    assert!(tick(&mut desk_a, later).unwrap().is_empty());
+    assert_eq!(tick(&mut desk_b, &Actor::umpire(), later).unwrap().len(), 1);
+    assert!(
+        tick(&mut desk_a, &Actor::umpire(), later)
+            .unwrap()
+            .is_empty()
+    );
     desk_a.refresh().unwrap();
     let phase_2 = phase_cursor(desk_a.ruleset(), 1, 1).unwrap();
     assert_eq!(desk_a.state().cursor, phase_2);
@@ -359,8 +372,14 @@ fn tick_steps_the_sequence_of_play_once_even_from_two_desks() {
         .count();
     assert_eq!(steps, 2);
     // Held: time runs out on the wall clock, but the Sequence of Play stays.
-    desk_a.act(Action::Clock(ClockAction::Hold)).unwrap();
-    assert!(tick(&mut desk_a, later + min(60)).unwrap().is_empty());
+    desk_a
+        .act(&Actor::umpire(), Action::Clock(ClockAction::Hold))
+        .unwrap();
+    assert!(
+        tick(&mut desk_a, &Actor::umpire(), later + min(60))
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(desk_a.state().cursor, phase_2);
     let _ = std::fs::remove_dir_all(&dir);
 }

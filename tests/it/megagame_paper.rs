@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use lopdf::Document;
+use umpire::game::Actor;
 use umpire::game::{Action, Game};
 use umpire::rules::{Library, SourceFile};
 
@@ -80,37 +81,43 @@ fn qpdf_check(path: &Path) {
 fn played_game(dir: &Path) -> PathBuf {
     let path = dir.join("mega.umpire");
     let lib = Library::shipped();
-    let mut game = Game::create(&path, &fixture(), &lib, 1524).expect("create");
-    game.by = Some("Ben (Political Control)".into());
+    let mut game = Game::create(&path, &fixture(), &lib, Some(1524)).expect("create");
+    let ben = Actor::named("Ben (Political Control)");
     let adjust = |counter: &str, by: i64, reason: &str| Action::Adjust {
         counter: counter.into(),
         attribute: "treasury".into(),
         by,
         reason: reason.into(),
     };
-    game.act(adjust("state-france", 12, "Subsidy card Picardy"))
+    game.act(&ben, adjust("state-france", 12, "Subsidy card Picardy"))
         .expect("adjust");
-    game.act(adjust("state-france", -6, "Pay Army of Picardy"))
+    game.act(&ben, adjust("state-france", -6, "Pay Army of Picardy"))
         .expect("adjust");
-    game.act(adjust("state-england", 20, "Exaction Kent revenue"))
+    game.act(&ben, adjust("state-england", 20, "Exaction Kent revenue"))
         .expect("adjust");
-    game.by = Some("Anne (Map Control)".into());
-    game.act(Action::SetStatus {
-        counter: "fr-army-secret".into(),
-        status: "hidden".into(),
-        on: true,
-    })
+    let anne = Actor::named("Anne (Map Control)");
+    game.act(
+        &anne,
+        Action::SetStatus {
+            counter: "fr-army-secret".into(),
+            status: "hidden".into(),
+            on: true,
+        },
+    )
     .expect("hide");
-    game.by = Some("Dora (Character Control)".into());
+    let dora = Actor::named("Dora (Character Control)");
     let mut roles = BTreeMap::new();
     roles.insert("character".to_string(), vec!["henry-viii".to_string()]);
-    game.act(Action::Resolve {
-        procedure: "death_roll".into(),
-        inputs: vec![("turn".into(), "1".into())],
-        physical: None,
-        chart_result: Some("dies".into()),
-        counters: roles,
-    })
+    game.act(
+        &dora,
+        Action::Resolve {
+            procedure: "death_roll".into(),
+            inputs: vec![("turn".into(), "1".into())],
+            physical: None,
+            chart_result: Some("dies".into()),
+            counters: roles,
+        },
+    )
     .expect("death roll");
     drop(game);
     let file = path.to_str().expect("utf-8 path");

@@ -7,6 +7,7 @@ use std::process::Command;
 
 use lopdf::content::Content;
 use lopdf::{Document, Object};
+use umpire::game::Actor;
 use umpire::report::{Paper, Template, charts_pdf};
 use umpire::rules::{Library, Ruleset, RulesetFiles, SourceFile, load_ruleset};
 
@@ -502,49 +503,67 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
     let path =
         std::env::temp_dir().join(format!("umpire-report-{dir}-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let mut game = Game::create(&path, &source, &lib, 5).expect("create");
+    let mut game = Game::create(&path, &source, &lib, Some(5)).expect("create");
     let unit = |id: &str| [("unit".to_string(), vec![id.to_string()])].into();
-    game.act(Action::Resolve {
-        procedure: "discipline_test".into(),
-        inputs: vec![
-            ("discipline".into(), "B".into()),
-            ("outside_command_range".into(), "true".into()),
-        ],
-        physical: None,
-        chart_result: None,
-        counters: unit("red-musketeers"),
-    })
-    .expect("roll");
-    game.act(Action::SetStatus {
-        counter: "blue-pikes".into(),
-        status: "hidden".into(),
-        on: true,
-    })
-    .expect("hide");
-    game.act(Action::Move {
-        counter: "blue-pikes".into(),
-        to: Position::Free { x: 3.0, y: 4.0 },
-    })
-    .expect("move");
-    game.act(Action::Note {
-        text: "Cateau-Cambrésis reached".into(),
-    })
-    .expect("note");
-    game.by = Some("Anna".into());
-    let seqs = game
-        .act(Action::Resolve {
-            procedure: "cohesion_test".into(),
-            inputs: vec![("damage".into(), "1".into())],
-            physical: Some(vec!["6".into()]),
+    game.act(
+        &Actor::umpire(),
+        Action::Resolve {
+            procedure: "discipline_test".into(),
+            inputs: vec![
+                ("discipline".into(), "B".into()),
+                ("outside_command_range".into(), "true".into()),
+            ],
+            physical: None,
             chart_result: None,
-            counters: unit("blue-pikes"),
-        })
+            counters: unit("red-musketeers"),
+        },
+    )
+    .expect("roll");
+    game.act(
+        &Actor::umpire(),
+        Action::SetStatus {
+            counter: "blue-pikes".into(),
+            status: "hidden".into(),
+            on: true,
+        },
+    )
+    .expect("hide");
+    game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: "blue-pikes".into(),
+            to: Position::Free { x: 3.0, y: 4.0 },
+        },
+    )
+    .expect("move");
+    game.act(
+        &Actor::umpire(),
+        Action::Note {
+            text: "Cateau-Cambrésis reached".into(),
+        },
+    )
+    .expect("note");
+    let anna = Actor::named("Anna");
+    let seqs = game
+        .act(
+            &anna,
+            Action::Resolve {
+                procedure: "cohesion_test".into(),
+                inputs: vec![("damage".into(), "1".into())],
+                physical: Some(vec!["6".into()]),
+                chart_result: None,
+                counters: unit("blue-pikes"),
+            },
+        )
         .expect("cohesion");
-    game.act(Action::Override {
-        of: seqs[0],
-        outcome: "pass".into(),
-        reason: "umpire ruling: cover".into(),
-    })
+    game.act(
+        &anna,
+        Action::Override {
+            of: seqs[0],
+            outcome: "pass".into(),
+            reason: "umpire ruling: cover".into(),
+        },
+    )
     .expect("override");
     (game, lib)
 }
@@ -579,7 +598,7 @@ fn a_turn_report_shows_each_resolution_with_its_dice_and_the_overrides() {
         "printed ",
         "Discipline Test",
         "Outside Command Range -1 [L39]",
-        "app dice, seed 5, draw 0",
+        "app dice, draw 0",
         "physical dice rolled by Anna",
         "OVERRIDE",
         "umpire ruling: cover",

@@ -1,6 +1,6 @@
 //! "All is lost save Honour" (ruleset `ailsh`): every worked example of the rule text that the
 //! data can carry, plus the fixed-number procedures. Line numbers (L…) refer to
-//! /work/shared/seeds/000_73d28750ad550589.txt.
+//! seeds/000_73d28750ad550589.txt.
 
 use umpire::resolve::{Odds, Resolution, ResolveError, odds};
 use umpire::rules::{Ruleset, Value};

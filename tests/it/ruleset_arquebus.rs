@@ -1,6 +1,6 @@
 //! Men of Iron Vol. IV "Arquebus" (seed 003): the manual's worked examples (digest A7) and the
 //! derived test vectors, resolved with physical dice on the shipped ruleset. "L…" are lines of
-//! /work/shared/seeds/003_d1258e844ae2dec0.txt (printed page N is line 10 + 2·(N − 1)).
+//! seeds/003_d1258e844ae2dec0.txt (printed page N is line 10 + 2·(N − 1)).
 
 use umpire::resolve::{Resolution, ResolveError, odds};
 use umpire::rules::Ruleset;

@@ -1,7 +1,7 @@
 //! The War of Gradisca 1615-1617 (seed 004). The rule text has no worked examples (checked for
 //! "example", "e.g.", "for instance"), so these tests are vectors derived from the rule text, each
-//! citing its line in /work/shared/seeds/004_9b3b8f080dc13fa8.txt ("AT-nn" are the acceptance
-//! vectors of the digest, /work/shared/rules-digests/gradisca.md §6). Ambiguous rules are tested
+//! citing its line in seeds/004_9b3b8f080dc13fa8.txt ("AT-nn" are the acceptance
+//! vectors of the digest, rules-digests/gradisca.md §6). Ambiguous rules are tested
 //! under each ruling option.
 use umpire::resolve::{DiceSource, Resolution, odds, parse_inputs, resolve};
 use umpire::rules::{Cell, Library, Ruleset, Value};

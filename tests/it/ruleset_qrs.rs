@@ -1,6 +1,6 @@
 //! Renaissance miniatures QRS (seed 002). The QRS holds no worked examples: every vector here is
 //! DERIVED from the quoted tables (digest B6, D1–D15), plus checks of the rulings. "L…" are lines
-//! of /work/shared/seeds/002_8acfc58ebde69db2.txt.
+//! of seeds/002_8acfc58ebde69db2.txt.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

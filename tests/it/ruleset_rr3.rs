@@ -1,6 +1,6 @@
 //! Renaissance and Reformation III, megagame handbook (seed 001): every worked example in the
 //! text (digest §5, E1–E6) and the derived checks D1–D10, resolved with physical dice on the
-//! shipped ruleset. "L…" are lines of /work/shared/seeds/001_a316a7ada873c985.txt.
+//! shipped ruleset. "L…" are lines of seeds/001_a316a7ada873c985.txt.
 
 use umpire::resolve::{Effect, Resolution, ResolveError, odds};
 use umpire::rules::{Ruleset, Value};

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use common::pg::PgServer;
 use umpire::dice::Provenance;
-use umpire::game::pg::{Signal, listen};
+use umpire::game::Actor;
+use umpire::game::journal::server::{Signal, listen};
 use umpire::game::{Action, EventKind, Game, GameError, Location, StoreError};
 use umpire::rules::{Library, SourceFile};
 
@@ -23,7 +24,7 @@ fn fixture() -> SourceFile {
     common::pg::source("tests/fixtures/scenarios/skirmish.yaml")
 }
 
-fn server_of(url: &str) -> umpire::game::location::ServerAddress {
+fn server_of(url: &str) -> umpire::game::journal::ServerAddress {
     match Location::parse(url).expect("url") {
         Location::Server(s) => s,
         Location::File(_) => panic!("not a server URL"),
@@ -62,7 +63,10 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
     assert_eq!(status["events"], 2);
     let (ok, out) = cli(&["game", "verify", &url]);
     assert!(ok, "{out}");
-    assert!(out.contains("journal integrity ok"), "{out}");
+    assert!(
+        out.contains("store integrity ok") && out.contains("verified:"),
+        "{out}"
+    );
 
     // The same name twice is refused; nothing is overwritten.
     let (ok, out) = cli(&["game", "new", fixture_path, "--server", &url]);
@@ -80,11 +84,14 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
     let file = dir.join("local.umpire");
     let _ = std::fs::remove_file(&file);
     let lib = Library::shipped();
-    let mut local = Game::create(&file, &fixture(), &lib, 9).expect("file game");
+    let mut local = Game::create(&file, &fixture(), &lib, Some(9)).expect("file game");
     local
-        .act(Action::Note {
-            text: "before publishing".into(),
-        })
+        .act(
+            &Actor::umpire(),
+            Action::Note {
+                text: "before publishing".into(),
+            },
+        )
         .expect("note");
     let (ok, out) = cli(&[
         "game",
@@ -118,7 +125,7 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     let pg = PgServer::start("desks");
     let url = pg.url("turn-one");
     let lib = Library::shipped();
-    drop(Game::create_at(&url, &fixture(), &lib, 42).expect("create on server"));
+    drop(Game::create_at(&url, &fixture(), &lib, Some(42)).expect("create on server"));
 
     let desks = 4;
     let actions = 25;
@@ -168,7 +175,8 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     let mut game = Game::open_at(&url, &lib).expect("open");
     assert_eq!(game.events().len(), total);
     assert_eq!(game.integrity_check().expect("check"), "ok");
-    assert!(game.verify().is_empty(), "{:?}", game.verify());
+    let verified = game.verify(None).expect("verify");
+    assert!(verified.is_sound(), "{:?}", verified.problems);
     let by: BTreeSet<_> = game.events()[1..]
         .iter()
         .map(|e| e.by.clone().expect("every event says who made it"))
@@ -199,7 +207,7 @@ fn another_desk_sees_an_event_within_a_second() {
     let pg = PgServer::start("notify");
     let url = pg.url("live");
     let lib = Library::shipped();
-    let mut a = Game::create_at(&url, &fixture(), &lib, 1).expect("desk a");
+    let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
     let mut b = Game::open_at(&url, &lib).expect("desk b");
     let listener = listen(&server_of(&url));
     assert_eq!(
@@ -209,9 +217,12 @@ fn another_desk_sees_an_event_within_a_second() {
     for i in 0..5 {
         let t0 = Instant::now();
         let seqs = a
-            .act(Action::Note {
-                text: format!("from a {i}"),
-            })
+            .act(
+                &Actor::umpire(),
+                Action::Note {
+                    text: format!("from a {i}"),
+                },
+            )
             .expect("note");
         let target = seqs[0];
         loop {
@@ -227,14 +238,20 @@ fn another_desk_sees_an_event_within_a_second() {
     }
     // Desk b writes too: desk a, behind by one, is refused by the server, takes in b's event
     // and records its own after it.
-    b.act(Action::Note {
-        text: "from b".into(),
-    })
+    b.act(
+        &Actor::umpire(),
+        Action::Note {
+            text: "from b".into(),
+        },
+    )
     .expect("b");
     let seqs = a
-        .act(Action::Note {
-            text: "a again".into(),
-        })
+        .act(
+            &Actor::umpire(),
+            Action::Note {
+                text: "a again".into(),
+            },
+        )
         .expect("a");
     assert_eq!(seqs, vec![8]);
     assert_eq!(a.events().len(), 8);
@@ -247,7 +264,7 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
     let pg = PgServer::start("restart");
     let url = pg.url("restart");
     let lib = Library::shipped();
-    drop(Game::create_at(&url, &fixture(), &lib, 3).expect("create"));
+    drop(Game::create_at(&url, &fixture(), &lib, Some(3)).expect("create"));
     let listener = listen(&server_of(&url));
     assert_eq!(
         listener.recv_timeout(Duration::from_secs(10)),
@@ -343,17 +360,22 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
     let path = dir.join("remit.umpire");
     let _ = std::fs::remove_file(&path);
     let lib = Library::shipped();
-    let mut game = Game::create(&path, &examples(), &lib, 4).expect("create");
-    game.sign_in(SignedIn::parse("Anna:map:the_east").expect("sign in"));
+    let mut game = Game::create(&path, &examples(), &lib, Some(4)).expect("create");
+    let anna = SignedIn::parse("Anna:map:the_east")
+        .expect("sign in")
+        .actor();
 
     // Her own table's area: allowed, and the event says who made it.
     let to = Position::Area("Upper Austria".into());
     let seqs = game
-        .act(Action::SetAttribute {
-            counter: "upper-austria".into(),
-            attribute: "in_revolt".into(),
-            value: "yes".into(),
-        })
+        .act(
+            &anna,
+            Action::SetAttribute {
+                counter: "upper-austria".into(),
+                attribute: "in_revolt".into(),
+                value: "yes".into(),
+            },
+        )
         .expect("her own table");
     let e = &game.events()[seqs[0] as usize - 1];
     assert_eq!(e.by.as_deref(), Some("Anna (Map Control, the_east)"));
@@ -361,10 +383,13 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
     // Another table's army: refused, naming the table and the rule; nothing written.
     let before = game.events().len();
     let err = game
-        .act(Action::Move {
-            counter: "monluc-army".into(),
-            to: to.clone(),
-        })
+        .act(
+            &anna,
+            Action::Move {
+                counter: "monluc-army".into(),
+                to: to.clone(),
+            },
+        )
         .expect_err("another table");
     let text = err.to_string();
     assert!(
@@ -376,23 +401,31 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
     // A treasury: Political Control's, but Map Control takes army pay (L584) — only with a
     // reason, which the journal keeps.
     let err = game
-        .act(Action::Adjust {
-            counter: "state-austria".into(),
-            attribute: "treasury".into(),
-            by: -1,
-            reason: "pay".into(),
-        })
+        .act(
+            &anna,
+            Action::Adjust {
+                counter: "state-austria".into(),
+                attribute: "treasury".into(),
+                by: -1,
+                reason: "pay".into(),
+            },
+        )
         .expect_err("no discretion reason");
     assert!(err.to_string().contains("discretion"), "{err}");
     assert_eq!(game.events().len(), before);
-    game.reason = Some("army pay taken at the East table".into());
+    let with_reason = anna
+        .clone()
+        .with_reason(Some("army pay taken at the East table".into()));
     let seqs = game
-        .act(Action::Adjust {
-            counter: "state-austria".into(),
-            attribute: "treasury".into(),
-            by: -1,
-            reason: "pay".into(),
-        })
+        .act(
+            &with_reason,
+            Action::Adjust {
+                counter: "state-austria".into(),
+                attribute: "treasury".into(),
+                by: -1,
+                reason: "pay".into(),
+            },
+        )
         .expect("with a reason");
     assert_eq!(seqs.len(), 2, "the change and the note of the reason");
     let EventKind::Note { text } = &game.events()[seqs[1] as usize - 1].kind else {
@@ -404,12 +437,14 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
     );
 
     // Game Control may do anything.
-    game.sign_in(SignedIn::parse("Greta:game").expect("game control"));
-    game.reason = None;
-    game.act(Action::Move {
-        counter: "monluc-army".into(),
-        to,
-    })
+    let greta = SignedIn::parse("Greta:game").expect("game control").actor();
+    game.act(
+        &greta,
+        Action::Move {
+            counter: "monluc-army".into(),
+            to,
+        },
+    )
     .expect("Game Control");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -468,84 +503,106 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
     let direct = pg.url("offline");
-    let mut control = Game::create_at(&direct, &examples(), &lib, 6).expect("create");
-    control.sign_in(SignedIn::parse("Greta:game").expect("game control"));
+    let mut control = Game::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let greta = SignedIn::parse("Greta:game").expect("game control").actor();
 
     let dir = std::env::temp_dir().join(format!("umpire-offline-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let queue = dir.join("east.queue.json");
     let _ = std::fs::remove_file(&queue);
-    let anna = SignedIn::parse("Anna:map:the_east").expect("anna");
+    let anna = SignedIn::parse("Anna:map:the_east").expect("anna").actor();
     let mut east = Game::open_at(&link.url("offline"), &lib).expect("east desk");
-    east.sign_in(anna.clone());
     east.use_offline_queue(queue.clone()).expect("queue");
-    east.act(Action::Note {
-        text: "phase 2 begins at the East table".into(),
-    })
+    east.act(
+        &anna,
+        Action::Note {
+            text: "phase 2 begins at the East table".into(),
+        },
+    )
     .expect("online");
 
     link.cut();
     // Her own table's counters: recorded locally, at once.
-    east.act(Action::SetAttribute {
-        counter: "upper-austria".into(),
-        attribute: "in_revolt".into(),
-        value: "yes".into(),
-    })
+    east.act(
+        &anna,
+        Action::SetAttribute {
+            counter: "upper-austria".into(),
+            attribute: "in_revolt".into(),
+            value: "yes".into(),
+        },
+    )
     .expect("own area, offline");
-    east.act(Action::Move {
-        counter: "bohemia".into(),
-        to: Position::Area("Bohemia".into()),
-    })
+    east.act(
+        &anna,
+        Action::Move {
+            counter: "bohemia".into(),
+            to: Position::Area("Bohemia".into()),
+        },
+    )
     .expect("own area, offline");
-    east.act(Action::Note {
-        text: "written while the link was down".into(),
-    })
+    east.act(
+        &anna,
+        Action::Note {
+            text: "written while the link was down".into(),
+        },
+    )
     .expect("note, offline");
     // Two changes to the same thing, one after the other: her own, no clash with herself.
     for n in ["1", "2"] {
-        east.act(Action::SetAttribute {
-            counter: "upper-austria".into(),
-            attribute: "purge_attempts".into(),
-            value: n.into(),
-        })
+        east.act(
+            &anna,
+            Action::SetAttribute {
+                counter: "upper-austria".into(),
+                attribute: "purge_attempts".into(),
+                value: n.into(),
+            },
+        )
         .expect("own area again, offline");
     }
     assert!(east.is_offline());
     assert_eq!(east.queued(), 5);
     // Not hers, or needing the server: refused, saying why.
     let err = east
-        .act(Action::Move {
-            counter: "monluc-army".into(),
-            to: Position::Area("Milan".into()),
-        })
+        .act(
+            &anna,
+            Action::Move {
+                counter: "monluc-army".into(),
+                to: Position::Area("Milan".into()),
+            },
+        )
         .expect_err("another table's army");
     assert!(err.to_string().contains("may not touch"), "{err}");
     let err = east
-        .act(Action::Next)
+        .act(&anna, Action::Next)
         .expect_err("the Sequence of Play is shared");
     assert!(err.to_string().contains("Working offline"), "{err}");
 
     // Meanwhile Game Control, still connected, moves Bohemia too and pays Austria.
     control
-        .act(Action::Move {
-            counter: "bohemia".into(),
-            to: Position::Area("Prague".into()),
-        })
+        .act(
+            &greta,
+            Action::Move {
+                counter: "bohemia".into(),
+                to: Position::Area("Prague".into()),
+            },
+        )
         .expect("control move");
     control
-        .act(Action::Adjust {
-            counter: "state-austria".into(),
-            attribute: "treasury".into(),
-            by: 5,
-            reason: "subsidy".into(),
-        })
+        .act(
+            &greta,
+            Action::Adjust {
+                counter: "state-austria".into(),
+                attribute: "treasury".into(),
+                by: 5,
+                reason: "subsidy".into(),
+            },
+        )
         .expect("control adjust");
 
     // The East desk crashes while offline; its queue is on disk. It comes back with the link.
     drop(east);
     link.restore();
     let mut east = Game::open_at(&link.url("offline"), &lib).expect("reopen");
-    east.sign_in(anna);
     east.use_offline_queue(queue.clone()).expect("queue back");
     assert_eq!(east.queued(), 5, "the queue survived the crash");
 
@@ -582,7 +639,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     );
 
     // The umpire settles the clash: her move stands after Control's.
-    east.settle(0, true).expect("settle");
+    east.settle(&anna, 0, true).expect("settle");
     control.refresh().expect("refresh");
     assert_eq!(
         control.state().counters["bohemia"].position,
@@ -603,7 +660,7 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
     let pg = PgServer::start("turn");
     let url = pg.url("scripted-turn");
     let lib = Library::shipped();
-    let start = Game::create_at(&url, &examples(), &lib, 8).expect("create");
+    let start = Game::create_at(&url, &examples(), &lib, Some(8)).expect("create");
     let initial = start.state().clone();
     drop(start);
     // Three Map Control desks, Political Control and Game Control, each at its own work.

@@ -14,12 +14,12 @@ use std::time::Duration;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Config, NoTls};
 
-use super::event::Event;
 use super::location::ServerAddress;
-use super::store::{GameMeta, Journal, StoreError};
+use super::{Entry, GameMeta, Store, StoreError};
+use crate::game::event::Event;
 
 /// The schema this build writes on a server.
-pub const SERVER_SCHEMA_VERSION: i32 = 1;
+pub const SERVER_SCHEMA_VERSION: i32 = 2;
 
 /// The notification channel.
 pub const CHANNEL: &str = "umpire_journal";
@@ -39,6 +39,8 @@ const SCHEMA: &str = "
         by   TEXT,
         kind TEXT NOT NULL,
         body JSONB NOT NULL,
+        text TEXT NOT NULL,
+        hash TEXT NOT NULL,
         PRIMARY KEY (game, seq)
     );
 ";
@@ -111,6 +113,14 @@ fn ensure_schema(client: &mut Client, address: &ServerAddress) -> Result<(), Sto
                 &[&SERVER_SCHEMA_VERSION],
             )
             .map_err(err)?;
+        }
+        Some(v) if v < SERVER_SCHEMA_VERSION => {
+            return Err(StoreError::Server {
+                location: address.display(),
+                message: format!(
+                    "the server's games were written by an older Umpire (schema {v}, without the journal's hash chain) — start a new server database (`scripts/control-server.sh init --dir …`) and publish the games again from their files"
+                ),
+            });
         }
         Some(v) if v > SERVER_SCHEMA_VERSION => {
             return Err(StoreError::Server {
@@ -207,7 +217,7 @@ impl ServerGame {
     }
 }
 
-impl Journal for ServerGame {
+impl Store for ServerGame {
     fn meta(&self) -> &GameMeta {
         &self.meta
     }
@@ -216,16 +226,12 @@ impl Journal for ServerGame {
         self.address.display()
     }
 
-    fn events(&mut self) -> Result<Vec<Event>, StoreError> {
-        self.events_after(0)
-    }
-
-    fn events_after(&mut self, after: u64) -> Result<Vec<Event>, StoreError> {
+    fn entries_after(&mut self, after: u64) -> Result<Vec<Entry>, StoreError> {
         let address = self.address.clone();
         let rows = self
             .client()?
             .query(
-                "SELECT seq, body FROM umpire_events WHERE game = $1 AND seq > $2 ORDER BY seq",
+                "SELECT seq, text, hash FROM umpire_events WHERE game = $1 AND seq > $2 ORDER BY seq",
                 &[&address.game, &(after as i64)],
             )
             .map_err(|e| server_error(&address, &e))?;
@@ -239,18 +245,22 @@ impl Journal for ServerGame {
             if seq != expected {
                 return Err(damaged(format!("entry {expected} is missing")));
             }
-            let body: serde_json::Value = row.get(1);
-            let event: Event = serde_json::from_value(body).map_err(|e| damaged(e.to_string()))?;
+            let body: String = row.get(1);
+            let event: Event = serde_json::from_str(&body).map_err(|e| damaged(e.to_string()))?;
             if event.seq != seq {
                 return Err(damaged(format!("it says it is entry {}", event.seq)));
             }
-            out.push(event);
+            out.push(Entry {
+                event,
+                body,
+                hash: row.get(2),
+            });
         }
         Ok(out)
     }
 
-    fn append(&mut self, events: &[Event]) -> Result<(), StoreError> {
-        let Some(first) = events.first() else {
+    fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+        let Some(first) = entries.first().map(|e| &e.event) else {
             return Ok(());
         };
         let address = self.address.clone();
@@ -272,14 +282,11 @@ impl Journal for ServerGame {
         }
         let insert = tx
             .prepare(
-                "INSERT INTO umpire_events (game, seq, at, by, kind, body) VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO umpire_events (game, seq, at, by, kind, body, text, hash) VALUES ($1, $2, $3, $4, $5, $6::TEXT::JSONB, $6, $7)",
             )
             .map_err(err)?;
-        for event in events {
-            let body = serde_json::to_value(event).map_err(|e| StoreError::Server {
-                location: address.display(),
-                message: format!("entry {}: {e}", event.seq),
-            })?;
+        for entry in entries {
+            let event = &entry.event;
             tx.execute(
                 &insert,
                 &[
@@ -288,12 +295,13 @@ impl Journal for ServerGame {
                     &event.at,
                     &event.by,
                     &event.kind.name(),
-                    &body,
+                    &entry.body,
+                    &entry.hash,
                 ],
             )
             .map_err(err)?;
         }
-        let last = events.last().map_or(len, |e| e.seq as i64);
+        let last = entries.last().map_or(len, |e| e.event.seq as i64);
         tx.execute(
             "UPDATE umpire_games SET len = $2 WHERE name = $1",
             &[&address.game, &last],
@@ -305,6 +313,10 @@ impl Journal for ServerGame {
         )
         .map_err(err)?;
         tx.commit().map_err(err)
+    }
+
+    fn is_shared(&self) -> bool {
+        true
     }
 
     fn integrity_check(&mut self) -> Result<String, StoreError> {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::session::GameError;
+use super::StoreError;
 
 /// A game on a server: how to connect, and which game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ fn valid_game_name(name: &str) -> bool {
 
 impl Location {
     /// Reads a game location: a server URL, or else a file path.
-    pub fn parse(text: &str) -> Result<Location, GameError> {
+    pub fn parse(text: &str) -> Result<Location, StoreError> {
         let text = text.trim();
         if !is_server(text) {
             return Ok(Location::File(PathBuf::from(text)));
@@ -85,14 +85,20 @@ impl Location {
         }
         let shown = hide_password(base);
         let Some(game) = game else {
-            return Err(GameError::Refused(format!(
-                "{shown}: the URL names no game — add ?game=NAME (e.g. {shown}?game=rr3-saturday)"
-            )));
+            return Err(StoreError::Address {
+                problem: format!(
+                    "the URL names no game — add ?game=NAME (e.g. {shown}?game=rr3-saturday)"
+                ),
+                shown,
+            });
         };
         if !valid_game_name(&game) {
-            return Err(GameError::Refused(format!(
-                "{shown}: game name '{game}' — use letters, digits, '-', '_' or '.' (at most 100)"
-            )));
+            return Err(StoreError::Address {
+                shown,
+                problem: format!(
+                    "game name '{game}' — use letters, digits, '-', '_' or '.' (at most 100)"
+                ),
+            });
         }
         let url = if kept.is_empty() {
             base.to_string()

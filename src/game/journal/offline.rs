@@ -10,8 +10,8 @@
 //!   drop it, which the journal records) — never silently overwritten.
 //!
 //! What may be queued: counter changes, resolutions with typed physical dice (app dice need the
-//! server's draw order), notes, and undo/redo of queued actions. All of it must be in the signed-in
-//! role's own remit.
+//! server's draw order), notes, and undo/redo of queued actions. All of it must be in the actor's
+//! own remit (the game's gate says, through the `may_queue` of [`Journal::record`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -19,12 +19,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{CounterChange, Event, EventKind};
-use super::session::{Game, GameError};
-use super::state::replay;
-use super::store::StoreError;
+use super::{Entry, Fold, Journal, MayQueue, StoreError};
 use crate::dice::Provenance;
-use crate::megagame::people::{People, Remit};
+use crate::game::event::{CounterChange, Event, EventKind};
+use crate::game::refusal::{GameError, Refusal};
 
 /// An action recorded offline that clashed with another desk's change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,83 +106,142 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-impl Game {
+/// The offline side of a journal.
+#[derive(Default)]
+pub(super) struct Offline {
+    /// The number of events of each queued action, in order (the tail of the events).
+    pub(super) queued: Vec<usize>,
+    /// The journal's length when this desk went offline: other desks' events after it may
+    /// clash with the queue.
+    base: usize,
+    /// The desk's listener says the link is down: record offline without trying the server.
+    pub(super) link_down: bool,
+    /// Offline actions that clashed with another desk's change, for the umpire to settle.
+    held: Vec<Held>,
+    /// Where the queue is kept (none: no offline work).
+    file: Option<PathBuf>,
+}
+
+/// Why these events may not wait in the offline queue, by their kinds alone.
+fn kind_refusal(events: &[Event], queued: &BTreeSet<u64>) -> Option<String> {
+    for e in events {
+        match &e.kind {
+            EventKind::Changed { .. }
+            | EventKind::EffectsApplied { .. }
+            | EventKind::Note { .. } => {}
+            EventKind::Resolved { resolution, .. } => {
+                if resolution
+                    .rolls
+                    .iter()
+                    .any(|r| matches!(r.provenance, Provenance::App { .. }))
+                {
+                    return Some(
+                        "app dice need the server's draw order: type the physical dice".into(),
+                    );
+                }
+            }
+            EventKind::Undone { event } | EventKind::Redone { event } => {
+                if !queued.contains(event) {
+                    return Some(format!(
+                        "entry {event} is in the shared journal: undo it when the link is back"
+                    ));
+                }
+            }
+            other => {
+                return Some(format!(
+                    "{} changes the shared game (the Sequence of Play, the clock…)",
+                    other.name().replace('_', " ")
+                ));
+            }
+        }
+    }
+    None
+}
+
+impl Journal {
     /// Keeps this desk's offline queue in `path` (loading what a previous run left there, which
-    /// is sent at the next [`Game::sync`]).
-    pub fn use_offline_queue(&mut self, path: PathBuf) -> Result<(), GameError> {
+    /// is sent at the next [`Journal::sync`]).
+    pub fn use_offline_queue<W: Fold>(
+        &mut self,
+        world: &mut W,
+        path: PathBuf,
+    ) -> Result<(), GameError> {
+        let unreadable = |problem: String| StoreError::Contradiction {
+            location: path.display().to_string(),
+            problem,
+        };
         let saved: Option<QueueFile> = match std::fs::read_to_string(&path) {
             Ok(text) => Some(serde_json::from_str(&text).map_err(|e| {
-                GameError::Refused(format!(
-                    "{}: the offline queue is unreadable ({e}) — move it aside to open the game",
-                    path.display()
+                unreadable(format!(
+                    "the offline queue is unreadable ({e}) — move it aside to open the game"
                 ))
             })?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(GameError::Refused(format!("{}: {e}", path.display())));
-            }
+            Err(e) => return Err(unreadable(e.to_string()).into()),
         };
-        self.queue_file = Some(path);
+        self.offline.file = Some(path);
         if let Some(saved) = saved.filter(|q| q.location == self.location()) {
-            self.held = saved.held;
-            self.offline_base = saved.base.min(self.confirmed);
+            self.offline.held = saved.held;
+            self.offline.base = saved.base.min(self.confirmed);
             for action in saved.actions {
                 self.requeue(action);
             }
-            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+            self.fold(world, 0)?;
         }
         Ok(())
     }
 
     /// Actions recorded offline, not yet in the shared journal.
     pub fn queued(&self) -> usize {
-        self.queued.len()
+        self.offline.queued.len()
     }
 
     /// Actions held after a clash, for the umpire to settle.
     pub fn held(&self) -> &[Held] {
-        &self.held
+        &self.offline.held
     }
 
     /// Whether this desk is working offline (the link is down, or actions are queued).
     pub fn is_offline(&self) -> bool {
-        self.link_down || !self.queued.is_empty()
+        self.offline.link_down || !self.offline.queued.is_empty()
     }
 
-    /// What the desk's listener says of the link ([`super::pg::Signal`]): while it is down,
-    /// actions go straight to the offline queue (no waiting on a server that is not there).
-    /// When it comes back, call [`Game::sync`].
+    /// What the desk's listener says of the link: while it is down, actions go straight to the
+    /// offline queue (no waiting on a server that is not there). When it comes back, call
+    /// [`Journal::sync`].
     pub fn set_link_up(&mut self, up: bool) {
-        self.link_down = !up;
+        self.offline.link_down = !up;
     }
 
-    fn persist_queue(&self) -> Result<(), GameError> {
-        let Some(path) = &self.queue_file else {
+    fn persist_queue(&self) -> Result<(), StoreError> {
+        let Some(path) = &self.offline.file else {
             return Ok(());
         };
         let mut actions = Vec::new();
         let mut at = self.confirmed;
-        for n in &self.queued {
+        for n in &self.offline.queued {
             actions.push(self.events[at..at + n].to_vec());
             at += n;
         }
         let file = QueueFile {
             location: self.location(),
-            base: self.offline_base,
+            base: self.offline.base,
             actions,
-            held: self.held.clone(),
+            held: self.offline.held.clone(),
         };
-        let text = serde_json::to_string_pretty(&file)
-            .map_err(|e| GameError::Refused(format!("offline queue: {e}")))?;
+        let failed = |problem: String| StoreError::Contradiction {
+            location: path.display().to_string(),
+            problem,
+        };
+        let text = serde_json::to_string_pretty(&file).map_err(|e| failed(e.to_string()))?;
         write_atomically(path, &text).map_err(|e| {
-            GameError::Refused(format!(
-                "{}: the offline queue could not be written ({e}); the action was not recorded",
-                path.display()
+            failed(format!(
+                "the offline queue could not be written ({e}); the action was not recorded"
             ))
         })
     }
 
-    /// Puts an action's events at the end of the queue, numbered after the journal.
+    /// Puts an action's events at the end of the queue, numbered after the events held.
     fn requeue(&mut self, mut events: Vec<Event>) -> BTreeMap<u64, u64> {
         let mut map = BTreeMap::new();
         let first = self.events.len() as u64 + 1;
@@ -195,126 +252,75 @@ impl Game {
         for e in &mut events {
             remap(&mut e.kind, &map);
         }
-        self.queued.push(events.len());
+        self.offline.queued.push(events.len());
         self.events.extend(events);
         map
     }
 
-    /// Why these events may not be recorded offline, if they may not.
-    fn offline_refusal(&self, events: &[Event]) -> Option<String> {
-        let Some(who) = self.signed_in() else {
-            return Some(
-                "sign in with a Control role to keep working offline on what the role owns".into(),
-            );
-        };
+    /// Records an action's events in the offline queue (after the server could not be
+    /// reached), when they may wait there.
+    pub(super) fn queue_offline<W: Fold>(
+        &mut self,
+        world: &mut W,
+        events: Vec<Event>,
+        cause: StoreError,
+        may_queue: MayQueue<W>,
+    ) -> Result<Vec<u64>, GameError> {
+        if self.offline.file.is_none() {
+            return Err(cause.into());
+        }
         let queued: BTreeSet<u64> = self.events[self.confirmed..]
             .iter()
             .map(|e| e.seq)
             .collect();
-        for e in events {
-            match &e.kind {
-                EventKind::Changed { .. }
-                | EventKind::EffectsApplied { .. }
-                | EventKind::Note { .. } => {}
-                EventKind::Resolved { resolution, .. } => {
-                    if resolution
-                        .rolls
-                        .iter()
-                        .any(|r| matches!(r.provenance, Provenance::App { .. }))
-                    {
-                        return Some(
-                            "app dice need the server's draw order: type the physical dice".into(),
-                        );
-                    }
-                }
-                EventKind::Undone { event } | EventKind::Redone { event } => {
-                    if !queued.contains(event) {
-                        return Some(format!(
-                            "entry {event} is in the shared journal: undo it when the link is back"
-                        ));
-                    }
-                }
-                other => {
-                    return Some(format!(
-                        "{} changes the shared game (the Sequence of Play, the clock…)",
-                        other.name().replace('_', " ")
-                    ));
-                }
-            }
-        }
         let kinds: Vec<EventKind> = events.iter().map(|e| e.kind.clone()).collect();
-        let people = People::new(&self.scenario, &self.state);
-        for (counter, attribute) in crate::megagame::remit::touched(&kinds) {
-            let check = people.remit_check(
-                who.role,
-                who.table.as_deref(),
-                &counter,
-                attribute.as_deref(),
-            );
-            if check.remit != Remit::Own {
-                return Some(format!(
-                    "{counter} is not {}'s own ({})",
-                    who.by(),
-                    check.why
-                ));
+        let why = kind_refusal(&events, &queued).map_or_else(|| may_queue(world, &kinds), Err);
+        if let Err(why) = why {
+            return Err(Refusal::NotOffline {
+                cause: Box::new(cause),
+                why,
             }
-        }
-        None
-    }
-
-    /// Records an action's events in the offline queue (after the server refused to be
-    /// reached), when the role owns all of it.
-    pub(super) fn queue_offline(
-        &mut self,
-        events: Vec<Event>,
-        cause: StoreError,
-    ) -> Result<Vec<u64>, GameError> {
-        if self.queue_file.is_none() {
-            return Err(cause.into());
-        }
-        if let Some(why) = self.offline_refusal(&events) {
-            return Err(GameError::Refused(format!(
-                "{cause}\nWorking offline: not recorded — {why}."
-            )));
+            .into());
         }
         let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
         let n = events.len();
-        if self.queued.is_empty() {
-            self.offline_base = self.confirmed;
+        if self.offline.queued.is_empty() {
+            self.offline.base = self.confirmed;
         }
-        self.fold_in(events)?;
-        self.queued.push(n);
+        let from = self.events.len();
+        self.events.extend(events);
+        self.offline.queued.push(n);
+        self.fold(world, from)?;
         if let Err(e) = self.persist_queue() {
             // Not on disk, so not recorded: take it back out.
             self.events.truncate(self.events.len() - n);
-            self.queued.pop();
-            self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
-            return Err(e);
+            self.offline.queued.pop();
+            self.fold(world, 0)?;
+            return Err(e.into());
         }
         Ok(seqs)
     }
 
     /// Sends the offline queue, taking in the other desks' events first; actions that clash with
-    /// another desk's change are held for the umpire ([`Game::settle`]). Fails (keeping the
+    /// another desk's change are held for the umpire ([`Journal::settle`]). Fails (keeping the
     /// queue) while the server is still unreachable.
-    pub fn sync(&mut self) -> Result<SyncReport, GameError> {
+    pub fn sync<W: Fold>(&mut self, world: &mut W) -> Result<SyncReport, GameError> {
         let mut report = SyncReport::default();
-        if self.queued.is_empty() {
-            report.taken_in = self.refresh()?;
+        if self.offline.queued.is_empty() {
+            report.taken_in = self.refresh(world)?;
             return Ok(report);
         }
-        let others = self.file.events_after(self.confirmed as u64)?;
-        let since = self.offline_base.min(self.confirmed);
+        let others = self.store.entries_after(self.confirmed as u64)?;
+        let since = self.offline.base.min(self.confirmed);
         let provisional = self.events.split_off(self.confirmed);
         let mut actions: Vec<Vec<Event>> = Vec::new();
         let mut at = 0;
-        for n in std::mem::take(&mut self.queued) {
+        for n in std::mem::take(&mut self.offline.queued) {
             actions.push(provisional[at..at + n].to_vec());
             at += n;
         }
         report.taken_in = others.len();
-        self.events.extend(others);
-        self.confirmed = self.events.len();
+        self.push_confirmed(others);
         let mut map: BTreeMap<u64, u64> = BTreeMap::new();
         let mut sent: BTreeSet<u64> = BTreeSet::new();
         let mut pending = actions.into_iter();
@@ -352,7 +358,7 @@ impl Game {
                 let theirs = keys(&others);
                 let clashes: Vec<String> = keys(&action).intersection(&theirs).cloned().collect();
                 if !clashes.is_empty() {
-                    self.held.push(Held {
+                    self.offline.held.push(Held {
                         events: action.clone(),
                         clashes,
                     });
@@ -369,13 +375,13 @@ impl Game {
                 for e in &mut numbered {
                     remap(&mut e.kind, &step);
                 }
-                match self.file.append(&numbered) {
+                let entries = self.seal(&numbered)?;
+                match self.store.append(&entries) {
                     Ok(()) => {}
                     Err(StoreError::Moved { .. }) => {
-                        let more = self.file.events_after(self.confirmed as u64)?;
+                        let more = self.store.entries_after(self.confirmed as u64)?;
                         report.taken_in += more.len();
-                        self.events.extend(more);
-                        self.confirmed = self.events.len();
+                        self.push_confirmed(more);
                         continue;
                     }
                     Err(e) => {
@@ -385,8 +391,7 @@ impl Game {
                 }
                 map.extend(step);
                 sent.extend(numbered.iter().map(|e| e.seq));
-                self.events.extend(numbered);
-                self.confirmed = self.events.len();
+                self.push_confirmed(entries);
                 report.sent += 1;
                 break;
             }
@@ -405,7 +410,7 @@ impl Game {
             }
             self.requeue(rest);
         }
-        self.state = replay(&self.scenario, &self.events).map_err(GameError::Refused)?;
+        self.fold(world, 0)?;
         self.persist_queue()?;
         match failed {
             Some(e) => Err(e.into()),
@@ -413,20 +418,36 @@ impl Game {
         }
     }
 
+    /// Adds confirmed entries without folding (the caller folds once at the end).
+    fn push_confirmed(&mut self, entries: Vec<Entry>) {
+        for e in entries {
+            self.events.push(e.event);
+            self.hashes.push(e.hash);
+        }
+        self.confirmed = self.events.len();
+    }
+
     /// Settles a held action: `send` records it after all (it stands over the other desk's
     /// change, which stays in the journal before it); otherwise it is dropped, and the journal
     /// notes what was dropped and by whom.
-    pub fn settle(&mut self, index: usize, send: bool) -> Result<Vec<u64>, GameError> {
-        if index >= self.held.len() {
-            return Err(GameError::Refused(format!(
-                "no held action {index} — {} held",
-                self.held.len()
-            )));
+    pub fn settle<W: Fold>(
+        &mut self,
+        world: &mut W,
+        index: usize,
+        send: bool,
+        by: Option<&str>,
+    ) -> Result<Vec<u64>, GameError> {
+        if index >= self.offline.held.len() {
+            return Err(Refusal::NoHeldAction {
+                index,
+                held: self.offline.held.len(),
+            }
+            .into());
         }
-        if !self.queued.is_empty() {
-            self.sync()?;
+        if !self.offline.queued.is_empty() {
+            self.sync(world)?;
         }
-        let held = self.held[index].clone();
+        let held = self.offline.held[index].clone();
         let kinds: Vec<EventKind> = if send {
             held.events.iter().map(|e| e.kind.clone()).collect()
         } else {
@@ -434,7 +455,7 @@ impl Game {
                 text: format!(
                     "Offline action dropped after a clash ({}) by {}: {}",
                     held.clashes.join("; "),
-                    self.by.clone().unwrap_or_else(|| "the umpire".into()),
+                    by.unwrap_or("the umpire"),
                     held.events
                         .iter()
                         .map(|e| e.kind.name().replace('_', " "))
@@ -443,8 +464,8 @@ impl Game {
                 ),
             }]
         };
-        let seqs = self.commit_all(kinds)?;
-        self.held.remove(index);
+        let seqs = self.record_fixed(world, kinds, by)?;
+        self.offline.held.remove(index);
         self.persist_queue()?;
         Ok(seqs)
     }

@@ -1,0 +1,205 @@
+//! What the umpire asks for ([`Action`]), and who asks ([`Actor`]): who acts, on what remit,
+//! and why travel with every action — nothing about the actor is kept in the game between
+//! actions.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::event::{Audience, ClockAction, CounterChange, Cursor};
+use super::gate::Gate;
+use super::scenario::Position;
+
+/// What the umpire asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Move a counter (or place a reinforcement).
+    Move {
+        /// Counter id.
+        counter: String,
+        /// Where to.
+        to: Position,
+    },
+    /// Take a counter off the table.
+    Remove {
+        /// Counter id.
+        counter: String,
+        /// Why.
+        reason: String,
+    },
+    /// Set an attribute (strength, a rating the text does not print…).
+    SetAttribute {
+        /// Counter id.
+        counter: String,
+        /// Attribute.
+        attribute: String,
+        /// New value, as typed.
+        value: String,
+    },
+    /// Set or clear a status marker.
+    SetStatus {
+        /// Counter id.
+        counter: String,
+        /// Status.
+        status: String,
+        /// Set or clear.
+        on: bool,
+    },
+    /// Resolve a procedure.
+    Resolve {
+        /// Procedure id.
+        procedure: String,
+        /// Inputs, NAME → VALUE as typed.
+        inputs: Vec<(String, String)>,
+        /// Physical dice (faces as typed); app dice when None.
+        physical: Option<Vec<String>>,
+        /// The result read off the physical chart, for a cell the text does not give.
+        chart_result: Option<String>,
+        /// Counters involved, by role.
+        counters: BTreeMap<String, Vec<String>>,
+    },
+    /// Apply (confirmed) changes for the effects of a resolution.
+    ApplyEffects {
+        /// The Resolved event.
+        of: u64,
+        /// The changes the umpire confirmed or chose.
+        changes: Vec<CounterChange>,
+    },
+    /// Replace a result, with a reason.
+    Override {
+        /// The Resolved event.
+        of: u64,
+        /// The outcome that stands.
+        outcome: String,
+        /// Why.
+        reason: String,
+    },
+    /// Advance the Sequence of Play (refused while mandatory items are pending).
+    Next,
+    /// Step back.
+    Back,
+    /// Skip a pending item, with a reason.
+    Skip {
+        /// The item's key (see `status`).
+        item: String,
+        /// Why.
+        reason: String,
+    },
+    /// A note.
+    Note {
+        /// Text.
+        text: String,
+    },
+    /// Change a whole-number attribute by a delta, with a reason (an umpire's direct
+    /// adjustment of a ledger: a treasury, an Unrest Index, Arrears). Deltas commute.
+    Adjust {
+        /// Counter id.
+        counter: String,
+        /// Attribute (a whole number).
+        attribute: String,
+        /// The delta.
+        by: i64,
+        /// Why, for the journal.
+        reason: String,
+    },
+    /// Move an amount of a whole-number attribute (florins) from one counter to another, as
+    /// one event: two adjustments that stand or fall together.
+    Transfer {
+        /// Paying counter (a state's ledger).
+        from: String,
+        /// Receiving counter.
+        to: String,
+        /// Attribute (e.g. treasury).
+        attribute: String,
+        /// How much (positive).
+        amount: i64,
+        /// Why, for the journal.
+        reason: String,
+    },
+    /// Undo the last effective action.
+    Undo,
+    /// Redo the last undone action.
+    Redo,
+    /// Work the real-time phase clock (megagames; see `megagame::clock`).
+    Clock(ClockAction),
+    /// Move the Sequence of Play forward to a phase's first step because the phase clock says
+    /// so. Nothing is written when the Sequence of Play is already there or beyond, so two desks
+    /// ticking at once step once.
+    ClockStep {
+        /// Where the clock's phase begins.
+        to: Cursor,
+    },
+    /// Reveal the app dice's seed (usually at the end of the game): players can then check
+    /// every app roll against the commitment shown from the start. App dice are refused after.
+    RevealSeed,
+    /// Make an announcement to an audience.
+    Announce {
+        /// Who hears it.
+        audience: Audience,
+        /// The team, for a team announcement.
+        team: Option<String>,
+        /// What is announced.
+        text: String,
+    },
+}
+
+/// Who acts: the name the journal records, the remit they are held to (a megagame Control
+/// role), and the reason for an action that rests on discretion.
+#[derive(Clone, Default)]
+pub struct Actor {
+    /// Who, as the journal records it (None: the umpire at a desk of their own).
+    pub by: Option<String>,
+    /// The remit the actor is held to, if any.
+    pub gate: Option<Arc<dyn Gate>>,
+    /// Why, for an action that rests on discretion (recorded with it).
+    pub reason: Option<String>,
+}
+
+impl Actor {
+    /// The umpire at a desk of their own: no name, no remit.
+    pub fn umpire() -> Actor {
+        Actor::default()
+    }
+
+    /// Someone named, held to no remit.
+    pub fn named(by: impl Into<String>) -> Actor {
+        Actor {
+            by: Some(by.into()),
+            ..Actor::default()
+        }
+    }
+
+    /// Someone held to a remit; the journal records the gate's name for them.
+    pub fn gated(gate: Arc<dyn Gate>) -> Actor {
+        Actor {
+            by: Some(gate.by()),
+            gate: Some(gate),
+            reason: None,
+        }
+    }
+
+    /// The same actor, giving a reason for what rests on discretion.
+    pub fn with_reason(mut self, reason: Option<String>) -> Actor {
+        self.reason = reason
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty());
+        self
+    }
+
+    /// The same actor, recorded under another name (the clock: "clock (Anna …)").
+    pub fn as_by(&self, by: String) -> Actor {
+        Actor {
+            by: Some(by),
+            ..self.clone()
+        }
+    }
+}
+
+impl std::fmt::Debug for Actor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Actor")
+            .field("by", &self.by)
+            .field("gated", &self.gate.is_some())
+            .field("reason", &self.reason)
+            .finish()
+    }
+}

@@ -1,0 +1,685 @@
+//! Checking an action: one function per action, on a read-only [`View`] of the game (ruleset,
+//! scenario, state, journal), returning the events the action makes or a typed [`Refusal`].
+//! Nothing here writes; `Game::act` commits what a check returns.
+
+use std::collections::BTreeMap;
+
+use super::action::{Action, Actor};
+use super::event::{Audience, ClockAction, CounterChange, Cursor, Event, EventKind};
+use super::journal::GameMeta;
+use super::refusal::{NoAppDice, Refusal};
+use super::scenario::{CounterKind, Position, Scenario};
+use super::sequence::{LeafStep, Pending, next_cursor, pending, previous_cursor};
+use super::state::{CounterState, GameState};
+use crate::dice::AppDice;
+use crate::resolve::{DiceSource, parse_inputs, resolve};
+use crate::rules::{AttributeKind, AttributeSpec, GeometryKind, Ruleset, Value};
+
+/// What a check may look at: the game as it stands, read-only.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The ruleset.
+    pub ruleset: &'a Ruleset,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// The Sequence of Play's leaf steps.
+    pub steps: &'a [LeafStep],
+    /// The state.
+    pub state: &'a GameState,
+    /// The journal (offline events last).
+    pub events: &'a [Event],
+    /// What the game started from (the app dice's seed among it).
+    pub meta: &'a GameMeta,
+    /// Whether several desks share the journal.
+    pub shared: bool,
+}
+
+type Checked = Result<Vec<EventKind>, Refusal>;
+
+/// The events an action makes, judged against the game as it stands.
+pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
+    match action {
+        Action::Move { counter, to } => check_move(view, counter, to),
+        Action::Remove { counter, reason } => check_remove(view, counter, reason),
+        Action::SetAttribute {
+            counter,
+            attribute,
+            value,
+        } => check_set_attribute(view, counter, attribute, value),
+        Action::SetStatus {
+            counter,
+            status,
+            on,
+        } => check_set_status(view, counter, status, *on),
+        Action::Resolve {
+            procedure,
+            inputs,
+            physical,
+            chart_result,
+            counters,
+        } => check_resolve(
+            view,
+            actor,
+            procedure,
+            inputs,
+            physical.as_deref(),
+            chart_result.as_deref(),
+            counters,
+        ),
+        Action::ApplyEffects { of, changes } => check_apply_effects(view, *of, changes),
+        Action::Override {
+            of,
+            outcome,
+            reason,
+        } => check_override(view, *of, outcome, reason),
+        Action::Next => check_next(view),
+        Action::Back => check_back(view),
+        Action::Skip { item, reason } => check_skip(view, item, reason),
+        Action::Note { text } => Ok(vec![EventKind::Note { text: text.clone() }]),
+        Action::Adjust {
+            counter,
+            attribute,
+            by,
+            reason,
+        } => check_adjust(view, counter, attribute, *by, reason),
+        Action::Transfer {
+            from,
+            to,
+            attribute,
+            amount,
+            reason,
+        } => check_transfer(view, from, to, attribute, *amount, reason),
+        Action::Undo => check_undo(view, actor),
+        Action::Redo => check_redo(view),
+        Action::Clock(action) => check_clock(view, action),
+        Action::ClockStep { to } => check_clock_step(view, to),
+        Action::RevealSeed => check_reveal(view),
+        Action::Announce {
+            audience,
+            team,
+            text,
+        } => check_announce(*audience, team.as_deref(), text),
+    }
+}
+
+/// The counter of that id, or a refusal naming the counters with a similar one.
+pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusal> {
+    view.state
+        .counters
+        .get(id)
+        .ok_or_else(|| Refusal::NoCounter {
+            counter: id.to_string(),
+            close: view
+                .state
+                .counters
+                .keys()
+                .filter(|k| k.contains(id) || id.contains(k.as_str()))
+                .take(8)
+                .cloned()
+                .collect(),
+        })
+}
+
+/// Checks a position against the game's geometry.
+pub fn position(ruleset: &Ruleset, p: &Position) -> Result<(), Refusal> {
+    let kind = ruleset.geometry.as_ref().map(|g| g.kind);
+    match p {
+        Position::Hex(h) => {
+            let digits = ruleset
+                .geometry
+                .as_ref()
+                .and_then(|g| g.hex_id_digits)
+                .unwrap_or(4) as usize;
+            if super::hex::HexId::parse(h, digits).is_none() {
+                return Err(Refusal::NotAHex {
+                    hex: h.clone(),
+                    digits,
+                });
+            }
+            if let Some(k) = kind.filter(|k| *k != GeometryKind::Hex) {
+                return Err(Refusal::NoHexMap {
+                    geometry: format!("{k:?}").to_lowercase(),
+                });
+            }
+        }
+        Position::Area(a) if a.trim().is_empty() => return Err(Refusal::EmptyArea),
+        Position::Free { x, y } if !x.is_finite() || !y.is_finite() => {
+            return Err(Refusal::BadFreePosition);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn specs<'a>(ruleset: &'a Ruleset, c: &CounterState) -> &'a [AttributeSpec] {
+    match c.kind {
+        CounterKind::Leader => &ruleset.leaders,
+        _ => &ruleset.units,
+    }
+}
+
+/// An attribute's new value as typed, checked against its declaration.
+fn attribute_value(
+    ruleset: &Ruleset,
+    c: &CounterState,
+    attribute: &str,
+    text: &str,
+) -> Result<Value, Refusal> {
+    let specs = specs(ruleset, c);
+    let Some(spec) = specs.iter().find(|a| a.name == attribute) else {
+        return Err(Refusal::NoAttribute {
+            counter: c.id.clone(),
+            attribute: attribute.to_string(),
+            names: specs.iter().map(|a| a.name.clone()).collect(),
+        });
+    };
+    let t = text.trim();
+    Ok(match &spec.kind {
+        AttributeKind::Int { min, max } => {
+            let v: i64 = t.parse().map_err(|_| Refusal::NotAWholeNumber {
+                attribute: attribute.to_string(),
+                text: t.to_string(),
+            })?;
+            if min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m) {
+                return Err(Refusal::OutOfRange {
+                    attribute: attribute.to_string(),
+                    value: v,
+                    min: *min,
+                    max: *max,
+                });
+            }
+            Value::Int(v)
+        }
+        AttributeKind::Choice { choices } => {
+            match choices.iter().find(|c| c.eq_ignore_ascii_case(t)) {
+                Some(c) => Value::Text(c.clone()),
+                None => {
+                    return Err(Refusal::NotAChoice {
+                        attribute: attribute.to_string(),
+                        text: t.to_string(),
+                        choices: choices.clone(),
+                    });
+                }
+            }
+        }
+        AttributeKind::Choices { choices } => {
+            let parts: Vec<String> = t
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect();
+            if let Some(bad) = parts.iter().find(|p| !choices.contains(p)) {
+                return Err(Refusal::NotAChoice {
+                    attribute: attribute.to_string(),
+                    text: bad.clone(),
+                    choices: choices.clone(),
+                });
+            }
+            Value::Text(parts.join(","))
+        }
+        AttributeKind::Flag => Value::Bool(matches!(
+            t.to_ascii_lowercase().as_str(),
+            "true" | "yes" | "1"
+        )),
+        AttributeKind::Text => Value::Text(t.to_string()),
+    })
+}
+
+/// Refuses an adjustment of an attribute that is not a whole number: one the ruleset does not
+/// declare as `int` for this kind of counter, or whose value is not a number.
+pub fn adjustable(view: &View, id: &str, attribute: &str) -> Result<(), Refusal> {
+    let c = counter(view, id)?;
+    let specs = specs(view.ruleset, c);
+    match specs.iter().find(|a| a.name == attribute) {
+        Some(spec) if matches!(spec.kind, AttributeKind::Int { .. }) => {}
+        Some(_) => {
+            return Err(Refusal::NotAdjustable {
+                counter: id.to_string(),
+                attribute: attribute.to_string(),
+            });
+        }
+        None => {
+            return Err(Refusal::NoWholeNumberAttribute {
+                counter: id.to_string(),
+                attribute: attribute.to_string(),
+                names: specs
+                    .iter()
+                    .filter(|a| matches!(a.kind, AttributeKind::Int { .. }))
+                    .map(|a| a.name.clone())
+                    .collect(),
+            });
+        }
+    }
+    match c.attributes.get(attribute) {
+        None | Some(Value::Int(_)) => Ok(()),
+        Some(other) => Err(Refusal::ValueNotANumber {
+            counter: id.to_string(),
+            attribute: attribute.to_string(),
+            value: other.to_string(),
+        }),
+    }
+}
+
+/// Refuses a delta that takes an attribute out of its declared range.
+fn adjust_range(view: &View, id: &str, attribute: &str, by: i64) -> Result<(), Refusal> {
+    let c = counter(view, id)?;
+    let now = match c.attributes.get(attribute) {
+        Some(Value::Int(v)) => *v,
+        _ => 0,
+    };
+    let after = now.saturating_add(by);
+    if let Some(AttributeKind::Int { min, max }) = specs(view.ruleset, c)
+        .iter()
+        .find(|a| a.name == attribute)
+        .map(|a| &a.kind)
+        && (min.is_some_and(|m| after < m) || max.is_some_and(|m| after > m))
+    {
+        return Err(Refusal::AdjustOutOfRange {
+            counter: id.to_string(),
+            attribute: attribute.to_string(),
+            now,
+            by,
+            after,
+            min: *min,
+            max: *max,
+        });
+    }
+    Ok(())
+}
+
+fn needs_reason(reason: &str, what: &'static str) -> Result<(), Refusal> {
+    if reason.trim().is_empty() {
+        Err(Refusal::ReasonNeeded { what })
+    } else {
+        Ok(())
+    }
+}
+
+/// An event that stands (not undone).
+pub fn standing<'a>(view: &View<'a>, seq: u64) -> Option<&'a Event> {
+    view.events
+        .get(seq.saturating_sub(1) as usize)
+        .filter(|e| view.state.effective.contains(&e.seq))
+}
+
+fn standing_resolution(view: &View, of: u64) -> Result<(), Refusal> {
+    match standing(view, of).map(|e| &e.kind) {
+        Some(EventKind::Resolved { .. }) => Ok(()),
+        _ => Err(Refusal::NotAStandingResolution { entry: of }),
+    }
+}
+
+fn changed(changes: Vec<CounterChange>, reason: Option<String>) -> Vec<EventKind> {
+    vec![EventKind::Changed { changes, reason }]
+}
+
+fn check_move(view: &View, id: &str, to: &Position) -> Checked {
+    position(view.ruleset, to)?;
+    let c = counter(view, id)?;
+    Ok(changed(
+        vec![CounterChange::Move {
+            counter: id.to_string(),
+            from: Some(c.position.clone()),
+            to: to.clone(),
+        }],
+        None,
+    ))
+}
+
+fn check_remove(view: &View, id: &str, reason: &str) -> Checked {
+    counter(view, id)?;
+    Ok(changed(
+        vec![CounterChange::Remove {
+            counter: id.to_string(),
+            reason: reason.to_string(),
+        }],
+        Some(reason.to_string()),
+    ))
+}
+
+fn check_set_attribute(view: &View, id: &str, attribute: &str, value: &str) -> Checked {
+    let c = counter(view, id)?;
+    let to = attribute_value(view.ruleset, c, attribute, value)?;
+    Ok(changed(
+        vec![CounterChange::Attribute {
+            counter: id.to_string(),
+            attribute: attribute.to_string(),
+            from: c.attributes.get(attribute).cloned(),
+            to,
+        }],
+        None,
+    ))
+}
+
+fn check_set_status(view: &View, id: &str, status: &str, on: bool) -> Checked {
+    counter(view, id)?;
+    if status.trim().is_empty() {
+        return Err(Refusal::EmptyStatus);
+    }
+    Ok(changed(
+        vec![CounterChange::Status {
+            counter: id.to_string(),
+            status: status.to_string(),
+            on,
+        }],
+        None,
+    ))
+}
+
+/// The app dice, when this copy of the game may roll them.
+fn app_dice(view: &View) -> Result<AppDice, Refusal> {
+    if let Some(entry) = view.state.seed_revealed {
+        return Err(Refusal::NoAppDice(NoAppDice::Revealed { entry }));
+    }
+    let seed = view
+        .meta
+        .seed
+        .ok_or(Refusal::NoAppDice(NoAppDice::Withheld))?;
+    Ok(if view.meta.seed_public {
+        AppDice::resume(seed, view.state.next_draw)
+    } else {
+        AppDice::secret(seed, view.state.next_draw)
+    })
+}
+
+fn check_resolve(
+    view: &View,
+    actor: &Actor,
+    procedure: &str,
+    typed: &[(String, String)],
+    physical: Option<&[String]>,
+    chart_result: Option<&str>,
+    counters: &BTreeMap<String, Vec<String>>,
+) -> Checked {
+    let Some(p) = view.ruleset.procedure(procedure) else {
+        return Err(Refusal::NoProcedure {
+            procedure: procedure.to_string(),
+            ruleset: view.ruleset.id.clone(),
+            procedures: view
+                .ruleset
+                .procedures
+                .iter()
+                .map(|p| p.id.clone())
+                .collect(),
+        });
+    };
+    for id in counters.values().flatten() {
+        counter(view, id)?;
+    }
+    // Inputs typed by the umpire win over those taken from the counters.
+    let mut pairs: Vec<(String, String)> = super::effects::prefill(p, view.state, counters)
+        .into_iter()
+        .filter(|f| !typed.iter().any(|(n, _)| *n == f.input))
+        .map(|f| {
+            let value = match f.value {
+                Value::Bool(b) => b.to_string(),
+                v => v.to_string(),
+            };
+            (f.input, value)
+        })
+        .collect();
+    pairs.extend(typed.iter().cloned());
+    let given = parse_inputs(p, &pairs)?;
+    let mut app;
+    let dice = match physical {
+        Some(faces) => DiceSource::Physical {
+            faces: faces.to_vec(),
+            entered_by: actor.by.clone(),
+        },
+        None => match app_dice(view) {
+            Ok(dice) => {
+                app = dice;
+                DiceSource::App(&mut app)
+            }
+            // No app dice here: fine for a procedure that throws none.
+            Err(refusal)
+                if crate::resolve::prepare(view.ruleset, p, &given)?
+                    .dice
+                    .is_some() =>
+            {
+                return Err(refusal);
+            }
+            Err(_) => DiceSource::Physical {
+                faces: Vec::new(),
+                entered_by: actor.by.clone(),
+            },
+        },
+    };
+    let resolution = resolve(view.ruleset, p, &given, dice, chart_result)?;
+    Ok(vec![EventKind::Resolved {
+        resolution: Box::new(resolution),
+        counters: counters.clone(),
+    }])
+}
+
+fn check_apply_effects(view: &View, of: u64, changes: &[CounterChange]) -> Checked {
+    standing_resolution(view, of)?;
+    if view.state.applied.contains(&of) {
+        return Err(Refusal::EffectsAlreadyApplied { entry: of });
+    }
+    for c in changes {
+        counter(view, c.counter())?;
+        if let CounterChange::Adjust {
+            counter, attribute, ..
+        } = c
+        {
+            adjustable(view, counter, attribute)?;
+        }
+        if let CounterChange::Move { to, .. } = c {
+            position(view.ruleset, to)?;
+        }
+    }
+    Ok(vec![EventKind::EffectsApplied {
+        of,
+        changes: changes.to_vec(),
+    }])
+}
+
+fn check_override(view: &View, of: u64, outcome: &str, reason: &str) -> Checked {
+    standing_resolution(view, of)?;
+    needs_reason(reason, "an override")?;
+    Ok(vec![EventKind::Overridden {
+        of,
+        outcome: outcome.to_string(),
+        effects: Vec::new(),
+        reason: reason.to_string(),
+    }])
+}
+
+/// Items pending or done at the current step.
+pub fn pending_items(view: &View) -> Vec<Pending> {
+    pending(view.ruleset, view.scenario, view.state)
+}
+
+fn check_next(view: &View) -> Checked {
+    let open: Vec<String> = pending_items(view)
+        .into_iter()
+        .filter(|p| p.mandatory && !p.done)
+        .map(|p| format!("{} [{}]", p.label, p.key))
+        .collect();
+    if !open.is_empty() {
+        return Err(Refusal::MandatoryPending { items: open });
+    }
+    let to = next_cursor(&view.state.cursor, view.steps.len());
+    if to.turn > view.scenario.turns.max(1) {
+        return Err(Refusal::ScenarioEnds {
+            turns: view.scenario.turns,
+        });
+    }
+    Ok(vec![EventKind::Stepped {
+        from: view.state.cursor.clone(),
+        to,
+    }])
+}
+
+fn check_back(view: &View) -> Checked {
+    let to = previous_cursor(&view.state.cursor, view.steps.len()).ok_or(Refusal::FirstStep)?;
+    Ok(vec![EventKind::Stepped {
+        from: view.state.cursor.clone(),
+        to,
+    }])
+}
+
+fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
+    needs_reason(reason, "skipping")?;
+    let open: Vec<Pending> = pending_items(view)
+        .into_iter()
+        .filter(|p| !p.done)
+        .collect();
+    if !open.iter().any(|p| p.key == item) {
+        return Err(Refusal::NothingPending {
+            item: item.to_string(),
+            pending: open.into_iter().map(|p| p.key).collect(),
+        });
+    }
+    Ok(vec![EventKind::Skipped {
+        item: item.to_string(),
+        reason: reason.to_string(),
+    }])
+}
+
+fn check_adjust(view: &View, id: &str, attribute: &str, by: i64, reason: &str) -> Checked {
+    counter(view, id)?;
+    adjustable(view, id, attribute)?;
+    adjust_range(view, id, attribute, by)?;
+    needs_reason(reason, "an adjustment")?;
+    Ok(changed(
+        vec![CounterChange::Adjust {
+            counter: id.to_string(),
+            attribute: attribute.to_string(),
+            by,
+        }],
+        Some(reason.to_string()),
+    ))
+}
+
+fn check_transfer(
+    view: &View,
+    from: &str,
+    to: &str,
+    attribute: &str,
+    amount: i64,
+    reason: &str,
+) -> Checked {
+    if amount <= 0 {
+        return Err(Refusal::TransferNotPositive { amount });
+    }
+    if from == to {
+        return Err(Refusal::TransferToItself);
+    }
+    for id in [from, to] {
+        counter(view, id)?;
+        adjustable(view, id, attribute)?;
+    }
+    adjust_range(view, from, attribute, -amount)?;
+    adjust_range(view, to, attribute, amount)?;
+    needs_reason(reason, "a transfer")?;
+    let adjust = |counter: &str, by: i64| CounterChange::Adjust {
+        counter: counter.to_string(),
+        attribute: attribute.to_string(),
+        by,
+    };
+    Ok(changed(
+        vec![adjust(from, -amount), adjust(to, amount)],
+        Some(reason.to_string()),
+    ))
+}
+
+/// The last effective undoable event: on a shared game, this desk's own last action, not
+/// another desk's.
+pub fn undo_target(view: &View, actor: &Actor) -> Option<u64> {
+    let own_only = view.shared && actor.by.is_some();
+    view.events
+        .iter()
+        .rev()
+        .filter(|e| !own_only || e.by == actor.by)
+        .find(|e| e.kind.is_undoable() && view.state.effective.contains(&e.seq))
+        .map(|e| e.seq)
+}
+
+/// The most recent undone event that can be redone (no new action came after its undo).
+pub fn redo_target(view: &View) -> Option<u64> {
+    for e in view.events.iter().rev() {
+        match &e.kind {
+            EventKind::Undone { event } if !view.state.effective.contains(event) => {
+                return Some(*event);
+            }
+            // The clock runs on regardless: it does not end a redo.
+            EventKind::Undone { .. } | EventKind::Redone { .. } | EventKind::Clock { .. } => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn check_undo(view: &View, actor: &Actor) -> Checked {
+    let event = undo_target(view, actor).ok_or(Refusal::NothingToUndo)?;
+    Ok(vec![EventKind::Undone { event }])
+}
+
+fn check_redo(view: &View) -> Checked {
+    let event = redo_target(view).ok_or(Refusal::NothingToRedo)?;
+    Ok(vec![EventKind::Redone { event }])
+}
+
+fn check_clock(view: &View, action: &ClockAction) -> Checked {
+    let Some(clock) = view.ruleset.clock() else {
+        return Err(Refusal::NoClock {
+            ruleset: view.ruleset.name.clone(),
+        });
+    };
+    if let ClockAction::Start { turn, phase } = action {
+        if clock.turn(*turn).is_none() {
+            return Err(Refusal::NoClockTurn {
+                turn: *turn,
+                turns: clock.turns.iter().map(|t| t.turn.to_string()).collect(),
+            });
+        }
+        if !clock.phases.contains(phase) {
+            return Err(Refusal::NoClockPhase {
+                phase: phase.clone(),
+                phases: clock.phases.clone(),
+            });
+        }
+    }
+    Ok(vec![EventKind::Clock {
+        action: action.clone(),
+    }])
+}
+
+fn check_clock_step(view: &View, to: &Cursor) -> Checked {
+    if *to <= view.state.cursor {
+        Ok(Vec::new())
+    } else if to.step >= view.steps.len() {
+        Err(Refusal::NoStep { step: to.step + 1 })
+    } else {
+        Ok(vec![EventKind::Stepped {
+            from: view.state.cursor.clone(),
+            to: to.clone(),
+        }])
+    }
+}
+
+fn check_reveal(view: &View) -> Checked {
+    if let Some(entry) = view.state.seed_revealed {
+        return Err(Refusal::AlreadyRevealed { entry });
+    }
+    let (Some(seed), Some(salt)) = (view.meta.seed, view.meta.salt.clone()) else {
+        return Err(Refusal::NoAppDice(NoAppDice::Withheld));
+    };
+    Ok(vec![EventKind::SeedRevealed { seed, salt }])
+}
+
+fn check_announce(audience: Audience, team: Option<&str>, text: &str) -> Checked {
+    if text.trim().is_empty() {
+        return Err(Refusal::EmptyAnnouncement);
+    }
+    if audience == Audience::Team && team.is_none_or(|t| t.trim().is_empty()) {
+        return Err(Refusal::TeamNeeded);
+    }
+    Ok(vec![EventKind::Announced {
+        audience,
+        team: team.map(str::to_string),
+        text: text.to_string(),
+    }])
+}

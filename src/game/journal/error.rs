@@ -1,0 +1,94 @@
+//! What can go wrong where a journal is kept.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Problems with a game file.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("{path}: {source}")]
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The file is not an Umpire game.
+    #[error("{path} is not an Umpire game file — open a file made by `umpire game new`")]
+    NotAGame {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Written by a newer Umpire.
+    #[error(
+        "{path} was written by a newer Umpire (game file version {found}; this build reads up to {supported}) — update Umpire to open it"
+    )]
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// Ours.
+        supported: i64,
+    },
+    /// No file there.
+    #[error("no game file at {path} — create one with `umpire game new SCENARIO -o FILE`")]
+    NotFound {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A damaged entry.
+    #[error(
+        "{path}: journal entry {seq} is damaged ({problem}) — the entries before it are intact; `umpire game export` can recover them"
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// The entry.
+        seq: u64,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Refused to overwrite.
+    #[error("{path} already exists — choose another file name (a game file is never overwritten)")]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another desk wrote to the journal first: the events offered were not appended.
+    #[error(
+        "{location}: another desk added to the journal first (it now has {len} entries) — refresh and try again"
+    )]
+    Moved {
+        /// The game.
+        location: String,
+        /// Entries the journal has now.
+        len: u64,
+    },
+    /// The PostgreSQL server refused or could not be reached.
+    #[error("{location}: {message}")]
+    Server {
+        /// The game (server URL without password, and game name).
+        location: String,
+        /// What went wrong, and what to do.
+        message: String,
+    },
+    /// A server URL that cannot be used.
+    #[error("{shown}: {problem}")]
+    Address {
+        /// The URL as shown (password left out).
+        shown: String,
+        /// What is wrong, and how to write it.
+        problem: String,
+    },
+    /// The journal names something its game does not have, or its events do not fold.
+    #[error("{location}: {problem}")]
+    Contradiction {
+        /// The game.
+        location: String,
+        /// What does not fit.
+        problem: String,
+    },
+}

@@ -1,0 +1,378 @@
+//! The game file: an SQLite database (rusqlite, bundled SQLite) holding what the game started from
+//! (the scenario's text, the secret seed and its commitment) and the journal as an append-only
+//! table of entries, each with its exact text and its hash in the chain. Every action's entries
+//! are committed in one transaction, in WAL mode with synchronous writes, before they count as
+//! done, so a crash loses at most the action in flight.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use super::error::StoreError;
+use super::meta::GameMeta;
+use super::{Entry, Head, Store, chain};
+use crate::game::event::Event;
+
+/// Marks a SQLite file as an Umpire game ("UMPR").
+pub const APPLICATION_ID: i64 = 0x554D_5052;
+
+/// The schema this build writes. Older files are migrated on open; newer ones are refused.
+pub const SCHEMA_VERSION: i64 = 3;
+
+/// An open game file.
+pub struct GameFile {
+    conn: Connection,
+    path: PathBuf,
+    meta: GameMeta,
+}
+
+fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
+    move |source| StoreError::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn configure(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    // WAL with synchronous=FULL: each commit is durable when it returns.
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(sql(path))?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(sql(path))?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(sql(path))?;
+    Ok(())
+}
+
+/// Schema changes in SQL, in order: entry `i` takes a file from version `i + 1` to `i + 2`.
+/// (2 → 3 also fills in the hash chain and the seed commitment: see [`GameFile::open`].)
+const MIGRATIONS: [&str; 2] = [
+    // 1 → 2: who made each event (shared games need it).
+    "ALTER TABLE events ADD COLUMN by TEXT;",
+    // 2 → 3: each entry's hash in the chain.
+    "ALTER TABLE events ADD COLUMN hash TEXT;",
+];
+
+const SCHEMA_V1: &str = "
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE events (
+        seq  INTEGER PRIMARY KEY,
+        at   TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+";
+
+fn write_meta(conn: &Connection, path: &Path, meta: &GameMeta) -> Result<(), StoreError> {
+    let body = serde_json::to_string(meta).map_err(|e| StoreError::Damaged {
+        path: path.to_path_buf(),
+        seq: 0,
+        problem: e.to_string(),
+    })?;
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('game', ?1)",
+        params![body],
+    )
+    .map_err(sql(path))?;
+    Ok(())
+}
+
+/// Records where the journal stands, in the same transaction as the append: a journal cut
+/// short (an old copy put back, entries deleted at the end) no longer matches it.
+fn write_head(conn: &Connection, path: &Path, entries: u64, hash: &str) -> Result<(), StoreError> {
+    let head = Head {
+        entries,
+        hash: hash.to_string(),
+    };
+    let text = serde_json::to_string(&head).unwrap_or_default();
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?1)",
+        params![text],
+    )
+    .map_err(sql(path))?;
+    Ok(())
+}
+
+impl GameFile {
+    /// Creates a new game file; refuses to overwrite.
+    pub fn create(path: &Path, meta: GameMeta) -> Result<GameFile, StoreError> {
+        if path.exists() {
+            return Err(StoreError::Exists {
+                path: path.to_path_buf(),
+            });
+        }
+        let conn = Connection::open(path).map_err(sql(path))?;
+        configure(&conn, path)?;
+        let tx_sql = format!(
+            "BEGIN; {SCHEMA_V1} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
+            MIGRATIONS.join(" ")
+        );
+        conn.execute_batch(&tx_sql).map_err(sql(path))?;
+        write_meta(&conn, path, &meta)?;
+        Ok(GameFile {
+            conn,
+            path: path.to_path_buf(),
+            meta,
+        })
+    }
+
+    /// Creates a game file with only the version-1 schema (for migration tests).
+    #[doc(hidden)]
+    pub fn create_v1_for_tests(path: &Path, meta: &GameMeta) -> Result<(), StoreError> {
+        let conn = Connection::open(path).map_err(sql(path))?;
+        conn.execute_batch(&format!(
+            "{SCHEMA_V1} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;"
+        ))
+        .map_err(sql(path))?;
+        // Version 1 wrote the seed as a plain number, with no commitment.
+        let mut legacy = serde_json::to_value(meta).map_err(|e| StoreError::Damaged {
+            path: path.to_path_buf(),
+            seq: 0,
+            problem: e.to_string(),
+        })?;
+        if let Some(o) = legacy.as_object_mut() {
+            o.remove("salt");
+            o.remove("seed_commitment");
+            o.remove("seed_public");
+        }
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('game', ?1)",
+            params![legacy.to_string()],
+        )
+        .map_err(sql(path))?;
+        Ok(())
+    }
+
+    /// Opens a game file, migrating an older one; refuses one from a newer Umpire.
+    pub fn open(path: &Path) -> Result<GameFile, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::NotFound {
+                path: path.to_path_buf(),
+            });
+        }
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(sql(path))?;
+        let app: i64 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(|_| StoreError::NotAGame {
+                path: path.to_path_buf(),
+            })?;
+        if app != APPLICATION_ID {
+            return Err(StoreError::NotAGame {
+                path: path.to_path_buf(),
+            });
+        }
+        configure(&conn, path)?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql(path))?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::Newer {
+                path: path.to_path_buf(),
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if version < 1 {
+            return Err(StoreError::NotAGame {
+                path: path.to_path_buf(),
+            });
+        }
+        let body: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'game'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql(path))?;
+        let mut meta: GameMeta = body
+            .and_then(|b| serde_json::from_str(&b).ok())
+            .ok_or_else(|| StoreError::Damaged {
+                path: path.to_path_buf(),
+                seq: 0,
+                problem: "the game's description (meta) is missing or unreadable".into(),
+            })?;
+        let mut file = GameFile {
+            conn,
+            path: path.to_path_buf(),
+            meta: meta.clone(),
+        };
+        for (i, step) in MIGRATIONS.iter().enumerate().skip((version - 1) as usize) {
+            let to = i as i64 + 2;
+            let tx = file.conn.unchecked_transaction().map_err(sql(&file.path))?;
+            tx.execute_batch(step).map_err(sql(&file.path))?;
+            if to == 3 {
+                // The chain begins here: the entries so far are hashed as they stand, and the
+                // seed (printed by earlier versions) gets a commitment and is marked public.
+                meta.upgrade_legacy();
+                write_meta(&tx, &file.path, &meta)?;
+                file.meta = meta.clone();
+                file.hash_all(&tx)?;
+            }
+            tx.execute_batch(&format!("PRAGMA user_version = {to};"))
+                .map_err(sql(&file.path))?;
+            tx.commit().map_err(sql(&file.path))?;
+        }
+        Ok(file)
+    }
+
+    /// Fills in the hash of every entry, from the genesis (the 2 → 3 migration).
+    fn hash_all(&self, conn: &Connection) -> Result<(), StoreError> {
+        let mut previous = self.meta.genesis();
+        let rows: Vec<(i64, String)> = {
+            let mut stmt = conn
+                .prepare("SELECT seq, body FROM events ORDER BY seq")
+                .map_err(sql(&self.path))?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(sql(&self.path))?
+                .collect::<Result<_, _>>()
+                .map_err(sql(&self.path))?
+        };
+        for (seq, body) in rows {
+            let hash = chain::link(&previous, &body);
+            conn.execute(
+                "UPDATE events SET hash = ?1 WHERE seq = ?2",
+                params![hash, seq],
+            )
+            .map_err(sql(&self.path))?;
+            write_head(conn, &self.path, seq as u64, &hash)?;
+            previous = hash;
+        }
+        Ok(())
+    }
+
+    /// What the game started from.
+    pub fn meta(&self) -> &GameMeta {
+        &self.meta
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends entries in one transaction (all or none); durable when this returns. Refuses
+    /// with [`StoreError::Moved`] when the first one does not continue the journal.
+    pub fn append_all(&self, entries: &[Entry]) -> Result<(), StoreError> {
+        let Some(first) = entries.first() else {
+            return Ok(());
+        };
+        let tx = self.conn.unchecked_transaction().map_err(sql(&self.path))?;
+        let len: i64 = tx
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
+            .map_err(sql(&self.path))?;
+        if first.event.seq != len as u64 + 1 {
+            return Err(StoreError::Moved {
+                location: self.path.display().to_string(),
+                len: len as u64,
+            });
+        }
+        for entry in entries {
+            let event = &entry.event;
+            tx.execute(
+                "INSERT INTO events (seq, at, by, kind, body, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    event.seq as i64,
+                    event.at.to_rfc3339(),
+                    event.by,
+                    event.kind.name(),
+                    entry.body,
+                    entry.hash
+                ],
+            )
+            .map_err(sql(&self.path))?;
+        }
+        if let Some(last) = entries.last() {
+            write_head(&tx, &self.path, last.event.seq, &last.hash)?;
+        }
+        tx.commit().map_err(sql(&self.path))?;
+        Ok(())
+    }
+
+    /// The head the file says its journal has (written with every append; see
+    /// [`Store::recorded_head`]).
+    pub fn recorded_head(&self) -> Result<Option<Head>, StoreError> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'head'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql(&self.path))?;
+        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
+    /// The entries after entry `after`, in journal order.
+    pub fn entries_from(&self, after: u64) -> Result<Vec<Entry>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, body, hash FROM events WHERE seq > ?1 ORDER BY seq")
+            .map_err(sql(&self.path))?;
+        let rows = stmt
+            .query_map([after as i64], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })
+            .map_err(sql(&self.path))?;
+        let mut out = Vec::new();
+        for (expected, row) in (after + 1..).zip(rows) {
+            let (seq, body, hash) = row.map_err(sql(&self.path))?;
+            let damaged = |problem: String| StoreError::Damaged {
+                path: self.path.clone(),
+                seq: expected,
+                problem,
+            };
+            let seq = seq as u64;
+            if seq != expected {
+                return Err(damaged(format!(
+                    "entry {expected} is missing (next is {seq})"
+                )));
+            }
+            let event: Event = serde_json::from_str(&body).map_err(|e| damaged(e.to_string()))?;
+            if event.seq != seq {
+                return Err(damaged(format!("it says it is entry {}", event.seq)));
+            }
+            out.push(Entry {
+                event,
+                body,
+                hash: hash.unwrap_or_default(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// SQLite's own integrity check ("ok" when sound).
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        self.conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(sql(&self.path))
+    }
+}
+
+impl Store for GameFile {
+    fn meta(&self) -> &GameMeta {
+        &self.meta
+    }
+
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn entries_after(&mut self, after: u64) -> Result<Vec<Entry>, StoreError> {
+        self.entries_from(after)
+    }
+
+    fn append(&mut self, entries: &[Entry]) -> Result<(), StoreError> {
+        self.append_all(entries)
+    }
+
+    fn integrity_check(&mut self) -> Result<String, StoreError> {
+        GameFile::integrity_check(self)
+    }
+
+    fn recorded_head(&mut self) -> Result<Option<Head>, StoreError> {
+        GameFile::recorded_head(self)
+    }
+}

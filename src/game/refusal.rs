@@ -1,0 +1,400 @@
+//! Why an action was refused, typed: each refusal carries what its message needs, and the
+//! message is written once, here. Nothing is written to the journal when an action is refused.
+
+use thiserror::Error;
+
+use super::journal::StoreError;
+use crate::resolve::ResolveError;
+
+/// Everything that can stop an action or a game from opening.
+#[derive(Debug, Error)]
+pub enum GameError {
+    /// Where the journal is kept (the game file or the server).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The action does not fit the game, the rules or the actor's remit.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The game cannot be set up from what it started from.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
+/// Why a game cannot be started or opened.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// The scenario does not load (as given, or as stored in the game).
+    #[error("{0}")]
+    Scenario(String),
+    /// The ruleset the game needs is not loaded.
+    #[error("{what} needs ruleset {ruleset}, which is not loaded")]
+    RulesetMissing {
+        /// The scenario or game.
+        what: String,
+        /// The ruleset id.
+        ruleset: String,
+    },
+    /// The journal does not begin with the game's start.
+    #[error("{location}: the journal does not begin with the game's start")]
+    NoStart {
+        /// The game.
+        location: String,
+    },
+    /// A location that is not a server, where one is needed.
+    #[error("{0} is not a server URL — give postgres://user@host/database?game=NAME")]
+    NotAServer(String),
+}
+
+impl From<ResolveError> for GameError {
+    fn from(e: ResolveError) -> Self {
+        GameError::Refused(Refusal::Resolve(e))
+    }
+}
+
+/// A value range's end for messages ("…" when open).
+fn bound(b: Option<i64>) -> String {
+    b.map_or("…".into(), |m| m.to_string())
+}
+
+fn or_nothing(list: &[String]) -> String {
+    if list.is_empty() {
+        "nothing".into()
+    } else {
+        list.join(", ")
+    }
+}
+
+/// Why an action was refused.
+#[derive(Debug, Error)]
+pub enum Refusal {
+    /// The resolver refused the inputs or dice.
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
+    /// No such counter.
+    #[error("no counter '{counter}' in this game — {}", if close.is_empty() { "see `umpire game status` for the counters".to_string() } else { format!("did you mean: {}", close.join(", ")) })]
+    NoCounter {
+        /// What was asked for.
+        counter: String,
+        /// Counters with a similar id.
+        close: Vec<String>,
+    },
+    /// A hex id of the wrong shape.
+    #[error("'{hex}' is not a hex id of this map — hex ids have {digits} digits, e.g. \"0114\"")]
+    NotAHex {
+        /// As typed.
+        hex: String,
+        /// Digits a hex id has.
+        digits: usize,
+    },
+    /// A hex on a game without a hex map.
+    #[error("this game has no hex map ({geometry} geometry)")]
+    NoHexMap {
+        /// The game's geometry.
+        geometry: String,
+    },
+    /// No place typed.
+    #[error("type where to: a hex id, an area, or x, y")]
+    NoPlace,
+    /// Not two numbers on a free-form table.
+    #[error("'{text}': type two numbers, x, y, in base units")]
+    FreeNeedsNumbers {
+        /// As typed.
+        text: String,
+    },
+    /// An area with no name.
+    #[error("an area needs a name")]
+    EmptyArea,
+    /// A free-form position that is not two numbers.
+    #[error("a free-form position needs two numbers")]
+    BadFreePosition,
+    /// No such attribute on this kind of counter.
+    #[error("{counter} has no attribute '{attribute}' — attributes: {}", names.join(", "))]
+    NoAttribute {
+        /// The counter.
+        counter: String,
+        /// What was asked for.
+        attribute: String,
+        /// The attributes it has.
+        names: Vec<String>,
+    },
+    /// A whole number was needed.
+    #[error("{attribute} is a whole number, not '{text}'")]
+    NotAWholeNumber {
+        /// The attribute.
+        attribute: String,
+        /// As typed.
+        text: String,
+    },
+    /// Outside the attribute's range.
+    #[error("{attribute} must be from {} to {}, not {value}", bound(*min), bound(*max))]
+    OutOfRange {
+        /// The attribute.
+        attribute: String,
+        /// The value given.
+        value: i64,
+        /// Lowest allowed.
+        min: Option<i64>,
+        /// Highest allowed.
+        max: Option<i64>,
+    },
+    /// Not one of the attribute's choices.
+    #[error("{attribute} must be one of {}, not '{text}'", choices.join(", "))]
+    NotAChoice {
+        /// The attribute.
+        attribute: String,
+        /// As typed.
+        text: String,
+        /// The choices.
+        choices: Vec<String>,
+    },
+    /// A delta on an attribute that is not a whole number.
+    #[error(
+        "{counter}'s {attribute} is not a number: it cannot be adjusted by a delta — set it with `game set`"
+    )]
+    NotAdjustable {
+        /// The counter.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+    },
+    /// A delta on an attribute this kind of counter does not have.
+    #[error("{counter} has no attribute '{attribute}' — whole-number attributes: {}", names.join(", "))]
+    NoWholeNumberAttribute {
+        /// The counter.
+        counter: String,
+        /// What was asked for.
+        attribute: String,
+        /// Its whole-number attributes.
+        names: Vec<String>,
+    },
+    /// A delta on an attribute whose value is not a number.
+    #[error("{counter}'s {attribute} is '{value}', not a number: it cannot be adjusted by a delta")]
+    ValueNotANumber {
+        /// The counter.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+        /// Its value.
+        value: String,
+    },
+    /// A delta that takes an attribute out of its range.
+    #[error("{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}", bound(*min), bound(*max))]
+    AdjustOutOfRange {
+        /// The counter.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+        /// Its value now.
+        now: i64,
+        /// The delta.
+        by: i64,
+        /// The value after.
+        after: i64,
+        /// Lowest allowed.
+        min: Option<i64>,
+        /// Highest allowed.
+        max: Option<i64>,
+    },
+    /// No such procedure.
+    #[error("no procedure '{procedure}' in {ruleset} — procedures: {}", procedures.join(", "))]
+    NoProcedure {
+        /// What was asked for.
+        procedure: String,
+        /// The ruleset.
+        ruleset: String,
+        /// Its procedures.
+        procedures: Vec<String>,
+    },
+    /// The entry is not a resolution that stands (not one, or undone).
+    #[error("entry {entry} is not a resolution that stands")]
+    NotAStandingResolution {
+        /// The entry.
+        entry: u64,
+    },
+    /// Effects applied twice.
+    #[error("the effects of entry {entry} are already applied (undo that first to change them)")]
+    EffectsAlreadyApplied {
+        /// The resolution's entry.
+        entry: u64,
+    },
+    /// A reason is needed for the journal.
+    #[error("{what} needs a reason, for the journal")]
+    ReasonNeeded {
+        /// What needs it ("an override", "skipping"…).
+        what: &'static str,
+    },
+    /// Mandatory items still pending.
+    #[error("mandatory items are still pending: {} — resolve them, or skip each with a reason (`umpire game skip FILE KEY --reason …`)", items.join("; "))]
+    MandatoryPending {
+        /// The items, "label [key]".
+        items: Vec<String>,
+    },
+    /// Past the last turn.
+    #[error("the scenario ends after turn {turns}")]
+    ScenarioEnds {
+        /// The scenario's turns.
+        turns: u32,
+    },
+    /// Back from the first step.
+    #[error("this is the first step of the game")]
+    FirstStep,
+    /// No pending item of that key.
+    #[error(
+        "nothing pending is called '{item}' — pending: {}",
+        or_nothing(pending)
+    )]
+    NothingPending {
+        /// The key given.
+        item: String,
+        /// The keys pending.
+        pending: Vec<String>,
+    },
+    /// A status with no name.
+    #[error("a status needs a name, e.g. disordered")]
+    EmptyStatus,
+    /// A transfer of nothing or less.
+    #[error(
+        "a transfer moves a positive amount, not {amount} — swap the two counters to move it the other way"
+    )]
+    TransferNotPositive {
+        /// The amount given.
+        amount: i64,
+    },
+    /// A transfer from a counter to itself.
+    #[error("a transfer needs two different counters")]
+    TransferToItself,
+    /// Nothing to undo.
+    #[error("nothing to undo")]
+    NothingToUndo,
+    /// Nothing to redo.
+    #[error("nothing to redo")]
+    NothingToRedo,
+    /// A clock action in a game without a clock.
+    #[error("{ruleset} has no phase clock (a megagame timetable's clock: section)")]
+    NoClock {
+        /// The ruleset's name.
+        ruleset: String,
+    },
+    /// A clock start on a turn the clock does not have.
+    #[error("the clock has no turn {turn} — turns: {}", turns.join(", "))]
+    NoClockTurn {
+        /// The turn asked for.
+        turn: u32,
+        /// The clock's turns.
+        turns: Vec<String>,
+    },
+    /// A clock start on a phase the clock does not have.
+    #[error("'{phase}' is not a phase of the clock — phases: {}", phases.join(", "))]
+    NoClockPhase {
+        /// The phase asked for.
+        phase: String,
+        /// The clock's phases.
+        phases: Vec<String>,
+    },
+    /// A clock action that does not fit the clock as it stands.
+    #[error("{0}")]
+    Clock(ClockRefusal),
+    /// A step a turn does not have.
+    #[error("there is no step {step} in a turn")]
+    NoStep {
+        /// The step (1-based).
+        step: usize,
+    },
+    /// An announcement with no text.
+    #[error("an announcement needs a text")]
+    EmptyAnnouncement,
+    /// A team announcement with no team.
+    #[error("a team announcement needs the team (--team ID)")]
+    TeamNeeded,
+    /// App dice without the seed (revealed, or a copy imported without it).
+    #[error("{0}")]
+    NoAppDice(NoAppDice),
+    /// The seed was revealed already.
+    #[error("the seed was already revealed (entry {entry})")]
+    AlreadyRevealed {
+        /// The entry that revealed it.
+        entry: u64,
+    },
+    /// Outside the actor's remit.
+    #[error(
+        "{who} may not touch {what}: {why} ({rule}) — ask the umpire whose remit it is, or Game Control"
+    )]
+    OutsideRemit {
+        /// Who acted.
+        who: String,
+        /// The counter (and attribute).
+        what: String,
+        /// Why not.
+        why: String,
+        /// The rule.
+        rule: String,
+    },
+    /// At Control's discretion, but no reason given.
+    #[error("{who} may do this only at Control's discretion, with a reason: {} — give one (--reason, or the desk's Reason field)", items.join("; "))]
+    DiscretionNeedsReason {
+        /// Who acted.
+        who: String,
+        /// What rests on discretion, with the rule.
+        items: Vec<String>,
+    },
+    /// Other desks kept winning the race for the journal.
+    #[error("{location}: other desks kept writing; the action was not recorded — try again")]
+    Busy {
+        /// The game.
+        location: String,
+    },
+    /// The link is down and the action may not wait in the offline queue.
+    #[error("{cause}\nWorking offline: not recorded — {why}.")]
+    NotOffline {
+        /// Why the server could not be reached.
+        cause: Box<StoreError>,
+        /// Why this action may not be queued.
+        why: String,
+    },
+    /// No held offline action of that number.
+    #[error("no held action {index} — {held} held")]
+    NoHeldAction {
+        /// The number given.
+        index: usize,
+        /// How many are held.
+        held: usize,
+    },
+    /// Signed in as someone the server does not know this login as.
+    #[error("{0}")]
+    Identity(String),
+}
+
+/// A clock action that does not fit the clock as it stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum ClockRefusal {
+    /// Not started.
+    #[error("the clock has not started — start it first")]
+    NotStarted,
+    /// Hold while held.
+    #[error("the clock is already held")]
+    AlreadyHeld,
+    /// Resume while running.
+    #[error("the clock is running, not held")]
+    NotHeld,
+    /// Past the last turn.
+    #[error("the clock has run through its last turn")]
+    Finished,
+}
+
+/// Why the app cannot roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum NoAppDice {
+    /// The seed was revealed: the next rolls are known to everyone.
+    #[error(
+        "the app dice's seed was revealed (entry {entry}): anyone can work out the next rolls — roll physical dice and type them in"
+    )]
+    Revealed {
+        /// The entry that revealed it.
+        entry: u64,
+    },
+    /// This copy of the game does not hold the seed.
+    #[error(
+        "this copy of the game does not hold the app dice's seed (it was imported without it) — roll physical dice and type them in"
+    )]
+    Withheld,
+}

@@ -1,0 +1,540 @@
+//! Verifying a journal, as the umpire or as a player holding a side's export: the hash chain
+//! from the game's description to the last entry, the seed against the commitment shown from
+//! the start, every app roll against the seed and its draw index, every result against its
+//! recorded inputs and dice, and the journal's head against one a player noted from a report.
+//! The first problem names the first entry that does not match.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::event::{Event, EventKind};
+use super::journal::{Entry, Head, PublicMeta, commitment, link};
+use super::refusal::GameError;
+use super::scenario::Scenario;
+use super::session::Game;
+use crate::dice::{AppDice, Provenance};
+use crate::resolve::{DiceSource, resolve};
+use crate::rules::Ruleset;
+
+/// One line of a journal as a verifier holds it: an entry in full, or only its place and hash
+/// (an entry a side's export leaves sealed).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// The entry, its text and hash.
+    Open(Entry),
+    /// Sealed: what it was is hidden from this reader; its hash keeps the chain whole.
+    Sealed {
+        /// Its place.
+        seq: u64,
+        /// Its hash.
+        hash: String,
+    },
+}
+
+impl Line {
+    /// Its place in the journal.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Line::Open(e) => e.event.seq,
+            Line::Sealed { seq, .. } => *seq,
+        }
+    }
+
+    /// Its hash.
+    pub fn hash(&self) -> &str {
+        match self {
+            Line::Open(e) => &e.hash,
+            Line::Sealed { hash, .. } => hash,
+        }
+    }
+}
+
+/// Something that does not match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The entry (0: the game's description or the journal as a whole).
+    pub entry: u64,
+    /// What, in a sentence.
+    pub text: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.entry == 0 {
+            f.write_str(&self.text)
+        } else {
+            write!(f, "entry {}: {}", self.entry, self.text)
+        }
+    }
+}
+
+/// What the seed allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedCheck {
+    /// The seed was at hand (held, chosen or revealed) and matches the commitment: every app
+    /// roll was re-derived.
+    Checked,
+    /// The seed is still secret: app rolls can be checked once it is revealed.
+    Secret,
+    /// The seed does not match the commitment.
+    Mismatch,
+}
+
+/// What verification found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// Entries read.
+    pub entries: u64,
+    /// Entries sealed (a side's export).
+    pub sealed: u64,
+    /// Where the journal stands.
+    pub head: Head,
+    /// Resolutions re-resolved.
+    pub resolutions: usize,
+    /// App dice re-derived from the seed.
+    pub app_dice: usize,
+    /// The seed against its commitment.
+    pub seed: SeedCheck,
+    /// Everything that does not match, in journal order.
+    pub problems: Vec<Problem>,
+}
+
+impl Verification {
+    /// Whether nothing was found wrong.
+    pub fn is_sound(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The first problem, if any.
+    pub fn first(&self) -> Option<&Problem> {
+        self.problems.first()
+    }
+}
+
+/// What a journal is verified against.
+pub struct Context<'a> {
+    /// The ruleset.
+    pub ruleset: &'a Ruleset,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// Leaf steps in a turn.
+    pub steps: usize,
+    /// How the game started, as anyone may know it.
+    pub public: &'a PublicMeta,
+    /// The seed and salt the verifier holds (the umpire's game file), if any.
+    pub held_seed: Option<(u64, String)>,
+    /// A head the verifier noted earlier (from a report), to hold the journal to.
+    pub expected: Option<&'a Head>,
+    /// The head the store recorded with its last append, if it keeps one.
+    pub recorded: Option<Head>,
+}
+
+struct Checker<'a> {
+    cx: &'a Context<'a>,
+    problems: Vec<Problem>,
+}
+
+impl Checker<'_> {
+    fn problem(&mut self, entry: u64, text: String) {
+        self.problems.push(Problem { entry, text });
+    }
+}
+
+/// Verifies a journal's lines (all open for the umpire; some sealed in a side's export).
+pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
+    let mut ck = Checker {
+        cx,
+        problems: Vec::new(),
+    };
+    let genesis = cx.public.genesis();
+    chain(&mut ck, &genesis, lines);
+    let opened: Vec<&Event> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Open(e) => Some(&e.event),
+            Line::Sealed { .. } => None,
+        })
+        .collect();
+    start(&mut ck, lines);
+    let (seed, seed_check) = seed(&mut ck, &opened);
+    let app_dice = rolls(&mut ck, &opened, seed, lines.len() == opened.len());
+    let resolutions = results(&mut ck, &opened);
+    shape(&mut ck, &opened, lines.len() == opened.len());
+    let head = Head {
+        entries: lines.len() as u64,
+        hash: lines
+            .last()
+            .map_or_else(|| genesis.clone(), |l| l.hash().to_string()),
+    };
+    heads(&mut ck, lines, &head);
+    let mut problems = ck.problems;
+    problems.sort_by_key(|p| p.entry);
+    Verification {
+        entries: lines.len() as u64,
+        sealed: lines
+            .iter()
+            .filter(|l| matches!(l, Line::Sealed { .. }))
+            .count() as u64,
+        head,
+        resolutions,
+        app_dice,
+        seed: seed_check,
+        problems,
+    }
+}
+
+/// The hash chain: each open entry's hash follows from the previous entry's hash and its text.
+fn chain(ck: &mut Checker, genesis: &str, lines: &[Line]) {
+    let mut previous = genesis.to_string();
+    for (i, line) in lines.iter().enumerate() {
+        let place = i as u64 + 1;
+        if line.seq() != place {
+            ck.problem(
+                place,
+                format!(
+                    "the entry in place {place} says it is entry {}: entries were removed, inserted or renumbered",
+                    line.seq()
+                ),
+            );
+        }
+        if let Line::Open(entry) = line {
+            if entry.hash.is_empty() {
+                ck.problem(place, "it has no hash: it was not written by Umpire".into());
+            } else if link(&previous, &entry.body) != entry.hash {
+                let text = if i == 0 {
+                    "it does not follow from the game's description (ruleset, scenario text, seed commitment): the description or this entry was changed"
+                } else {
+                    "it does not match its hash: it was changed after it was recorded, or an entry before it was removed, moved or inserted"
+                };
+                ck.problem(place, text.into());
+            }
+        }
+        previous = line.hash().to_string();
+    }
+}
+
+/// Entry 1 is the game's start, with the commitment of the description.
+fn start(ck: &mut Checker, lines: &[Line]) {
+    let Some(Line::Open(first)) = lines.first() else {
+        ck.problem(1, "the journal does not begin with the game's start".into());
+        return;
+    };
+    match &first.event.kind {
+        EventKind::GameStarted {
+            seed_commitment,
+            seed,
+            ..
+        } => {
+            let public = ck.cx.public;
+            if !seed_commitment.is_empty() && *seed_commitment != public.seed_commitment {
+                ck.problem(1, "the seed commitment made at the start is not the game's: the game was re-seeded".into());
+            }
+            if seed.is_some() && *seed != public.seed {
+                ck.problem(
+                    1,
+                    "the seed recorded at the start is not the game's: the game was re-seeded"
+                        .into(),
+                );
+            }
+        }
+        _ => ck.problem(1, "the journal does not begin with the game's start".into()),
+    }
+}
+
+/// The seed the rolls are checked with (held, chosen or revealed), checked against the
+/// commitment.
+fn seed(ck: &mut Checker, events: &[&Event]) -> (Option<u64>, SeedCheck) {
+    let public = ck.cx.public;
+    let revealed = events.iter().find_map(|e| match &e.kind {
+        EventKind::SeedRevealed { seed, salt } => Some((e.seq, *seed, salt.clone())),
+        _ => None,
+    });
+    if let Some((entry, seed, salt)) = &revealed
+        && commitment(*seed, salt) != public.seed_commitment
+    {
+        ck.problem(
+            *entry,
+            "the revealed seed does not match the commitment shown from the start: the game was re-seeded".into(),
+        );
+        return (None, SeedCheck::Mismatch);
+    }
+    if let Some((seed, salt)) = &ck.cx.held_seed
+        && commitment(*seed, salt) != public.seed_commitment
+    {
+        ck.problem(
+            0,
+            "the game's seed does not match the commitment made at the start: the game was re-seeded".into(),
+        );
+        return (None, SeedCheck::Mismatch);
+    }
+    match revealed
+        .map(|(_, s, _)| s)
+        .or(ck.cx.held_seed.as_ref().map(|(s, _)| *s))
+        .or(public.seed)
+    {
+        Some(seed) => (Some(seed), SeedCheck::Checked),
+        None => (None, SeedCheck::Secret),
+    }
+}
+
+/// App rolls: each die re-derived from the seed and its draw index; draws never reused, taken in
+/// order (`contiguous` when every entry is open), none after the seed was revealed.
+fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: bool) -> usize {
+    let mut checked = 0;
+    let mut next = 0u64;
+    let mut used: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut revealed = None;
+    for e in events {
+        if matches!(e.kind, EventKind::SeedRevealed { .. }) {
+            revealed = Some(e.seq);
+        }
+        let EventKind::Resolved { resolution, .. } = &e.kind else {
+            continue;
+        };
+        for roll in &resolution.rolls {
+            let Provenance::App {
+                seed: recorded,
+                first_draw,
+                draws,
+                ..
+            } = &roll.provenance
+            else {
+                continue;
+            };
+            if let Some(at) = revealed {
+                ck.problem(
+                    e.seq,
+                    format!("app dice were rolled after the seed was revealed (entry {at})"),
+                );
+            }
+            if let (Some(r), Some(s)) = (recorded, seed)
+                && *r != s
+            {
+                ck.problem(e.seq, format!("rolled with seed {r}, not the game's"));
+            }
+            if contiguous && *first_draw != next {
+                ck.problem(
+                    e.seq,
+                    format!(
+                        "its app dice start at draw {first_draw}; the next unused draw was {next}"
+                    ),
+                );
+            }
+            if roll.dice.len() as u64 != *draws {
+                ck.problem(
+                    e.seq,
+                    format!("{} dice recorded for {draws} draws", roll.dice.len()),
+                );
+            }
+            next = next.max(first_draw.saturating_add(*draws));
+            for (k, die) in roll.dice.iter().enumerate() {
+                let index = first_draw.saturating_add(k as u64);
+                if let Some(other) = used.insert(index, e.seq) {
+                    ck.problem(
+                        e.seq,
+                        format!("draw {index} was already used by entry {other}"),
+                    );
+                }
+                let Some(seed) = seed else { continue };
+                let Some(d) = ck.cx.ruleset.dice.get(&die.die) else {
+                    ck.problem(e.seq, format!("unknown die {}", die.die));
+                    continue;
+                };
+                let again = AppDice::face_at(seed, index, &d);
+                checked += 1;
+                if again.face != die.face {
+                    ck.problem(
+                        e.seq,
+                        format!(
+                            "draw {index} is a {} on a {}, the journal says {}",
+                            again.face, die.die, die.face
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// Results: the same inputs and dice must give the same outcome.
+fn results(ck: &mut Checker, events: &[&Event]) -> usize {
+    let mut n = 0;
+    for e in events {
+        let EventKind::Resolved { resolution, .. } = &e.kind else {
+            continue;
+        };
+        n += 1;
+        let Some(p) = ck.cx.ruleset.procedure(&resolution.procedure) else {
+            ck.problem(
+                e.seq,
+                format!("procedure {} is not in the ruleset", resolution.procedure),
+            );
+            continue;
+        };
+        let faces: Vec<String> = resolution
+            .rolls
+            .iter()
+            .flat_map(|r| r.dice.iter().map(|d| d.face.to_string()))
+            .collect();
+        let chart = resolution
+            .outcome
+            .from_physical_chart
+            .then_some(resolution.outcome.code.as_str());
+        let dice = DiceSource::Physical {
+            faces,
+            entered_by: None,
+        };
+        match resolve(ck.cx.ruleset, p, &resolution.inputs, dice, chart) {
+            Ok(again)
+                if again.outcome.code == resolution.outcome.code
+                    && again.outcome.value == resolution.outcome.value => {}
+            Ok(again) => ck.problem(
+                e.seq,
+                format!(
+                    "{} gives {} with these inputs and dice, the journal says {}",
+                    p.name, again.outcome.code, resolution.outcome.code
+                ),
+            ),
+            Err(err) => ck.problem(e.seq, format!("cannot be re-resolved: {err}")),
+        }
+    }
+    n
+}
+
+/// Places and references: turns and steps the scenario has; undo, redo, effects and overrides
+/// naming earlier entries of the right kind.
+fn shape(ck: &mut Checker, events: &[&Event], all_open: bool) {
+    let turns = ck.cx.scenario.turns.max(1);
+    let steps = ck.cx.steps.max(1);
+    let kinds: BTreeMap<u64, &EventKind> = events.iter().map(|e| (e.seq, &e.kind)).collect();
+    for e in events {
+        if e.cursor.turn == 0 || e.cursor.turn > turns {
+            ck.problem(
+                e.seq,
+                format!("turn {} of a {turns}-turn scenario", e.cursor.turn),
+            );
+        }
+        if e.cursor.step >= steps {
+            ck.problem(
+                e.seq,
+                format!("step {} of a {steps}-step turn", e.cursor.step + 1),
+            );
+        }
+        let (target, resolution) = match &e.kind {
+            EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. } => (*of, true),
+            EventKind::Undone { event } | EventKind::Redone { event } => (*event, false),
+            EventKind::GameStarted { .. } if e.seq != 1 => {
+                ck.problem(e.seq, "a second start of the game".into());
+                continue;
+            }
+            _ => continue,
+        };
+        if target >= e.seq {
+            ck.problem(
+                e.seq,
+                format!("it names entry {target}, which comes after it"),
+            );
+            continue;
+        }
+        match kinds.get(&target) {
+            Some(EventKind::Resolved { .. }) => {}
+            Some(k) if resolution => ck.problem(
+                e.seq,
+                format!(
+                    "it names entry {target}, a {}, not a resolution",
+                    k.name().replace('_', " ")
+                ),
+            ),
+            Some(k) if !k.is_undoable() && !matches!(k, EventKind::Undone { .. }) => ck.problem(
+                e.seq,
+                format!(
+                    "it undoes entry {target}, a {}, which cannot be undone",
+                    k.name().replace('_', " ")
+                ),
+            ),
+            // A sealed entry (a side's export): its kind is not known here.
+            None if !all_open => {}
+            None => ck.problem(
+                e.seq,
+                format!("it names entry {target}, which does not exist"),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// The head: against the one the store recorded, and the one the verifier noted.
+fn heads(ck: &mut Checker, lines: &[Line], head: &Head) {
+    if let Some(recorded) = &ck.cx.recorded
+        && recorded != head
+    {
+        let text = if recorded.entries > head.entries {
+            format!(
+                "the journal ends at entry {}, but {} entries were recorded: entries were cut off the end, or an older copy was put back",
+                head.entries, recorded.entries
+            )
+        } else {
+            format!(
+                "the journal's head is not the one recorded with its last entry ({}): it was rewritten",
+                recorded.token()
+            )
+        };
+        ck.problem(0, text);
+    }
+    let Some(expected) = ck.cx.expected else {
+        return;
+    };
+    if expected.entries > head.entries {
+        ck.problem(
+            0,
+            format!(
+                "the journal has {} entries; the head you hold ({}) says it had {}: entries were cut off, or the journal was replaced",
+                head.entries,
+                expected.token(),
+                expected.entries
+            ),
+        );
+        return;
+    }
+    let Some(line) = lines.get(expected.entries.saturating_sub(1) as usize) else {
+        return;
+    };
+    let hash = if expected.entries == 0 {
+        head.hash.as_str()
+    } else {
+        line.hash()
+    };
+    if !hash.starts_with(&expected.hash) {
+        ck.problem(
+            expected.entries,
+            format!(
+                "its hash is {hash}, the head you hold says {}: the journal was rewritten up to here",
+                expected.hash
+            ),
+        );
+    }
+}
+
+impl Game {
+    /// Verifies this game's journal as its umpire (who holds the seed): see [`verify_lines`].
+    /// `expected`: a head noted earlier from a report, to hold the journal to.
+    pub fn verify(&mut self, expected: Option<&Head>) -> Result<Verification, GameError> {
+        let public = self.public_meta();
+        let meta = self.meta().clone();
+        let recorded = self.journal_mut().recorded_head()?;
+        let lines: Vec<Line> = self.read_entries()?.into_iter().map(Line::Open).collect();
+        let cx = Context {
+            ruleset: self.ruleset(),
+            scenario: self.scenario(),
+            steps: self.steps().len(),
+            public: &public,
+            held_seed: meta.seed.zip(meta.salt.clone()),
+            expected,
+            recorded,
+        };
+        Ok(verify_lines(&cx, &lines))
+    }
+}
