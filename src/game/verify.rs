@@ -471,27 +471,32 @@ fn heads(ck: &mut Checker, lines: &[Line], head: &Head) {
     if let Some(recorded) = &ck.cx.recorded
         && recorded != head
     {
-        let text = if recorded.entries > head.entries {
-            format!(
-                "the journal ends at entry {}, but {} entries were recorded: entries were cut off the end, or an older copy was put back",
-                head.entries, recorded.entries
-            )
+        if recorded.entries > head.entries {
+            ck.problem(
+                head.entries + 1,
+                format!(
+                    "missing: the journal ends at entry {}, but {} entries were recorded — entries were cut off the end, or an older copy was put back",
+                    head.entries, recorded.entries
+                ),
+            );
         } else {
-            format!(
-                "the journal's head is not the one recorded with its last entry ({}): it was rewritten",
-                recorded.token()
-            )
-        };
-        ck.problem(0, text);
+            ck.problem(
+                head.entries,
+                format!(
+                    "the journal's head is not the one recorded with its last entry ({}): it was rewritten",
+                    recorded.token()
+                ),
+            );
+        }
     }
     let Some(expected) = ck.cx.expected else {
         return;
     };
     if expected.entries > head.entries {
         ck.problem(
-            0,
+            head.entries + 1,
             format!(
-                "the journal has {} entries; the head you hold ({}) says it had {}: entries were cut off, or the journal was replaced",
+                "missing: the journal has {} entries; the head you hold ({}) says it had {} — entries were cut off, or the journal was replaced",
                 head.entries,
                 expected.token(),
                 expected.entries

@@ -28,4 +28,5 @@ mod ruleset_rr3;
 mod scenarios;
 mod shapes;
 mod shared;
+mod tamper;
 mod transcription;

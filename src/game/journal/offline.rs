@@ -106,6 +106,14 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// Where sending the queue stands: the journal's length when the desk went offline, how the
+/// queued entries were renumbered, and the entries already sent.
+struct Sending {
+    since: usize,
+    map: BTreeMap<u64, u64>,
+    sent: BTreeSet<u64>,
+}
+
 /// The offline side of a journal.
 #[derive(Default)]
 pub(super) struct Offline {
@@ -311,7 +319,6 @@ impl Journal {
             return Ok(report);
         }
         let others = self.store.entries_after(self.confirmed as u64)?;
-        let since = self.offline.base.min(self.confirmed);
         let provisional = self.events.split_off(self.confirmed);
         let mut actions: Vec<Vec<Event>> = Vec::new();
         let mut at = 0;
@@ -321,92 +328,26 @@ impl Journal {
         }
         report.taken_in = others.len();
         self.push_confirmed(others);
-        let mut map: BTreeMap<u64, u64> = BTreeMap::new();
-        let mut sent: BTreeSet<u64> = BTreeSet::new();
+        let mut sending = Sending {
+            since: self.offline.base.min(self.confirmed),
+            map: BTreeMap::new(),
+            sent: BTreeSet::new(),
+        };
         let mut pending = actions.into_iter();
-        let mut failure = None;
+        let mut failed = None;
         for mut action in pending.by_ref() {
             for e in &mut action {
-                remap(&mut e.kind, &map);
+                remap(&mut e.kind, &sending.map);
             }
-            // An append whose answer was lost when the link dropped may have landed after all:
-            // then it is in the journal already, and is not sent twice.
-            if let Some(first) = action.first()
-                && let Some(at) = self.events[since..].iter().position(|o| {
-                    !sent.contains(&o.seq)
-                        && o.at == first.at
-                        && o.by == first.by
-                        && o.kind.name() == first.kind.name()
-                })
-            {
-                let base = since + at;
-                for (j, e) in action.iter().enumerate() {
-                    if let Some(landed) = self.events.get(base + j) {
-                        map.insert(e.seq, landed.seq);
-                        sent.insert(landed.seq);
-                    }
-                }
-                report.sent += 1;
-                continue;
-            }
-            loop {
-                let others: Vec<Event> = self.events[since..]
-                    .iter()
-                    .filter(|e| !sent.contains(&e.seq))
-                    .cloned()
-                    .collect();
-                let theirs = keys(&others);
-                let clashes: Vec<String> = keys(&action).intersection(&theirs).cloned().collect();
-                if !clashes.is_empty() {
-                    self.offline.held.push(Held {
-                        events: action.clone(),
-                        clashes,
-                    });
-                    report.held += 1;
-                    break;
-                }
-                let first = self.events.len() as u64 + 1;
-                let mut numbered = action.clone();
-                let mut step = BTreeMap::new();
-                for (e, seq) in numbered.iter_mut().zip(first..) {
-                    step.insert(e.seq, seq);
-                    e.seq = seq;
-                }
-                for e in &mut numbered {
-                    remap(&mut e.kind, &step);
-                }
-                let entries = self.seal(&numbered)?;
-                match self.store.append(&entries) {
-                    Ok(()) => {}
-                    Err(StoreError::Moved { .. }) => {
-                        let more = self.store.entries_after(self.confirmed as u64)?;
-                        report.taken_in += more.len();
-                        self.push_confirmed(more);
-                        continue;
-                    }
-                    Err(e) => {
-                        failure = Some((e, action.clone()));
-                        break;
-                    }
-                }
-                map.extend(step);
-                sent.extend(numbered.iter().map(|e| e.seq));
-                self.push_confirmed(entries);
-                report.sent += 1;
-                break;
-            }
-            if failure.is_some() {
+            if let Err(e) = self.send_one(action.clone(), &mut sending, &mut report) {
+                self.requeue(action);
+                failed = Some(e);
                 break;
             }
         }
-        let failed = failure.map(|(e, action)| {
-            self.requeue(action);
-            e
-        });
-        for rest in pending {
-            let mut rest = rest;
+        for mut rest in pending {
             for e in &mut rest {
-                remap(&mut e.kind, &map);
+                remap(&mut e.kind, &sending.map);
             }
             self.requeue(rest);
         }
@@ -415,6 +356,80 @@ impl Journal {
         match failed {
             Some(e) => Err(e.into()),
             None => Ok(report),
+        }
+    }
+
+    /// Sends one queued action: skipped when it landed already (an answer lost when the link
+    /// dropped), held when it clashes with another desk's change, else appended (after taking
+    /// in whatever other desks wrote meanwhile).
+    fn send_one(
+        &mut self,
+        action: Vec<Event>,
+        sending: &mut Sending,
+        report: &mut SyncReport,
+    ) -> Result<(), StoreError> {
+        if let Some(first) = action.first()
+            && let Some(at) = self.events[sending.since..].iter().position(|o| {
+                !sending.sent.contains(&o.seq)
+                    && o.at == first.at
+                    && o.by == first.by
+                    && o.kind.name() == first.kind.name()
+            })
+        {
+            let base = sending.since + at;
+            for (j, e) in action.iter().enumerate() {
+                if let Some(landed) = self.events.get(base + j) {
+                    sending.map.insert(e.seq, landed.seq);
+                    sending.sent.insert(landed.seq);
+                }
+            }
+            report.sent += 1;
+            return Ok(());
+        }
+        loop {
+            let others: Vec<Event> = self.events[sending.since..]
+                .iter()
+                .filter(|e| !sending.sent.contains(&e.seq))
+                .cloned()
+                .collect();
+            let clashes: Vec<String> = keys(&action)
+                .intersection(&keys(&others))
+                .cloned()
+                .collect();
+            if !clashes.is_empty() {
+                self.offline.held.push(Held {
+                    events: action,
+                    clashes,
+                });
+                report.held += 1;
+                return Ok(());
+            }
+            let first = self.events.len() as u64 + 1;
+            let mut numbered = action.clone();
+            let mut step = BTreeMap::new();
+            for (e, seq) in numbered.iter_mut().zip(first..) {
+                step.insert(e.seq, seq);
+                e.seq = seq;
+            }
+            for e in &mut numbered {
+                remap(&mut e.kind, &step);
+            }
+            let entries = self.seal(&numbered)?;
+            match self.store.append(&entries) {
+                Ok(()) => {}
+                Err(StoreError::Moved { .. }) => {
+                    let more = self.store.entries_after(self.confirmed as u64)?;
+                    report.taken_in += more.len();
+                    self.push_confirmed(more);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+            sending.map.extend(step);
+            sending.sent.extend(numbered.iter().map(|e| e.seq));
+            self.push_confirmed(entries);
+            report.sent += 1;
+            return Ok(());
         }
     }
 
