@@ -1,5 +1,6 @@
-//! Game-file benchmarks: opening a 10,000-event game (rebuilding its state from the journal) and
-//! committing one action (a durable SQLite transaction). Target: open ≤ 100 ms.
+//! Game-file benchmarks: opening a 10,000-event game (rebuilding its state from the journal),
+//! verifying it, and committing one action (a durable SQLite transaction, with its hash in the
+//! chain). Targets: open ≤ 100 ms, verify ≤ 200 ms, commit within 10% of before the chain.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,16 @@ fn benches(c: &mut Criterion) {
             let g = Game::open(black_box(&big), &lib).expect("open");
             assert_eq!(g.events().len(), 10_000);
             g
+        })
+    });
+    // Verification as the umpire: the hash chain, the seed's commitment, every app roll and
+    // every result of the 10,000 entries (target ≤ 200 ms).
+    let mut opened = Game::open(&big, &lib).expect("open");
+    c.bench_function("verify_game_10000_events", |b| {
+        b.iter(|| {
+            let v = opened.verify(None).expect("verify");
+            assert!(v.is_sound());
+            v
         })
     });
     let path = dir("commit", &std::env::temp_dir()).join("commit.umpire");

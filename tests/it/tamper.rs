@@ -251,6 +251,9 @@ fn roll(v: &mut Value) -> &mut Value {
     &mut v["resolution"]["rolls"][0]
 }
 
+/// An edit made behind Umpire's back.
+type Tamper = Box<dyn Fn(&Connection, &Played)>;
+
 struct Case {
     name: &'static str,
     /// The entry verification must name first (0: the description or the journal as a whole;
@@ -258,7 +261,7 @@ struct Case {
     names: Option<u64>,
     /// Give verify the head a player noted from a report.
     with_head: bool,
-    tamper: Box<dyn Fn(&Connection, &Played)>,
+    tamper: Tamper,
 }
 
 fn case(
