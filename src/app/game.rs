@@ -177,9 +177,10 @@ impl GameDesk {
     pub fn fit_underlay(&self, size: [u32; 2]) -> super::underlay::Similarity {
         let [c0, r0, c1, _] = self.hex_bounds().unwrap_or([1, 1, 20, 20]);
         let (c0, r0, c1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2);
-        let left = super::underlay::hex_centre(c0, r0)[0] - 1.0;
-        let right = super::underlay::hex_centre(c1, r0)[0] + 1.0;
-        let top = super::underlay::hex_centre(c0 | 1, r0)[1] - 3f64.sqrt() / 2.0;
+        let centre = |col, row| crate::game::hex::HexId::new(col, row, 4).centre();
+        let left = centre(c0, r0)[0] - 1.0;
+        let right = centre(c1, r0)[0] + 1.0;
+        let top = centre(c0 | 1, r0)[1] - 3f64.sqrt() / 2.0;
         let scale = (right - left) / f64::from(size[0].max(1));
         super::underlay::Similarity::scale_then_move(scale, [left, top])
     }
@@ -318,7 +319,9 @@ impl GameDesk {
         // The map's extent: every hex that holds a counter, and the scenario's set-up hexes.
         let mut bounds: Option<[u32; 4]> = self.bounds;
         for h in self.stacks.keys() {
-            if let Some((col, row)) = hex_col_row(h) {
+            if let Some((col, row)) =
+                crate::game::hex::HexId::parse_any(h).map(|h| (h.col(), h.row()))
+            {
                 bounds = Some(match bounds {
                     None => [col, row, col, row],
                     Some([a, b, c, d]) => [a.min(col), b.min(row), c.max(col), d.max(row)],
@@ -493,27 +496,11 @@ impl GameDesk {
         }
     }
 
-    /// The place typed in the move-to field, read in the game's geometry.
+    /// The place typed in the move-to field, read in the game's geometry (the command line
+    /// reads it the same way: [`crate::game::hex::read_position`]).
     pub fn typed_position(&self) -> Result<Position, String> {
-        let text = self.move_to.trim();
-        if text.is_empty() {
-            return Err("type where to: a hex id, an area, or x, y".into());
-        }
         let kind = self.game.ruleset().geometry.as_ref().map(|g| g.kind);
-        let parts: Vec<&str> = text.split([',', ' ']).filter(|p| !p.is_empty()).collect();
-        if let [x, y] = parts.as_slice()
-            && let (Ok(x), Ok(y)) = (x.parse::<f64>(), y.parse::<f64>())
-        {
-            return Ok(Position::Free { x, y });
-        }
-        Ok(match kind {
-            Some(crate::rules::GeometryKind::Hex) => Position::Hex(text.to_string()),
-            Some(crate::rules::GeometryKind::Free) => {
-                return Err(format!("'{text}': type two numbers, x, y, in base units"));
-            }
-            _ if text.chars().all(|c| c.is_ascii_digit()) => Position::Hex(text.to_string()),
-            _ => Position::Area(text.to_string()),
-        })
+        crate::game::hex::read_position(&self.move_to, kind).map_err(|e| e.to_string())
     }
 
     /// The geometry of the table: hex, area or free.
@@ -874,21 +861,6 @@ fn light_status(game: &Game) -> Status {
     let mut status = game.status();
     status.counters = Vec::new();
     status
-}
-
-/// Column and row of a hex id: the first half of its digits and the second ("0114": 1, 14).
-pub fn hex_col_row(id: &str) -> Option<(u32, u32)> {
-    if id.len() < 2 || !id.len().is_multiple_of(2) || !id.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let (c, r) = id.split_at(id.len() / 2);
-    Some((c.parse().ok()?, r.parse().ok()?))
-}
-
-/// The hex id of a column and row, with `digits` digits in all.
-pub fn hex_id(col: u32, row: u32, digits: usize) -> String {
-    let half = digits / 2;
-    format!("{col:0half$}{row:0half$}")
 }
 
 /// Prefixes of input names that name a role (`attacker_strength_points`).

@@ -5,10 +5,11 @@
 use eframe::egui::{self, Color32, RichText, Sense, Stroke, Ui, Vec2, pos2};
 
 use super::commands::Command;
-use super::game::{EVENT_KINDS, GameDesk, hex_col_row, hex_id};
+use super::game::{EVENT_KINDS, GameDesk};
 use super::view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
 };
+use crate::game::hex::HexId;
 use crate::game::scenario::Position;
 use crate::resolve::describe_effect;
 use crate::rules::GeometryKind;
@@ -501,13 +502,7 @@ impl GameDesk {
         let origin =
             rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
         self.map_geometry = Some((origin, r, h, digits, rect));
-        let centre = |col: u32, row: u32| {
-            origin
-                + Vec2::new(
-                    col as f32 * 1.5 * r,
-                    (row as f32 + if col.is_multiple_of(2) { 0.5 } else { 0.0 }) * h,
-                )
-        };
+        let centre = |col: u32, row: u32| screen_centre(origin, r, HexId::new(col, row, digits));
         // The photo or scan of the physical map, under the grid.
         if let Some(u) = self.underlay.as_mut() {
             let corners = u.corners();
@@ -567,7 +562,7 @@ impl GameDesk {
                     painter.text(
                         pos2(c.x, c.y - h * 0.38),
                         egui::Align2::CENTER_CENTER,
-                        hex_id(col, row, digits),
+                        HexId::new(col, row, digits).id(),
                         id_font.clone(),
                         Color32::from_rgb(120, 110, 95),
                     );
@@ -586,7 +581,7 @@ impl GameDesk {
         let size = r * 0.95;
         let name_font = egui::FontId::proportional((r * 0.3).clamp(6.0, 12.0));
         for (hex, ids) in self.stacks() {
-            let Some((col, row)) = hex_col_row(hex) else {
+            let Some((col, row)) = HexId::parse_any(hex).map(|h| (h.col(), h.row())) else {
                 continue;
             };
             if col < col_lo || col > col_hi || row < row_lo || row > row_hi {
@@ -659,30 +654,10 @@ impl GameDesk {
                 }
             }
         }
-        // Pointer → hex: the nearest centre among the neighbours of the rough guess.
+        // Pointer → hex (the hex it falls in, in map coordinates).
         let hex_at = |p: egui::Pos2| -> Option<String> {
-            let col = ((p.x - origin.x) / (1.5 * r)).round() as i64;
-            let mut best: Option<(f32, u32, u32)> = None;
-            for dc in -1..=1 {
-                let cc = col + dc;
-                if cc < 0 {
-                    continue;
-                }
-                let shift = if cc.rem_euclid(2) == 0 { 0.5 } else { 0.0 };
-                let row = ((p.y - origin.y) / h - shift).round() as i64;
-                for dr in -1..=1 {
-                    let rr = row + dr;
-                    if rr < 0 {
-                        continue;
-                    }
-                    let d = centre(cc as u32, rr as u32).distance(p);
-                    if best.is_none_or(|(bd, _, _)| d < bd) {
-                        best = Some((d, cc as u32, rr as u32));
-                    }
-                }
-            }
-            best.filter(|(d, _, _)| *d <= r)
-                .map(|(_, c, rr)| hex_id(c, rr, digits))
+            let at = (p - origin) / r;
+            HexId::at([f64::from(at.x), f64::from(at.y)], digits).map(|h| h.id())
         };
         if let Some(p) = response.hover_pos()
             && let Some(hex) = hex_at(p)
@@ -733,10 +708,10 @@ impl GameDesk {
         if let Some((id, at)) = self.dragging.clone() {
             let target = hex_at(at);
             if let Some(t) = &target
-                && let Some((col, row)) = hex_col_row(t)
+                && let Some(target) = HexId::parse_any(t)
             {
                 painter.circle_stroke(
-                    centre(col, row),
+                    screen_centre(origin, r, target),
                     r * 0.9,
                     Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
                 );
@@ -804,15 +779,8 @@ impl GameDesk {
     /// Where a hex's centre was on screen in the last frame of the hex map (for tests and
     /// tools that point at the map).
     pub fn hex_screen_pos(&self, hex: &str) -> Option<egui::Pos2> {
-        let (origin, r, h, _, _) = self.map_geometry?;
-        let (col, row) = hex_col_row(hex)?;
-        Some(
-            origin
-                + Vec2::new(
-                    col as f32 * 1.5 * r,
-                    (row as f32 + if col.is_multiple_of(2) { 0.5 } else { 0.0 }) * h,
-                ),
-        )
+        let (origin, r, _, _, _) = self.map_geometry?;
+        Some(screen_centre(origin, r, HexId::parse_any(hex)?))
     }
 
     /// The hex map's rectangle on screen in the last frame.
@@ -1224,4 +1192,11 @@ fn undo_redo_ui(ui: &mut Ui, queue: &mut Vec<Command>) {
     {
         queue.push(Command::Redo);
     }
+}
+
+/// Where a hex's centre is on screen: the map's origin, plus its centre in hex radii
+/// ([`HexId::centre`]) at `r` points a radius.
+fn screen_centre(origin: egui::Pos2, r: f32, hex: HexId) -> egui::Pos2 {
+    let [x, y] = hex.centre();
+    origin + Vec2::new(x as f32, y as f32) * r
 }

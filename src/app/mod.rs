@@ -35,7 +35,7 @@ pub use desk::{
     outcome_text, split_faces,
 };
 pub use files::{default_scenario, games_dir, new_game_path, read_recent, recent_file, remember};
-pub use game::{GameDesk, ResolvedEntry, describe_event, hex_col_row, hex_id};
+pub use game::{GameDesk, ResolvedEntry, describe_event};
 pub use game_view::{
     APPLY_LABEL, BACK_LABEL, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, JOURNAL_FILTER_LABEL,
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, SKIP_REASON_LABEL,
@@ -58,7 +58,7 @@ pub use shell::{
 pub use underlay::{
     DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
     UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,
-    Underlay, UnderlayDialog, UnderlaySettings, hex_centre, sidecar_path,
+    Underlay, UnderlayDialog, UnderlaySettings, sidecar_path,
 };
 pub use view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,

@@ -12,7 +12,7 @@ use eframe::egui;
 use serde::{Deserialize, Serialize};
 
 use super::charts::write_atomically;
-use super::game::hex_col_row;
+use crate::game::hex::HexId;
 
 /// Label of the underlay's image path field.
 pub const UNDERLAY_PATH_LABEL: &str = "Map image file";
@@ -108,12 +108,6 @@ impl Similarity {
     pub fn rotation_degrees(&self) -> f64 {
         self.a[1].atan2(self.a[0]).to_degrees()
     }
-}
-
-/// The centre of a hex in map coordinates (hex radii).
-pub fn hex_centre(col: u32, row: u32) -> [f64; 2] {
-    let shift = if col.is_multiple_of(2) { 0.5 } else { 0.0 };
-    [1.5 * f64::from(col), 3f64.sqrt() * (f64::from(row) + shift)]
 }
 
 /// What is kept per game.
@@ -306,14 +300,14 @@ pub fn align(points: &[String; 2], hexes: &[String; 2]) -> Result<Similarity, St
                 points[i].trim()
             )
         })?;
-        let (col, row) = hex_col_row(hexes[i].trim()).ok_or_else(|| {
+        let hex = HexId::parse_any(hexes[i].trim()).ok_or_else(|| {
             format!(
                 "point {}: '{}' is not a hex id such as 0114",
                 i + 1,
                 hexes[i].trim()
             )
         })?;
-        q[i] = hex_centre(col, row);
+        q[i] = hex.centre();
     }
     if p[0] == p[1] {
         return Err("the two points on the image must differ".into());
@@ -363,8 +357,8 @@ mod tests {
             &["0101".into(), "0501".into()],
         )
         .expect("aligned");
-        assert!(close(t.apply([12.0, 30.0]), hex_centre(1, 1)));
-        assert!(close(t.apply([412.0, 30.0]), hex_centre(5, 1)));
+        assert!(close(t.apply([12.0, 30.0]), HexId::new(1, 1, 4).centre()));
+        assert!(close(t.apply([412.0, 30.0]), HexId::new(5, 1, 4).centre()));
         assert!(
             align(
                 &["1,1".into(), "1,1".into()],

@@ -16,6 +16,7 @@ use umpire::app::{
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, SKIP_REASON_LABEL,
     UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
 };
+use umpire::game::hex::HexId;
 use umpire::game::scenario::Position;
 use umpire::game::{CounterChange, Event, EventKind, Game};
 use umpire::rules::{Library, SourceFile};
@@ -332,14 +333,15 @@ fn a_counter_dragged_onto_a_hex_moves_there() {
         let stacks = g.stacks().clone();
         let mut found = None;
         for (hex, ids) in &stacks {
-            let (col, row) = umpire::app::hex_col_row(hex).expect("hex id");
-            let below = umpire::app::hex_id(col, row + 1, hex.len());
+            let id = HexId::parse_any(hex).expect("hex id");
+            let (col, row) = (id.col(), id.row());
+            let below = HexId::new(col, row + 1, hex.len()).id();
             if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&below))
                 && rect.contains(a)
                 && rect.contains(b)
                 && !stacks.contains_key(&below)
-                && !stacks.contains_key(&umpire::app::hex_id(col, row + 2, hex.len()))
-                && g.hex_screen_pos(&umpire::app::hex_id(col, row + 2, hex.len()))
+                && !stacks.contains_key(&HexId::new(col, row + 2, hex.len()).id())
+                && g.hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
                     .is_some_and(|p| rect.contains(p))
             {
                 found = Some((ids[0].clone(), hex.clone(), below, a, b));
@@ -398,8 +400,9 @@ fn a_counter_dragged_onto_a_hex_moves_there() {
     // Dragging the empty map pans it: nothing is recorded.
     let (empty, start) = {
         let g = harness.state().game.as_ref().expect("game");
-        let (col, row) = umpire::app::hex_col_row(&to_hex).expect("hex id");
-        let empty = umpire::app::hex_id(col, row + 2, to_hex.len());
+        let id = HexId::parse_any(&to_hex).expect("hex id");
+        let (col, row) = (id.col(), id.row());
+        let empty = HexId::new(col, row + 2, to_hex.len()).id();
         assert!(!g.stacks().contains_key(&empty), "{empty} is empty");
         let at = g.hex_screen_pos(&empty).expect("on screen");
         (empty, at)

@@ -18,8 +18,9 @@ use umpire::app::{
     EXPORT_PATH_LABEL, GAME_FILE_LABEL, GameDesk, OPEN_LABEL, RulesSetup, START_GAME_LABEL,
     UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS, UNDERLAY_LOAD_LABEL,
     UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS, WORKING_PREFIX, cell_label,
-    hex_centre, sidecar_path,
+    sidecar_path,
 };
+use umpire::game::hex::HexId;
 use umpire::rules::{Cell, Library};
 
 /// A fresh folder for one test.
@@ -274,11 +275,11 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
     let near = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9;
     assert!(near(
         settings.transform.apply([0.0, 0.0]),
-        hex_centre(10, 10)
+        HexId::new(10, 10, 4).centre()
     ));
     assert!(near(
         settings.transform.apply([8.0, 0.0]),
-        hex_centre(12, 10)
+        HexId::new(12, 10, 4).centre()
     ));
     // Kept beside the game, and restored when the game is opened again (on the worker).
     let game_file = dir.join("game.umpire");
