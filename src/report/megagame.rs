@@ -138,6 +138,15 @@ impl Sheet {
         sheet
             .writer
             .paragraph(None, &facts.join(" · "), sheet.small, 0.0);
+        // What a reader keeps to check later that the journal was not rewritten.
+        let head = game.head();
+        let trust = format!(
+            "Journal: {} entries, head {} · {}",
+            head.entries,
+            head.hash,
+            game.seed_statement()
+        );
+        sheet.writer.paragraph(None, &trust, sheet.small, 0.0);
         Ok(sheet)
     }
 
@@ -775,9 +784,6 @@ pub fn control_log_pdf(
     let title = format!("Control log — {span}");
     let facts = [
         "Control only".to_string(),
-        format!("{} journal entries", game.events().len()),
-        game.seed_statement(),
-        format!("journal head {}", game.head().token()),
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
     let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
