@@ -10,6 +10,7 @@ pub mod sequence;
 pub mod session;
 pub mod state;
 pub mod store;
+pub mod visibility;
 
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use location::Location;
