@@ -29,3 +29,4 @@ mod scenarios;
 mod shapes;
 mod shared;
 mod transcription;
+mod visibility;
