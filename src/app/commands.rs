@@ -63,11 +63,19 @@ pub enum Command {
     ClockAdvance,
     /// Show or hide the megagame ledgers.
     Ledgers,
+    /// Show everything, as the umpire sees it (the default view).
+    SeeAsUmpire,
+    /// Show the game as the next side sees it (after the last side, the umpire's view again).
+    SeeAsNextSide,
+    /// Show the game as the scenario's side at this index sees it (the View menu's choices).
+    SeeAsSide(u8),
+    /// Record the reveals the ruleset calls for at this step (e.g. D.1 Intelligence).
+    RevealContacts,
 }
 
 impl Command {
     /// Every command, in menu order.
-    pub const ALL: [Command; 28] = [
+    pub const ALL: [Command; 31] = [
         Command::Undo,
         Command::Redo,
         Command::Next,
@@ -96,6 +104,9 @@ impl Command {
         Command::ClockResume,
         Command::ClockAdvance,
         Command::Ledgers,
+        Command::SeeAsUmpire,
+        Command::SeeAsNextSide,
+        Command::RevealContacts,
     ];
 
     /// What the command does, for menus and the palette.
@@ -129,6 +140,10 @@ impl Command {
             Command::ClockResume => "Resume the clock",
             Command::ClockAdvance => "Advance to the next phase",
             Command::Ledgers => "Ledgers",
+            Command::SeeAsUmpire => "As seen by: the umpire",
+            Command::SeeAsNextSide => "As seen by: the next side",
+            Command::SeeAsSide(_) => "As seen by a side",
+            Command::RevealContacts => "Reveal the counters in contact",
         }
     }
 
@@ -162,7 +177,13 @@ impl Command {
             Command::ClockResume => k(Modifiers::NONE, Key::F7),
             Command::ClockAdvance => k(Modifiers::NONE, Key::F8),
             Command::Ledgers => k(Modifiers::COMMAND | Modifiers::SHIFT, Key::L),
-            Command::UsePhysical | Command::UseChartResult | Command::MoveSelected => None,
+            Command::SeeAsNextSide => k(Modifiers::NONE, Key::F9),
+            Command::UsePhysical
+            | Command::UseChartResult
+            | Command::MoveSelected
+            | Command::SeeAsUmpire
+            | Command::SeeAsSide(_)
+            | Command::RevealContacts => None,
         }
     }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::game::effects::{Prefilled, Proposal, prefill, propose};
 use crate::game::scenario::Position;
+use crate::game::visibility::Sight;
 use crate::game::{
     Action, Actor, CounterChange, Event, EventKind, Game, GameError, Refusal, Status, StoreError,
 };
@@ -70,7 +71,7 @@ pub struct GameDesk {
     pub zoom: f32,
     /// Map view: pan offset, in points.
     pub pan: egui::Vec2,
-    revision: usize,
+    pub(crate) revision: usize,
     stacks: HashMap<String, Vec<String>>,
     bounds: Option<[u32; 4]>,
     /// The step the Sequence of Play list last scrolled to (turn, step).
@@ -99,10 +100,15 @@ pub struct GameDesk {
     pub(crate) signed_in: Option<crate::megagame::remit::SignedIn>,
     /// The reason given for actions at Control's discretion.
     pub(crate) reason: Option<String>,
+    /// The side whose view the desk shows (None: the umpire's, everything).
+    pub(crate) seen_by: Option<String>,
+    /// That side's view as last worked out.
+    pub(crate) side_cache: Option<super::side_view::SideCache>,
 }
 
-/// What the journal rows were built for: journal length, text filter, kind filter.
-type JournalKey = (usize, String, Option<&'static str>);
+/// What the journal rows were built for: journal length, text filter, kind filter, the side
+/// whose view is shown.
+type JournalKey = (usize, String, Option<&'static str>, Option<String>);
 
 /// One line of the journal panel.
 #[derive(Debug, Clone, PartialEq)]
@@ -235,6 +241,8 @@ impl GameDesk {
             underlay_picked: None,
             signed_in: None,
             reason: None,
+            seen_by: None,
+            side_cache: None,
         };
         // Open the resolve panel on the first pending procedure, if any.
         if let Some(p) = desk
@@ -303,14 +311,16 @@ impl GameDesk {
         &self.stacks
     }
 
-    fn restack(&mut self) {
+    pub(crate) fn restack(&mut self) {
         if self.revision == self.game.events().len() {
             return;
         }
         self.revision = self.game.events().len();
         self.stacks.clear();
         for c in self.game.state().counters.values() {
+            // In a side's view, only what it sees on the map (presence or more).
             if c.removed.is_none()
+                && self.shows(&c.id)
                 && let Position::Hex(h) = &c.position
             {
                 self.stacks.entry(h.clone()).or_default().push(c.id.clone());
@@ -404,6 +414,7 @@ impl GameDesk {
                 None
             }
         };
+        self.refresh_side();
         self.restack();
         self.status = light_status(&self.game);
         // A resolution undone (or its effects applied) no longer takes proposals.
@@ -816,7 +827,14 @@ impl GameDesk {
             self.game.events().len(),
             self.journal_filter.trim().to_lowercase(),
             self.journal_kind,
+            self.seen_by.clone(),
         );
+        // In a side's view: entries it sees whole in full, the others as their summary.
+        let sights = self
+            .side_cache
+            .as_ref()
+            .filter(|_| self.seen_by.is_some())
+            .map(|c| std::rc::Rc::clone(&c.sights));
         if let Some((k, rows)) = &self.journal_rows
             && *k == key
         {
@@ -828,12 +846,22 @@ impl GameDesk {
             .iter()
             .rev()
             .filter(|e| key.2.is_none_or(|k| e.kind.name() == k))
-            .map(|e| JournalRow {
-                seq: e.seq,
-                kind: e.kind.name(),
-                text: describe_event(self, e),
-                undone: e.kind.is_undoable() && !self.stands(e.seq),
-                overridden: matches!(e.kind, EventKind::Overridden { .. }),
+            .filter_map(|e| {
+                let text = match sights
+                    .as_ref()
+                    .map(|s| s.iter().find(|x| x.seq == e.seq).map(|x| &x.sight))
+                {
+                    None | Some(Some(Sight::Open)) => describe_event(self, e),
+                    Some(Some(Sight::Summary(lines))) => lines.join("; "),
+                    Some(Some(Sight::Hidden) | None) => return None,
+                };
+                Some(JournalRow {
+                    seq: e.seq,
+                    kind: e.kind.name(),
+                    text,
+                    undone: e.kind.is_undoable() && !self.stands(e.seq),
+                    overridden: matches!(e.kind, EventKind::Overridden { .. }),
+                })
             })
             .filter(|r| {
                 key.1.is_empty()

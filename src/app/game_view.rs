@@ -42,6 +42,10 @@ pub const OVERRIDE_OUTCOME_LABEL: &str = "Outcome that stands";
 pub const OVERRIDE_REASON_LABEL: &str = "Reason for the override";
 /// Prefix of the game result line.
 pub const GAME_RESULT_PREFIX: &str = "Result: ";
+/// Prefix of the banner shown above the game in a side's view.
+pub const SEEN_BY_PREFIX: &str = "As seen by: ";
+/// Label of the button that records the reveals a step calls for.
+pub const REVEAL_LABEL: &str = "Reveal the counters in contact";
 
 /// Side colours, in the scenario's order of sides.
 const SIDE_COLOURS: [Color32; 6] = [
@@ -93,7 +97,25 @@ impl GameDesk {
     /// items as a checklist; Next, Back and Skip.
     pub fn sequence_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         let status = self.status().clone();
+        let pending = self.pending_shown();
         ui.add_space(6.0);
+        if self.seen_by().is_some() {
+            // A side's view: say so, loud, so it is never taken for the umpire's.
+            egui::Frame::new()
+                .fill(Color32::from_rgb(255, 236, 179))
+                .inner_margin(4.0)
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(
+                        RichText::new(format!("{SEEN_BY_PREFIX}{}", self.seen_by_name()))
+                            .strong()
+                            .color(Color32::from_rgb(90, 60, 0)),
+                    );
+                    if ui.small_button(Command::SeeAsUmpire.label()).clicked() {
+                        queue.push(Command::SeeAsUmpire);
+                    }
+                });
+        }
         ui.heading(RichText::new(&status.scenario).strong());
         ui.label(
             RichText::new(format!(
@@ -129,7 +151,7 @@ impl GameDesk {
         }
         ui.add_space(6.0);
         section_ui(ui, "Pending");
-        if status.pending.is_empty() {
+        if pending.is_empty() {
             ui.label(RichText::new("Nothing pending at this step.").weak());
         }
         let label = ui.label(SKIP_REASON_LABEL);
@@ -141,7 +163,7 @@ impl GameDesk {
         .labelled_by(label.id);
         let mut skip = None;
         let mut open = None;
-        for p in &status.pending {
+        for p in &pending {
             ui.horizontal_wrapped(|ui| {
                 let mut done = p.done;
                 let mut text = RichText::new(&p.label);
@@ -158,6 +180,9 @@ impl GameDesk {
                     );
                 }
                 if !p.done {
+                    if p.key.starts_with("reveal:") && ui.small_button(REVEAL_LABEL).clicked() {
+                        queue.push(Command::RevealContacts);
+                    }
                     if let Some(proc_id) = &p.procedure
                         && ui.small_button(format!("Resolve {}", p.label)).clicked()
                     {
@@ -239,6 +264,8 @@ impl GameDesk {
         let needle = self.counter_filter.trim().to_lowercase();
         // A megagame's table / role filter narrows the list to that table's or role's counters.
         let shown = self.counters_shown();
+        // In a side's view, only what it sees, by the name it knows.
+        let side_view = self.seen_by().is_some();
         let ids: Vec<(String, String, Position)> = self
             .game()
             .state()
@@ -246,12 +273,13 @@ impl GameDesk {
             .values()
             .filter(|c| c.removed.is_none())
             .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
-            .filter(|c| {
+            .filter(|c| self.shows(&c.id))
+            .map(|c| (c.id.clone(), self.display_name(&c.id), c.position.clone()))
+            .filter(|(id, name, _)| {
                 needle.is_empty()
-                    || c.name.to_lowercase().contains(&needle)
-                    || c.id.to_lowercase().contains(&needle)
+                    || name.to_lowercase().contains(&needle)
+                    || (!side_view && id.to_lowercase().contains(&needle))
             })
-            .map(|c| (c.id.clone(), c.name.clone(), c.position.clone()))
             .collect();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
         let mut clicked = None;
@@ -262,9 +290,14 @@ impl GameDesk {
             .show_rows(ui, row_height, ids.len(), |ui, range| {
                 for (id, name, pos) in &ids[range] {
                     let on = self.selected.as_deref() == Some(id.as_str());
+                    let hover = if side_view {
+                        pos.to_string()
+                    } else {
+                        format!("{id} · {pos}")
+                    };
                     if ui
                         .selectable_label(on, name.as_str())
-                        .on_hover_text(format!("{id} · {pos}"))
+                        .on_hover_text(hover)
                         .clicked()
                     {
                         clicked = Some(id.clone());
@@ -280,6 +313,10 @@ impl GameDesk {
             );
             return;
         };
+        if !self.shows_as_own(&id) {
+            self.seen_counter_ui(ui, &id);
+            return;
+        }
         let Some(c) = self.game().state().counters.get(&id).cloned() else {
             return;
         };
@@ -316,12 +353,44 @@ impl GameDesk {
                 }
             });
             ui.horizontal_wrapped(|ui| {
-                for role in self.role_names() {
+                let roles = if self.seen_by().is_some() {
+                    Vec::new()
+                } else {
+                    self.role_names()
+                };
+                for role in roles {
                     if ui.small_button(format!("Add to {role}")).clicked() {
                         self.add_to_role(&role, &id);
                     }
                 }
             });
+        });
+    }
+
+    /// Another side's counter as the side shown sees it: what it may know, nothing more.
+    fn seen_counter_ui(&mut self, ui: &mut Ui, id: &str) {
+        let Some(c) = self.side_counter(id).cloned() else {
+            return;
+        };
+        ui.add_space(6.0);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(&c.label).strong().size(16.0));
+            ui.label(RichText::new(format!("{} · {}", c.side, c.position)).weak());
+            for (k, v) in &c.attributes {
+                ui.label(format!("{}: {v}", k.replace('_', " ")));
+            }
+            if !c.statuses.is_empty() {
+                ui.label(
+                    RichText::new(format!("status: {}", c.statuses.join(", ")))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            }
+            let rule = c
+                .rule
+                .as_ref()
+                .map_or_else(String::new, |r| format!(" ({r})"));
+            ui.label(RichText::new(format!("seen {}{rule}", c.level.words())).weak());
         });
     }
 
@@ -347,10 +416,11 @@ impl GameDesk {
             .values()
             .filter(|c| c.removed.is_none())
             .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
+            .filter(|c| self.shows(&c.id))
         {
             areas.entry(c.position.to_string()).or_default().push((
                 c.id.clone(),
-                c.name.clone(),
+                self.display_name(&c.id),
                 c.side.clone(),
             ));
         }
@@ -397,10 +467,11 @@ impl GameDesk {
             .counters
             .values()
             .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
+            .filter(|c| self.shows(&c.id))
             .map(|c| {
                 (
                     c.id.clone(),
-                    c.name.clone(),
+                    self.display_name(&c.id),
                     c.side.clone(),
                     c.removed
                         .as_ref()
@@ -617,8 +688,11 @@ impl GameDesk {
                 ));
                 if k == 0 {
                     if r >= 12.0 {
-                        let short: String =
-                            cs.name.chars().take(((r / 4.0) as usize).max(3)).collect();
+                        let short: String = self
+                            .display_name(id)
+                            .chars()
+                            .take(((r / 4.0) as usize).max(3))
+                            .collect();
                         painter.text(
                             counter_rect.center(),
                             egui::Align2::CENTER_CENTER,
@@ -627,7 +701,11 @@ impl GameDesk {
                             Color32::WHITE,
                         );
                     }
-                    if !cs.statuses.is_empty() {
+                    let marked = match self.side_counter(id) {
+                        Some(seen) => !seen.statuses.is_empty(),
+                        None => !cs.statuses.is_empty(),
+                    };
+                    if marked {
                         painter.circle_filled(
                             counter_rect.right_top() + Vec2::new(-r * 0.15, r * 0.15),
                             (r * 0.12).max(2.0),
@@ -665,11 +743,7 @@ impl GameDesk {
             let names: Vec<String> = self
                 .stacks()
                 .get(&hex)
-                .map(|ids| {
-                    ids.iter()
-                        .map(|i| self.counter_name(i).to_string())
-                        .collect()
-                })
+                .map(|ids| ids.iter().map(|i| self.display_name(i)).collect())
                 .unwrap_or_default();
             if !names.is_empty() || self.selected.is_some() {
                 let tip = if names.is_empty() {
@@ -818,6 +892,18 @@ impl GameDesk {
     pub fn resolve_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         ui.add_space(6.0);
         ui.heading("Resolve");
+        if self.seen_by().is_some() {
+            // The resolve panel shows every counter and input: it is the umpire's.
+            ui.label(
+                RichText::new(format!(
+                    "Showing the game as {} sees it. Resolving is the umpire's: View → {}.",
+                    self.seen_by_name(),
+                    Command::SeeAsUmpire.label()
+                ))
+                .weak(),
+            );
+            return;
+        }
         let current = self
             .resolver
             .procedure()

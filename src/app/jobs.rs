@@ -167,7 +167,6 @@ pub fn export_game(path: PathBuf, library: Library, out: PathBuf) -> Job {
         let text = crate::game::export::export_text(
             &mut game,
             &crate::game::export::ExportOptions::default(),
-            None,
         )
         .map_err(|e| e.to_string())?;
         super::charts::write_atomically(&out, text.as_bytes())?;

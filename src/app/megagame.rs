@@ -418,7 +418,9 @@ impl GameDesk {
             .as_ref()
             .map(|m| m.filter.clone())
             .unwrap_or_default();
-        let ledgers = filtered_ledgers(self.game(), &filter);
+        let mut ledgers = filtered_ledgers(self.game(), &filter);
+        // In a side's view, only its own team's ledgers (game::visibility).
+        ledgers.retain(|l| self.shows_as_own(&l.counter));
         if ledgers.is_empty() {
             ui.label(RichText::new("No state ledgers for this table or role.").weak());
             return;

@@ -15,6 +15,7 @@ mod megagame;
 mod print;
 mod shared;
 mod shell;
+mod side_view;
 mod underlay;
 mod view;
 
@@ -38,8 +39,8 @@ pub use files::{default_scenario, games_dir, new_game_path, read_recent, recent_
 pub use game::{GameDesk, ResolvedEntry, describe_event};
 pub use game_view::{
     APPLY_LABEL, BACK_LABEL, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, JOURNAL_FILTER_LABEL,
-    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, SKIP_REASON_LABEL,
-    UNDO_LABEL,
+    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PROCEDURE_LABEL, REDO_LABEL, REVEAL_LABEL,
+    SEEN_BY_PREFIX, SKIP_REASON_LABEL, UNDO_LABEL,
 };
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 pub use megagame::{
@@ -55,6 +56,7 @@ pub use shell::{
     BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
 };
+pub use side_view::SideCache;
 pub use underlay::{
     DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
     UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,

@@ -391,6 +391,10 @@ impl Shell {
                     Command::ClockResume => g.clock_resume(),
                     Command::ClockAdvance => g.clock_advance(),
                     Command::Ledgers => g.toggle_ledgers(),
+                    Command::SeeAsUmpire => g.see_as(None),
+                    Command::SeeAsNextSide => g.see_next_side(),
+                    Command::SeeAsSide(i) => g.see_side_at(usize::from(i)),
+                    Command::RevealContacts => g.reveal_contacts(),
                     Command::Palette
                     | Command::NewGame
                     | Command::OpenGame
@@ -452,6 +456,33 @@ impl Shell {
                     ],
                     &mut self.queue,
                 );
+                if let Some(g) = game.as_ref() {
+                    // What each side may see (game::visibility); the umpire's view by default.
+                    ui.separator();
+                    let seen_by = g.seen_by().map(str::to_string);
+                    if ui
+                        .add(egui::Button::selectable(
+                            seen_by.is_none(),
+                            Command::SeeAsUmpire.label(),
+                        ))
+                        .clicked()
+                    {
+                        self.queue.push(Command::SeeAsUmpire);
+                    }
+                    for (i, side) in g.game().scenario().sides.iter().enumerate() {
+                        let Ok(index) = u8::try_from(i) else { break };
+                        if ui
+                            .add(egui::Button::selectable(
+                                seen_by.as_deref() == Some(side.id.as_str()),
+                                format!("As seen by: {}", side.name),
+                            ))
+                            .clicked()
+                        {
+                            self.queue.push(Command::SeeAsSide(index));
+                        }
+                    }
+                    command_buttons(ui, &ctx, &[Command::SeeAsNextSide], &mut self.queue);
+                }
             });
             ui.menu_button("Commands", |ui| {
                 command_buttons(ui, &ctx, &Command::ALL, &mut self.queue);

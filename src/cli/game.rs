@@ -10,7 +10,7 @@ use clap::Subcommand;
 use super::{Cli, library, print_json};
 use umpire::game::export::{ExportOptions, SeedSecret, export_text, import, read_export};
 use umpire::game::scenario::Position;
-use umpire::game::{Action, Actor, Event, Game, Head};
+use umpire::game::{Action, Actor, Event, Game, Head, visibility};
 use umpire::megagame::remit::SignedIn;
 use umpire::resolve::describe_effect;
 use umpire::rules::Library;
@@ -47,13 +47,22 @@ pub enum GameCommand {
         #[arg(long, value_name = "URL")]
         server: String,
     },
-    /// Turn, date, step, pending items and counters.
+    /// Turn, date, step, pending items and counters (all, or as one side may see them).
     Status {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
+        /// Show the game as this side may see it (a side id, e.g. venetian; a megagame team).
+        #[arg(long, value_name = "ID")]
+        side: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Record the reveals the ruleset calls for at the current step (e.g. "All is lost save
+    /// Honour" D.1 Intelligence: the Forces in contact reveal their composition).
+    RevealContacts {
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
+        file: PathBuf,
     },
     /// Resolve a procedure and record it.
     Resolve {
@@ -508,6 +517,75 @@ fn print_status_line(game: &Game) {
     );
 }
 
+/// `game status --side`: the pending items and counters as one side may see them, by name
+/// (an id only in `--json`, and only for a counter the side may know).
+fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
+    let status = visibility::SideStatus::of(game, side).map_err(|e| anyhow!(e))?;
+    if json {
+        return print_json(&status);
+    }
+    println!(
+        "{} — {} — as seen by {}",
+        status.scenario, status.ruleset, status.side_name
+    );
+    print_status_line(game);
+    for p in &status.pending {
+        let mark = if p.done {
+            "✓"
+        } else if p.mandatory {
+            "!"
+        } else {
+            "·"
+        };
+        println!("  {mark} {}", p.label);
+    }
+    // The attributes worth a column: strength, and those the ruleset keeps or shows.
+    let mut shown: Vec<String> = game.ruleset().strength_attribute.iter().cloned().collect();
+    for a in &game.ruleset().visibility.attributes {
+        shown.extend(a.attributes.iter().cloned());
+    }
+    println!("Counters:");
+    // The side's own first, then what it sees of the others.
+    let mut counters: Vec<&visibility::CounterSight> = status.counters.iter().collect();
+    counters.sort_by_key(|c| !c.own);
+    for c in counters {
+        let values: Vec<String> = shown
+            .iter()
+            .filter_map(|a| {
+                c.attributes
+                    .get(a)
+                    .map(|v| format!(" {}={v}", a.replace('_', " ")))
+            })
+            .collect();
+        let statuses = if c.statuses.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", c.statuses.join(", "))
+        };
+        let gone = c
+            .removed
+            .as_ref()
+            .map_or_else(String::new, |r| format!(" — removed: {r}"));
+        let seen = if c.own {
+            String::new()
+        } else {
+            format!(" ({})", c.level.words())
+        };
+        println!(
+            "  {:<34} {:<10} {}{}{statuses}{gone}{seen}",
+            c.label,
+            c.side,
+            c.position,
+            values.concat()
+        );
+    }
+    println!(
+        "{} journal entries, {} seen by this side",
+        status.events, status.seen_events
+    );
+    Ok(())
+}
+
 /// Runs `game`.
 pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
     match command {
@@ -544,7 +622,36 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             );
             Ok(())
         }
-        GameCommand::Status { file, json } => {
+        GameCommand::Status {
+            file,
+            side: Some(side),
+            json,
+        } => {
+            let (game, _) = open(cli, file)?;
+            side_status(&game, side, *json)
+        }
+        GameCommand::RevealContacts { file } => {
+            let (mut game, _) = open(cli, file)?;
+            let changes = visibility::reveals_now(&game);
+            if changes.is_empty() {
+                let step = game
+                    .steps()
+                    .get(game.state().cursor.step)
+                    .map_or_else(String::new, |s| s.path.clone());
+                println!("nothing to reveal at this step ({step})");
+                return Ok(());
+            }
+            let actor = actor(cli, &game, None)?;
+            for action in visibility::status_actions(&changes) {
+                act_on(&mut game, &actor, action)?;
+            }
+            Ok(())
+        }
+        GameCommand::Status {
+            file,
+            side: None,
+            json,
+        } => {
             let (game, _) = open(cli, file)?;
             let status = game.status();
             if *json {
@@ -944,7 +1051,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 side: side.clone(),
                 with_seed: *with_seed,
             };
-            let text = export_text(&mut game, &options, None)?;
+            let text = export_text(&mut game, &options)?;
             match output {
                 Some(p) => std::fs::write(p, text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
                 None => std::io::stdout().lock().write_all(text.as_bytes())?,

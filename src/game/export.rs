@@ -19,8 +19,9 @@ use super::refusal::GameError;
 use super::scenario::{Scenario, load_scenario};
 use super::sequence::leaf_steps;
 use super::session::Game;
-use super::state::{GameState, replay};
+use super::state::replay;
 use super::verify::{Context, Line, Verification, verify_lines};
+use super::visibility::{SideView, Sight};
 use crate::rules::{Library, Ruleset, SourceFile};
 
 /// The first line's `type`.
@@ -71,6 +72,9 @@ struct OutLine<'a> {
     entry: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     sealed: bool,
+    /// What the side may know of a sealed entry, in words (not covered by the hash).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    summary: &'a [String],
 }
 
 /// One entry line as read.
@@ -83,6 +87,9 @@ struct InLine<'a> {
     entry: Option<&'a RawValue>,
     #[serde(default)]
     sealed: bool,
+    /// Words for a sealed entry: read past (not covered by the hash, so not checked).
+    #[serde(default, rename = "summary")]
+    _summary: Vec<String>,
 }
 
 /// What to export.
@@ -94,20 +101,14 @@ pub struct ExportOptions {
     pub with_seed: bool,
 }
 
-/// Whether a side may see an entry whole, judged against the state just before it.
-pub type SideSight<'a> = &'a dyn Fn(&GameState, &Event) -> bool;
-
 fn bad(location: String, problem: String) -> GameError {
     StoreError::Contradiction { location, problem }.into()
 }
 
-/// The journal as export text. `sees` decides, for a side's export, which entries the side may
-/// see whole (the others are sealed); the caller passes the game's visibility rules.
-pub fn export_text(
-    game: &mut Game,
-    options: &ExportOptions,
-    sees: Option<SideSight>,
-) -> Result<String, GameError> {
+/// The journal as export text. A side's export goes through the ruleset's visibility
+/// ([`super::visibility`]): what the side may see whole is there in full; the rest is sealed,
+/// with what the side may know of it in words.
+pub fn export_text(game: &mut Game, options: &ExportOptions) -> Result<String, GameError> {
     if options.with_seed && options.side.is_some() {
         return Err(bad(
             game.location(),
@@ -141,14 +142,22 @@ pub fn export_text(
     let to_json = |e: serde_json::Error| bad(game.location(), e.to_string());
     let mut out = serde_json::to_string(&header).map_err(to_json)?;
     out.push('\n');
-    let mut state = super::state::initial_state(game.scenario());
-    let all: Vec<Event> = entries.iter().map(|e| e.event.clone()).collect();
-    state.effective = super::state::effective_events(&all);
-    for entry in &entries {
-        let open = match (&options.side, sees) {
-            (Some(_), Some(sees)) => sees(&state, &entry.event),
-            (Some(_), None) => false,
-            (None, _) => true,
+    let sights: Option<Vec<Sight>> = match &options.side {
+        Some(side) => {
+            let view = SideView::new(game.ruleset(), game.scenario(), side)
+                .map_err(|e| bad(game.location(), e))?;
+            let events: Vec<Event> = entries.iter().map(|e| e.event.clone()).collect();
+            let judged = view.journal(&events).map_err(|e| bad(game.location(), e))?;
+            Some(judged.into_iter().map(|s| s.sight).collect())
+        }
+        None => None,
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let sight = sights.as_ref().and_then(|s| s.get(i));
+        let open = sight.is_none_or(|s| matches!(s, Sight::Open));
+        let summary: &[String] = match sight {
+            Some(Sight::Summary(words)) => words,
+            _ => &[],
         };
         let raw = if open {
             Some(RawValue::from_string(entry.body.clone()).map_err(to_json)?)
@@ -160,11 +169,10 @@ pub fn export_text(
             hash: &entry.hash,
             entry: raw.as_deref(),
             sealed: !open,
+            summary,
         };
         out.push_str(&serde_json::to_string(&line).map_err(to_json)?);
         out.push('\n');
-        super::state::append_event(&mut state, &entry.event)
-            .map_err(|problem| bad(game.location(), problem))?;
     }
     Ok(out)
 }

@@ -16,6 +16,7 @@ pub mod sequence;
 pub mod session;
 pub mod state;
 pub mod verify;
+pub mod visibility;
 
 pub use action::{Action, Actor};
 pub use event::{CounterChange, Cursor, Event, EventKind};

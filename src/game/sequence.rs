@@ -141,6 +141,17 @@ pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec
             key,
         });
     }
+    // Reveals the ruleset offers at this step (ailsh D.1), in words that name no counter.
+    for (reveal, changes) in super::visibility::reveals_due(ruleset, scenario, state, &step.id) {
+        let (key, label) = super::visibility::reveal_item(reveal, cursor.turn, &changes);
+        out.push(Pending {
+            label,
+            procedure: None,
+            mandatory: step.mandatory,
+            done: changes.is_empty() || skipped(&key),
+            key,
+        });
+    }
     for s in &scenario.schedules {
         if !s.turns.contains(&cursor.turn) {
             continue;

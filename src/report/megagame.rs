@@ -1,13 +1,14 @@
 //! The paper of a megagame (rr3 §6.2 of the digest; L204, L218, L220): a team's confidential
 //! statement for a turn, the public announcements sheet, and the Control log for the debrief.
 //!
-//! Like the turn report ([`super::turn`]), each sheet shows only what its readers may know. A
-//! team's statement shows its own states' ledgers, armies, fleets and characters and the
-//! resolutions that involved them — never another state's treasury, and never a counter of
-//! another team marked `hidden`. The announcements sheet shows announcements made public and the
-//! public results listed in `templates/megagame.yaml` (battles, deaths, marriages, births,
-//! revolts, conversions), without hidden counters. The Control log shows everything, with who
-//! made each entry and when.
+//! Like the turn report ([`super::turn`]), each sheet shows only what its readers may know, as
+//! the ruleset's `visibility:` section declares it ([`crate::game::visibility`]). A team's
+//! statement shows its own states' ledgers, armies, fleets and characters and the resolutions
+//! that involved them — never another state's treasury, and only the counters of other teams it
+//! may see. The announcements sheet shows announcements made public and the results the ruleset
+//! makes open to all, under the headings of `templates/megagame.yaml` (battles, deaths,
+//! marriages, births, revolts, conversions), naming only the counters the public sees. The
+//! Control log shows everything, with who made each entry and when.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,6 +17,7 @@ use serde::Deserialize;
 
 use crate::game::event::{Audience, Event, EventKind};
 use crate::game::state::{CounterState, replay};
+use crate::game::visibility::{SideView, SightLevel};
 use crate::game::{Game, GameState};
 use crate::megagame::ledger::{DEBT, StateLedger, TREASURY, ledger};
 use crate::megagame::{LedgerItem, People};
@@ -25,7 +27,6 @@ use super::error::ReportError;
 use super::font::Weight;
 use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
 use super::template::{Template, parse_colour};
-use super::turn::HIDDEN;
 
 /// What the megagame paper lists as public results: `templates/megagame.yaml`, embedded.
 pub const MEGAGAME_TEMPLATE: &str = include_str!("../../templates/megagame.yaml");
@@ -239,11 +240,6 @@ fn procedure_name(game: &Game, id: &str) -> String {
         .map_or_else(|| id.to_string(), |p| p.name.clone())
 }
 
-/// Whether a team may see a counter at all: its own, or not hidden.
-fn visible_to(c: &CounterState, own: &BTreeSet<String>) -> bool {
-    own.contains(&c.id) || !c.statuses.contains(HIDDEN)
-}
-
 fn in_turn(e: &Event, turn: Option<u32>) -> bool {
     turn.is_none_or(|t| e.cursor.turn == t)
 }
@@ -294,30 +290,18 @@ pub fn statement_pdf(
         .filter_map(|s| ledger(game, s))
         .map(|l| as_at(l, &people, &at_end))
         .collect();
-    // The team's own counters: its ledgers, what belongs to its states, its characters, and
-    // counters of its side.
-    let mut own: BTreeSet<String> = BTreeSet::new();
-    for l in &ledgers {
-        own.insert(l.counter.clone());
-        for i in l
-            .armies
-            .iter()
-            .chain(&l.fleets)
-            .chain(&l.cities)
-            .chain(&l.areas)
-            .chain(&l.characters)
-        {
-            own.insert(i.id.clone());
-        }
-    }
-    own.extend(team_spec.characters.iter().cloned());
-    own.extend(
+    // The team's own counters (its ledgers, what belongs to its states, its characters and
+    // counters of its side), as the ruleset's visibility says a team owns them.
+    let view = SideView::new(game.ruleset(), game.scenario(), team).map_err(ReportError::Layout)?;
+    let own: BTreeSet<String> = {
+        let sighted = view.at(&at_end);
         at_end
             .counters
-            .values()
-            .filter(|c| c.side == team)
-            .map(|c| c.id.clone()),
-    );
+            .keys()
+            .filter(|id| sighted.owns(id))
+            .cloned()
+            .collect()
+    };
 
     let title = format!(
         "{} — confidential statement — {}",
@@ -539,6 +523,7 @@ pub fn statement_pdf(
         team_spec.name
     ));
     let state = game.state();
+    let seen_now = view.at(state);
     let mut rows = Vec::new();
     for e in game.events().iter().filter(|e| e.cursor.turn == turn) {
         let EventKind::Resolved {
@@ -560,8 +545,12 @@ pub fn statement_pdf(
             .map(|(role, ids)| {
                 let names: Vec<String> = ids
                     .iter()
-                    .filter(|id| state.counters.get(*id).is_none_or(|c| visible_to(c, &own)))
-                    .map(|id| name_of(id))
+                    .filter_map(|id| match seen_now.counter(id) {
+                        Some(c) if c.level >= SightLevel::Identity => Some(name_of(id)),
+                        Some(c) if c.level == SightLevel::Presence => Some(c.label),
+                        Some(_) => None,
+                        None => Some(id.clone()),
+                    })
                     .collect();
                 format!(
                     "{role}: {}",
@@ -641,8 +630,8 @@ pub fn statement_pdf(
     }
     sheet.writer.space(mm(2.0));
     sheet.note(
-        "Confidential: this statement shows this team's own states, forces and characters only. \
-         Hidden counters of other teams are left out until revealed.",
+        "Confidential: this statement shows this team's own states, forces and characters only; \
+         other teams' counters only as far as the rules let a team see them.",
     );
     Ok(sheet.finish())
 }
@@ -690,18 +679,35 @@ pub fn announcements_pdf(
         "Announcements",
     );
 
-    // Public results, grouped under the template's headings in its order.
-    let public = public_results(&game.ruleset().id)?;
+    // The results the ruleset makes open to all, grouped under the template's headings in its
+    // order (an open procedure the template does not place goes under "Other results").
+    let vis = &game.ruleset().visibility;
+    let mut public: Vec<PublicResult> = public_results(&game.ruleset().id)?
+        .into_iter()
+        .filter(|p| vis.open_result(&p.procedure).is_some())
+        .collect();
+    for o in &vis.open_results {
+        for p in &o.procedures {
+            if !public.iter().any(|x| x.procedure == *p) {
+                public.push(PublicResult {
+                    procedure: p.clone(),
+                    heading: "Other results".to_string(),
+                });
+            }
+        }
+    }
     let mut headings: Vec<&str> = Vec::new();
     for p in &public {
         if !headings.contains(&p.heading.as_str()) {
             headings.push(&p.heading);
         }
     }
-    let no_one: BTreeSet<String> = BTreeSet::new();
+    let everyone = SideView::public(game.ruleset(), game.scenario());
+    let seen = everyone.at(state);
     let public_name = |id: &str| -> Option<String> {
-        match state.counters.get(id) {
-            Some(c) if visible_to(c, &no_one) => Some(c.name.clone()),
+        match seen.counter(id) {
+            Some(c) if c.level >= SightLevel::Identity => Some(c.label),
+            Some(c) if c.level == SightLevel::Presence => Some(c.label),
             Some(_) => None,
             None => Some(id.to_string()),
         }
@@ -790,9 +796,7 @@ pub fn control_log_pdf(
     let state: &GameState = game.state();
     let mut by_turn: BTreeMap<u32, Vec<Vec<GridCell>>> = BTreeMap::new();
     for e in game.events().iter().filter(|e| in_turn(e, options.turn)) {
-        let Some(mut row) = super::turn::event_row(game, state, e, None) else {
-            continue;
-        };
+        let mut row = super::turn::event_row(game, state, e);
         // Entry, Step, Event, Details → Entry, Time, By, Step, Event, Details.
         row.insert(1, cell(time_of(e)));
         row.insert(2, cell(e.by.clone().unwrap_or_else(|| "—".to_string())));

@@ -1,16 +1,15 @@
 //! Turn reports (`umpire report`): the turn's events in Sequence-of-Play order — each resolution
 //! with its inputs, modifiers, dice (with provenance) and outcome; overrides and skips with their
 //! reasons — and the state at the end of the turn. A side's report shows only what that side may
-//! know: its own forces in full, enemy counters by name and place only, and nothing of enemy
-//! counters marked `hidden` (e.g. hidden Capitani in "All is lost save Honour").
-
-use std::collections::BTreeSet;
+//! know, as the ruleset declares it ([`crate::game::visibility`]): entries it sees whole, the
+//! summary of those it sees in part, and the counters at the end as it sees them.
 
 use chrono::{DateTime, Local};
 
 use crate::dice::Provenance;
 use crate::game::event::{CounterChange, Event, EventKind};
-use crate::game::state::{CounterState, replay};
+use crate::game::state::replay;
+use crate::game::visibility::{SideView, Sight};
 use crate::game::{Game, GameState};
 
 use super::error::ReportError;
@@ -29,65 +28,70 @@ pub struct ReportOptions {
     pub printed_at: DateTime<Local>,
 }
 
-/// The status that hides a counter from the other sides.
-pub const HIDDEN: &str = "hidden";
-
 fn cell(s: impl Into<String>) -> GridCell {
     GridCell::Text(s.into())
 }
 
-/// Whether a side may see this counter at all.
-fn visible(c: &CounterState, side: Option<&str>) -> bool {
-    side.is_none_or(|s| c.side == s || !c.statuses.contains(HIDDEN))
+/// A counter's name, or its id when the state has none.
+fn name_of(state: &GameState, id: &str) -> String {
+    state
+        .counters
+        .get(id)
+        .map_or_else(|| id.to_string(), |c| c.name.clone())
 }
 
-fn change_counter(c: &CounterChange) -> &str {
-    c.counter()
-}
-
-fn describe_change(c: &CounterChange, own: bool) -> String {
+fn describe_change(state: &GameState, c: &CounterChange) -> String {
+    let name = name_of(state, c.counter());
     match c {
-        CounterChange::Attribute {
-            counter,
-            attribute,
-            to,
-            ..
-        } if own => format!("{counter}: {} = {to}", attribute.replace('_', " ")),
-        CounterChange::Attribute { counter, .. } => format!("{counter}: changed"),
-        CounterChange::Status {
-            counter,
-            status,
-            on,
-        } => format!(
-            "{counter}: {} {status}",
-            if *on { "now" } else { "no longer" }
-        ),
-        CounterChange::Move { counter, to, .. } => format!("{counter} → {to}"),
-        CounterChange::Remove { counter, reason } => format!("{counter} removed ({reason})"),
-        CounterChange::Adjust {
-            counter,
-            attribute,
-            by,
-        } if own => format!("{counter}: {} {by:+}", attribute.replace('_', " ")),
-        CounterChange::Adjust { counter, .. } => format!("{counter}: changed"),
+        CounterChange::Attribute { attribute, to, .. } => {
+            format!("{name}: {} = {to}", attribute.replace('_', " "))
+        }
+        CounterChange::Status { status, on, .. } => {
+            format!("{name}: {} {status}", if *on { "now" } else { "no longer" })
+        }
+        CounterChange::Move { to, .. } => format!("{name} → {to}"),
+        CounterChange::Remove { reason, .. } => format!("{name} removed ({reason})"),
+        CounterChange::Adjust { attribute, by, .. } => {
+            format!("{name}: {} {by:+}", attribute.replace('_', " "))
+        }
     }
 }
 
-/// One journal entry as report cells (entry, step, event, details), or None when the side may
-/// not see it (the megagame Control log lays these out with times and who made each).
-pub(crate) fn event_row(
-    game: &Game,
-    state: &GameState,
-    e: &Event,
-    side: Option<&str>,
-) -> Option<Vec<GridCell>> {
-    row(game, state, e, side)
+/// The title of an entry's row ("Counters", the procedure's name…).
+fn title(game: &Game, e: &Event) -> String {
+    match &e.kind {
+        EventKind::GameStarted { .. } => "Game started".into(),
+        EventKind::SeedRevealed { .. } => "App dice seed revealed".into(),
+        EventKind::Changed { .. } => "Counters".into(),
+        EventKind::EffectsApplied { .. } => "Effects applied".into(),
+        EventKind::Resolved { resolution, .. } => game
+            .ruleset()
+            .procedure(&resolution.procedure)
+            .map_or(resolution.procedure.clone(), |p| p.name.clone()),
+        EventKind::Overridden { .. } => "OVERRIDE".into(),
+        EventKind::Stepped { .. } => "Sequence of Play".into(),
+        EventKind::Skipped { .. } => "Skipped".into(),
+        EventKind::Note { .. } => "Note".into(),
+        EventKind::Undone { .. } => "Undo".into(),
+        EventKind::Redone { .. } => "Redo".into(),
+        EventKind::Clock { .. } => "Clock".into(),
+        EventKind::Announced { audience, .. } => format!("Announcement ({audience})"),
+    }
 }
 
-/// One journal entry as a report row, or None when the side may not see it.
-fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<Vec<GridCell>> {
-    let seen = |id: &str| state.counters.get(id).is_none_or(|c| visible(c, side));
-    let own = |id: &str| side.is_none_or(|s| state.counters.get(id).is_some_and(|c| c.side == s));
+/// One journal entry as report cells (entry, step, event, details), whole, as the umpire sees
+/// it (the megagame Control log lays these out with times and who made each).
+pub(crate) fn event_row(game: &Game, state: &GameState, e: &Event) -> Vec<GridCell> {
+    let (what, detail) = whole(game, state, e);
+    cells(game, state, e, what, detail)
+}
+
+/// The row of an entry a side sees in part: its summary lines.
+fn summary_row(game: &Game, state: &GameState, e: &Event, lines: &[String]) -> Vec<GridCell> {
+    cells(game, state, e, title(game, e), lines.join("\n"))
+}
+
+fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String) -> Vec<GridCell> {
     let step = game
         .steps()
         .get(e.cursor.step)
@@ -97,51 +101,40 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
     } else {
         " (undone)"
     };
-    let (what, detail) = match &e.kind {
-        EventKind::GameStarted { scenario, .. } => (
-            "Game started".to_string(),
-            format!("scenario {scenario}; {}", game.seed_statement()),
-        ),
-        EventKind::SeedRevealed { seed, .. } => (
-            "App dice seed revealed".to_string(),
-            format!("seed {seed}: every app roll can now be checked against the commitment"),
-        ),
+    vec![
+        cell(e.seq.to_string()),
+        cell(step),
+        cell(format!("{what}{undone}")),
+        cell(detail),
+    ]
+}
+
+/// An entry whole: its title and details.
+fn whole(game: &Game, state: &GameState, e: &Event) -> (String, String) {
+    let what = title(game, e);
+    let detail = match &e.kind {
+        EventKind::GameStarted { scenario, .. } => {
+            format!("scenario {scenario}; {}", game.seed_statement())
+        }
+        EventKind::SeedRevealed { seed, .. } => {
+            format!("seed {seed}: every app roll can now be checked against the commitment")
+        }
         EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
             let reason = if let EventKind::Changed { reason, .. } = &e.kind {
                 reason.clone()
             } else {
                 None
             };
-            let shown: Vec<String> = changes
-                .iter()
-                .filter(|c| seen(change_counter(c)))
-                .map(|c| describe_change(c, own(change_counter(c))))
-                .collect();
-            if shown.is_empty() {
-                return None;
-            }
-            let title = if matches!(e.kind, EventKind::EffectsApplied { .. }) {
-                "Effects applied"
-            } else {
-                "Counters"
-            };
+            let shown: Vec<String> = changes.iter().map(|c| describe_change(state, c)).collect();
             let why = reason
                 .as_ref()
                 .map_or_else(String::new, |r| format!(" — {r}"));
-            (title.to_string(), format!("{}{why}", shown.join("; ")))
+            format!("{}{why}", shown.join("; "))
         }
         EventKind::Resolved {
             resolution,
             counters,
         } => {
-            let involved: Vec<&String> = counters.values().flatten().collect();
-            if !involved.is_empty() && !involved.iter().any(|id| seen(id)) {
-                return None;
-            }
-            let name = game
-                .ruleset()
-                .procedure(&resolution.procedure)
-                .map_or(resolution.procedure.clone(), |p| p.name.clone());
             // Flags only when set, as in the explanation.
             let inputs: Vec<String> = resolution
                 .inputs
@@ -191,16 +184,13 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
                 })
                 .collect();
             let mut parts = Vec::new();
+            let involved: Vec<String> = counters
+                .values()
+                .flatten()
+                .map(|id| name_of(state, id))
+                .collect();
             if !involved.is_empty() {
-                parts.push(format!(
-                    "Counters: {}",
-                    involved
-                        .iter()
-                        .filter(|id| seen(id))
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                parts.push(format!("Counters: {}", involved.join(", ")));
             }
             if !inputs.is_empty() {
                 parts.push(format!("Inputs: {}", inputs.join(", ")));
@@ -231,72 +221,32 @@ fn row(game: &Game, state: &GameState, e: &Event, side: Option<&str>) -> Option<
                     format!(" — {}", effects.join("; "))
                 }
             ));
-            (name, parts.join("\n"))
+            parts.join("\n")
         }
         EventKind::Overridden {
             of,
             outcome,
             reason,
             ..
-        } => (
-            "OVERRIDE".to_string(),
-            format!("entry {of} now reads {outcome}. Reason: {reason}"),
-        ),
+        } => format!("entry {of} now reads {outcome}. Reason: {reason}"),
         EventKind::Stepped { to, .. } => {
             let to_step = game
                 .steps()
                 .get(to.step)
                 .map_or_else(String::new, |s| s.path.clone());
-            (
-                "Sequence of Play".to_string(),
-                format!("to turn {}, {to_step}", to.turn),
-            )
+            format!("to turn {}, {to_step}", to.turn)
         }
-        EventKind::Skipped { item, reason } => {
-            ("Skipped".to_string(), format!("{item}. Reason: {reason}"))
-        }
-        EventKind::Note { text } => ("Note".to_string(), text.clone()),
-        EventKind::Undone { event } => (
-            "Undo".to_string(),
-            format!("entry {event} undone (it stays in the journal)"),
-        ),
-        EventKind::Redone { event } => ("Redo".to_string(), format!("entry {event} restored")),
-        // A side's report leaves the clock out, and announcements not made to everyone.
-        EventKind::Clock { action } => {
-            if side.is_some() {
-                return None;
-            }
-            ("Clock".to_string(), action.describe())
-        }
-        EventKind::Announced {
-            audience,
-            team,
-            text,
-        } => {
-            use crate::game::event::Audience;
-            let heard = match audience {
-                Audience::Public => true,
-                Audience::Team => side.is_none() || team.as_deref() == side,
-                Audience::Control => side.is_none(),
-            };
-            if !heard {
-                return None;
-            }
-            (
-                format!("Announcement ({audience})"),
-                match team {
-                    Some(t) => format!("{t}: {text}"),
-                    None => text.clone(),
-                },
-            )
-        }
+        EventKind::Skipped { item, reason } => format!("{item}. Reason: {reason}"),
+        EventKind::Note { text } => text.clone(),
+        EventKind::Undone { event } => format!("entry {event} undone (it stays in the journal)"),
+        EventKind::Redone { event } => format!("entry {event} restored"),
+        EventKind::Clock { action } => action.describe(),
+        EventKind::Announced { team, text, .. } => match team {
+            Some(t) => format!("{t}: {text}"),
+            None => text.clone(),
+        },
     };
-    Some(vec![
-        cell(e.seq.to_string()),
-        cell(step),
-        cell(format!("{what}{undone}")),
-        cell(detail),
-    ])
+    (what, detail)
 }
 
 /// The turn report (or the whole game's) as a PDF.
@@ -365,16 +315,30 @@ pub fn turn_report_pdf(
         0.0,
     );
 
+    // What the side may see, judged entry by entry over the whole journal.
+    let side_view = match side {
+        Some(s) => Some(SideView::new(game.ruleset(), scenario, s).map_err(ReportError::Layout)?),
+        None => None,
+    };
+    let sights = match &side_view {
+        Some(v) => Some(v.journal(game.events()).map_err(ReportError::Layout)?),
+        None => None,
+    };
     // Events of the span, in journal order (the Sequence of Play's order).
-    let events: Vec<&Event> = game
+    let state = game.state();
+    let rows: Vec<Vec<GridCell>> = game
         .events()
         .iter()
-        .filter(|e| options.turn.is_none_or(|t| e.cursor.turn == t))
-        .collect();
-    let state = game.state();
-    let rows: Vec<Vec<GridCell>> = events
-        .iter()
-        .filter_map(|e| row(game, state, e, side))
+        .enumerate()
+        .filter(|(_, e)| options.turn.is_none_or(|t| e.cursor.turn == t))
+        .filter_map(|(i, e)| match sights.as_ref().map(|s| &s[i].sight) {
+            None => Some(event_row(game, state, e)),
+            // A side's report leaves the clock out: it is the umpire's to run.
+            Some(_) if matches!(e.kind, EventKind::Clock { .. }) => None,
+            Some(Sight::Open) => Some(event_row(game, state, e)),
+            Some(Sight::Summary(lines)) => Some(summary_row(game, state, e, lines)),
+            Some(Sight::Hidden) => None,
+        })
         .collect();
     writer.heading("Events", t.fonts.title, accent, t.fonts.table * 6.0);
     if rows.is_empty() {
@@ -407,42 +371,49 @@ pub fn turn_report_pdf(
         accent,
         t.fonts.table * 6.0,
     );
-    let mut sides: BTreeSet<&str> = at_end.counters.values().map(|c| c.side.as_str()).collect();
-    if let Some(s) = side {
-        sides.retain(|x| *x == s);
-        sides.insert(s);
-    }
-    let mut rows = Vec::new();
-    for c in at_end.counters.values() {
-        if !visible(c, side) {
-            continue;
-        }
-        let own = side.is_none_or(|s| c.side == s);
-        let strength_text = match (&strength, own) {
-            (Some(a), true) => c
-                .attributes
+    let value =
+        |attributes: &std::collections::BTreeMap<String, crate::rules::Value>| match &strength {
+            Some(a) => attributes
                 .get(a)
-                .map_or_else(String::new, ToString::to_string),
-            (Some(_), false) => "—".to_string(),
-            (None, _) => String::new(),
+                .map_or_else(|| "—".to_string(), ToString::to_string),
+            None => String::new(),
         };
-        let statuses = if own || !c.statuses.is_empty() {
-            c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")
-        } else {
-            String::new()
-        };
-        let place = match &c.removed {
-            Some(r) => format!("removed: {r}"),
-            None => c.position.to_string(),
-        };
-        rows.push(vec![
-            cell(c.name.clone()),
-            cell(c.side.clone()),
-            cell(place),
-            cell(strength_text),
-            cell(statuses),
-        ]);
-    }
+    let place = |removed: &Option<String>, position: &crate::game::scenario::Position| match removed
+    {
+        Some(r) => format!("removed: {r}"),
+        None => position.to_string(),
+    };
+    let rows: Vec<Vec<GridCell>> = match &side_view {
+        None => at_end
+            .counters
+            .values()
+            .map(|c| {
+                vec![
+                    cell(c.name.clone()),
+                    cell(c.side.clone()),
+                    cell(place(&c.removed, &c.position)),
+                    cell(value(&c.attributes)),
+                    cell(c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
+                ]
+            })
+            .collect(),
+        Some(v) => {
+            // The side's own first, then what it sees of the others.
+            let mut seen = v.at(&at_end).counters();
+            seen.sort_by_key(|c| !c.own);
+            seen.into_iter()
+                .map(|c| {
+                    vec![
+                        cell(c.label.clone()),
+                        cell(c.side.clone()),
+                        cell(place(&c.removed, &c.position)),
+                        cell(value(&c.attributes)),
+                        cell(c.statuses.join(", ")),
+                    ]
+                })
+                .collect()
+        }
+    };
     let strength_head = strength
         .as_ref()
         .map_or_else(|| "Strength".to_string(), |a| a.replace('_', " "));
@@ -457,9 +428,37 @@ pub fn turn_report_pdf(
         rows,
         continued: "Forces".into(),
     });
-    if side.is_some() {
+    if let Some(v) = &side_view {
         writer.space(mm(2.0));
-        writer.paragraph(None, "Enemy counters show name and place only; hidden enemy counters are left out until revealed.", small, 0.0);
+        writer.paragraph(None, &sight_note(v), small, 0.0);
     }
     Ok(writer.finish())
+}
+
+/// The closing note of a side's report: what it shows, and the rules that decide it.
+fn sight_note(view: &SideView) -> String {
+    let vis = view.rules();
+    let mut rules: Vec<&str> = Vec::new();
+    let all = vis
+        .counters
+        .iter()
+        .map(|c| c.from.rule.as_str())
+        .chain(vis.attributes.iter().map(|a| a.from.rule.as_str()))
+        .chain(vis.open_results.iter().map(|o| o.from.rule.as_str()))
+        .chain(vis.reveals.iter().map(|r| r.from.rule.as_str()));
+    for r in all {
+        if !rules.contains(&r) {
+            rules.push(r);
+        }
+    }
+    let by = if rules.is_empty() {
+        "the ruleset declares no hidden information: other sides' counters show by name and place"
+            .to_string()
+    } else {
+        format!("as the rules say ({})", rules.join(", "))
+    };
+    format!(
+        "As seen by {}: its own counters in full; the others' and their results {by}. Entries it sees only in part are summarised.",
+        view.side_name()
+    )
 }

@@ -55,6 +55,8 @@ pub struct RawRuleset {
     #[serde(default)]
     pub rulings: Vec<RawRuling>,
     #[serde(default)]
+    pub visibility: Option<RawVisibility>,
+    #[serde(default)]
     pub notes: Option<String>,
 }
 
@@ -641,4 +643,163 @@ pub struct RawClockTurn {
     pub phase_minutes: Option<Vec<u32>>,
     #[serde(default)]
     pub rule: Option<String>,
+}
+
+/// How much of another side's counter a side sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSightLevel {
+    Hidden,
+    Presence,
+    Identity,
+    Full,
+}
+
+/// Whose counters a side sees as its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawOwner {
+    #[default]
+    Side,
+    Team,
+}
+
+/// What kind of piece a condition asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPieceKind {
+    Unit,
+    Leader,
+    Marker,
+    State,
+}
+
+/// A condition on one counter: every key given must hold.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCondition {
+    #[serde(default)]
+    pub kind: Option<RawPieceKind>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub attribute: Option<String>,
+    #[serde(default)]
+    pub is: Option<RawScalar>,
+    #[serde(default)]
+    pub on_map: Option<bool>,
+    #[serde(default)]
+    pub adjacent_to_enemy: Option<bool>,
+    #[serde(default)]
+    pub ruling: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub any: Option<Vec<RawCondition>>,
+    #[serde(default)]
+    pub not: Option<Box<RawCondition>>,
+}
+
+/// What a side sees of the other sides' counters that match a condition.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCounterSight {
+    pub id: String,
+    #[serde(default)]
+    pub when: Option<RawCondition>,
+    pub see: RawSightLevel,
+    #[serde(default, rename = "as")]
+    pub shown_as: Option<String>,
+    pub rule: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// Attributes kept from the other sides, unless a condition shows them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAttributeSight {
+    pub id: String,
+    pub attributes: Vec<String>,
+    #[serde(default)]
+    pub shown_when: Option<RawCondition>,
+    pub rule: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// Procedures whose results (dice, outcome, effects and the counters affected) every side sees.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOpenResults {
+    pub id: String,
+    pub procedures: Vec<String>,
+    pub rule: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// Results seen by whoever sees all the counters involved (an open table).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawResultsWithCounters {
+    pub rule: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+/// Statuses set and cleared on the counters matching a condition, at a step of the Sequence
+/// of Play.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReveal {
+    pub id: String,
+    pub step: String,
+    pub when: RawCondition,
+    #[serde(default)]
+    pub set: Vec<String>,
+    #[serde(default)]
+    pub clear: Vec<String>,
+    pub rule: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub ruling: Option<String>,
+}
+
+/// The `visibility:` section: what each side may see of the others.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVisibility {
+    #[serde(default)]
+    pub own: RawOwner,
+    pub enemy: RawSightLevel,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub counters: Vec<RawCounterSight>,
+    #[serde(default)]
+    pub attributes: Vec<RawAttributeSight>,
+    #[serde(default)]
+    pub open_results: Vec<RawOpenResults>,
+    #[serde(default)]
+    pub results_with_counters: Option<RawResultsWithCounters>,
+    #[serde(default)]
+    pub reveals: Vec<RawReveal>,
+    #[serde(default)]
+    pub notes: Option<String>,
 }

@@ -30,3 +30,4 @@ mod shapes;
 mod shared;
 mod tamper;
 mod transcription;
+mod visibility;

@@ -317,7 +317,7 @@ fn the_control_log_names_who_made_each_entry() {
         "Cleo (Game Control)",
         "Death roll",
         "Subsidy card Picardy",
-        "fr-army-secret: now hidden",
+        "Secret French army: now hidden",
         "decoy",
         "Clock start at turn 1, phase_1",
         "Clock hold",

@@ -623,12 +623,19 @@ fn a_sides_report_hides_what_that_side_may_not_know() {
         text.contains("Red musketeers") && text.contains("Discipline Test"),
         "own forces and rolls are shown:\n{text}"
     );
-    for secret in ["Blue pikes", "blue-pikes", "Cohesion Test", "(3, 4)"] {
+    for secret in ["blue-pikes", "Cohesion Test", "(3, 4)", "now hidden"] {
         assert!(
             !text.contains(secret),
             "red's report shows {secret:?}:\n{text}"
         );
     }
-    // Visible enemy counters show name and place, not strength.
-    assert!(text.contains("Blue reserve"), "{text}");
+    // Red saw the pikes go out of sight (qrs: Terrain › Visibility), and no more of them.
+    assert!(text.contains("Blue pikes: out of sight"), "{text}");
+    let forces = text
+        .split("Forces at the end")
+        .nth(1)
+        .expect("the forces table");
+    assert!(!forces.contains("Blue pikes"), "{forces}");
+    // Enemy counters in sight show on the open table.
+    assert!(forces.contains("Blue reserve"), "{forces}");
 }

@@ -658,6 +658,20 @@ fn the_seed_stays_secret_until_revealed_then_every_roll_checks() {
         assert!(ok, "{text}");
         assert!(!leaks(&text), "an export leaks the seed ({args:?})");
     }
+    // A side's export seals what the side may not see (the umpire's notes among it); its chain
+    // still checks.
+    let (ok, side_export) = umpire(&["game", "export", &path, "--jsonl", "--side", "blue"]);
+    assert!(ok, "{side_export}");
+    assert!(side_export.contains("\"sealed\":true"), "{side_export}");
+    assert!(
+        !side_export.contains("the left wing wavers"),
+        "a sealed note shows"
+    );
+    let side_file = dir.join("blue.jsonl");
+    std::fs::write(&side_file, &side_export).expect("write");
+    let (ok, out) = umpire(&["game", "verify-side", &side_file.to_string_lossy()]);
+    assert!(ok, "{out}");
+    assert!(out.contains("sealed"), "{out}");
     // Before the reveal a player can check the chain, not the rolls.
     let export = dir.join("before.jsonl");
     let export_s = export.to_string_lossy().to_string();
