@@ -290,69 +290,78 @@ impl<'a> SideView<'a> {
             EventKind::Resolved {
                 resolution,
                 counters,
-            } => {
-                let involved: Vec<&String> = counters.values().flatten().collect();
-                if involved.iter().any(|id| before.owns(id)) {
-                    return Sight::Open;
-                }
-                let vis = &self.ruleset.visibility;
-                if vis.results_with_counters.is_some()
-                    && !involved.is_empty()
-                    && involved
-                        .iter()
-                        .all(|id| before.level(id) == SightLevel::Full)
-                {
-                    return Sight::Open;
-                }
-                if vis.open_result(&resolution.procedure).is_none() {
-                    return Sight::Hidden;
-                }
-                let name = self
-                    .ruleset
-                    .procedure(&resolution.procedure)
-                    .map_or_else(|| resolution.procedure.clone(), |p| p.name.clone());
-                let effects: Vec<String> = resolution
-                    .outcome
-                    .effects
-                    .iter()
-                    .filter(|x| x.kind != "follow_up" && x.kind != "note")
-                    .map(crate::resolve::describe_effect)
-                    .collect();
-                let mut lines = vec![if effects.is_empty() {
-                    format!("{name}: {}", resolution.outcome.label)
-                } else {
-                    format!(
-                        "{name}: {} — {}",
-                        resolution.outcome.label,
-                        effects.join("; ")
-                    )
-                }];
-                let dice: Vec<String> = resolution
-                    .rolls
-                    .iter()
-                    .map(|r| {
-                        let faces: Vec<String> =
-                            r.dice.iter().map(|d| d.face.to_string()).collect();
-                        format!("{} [{}] = {}", r.expr, faces.join(", "), r.total)
-                    })
-                    .collect();
-                if !dice.is_empty() {
-                    lines.push(format!("Dice: {}", dice.join("; ")));
-                }
-                // The players say which units are affected (ailsh 1.4): the counters by name.
-                let names: Vec<String> = counters
-                    .iter()
-                    .map(|(role, ids)| {
-                        let names: Vec<String> = ids.iter().map(|id| before.named(id)).collect();
-                        format!("{}: {}", role.replace('_', " "), names.join(", "))
-                    })
-                    .collect();
-                if !names.is_empty() {
-                    lines.push(format!("Counters: {}", names.join("; ")));
-                }
-                Sight::Summary(lines)
-            }
+            } => self.resolution(before, resolution, counters),
         }
+    }
+
+    /// How a side sees a resolution: whole when it involves its own counters (or only
+    /// counters it sees in full, where the ruleset says so); as the result and dice when the
+    /// ruleset opens that procedure's results to both sides; else not at all.
+    fn resolution(
+        &self,
+        before: &Sighted,
+        resolution: &crate::resolve::Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> Sight {
+        let involved: Vec<&String> = counters.values().flatten().collect();
+        if involved.iter().any(|id| before.owns(id)) {
+            return Sight::Open;
+        }
+        let vis = &self.ruleset.visibility;
+        if vis.results_with_counters.is_some()
+            && !involved.is_empty()
+            && involved
+                .iter()
+                .all(|id| before.level(id) == SightLevel::Full)
+        {
+            return Sight::Open;
+        }
+        if vis.open_result(&resolution.procedure).is_none() {
+            return Sight::Hidden;
+        }
+        let name = self
+            .ruleset
+            .procedure(&resolution.procedure)
+            .map_or_else(|| resolution.procedure.clone(), |p| p.name.clone());
+        let effects: Vec<String> = resolution
+            .outcome
+            .effects
+            .iter()
+            .filter(|x| x.kind != "follow_up" && x.kind != "note")
+            .map(crate::resolve::describe_effect)
+            .collect();
+        let mut lines = vec![if effects.is_empty() {
+            format!("{name}: {}", resolution.outcome.label)
+        } else {
+            format!(
+                "{name}: {} — {}",
+                resolution.outcome.label,
+                effects.join("; ")
+            )
+        }];
+        let dice: Vec<String> = resolution
+            .rolls
+            .iter()
+            .map(|r| {
+                let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
+                format!("{} [{}] = {}", r.expr, faces.join(", "), r.total)
+            })
+            .collect();
+        if !dice.is_empty() {
+            lines.push(format!("Dice: {}", dice.join("; ")));
+        }
+        // The players say which units are affected (ailsh 1.4): the counters by name.
+        let names: Vec<String> = counters
+            .iter()
+            .map(|(role, ids)| {
+                let names: Vec<String> = ids.iter().map(|id| before.named(id)).collect();
+                format!("{}: {}", role.replace('_', " "), names.join(", "))
+            })
+            .collect();
+        if !names.is_empty() {
+            lines.push(format!("Counters: {}", names.join("; ")));
+        }
+        Sight::Summary(lines)
     }
 
     /// The sight of a list of counter changes: whole when every change is seen whole, a
