@@ -6,9 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::game::sequence::Pending;
-use crate::game::visibility::{
-    CounterSight, EntrySight, SideView, SightLevel, reveals_now, status_actions,
-};
+use crate::game::visibility::{CounterSight, EntrySight, SideView, SightLevel, reveals_action};
 
 use super::game::GameDesk;
 
@@ -187,20 +185,12 @@ impl GameDesk {
         }
     }
 
-    /// Records the reveals the ruleset calls for at this step (ailsh D.1), one status change
-    /// at a time. Returns whether anything was recorded.
+    /// Records the reveals the ruleset calls for at this step (ailsh D.1) as one entry.
+    /// Returns whether anything was recorded.
     pub fn reveal_contacts(&mut self) -> bool {
-        let changes = reveals_now(self.game());
-        if changes.is_empty() {
-            return self.refuse("nothing to reveal at this step");
+        match reveals_action(self.game()) {
+            Some(action) => self.act(action),
+            None => self.refuse("nothing to reveal at this step"),
         }
-        let mut any = false;
-        for action in status_actions(&changes) {
-            if !self.act(action) {
-                break;
-            }
-            any = true;
-        }
-        any
     }
 }

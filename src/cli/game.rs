@@ -632,20 +632,16 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::RevealContacts { file } => {
             let (mut game, _) = open(cli, file)?;
-            let changes = visibility::reveals_now(&game);
-            if changes.is_empty() {
+            let Some(action) = visibility::reveals_action(&game) else {
                 let step = game
                     .steps()
                     .get(game.state().cursor.step)
                     .map_or_else(String::new, |s| s.path.clone());
                 println!("nothing to reveal at this step ({step})");
                 return Ok(());
-            }
+            };
             let actor = actor(cli, &game, None)?;
-            for action in visibility::status_actions(&changes) {
-                act_on(&mut game, &actor, action)?;
-            }
-            Ok(())
+            act_on(&mut game, &actor, action)
         }
         GameCommand::Status {
             file,

@@ -57,6 +57,14 @@ pub enum Action {
         /// Counters involved, by role.
         counters: BTreeMap<String, Vec<String>>,
     },
+    /// Several counter changes as one entry, with the reason (the reveals of an Intelligence
+    /// step, a Force regrouped).
+    Change {
+        /// The changes, in order.
+        changes: Vec<CounterChange>,
+        /// Why, for the journal (the rule it follows).
+        reason: String,
+    },
     /// Apply (confirmed) changes for the effects of a resolution.
     ApplyEffects {
         /// The Resolved event.

@@ -67,6 +67,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             counters,
         ),
         Action::ApplyEffects { of, changes } => check_apply_effects(view, *of, changes),
+        Action::Change { changes, reason } => check_change(view, changes, reason),
         Action::Override {
             of,
             outcome,
@@ -457,6 +458,25 @@ fn check_apply_effects(view: &View, of: u64, changes: &[CounterChange]) -> Check
     if view.state.applied.contains(&of) {
         return Err(Refusal::EffectsAlreadyApplied { entry: of });
     }
+    check_changes(view, changes)?;
+    Ok(vec![EventKind::EffectsApplied {
+        of,
+        changes: changes.to_vec(),
+    }])
+}
+
+fn check_change(view: &View, changes: &[CounterChange], reason: &str) -> Checked {
+    if changes.is_empty() {
+        return Err(Refusal::NoChanges);
+    }
+    needs_reason(reason, "a change of several counters")?;
+    check_changes(view, changes)?;
+    Ok(changed(changes.to_vec(), Some(reason.to_string())))
+}
+
+/// Each change names a counter of the game, a place on its map, and a delta only on a
+/// whole-number attribute.
+fn check_changes(view: &View, changes: &[CounterChange]) -> Result<(), Refusal> {
     for c in changes {
         counter(view, c.counter())?;
         if let CounterChange::Adjust {
@@ -469,10 +489,7 @@ fn check_apply_effects(view: &View, of: u64, changes: &[CounterChange]) -> Check
             position(view.ruleset, to)?;
         }
     }
-    Ok(vec![EventKind::EffectsApplied {
-        of,
-        changes: changes.to_vec(),
-    }])
+    Ok(())
 }
 
 fn check_override(view: &View, of: u64, outcome: &str, reason: &str) -> Checked {

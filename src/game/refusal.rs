@@ -263,6 +263,9 @@ pub enum Refusal {
     /// A transfer from a counter to itself.
     #[error("a transfer needs two different counters")]
     TransferToItself,
+    /// A change of nothing.
+    #[error("no changes given")]
+    NoChanges,
     /// Nothing to undo.
     #[error("nothing to undo")]
     NothingToUndo,

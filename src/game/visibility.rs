@@ -827,23 +827,29 @@ pub fn reveals_now(game: &Game) -> Vec<CounterChange> {
         .collect()
 }
 
-/// Status changes as the actions that record them.
-pub fn status_actions(changes: &[CounterChange]) -> Vec<Action> {
-    changes
+/// The reveals due at the game's current step as one action (one journal entry, its reason
+/// citing the rule), or None when nothing is due.
+pub fn reveals_action(game: &Game) -> Option<Action> {
+    let state = game.state();
+    let step = game.steps().get(state.cursor.step)?;
+    let due = reveals_due(game.ruleset(), game.scenario(), state, &step.id);
+    let rules: Vec<String> = due
         .iter()
-        .filter_map(|c| match c {
-            CounterChange::Status {
-                counter,
-                status,
-                on,
-            } => Some(Action::SetStatus {
-                counter: counter.clone(),
-                status: status.clone(),
-                on: *on,
-            }),
-            _ => None,
-        })
-        .collect()
+        .filter(|(_, changes)| !changes.is_empty())
+        .map(|(r, _)| r.from.rule.clone())
+        .collect();
+    let changes: Vec<CounterChange> = due.into_iter().flat_map(|(_, c)| c).collect();
+    if changes.is_empty() {
+        return None;
+    }
+    Some(Action::Change {
+        changes,
+        reason: format!(
+            "{}: counters in contact revealed ({})",
+            step.path,
+            rules.join(", ")
+        ),
+    })
 }
 
 /// `umpire game status --side`: the game as one side may see it.

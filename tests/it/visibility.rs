@@ -18,7 +18,7 @@ use crate::kit::{click, labels_containing, scenario, type_into};
 use umpire::app::{Desk, DeskApp, FIND_COUNTER_LABEL, GameDesk, SEEN_BY_PREFIX};
 use umpire::game::scenario::Position;
 use umpire::game::visibility::{
-    self, SideStatus, SideView, Sight, SightLevel, hex_neighbours, reveals_now, status_actions,
+    self, SideStatus, SideView, Sight, SightLevel, hex_neighbours, reveals_action, reveals_now,
 };
 use umpire::game::{Action, Actor, Game};
 use umpire::report::{ReportOptions, Template, turn_report_pdf};
@@ -114,13 +114,12 @@ fn step_to(game: &mut Game, step_id: &str) {
     panic!("never reached {step_id}");
 }
 
-/// Records the reveals due at this step (as the desk and `game reveal-contacts` do).
+/// Records the reveals due at this step (as the desk and `game reveal-contacts` do): one entry;
+/// returns how many status changes it made.
 fn reveal_contacts(game: &mut Game) -> usize {
-    let actions = status_actions(&reveals_now(game));
-    let n = actions.len();
-    for a in actions {
-        act(game, a);
-    }
+    let n = reveals_now(game).len();
+    let action = reveals_action(game).expect("reveals due");
+    assert_eq!(act(game, action).len(), 1, "one journal entry");
     n
 }
 
