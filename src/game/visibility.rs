@@ -294,7 +294,7 @@ impl<'a> SideView<'a> {
         }
     }
 
-    /// How a side sees a resolution: whole when it involves its own counters (or only
+    /// How a side sees a resolution: whole when it involves no counter, or its own (or only
     /// counters it sees in full, where the ruleset says so); as the result and dice when the
     /// ruleset opens that procedure's results to both sides; else not at all.
     fn resolution(
@@ -304,7 +304,8 @@ impl<'a> SideView<'a> {
         counters: &BTreeMap<String, Vec<String>>,
     ) -> Sight {
         let involved: Vec<&String> = counters.values().flatten().collect();
-        if involved.iter().any(|id| before.owns(id)) {
+        // A roll that involves no counter (the Weather) hides nothing from anyone.
+        if involved.is_empty() || involved.iter().any(|id| before.owns(id)) {
             return Sight::Open;
         }
         let vis = &self.ruleset.visibility;
