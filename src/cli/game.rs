@@ -958,7 +958,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     "verification": verification,
                 }))?;
             } else {
-                print_verification(&game.location(), &integrity, &verification);
+                print_verification(&game.location(), Some(&integrity), &verification);
             }
             if verification.is_sound() && integrity == "ok" {
                 return Ok(());
@@ -1011,7 +1011,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 print_json(&verification)?;
             } else {
                 let side = export.header.side.as_deref().unwrap_or("the whole journal");
-                print_verification(&format!("{name} ({side})"), "ok", &verification);
+                print_verification(&format!("{name} ({side})"), None, &verification);
             }
             if verification.is_sound() {
                 return Ok(());
@@ -1164,8 +1164,12 @@ fn parse_seed(text: &str) -> Result<SeedSecret> {
 }
 
 /// Prints what verification found, in words.
-fn print_verification(location: &str, integrity: &str, v: &umpire::game::Verification) {
-    println!("{location}: store integrity {integrity}; {}", v.head);
+fn print_verification(location: &str, integrity: Option<&str>, v: &umpire::game::Verification) {
+    match integrity {
+        Some(integrity) => println!("{location}: store integrity {integrity}; {}", v.head),
+        None => println!("{location}: {}", v.head),
+    }
+    let integrity = integrity.unwrap_or("ok");
     if v.sealed > 0 {
         println!(
             "  {} entries shown, {} sealed (their hashes keep the chain checkable)",
