@@ -6,7 +6,7 @@
 //! figure is a latency distribution (median and p99 over many events), which criterion's
 //! per-iteration statistics do not report.
 
-#[path = "../tests/common/pg.rs"]
+#[path = "../tests/it/common/pg.rs"]
 #[allow(
     dead_code,
     reason = "the tests' server helpers: the benchmark uses some"
