@@ -99,6 +99,15 @@ impl<'a> FileCtx<'a> {
             );
             return None;
         }
+        // Measured before compiling, with its own hint: evalexpr is not asked to read it.
+        if let Err(e) = super::expr::check_shape(&source) {
+            self.err(
+                path,
+                e,
+                "split it into named steps (a procedure's derived: values) or a table",
+            );
+            return None;
+        }
         let expr = match Expr::compile(&source) {
             Ok(e) => e,
             Err(e) => {
