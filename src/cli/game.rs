@@ -1,10 +1,10 @@
 //! `umpire game …`: game sessions on a game file.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Subcommand;
 
 use super::{Cli, library, print_json};
@@ -12,7 +12,13 @@ use umpire::dice::AppDice;
 use umpire::game::scenario::Position;
 use umpire::game::{Action, Event, Game, GameFile, GameMeta};
 use umpire::resolve::describe_effect;
+use umpire::rules::limits::human_size;
 use umpire::rules::{Library, SourceFile};
+
+/// The largest journal export `game import` reads: 64 MB. A resolution takes about 1.8 KB of
+/// JSON and most other entries about 0.1 KB, so the 10,000-entry game of BENCHMARKS.md (a third
+/// of it resolutions) exports to about 7 MB.
+const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `game` subcommands.
 #[derive(Debug, Subcommand)]
@@ -895,7 +901,19 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             )
         }
         GameCommand::Import { jsonl, output } => {
-            let reader = std::io::BufReader::new(std::fs::File::open(jsonl)?);
+            let file = std::fs::File::open(jsonl)
+                .with_context(|| format!("cannot read {}", jsonl.display()))?;
+            let size = file.metadata()?.len();
+            if size > MAX_IMPORT_BYTES {
+                bail!(
+                    "{}: the file is {}; the limit is {}, far more than any game's export",
+                    jsonl.display(),
+                    human_size(size),
+                    human_size(MAX_IMPORT_BYTES)
+                );
+            }
+            // The read stops at the limit too, should the file grow meanwhile.
+            let reader = std::io::BufReader::new(file.take(MAX_IMPORT_BYTES));
             let mut lines = reader.lines();
             let first = lines
                 .next()

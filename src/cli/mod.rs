@@ -15,6 +15,7 @@ use anyhow::{Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 
 use umpire::rules::layer::default_user_dir;
+use umpire::rules::limits::read_text;
 use umpire::rules::{
     Library, Procedure, Ruleset, RulesetFiles, SourceFile, read_rules_root, shipped_sources,
 };
@@ -158,7 +159,7 @@ pub fn scenario_source(lib: &Library, arg: &str) -> Result<SourceFile> {
     if path.is_file() {
         return Ok(SourceFile {
             name: path.display().to_string(),
-            text: std::fs::read_to_string(path)?,
+            text: read_text(path).map_err(|e| anyhow!("{e}"))?,
         });
     }
     let shipped = umpire::game::scenario::shipped_scenarios();

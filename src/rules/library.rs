@@ -7,6 +7,7 @@ use include_dir::{Dir, include_dir};
 
 use super::error::{LoadError, LoadErrors};
 use super::layer::UserTable;
+use super::limits::read_text;
 use super::model::Ruleset;
 use super::validate::{RulesetFiles, SourceFile, load_ruleset};
 
@@ -60,11 +61,13 @@ fn io_error(path: &Path, e: &std::io::Error) -> LoadErrors {
     }])
 }
 
-/// Reads one ruleset folder from disk.
+/// Reads one ruleset folder from disk. A file over [`super::limits::MAX_FILE_BYTES`] is
+/// refused unread.
 pub fn read_ruleset_dir(dir: &Path) -> Result<RulesetFiles, LoadErrors> {
     let main = dir.join(RULESET_FILE);
-    let text = std::fs::read_to_string(&main).map_err(|e| io_error(&main, &e))?;
+    let text = read_text(&main).map_err(|e| LoadErrors(vec![e]))?;
     let mut tables = Vec::new();
+    let mut errors = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, &e))?;
     let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
@@ -73,11 +76,16 @@ pub fn read_ruleset_dir(dir: &Path) -> Result<RulesetFiles, LoadErrors> {
         if !is_yaml || path.file_name().is_some_and(|n| n == RULESET_FILE) {
             continue;
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
-        tables.push(SourceFile {
-            name: path.display().to_string(),
-            text,
-        });
+        match read_text(&path) {
+            Ok(text) => tables.push(SourceFile {
+                name: path.display().to_string(),
+                text,
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
     }
     Ok(RulesetFiles {
         ruleset: SourceFile {

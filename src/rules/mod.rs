@@ -5,6 +5,7 @@ pub mod error;
 pub mod expr;
 pub mod layer;
 pub mod library;
+pub mod limits;
 pub mod locate;
 pub mod model;
 mod raw;

@@ -1,5 +1,6 @@
 //! Hostile files: a transcription, table, scenario or import made to crash, hang or exhaust the
-//! loader (here: deep parentheses, long sign chains, deep dice notation). Each is run through the real binary with the files where a user would have them
+//! loader (deep parentheses, long sign chains, deep dice notation, deep YAML, files of tens of
+//! megabytes). Each is run through the real binary with the files where a user would have them
 //! (the default transcription folder, `--rules DIR`, a scenario file), and the binary must either
 //! refuse it with a sentence naming the file (with line and column where there is one) or, when
 //! the file belongs to a ruleset the command does not need, not notice it at all: never a signal
@@ -284,6 +285,40 @@ impl Home {
     fn run(&self, args: &[&str]) -> Measured {
         measure(&format!("umpire {}", args.join(" ")), &self.spec(args))
     }
+
+    /// Runs the binary unmeasured (setting up).
+    fn setup(&self, args: &[&str]) {
+        let spec = self.spec(args);
+        let out = Command::new(&spec.program)
+            .args(&spec.args)
+            .envs(&spec.env)
+            .env_remove("UMPIRE_RULES")
+            .env_remove("UMPIRE_USER_RULES")
+            .current_dir(&spec.dir)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "umpire {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A new ailsh game in the scratch home (made before any hostile file is in place).
+    fn ailsh_game(&self) -> String {
+        let game = self.dir.join("agnadello.umpire").display().to_string();
+        self.setup(&[
+            "game",
+            "new",
+            "ailsh_1_venice_at_bay_1509",
+            "-o",
+            &game,
+            "--seed",
+            "1509",
+        ]);
+        game
+    }
 }
 
 impl Drop for Home {
@@ -383,6 +418,154 @@ fn deeply_nested_dice_notation_is_refused_in_a_transcription_and_on_the_command_
         .fails_saying(&["15001 characters long; the limit is 200"]);
 }
 
+#[test]
+fn a_huge_scenario_file_is_refused_before_it_is_read() {
+    let home = Home::new("huge-scenario");
+    let mut text = String::from("id: huge\nruleset: ailsh\nnotes: |\n");
+    while text.len() < 42 * 1024 * 1024 {
+        text.push_str("  A very long note that someone pasted into a scenario file, again.\n");
+    }
+    let file = home.write(&home.dir.join("huge.yaml"), &text);
+    let path = file.display().to_string();
+    let game = home.dir.join("huge.umpire").display().to_string();
+    let refusal = format!("{path}:0:0: the file is 42.0 MB; the limit is 1.0 MB");
+    home.run(&["game", "new", &path, "-o", &game])
+        .fails_saying(&[&refusal]);
+    assert!(!Path::new(&game).exists(), "no game file is made");
+    let pdf = home.dir.join("huge.pdf").display().to_string();
+    home.run(&["sheet", &path, "-o", &pdf])
+        .fails_saying(&[&refusal]);
+}
+
+#[test]
+fn an_import_with_a_huge_scenario_or_of_a_huge_size_is_refused() {
+    let home = Home::new("import");
+    let game = home.ailsh_game();
+    let export = home.dir.join("export.jsonl");
+    let export_path = export.display().to_string();
+    home.setup(&["game", "export", &game, "--jsonl", "-o", &export_path]);
+    let jsonl = std::fs::read_to_string(&export).expect("export");
+    let (header, events) = jsonl.split_once('\n').expect("a header line");
+    // The scenario kept in the export (as in a game file) is measured before it is parsed.
+    let mut header: Value = serde_json::from_str(header).expect("header");
+    let scenario = header["meta"]["scenario_text"]
+        .as_str()
+        .expect("scenario text")
+        .to_string();
+    let mut padded = scenario.clone();
+    while padded.len() < 2 * 1024 * 1024 {
+        padded.push_str("# padding\n");
+    }
+    header["meta"]["scenario_text"] = Value::String(padded);
+    let scenario_file = header["meta"]["scenario_file"]
+        .as_str()
+        .expect("scenario file")
+        .to_string();
+    let hostile = home.write(
+        &home.dir.join("padded.jsonl"),
+        &format!("{header}\n{events}"),
+    );
+    let copy = home.dir.join("copy.umpire").display().to_string();
+    home.run(&[
+        "game",
+        "import",
+        &hostile.display().to_string(),
+        "-o",
+        &copy,
+    ])
+    .fails_saying(&[&format!(
+        "{scenario_file}:0:0: the file is 2.0 MB; the limit is 1.0 MB"
+    )]);
+    assert!(!Path::new(&copy).exists(), "nothing is written");
+
+    // A file far larger than any export is refused unread.
+    let huge = home.dir.join("huge.jsonl");
+    std::fs::File::create(&huge)
+        .and_then(|f| f.set_len(300 * 1024 * 1024))
+        .expect("a sparse file");
+    home.run(&["game", "import", &huge.display().to_string(), "-o", &copy])
+        .fails_saying(&[&huge.display().to_string(), "300.0 MB", "the limit is"]);
+}
+
+#[test]
+fn deeply_nested_yaml_is_refused_with_its_place() {
+    let home = Home::new("yaml");
+    let depth = 100_000;
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/qrs/retreat.yaml"),
+    )
+    .expect("shipped table");
+    let head = shipped.split("rows:").next().expect("rows");
+    let line = head.lines().count() + 1;
+    // Flow sequences and flow mappings, nested a hundred thousand deep.
+    for (name, nested) in [
+        (
+            "sequences",
+            format!("{}1{}", "[".repeat(depth), "]".repeat(depth)),
+        ),
+        (
+            "mappings",
+            format!("{}1{}", "{a: ".repeat(depth), "}".repeat(depth)),
+        ),
+    ] {
+        let text = format!("{head}rows: {nested}\nresults: {{}}\n");
+        let file = home.write(&home.user_rules().join("qrs/retreat.yaml"), &text);
+        let run = home.run(&QRS_ODDS);
+        run.fails_saying(&[
+            &format!("{}:{line}:", file.display()),
+            "deep; the limit is 100",
+        ]);
+        assert!(run.stderr.len() < 2_000, "{name}: {}", run.show());
+    }
+    // Block mappings, each a level deeper than the last (500 levels: 250 KB of indentation),
+    // and block sequences opened on one line (`- - - …`, 400,000 deep in 800 KB).
+    let mut block = format!("{head}rows:\n");
+    for level in 0..500 {
+        block.push_str(&" ".repeat(2 * level + 2));
+        block.push_str("a:\n");
+    }
+    let compact = format!("{head}rows:\n  {}1\n", "- ".repeat(400_000));
+    for text in [block, compact] {
+        let file = home.write(&home.user_rules().join("qrs/retreat.yaml"), &text);
+        home.run(&QRS_ODDS)
+            .fails_saying(&[&file.display().to_string(), "deep; the limit is 100"]);
+    }
+    home.run(&AILSH_DESCRIBE).succeeds();
+
+    // A scenario nested as deep.
+    let scenario = format!(
+        "id: deep\nruleset: ailsh\nsides: {}1{}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let file = home.write(&home.dir.join("deep.yaml"), &scenario);
+    let game = home.dir.join("deep.umpire").display().to_string();
+    home.run(&["game", "new", &file.display().to_string(), "-o", &game])
+        .fails_saying(&[&format!("{}:3:", file.display()), "deep; the limit is 100"]);
+}
+
+#[test]
+fn yaml_aliases_that_multiply_are_refused() {
+    let home = Home::new("aliases");
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/qrs/retreat.yaml"),
+    )
+    .expect("shipped table");
+    let head = shipped.split("rows:").next().expect("rows");
+    // Each level refers to the one before ten times: 10^20 nodes once expanded.
+    let mut text = format!("{head}x0: &x0 [lol]\n");
+    for i in 1..=20 {
+        let refs = vec![format!("*x{}", i - 1); 10].join(", ");
+        text.push_str(&format!("x{i}: &x{i} [{refs}]\n"));
+    }
+    text.push_str("rows: *x20\n");
+    let file = home.write(&home.user_rules().join("qrs/retreat.yaml"), &text);
+    home.run(&QRS_ODDS).fails_saying(&[
+        &format!("{}:1:1:", file.display()),
+        "aliases (*name) repeat parts of the file too many times",
+    ]);
+}
+
 /// The limits leave no room for a crash either: the worst expressions and notations within them
 /// compile, evaluate and drop on a thread with half the stack a spawned thread gets by default
 /// (1 MiB of 2 MiB; the desk loads rulesets on such threads).
@@ -446,4 +629,62 @@ fn the_worst_shapes_within_the_limits_run_on_a_small_stack() {
         .expect("thread")
         .join()
         .expect("no crash on a small stack");
+}
+
+/// The YAML nesting scan counts real files far from its limit, and never shallower than they
+/// are: every shipped table, scenario and template, and every test fixture.
+#[test]
+fn real_yaml_files_are_far_within_the_nesting_limit() {
+    use umpire::rules::limits::{MAX_YAML_DEPTH, yaml_depth};
+
+    fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                yaml_files(&path, out);
+            } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                out.push(path);
+            }
+        }
+    }
+    /// The true depth: collections nested in collections, the document's top one counting 1.
+    fn true_depth(v: &yaml_serde::Value) -> usize {
+        match v {
+            yaml_serde::Value::Sequence(items) => {
+                1 + items.iter().map(true_depth).max().unwrap_or(0)
+            }
+            yaml_serde::Value::Mapping(map) => 1 + map.values().map(true_depth).max().unwrap_or(0),
+            yaml_serde::Value::Tagged(t) => true_depth(&t.value),
+            _ => 0,
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["tables", "scenarios", "templates", "tests/fixtures"] {
+        yaml_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 50, "{files:?}");
+    let mut deepest = (0, PathBuf::new());
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("read");
+        let counted = yaml_depth(&text);
+        if let Ok(value) = yaml_serde::from_str::<yaml_serde::Value>(&text) {
+            assert!(
+                counted >= true_depth(&value),
+                "{}: counted {counted}, nested {}",
+                file.display(),
+                true_depth(&value)
+            );
+        }
+        if counted > deepest.0 {
+            deepest = (counted, file.clone());
+        }
+    }
+    eprintln!("deepest count: {} in {}", deepest.0, deepest.1.display());
+    assert!(
+        deepest.0 * 4 <= MAX_YAML_DEPTH,
+        "{} counts {}",
+        deepest.1.display(),
+        deepest.0
+    );
 }
