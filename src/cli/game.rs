@@ -346,7 +346,8 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
-    let mut game = Game::open_at(&file.to_string_lossy(), &lib)?;
+    let mut game = Game::open_at(&file.to_string_lossy(), &lib)
+        .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     if let Some(who) = &cli.sign_in {
         game.sign_in(
             umpire::megagame::remit::SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}"))?,
@@ -462,13 +463,14 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             seed,
         } => {
             let lib = library(cli)?;
-            let source = super::scenario_source(&lib, scenario)?;
+            let source = super::scenario_source(scenario)?;
             let seed = seed.unwrap_or_else(AppDice::fresh_seed);
             let game = match (output, server) {
-                (_, Some(url)) => Game::create_at(url, &source, &lib, seed)?,
-                (Some(path), None) => Game::create(path, &source, &lib, seed)?,
+                (_, Some(url)) => Game::create_at(url, &source, &lib, seed),
+                (Some(path), None) => Game::create(path, &source, &lib, seed),
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
-            };
+            }
+            .map_err(|e| super::with_ruleset_errors(&lib, e))?;
             println!(
                 "created {} — {} ({}), seed {seed}",
                 game.location(),
@@ -941,7 +943,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 },
                 &lib,
             )
-            .map_err(|e| anyhow!("{e}"))?;
+            .map_err(|e| super::with_ruleset_errors(&lib, anyhow!("{e}")))?;
             umpire::game::state::replay(&scenario, &events)
                 .map_err(|e| anyhow!("{}: {e}", jsonl.display()))?;
             let file = GameFile::create(output, meta)?;

@@ -418,6 +418,136 @@ fn deeply_nested_dice_notation_is_refused_in_a_transcription_and_on_the_command_
         .fails_saying(&["15001 characters long; the limit is 200"]);
 }
 
+/// About 42 MB of table rows that parse (slowly): what made an unrelated `game status` take
+/// 23 s and 2.9 GB.
+fn huge_table(id: &str) -> String {
+    let mut text = format!("id: {id}\ntitle: Huge\nroll: d6\nrows:\n");
+    let row = "  - {key: 1, cells: [a_result_code_that_is_long_enough_to_fill_the_file]}\n";
+    while text.len() < 42 * 1024 * 1024 {
+        text.push_str(row);
+    }
+    text
+}
+
+/// A table just under the size limit whose rows take seconds to read and refuse (each repeats
+/// the first row's key): only a command that loads its ruleset may pay for it, so a command
+/// about another ruleset staying fast shows that it was not loaded.
+fn slow_table(id: &str) -> String {
+    let mut text = format!("id: {id}\ntitle: Slow\nroll: d6\nrows:\n");
+    let row = "  - {key: 1, cells: [a, b, c, d]}\n";
+    while text.len() + row.len() < 1024 * 1024 {
+        text.push_str(row);
+    }
+    text
+}
+
+#[test]
+fn a_huge_transcription_of_another_ruleset_costs_an_unrelated_game_nothing() {
+    let home = Home::new("huge-layer");
+    let game = home.ailsh_game();
+    let file = home.write(
+        &home.user_rules().join("rr3/timetable.yaml"),
+        &huge_table("timetable"),
+    );
+    // The ruleset it belongs to is refused before the file is read, naming file, size and limit.
+    home.run(&["describe", "rr3"]).fails_saying(&[
+        &file.display().to_string(),
+        "the file is 42.0 MB; the limit is 1.0 MB",
+    ]);
+    // The commands about every ruleset list it as not loading, and the others as loading.
+    let list = home.run(&["rules", "list"]);
+    list.succeeds();
+    assert!(
+        list.stdout.contains("rr3        DOES NOT LOAD"),
+        "{}",
+        list.show()
+    );
+    assert!(
+        list.stdout.contains("qrs        Renaissance"),
+        "{}",
+        list.show()
+    );
+    home.run(&["rules", "check"]).fails_saying(&[
+        "rr3: does not load",
+        "the file is 42.0 MB; the limit is 1.0 MB",
+    ]);
+    // With a slow file in a third ruleset's transcriptions too, a command about one game or
+    // one ruleset reads neither.
+    home.write(
+        &home.user_rules().join("gradisca/cards.yaml"),
+        &slow_table("cards"),
+    );
+    home.run(&["game", "status", &game]).succeeds();
+    home.run(&AILSH_DESCRIBE).succeeds();
+    home.run(&QRS_ODDS).succeeds();
+    home.run(&[
+        "resolve",
+        "qrs",
+        "discipline_test",
+        "-i",
+        "discipline=B",
+        "--roll",
+        "4",
+    ])
+    .succeeds();
+}
+
+/// A `--rules` folder with copies of some shipped rulesets.
+fn rules_copy(home: &Home, rulesets: &[&str]) -> PathBuf {
+    let root = home.dir.join("rules");
+    for id in rulesets {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tables")
+            .join(id);
+        let to = root.join(id);
+        std::fs::create_dir_all(&to).expect("folder");
+        for entry in std::fs::read_dir(&from).expect("shipped folder") {
+            let path = entry.expect("entry").path();
+            std::fs::copy(&path, to.join(path.file_name().expect("name"))).expect("copy");
+        }
+    }
+    root
+}
+
+#[test]
+fn a_huge_table_in_another_rules_folder_costs_an_unrelated_game_nothing() {
+    let home = Home::new("huge-rules");
+    let root = rules_copy(&home, &["ailsh", "arquebus", "qrs"]);
+    let rules = root.display().to_string();
+    let game = home.ailsh_game();
+    let file = home.write(&root.join("qrs/retreat.yaml"), &huge_table("retreat"));
+    let list = home.run(&["--rules", &rules, "rules", "list"]);
+    list.succeeds();
+    assert!(
+        list.stdout.contains("qrs        DOES NOT LOAD"),
+        "{}",
+        list.show()
+    );
+    assert!(
+        list.stdout.contains("ailsh      All is lost"),
+        "{}",
+        list.show()
+    );
+    // With a slow file in a third folder too, a command about one game or one ruleset reads
+    // neither, and the one about the broken ruleset names its file.
+    home.write(
+        &root.join("arquebus/charge_crt.yaml"),
+        &slow_table("charge_crt"),
+    );
+    home.run(&["--rules", &rules, "game", "status", &game])
+        .succeeds();
+    home.run(&["--rules", &rules, "describe", "ailsh", "discipline_check"])
+        .succeeds();
+    home.run(&["--rules", &rules, "odds", "qrs", "discipline_test"])
+        .fails_saying(&[
+            "ruleset 'qrs' does not load",
+            &format!(
+                "{}:0:0: the file is 42.0 MB; the limit is 1.0 MB",
+                file.display()
+            ),
+        ]);
+}
+
 #[test]
 fn a_huge_scenario_file_is_refused_before_it_is_read() {
     let home = Home::new("huge-scenario");
