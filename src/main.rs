@@ -33,10 +33,7 @@ fn main() -> ExitCode {
         Some(command) => cli::run(&cli, command),
         // The desk loads the rulesets itself, off the UI thread, while its window opens.
         None => cli::sources(&cli).and_then(|sources| {
-            umpire::app::run(umpire::app::RulesSetup {
-                sources,
-                user_dir: cli::user_dir(&cli),
-            })
+            umpire::app::run(umpire::app::RulesSetup::read(&sources, cli::user_dir(&cli)))
         }),
     };
     match result {

@@ -13,7 +13,7 @@ use saphyr_parser::{Event, Parser};
 use crate::rules::layer;
 use crate::rules::library::declared_id;
 use crate::rules::locate::Seg;
-use crate::rules::{Library, LoadErrors, RulesetFiles, SourceFile, load_ruleset};
+use crate::rules::{Library, LoadErrors, RulesetFiles, RulesetSource, SourceFile, load_ruleset};
 
 /// Label of the chart editor's ruleset picker.
 pub const CHART_RULESET_LABEL: &str = "Chart ruleset";
@@ -35,6 +35,9 @@ pub struct RulesSetup {
     pub sources: Vec<RulesetFiles>,
     /// The transcription layer's folder.
     pub user_dir: Option<PathBuf>,
+    /// Ruleset folders whose files could not be read (too large, unreadable), by id: they are
+    /// listed as failing, the others load.
+    pub unread: Vec<(String, LoadErrors)>,
 }
 
 impl RulesSetup {
@@ -43,12 +46,40 @@ impl RulesSetup {
         RulesSetup {
             sources: crate::rules::shipped_sources(),
             user_dir,
+            unread: Vec::new(),
         }
+    }
+
+    /// The rulesets at `sources` (shipped, or the folders of `--rules DIR`), read now; a folder
+    /// that does not read is kept in [`RulesSetup::unread`].
+    pub fn read(sources: &[RulesetSource], user_dir: Option<PathBuf>) -> RulesSetup {
+        let mut setup = RulesSetup {
+            user_dir,
+            ..RulesSetup::default()
+        };
+        for source in sources {
+            match source.read() {
+                Ok(files) => setup.sources.push(files),
+                Err(e) => setup.unread.push((source.declared_id(), e)),
+            }
+        }
+        setup
     }
 
     /// Loads the rulesets with the transcription layer.
     pub fn load(&self) -> Library {
-        Library::load_layered(&self.sources, self.user_dir.as_deref())
+        let mut library = self.on_demand();
+        library.load_all();
+        library
+    }
+
+    /// The rulesets with the transcription layer, each loaded when first asked for (see
+    /// [`Library::on_demand`]).
+    pub fn on_demand(&self) -> Library {
+        let sources = self.sources.iter().cloned().map(RulesetSource::Files);
+        let mut library = Library::on_demand(sources.collect(), self.user_dir.as_deref());
+        library.failed.extend(self.unread.iter().cloned());
+        library
     }
 
     /// The files of a ruleset, by id.

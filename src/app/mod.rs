@@ -87,6 +87,8 @@ pub struct DeskApp {
     pub shell: Shell,
     /// The rulesets and the opening game, while a worker thread loads them.
     starting: Option<std::sync::mpsc::Receiver<Startup>>,
+    /// Every ruleset, still loading after the opening game showed.
+    rest: Option<std::sync::mpsc::Receiver<Library>>,
 }
 
 /// What the start-up worker hands the window: the rulesets and the opening game.
@@ -95,6 +97,8 @@ pub struct Startup {
     pub library: Library,
     /// The game the desk opens on, if any.
     pub game: Option<OpenedGame>,
+    /// Every ruleset, when `library` holds only the opening game's so far.
+    pub rest: Option<std::sync::mpsc::Receiver<Library>>,
 }
 
 impl DeskApp {
@@ -106,6 +110,7 @@ impl DeskApp {
             game: None,
             shell: Shell::new(None),
             starting: None,
+            rest: None,
         }
     }
 
@@ -138,12 +143,25 @@ impl DeskApp {
     }
 
     fn poll_startup(&mut self, ui: &mut egui::Ui) {
+        if let Some(rx) = &self.rest {
+            match rx.try_recv() {
+                Ok(library) => {
+                    self.rest = None;
+                    self.desk.set_library(library);
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => ui
+                    .ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(100)),
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.rest = None,
+            }
+        }
         let Some(rx) = &self.starting else {
             return;
         };
         match rx.try_recv() {
             Ok(startup) => {
                 self.starting = None;
+                self.rest = startup.rest;
                 self.desk.set_library(startup.library);
                 match startup.game {
                     Some(opened) => self.shell.show_game(opened, &mut self.game),
@@ -326,9 +344,28 @@ pub fn run(rules: RulesSetup) -> anyhow::Result<()> {
     let (tx, rx) = std::sync::mpsc::channel();
     let worker_rules = rules.clone();
     std::thread::spawn(move || {
-        let library = worker_rules.load();
+        // The opening game loads only its own ruleset, and shows at once; the procedure desk's
+        // list of every ruleset follows, so another ruleset's broken or large file does not
+        // hold the game up.
+        let mut library = worker_rules.on_demand();
         let game = opening_game_file(&library, config_dir().as_deref());
-        let _ = tx.send(Startup { library, game });
+        if game.is_some() {
+            let (rest_tx, rest_rx) = std::sync::mpsc::channel();
+            let _ = tx.send(Startup {
+                library: library.clone(),
+                game,
+                rest: Some(rest_rx),
+            });
+            library.load_all();
+            let _ = rest_tx.send(library);
+        } else {
+            library.load_all();
+            let _ = tx.send(Startup {
+                library,
+                game,
+                rest: None,
+            });
+        }
     });
     // The desk waits here until eframe asks for it, so that it survives a renderer that fails
     // before the app is created and can be handed to the next one.

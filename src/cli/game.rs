@@ -1,7 +1,7 @@
 //! `umpire game …`: game sessions on a game file.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
@@ -14,6 +14,12 @@ use umpire::game::{Action, Actor, Event, Game, Head, visibility};
 use umpire::megagame::remit::SignedIn;
 use umpire::resolve::describe_effect;
 use umpire::rules::Library;
+use umpire::rules::limits::human_size;
+
+/// The largest journal export `game import` reads: 64 MB. A resolution takes about 1.8 KB of
+/// JSON and most other entries about 0.1 KB, so the 10,000-entry game of BENCHMARKS.md (a third
+/// of it resolutions) exports to about 7 MB.
+const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `game` subcommands.
 #[derive(Debug, Subcommand)]
@@ -382,7 +388,8 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
-    let game = Game::open_at(&file.to_string_lossy(), &lib)?;
+    let game = Game::open_at(&file.to_string_lossy(), &lib)
+        .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     Ok((game, lib))
 }
 
@@ -596,12 +603,13 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             seed,
         } => {
             let lib = library(cli)?;
-            let source = super::scenario_source(&lib, scenario)?;
+            let source = super::scenario_source(scenario)?;
             let game = match (output, server) {
-                (_, Some(url)) => Game::create_at(url, &source, &lib, *seed)?,
-                (Some(path), None) => Game::create(path, &source, &lib, *seed)?,
+                (_, Some(url)) => Game::create_at(url, &source, &lib, *seed),
+                (Some(path), None) => Game::create(path, &source, &lib, *seed),
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
-            };
+            }
+            .map_err(|e| super::with_ruleset_errors(&lib, e))?;
             println!(
                 "created {} — {} ({}); {}",
                 game.location(),
@@ -1127,10 +1135,24 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::Import { jsonl, output } => {
             let name = jsonl.display().to_string();
-            let text = std::fs::read_to_string(jsonl).map_err(|e| anyhow!("{name}: {e}"))?;
+            let file = std::fs::File::open(jsonl).map_err(|e| anyhow!("{name}: {e}"))?;
+            let size = file.metadata()?.len();
+            if size > MAX_IMPORT_BYTES {
+                bail!(
+                    "{name}: the file is {}; the limit is {}, far more than any game's export",
+                    human_size(size),
+                    human_size(MAX_IMPORT_BYTES)
+                );
+            }
+            // The read stops at the limit too, should the file grow meanwhile.
+            let mut text = String::new();
+            file.take(MAX_IMPORT_BYTES)
+                .read_to_string(&mut text)
+                .map_err(|e| anyhow!("{name}: {e}"))?;
             let export = read_export(&name, &text)?;
             let lib = library(cli)?;
-            import(&name, &export, &lib, output)?;
+            import(&name, &export, &lib, output)
+                .map_err(|e| super::with_ruleset_errors(&lib, e))?;
             let game = Game::open(output, &lib)?;
             println!(
                 "imported {} entries into {}{}",

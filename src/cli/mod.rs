@@ -15,8 +15,10 @@ use anyhow::{Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 
 use umpire::rules::layer::default_user_dir;
+use umpire::rules::limits::read_text;
 use umpire::rules::{
-    Library, Procedure, Ruleset, RulesetFiles, SourceFile, read_rules_root, shipped_sources,
+    Library, Procedure, Ruleset, RulesetSource, SourceFile, rules_root_sources,
+    shipped_ruleset_sources,
 };
 
 /// Umpire: adjudication assistant for human-umpired wargames and megagames.
@@ -127,11 +129,11 @@ impl ProcedureArgs {
     }
 }
 
-/// The rulesets' files: `--rules DIR`, or the shipped ones.
-pub fn sources(cli: &Cli) -> Result<Vec<RulesetFiles>> {
+/// Where the rulesets are: the folders under `--rules DIR` (unread), or the shipped ones.
+pub fn sources(cli: &Cli) -> Result<Vec<RulesetSource>> {
     match &cli.rules {
-        Some(dir) => read_rules_root(dir).map_err(|e| anyhow!("{e}")),
-        None => Ok(shipped_sources()),
+        Some(dir) => rules_root_sources(dir).map_err(|e| anyhow!("{e}")),
+        None => Ok(shipped_ruleset_sources()),
     }
 }
 
@@ -143,30 +145,58 @@ pub fn user_dir(cli: &Cli) -> Option<PathBuf> {
     cli.user_rules.clone().or_else(default_user_dir)
 }
 
-/// Loads the rulesets the command should see, with the transcription layer.
+/// The rulesets the command may use, with the transcription layer, each read and validated only
+/// when the command first asks for it: a broken or huge file in another ruleset's folder (shipped,
+/// `--rules` or transcription) costs nothing to a command about one ruleset or one game.
 pub fn library(cli: &Cli) -> Result<Library> {
-    Ok(Library::load_layered(
-        &sources(cli)?,
-        user_dir(cli).as_deref(),
-    ))
+    Ok(Library::on_demand(sources(cli)?, user_dir(cli).as_deref()))
+}
+
+/// Every ruleset, loaded now (for the commands that list or check them all).
+pub fn full_library(cli: &Cli) -> Result<Library> {
+    let mut lib = library(cli)?;
+    lib.load_all();
+    Ok(lib)
+}
+
+/// An error about a game or scenario, with the load errors of the rulesets it needed (the
+/// engine says only that a ruleset is not loaded).
+pub fn with_ruleset_errors(lib: &Library, error: impl Into<anyhow::Error>) -> anyhow::Error {
+    let error = error.into();
+    let failed = lib.all_failed();
+    if failed.is_empty() {
+        return error;
+    }
+    let mut message = format!("{error:#}");
+    for (id, errors) in failed {
+        message.push_str(&format!("\nruleset '{id}' does not load:\n{errors}"));
+    }
+    anyhow!(message)
 }
 
 /// A scenario to start from: a YAML file, or a shipped scenario by id
-/// (`ailsh_1_venice_at_bay_1509`) or by file name (`s1_venice_at_bay_1509`).
-pub fn scenario_source(lib: &Library, arg: &str) -> Result<SourceFile> {
+/// (`ailsh_1_venice_at_bay_1509`) or by file name (`s1_venice_at_bay_1509`). Shipped scenarios
+/// are matched by the id their files declare, so no ruleset is loaded to find one.
+pub fn scenario_source(arg: &str) -> Result<SourceFile> {
     let path = std::path::Path::new(arg);
     if path.is_file() {
         return Ok(SourceFile {
             name: path.display().to_string(),
-            text: std::fs::read_to_string(path)?,
+            text: read_text(path).map_err(|e| anyhow!("{e}"))?,
         });
     }
     let shipped = umpire::game::scenario::shipped_scenarios();
     let mut ids = Vec::new();
     for file in &shipped {
-        let id = umpire::game::scenario::load_scenario(file, lib)
-            .map(|s| s.id)
-            .ok();
+        let id = file.text.lines().find_map(|l| {
+            let value = l.strip_prefix("id:")?;
+            Some(
+                value
+                    .trim()
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .to_string(),
+            )
+        });
         if path_stem(&file.name) == arg || id.as_deref() == Some(arg) {
             return Ok(file.clone());
         }
@@ -190,7 +220,7 @@ pub fn find_ruleset<'a>(lib: &'a Library, id: &str) -> Result<&'a Ruleset> {
     if let Some(r) = lib.get(id) {
         return Ok(r);
     }
-    if let Some((_, errors)) = lib.failed.iter().find(|(fid, _)| fid == id) {
+    if let Some(errors) = lib.errors(id) {
         return Err(anyhow!("ruleset '{id}' does not load:\n{errors}"));
     }
     Err(anyhow!(

@@ -89,8 +89,9 @@ pub struct SheetArgs {
 /// Runs `sheet`.
 pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     let lib = library(cli)?;
-    let source = super::scenario_source(&lib, &args.scenario)?;
-    let scenario = load_scenario(&source, &lib).map_err(|e| anyhow!("{e}"))?;
+    let source = super::scenario_source(&args.scenario)?;
+    let scenario = load_scenario(&source, &lib)
+        .map_err(|e| super::with_ruleset_errors(&lib, anyhow!("{e}")))?;
     let mut template = match &args.template {
         Some(path) => Template::read(path)?,
         None => Template::sheet_default()?,
@@ -130,7 +131,8 @@ pub struct ReportArgs {
 /// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     let lib = library(cli)?;
-    let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)?;
+    let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)
+        .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     if let Some(side) = &args.side
         && !game.scenario().sides.iter().any(|s| s.id == *side)
     {

@@ -6,10 +6,10 @@ use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 use serde_json::{Value as Json, json};
 
-use super::{Cli, find_ruleset, library, print_json, sources, user_dir};
+use super::{Cli, find_ruleset, full_library, library, print_json, sources, user_dir};
 use umpire::rules::chart::render_table;
 use umpire::rules::layer::template;
-use umpire::rules::{Library, LoadErrors, Ruleset, read_ruleset_dir};
+use umpire::rules::{Library, LoadErrors, Ruleset, RulesetSource};
 
 /// `rules` subcommands.
 #[derive(Debug, Subcommand)]
@@ -54,7 +54,7 @@ pub enum RulesCommand {
 /// Runs `rules`.
 pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
     match command {
-        RulesCommand::List { json } => list(&library(cli)?, *json),
+        RulesCommand::List { json } => list(&full_library(cli)?, *json),
         RulesCommand::Check { ruleset, json } => check(cli, ruleset.as_deref(), *json),
         RulesCommand::Show { ruleset, table } => show(cli, ruleset, table.as_deref()),
         RulesCommand::Template {
@@ -110,14 +110,16 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
     let as_dir = which.filter(|p| Path::new(p).join("ruleset.yaml").is_file());
     // Shipped (or --rules) alone, and with the transcription layer.
     let srcs = match as_dir {
-        Some(p) => vec![read_ruleset_dir(Path::new(p)).map_err(|e| anyhow!("{e}"))?],
+        Some(p) => vec![RulesetSource::Dir(PathBuf::from(p))],
         None => sources(cli)?,
     };
-    let bare = Library::load(&srcs);
-    let layered = match (as_dir, user_dir(cli)) {
-        (None, Some(dir)) => Library::load_layered(&srcs, Some(&dir)),
-        _ => Library::load(&srcs),
+    let mut bare = Library::on_demand(srcs.clone(), None);
+    bare.load_all();
+    let mut layered = match (as_dir, user_dir(cli)) {
+        (None, Some(dir)) => Library::on_demand(srcs, Some(&dir)),
+        _ => Library::on_demand(srcs, None),
     };
+    layered.load_all();
     let known: Vec<&str> = bare
         .ids()
         .into_iter()
@@ -231,7 +233,7 @@ fn write_template(
     force: bool,
 ) -> Result<()> {
     let srcs = sources(cli)?;
-    let lib = Library::load(&srcs);
+    let lib = Library::on_demand(srcs.clone(), None);
     let r = find_ruleset(&lib, ruleset)?;
     let t = r.table(table).ok_or_else(|| {
         anyhow!(
@@ -241,9 +243,11 @@ fn write_template(
     })?;
     let files = srcs
         .iter()
-        .find(|f| umpire::rules::library::declared_id(f) == ruleset)
-        .ok_or_else(|| anyhow!("no files for ruleset {ruleset}"))?;
-    let text = template(files, ruleset, t).ok_or_else(|| anyhow!("no file for table {table}"))?;
+        .find(|f| f.declared_id() == ruleset)
+        .ok_or_else(|| anyhow!("no files for ruleset {ruleset}"))?
+        .read()
+        .map_err(|e| anyhow!("{e}"))?;
+    let text = template(&files, ruleset, t).ok_or_else(|| anyhow!("no file for table {table}"))?;
     let path = match output {
         Some(p) if p == Path::new("-") => {
             print!("{text}");

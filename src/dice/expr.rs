@@ -55,9 +55,50 @@ pub const MAX_DICE: u32 = 200;
 /// The most dice a pool procedure may throw.
 pub const MAX_POOL: u32 = 100;
 
+/// The deepest nesting of halved dice (`ceil(…)`, `⌊…⌋`). Shipped rules halve once
+/// (`ceil(d6/2)`); the parser, the roller and the odds all recurse into each level.
+pub const MAX_NOTATION_DEPTH: usize = 8;
+
+/// The longest notation, in characters. Shipped notations are at most 10 (`ceil(d6/2)`); 200
+/// allows a long sum of dice and constants ([`MAX_DICE`] bounds the dice themselves).
+pub const MAX_NOTATION_CHARS: usize = 200;
+
+/// Measures a notation with a plain scan before parsing it, refusing one nested deeper than
+/// [`MAX_NOTATION_DEPTH`] or longer than [`MAX_NOTATION_CHARS`].
+fn check_shape(source: &str) -> Result<(), DiceError> {
+    let (mut depth, mut deepest, mut chars) = (0usize, 0usize, 0usize);
+    for c in source.chars() {
+        chars += 1;
+        match c {
+            '(' | '⌈' | '⌊' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | '⌉' | '⌋' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let problem = if deepest > MAX_NOTATION_DEPTH {
+        format!("nested {deepest} deep; the limit is {MAX_NOTATION_DEPTH}")
+    } else if chars > MAX_NOTATION_CHARS {
+        format!("{chars} characters long; the limit is {MAX_NOTATION_CHARS}")
+    } else {
+        return Ok(());
+    };
+    // Quote only the start of a notation this long.
+    let expr = if chars > 40 {
+        format!("{}…", source.chars().take(40).collect::<String>())
+    } else {
+        source.to_string()
+    };
+    Err(DiceError::Notation { expr, problem })
+}
+
 impl DiceExpr {
-    /// Parses notation using the standard dice and `dice`'s custom ones.
+    /// Parses notation using the standard dice and `dice`'s custom ones, refusing a notation
+    /// past the limits ([`MAX_NOTATION_DEPTH`], [`MAX_NOTATION_CHARS`]) before parsing it.
     pub fn parse(source: &str, dice: &DieSet) -> Result<DiceExpr, DiceError> {
+        check_shape(source)?;
         let chars: Vec<char> = source.chars().filter(|c| !c.is_whitespace()).collect();
         let mut parser = Parser {
             source,

@@ -11,5 +11,7 @@ mod roller;
 
 pub use die::{Die, DieFace, DieSet};
 pub use distribution::{Distribution, Fraction};
-pub use expr::{DiceExpr, DiceTerm, MAX_DICE, MAX_POOL, Rounding};
+pub use expr::{
+    DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
+};
 pub use roller::{AppDice, DiceError, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};

@@ -114,75 +114,133 @@ pub fn previous_cursor(c: &Cursor, steps: usize) -> Option<Cursor> {
 /// follow-up checks queued by earlier results.
 pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec<Pending> {
     let steps = leaf_steps(ruleset);
-    let cursor = &state.cursor;
-    let Some(step) = steps.get(cursor.step) else {
+    let Some(step) = steps.get(state.cursor.step) else {
         return Vec::new();
     };
-    let skipped = |key: &str| state.skipped.iter().any(|(_, k, _)| k == key);
-    let resolved_here = |p: &str| {
-        state
+    let here = Here {
+        ruleset,
+        state,
+        step,
+    };
+    let mut out = here.step_items();
+    out.extend(here.reveal_items(scenario));
+    out.extend(here.scheduled_items(scenario));
+    out.extend(here.reinforcement_item(scenario));
+    out.extend(here.follow_up_items());
+    out
+}
+
+/// The step at the cursor, and what the state says has been done there.
+struct Here<'a> {
+    ruleset: &'a Ruleset,
+    state: &'a GameState,
+    step: &'a LeafStep,
+}
+
+impl Here<'_> {
+    /// Whether the item `key` was skipped with a reason.
+    fn skipped(&self, key: &str) -> bool {
+        self.state.skipped.iter().any(|(_, k, _)| k == key)
+    }
+
+    /// Whether procedure `p` was resolved at this cursor (this turn, this step).
+    fn resolved_here(&self, p: &str) -> bool {
+        self.state
             .resolved
             .iter()
-            .any(|(c, proc_id, _)| c == cursor && proc_id == p)
-    };
-    let mut out = Vec::new();
-    let name = |id: &str| {
-        ruleset
+            .any(|(c, proc_id, _)| *c == self.state.cursor && proc_id == p)
+    }
+
+    /// A procedure's name from the ruleset (its id if the ruleset lacks it).
+    fn name(&self, id: &str) -> String {
+        self.ruleset
             .procedure(id)
             .map_or_else(|| id.to_string(), |p| p.name.clone())
-    };
-    for p in &step.procedures {
-        let key = format!("step:{}:{}:{p}", cursor.turn, cursor.step);
-        out.push(Pending {
-            label: name(p),
-            procedure: Some(p.clone()),
-            mandatory: step.mandatory,
-            done: resolved_here(p) || skipped(&key),
-            key,
-        });
     }
-    // Reveals the ruleset offers at this step (ailsh D.1), in words that name no counter.
-    for (reveal, changes) in super::visibility::reveals_due(ruleset, scenario, state, &step.id) {
-        let (key, label) = super::visibility::reveal_item(reveal, cursor.turn, &changes);
-        out.push(Pending {
-            label,
-            procedure: None,
-            mandatory: step.mandatory,
-            done: changes.is_empty() || skipped(&key),
-            key,
-        });
-    }
-    for s in &scenario.schedules {
-        if !s.turns.contains(&cursor.turn) {
-            continue;
-        }
-        let belongs = match &s.procedure {
-            Some(p) => step.procedures.contains(p),
-            None => cursor.step == 0,
-        };
-        if !belongs {
-            continue;
-        }
-        let key = format!("schedule:{}:{}", s.id, cursor.turn);
-        let amount = s
-            .amounts
+
+    /// The step's own procedures.
+    fn step_items(&self) -> Vec<Pending> {
+        let cursor = &self.state.cursor;
+        self.step
+            .procedures
             .iter()
-            .find(|(t, _)| *t == cursor.turn)
-            .map_or_else(String::new, |(_, a)| format!(" ({a})"));
-        let side = s
-            .side
-            .as_ref()
-            .map_or_else(String::new, |x| format!(" — {x}"));
-        let done = s.procedure.as_ref().is_some_and(|p| resolved_here(p)) || skipped(&key);
-        out.push(Pending {
-            label: format!("{}{side}{amount}", s.name),
-            procedure: s.procedure.clone(),
-            mandatory: true,
-            done,
-            key,
-        });
+            .map(|p| {
+                let key = format!("step:{}:{}:{p}", cursor.turn, cursor.step);
+                Pending {
+                    label: self.name(p),
+                    procedure: Some(p.clone()),
+                    mandatory: self.step.mandatory,
+                    done: self.resolved_here(p) || self.skipped(&key),
+                    key,
+                }
+            })
+            .collect()
     }
-    if cursor.step == 0 {
+
+    /// Reveals the ruleset offers at this step (ailsh D.1), in words that name no counter.
+    fn reveal_items(&self, scenario: &Scenario) -> Vec<Pending> {
+        let turn = self.state.cursor.turn;
+        super::visibility::reveals_due(self.ruleset, scenario, self.state, &self.step.id)
+            .into_iter()
+            .map(|(reveal, changes)| {
+                let (key, label) = super::visibility::reveal_item(reveal, turn, &changes);
+                Pending {
+                    label,
+                    procedure: None,
+                    mandatory: self.step.mandatory,
+                    done: changes.is_empty() || self.skipped(&key),
+                    key,
+                }
+            })
+            .collect()
+    }
+
+    /// The scenario's schedules for this turn: at the step of their procedure, or at the
+    /// turn's first step when they have none.
+    fn scheduled_items(&self, scenario: &Scenario) -> Vec<Pending> {
+        let cursor = &self.state.cursor;
+        let mut out = Vec::new();
+        for s in &scenario.schedules {
+            if !s.turns.contains(&cursor.turn) {
+                continue;
+            }
+            let belongs = match &s.procedure {
+                Some(p) => self.step.procedures.contains(p),
+                None => cursor.step == 0,
+            };
+            if !belongs {
+                continue;
+            }
+            let key = format!("schedule:{}:{}", s.id, cursor.turn);
+            let amount = s
+                .amounts
+                .iter()
+                .find(|(t, _)| *t == cursor.turn)
+                .map_or_else(String::new, |(_, a)| format!(" ({a})"));
+            let side = s
+                .side
+                .as_ref()
+                .map_or_else(String::new, |x| format!(" — {x}"));
+            let done =
+                s.procedure.as_ref().is_some_and(|p| self.resolved_here(p)) || self.skipped(&key);
+            out.push(Pending {
+                label: format!("{}{side}{amount}", s.name),
+                procedure: s.procedure.clone(),
+                mandatory: true,
+                done,
+                key,
+            });
+        }
+        out
+    }
+
+    /// At a turn's first step, the reinforcements arriving this turn; done when none is left
+    /// in the turn's reinforcement box.
+    fn reinforcement_item(&self, scenario: &Scenario) -> Option<Pending> {
+        let cursor = &self.state.cursor;
+        if cursor.step != 0 {
+            return None;
+        }
         let waiting = reinforcement_box(cursor.turn);
         let count = scenario
             .reinforcements
@@ -190,37 +248,44 @@ pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec
             .filter(|r| r.turn == cursor.turn)
             .map(|r| r.counters.len())
             .sum::<usize>();
-        if count > 0 {
-            let still = state
-                .counters
-                .values()
-                .filter(|c| c.removed.is_none() && c.position == Position::OffMap(waiting.clone()))
-                .count();
-            let key = format!("reinforcements:{}", cursor.turn);
-            out.push(Pending {
-                label: format!("Reinforcements arrive: {count} counters ({still} still to place)"),
-                procedure: None,
-                mandatory: true,
-                done: still == 0 || skipped(&key),
-                key,
-            });
+        if count == 0 {
+            return None;
         }
-    }
-    for f in &state.follow_ups {
-        out.push(Pending {
-            key: format!("follow_up:{}", f.from),
-            label: format!(
-                "{} (queued by entry {}){}",
-                name(&f.procedure),
-                f.from,
-                f.text
-                    .as_ref()
-                    .map_or_else(String::new, |t| format!(": {t}"))
-            ),
-            procedure: Some(f.procedure.clone()),
+        let still = self
+            .state
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none() && c.position == Position::OffMap(waiting.clone()))
+            .count();
+        let key = format!("reinforcements:{}", cursor.turn);
+        Some(Pending {
+            label: format!("Reinforcements arrive: {count} counters ({still} still to place)"),
+            procedure: None,
             mandatory: true,
-            done: false,
-        });
+            done: still == 0 || self.skipped(&key),
+            key,
+        })
     }
-    out
+
+    /// Follow-up checks queued by earlier results, whatever the step.
+    fn follow_up_items(&self) -> Vec<Pending> {
+        self.state
+            .follow_ups
+            .iter()
+            .map(|f| Pending {
+                key: format!("follow_up:{}", f.from),
+                label: format!(
+                    "{} (queued by entry {}){}",
+                    self.name(&f.procedure),
+                    f.from,
+                    f.text
+                        .as_ref()
+                        .map_or_else(String::new, |t| format!(": {t}"))
+                ),
+                procedure: Some(f.procedure.clone()),
+                mandatory: true,
+                done: false,
+            })
+            .collect()
+    }
 }

@@ -192,6 +192,8 @@ pub struct Template {
 impl Template {
     /// Parses a template; `name` is used in error messages.
     pub fn parse(name: &str, text: &str) -> Result<Self, ReportError> {
+        crate::rules::limits::check_yaml_depth(name, text)
+            .map_err(|e| ReportError::Template(e.to_string()))?;
         let template: Template = yaml_serde::from_str(text)
             .map_err(|e| ReportError::Template(format!("{name}: {e}")))?;
         template.check(name)?;
@@ -210,8 +212,9 @@ impl Template {
 
     /// Reads a template file.
     pub fn read(path: &std::path::Path) -> Result<Self, ReportError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ReportError::Template(format!("{}: cannot read: {e}", path.display())))?;
+        // Refused unread past the rules files' size limit; a template is a page of settings.
+        let text = crate::rules::limits::read_text(path)
+            .map_err(|e| ReportError::Template(format!("{}: {}", e.file, e.problem)))?;
         Self::parse(&path.display().to_string(), &text)
     }
 

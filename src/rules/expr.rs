@@ -86,6 +86,78 @@ impl Scope {
     }
 }
 
+/// The deepest nesting of parentheses in an expression. The deepest shipped expression is
+/// nested 4 deep (an `if` in an `if` in an `if`…, in rr3's and ailsh's rulesets); evalexpr builds
+/// and evaluates its tree recursively, and 13,000 levels overflow the stack.
+pub const MAX_EXPR_DEPTH: usize = 64;
+
+/// The most `-` and `!` signs in a row (spaces between them allowed). Shipped expressions have
+/// at most one (`-shooting_modifier`); evalexpr re-walks the whole chain for each sign, so a
+/// chain of 10,000 takes quadratic time and overflows the stack.
+pub const MAX_EXPR_SIGNS: usize = 8;
+
+/// The longest expression, in characters. The longest shipped one (ailsh's order change cost)
+/// is 326 characters. A chain of binary operators (`n+n+n…`) builds a tree as deep as the chain
+/// is long, which evalexpr evaluates recursively at about 600 bytes of stack a level: 1,000
+/// characters (at most 500 operators) keep that within a quarter of a spawned thread's 2 MiB.
+pub const MAX_EXPR_CHARS: usize = 1_000;
+
+/// Measures an expression with a plain scan (no recursion, linear time) and refuses one nested
+/// deeper than [`MAX_EXPR_DEPTH`], with more than [`MAX_EXPR_SIGNS`] signs in a row, or longer
+/// than [`MAX_EXPR_CHARS`]. Text inside double quotes (evalexpr's strings) is not counted.
+pub fn check_shape(source: &str) -> Result<(), String> {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut signs, mut most_signs) = (0usize, 0usize);
+    let mut chars = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in source.chars() {
+        chars += 1;
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        match c {
+            '-' | '!' => {
+                signs += 1;
+                most_signs = most_signs.max(signs);
+            }
+            c if c.is_whitespace() => {}
+            _ => signs = 0,
+        }
+    }
+    if deepest > MAX_EXPR_DEPTH {
+        return Err(format!(
+            "expression is nested {deepest} deep; the limit is {MAX_EXPR_DEPTH}"
+        ));
+    }
+    if most_signs > MAX_EXPR_SIGNS {
+        return Err(format!(
+            "expression has {most_signs} signs (- or !) in a row; the limit is {MAX_EXPR_SIGNS}"
+        ));
+    }
+    if chars > MAX_EXPR_CHARS {
+        return Err(format!(
+            "expression is {chars} characters long; the limit is {MAX_EXPR_CHARS}"
+        ));
+    }
+    Ok(())
+}
+
 /// A compiled expression with its source text and the names it reads.
 #[derive(Debug, Clone)]
 pub struct Expr {
@@ -101,8 +173,10 @@ impl PartialEq for Expr {
 }
 
 impl Expr {
-    /// Compiles an expression.
+    /// Compiles an expression, refusing one past the limits ([`check_shape`]) before evalexpr
+    /// sees it.
     pub fn compile(source: &str) -> Result<Expr, String> {
+        check_shape(source)?;
         let node = evalexpr::build_operator_tree::<DefaultNumericTypes>(source)
             .map_err(|e| format!("cannot read expression '{source}': {e}"))?;
         let mut reads: Vec<String> = node

@@ -74,16 +74,11 @@ pub fn apply(
     paths.sort();
     for path in paths {
         let name = path.display().to_string();
-        let text = match std::fs::read_to_string(&path) {
+        // Refused unread when over the size limit: every command reads this folder.
+        let text = match super::limits::read_text(&path) {
             Ok(t) => t,
             Err(e) => {
-                errors.push(LoadError {
-                    file: name,
-                    line: 0,
-                    column: 0,
-                    problem: format!("cannot read: {e}"),
-                    hint: "check the file's permissions".into(),
-                });
+                errors.push(e);
                 continue;
             }
         };
@@ -99,7 +94,10 @@ pub fn apply(
             });
             continue;
         };
-        if let Ok(IdOnly { id }) = yaml_serde::from_str::<IdOnly>(&text)
+        // A file past the limits is left for the loader to refuse, with its place.
+        let within_limits = super::limits::check_yaml_depth(&name, &text).is_ok();
+        if within_limits
+            && let Ok(IdOnly { id }) = yaml_serde::from_str::<IdOnly>(&text)
             && id != table_id
         {
             errors.push(LoadError {

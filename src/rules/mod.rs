@@ -5,6 +5,7 @@ pub mod error;
 pub mod expr;
 pub mod layer;
 pub mod library;
+pub mod limits;
 pub mod locate;
 pub mod model;
 mod raw;
@@ -12,6 +13,9 @@ pub(crate) mod validate;
 
 pub use error::{LoadError, LoadErrors};
 pub use expr::{Expr, Scope, Value};
-pub use library::{Library, read_rules_root, read_ruleset_dir, shipped_sources};
+pub use library::{
+    Library, RulesetSource, read_rules_root, read_ruleset_dir, rules_root_sources,
+    shipped_ruleset_sources, shipped_sources,
+};
 pub use model::*;
 pub use validate::{LOOKUP_NAMES, RulesetFiles, SourceFile, load_ruleset};

@@ -99,6 +99,15 @@ impl<'a> FileCtx<'a> {
             );
             return None;
         }
+        // Measured before compiling, with its own hint: evalexpr is not asked to read it.
+        if let Err(e) = super::expr::check_shape(&source) {
+            self.err(
+                path,
+                e,
+                "split it into named steps (a procedure's derived: values) or a table",
+            );
+            return None;
+        }
         let expr = match Expr::compile(&source) {
             Ok(e) => e,
             Err(e) => {
@@ -159,7 +168,17 @@ fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
         problem.replace_range(i..i + mark.len(), "");
     }
     let (line, column) = clamp_to_text(&file.text, line, column);
-    let hint = if problem.contains("unknown field") {
+    // yaml_serde stops at 128 levels of nesting, and at aliases that multiply the document.
+    if problem.starts_with("recursion limit exceeded") {
+        problem = "lists or mappings are nested too deep (more than 128 levels)".into();
+    } else if problem.starts_with("repetition limit exceeded") {
+        problem = "aliases (*name) repeat parts of the file too many times".into();
+    }
+    let hint = if problem.contains("nested too deep") {
+        "no rules file nests that deep: look for brackets that are never closed"
+    } else if problem.contains("aliases (*name)") {
+        "write the repeated parts out, or use fewer aliases"
+    } else if problem.contains("unknown field") {
         "remove the field or correct its spelling"
     } else if problem.contains("missing field") {
         "add the field"
@@ -214,9 +233,15 @@ fn clamp_to_text(text: &str, line: usize, column: usize) -> (usize, usize) {
 /// Deserialises a file. yaml_serde checks the shape of the events read before a syntax error
 /// and reports a shape error first (a misplaced line reads as "missing field"); reading the
 /// text as a plain value, which has no shape to fail, brings the syntax error forward.
+///
+/// A file past the size or nesting limits ([`super::limits`]) is refused before any YAML
+/// parser reads it: files read from disk were measured before reading, but a text may come
+/// from anywhere (a scenario kept in a game file, an import).
 pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
     file: &SourceFile,
 ) -> Result<T, LoadError> {
+    super::limits::check_size(&file.name, &file.text)?;
+    super::limits::check_yaml_depth(&file.name, &file.text)?;
     yaml_serde::from_str(&file.text).map_err(|e| {
         let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
         yaml_error(file, syntax.as_ref().unwrap_or(&e))

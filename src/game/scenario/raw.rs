@@ -184,7 +184,7 @@ pub(crate) struct RawStrength {
     pub maximum: String,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawUnknownDefaults {
     #[serde(default)]

@@ -175,79 +175,12 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
         );
         return None;
     }
-    let kind = refs.ruleset.geometry.as_ref().map(|g| g.kind);
-    let wrong_geometry = |ctx: &mut Ctx, what: &str| {
-        ctx.err(
-            path,
-            format!(
-                "{what} position, but ruleset '{}' has {} geometry",
-                refs.ruleset.id,
-                match kind {
-                    Some(GeometryKind::Hex) => "hex",
-                    Some(GeometryKind::Area) => "area",
-                    Some(GeometryKind::Free) => "free-form",
-                    None => "no",
-                }
-            ),
-            "use the kind of position the ruleset's geometry gives, or off_map",
-        );
-    };
     if let Some(hex) = &raw.hex {
-        let p = path.key("hex");
-        let text = match hex {
-            RawName::Text(t) if ctx.is_plain(&p) && t.chars().all(|c| c.is_ascii_digit()) => {
-                ctx.err(
-                    &p,
-                    format!("hex id {t} is written as a number"),
-                    format!("quote it so that it stays a string with its leading zeros: \"{t}\""),
-                );
-                return None;
-            }
-            RawName::Text(t) => t.clone(),
-            RawName::Int(i) => {
-                ctx.err(
-                    &p,
-                    format!("hex id {i} is written as a number"),
-                    format!(
-                        "quote it so that it stays a string with its leading zeros: \"{i:04}\""
-                    ),
-                );
-                return None;
-            }
-            RawName::Float(f) => {
-                ctx.err(
-                    &p,
-                    format!("hex id {f} is a number"),
-                    "write the hex id as a quoted string: \"0114\"",
-                );
-                return None;
-            }
-        };
-        if kind != Some(GeometryKind::Hex) {
-            wrong_geometry(ctx, "a hex");
-            return None;
-        }
-        let digits = refs.ruleset.geometry.as_ref().and_then(|g| g.hex_id_digits);
-        let bad = text.is_empty()
-            || digits.is_some_and(|d| {
-                text.chars().count() != d as usize || !text.chars().all(|c| c.is_ascii_digit())
-            });
-        if bad {
-            ctx.err(
-                &p,
-                format!("'{text}' is not a hex id of ruleset '{}'", refs.ruleset.id),
-                match digits {
-                    Some(d) => format!("write {d} digits in quotes, e.g. \"0114\""),
-                    None => "write the hex id in quotes".to_string(),
-                },
-            );
-            return None;
-        }
-        return Some(Position::Hex(text));
+        return hex_position(ctx, refs, path, hex);
     }
     if let Some(area) = &raw.area {
-        if kind != Some(GeometryKind::Area) {
-            wrong_geometry(ctx, "an area");
+        if geometry_kind(refs) != Some(GeometryKind::Area) {
+            wrong_geometry(ctx, refs, path, "an area");
             return None;
         }
         if area.trim().is_empty() {
@@ -267,7 +200,94 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
         }
         return Some(Position::OffMap(off.clone()));
     }
-    let (Some(x), Some(y)) = (raw.x, raw.y) else {
+    free_position(ctx, refs, path, raw.x, raw.y)
+}
+
+/// The kind of geometry the scenario's ruleset has, if any.
+fn geometry_kind(refs: &Refs) -> Option<GeometryKind> {
+    refs.ruleset.geometry.as_ref().map(|g| g.kind)
+}
+
+/// A position of a kind the ruleset's geometry does not have.
+fn wrong_geometry(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, what: &str) {
+    ctx.err(
+        path,
+        format!(
+            "{what} position, but ruleset '{}' has {} geometry",
+            refs.ruleset.id,
+            match geometry_kind(refs) {
+                Some(GeometryKind::Hex) => "hex",
+                Some(GeometryKind::Area) => "area",
+                Some(GeometryKind::Free) => "free-form",
+                None => "no",
+            }
+        ),
+        "use the kind of position the ruleset's geometry gives, or off_map",
+    );
+}
+
+/// `{hex: "0114"}`: a quoted id of the digits the ruleset's hex ids have.
+fn hex_position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, hex: &RawName) -> Option<Position> {
+    let p = path.key("hex");
+    let text = match hex {
+        RawName::Text(t) if ctx.is_plain(&p) && t.chars().all(|c| c.is_ascii_digit()) => {
+            ctx.err(
+                &p,
+                format!("hex id {t} is written as a number"),
+                format!("quote it so that it stays a string with its leading zeros: \"{t}\""),
+            );
+            return None;
+        }
+        RawName::Text(t) => t.clone(),
+        RawName::Int(i) => {
+            ctx.err(
+                &p,
+                format!("hex id {i} is written as a number"),
+                format!("quote it so that it stays a string with its leading zeros: \"{i:04}\""),
+            );
+            return None;
+        }
+        RawName::Float(f) => {
+            ctx.err(
+                &p,
+                format!("hex id {f} is a number"),
+                "write the hex id as a quoted string: \"0114\"",
+            );
+            return None;
+        }
+    };
+    if geometry_kind(refs) != Some(GeometryKind::Hex) {
+        wrong_geometry(ctx, refs, path, "a hex");
+        return None;
+    }
+    let digits = refs.ruleset.geometry.as_ref().and_then(|g| g.hex_id_digits);
+    let bad = text.is_empty()
+        || digits.is_some_and(|d| {
+            text.chars().count() != d as usize || !text.chars().all(|c| c.is_ascii_digit())
+        });
+    if bad {
+        ctx.err(
+            &p,
+            format!("'{text}' is not a hex id of ruleset '{}'", refs.ruleset.id),
+            match digits {
+                Some(d) => format!("write {d} digits in quotes, e.g. \"0114\""),
+                None => "write the hex id in quotes".to_string(),
+            },
+        );
+        return None;
+    }
+    Some(Position::Hex(text))
+}
+
+/// `{x: 12.5, y: 3}`: both finite, in base units, on a free-form ruleset.
+fn free_position(
+    ctx: &mut Ctx,
+    refs: &Refs,
+    path: &YamlPath,
+    x: Option<f64>,
+    y: Option<f64>,
+) -> Option<Position> {
+    let (Some(x), Some(y)) = (x, y) else {
         ctx.err(
             path,
             "a free position needs both x and y",
@@ -275,8 +295,8 @@ fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> O
         );
         return None;
     };
-    if kind != Some(GeometryKind::Free) {
-        wrong_geometry(ctx, "a free-form");
+    if geometry_kind(refs) != Some(GeometryKind::Free) {
+        wrong_geometry(ctx, refs, path, "a free-form");
         return None;
     }
     if !(x.is_finite() && y.is_finite()) {
@@ -362,6 +382,10 @@ struct Placement<'p> {
     force: Option<&'p str>,
 }
 
+/// A counter entry's strength points and maximum, one pair per physical counter; `None`
+/// when the entry cannot be split (the error is reported).
+type Strengths = Vec<(Option<u32>, Option<u32>)>;
+
 fn counters(
     ctx: &mut Ctx,
     refs: &mut Refs,
@@ -371,142 +395,11 @@ fn counters(
     at: &Placement,
     out: &mut Vec<CounterSpec>,
 ) {
-    let specs = match kind {
-        CounterKind::Leader => &refs.ruleset.leaders,
-        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.ruleset.units,
-    };
-    let declared = |name: &str| specs.iter().find(|s| s.name == name);
-    let list = || {
-        specs
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let what = if kind == CounterKind::Leader {
-        "leaders"
-    } else {
-        "units"
-    };
-    let mut attributes = BTreeMap::new();
     let mut ok = true;
-    for (name, value) in &raw.attributes {
-        let p = path.key("attributes").key(name);
-        let Some(spec) = declared(name) else {
-            ctx.err(
-                &p,
-                format!(
-                    "unknown {what} attribute '{name}' in ruleset '{}'",
-                    refs.ruleset.id
-                ),
-                format!("declared: {}", list()),
-            );
-            ok = false;
-            continue;
-        };
-        match attribute_value(spec, value) {
-            Ok(v) => {
-                if let (true, Value::Text(t)) = (name == "map_table", &v) {
-                    refs.map_tables.push((p.clone(), t.clone()));
-                }
-                attributes.insert(name.clone(), v);
-            }
-            Err(e) => {
-                ctx.err(
-                    &p,
-                    format!("{name}: {e}"),
-                    spec.help.clone().unwrap_or_default(),
-                );
-                ok = false;
-            }
-        }
-    }
-    for (i, name) in raw.unknown.iter().enumerate() {
-        let p = path.key("unknown").index(i);
-        if declared(name).is_none() {
-            ctx.err(
-                &p,
-                format!(
-                    "unknown {what} attribute '{name}' in ruleset '{}'",
-                    refs.ruleset.id
-                ),
-                format!("declared: {}", list()),
-            );
-            ok = false;
-        } else if attributes.contains_key(name) {
-            ctx.err(
-                &p,
-                format!("'{name}' is both given and listed as unknown"),
-                "remove it from one of the two",
-            );
-            ok = false;
-        }
-    }
-    // Split an `sp` + `counters` entry into physical counters.
-    let mut strengths: Vec<(Option<u32>, Option<u32>)> = Vec::new();
-    if raw.counters.is_empty() {
-        if raw.sp.is_some() {
-            ctx.err(
-                &path.key("sp"),
-                "sp without counters",
-                "add counters: [{count: 1, max: 8}]",
-            );
-            ok = false;
-        }
-        strengths.push((None, None));
-    } else {
-        let maxima: Vec<u32> = raw
-            .counters
-            .iter()
-            .flat_map(|c| std::iter::repeat_n(c.max, c.count as usize))
-            .collect();
-        if maxima.is_empty() || maxima.contains(&0) {
-            ctx.err(
-                &path.key("counters"),
-                "counters need a count and a maximum strength of at least 1",
-                "write e.g. [{count: 2, max: 8}]",
-            );
-            return;
-        }
-        if refs.strength.is_none() {
-            ctx.err(
-                &path.key("counters"),
-                "counters given but the scenario does not say which attributes hold strength",
-                "add strength: {points: <attribute>, maximum: <attribute>} at the top",
-            );
-            return;
-        }
-        match raw.sp {
-            Some(sp) => match distribute_sp(sp, &maxima) {
-                Some(held) => strengths.extend(
-                    held.into_iter()
-                        .zip(&maxima)
-                        .map(|(h, m)| (Some(h), Some(*m))),
-                ),
-                None => {
-                    ctx.err(
-                        &path.key("sp"),
-                        format!(
-                            "{sp} SP cannot be held by {} counter(s) of maximum strength {}",
-                            maxima.len(),
-                            maxima
-                                .iter()
-                                .map(u32::to_string)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        format!(
-                            "need count ≤ sp ≤ Σ count × max ({} ≤ sp ≤ {})",
-                            maxima.len(),
-                            maxima.iter().sum::<u32>()
-                        ),
-                    );
-                    return;
-                }
-            },
-            None => strengths.extend(maxima.iter().map(|m| (None, Some(*m)))),
-        }
-    }
+    let attributes = counter_attributes(ctx, refs, path, raw, kind, &mut ok);
+    let Some(strengths) = strengths(ctx, refs, path, raw, &mut ok) else {
+        return;
+    };
     if !ok {
         return;
     }
@@ -517,20 +410,7 @@ fn counters(
             format!("{}-{}", at.prefix, slug(&raw.name))
         }
     });
-    // The text's silence, from the scenario's defaults, unless this entry gives the value.
-    let defaults = match kind {
-        CounterKind::Leader => &refs.unknown_leaders,
-        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.unknown_units,
-    };
-    let mut unknown = raw.unknown.clone();
-    for d in defaults {
-        let set_by_split = refs.strength.as_ref().is_some_and(|(p, m)| {
-            !raw.counters.is_empty() && (d == m || (d == p && raw.sp.is_some()))
-        });
-        if !attributes.contains_key(d) && !unknown.contains(d) && !set_by_split {
-            unknown.push(d.clone());
-        }
-    }
+    let unknown = counter_unknowns(refs, raw, kind, &attributes);
     let split = !raw.counters.is_empty();
     for (n, (points, maximum)) in strengths.into_iter().enumerate() {
         let id = if split {
@@ -573,6 +453,183 @@ fn counters(
             force: at.force.map(str::to_string),
         });
     }
+}
+
+/// A counter entry's `attributes` and `unknown` list, checked against the ruleset's declared
+/// attributes; clears `ok` on an error.
+fn counter_attributes(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    path: &YamlPath,
+    raw: &RawCounter,
+    kind: CounterKind,
+    ok: &mut bool,
+) -> BTreeMap<String, Value> {
+    let specs = match kind {
+        CounterKind::Leader => &refs.ruleset.leaders,
+        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.ruleset.units,
+    };
+    let declared = |name: &str| specs.iter().find(|s| s.name == name);
+    let what = if kind == CounterKind::Leader {
+        "leaders"
+    } else {
+        "units"
+    };
+    let undeclared = |ctx: &mut Ctx, p: &YamlPath, name: &str| {
+        ctx.err(
+            p,
+            format!(
+                "unknown {what} attribute '{name}' in ruleset '{}'",
+                refs.ruleset.id
+            ),
+            format!(
+                "declared: {}",
+                specs
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    };
+    let mut attributes = BTreeMap::new();
+    let mut map_tables = Vec::new();
+    for (name, value) in &raw.attributes {
+        let p = path.key("attributes").key(name);
+        let Some(spec) = declared(name) else {
+            undeclared(ctx, &p, name);
+            *ok = false;
+            continue;
+        };
+        match attribute_value(spec, value) {
+            Ok(v) => {
+                if let (true, Value::Text(t)) = (name == "map_table", &v) {
+                    map_tables.push((p.clone(), t.clone()));
+                }
+                attributes.insert(name.clone(), v);
+            }
+            Err(e) => {
+                ctx.err(
+                    &p,
+                    format!("{name}: {e}"),
+                    spec.help.clone().unwrap_or_default(),
+                );
+                *ok = false;
+            }
+        }
+    }
+    for (i, name) in raw.unknown.iter().enumerate() {
+        let p = path.key("unknown").index(i);
+        if declared(name).is_none() {
+            undeclared(ctx, &p, name);
+            *ok = false;
+        } else if attributes.contains_key(name) {
+            ctx.err(
+                &p,
+                format!("'{name}' is both given and listed as unknown"),
+                "remove it from one of the two",
+            );
+            *ok = false;
+        }
+    }
+    refs.map_tables.extend(map_tables);
+    attributes
+}
+
+/// Splits an `sp` + `counters` entry into physical counters; `None` when it cannot be split
+/// (the error is reported). `sp` without `counters` is reported and clears `ok`.
+fn strengths(
+    ctx: &mut Ctx,
+    refs: &Refs,
+    path: &YamlPath,
+    raw: &RawCounter,
+    ok: &mut bool,
+) -> Option<Strengths> {
+    if raw.counters.is_empty() {
+        if raw.sp.is_some() {
+            ctx.err(
+                &path.key("sp"),
+                "sp without counters",
+                "add counters: [{count: 1, max: 8}]",
+            );
+            *ok = false;
+        }
+        return Some(vec![(None, None)]);
+    }
+    let maxima: Vec<u32> = raw
+        .counters
+        .iter()
+        .flat_map(|c| std::iter::repeat_n(c.max, c.count as usize))
+        .collect();
+    if maxima.is_empty() || maxima.contains(&0) {
+        ctx.err(
+            &path.key("counters"),
+            "counters need a count and a maximum strength of at least 1",
+            "write e.g. [{count: 2, max: 8}]",
+        );
+        return None;
+    }
+    if refs.strength.is_none() {
+        ctx.err(
+            &path.key("counters"),
+            "counters given but the scenario does not say which attributes hold strength",
+            "add strength: {points: <attribute>, maximum: <attribute>} at the top",
+        );
+        return None;
+    }
+    let Some(sp) = raw.sp else {
+        return Some(maxima.iter().map(|m| (None, Some(*m))).collect());
+    };
+    let Some(held) = distribute_sp(sp, &maxima) else {
+        ctx.err(
+            &path.key("sp"),
+            format!(
+                "{sp} SP cannot be held by {} counter(s) of maximum strength {}",
+                maxima.len(),
+                maxima
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "need count ≤ sp ≤ Σ count × max ({} ≤ sp ≤ {})",
+                maxima.len(),
+                maxima.iter().sum::<u32>()
+            ),
+        );
+        return None;
+    };
+    Some(
+        held.into_iter()
+            .zip(&maxima)
+            .map(|(h, m)| (Some(h), Some(*m)))
+            .collect(),
+    )
+}
+
+/// The attributes the text is silent on for this counter: its own `unknown` list and the
+/// scenario's defaults, unless the entry gives the value (or the strength split sets it).
+fn counter_unknowns(
+    refs: &Refs,
+    raw: &RawCounter,
+    kind: CounterKind,
+    attributes: &BTreeMap<String, Value>,
+) -> Vec<String> {
+    let defaults = match kind {
+        CounterKind::Leader => &refs.unknown_leaders,
+        CounterKind::Unit | CounterKind::Marker | CounterKind::State => &refs.unknown_units,
+    };
+    let mut unknown = raw.unknown.clone();
+    for d in defaults {
+        let set_by_split = refs.strength.as_ref().is_some_and(|(p, m)| {
+            !raw.counters.is_empty() && (d == m || (d == p && raw.sp.is_some()))
+        });
+        if !attributes.contains_key(d) && !unknown.contains(d) && !set_by_split {
+            unknown.push(d.clone());
+        }
+    }
+    unknown
 }
 
 /// Validates a force; its counters go to `out`.
@@ -730,172 +787,12 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let raw: RawScenario = parse_yaml(file).map_err(|e| LoadErrors(vec![e]))?;
     let mut ctx = Ctx::new(file);
     let root = YamlPath::root();
-    let Some(ruleset) = rulesets.get(&raw.ruleset) else {
-        let failed = rulesets.failed.iter().any(|(id, _)| id == &raw.ruleset);
-        ctx.err(
-            &root.key("ruleset"),
-            if failed {
-                format!("ruleset '{}' failed to load", raw.ruleset)
-            } else {
-                format!("unknown ruleset '{}'", raw.ruleset)
-            },
-            format!("loaded rulesets: {}", rulesets.ids().join(", ")),
-        );
-        return Err(LoadErrors(ctx.errors));
-    };
-
-    // Calendar.
-    if raw.turns == 0 {
-        ctx.err(
-            &root.key("turns"),
-            "a scenario needs at least one turn",
-            "write turns: 1 or more",
-        );
-    }
-    let cal = &raw.calendar;
-    let cal_path = root.key("calendar");
-    let calendar = match (&cal.start, &cal.labels) {
-        (Some(start), None) => {
-            let per = cal.turns_per_month.unwrap_or(6);
-            let month = MONTHS.iter().position(|m| *m == start.month);
-            match month {
-                Some(m) if (1..=per).contains(&start.turn) && per > 0 => {
-                    five_day_calendar(m, start.turn, start.year, per, raw.turns)
-                }
-                _ => {
-                    ctx.err(
-                        &cal_path.key("start"),
-                        format!(
-                            "'{}, {}' is not a turn of the calendar",
-                            start.month, start.turn
-                        ),
-                        format!("a month name in English and a turn 1–{per}"),
-                    );
-                    Vec::new()
-                }
-            }
-        }
-        (None, Some(labels)) => {
-            if labels.len() != raw.turns as usize {
-                ctx.err(
-                    &cal_path.key("labels"),
-                    format!("{} labels for {} turns", labels.len(), raw.turns),
-                    "give one label per turn",
-                );
-            }
-            labels.clone()
-        }
-        _ => {
-            ctx.err(
-                &cal_path,
-                "a calendar needs either start or labels",
-                "write start: {month: April, turn: 4, year: 1509} or labels: [...]",
-            );
-            Vec::new()
-        }
-    };
-
-    // Sides and armies.
-    let mut sides = Vec::new();
-    let mut side_ids = BTreeSet::new();
-    for (i, s) in raw.sides.iter().enumerate() {
-        if !side_ids.insert(s.id.clone()) {
-            ctx.err(
-                &root.key("sides").index(i).key("id"),
-                format!("side '{}' twice", s.id),
-                "use a unique id",
-            );
-        }
-        sides.push(SideSpec {
-            id: s.id.clone(),
-            name: s.name.clone(),
-            armies: s.armies.clone(),
-        });
-    }
-    let mut army_sides = BTreeMap::new();
-    let mut armies = Vec::new();
-    for (i, a) in raw.armies.iter().enumerate() {
-        let p = root.key("armies").index(i);
-        if !side_ids.contains(&a.side) {
-            ctx.err(
-                &p.key("side"),
-                format!("unknown side '{}'", a.side),
-                "name a side id",
-            );
-        }
-        if army_sides.insert(a.id.clone(), a.side.clone()).is_some()
-            || side_ids.contains(&a.id) && a.id != a.side
-        {
-            ctx.err(
-                &p.key("id"),
-                format!("army id '{}' is used twice", a.id),
-                "use a unique id",
-            );
-        }
-        armies.push(ArmySpec {
-            id: a.id.clone(),
-            name: a.name.clone(),
-            side: a.side.clone(),
-            capitani_generali: a.capitani_generali.clone(),
-            minor_capitani: a.minor_capitani.clone(),
-            note: a.note.clone(),
-        });
-    }
-    for (i, s) in raw.sides.iter().enumerate() {
-        for (j, a) in s.armies.iter().enumerate() {
-            if army_sides.get(a) != Some(&s.id) {
-                ctx.err(
-                    &root.key("sides").index(i).key("armies").index(j),
-                    format!("army '{a}' is not declared for side '{}'", s.id),
-                    "declare it under armies: with this side",
-                );
-            }
-        }
-    }
-    let strength = raw
-        .strength
-        .as_ref()
-        .map(|s| (s.points.clone(), s.maximum.clone()));
-    if let Some((points, maximum)) = &strength {
-        for (key, name) in [("points", points), ("maximum", maximum)] {
-            let ok = ruleset
-                .units
-                .iter()
-                .any(|u| u.name == *name && matches!(u.kind, AttributeKind::Int { .. }));
-            if !ok {
-                ctx.err(
-                    &root.key("strength").key(key),
-                    format!(
-                        "'{name}' is not a number attribute of the units of ruleset '{}'",
-                        ruleset.id
-                    ),
-                    "name a declared int unit attribute",
-                );
-            }
-        }
-    }
-    let defaults = raw.unknown_defaults.unwrap_or_default();
-    for (key, names, specs) in [
-        ("units", &defaults.units, &ruleset.units),
-        ("leaders", &defaults.leaders, &ruleset.leaders),
-    ] {
-        for (i, n) in names.iter().enumerate() {
-            if !specs.iter().any(|s| s.name == *n) {
-                ctx.err(
-                    &root.key("unknown_defaults").key(key).index(i),
-                    format!("unknown {key} attribute '{n}' in ruleset '{}'", ruleset.id),
-                    format!(
-                        "declared: {}",
-                        specs
-                            .iter()
-                            .map(|s| s.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
-            }
-        }
-    }
+    let ruleset = scenario_ruleset(&mut ctx, &raw, rulesets)?;
+    let calendar = calendar(&mut ctx, &raw);
+    let (sides, side_ids) = sides(&mut ctx, &raw);
+    let (armies, army_sides) = armies(&mut ctx, &raw, &side_ids);
+    let strength = strength(&mut ctx, &raw, ruleset);
+    let defaults = unknown_defaults(&mut ctx, &raw, ruleset);
     let mut refs = Refs {
         ruleset,
         sides: side_ids,
@@ -905,168 +802,26 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         calendar: calendar.clone(),
         turns: raw.turns,
         notes: Vec::new(),
-        unknown_units: defaults.units.clone(),
-        unknown_leaders: defaults.leaders.clone(),
+        unknown_units: defaults.units,
+        unknown_leaders: defaults.leaders,
         map_tables: Vec::new(),
     };
     if let Some(fp) = &raw.first_player {
         check_side(&mut ctx, &refs, &root.key("first_player"), fp);
     }
-
-    // Forces at start.
-    let mut forces = Vec::new();
-    let mut start_counters = Vec::new();
-    for (i, f) in raw.forces.iter().enumerate() {
-        let p = root.key("forces").index(i);
-        if let Some(f) = force(&mut ctx, &mut refs, &p, f, None, &mut start_counters) {
-            forces.push(f);
-        }
-    }
-
-    // Reinforcements.
-    let mut reinforcements = Vec::new();
-    for (i, r) in raw.reinforcements.iter().enumerate() {
-        let p = root.key("reinforcements").index(i);
-        let t = turn(&mut ctx, &refs, &p.key("turn"), &r.turn);
-        let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
-        let mut cs = Vec::new();
-        for (j, f) in r.forces.iter().enumerate() {
-            let q = p.key("forces").index(j);
-            force(&mut ctx, &mut refs, &q, f, entry.as_ref(), &mut cs);
-        }
-        if let (Some(turn), Some(entry)) = (t, entry) {
-            reinforcements.push(Reinforcement {
-                turn,
-                entry,
-                counters: cs,
-                note: r.note.clone(),
-            });
-        }
-    }
-    reinforcements.sort_by_key(|r| r.turn);
-
+    let (forces, mut start_counters) = start_forces(&mut ctx, &mut refs, &raw);
+    let reinforcements = reinforcements(&mut ctx, &mut refs, &raw);
     let special_rules = text_items(
         &mut ctx,
         &refs,
         &root.key("special_rules"),
         &raw.special_rules,
     );
-    let mut conditional = Vec::new();
-    for (i, r) in raw.conditional_reinforcements.iter().enumerate() {
-        let p = root.key("conditional_reinforcements").index(i);
-        if !special_rules.iter().any(|s| s.id == r.rule) {
-            ctx.err(
-                &p.key("rule"),
-                format!("no special rule '{}'", r.rule),
-                "name the id of a special rule of this scenario",
-            );
-        }
-        let entry = position(&mut ctx, &refs, &p.key("entry"), &r.entry);
-        let mut cs = Vec::new();
-        for (j, f) in r.forces.iter().enumerate() {
-            let q = p.key("forces").index(j);
-            force(&mut ctx, &mut refs, &q, f, entry.as_ref(), &mut cs);
-        }
-        if let Some(entry) = entry {
-            conditional.push(ConditionalReinforcement {
-                id: r.id.clone(),
-                rule: r.rule.clone(),
-                entry,
-                counters: cs,
-                note: r.note.clone(),
-            });
-        }
-    }
-
-    // Schedules.
-    let mut schedules = Vec::new();
-    for (i, s) in raw.schedules.iter().enumerate() {
-        let p = root.key("schedules").index(i);
-        if let Some(side) = &s.side {
-            check_side(&mut ctx, &refs, &p.key("side"), side);
-        }
-        if let Some(proc_id) = &s.procedure
-            && ruleset.procedure(proc_id).is_none()
-        {
-            ctx.err(
-                &p.key("procedure"),
-                format!("ruleset '{}' has no procedure '{proc_id}'", ruleset.id),
-                "name a procedure of the ruleset",
-            );
-        }
-        let mut turns = BTreeSet::new();
-        for (j, t) in s.turns.iter().enumerate() {
-            if let Some(n) = turn(&mut ctx, &refs, &p.key("turns").index(j), t) {
-                turns.insert(n);
-            }
-        }
-        let mut amounts = Vec::new();
-        for (j, a) in s.amounts.iter().enumerate() {
-            let q = p.key("amounts").index(j);
-            if let Some(n) = turn(&mut ctx, &refs, &q.key("turn"), &a.turn) {
-                if amounts.iter().any(|(t, _)| *t == n) {
-                    ctx.err(
-                        &q,
-                        format!("turn {n} is given twice"),
-                        "give each turn once",
-                    );
-                }
-                turns.insert(n);
-                amounts.push((n, a.amount));
-            }
-        }
-        amounts.sort_by_key(|(t, _)| *t);
-        schedules.push(Schedule {
-            id: s.id.clone(),
-            name: s.name.clone(),
-            turns: turns.into_iter().collect(),
-            procedure: s.procedure.clone(),
-            side: s.side.clone(),
-            amounts,
-            note: s.note.clone(),
-        });
-    }
-
-    let mut supply_sources = Vec::new();
-    for (i, s) in raw.supply_sources.iter().enumerate() {
-        let p = root.key("supply_sources").index(i);
-        check_side(&mut ctx, &refs, &p.key("army"), &s.army);
-        if let Some(pos) = position(&mut ctx, &refs, &p.key("position"), &s.position) {
-            supply_sources.push(SupplySource {
-                army: s.army.clone(),
-                position: pos,
-                label: s.label.clone(),
-                note: s.note.clone(),
-            });
-        }
-    }
-    let mut holdings = Vec::new();
-    for (i, h) in raw.holdings.iter().enumerate() {
-        let p = root.key("holdings").index(i);
-        check_side(&mut ctx, &refs, &p.key("side"), &h.side);
-        if let Some(pos) = position(&mut ctx, &refs, &p.key("position"), &h.position) {
-            holdings.push(Holding {
-                place: h.place.clone(),
-                position: pos,
-                side: h.side.clone(),
-                status: h.status.clone(),
-            });
-        }
-    }
-    let mut capitano_cards = Vec::new();
-    for (i, c) in raw.capitano_cards.iter().enumerate() {
-        check_side(
-            &mut ctx,
-            &refs,
-            &root.key("capitano_cards").index(i).key("army"),
-            &c.army,
-        );
-        capitano_cards.push(CapitanoCard {
-            army: c.army.clone(),
-            name: c.name.clone(),
-            card: c.card,
-        });
-    }
+    let conditional = conditional_reinforcements(&mut ctx, &mut refs, &raw, &special_rules);
+    let schedules = schedules(&mut ctx, &refs, &raw);
+    let supply_sources = supply_sources(&mut ctx, &refs, &raw);
+    let holdings = holdings(&mut ctx, &refs, &raw);
+    let capitano_cards = capitano_cards(&mut ctx, &refs, &raw);
     let regions = raw
         .regions
         .iter()
@@ -1080,13 +835,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
     let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
     let megagame = raw.megagame.as_ref().map(|m| {
-        let leaders: BTreeSet<String> = start_counters
-            .iter()
-            .chain(reinforcements.iter().flat_map(|r| &r.counters))
-            .chain(conditional.iter().flat_map(|r| &r.counters))
-            .filter(|c| c.kind == CounterKind::Leader)
-            .map(|c| c.id.clone())
-            .collect();
+        let leaders = leader_ids(&start_counters, &reinforcements, &conditional);
         megagame_section(
             &mut ctx,
             &mut refs,
@@ -1130,6 +879,417 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     })
 }
 
+/// The ruleset the scenario names, loaded; an error naming it when it is unknown or failed.
+fn scenario_ruleset<'l>(
+    ctx: &mut Ctx,
+    raw: &RawScenario,
+    rulesets: &'l Library,
+) -> Result<&'l Ruleset, LoadErrors> {
+    if let Some(ruleset) = rulesets.get(&raw.ruleset) {
+        return Ok(ruleset);
+    }
+    let failed = rulesets.errors(&raw.ruleset).is_some();
+    ctx.err(
+        &YamlPath::root().key("ruleset"),
+        if failed {
+            format!("ruleset '{}' failed to load", raw.ruleset)
+        } else {
+            format!("unknown ruleset '{}'", raw.ruleset)
+        },
+        format!("loaded rulesets: {}", rulesets.ids().join(", ")),
+    );
+    Err(LoadErrors(std::mem::take(&mut ctx.errors)))
+}
+
+/// The turn labels: a five-day calendar from its start, or the scenario's own labels.
+fn calendar(ctx: &mut Ctx, raw: &RawScenario) -> Vec<String> {
+    let root = YamlPath::root();
+    if raw.turns == 0 {
+        ctx.err(
+            &root.key("turns"),
+            "a scenario needs at least one turn",
+            "write turns: 1 or more",
+        );
+    }
+    let cal = &raw.calendar;
+    let cal_path = root.key("calendar");
+    match (&cal.start, &cal.labels) {
+        (Some(start), None) => {
+            let per = cal.turns_per_month.unwrap_or(6);
+            let month = MONTHS.iter().position(|m| *m == start.month);
+            match month {
+                Some(m) if (1..=per).contains(&start.turn) && per > 0 => {
+                    five_day_calendar(m, start.turn, start.year, per, raw.turns)
+                }
+                _ => {
+                    ctx.err(
+                        &cal_path.key("start"),
+                        format!(
+                            "'{}, {}' is not a turn of the calendar",
+                            start.month, start.turn
+                        ),
+                        format!("a month name in English and a turn 1–{per}"),
+                    );
+                    Vec::new()
+                }
+            }
+        }
+        (None, Some(labels)) => {
+            if labels.len() != raw.turns as usize {
+                ctx.err(
+                    &cal_path.key("labels"),
+                    format!("{} labels for {} turns", labels.len(), raw.turns),
+                    "give one label per turn",
+                );
+            }
+            labels.clone()
+        }
+        _ => {
+            ctx.err(
+                &cal_path,
+                "a calendar needs either start or labels",
+                "write start: {month: April, turn: 4, year: 1509} or labels: [...]",
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// The scenario's sides, each id once.
+fn sides(ctx: &mut Ctx, raw: &RawScenario) -> (Vec<SideSpec>, BTreeSet<String>) {
+    let root = YamlPath::root();
+    let mut sides = Vec::new();
+    let mut side_ids = BTreeSet::new();
+    for (i, s) in raw.sides.iter().enumerate() {
+        if !side_ids.insert(s.id.clone()) {
+            ctx.err(
+                &root.key("sides").index(i).key("id"),
+                format!("side '{}' twice", s.id),
+                "use a unique id",
+            );
+        }
+        sides.push(SideSpec {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            armies: s.armies.clone(),
+        });
+    }
+    (sides, side_ids)
+}
+
+/// The scenario's armies, each of a declared side, and the sides' army lists checked against
+/// them; the army → side map.
+fn armies(
+    ctx: &mut Ctx,
+    raw: &RawScenario,
+    side_ids: &BTreeSet<String>,
+) -> (Vec<ArmySpec>, BTreeMap<String, String>) {
+    let root = YamlPath::root();
+    let mut army_sides = BTreeMap::new();
+    let mut armies = Vec::new();
+    for (i, a) in raw.armies.iter().enumerate() {
+        let p = root.key("armies").index(i);
+        if !side_ids.contains(&a.side) {
+            ctx.err(
+                &p.key("side"),
+                format!("unknown side '{}'", a.side),
+                "name a side id",
+            );
+        }
+        if army_sides.insert(a.id.clone(), a.side.clone()).is_some()
+            || side_ids.contains(&a.id) && a.id != a.side
+        {
+            ctx.err(
+                &p.key("id"),
+                format!("army id '{}' is used twice", a.id),
+                "use a unique id",
+            );
+        }
+        armies.push(ArmySpec {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            side: a.side.clone(),
+            capitani_generali: a.capitani_generali.clone(),
+            minor_capitani: a.minor_capitani.clone(),
+            note: a.note.clone(),
+        });
+    }
+    for (i, s) in raw.sides.iter().enumerate() {
+        for (j, a) in s.armies.iter().enumerate() {
+            if army_sides.get(a) != Some(&s.id) {
+                ctx.err(
+                    &root.key("sides").index(i).key("armies").index(j),
+                    format!("army '{a}' is not declared for side '{}'", s.id),
+                    "declare it under armies: with this side",
+                );
+            }
+        }
+    }
+    (armies, army_sides)
+}
+
+/// Which unit attributes hold a counter's strength points and maximum (both int attributes).
+fn strength(ctx: &mut Ctx, raw: &RawScenario, ruleset: &Ruleset) -> Option<(String, String)> {
+    let root = YamlPath::root();
+    let strength = raw
+        .strength
+        .as_ref()
+        .map(|s| (s.points.clone(), s.maximum.clone()));
+    if let Some((points, maximum)) = &strength {
+        for (key, name) in [("points", points), ("maximum", maximum)] {
+            let ok = ruleset
+                .units
+                .iter()
+                .any(|u| u.name == *name && matches!(u.kind, AttributeKind::Int { .. }));
+            if !ok {
+                ctx.err(
+                    &root.key("strength").key(key),
+                    format!(
+                        "'{name}' is not a number attribute of the units of ruleset '{}'",
+                        ruleset.id
+                    ),
+                    "name a declared int unit attribute",
+                );
+            }
+        }
+    }
+    strength
+}
+
+/// The attributes the text is silent on for every unit or leader, each one declared.
+fn unknown_defaults(ctx: &mut Ctx, raw: &RawScenario, ruleset: &Ruleset) -> RawUnknownDefaults {
+    let root = YamlPath::root();
+    let defaults = raw.unknown_defaults.clone().unwrap_or_default();
+    for (key, names, specs) in [
+        ("units", &defaults.units, &ruleset.units),
+        ("leaders", &defaults.leaders, &ruleset.leaders),
+    ] {
+        for (i, n) in names.iter().enumerate() {
+            if !specs.iter().any(|s| s.name == *n) {
+                ctx.err(
+                    &root.key("unknown_defaults").key(key).index(i),
+                    format!("unknown {key} attribute '{n}' in ruleset '{}'", ruleset.id),
+                    format!(
+                        "declared: {}",
+                        specs
+                            .iter()
+                            .map(|s| s.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    defaults
+}
+
+/// Every leader counter of the scenario: at the start, as a reinforcement or a conditional one.
+fn leader_ids(
+    start: &[CounterSpec],
+    reinforcements: &[Reinforcement],
+    conditional: &[ConditionalReinforcement],
+) -> BTreeSet<String> {
+    start
+        .iter()
+        .chain(reinforcements.iter().flat_map(|r| &r.counters))
+        .chain(conditional.iter().flat_map(|r| &r.counters))
+        .filter(|c| c.kind == CounterKind::Leader)
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+/// The forces on the map at the start, and their counters.
+fn start_forces(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    raw: &RawScenario,
+) -> (Vec<ForceSpec>, Vec<CounterSpec>) {
+    let mut forces = Vec::new();
+    let mut counters = Vec::new();
+    for (i, f) in raw.forces.iter().enumerate() {
+        let p = YamlPath::root().key("forces").index(i);
+        if let Some(f) = force(ctx, refs, &p, f, None, &mut counters) {
+            forces.push(f);
+        }
+    }
+    (forces, counters)
+}
+
+/// Reinforcements by turn, each force placed at its entry.
+fn reinforcements(ctx: &mut Ctx, refs: &mut Refs, raw: &RawScenario) -> Vec<Reinforcement> {
+    let root = YamlPath::root();
+    let mut reinforcements = Vec::new();
+    for (i, r) in raw.reinforcements.iter().enumerate() {
+        let p = root.key("reinforcements").index(i);
+        let t = turn(ctx, refs, &p.key("turn"), &r.turn);
+        let entry = position(ctx, refs, &p.key("entry"), &r.entry);
+        let mut cs = Vec::new();
+        for (j, f) in r.forces.iter().enumerate() {
+            let q = p.key("forces").index(j);
+            force(ctx, refs, &q, f, entry.as_ref(), &mut cs);
+        }
+        if let (Some(turn), Some(entry)) = (t, entry) {
+            reinforcements.push(Reinforcement {
+                turn,
+                entry,
+                counters: cs,
+                note: r.note.clone(),
+            });
+        }
+    }
+    reinforcements.sort_by_key(|r| r.turn);
+    reinforcements
+}
+
+/// Reinforcements that arrive when a special rule of the scenario says so.
+fn conditional_reinforcements(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    raw: &RawScenario,
+    special_rules: &[TextItem],
+) -> Vec<ConditionalReinforcement> {
+    let root = YamlPath::root();
+    let mut conditional = Vec::new();
+    for (i, r) in raw.conditional_reinforcements.iter().enumerate() {
+        let p = root.key("conditional_reinforcements").index(i);
+        if !special_rules.iter().any(|s| s.id == r.rule) {
+            ctx.err(
+                &p.key("rule"),
+                format!("no special rule '{}'", r.rule),
+                "name the id of a special rule of this scenario",
+            );
+        }
+        let entry = position(ctx, refs, &p.key("entry"), &r.entry);
+        let mut cs = Vec::new();
+        for (j, f) in r.forces.iter().enumerate() {
+            let q = p.key("forces").index(j);
+            force(ctx, refs, &q, f, entry.as_ref(), &mut cs);
+        }
+        if let Some(entry) = entry {
+            conditional.push(ConditionalReinforcement {
+                id: r.id.clone(),
+                rule: r.rule.clone(),
+                entry,
+                counters: cs,
+                note: r.note.clone(),
+            });
+        }
+    }
+    conditional
+}
+
+/// The scenario's schedules: turns (and amounts by turn), side and procedure checked.
+fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
+    let root = YamlPath::root();
+    let mut schedules = Vec::new();
+    for (i, s) in raw.schedules.iter().enumerate() {
+        let p = root.key("schedules").index(i);
+        if let Some(side) = &s.side {
+            check_side(ctx, refs, &p.key("side"), side);
+        }
+        if let Some(proc_id) = &s.procedure
+            && refs.ruleset.procedure(proc_id).is_none()
+        {
+            ctx.err(
+                &p.key("procedure"),
+                format!("ruleset '{}' has no procedure '{proc_id}'", refs.ruleset.id),
+                "name a procedure of the ruleset",
+            );
+        }
+        let mut turns = BTreeSet::new();
+        for (j, t) in s.turns.iter().enumerate() {
+            if let Some(n) = turn(ctx, refs, &p.key("turns").index(j), t) {
+                turns.insert(n);
+            }
+        }
+        let mut amounts = Vec::new();
+        for (j, a) in s.amounts.iter().enumerate() {
+            let q = p.key("amounts").index(j);
+            if let Some(n) = turn(ctx, refs, &q.key("turn"), &a.turn) {
+                if amounts.iter().any(|(t, _)| *t == n) {
+                    ctx.err(
+                        &q,
+                        format!("turn {n} is given twice"),
+                        "give each turn once",
+                    );
+                }
+                turns.insert(n);
+                amounts.push((n, a.amount));
+            }
+        }
+        amounts.sort_by_key(|(t, _)| *t);
+        schedules.push(Schedule {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            turns: turns.into_iter().collect(),
+            procedure: s.procedure.clone(),
+            side: s.side.clone(),
+            amounts,
+            note: s.note.clone(),
+        });
+    }
+    schedules
+}
+
+/// Supply sources, each of a known army at a valid position.
+fn supply_sources(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<SupplySource> {
+    let root = YamlPath::root();
+    let mut supply_sources = Vec::new();
+    for (i, s) in raw.supply_sources.iter().enumerate() {
+        let p = root.key("supply_sources").index(i);
+        check_side(ctx, refs, &p.key("army"), &s.army);
+        if let Some(pos) = position(ctx, refs, &p.key("position"), &s.position) {
+            supply_sources.push(SupplySource {
+                army: s.army.clone(),
+                position: pos,
+                label: s.label.clone(),
+                note: s.note.clone(),
+            });
+        }
+    }
+    supply_sources
+}
+
+/// Places held at the start, each by a known side at a valid position.
+fn holdings(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Holding> {
+    let root = YamlPath::root();
+    let mut holdings = Vec::new();
+    for (i, h) in raw.holdings.iter().enumerate() {
+        let p = root.key("holdings").index(i);
+        check_side(ctx, refs, &p.key("side"), &h.side);
+        if let Some(pos) = position(ctx, refs, &p.key("position"), &h.position) {
+            holdings.push(Holding {
+                place: h.place.clone(),
+                position: pos,
+                side: h.side.clone(),
+                status: h.status.clone(),
+            });
+        }
+    }
+    holdings
+}
+
+/// Capitano cards, each of a known army.
+fn capitano_cards(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<CapitanoCard> {
+    let root = YamlPath::root();
+    let mut capitano_cards = Vec::new();
+    for (i, c) in raw.capitano_cards.iter().enumerate() {
+        check_side(
+            ctx,
+            refs,
+            &root.key("capitano_cards").index(i).key("army"),
+            &c.army,
+        );
+        capitano_cards.push(CapitanoCard {
+            army: c.army.clone(),
+            name: c.name.clone(),
+            card: c.card,
+        });
+    }
+    capitano_cards
+}
+
 /// Names from `known`, for a hint.
 fn listed<'k>(known: impl IntoIterator<Item = &'k String>) -> String {
     let v: Vec<&str> = known.into_iter().map(String::as_str).collect();
@@ -1150,7 +1310,33 @@ fn megagame_section(
     leaders: &BTreeSet<String>,
     out: &mut Vec<CounterSpec>,
 ) -> MegagameSpec {
-    // Map tables.
+    let (tables, table_ids) = map_tables(ctx, path, raw);
+    // Counters work at declared tables.
+    if !table_ids.is_empty() {
+        for (p, t) in std::mem::take(&mut refs.map_tables) {
+            check_table(ctx, &table_ids, &p, &t);
+        }
+    }
+    let umpires = control(ctx, path, raw, &table_ids);
+    let (states, state_ids) = states(ctx, refs, path, raw, &table_ids, out);
+    let players = players(ctx, path, raw, leaders);
+    let characters = character_links(ctx, refs, path, raw, leaders, &state_ids);
+    MegagameSpec {
+        tables,
+        umpires,
+        states,
+        players,
+        characters,
+        rule: raw.rule.clone(),
+    }
+}
+
+/// The megagame's map tables, each id once; their ids.
+fn map_tables(
+    ctx: &mut Ctx,
+    path: &YamlPath,
+    raw: &RawMegagame,
+) -> (Vec<MapTableSpec>, BTreeSet<String>) {
     let mut table_ids = BTreeSet::new();
     let mut tables = Vec::new();
     for (i, t) in raw.tables.iter().enumerate() {
@@ -1175,22 +1361,53 @@ fn megagame_section(
             note: t.note.clone(),
         });
     }
-    let check_table = |ctx: &mut Ctx, p: &YamlPath, table: &str| {
-        if !table_ids.contains(table) {
+    (tables, table_ids)
+}
+
+/// `table` must be one of the megagame's map tables.
+fn check_table(ctx: &mut Ctx, table_ids: &BTreeSet<String>, p: &YamlPath, table: &str) {
+    if !table_ids.contains(table) {
+        ctx.err(
+            p,
+            format!("unknown map table '{table}'"),
+            format!("tables of this scenario: {}", listed(table_ids)),
+        );
+    }
+}
+
+/// Every team named must be one of the scenario's sides.
+fn check_teams(ctx: &mut Ctx, refs: &Refs, p: &YamlPath, teams: &[String]) {
+    for (j, team) in teams.iter().enumerate() {
+        if !refs.sides.contains(team) {
             ctx.err(
-                p,
-                format!("unknown map table '{table}'"),
-                format!("tables of this scenario: {}", listed(&table_ids)),
+                &p.index(j),
+                format!("unknown team '{team}'"),
+                format!("teams are the scenario's sides: {}", listed(&refs.sides)),
             );
         }
-    };
-    // Counters work at declared tables.
-    if !table_ids.is_empty() {
-        for (p, t) in std::mem::take(&mut refs.map_tables) {
-            check_table(ctx, &p, &t);
-        }
     }
-    // Control.
+}
+
+/// `id` must be a leader counter of the scenario (a megagame character).
+fn check_character(ctx: &mut Ctx, leaders: &BTreeSet<String>, p: &YamlPath, id: &str) -> bool {
+    if leaders.contains(id) {
+        return true;
+    }
+    ctx.err(
+        p,
+        format!("'{id}' is not a character (leader counter) of this scenario"),
+        "name a leader counter id",
+    );
+    false
+}
+
+/// Control: each umpire's role, and a Map Control's table.
+fn control(
+    ctx: &mut Ctx,
+    path: &YamlPath,
+    raw: &RawMegagame,
+    table_ids: &BTreeSet<String>,
+) -> Vec<UmpireSpec> {
     let mut umpires = Vec::new();
     for (i, u) in raw.umpires.iter().enumerate() {
         let p = path.key("umpires").index(i);
@@ -1206,13 +1423,13 @@ fn megagame_section(
             }
         };
         match &u.table {
-            Some(t) => check_table(ctx, &p.key("table"), t),
+            Some(t) => check_table(ctx, table_ids, &p.key("table"), t),
             None if role == ControlRole::Map => ctx.err(
                 &p,
                 format!("Map Control '{}' needs a table", u.name),
                 format!(
                     "add table: one of {} — each map table has its own Map Control (L230)",
-                    listed(&table_ids)
+                    listed(table_ids)
                 ),
             ),
             None => {}
@@ -1224,7 +1441,18 @@ fn megagame_section(
             note: u.note.clone(),
         });
     }
-    // States and their ledgers.
+    umpires
+}
+
+/// States and their ledgers; each ledger becomes a counter in `out`. Their ids.
+fn states(
+    ctx: &mut Ctx,
+    refs: &mut Refs,
+    path: &YamlPath,
+    raw: &RawMegagame,
+    table_ids: &BTreeSet<String>,
+    out: &mut Vec<CounterSpec>,
+) -> (Vec<StateSpec>, BTreeSet<String>) {
     let mut state_ids = BTreeSet::new();
     let mut states = Vec::new();
     for (i, st) in raw.states.iter().enumerate() {
@@ -1245,66 +1473,11 @@ fn megagame_section(
             );
             continue;
         }
-        for (j, team) in st.teams.iter().enumerate() {
-            if !refs.sides.contains(team) {
-                ctx.err(
-                    &p.key("teams").index(j),
-                    format!("unknown team '{team}'"),
-                    format!("teams are the scenario's sides: {}", listed(&refs.sides)),
-                );
-            }
-        }
+        check_teams(ctx, refs, &p.key("teams"), &st.teams);
         if let Some(t) = &st.table {
-            check_table(ctx, &p.key("table"), t);
+            check_table(ctx, table_ids, &p.key("table"), t);
         }
-        let mut attributes = BTreeMap::new();
-        let units = &refs.ruleset.units;
-        let names = || listed(units.iter().map(|u| &u.name));
-        for (name, value) in &st.ledger {
-            let q = p.key("ledger").key(name);
-            let Some(spec) = units.iter().find(|u| u.name == *name) else {
-                ctx.err(
-                    &q,
-                    format!(
-                        "unknown ledger attribute '{name}' in ruleset '{}'",
-                        refs.ruleset.id
-                    ),
-                    format!("ledgers take the ruleset's unit attributes: {}", names()),
-                );
-                continue;
-            };
-            match attribute_value(spec, value) {
-                Ok(v) => {
-                    attributes.insert(name.clone(), v);
-                }
-                Err(e) => ctx.err(
-                    &q,
-                    format!("{name}: {e}"),
-                    spec.help
-                        .clone()
-                        .unwrap_or_else(|| "see the ruleset's units".into()),
-                ),
-            }
-        }
-        for (j, name) in st.unknown.iter().enumerate() {
-            let q = p.key("unknown").index(j);
-            if !units.iter().any(|u| u.name == *name) {
-                ctx.err(
-                    &q,
-                    format!(
-                        "unknown ledger attribute '{name}' in ruleset '{}'",
-                        refs.ruleset.id
-                    ),
-                    format!("ledgers take the ruleset's unit attributes: {}", names()),
-                );
-            } else if attributes.contains_key(name) {
-                ctx.err(
-                    &q,
-                    format!("'{name}' is both given and listed as unknown"),
-                    "remove it from one of the two",
-                );
-            }
-        }
+        let attributes = ledger(ctx, refs, &p, st);
         let counter = st
             .counter
             .clone()
@@ -1345,19 +1518,67 @@ fn megagame_section(
             note: st.note.clone(),
         });
     }
-    let check_character = |ctx: &mut Ctx, p: &YamlPath, id: &str| {
-        if !leaders.contains(id) {
-            ctx.err(
-                p,
-                format!("'{id}' is not a character (leader counter) of this scenario"),
-                "name a leader counter id",
-            );
-            false
-        } else {
-            true
-        }
+    (states, state_ids)
+}
+
+/// A state's ledger: the ruleset's unit attributes it gives, and those it lists as unknown.
+fn ledger(ctx: &mut Ctx, refs: &Refs, p: &YamlPath, st: &RawState) -> BTreeMap<String, Value> {
+    let mut attributes = BTreeMap::new();
+    let units = &refs.ruleset.units;
+    let undeclared = |ctx: &mut Ctx, q: &YamlPath, name: &str| {
+        ctx.err(
+            q,
+            format!(
+                "unknown ledger attribute '{name}' in ruleset '{}'",
+                refs.ruleset.id
+            ),
+            format!(
+                "ledgers take the ruleset's unit attributes: {}",
+                listed(units.iter().map(|u| &u.name))
+            ),
+        );
     };
-    // Players.
+    for (name, value) in &st.ledger {
+        let q = p.key("ledger").key(name);
+        let Some(spec) = units.iter().find(|u| u.name == *name) else {
+            undeclared(ctx, &q, name);
+            continue;
+        };
+        match attribute_value(spec, value) {
+            Ok(v) => {
+                attributes.insert(name.clone(), v);
+            }
+            Err(e) => ctx.err(
+                &q,
+                format!("{name}: {e}"),
+                spec.help
+                    .clone()
+                    .unwrap_or_else(|| "see the ruleset's units".into()),
+            ),
+        }
+    }
+    for (j, name) in st.unknown.iter().enumerate() {
+        let q = p.key("unknown").index(j);
+        if !units.iter().any(|u| u.name == *name) {
+            undeclared(ctx, &q, name);
+        } else if attributes.contains_key(name) {
+            ctx.err(
+                &q,
+                format!("'{name}' is both given and listed as unknown"),
+                "remove it from one of the two",
+            );
+        }
+    }
+    attributes
+}
+
+/// Players, each id once, each character played by one player.
+fn players(
+    ctx: &mut Ctx,
+    path: &YamlPath,
+    raw: &RawMegagame,
+    leaders: &BTreeSet<String>,
+) -> Vec<PlayerSpec> {
     let mut players = Vec::new();
     let mut played_by: BTreeMap<String, String> = BTreeMap::new();
     let mut player_ids = BTreeSet::new();
@@ -1373,7 +1594,7 @@ fn megagame_section(
         }
         for (j, c) in pl.characters.iter().enumerate() {
             let q = p.key("characters").index(j);
-            if check_character(ctx, &q, c)
+            if check_character(ctx, leaders, &q, c)
                 && let Some(other) = played_by.insert(c.clone(), id.clone())
             {
                 ctx.err(
@@ -1389,26 +1610,29 @@ fn megagame_section(
             characters: pl.characters.clone(),
         });
     }
-    // Character links.
+    players
+}
+
+/// Characters' links to teams and states.
+fn character_links(
+    ctx: &mut Ctx,
+    refs: &Refs,
+    path: &YamlPath,
+    raw: &RawMegagame,
+    leaders: &BTreeSet<String>,
+    state_ids: &BTreeSet<String>,
+) -> Vec<CharacterLinks> {
     let mut characters = Vec::new();
     for (i, l) in raw.characters.iter().enumerate() {
         let p = path.key("characters").index(i);
-        check_character(ctx, &p.key("character"), &l.character);
-        for (j, team) in l.teams.iter().enumerate() {
-            if !refs.sides.contains(team) {
-                ctx.err(
-                    &p.key("teams").index(j),
-                    format!("unknown team '{team}'"),
-                    format!("teams are the scenario's sides: {}", listed(&refs.sides)),
-                );
-            }
-        }
+        check_character(ctx, leaders, &p.key("character"), &l.character);
+        check_teams(ctx, refs, &p.key("teams"), &l.teams);
         for (j, st) in l.states.iter().enumerate() {
             if !state_ids.contains(st) {
                 ctx.err(
                     &p.key("states").index(j),
                     format!("unknown state '{st}'"),
-                    format!("states of this scenario: {}", listed(&state_ids)),
+                    format!("states of this scenario: {}", listed(state_ids)),
                 );
             }
         }
@@ -1419,12 +1643,5 @@ fn megagame_section(
             rule: l.rule.clone(),
         });
     }
-    MegagameSpec {
-        tables,
-        umpires,
-        states,
-        players,
-        characters,
-        rule: raw.rule.clone(),
-    }
+    characters
 }
