@@ -492,30 +492,15 @@ impl ChartSource {
     }
 }
 
-/// Writes `bytes` to `path` through a temp file in the same folder and a rename.
+/// Writes `bytes` to `path` through a temp file in the same folder and a rename (creating the
+/// folder; see [`crate::game::output::write_output`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
     let dir = path
         .parent()
         .ok_or_else(|| format!("{}: no folder", path.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", tmp.display()));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    crate::game::output::write_output(path, bytes, crate::game::output::Existing::Replace)
+        .map_err(|e| e.to_string())
 }
 
 /// The chart editor window's state.

@@ -9,6 +9,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Instant;
 
 use crate::game::Game;
+use crate::game::output::{Existing, write_output};
 use crate::rules::{Library, SourceFile};
 
 use super::underlay::{Restored, restore};
@@ -157,8 +158,9 @@ pub fn verify_game(path: PathBuf, library: Library) -> Job {
 }
 
 /// Exports a game's journal as JSON lines (the `umpire game export --jsonl` format), written
-/// whole (temp file, then rename).
-pub fn export_game(path: PathBuf, library: Library, out: PathBuf) -> Job {
+/// whole (temp file, then rename), never over a game file, over another file only when
+/// `existing` says so.
+pub fn export_game(path: PathBuf, library: Library, out: PathBuf, existing: Existing) -> Job {
     let what = format!("Exporting {}", path.display());
     Job::spawn(what, move || {
         let mut game =
@@ -169,7 +171,7 @@ pub fn export_game(path: PathBuf, library: Library, out: PathBuf) -> Job {
             &crate::game::export::ExportOptions::default(),
         )
         .map_err(|e| e.to_string())?;
-        super::charts::write_atomically(&out, text.as_bytes())?;
+        write_output(&out, text.as_bytes(), existing).map_err(|e| e.to_string())?;
         Ok(JobDone::Message(format!(
             "exported {} journal entries to {}",
             game.events().len(),

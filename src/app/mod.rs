@@ -47,7 +47,9 @@ pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
 };
-pub use print::{PRINT_LABEL, PRINT_PATH_LABEL, PrintDialog, PrintWhat};
+pub use print::{
+    PRINT_KEEP_LABEL, PRINT_LABEL, PRINT_PATH_LABEL, PRINT_REPLACE_LABEL, PrintDialog, PrintWhat,
+};
 pub use shared::{
     HELD_TITLE, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL, SIGN_IN_TITLE,
     queue_file_name,

@@ -7,6 +7,7 @@ use std::sync::mpsc::{Receiver, channel};
 use eframe::egui::{self, RichText, Ui};
 
 use crate::game::Game;
+use crate::game::output::{Existing, OutputError, check_output, write_output};
 use crate::game::scenario::Scenario;
 use crate::report::{Paper, ReportOptions, Template, charts_pdf, scenario_pdf, turn_report_pdf};
 use crate::rules::{Library, Ruleset};
@@ -15,6 +16,10 @@ use crate::rules::{Library, Ruleset};
 pub const PRINT_LABEL: &str = "Write the PDF";
 /// Label of the output path field.
 pub const PRINT_PATH_LABEL: &str = "Save the PDF as";
+/// Label of the button that confirms replacing an existing file (never a game file).
+pub const PRINT_REPLACE_LABEL: &str = "Replace it";
+/// Label of the button that keeps an existing file.
+pub const PRINT_KEEP_LABEL: &str = "Keep it";
 
 /// What to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +65,7 @@ enum Job {
     },
 }
 
-fn run_job(job: Job, paper: Paper, out: &Path) -> Result<String, String> {
+fn run_job(job: Job, paper: Paper, out: &Path, existing: Existing) -> Result<String, String> {
     let template = |t: Result<Template, crate::report::ReportError>| {
         t.map(|mut t| {
             t.paper = paper;
@@ -84,7 +89,14 @@ fn run_job(job: Job, paper: Paper, out: &Path) -> Result<String, String> {
         Job::Charts { ruleset } => charts_pdf(&ruleset, &[], template(Template::charts_default())?)
             .map_err(|e| e.to_string())?,
     };
-    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    write_output(out, &bytes, existing).map_err(|e| match e {
+        // Appeared while the PDF was being made.
+        OutputError::Exists { path } => format!(
+            "{} appeared meanwhile — write again to be asked about replacing it",
+            path.display()
+        ),
+        e => e.to_string(),
+    })?;
     Ok(format!(
         "wrote {} ({} KB)",
         out.display(),
@@ -108,6 +120,8 @@ pub struct PrintDialog {
     /// Where to write the PDF.
     pub path: String,
     job: Option<Receiver<Result<String, String>>>,
+    /// A file already at this path: the dialog asks before replacing it.
+    pub confirm_replace: Option<PathBuf>,
     /// The last job's result.
     pub message: Option<Result<String, String>>,
 }
@@ -122,6 +136,7 @@ impl Default for PrintDialog {
             paper: Paper::A4,
             path: String::new(),
             job: None,
+            confirm_replace: None,
             message: None,
         }
     }
@@ -169,13 +184,35 @@ impl PrintDialog {
         }
     }
 
-    /// Starts printing on a worker thread.
-    pub fn start(
+    /// "Write the PDF": refuses a game file, asks before replacing any other existing file
+    /// ([`PrintDialog::confirm_replace`]), else starts printing.
+    pub fn write(
         &mut self,
         game: Option<(&Game, &Path)>,
         ruleset: Option<&Ruleset>,
         library: &Library,
     ) {
+        let out = PathBuf::from(self.path.trim());
+        match check_output(&out, Existing::Refuse) {
+            Ok(()) => self.start(game, ruleset, library, Existing::Refuse),
+            Err(OutputError::Exists { path }) => {
+                self.confirm_replace = Some(path);
+                self.message = None;
+            }
+            Err(e) => self.message = Some(Err(e.to_string())),
+        }
+    }
+
+    /// Starts printing on a worker thread; `existing` says whether a file already at the path
+    /// may be replaced (a game file never is).
+    pub fn start(
+        &mut self,
+        game: Option<(&Game, &Path)>,
+        ruleset: Option<&Ruleset>,
+        library: &Library,
+        existing: Existing,
+    ) {
+        self.confirm_replace = None;
         let job = match (self.what, game) {
             (PrintWhat::TurnReport, Some((g, path))) => Job::Turn {
                 game_file: path.to_path_buf(),
@@ -210,7 +247,7 @@ impl PrintDialog {
         let paper = self.paper;
         let out = PathBuf::from(self.path.trim());
         std::thread::spawn(move || {
-            let _ = tx.send(run_job(job, paper, &out));
+            let _ = tx.send(run_job(job, paper, &out, existing));
         });
         self.job = Some(rx);
         self.message = None;
@@ -293,7 +330,7 @@ impl PrintDialog {
                         egui::Button::new(PRINT_LABEL),
                     );
                     if button.clicked() {
-                        self.start(game, ruleset, library);
+                        self.write(game, ruleset, library);
                     }
                     if self.busy() {
                         ui.spinner();
@@ -301,6 +338,28 @@ impl PrintDialog {
                         ctx.request_repaint();
                     }
                 });
+                // Asked only while the path is the one that was found taken.
+                if self
+                    .confirm_replace
+                    .as_ref()
+                    .is_some_and(|p| *p != Path::new(self.path.trim()))
+                {
+                    self.confirm_replace = None;
+                }
+                if let Some(taken) = self.confirm_replace.clone() {
+                    ui.label(
+                        RichText::new(format!("{} already exists. Replace it?", taken.display()))
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button(PRINT_REPLACE_LABEL).clicked() {
+                            self.start(game, ruleset, library, Existing::Replace);
+                        }
+                        if ui.button(PRINT_KEEP_LABEL).clicked() {
+                            self.confirm_replace = None;
+                        }
+                    });
+                }
                 match &self.message {
                     Some(Ok(m)) => {
                         ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));

@@ -12,6 +12,7 @@ use super::files::{games_dir, new_game_path, read_recent, remember};
 use super::game::GameDesk;
 use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 use super::underlay::{self, Underlay, UnderlayDialog, UnderlaySettings};
+use crate::game::output::{Existing, OutputError, check_output};
 use crate::game::scenario::{load_scenario, shipped_scenarios};
 use crate::rules::{Library, SourceFile};
 
@@ -92,6 +93,8 @@ pub struct Shell {
     pub export: bool,
     /// Where to export the journal, as typed.
     pub export_path: String,
+    /// A file already at the export path: the dialog asks before replacing it.
+    pub export_confirm: Option<PathBuf>,
 }
 
 impl Shell {
@@ -124,6 +127,7 @@ impl Shell {
             games_dir: games_dir(),
             export: false,
             export_path: String::new(),
+            export_confirm: None,
         }
     }
 
@@ -732,6 +736,8 @@ impl Shell {
         let mut open = true;
         let mut go = false;
         let mut browse = false;
+        let mut replace = false;
+        let mut keep = false;
         egui::Window::new("Export the journal")
             .open(&mut open)
             .collapsible(false)
@@ -749,6 +755,26 @@ impl Shell {
                         egui::Button::new(EXPORT_LABEL),
                     )
                     .clicked();
+                // Asked only while the path is the one that was found taken.
+                if self
+                    .export_confirm
+                    .as_ref()
+                    .is_some_and(|p| *p != Path::new(self.export_path.trim()))
+                {
+                    self.export_confirm = None;
+                }
+                if let Some(taken) = &self.export_confirm {
+                    ui.label(
+                        RichText::new(format!("{} already exists. Replace it?", taken.display()))
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                    ui.horizontal(|ui| {
+                        replace = ui.button(super::print::PRINT_REPLACE_LABEL).clicked();
+                        if ui.button(super::print::PRINT_KEEP_LABEL).clicked() {
+                            keep = true;
+                        }
+                    });
+                }
                 match &self.notice {
                     Some(Ok(m)) => {
                         ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));
@@ -762,14 +788,34 @@ impl Shell {
         if browse {
             self.browse(Browse::Export, None);
         }
-        if go {
+        if keep {
+            self.export_confirm = None;
+        }
+        let out = PathBuf::from(self.export_path.trim());
+        // A game file is refused; any other existing file is replaced only once confirmed.
+        let existing = if replace {
+            Some(Existing::Replace)
+        } else if go {
+            match check_output(&out, Existing::Refuse) {
+                Ok(()) => Some(Existing::Refuse),
+                Err(OutputError::Exists { path }) => {
+                    self.export_confirm = Some(path);
+                    None
+                }
+                Err(e) => {
+                    self.notice = Some(Err(e.to_string()));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(existing) = existing {
+            self.export_confirm = None;
             match game {
                 Some(g) => {
-                    let job = jobs::export_game(
-                        g.path().to_path_buf(),
-                        library.clone(),
-                        PathBuf::from(self.export_path.trim()),
-                    );
+                    let job =
+                        jobs::export_game(g.path().to_path_buf(), library.clone(), out, existing);
                     self.start_job(job);
                 }
                 None => self.message = Some("open or start a game first".into()),

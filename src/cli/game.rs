@@ -338,6 +338,8 @@ pub enum GameCommand {
         /// Output file (standard output when omitted).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        force: super::output::Force,
     },
     /// Testing aid: performs N actions (notes, app-dice resolutions, moves, undos), printing
     /// `ack N` after each commit (used by the crash tests).
@@ -1032,9 +1034,13 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             side,
             with_seed,
             output,
+            force,
         } => {
             if !jsonl {
                 bail!("give --jsonl (the only export format so far)");
+            }
+            if let Some(p) = output {
+                force.check(p)?;
             }
             let (mut game, _) = open(cli, file)?;
             if let Some(side) = side
@@ -1057,10 +1063,9 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             };
             let text = export_text(&mut game, &options)?;
             match output {
-                Some(p) => std::fs::write(p, text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
-                None => std::io::stdout().lock().write_all(text.as_bytes())?,
+                Some(p) => force.write(p, text.as_bytes()),
+                None => Ok(std::io::stdout().lock().write_all(text.as_bytes())?),
             }
-            Ok(())
         }
         GameCommand::Soak {
             file,

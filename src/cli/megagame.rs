@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use chrono::Utc;
 use clap::{Subcommand, ValueEnum};
 
@@ -98,6 +98,8 @@ pub struct PaperArgs {
     /// Where to write the PDF.
     #[arg(short, long, value_name = "OUT.pdf")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub force: super::output::Force,
     /// Paper size, overriding the template's.
     #[arg(long, value_name = "a4|letter")]
     pub paper: Option<Paper>,
@@ -241,6 +243,7 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
             Ok(())
         }
         MegagameCommand::Statement { file, team, paper } => {
+            paper.force.check(&paper.output)?;
             let game = open(cli, file)?;
             let teams = known_teams(&game);
             if !teams.iter().any(|(id, _)| id == team) {
@@ -256,19 +259,21 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
             }
             let (options, template) = options(&game, paper)?;
             let bytes = statement_pdf(&game, team, &options, template)?;
-            write(&paper.output, &bytes, paper.json)
+            write(paper, &bytes)
         }
         MegagameCommand::Announcements { file, paper } => {
+            paper.force.check(&paper.output)?;
             let game = open(cli, file)?;
             let (options, template) = options(&game, paper)?;
             let bytes = announcements_pdf(&game, &options, template)?;
-            write(&paper.output, &bytes, paper.json)
+            write(paper, &bytes)
         }
         MegagameCommand::Log { file, paper } => {
+            paper.force.check(&paper.output)?;
             let game = open(cli, file)?;
             let (options, template) = options(&game, paper)?;
             let bytes = control_log_pdf(&game, &options, template)?;
-            write(&paper.output, &bytes, paper.json)
+            write(paper, &bytes)
         }
     }
 }
@@ -298,9 +303,10 @@ fn options(game: &Game, args: &PaperArgs) -> Result<(PaperOptions, Template)> {
     ))
 }
 
-fn write(output: &Path, bytes: &[u8], json: bool) -> Result<()> {
-    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
-    if json {
+fn write(args: &PaperArgs, bytes: &[u8]) -> Result<()> {
+    let output = &args.output;
+    args.force.write(output, bytes)?;
+    if args.json {
         return print_json(&serde_json::json!({
             "output": output.display().to_string(),
             "bytes": bytes.len(),

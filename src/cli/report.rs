@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::Args;
 
+use super::output::Force;
 use super::{Cli, find_ruleset, library};
 use umpire::game::scenario::load_scenario;
 use umpire::report::{Paper, Template, charts_pdf, scenario_pdf};
@@ -17,6 +18,8 @@ pub struct ChartsArgs {
     /// Where to write the PDF.
     #[arg(short, long, value_name = "OUT.pdf")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub force: Force,
     /// Only these tables (repeat the flag); all tables when omitted.
     #[arg(long = "table", value_name = "TABLE")]
     pub tables: Vec<String>,
@@ -31,6 +34,7 @@ pub struct ChartsArgs {
 
 /// Runs `charts`: every table with the umpire's transcriptions laid over the shipped ones.
 pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
+    args.force.check(&args.output)?;
     let lib = library(cli)?;
     let ruleset = find_ruleset(&lib, &args.ruleset)?;
     for id in &args.tables {
@@ -55,8 +59,7 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
         template.paper = paper;
     }
     let bytes = charts_pdf(ruleset, &args.tables, template)?;
-    std::fs::write(&args.output, &bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    args.force.write(&args.output, &bytes)?;
     println!(
         "wrote {} ({} tables, {} bytes)",
         args.output.display(),
@@ -78,6 +81,8 @@ pub struct SheetArgs {
     /// Where to write the PDF.
     #[arg(short, long, value_name = "OUT.pdf")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub force: Force,
     /// Paper size, overriding the template's.
     #[arg(long, value_name = "a4|letter")]
     pub paper: Option<Paper>,
@@ -88,6 +93,7 @@ pub struct SheetArgs {
 
 /// Runs `sheet`.
 pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
+    args.force.check(&args.output)?;
     let lib = library(cli)?;
     let source = super::scenario_source(&args.scenario)?;
     let scenario = load_scenario(&source, &lib)
@@ -100,8 +106,7 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
         template.paper = paper;
     }
     let bytes = scenario_pdf(&scenario, template)?;
-    std::fs::write(&args.output, &bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    args.force.write(&args.output, &bytes)?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())
 }
@@ -120,6 +125,8 @@ pub struct ReportArgs {
     /// Where to write the PDF.
     #[arg(short, long, value_name = "OUT.pdf")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub force: Force,
     /// Paper size, overriding the template's.
     #[arg(long, value_name = "a4|letter")]
     pub paper: Option<Paper>,
@@ -130,6 +137,7 @@ pub struct ReportArgs {
 
 /// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
+    args.force.check(&args.output)?;
     let lib = library(cli)?;
     let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
@@ -168,8 +176,7 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
         printed_at: chrono::Local::now(),
     };
     let bytes = umpire::report::turn_report_pdf(&game, &options, template)?;
-    std::fs::write(&args.output, &bytes)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    args.force.write(&args.output, &bytes)?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())
 }

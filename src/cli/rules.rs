@@ -45,9 +45,8 @@ pub enum RulesCommand {
         /// Where to write it (`-` for standard output); default: your transcription folder.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Overwrite an existing file.
-        #[arg(long)]
-        force: bool,
+        #[command(flatten)]
+        force: super::output::Force,
     },
 }
 
@@ -230,7 +229,7 @@ fn write_template(
     ruleset: &str,
     table: &str,
     output: Option<&Path>,
-    force: bool,
+    force: super::output::Force,
 ) -> Result<()> {
     let srcs = sources(cli)?;
     let lib = Library::on_demand(srcs.clone(), None);
@@ -259,7 +258,7 @@ fn write_template(
             .join(ruleset)
             .join(format!("{table}.yaml")),
     };
-    if path.exists() && !force {
+    if !force.force && !umpire::game::is_game_file(&path) && path.exists() {
         bail!(
             "{} exists — edit it, or pass --force to start again",
             path.display()
@@ -268,7 +267,7 @@ fn write_template(
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(&path, text)?;
+    force.write(&path, text.as_bytes())?;
     println!(
         "wrote {} ({} cells to fill); check it with `umpire rules check {ruleset}`",
         path.display(),

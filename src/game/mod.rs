@@ -10,6 +10,7 @@ pub mod export;
 pub mod gate;
 pub mod hex;
 pub mod journal;
+pub mod output;
 pub mod refusal;
 pub mod scenario;
 pub mod sequence;
@@ -21,7 +22,9 @@ pub mod visibility;
 pub use action::{Action, Actor};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
-pub use journal::{GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError};
+pub use journal::{
+    GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
+};
 pub use refusal::{GameError, Refusal, SetupError};
 pub use session::{Game, Status};
 pub use state::{CounterState, GameState};

@@ -301,6 +301,64 @@ fn ctrl_p_prints_a_turn_report_off_the_ui_thread() {
     assert!(bytes.len() > 10_000, "with its embedded font and content");
 }
 
+/// File → Print… never writes over the game file, and asks before replacing another file:
+/// "Keep it" keeps it, "Replace it" replaces it whole.
+#[test]
+fn print_refuses_the_game_file_and_asks_before_replacing_a_file() {
+    let path = temp_game("print-safe");
+    let mut harness = desk_on(&path, &fixture());
+    let game_bytes = std::fs::read(&path).expect("game bytes");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::P);
+    harness.run();
+    type_into(
+        &mut harness,
+        umpire::app::PRINT_PATH_LABEL,
+        path.to_str().unwrap(),
+    );
+    click(&mut harness, umpire::app::PRINT_LABEL);
+    assert!(
+        !labels_containing(&harness, "is an Umpire game file; choose another name").is_empty(),
+        "the game file is refused"
+    );
+    assert!(labels_containing(&harness, "Replace it?").is_empty());
+    assert_eq!(std::fs::read(&path).expect("game bytes"), game_bytes);
+
+    let taken = path.with_file_name("taken.pdf");
+    std::fs::write(&taken, b"keep me").expect("seed");
+    type_into(
+        &mut harness,
+        umpire::app::PRINT_PATH_LABEL,
+        taken.to_str().unwrap(),
+    );
+    click(&mut harness, umpire::app::PRINT_LABEL);
+    assert!(
+        !labels_containing(&harness, "already exists. Replace it?").is_empty(),
+        "asked before replacing"
+    );
+    click(&mut harness, umpire::app::PRINT_KEEP_LABEL);
+    assert!(labels_containing(&harness, "Replace it?").is_empty());
+    assert_eq!(std::fs::read(&taken).expect("kept"), b"keep me");
+
+    click(&mut harness, umpire::app::PRINT_LABEL);
+    // The job's spinner keeps the window drawing: step frames (not `run`) until it reports.
+    harness
+        .get_by_label(umpire::app::PRINT_REPLACE_LABEL)
+        .click();
+    let mut done = false;
+    for _ in 0..200 {
+        harness.step();
+        if !labels_containing(&harness, "wrote ").is_empty() {
+            done = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(done, "the print job reported back");
+    let bytes = std::fs::read(&taken).expect("written");
+    assert!(bytes.starts_with(b"%PDF"), "replaced by the PDF");
+    assert_eq!(std::fs::read(&path).expect("game bytes"), game_bytes);
+}
+
 #[test]
 fn a_counter_dragged_onto_a_hex_moves_there() {
     let path = temp_game("drag");

@@ -360,6 +360,41 @@ fn verify_and_export_run_off_the_ui_thread_and_report() {
     // Players may be given it: no seed in it.
     assert!(!lines[0].contains("\"salt\""));
     assert!(lines[1].contains("game_started"));
+
+    // The game file itself is refused; the export that is there now is asked about first.
+    let game = dir.join("game.umpire");
+    let game_bytes = std::fs::read(&game).expect("game bytes");
+    type_into(
+        &mut harness,
+        EXPORT_PATH_LABEL,
+        game.to_str().expect("utf-8"),
+    );
+    click(&mut harness, EXPORT_LABEL);
+    assert!(
+        !labels_containing(&harness, "is an Umpire game file; choose another name").is_empty(),
+        "the game file is refused"
+    );
+    assert_eq!(std::fs::read(&game).expect("game bytes"), game_bytes);
+    std::fs::write(&out, b"keep me").expect("seed");
+    type_into(
+        &mut harness,
+        EXPORT_PATH_LABEL,
+        out.to_str().expect("utf-8"),
+    );
+    click(&mut harness, EXPORT_LABEL);
+    assert!(!labels_containing(&harness, "already exists. Replace it?").is_empty());
+    assert_eq!(std::fs::read(&out).expect("kept"), b"keep me");
+    harness
+        .get_by_label(umpire::app::PRINT_REPLACE_LABEL)
+        .click();
+    wait_for(&mut harness, "the second export", |h| {
+        h.state().shell.job.is_none() && std::fs::read(&out).is_ok_and(|b| b.starts_with(b"{"))
+    });
+    assert!(
+        std::fs::read_to_string(&out)
+            .expect("replaced")
+            .contains("game_started")
+    );
 }
 
 #[test]

@@ -26,6 +26,7 @@ mod ruleset_arquebus;
 mod ruleset_gradisca;
 mod ruleset_qrs;
 mod ruleset_rr3;
+mod safety;
 mod scenarios;
 mod shapes;
 mod shared;

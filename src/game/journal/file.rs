@@ -26,6 +26,32 @@ pub struct GameFile {
     meta: GameMeta,
 }
 
+/// Whether `path` is an Umpire game file, from its first 72 bytes: SQLite's header ("SQLite
+/// format 3\0" at 0) with [`APPLICATION_ID`] at byte 68 (big-endian). A file whose header is
+/// SQLite's with no application id yet, next to a `-wal` file (a game written by an older Umpire
+/// and never checkpointed), is asked through SQLite; if that fails, it counts as a game: this
+/// probe guards against overwriting one.
+pub fn is_game_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 72];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    if read.is_err() || !header.starts_with(b"SQLite format 3\0") {
+        return false;
+    }
+    let id = u32::from_be_bytes([header[68], header[69], header[70], header[71]]);
+    if i64::from(id) == APPLICATION_ID {
+        return true;
+    }
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if id != 0 || !Path::new(&wal).exists() {
+        return false;
+    }
+    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .and_then(|c| c.pragma_query_value(None, "application_id", |r| r.get::<_, i64>(0)))
+        .map_or(true, |app| app == APPLICATION_ID)
+}
+
 fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
     move |source| StoreError::Sqlite {
         path: path.to_path_buf(),

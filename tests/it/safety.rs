@@ -1,0 +1,189 @@
+//! Nothing half-written, nothing overwritten (issue 12, item 6): every `-o` refuses a game file
+//! (even with `--force`) and any existing file without `--force`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use umpire::game::{Game, is_game_file};
+use umpire::rules::Library;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-safety-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    dir
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn umpire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--no-user-rules")
+        .args(args)
+        .output()
+        .expect("umpire runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = umpire(args);
+    assert!(
+        out.status.success(),
+        "umpire {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// A game of two teams (so the megagame statement has a team), with one note.
+fn new_game(dir: &Path) -> PathBuf {
+    let game = dir.join("game.umpire");
+    let file = game.to_str().unwrap();
+    ok(&[
+        "game",
+        "new",
+        &fixture("megagame_two_teams.yaml"),
+        "-o",
+        file,
+        "--seed",
+        "1",
+    ]);
+    ok(&["game", "note", file, "the first note"]);
+    game
+}
+
+/// Every command that takes `-o`, writing to `out` (reading `game` where it reads a game).
+fn writers(game: &Path, out: &Path) -> Vec<(&'static str, Vec<String>)> {
+    let game = game.display().to_string();
+    let out = out.display().to_string();
+    let with = |name: &'static str, args: &[&str]| {
+        let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        all.extend(["-o".to_string(), out.clone()]);
+        (name, all)
+    };
+    vec![
+        with("report", &["report", &game]),
+        with("charts", &["charts", "qrs", "--table", "retreat"]),
+        with("sheet", &["sheet", &fixture("skirmish.yaml")]),
+        with(
+            "statement",
+            &["megagame", "statement", &game, "--team", "france"],
+        ),
+        with("announcements", &["megagame", "announcements", &game]),
+        with("log", &["megagame", "log", &game]),
+        with("export", &["game", "export", &game, "--jsonl"]),
+        with(
+            "template",
+            &["rules", "template", "ailsh", "administrative_points"],
+        ),
+    ]
+}
+
+/// Files in `dir` that are temporary (a `.NAME.…` left behind).
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+/// The measured bug: `report G -o G` (and every other `-o`) wrote over the game. Refused, with
+/// `--force` too; the game file is byte for byte what it was.
+#[test]
+fn no_output_ever_writes_over_a_game_file() {
+    let dir = scratch("game-file");
+    let game = new_game(&dir);
+    let before = std::fs::read(&game).expect("game bytes");
+    assert!(is_game_file(&game), "the probe knows a game file");
+    for (name, args) in writers(&game, &game) {
+        for force in [false, true] {
+            let mut args = args.clone();
+            if force {
+                args.push("--force".into());
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = umpire(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{name} (force {force}) wrote");
+            assert!(
+                stderr.contains(&format!(
+                    "{} is an Umpire game file; choose another name — a game file is never overwritten",
+                    game.display()
+                )),
+                "{name} (force {force}) said:\n{stderr}"
+            );
+            assert_eq!(
+                std::fs::read(&game).expect("game bytes"),
+                before,
+                "{name} (force {force}) changed the game file"
+            );
+        }
+    }
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    let reopened = Game::open(&game, &Library::shipped()).expect("the game still opens");
+    assert_eq!(reopened.events().len(), 2);
+    // `game new -o` over a game refuses as before.
+    let out = umpire(&[
+        "game",
+        "new",
+        &fixture("skirmish.yaml"),
+        "-o",
+        game.to_str().unwrap(),
+        "--seed",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a game file is never overwritten"));
+    assert_eq!(std::fs::read(&game).expect("game bytes"), before);
+}
+
+/// Another existing file: refused without `--force` (naming it, keeping it); replaced whole
+/// with `--force`; nothing temporary left behind.
+#[test]
+fn an_existing_file_is_replaced_only_with_force() {
+    let dir = scratch("existing");
+    let game = new_game(&dir);
+    for (name, args) in writers(&game, &dir.join(format!("{}.out", "x"))) {
+        let out_path = dir.join(format!("taken-{name}.out"));
+        std::fs::write(&out_path, b"keep me").expect("seed file");
+        let args: Vec<String> = args
+            .into_iter()
+            .map(|a| {
+                if a.ends_with("x.out") {
+                    out_path.display().to_string()
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let refused: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = umpire(&refused);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name} replaced without --force");
+        assert!(
+            stderr.contains(&out_path.display().to_string()) && stderr.contains("--force"),
+            "{name} did not name the file and the way out:\n{stderr}"
+        );
+        assert_eq!(
+            std::fs::read(&out_path).expect("kept"),
+            b"keep me",
+            "{name}"
+        );
+        let mut forced = refused.clone();
+        forced.push("--force");
+        ok(&forced);
+        let written = std::fs::read(&out_path).expect("written");
+        assert_ne!(written, b"keep me", "{name} did not replace the file");
+        if name != "export" && name != "template" {
+            assert!(written.starts_with(b"%PDF"), "{name} wrote a PDF");
+        }
+    }
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+}
