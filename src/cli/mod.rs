@@ -252,8 +252,22 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
+/// Said on standard error, once per process, when a game file's write has to wait for another
+/// process writing it (the wait is bounded: `umpire::game::BUSY_WAIT`).
+fn busy_notice(path: &std::path::Path) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "{}: the game is being written by another process — retrying (for up to {} s)",
+            path.display(),
+            umpire::game::BUSY_WAIT.as_secs()
+        );
+    });
+}
+
 /// Runs a subcommand.
 pub fn run(cli: &Cli, command: &Command) -> Result<()> {
+    umpire::game::on_busy_wait(busy_notice);
     match command {
         Command::Roll(a) => roll::run(cli, a),
         Command::Rules(c) => rules::run(cli, c),

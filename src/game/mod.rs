@@ -23,7 +23,8 @@ pub use action::{Action, Actor};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
 pub use journal::{
-    GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
+    BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
+    on_busy_wait,
 };
 pub use refusal::{GameError, Refusal, SetupError};
 pub use session::{Game, Status};

@@ -1,8 +1,10 @@
 //! Nothing half-written, nothing overwritten (issue 12, item 6): every `-o` refuses a game file
-//! (even with `--force`) and any existing file without `--force`.
+//! (even with `--force`) and any existing file without `--force`; a second writer waits, says so
+//! once, and gives up with a clear sentence.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use umpire::game::{Game, is_game_file};
 use umpire::rules::Library;
@@ -186,4 +188,110 @@ fn an_existing_file_is_replaced_only_with_force() {
         }
     }
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+}
+
+/// Holds the game's write lock (as another process writing would) for `hold`, while `umpire
+/// game note` tries to write; returns its output.
+fn note_while_locked(game: &Path, hold: Duration) -> Output {
+    let conn = rusqlite::Connection::open(game).expect("second connection");
+    conn.execute_batch("BEGIN IMMEDIATE").expect("write lock");
+    let child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "game",
+            "note",
+            game.to_str().unwrap(),
+            "written after the wait",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(hold);
+    conn.execute_batch("COMMIT").expect("release");
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn a_second_writer_says_it_waits_once_then_succeeds() {
+    let dir = scratch("busy-ok");
+    let game = new_game(&dir);
+    let out = note_while_locked(&game, Duration::from_millis(2500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the note failed:\n{stderr}");
+    assert_eq!(
+        stderr
+            .matches("the game is being written by another process — retrying")
+            .count(),
+        1,
+        "said once:\n{stderr}"
+    );
+    let events = Game::open(&game, &Library::shipped())
+        .expect("opens")
+        .events()
+        .len();
+    assert_eq!(events, 3, "the note landed after the wait");
+}
+
+/// Two commands writing one game at once: each waits its turn (takes in the other's entries and
+/// goes on); neither fails, nothing is lost.
+#[test]
+fn two_writers_on_one_file_both_finish() {
+    let dir = scratch("two-writers");
+    let game = new_game(&dir);
+    let soak = || {
+        Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .args([
+                "--no-user-rules",
+                "game",
+                "soak",
+                game.to_str().unwrap(),
+                "--actions",
+                "40",
+                "--gentle",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    let (a, b) = (soak(), soak());
+    let mut acks = 0;
+    for child in [a, b] {
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "a writer failed:\n{stderr}");
+        assert!(!stderr.contains("database is locked"), "{stderr}");
+        acks += String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("ack "))
+            .count();
+    }
+    let events = Game::open(&game, &Library::shipped())
+        .expect("opens")
+        .events()
+        .len();
+    assert_eq!(events, 2 + acks, "every acknowledged entry is there");
+}
+
+#[test]
+fn a_writer_that_never_lets_go_gives_a_clear_error() {
+    let dir = scratch("busy-fail");
+    let game = new_game(&dir);
+    let out = note_while_locked(&game, Duration::from_secs(14));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "it wrote under another's lock");
+    assert!(
+        stderr.contains(&format!(
+            "{}: the game is being written by another process, which did not finish within 10 s — nothing was written",
+            game.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("database is locked"), "{stderr}");
+    let events = Game::open(&game, &Library::shipped())
+        .expect("opens")
+        .events()
+        .len();
+    assert_eq!(events, 2, "nothing recorded");
 }

@@ -1,6 +1,7 @@
 //! What can go wrong where a journal is kept.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -56,6 +57,18 @@ pub enum StoreError {
     Exists {
         /// The file.
         path: PathBuf,
+    },
+    /// Another process kept the game file locked (writing) for longer than
+    /// [`super::BUSY_WAIT`].
+    #[error(
+        "{path}: the game is being written by another process, which did not finish within {} s — nothing was written; try again when it is done",
+        waited.as_secs()
+    )]
+    Busy {
+        /// The file.
+        path: PathBuf,
+        /// How long this process waited.
+        waited: Duration,
     },
     /// Another desk wrote to the journal first: the events offered were not appended.
     #[error(

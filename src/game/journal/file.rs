@@ -5,6 +5,8 @@
 //! done, so a crash loses at most the action in flight.
 
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
@@ -24,6 +26,47 @@ pub struct GameFile {
     conn: Connection,
     path: PathBuf,
     meta: GameMeta,
+}
+
+fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
+    move |source| sqlite_error(path, source)
+}
+
+/// What SQLite said, typed: a lock held past [`BUSY_WAIT`] is [`StoreError::Busy`].
+fn sqlite_error(path: &Path, source: rusqlite::Error) -> StoreError {
+    if source.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) {
+        return StoreError::Busy {
+            path: path.to_path_buf(),
+            waited: BUSY_WAIT,
+        };
+    }
+    StoreError::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// How long a write waits for another process writing the same game file (another desk, an
+/// `umpire game …` command) before giving up with [`StoreError::Busy`].
+pub const BUSY_WAIT: Duration = Duration::from_secs(10);
+
+/// What to do when a write starts waiting for another process (see [`on_busy_wait`]).
+static BUSY_NOTICE: RwLock<Option<fn(&Path)>> = RwLock::new(None);
+
+/// Installs `notice`, called on the waiting thread each time a game file's write has to wait
+/// for another process, before the wait (of up to [`BUSY_WAIT`]). The library says nothing
+/// itself: the command line installs a line on standard error, the desk nothing.
+pub fn on_busy_wait(notice: fn(&Path)) {
+    if let Ok(mut slot) = BUSY_NOTICE.write() {
+        *slot = Some(notice);
+    }
+}
+
+fn busy_notice(path: &Path) {
+    let notice = BUSY_NOTICE.read().ok().and_then(|slot| *slot);
+    if let Some(notice) = notice {
+        notice(path);
+    }
 }
 
 /// Whether `path` is an Umpire game file, from its first 72 bytes: SQLite's header ("SQLite
@@ -52,20 +95,31 @@ pub fn is_game_file(path: &Path) -> bool {
         .map_or(true, |app| app == APPLICATION_ID)
 }
 
-fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
-    move |source| StoreError::Sqlite {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-fn configure(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+fn configure(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    // Another process writing: wait for it (up to BUSY_WAIT), saying so once per wait. Replaces
+    // SQLite's own busy timeout, which waits silently.
+    let waiting_for = path.to_path_buf();
+    let mut since = Instant::now();
+    conn.busy_handler(Some(move |count: i32| {
+        if count == 0 {
+            since = Instant::now();
+            busy_notice(&waiting_for);
+        }
+        if since.elapsed() >= BUSY_WAIT {
+            return false;
+        }
+        let pause = [1, 2, 5, 10, 20, 25][usize::try_from(count).unwrap_or(0).min(5)];
+        std::thread::sleep(Duration::from_millis(pause));
+        true
+    }))
+    .map_err(sql(path))?;
+    // A transaction takes the write lock when it begins: only then does SQLite wait for another
+    // writer (a read transaction that later writes gets SQLITE_BUSY at once).
+    conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
     // WAL with synchronous=FULL: each commit is durable when it returns.
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(sql(path))?;
     conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(sql(path))?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(sql(path))?;
     Ok(())
 }
@@ -127,8 +181,8 @@ impl GameFile {
                 path: path.to_path_buf(),
             });
         }
-        let conn = Connection::open(path).map_err(sql(path))?;
-        configure(&conn, path)?;
+        let mut conn = Connection::open(path).map_err(sql(path))?;
+        configure(&mut conn, path)?;
         let tx_sql = format!(
             "BEGIN; {SCHEMA_V1} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
             MIGRATIONS.join(" ")
@@ -176,7 +230,7 @@ impl GameFile {
                 path: path.to_path_buf(),
             });
         }
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
             .map_err(sql(path))?;
         let app: i64 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
@@ -188,7 +242,7 @@ impl GameFile {
                 path: path.to_path_buf(),
             });
         }
-        configure(&conn, path)?;
+        configure(&mut conn, path)?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(sql(path))?;

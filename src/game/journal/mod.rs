@@ -21,7 +21,7 @@ use chrono::Utc;
 
 pub use chain::{Head, commitment, genesis, link, sha256_hex};
 pub use error::StoreError;
-pub use file::{GameFile, is_game_file};
+pub use file::{BUSY_WAIT, GameFile, is_game_file, on_busy_wait};
 pub use location::{Location, ServerAddress};
 pub use meta::{GameMeta, PublicMeta};
 pub use offline::{Held, SyncReport};
