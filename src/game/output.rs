@@ -1,7 +1,8 @@
 //! Files Umpire writes for people (a PDF, an exported journal, a template): never over a game
 //! file, over another existing file only when asked, and never half-written — the bytes go to a
 //! temporary file in the same folder, are flushed to disk, then renamed into place, so a crash or
-//! a full disk leaves the old file (or none), not a torn one.
+//! a full disk leaves the old file (or none), not a torn one. New game files are published the
+//! same way (see [`super::GameFile::create_with`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

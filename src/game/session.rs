@@ -5,13 +5,14 @@
 
 use std::path::Path;
 
+use chrono::Utc;
 use serde::Serialize;
 
 use super::action::{Action, Actor};
 use super::check::{self, View};
 use super::event::{Event, EventKind};
 use super::journal::{
-    Fold, GameFile, GameMeta, Head, Journal, Location, Login, PublicMeta, Store, SyncReport,
+    Entry, Fold, GameFile, GameMeta, Head, Journal, Location, Login, PublicMeta, Store, SyncReport,
     server::ServerGame,
 };
 use super::refusal::{GameError, Refusal, SetupError};
@@ -140,7 +141,18 @@ impl Game {
         seed: Option<u64>,
     ) -> Result<Game, GameError> {
         let (world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
-        Game::start(Box::new(GameFile::create(path, meta)?), world)
+        // The start is written with the file, which appears whole (see GameFile::create_with):
+        // a game file never exists without it, so a killed `game new` never blocks a retry.
+        let start = Event {
+            seq: 1,
+            at: Utc::now(),
+            by: None,
+            cursor: world.cursor(),
+            kind: Game::started(&meta),
+        };
+        let entry = Entry::seal(start, &meta.genesis())?;
+        let file = GameFile::create_with(path, meta, &[entry])?;
+        Game::from_store(Box::new(file), rulesets)
     }
 
     /// Starts a new game on a location: a game file path, or a server URL
@@ -207,15 +219,20 @@ impl Game {
             journal: Journal::open(store)?,
             world,
         };
-        let start = EventKind::GameStarted {
+        game.journal
+            .record_fixed(&mut game.world, vec![Game::started(&meta)], None)?;
+        Ok(game)
+    }
+
+    /// The journal's first entry: what the game started from, the seed's commitment (the seed
+    /// itself only when the umpire chose it in the open).
+    fn started(meta: &GameMeta) -> EventKind {
+        EventKind::GameStarted {
             ruleset: meta.ruleset.clone(),
             scenario: meta.scenario.clone(),
             seed_commitment: meta.seed_commitment.clone(),
             seed: meta.seed.filter(|_| meta.seed_public),
-        };
-        game.journal
-            .record_fixed(&mut game.world, vec![start], None)?;
-        Ok(game)
+        }
     }
 
     /// Opens a game at a location: a game file path, or a server URL.

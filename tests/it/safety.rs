@@ -1,10 +1,11 @@
 //! Nothing half-written, nothing overwritten (issue 12, item 6): every `-o` refuses a game file
-//! (even with `--force`) and any existing file without `--force`; a second writer waits, says so
-//! once, and gives up with a clear sentence.
+//! (even with `--force`) and any existing file without `--force`; a `game new` killed at any
+//! moment leaves the whole game or nothing; a second writer waits, says so once, and gives up
+//! with a clear sentence.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use umpire::game::{Game, is_game_file};
 use umpire::rules::Library;
@@ -188,6 +189,88 @@ fn an_existing_file_is_replaced_only_with_force() {
         }
     }
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+}
+
+/// A small xorshift: random delays without a dependency.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn new_game_command(path: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    cmd.args([
+        "--no-user-rules",
+        "game",
+        "new",
+        &fixture("skirmish.yaml"),
+        "-o",
+        path.to_str().unwrap(),
+        "--seed",
+        "5",
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
+    cmd
+}
+
+/// `game new` killed with SIGKILL at random moments (many runs, delays spread over its whole
+/// run): each time, either the complete game (its start in the journal) or nothing is at the
+/// path, and a retry succeeds and leaves no temporary file.
+#[test]
+fn a_killed_game_new_leaves_the_whole_game_or_nothing() {
+    let dir = scratch("killed-new");
+    let path = dir.join("game.umpire");
+    let lib = Library::shipped();
+    // How long a whole run takes here, to spread the kills over it.
+    let started = Instant::now();
+    assert!(new_game_command(&path).status().expect("runs").success());
+    let whole = started.elapsed();
+    std::fs::remove_file(&path).expect("clear");
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let (mut whole_games, mut nothing, mut temps_seen) = (0, 0, 0);
+    for run in 0..40 {
+        let mut child = new_game_command(&path).spawn().expect("spawn");
+        // Between a third of a run and a little past its end: most kills land in or near the
+        // creation itself, which comes last.
+        let micros = whole.as_micros() as u64;
+        let delay = micros / 3 + next(&mut rng) % (micros * 5 / 6).max(1);
+        std::thread::sleep(Duration::from_micros(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+        if !temporaries(&dir).is_empty() {
+            temps_seen += 1;
+        }
+        if path.exists() {
+            let game = Game::open(&path, &lib)
+                .unwrap_or_else(|e| panic!("run {run}: a file is there but does not open: {e}"));
+            assert_eq!(game.events().len(), 1, "run {run}: the game's start");
+            drop(game);
+            whole_games += 1;
+            std::fs::remove_file(&path).expect("clear");
+        } else {
+            nothing += 1;
+        }
+        // The retry succeeds and clears what the killed one left.
+        let status = new_game_command(&path).status().expect("retry runs");
+        assert!(status.success(), "run {run}: the retry failed");
+        assert_eq!(
+            Game::open(&path, &lib).expect("retry opens").events().len(),
+            1
+        );
+        assert!(
+            temporaries(&dir).is_empty(),
+            "run {run}: left behind {:?}",
+            temporaries(&dir)
+        );
+        std::fs::remove_file(&path).expect("clear");
+    }
+    eprintln!(
+        "game new killed 40 times: {whole_games} whole games, {nothing} nothing, {temps_seen} killed mid-creation (temporary file left, cleared by the retry)"
+    );
+    assert_eq!(whole_games + nothing, 40);
 }
 
 /// Holds the game's write lock (as another process writing would) for `hold`, while `umpire

@@ -70,6 +70,14 @@ pub enum StoreError {
         /// How long this process waited.
         waited: Duration,
     },
+    /// The file system refused (creating a game file: the folder is missing, read-only, full…).
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// Another desk wrote to the journal first: the events offered were not appended.
     #[error(
         "{location}: another desk added to the journal first (it now has {len} entries) — refresh and try again"

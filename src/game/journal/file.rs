@@ -174,26 +174,109 @@ fn write_head(conn: &Connection, path: &Path, entries: u64, hash: &str) -> Resul
 }
 
 impl GameFile {
-    /// Creates a new game file; refuses to overwrite.
+    /// Creates a new game file (no journal entries yet); refuses to overwrite. See
+    /// [`GameFile::create_with`].
     pub fn create(path: &Path, meta: GameMeta) -> Result<GameFile, StoreError> {
-        if path.exists() {
-            return Err(StoreError::Exists {
-                path: path.to_path_buf(),
+        GameFile::create_with(path, meta, &[])
+    }
+
+    /// Creates a new game file holding `meta` and the journal's first entries (the game's
+    /// start), whole or not at all: it is built under a temporary name in the same folder
+    /// (`.NAME.new-PID-N`), checkpointed and closed, then renamed into place by a rename that
+    /// never replaces. A process killed at any moment leaves either the complete file or nothing
+    /// at `path` (a temporary file at most, which the next create for `path` clears); a file
+    /// that appeared at `path` meanwhile is kept, and this is refused with
+    /// [`StoreError::Exists`].
+    pub fn create_with(
+        path: &Path,
+        meta: GameMeta,
+        first_entries: &[Entry],
+    ) -> Result<GameFile, StoreError> {
+        use crate::game::output::{rename_no_replace, stale_temps, sync_folder, temp_beside};
+        let exists = || StoreError::Exists {
+            path: path.to_path_buf(),
+        };
+        let io = |source| StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(exists());
+        }
+        for stale in stale_temps(path, "new") {
+            remove_with_sidecars(&stale);
+        }
+        let tmp = temp_beside(path, "new").map_err(io)?;
+        if let Err(e) = GameFile::build(&tmp, path, &meta, first_entries) {
+            remove_with_sidecars(&tmp);
+            return Err(e);
+        }
+        if let Err(e) = rename_no_replace(&tmp, path) {
+            remove_with_sidecars(&tmp);
+            return Err(if e.kind() == std::io::ErrorKind::AlreadyExists {
+                exists()
+            } else {
+                io(e)
             });
         }
-        let mut conn = Connection::open(path).map_err(sql(path))?;
+        remove_with_sidecars(&tmp);
+        sync_folder(path);
+        GameFile::open(path)
+    }
+
+    /// Writes a whole game file at `tmp` (errors name `path`, the file being created): schema
+    /// and meta in one transaction, then the first entries through [`GameFile::append_all`]
+    /// (one code path for every journal entry). Nobody else can see `tmp`, so two transactions
+    /// are as good as one; the rename makes the whole visible at once. Ends checkpointed, so the
+    /// main file alone holds everything and the rename leaves no `-wal` behind to lose.
+    fn build(
+        tmp: &Path,
+        path: &Path,
+        meta: &GameMeta,
+        first_entries: &[Entry],
+    ) -> Result<(), StoreError> {
+        let mut conn = Connection::open_with_flags(
+            tmp,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+        )
+        .map_err(sql(path))?;
         configure(&mut conn, path)?;
-        let tx_sql = format!(
-            "BEGIN; {SCHEMA_V1} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
+        let tx = conn.transaction().map_err(sql(path))?;
+        tx.execute_batch(&format!(
+            "{SCHEMA_V1} {} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};",
             MIGRATIONS.join(" ")
-        );
-        conn.execute_batch(&tx_sql).map_err(sql(path))?;
-        write_meta(&conn, path, &meta)?;
-        Ok(GameFile {
+        ))
+        .map_err(sql(path))?;
+        write_meta(&tx, path, meta)?;
+        tx.commit().map_err(sql(path))?;
+        let file = GameFile {
             conn,
             path: path.to_path_buf(),
-            meta,
-        })
+            meta: meta.clone(),
+        };
+        file.append_all(first_entries)?;
+        file.checkpoint()
+        // Dropped: closed; SQLite removes the emptied `-wal` with the last connection.
+    }
+
+    /// Copies the write-ahead log into the game file itself and empties it (`PRAGMA
+    /// wal_checkpoint(TRUNCATE)`), so that the file alone — copied to a USB stick without its
+    /// `-wal` — holds every committed action. Waits for another process's write like any
+    /// write.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        let (busy, _log, _done): (i64, i64, i64) = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .map_err(sql(&self.path))?;
+        if busy != 0 {
+            return Err(StoreError::Busy {
+                path: self.path.clone(),
+                waited: BUSY_WAIT,
+            });
+        }
+        Ok(())
     }
 
     /// Creates a game file with only the version-1 schema (for migration tests).
@@ -428,6 +511,16 @@ impl GameFile {
         self.conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .map_err(sql(&self.path))
+    }
+}
+
+/// Removes a file and SQLite's files beside it (`-wal`, `-shm`, `-journal`), ignoring what is
+/// not there.
+fn remove_with_sidecars(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(name));
     }
 }
 
