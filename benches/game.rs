@@ -97,6 +97,21 @@ fn benches(c: &mut Criterion) {
                 .expect("commit")
         })
     });
+    drop(game);
+    // What a checkpoint after every commit would cost (the game file alone then holds every
+    // action at once; see BENCHMARKS.md for why it is done when idle and on close instead).
+    let path = dir("commit-checkpoint", &std::env::temp_dir()).join("commit.umpire");
+    let mut game = Game::create(&path, &fixture(), &lib, Some(2)).expect("create");
+    let other = rusqlite::Connection::open(&path).expect("second connection");
+    c.bench_function("commit_one_action_then_checkpoint", |b| {
+        b.iter(|| {
+            game.act(&Actor::umpire(), Action::Note { text: "n".into() })
+                .expect("commit");
+            other
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                .expect("checkpoint")
+        })
+    });
 }
 
 criterion_group!(game, benches);

@@ -1,7 +1,7 @@
 //! Nothing half-written, nothing overwritten (issue 12, item 6): every `-o` refuses a game file
 //! (even with `--force`) and any existing file without `--force`; a `game new` killed at any
-//! moment leaves the whole game or nothing; a second writer waits, says so once, and gives up
-//! with a clear sentence.
+//! moment leaves the whole game or nothing; the game file alone holds every acknowledged action;
+//! a second writer waits, says so once, and gives up with a clear sentence.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -271,6 +271,60 @@ fn a_killed_game_new_leaves_the_whole_game_or_nothing() {
         "game new killed 40 times: {whole_games} whole games, {nothing} nothing, {temps_seen} killed mid-creation (temporary file left, cleared by the retry)"
     );
     assert_eq!(whole_games + nothing, 40);
+}
+
+/// An action through the command line, with another connection holding the game open (as a
+/// desk does, so SQLite's own checkpoint at the last close does not happen): copying only the
+/// game file, without its `-wal`, keeps every acknowledged action.
+#[test]
+fn the_game_file_alone_holds_every_acknowledged_action() {
+    let dir = scratch("copy");
+    let game = new_game(&dir);
+    let lib = Library::shipped();
+    let desk = Game::open(&game, &lib).expect("a desk holds it open");
+    for i in 0..3 {
+        ok(&["game", "note", game.to_str().unwrap(), &format!("note {i}")]);
+    }
+    let stick = scratch("copy-stick").join("game.umpire");
+    std::fs::copy(&game, &stick).expect("copy the main file only");
+    let copy = Game::open(&stick, &lib).expect("the copy opens");
+    assert_eq!(copy.events().len(), 5, "the start and four notes");
+    drop(desk);
+}
+
+/// A desk keeps the game open for hours: once it has been idle for a moment, the game file
+/// alone (copied without its `-wal`) holds its last action too.
+#[test]
+fn a_game_kept_open_is_whole_in_its_file_once_idle() {
+    let dir = scratch("idle");
+    let game = new_game(&dir);
+    let lib = Library::shipped();
+    let mut desk = Game::open(&game, &lib).expect("the desk opens it");
+    desk.act(
+        &umpire::game::Actor::umpire(),
+        umpire::game::Action::Note {
+            text: "the desk's note".into(),
+        },
+    )
+    .expect("acknowledged");
+    let stick = scratch("idle-stick").join("game.umpire");
+    let started = Instant::now();
+    let copied = loop {
+        std::fs::copy(&game, &stick).expect("copy the main file only");
+        // A copy taken while the checkpoint writes may be torn: look again.
+        let n = Game::open(&stick, &lib).map_or(0, |g| g.events().len());
+        std::fs::remove_file(&stick).expect("clear");
+        if n == 3 || started.elapsed() > Duration::from_secs(5) {
+            break n;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(copied, 3, "the copy has the desk's note");
+    eprintln!(
+        "the game file held the desk's note {} ms after it was acknowledged",
+        started.elapsed().as_millis()
+    );
+    drop(desk);
 }
 
 /// Holds the game's write lock (as another process writing would) for `hold`, while `umpire

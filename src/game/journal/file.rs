@@ -26,6 +26,8 @@ pub struct GameFile {
     conn: Connection,
     path: PathBuf,
     meta: GameMeta,
+    /// Checkpoints the file when writing pauses (none for a file being built).
+    idle: Option<IdleCheckpoint>,
 }
 
 fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
@@ -253,6 +255,7 @@ impl GameFile {
             conn,
             path: path.to_path_buf(),
             meta: meta.clone(),
+            idle: None,
         };
         file.append_all(first_entries)?;
         file.checkpoint()
@@ -261,8 +264,8 @@ impl GameFile {
 
     /// Copies the write-ahead log into the game file itself and empties it (`PRAGMA
     /// wal_checkpoint(TRUNCATE)`), so that the file alone — copied to a USB stick without its
-    /// `-wal` — holds every committed action. Waits for another process's write like any
-    /// write.
+    /// `-wal` — holds every committed action. Done when the file is closed; waits for another
+    /// process's write like any write.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
         let (busy, _log, _done): (i64, i64, i64) = self
             .conn
@@ -358,6 +361,7 @@ impl GameFile {
             conn,
             path: path.to_path_buf(),
             meta: meta.clone(),
+            idle: IdleCheckpoint::start(path),
         };
         for (i, step) in MIGRATIONS.iter().enumerate().skip((version - 1) as usize) {
             let to = i as i64 + 2;
@@ -512,6 +516,99 @@ impl GameFile {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .map_err(sql(&self.path))
     }
+}
+
+impl Drop for GameFile {
+    /// Checkpoints on close, so the game file alone holds every committed action even while
+    /// another desk keeps it open (SQLite checkpoints by itself only when the last connection
+    /// closes). Never waits: with another process writing, it copies what it can.
+    fn drop(&mut self) {
+        drop(self.idle.take());
+        let _ = self.conn.busy_handler(None::<fn(i32) -> bool>);
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
+}
+
+/// How long writing must pause before the write-ahead log is copied into the game file.
+const IDLE_CHECKPOINT: Duration = Duration::from_millis(500);
+
+/// Copies the write-ahead log into the game file once writing has paused ([`IDLE_CHECKPOINT`]),
+/// on its own thread and connection: a desk that keeps a game open for hours leaves a file that,
+/// copied alone (without its `-wal`), holds every action but the last half second's, at no cost
+/// to the commit itself (a checkpoint after each commit would double its `fsync`s; see
+/// BENCHMARKS.md). A passive checkpoint: it never blocks a writer.
+struct IdleCheckpoint {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl IdleCheckpoint {
+    fn start(path: &Path) -> Option<IdleCheckpoint> {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let path = path.to_path_buf();
+        let thread = std::thread::Builder::new()
+            .name("umpire-checkpoint".into())
+            .spawn(move || {
+                let mut wal = path.as_os_str().to_owned();
+                wal.push("-wal");
+                let wal = PathBuf::from(wal);
+                // The log's size and time: changed since the last look = still being written.
+                let look = || {
+                    std::fs::metadata(&wal)
+                        .ok()
+                        .map(|m| (m.len(), m.modified().ok()))
+                };
+                let mut seen = look();
+                // Unknown at first: this thread may start after the first commit.
+                let mut copied = None;
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(IDLE_CHECKPOINT)
+                {
+                    let now = look();
+                    if now != seen {
+                        seen = now;
+                        continue;
+                    }
+                    if copied == Some(now) || now.is_none_or(|(len, _)| len == 0) {
+                        continue;
+                    }
+                    if checkpoint_passive(&path) {
+                        copied = Some(now);
+                    }
+                }
+            })
+            .ok()?;
+        Some(IdleCheckpoint {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for IdleCheckpoint {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A passive checkpoint on a connection of its own (opened without creating: a file removed
+/// meanwhile is left alone); true when the whole log is in the file.
+fn checkpoint_passive(path: &Path) -> bool {
+    let Ok(conn) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE) else {
+        return false;
+    };
+    let _ = conn.busy_timeout(Duration::ZERO);
+    // (busy, frames in the log, frames copied); -1 frames: the log was not opened.
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        let (busy, log, copied): (i64, i64, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        Ok(busy == 0 && log >= 0 && log == copied)
+    })
+    .unwrap_or(false)
 }
 
 /// Removes a file and SQLite's files beside it (`-wal`, `-shm`, `-journal`), ignoring what is
