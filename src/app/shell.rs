@@ -92,6 +92,8 @@ pub struct Shell {
     pub export: bool,
     /// Where to export the journal, as typed.
     pub export_path: String,
+    /// A game on a server waiting for its login's password (the desk asks in a window).
+    pub password: Option<super::shared::PasswordPrompt>,
 }
 
 impl Shell {
@@ -123,6 +125,7 @@ impl Shell {
             browse: None,
             games_dir: games_dir(),
             export: false,
+            password: None,
             export_path: String::new(),
         }
     }
@@ -511,6 +514,10 @@ impl Shell {
             self.message = Some("type the path of a game file".into());
             return;
         }
+        if let Some(prompt) = super::shared::PasswordPrompt::needed(path) {
+            self.password = Some(prompt);
+            return;
+        }
         let job = jobs::open_game(path.to_path_buf(), library.clone(), self.config_dir.clone());
         self.start_job(job);
     }
@@ -531,6 +538,14 @@ impl Shell {
             None
         };
         self.print.dialog_ui(ui, printing, charts, library);
+        if let Some(mut prompt) = self.password.take() {
+            let mut open = true;
+            match prompt.ui(&ctx, &mut open) {
+                Some(path) => self.open_game(&path, library),
+                None if open => self.password = Some(prompt),
+                None => {}
+            }
+        }
         if self.palette {
             let mut open = true;
             let mut run = None;

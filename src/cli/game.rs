@@ -373,6 +373,7 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
+    super::password::ready(&file.to_string_lossy())?;
     let game = Game::open_at(&file.to_string_lossy(), &lib)?;
     Ok((game, lib))
 }
@@ -520,7 +521,10 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let lib = library(cli)?;
             let source = super::scenario_source(&lib, scenario)?;
             let game = match (output, server) {
-                (_, Some(url)) => Game::create_at(url, &source, &lib, *seed)?,
+                (_, Some(url)) => {
+                    super::password::ready(url)?;
+                    Game::create_at(url, &source, &lib, *seed)?
+                }
                 (Some(path), None) => Game::create(path, &source, &lib, *seed)?,
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
             };
@@ -536,6 +540,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::Publish { file, server } => {
             let (mut game, _) = open(cli, file)?;
+            super::password::ready(server)?;
             let at = game.publish(server)?;
             println!(
                 "published {} ({} journal entries) to {at}",

@@ -4,6 +4,7 @@ mod describe;
 mod game;
 mod megagame;
 mod odds;
+mod password;
 mod report;
 mod resolve;
 mod roll;

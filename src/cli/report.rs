@@ -130,6 +130,7 @@ pub struct ReportArgs {
 /// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     let lib = library(cli)?;
+    super::password::ready(&args.file.to_string_lossy())?;
     let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)?;
     if let Some(side) = &args.side
         && !game.scenario().sides.iter().any(|s| s.id == *side)
