@@ -18,13 +18,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use umpire::game::Actor;
 use umpire::game::journal::server::{Signal, listen};
-use umpire::game::{Action, Game, Location};
+use umpire::game::{Action, Actor, Game, Location};
+use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
 
 fn fixture() -> SourceFile {
     pg::source("tests/fixtures/scenarios/skirmish.yaml")
+}
+
+/// The actor a desk signed in with a server login is.
+fn login_actor(game: &Game) -> Actor {
+    SignedIn::from_login(game.login().expect("login"))
+        .expect("a Control role")
+        .actor()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -39,9 +46,10 @@ fn main() {
     let lib = Library::shipped();
 
     // 1. Propagation: desk A records a note; desk B's listener hears of it and B takes it in.
-    let url = server.url("propagation");
+    let url = server.url("greta", "propagation");
     let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
-    let mut b = Game::open_at(&url, &lib).expect("desk b");
+    let mut b = Game::open_at(&server.url("anna", "propagation"), &lib).expect("desk b");
+    let greta = login_actor(&a);
     let Location::Server(address) = Location::parse(&url).expect("url") else {
         unreachable!()
     };
@@ -56,7 +64,7 @@ fn main() {
         let t0 = Instant::now();
         let seq = a
             .act(
-                &Actor::umpire(),
+                &greta,
                 Action::Note {
                     text: format!("n{i}"),
                 },
@@ -80,7 +88,7 @@ fn main() {
     );
 
     // 2. Sustained: 6 desks recording as fast as they can for a while.
-    let url = server.url("sustained");
+    let url = server.url("greta", "sustained");
     drop(Game::create_at(&url, &fixture(), &lib, Some(2)).expect("create"));
     let run_for = if quick {
         Duration::from_secs(1)
@@ -95,7 +103,7 @@ fn main() {
             let stop = Arc::clone(&stop);
             thread::spawn(move || {
                 let mut game = Game::open_at(&url, &lib).expect("desk");
-                let desk = Actor::named(format!("desk-{d}"));
+                let desk = login_actor(&game);
                 let mut n = 0u64;
                 while !stop.load(Ordering::Relaxed) {
                     game.act(
@@ -122,7 +130,7 @@ fn main() {
     );
 
     // 3. Opening a 10,000-event shared game.
-    let url = server.url("big");
+    let url = server.url("greta", "big");
     let n = if quick { 500 } else { 10_000 };
     {
         let dir = std::env::temp_dir().join(format!("umpire-bench-shared-{}", std::process::id()));

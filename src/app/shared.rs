@@ -1,7 +1,8 @@
 //! The desk on a shared game (a game on a PostgreSQL server): other desks' events taken in as
 //! they are announced, the state of the link shown at all times (and the desk working offline on
-//! what its role owns while the link is down), signing in with a Control role, and the offline
-//! actions that clashed with another desk's change, for the umpire to settle.
+//! what its role owns while the link is down), who the desk is signed in as (the server login's
+//! umpire: the server holds every entry to it), and the offline actions that clashed with
+//! another desk's change, for the umpire to settle.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,8 @@ pub const SIGN_IN_TITLE: &str = "Sign in";
 pub const SIGN_IN_NAME_LABEL: &str = "Your name";
 /// Start of the sign-in button's text ("Sign in as Anna (Map Control, the_east)").
 pub const SIGN_IN_BUTTON: &str = "Sign in";
+/// Said after the umpire's name and role in the sign-in window when the server login gives them.
+pub const FROM_LOGIN_TEXT: &str = "(from the server login)";
 /// Title of the held-actions window.
 pub const HELD_TITLE: &str = "Offline actions to settle";
 
@@ -79,9 +82,20 @@ impl SharedView {
 /// The offline queue's file name for a game on a server: its URL (password left out), with
 /// anything but letters and digits made `_`, so two servers' games of one name stay apart.
 pub fn queue_file_name(shown_url: &str) -> String {
-    let safe: String = shown_url
+    let rest = shown_url
         .trim_start_matches("postgresql://")
-        .trim_start_matches("postgres://")
+        .trim_start_matches("postgres://");
+    // The login's name only: the same game has one queue whether its URL carries the password
+    // (hidden as •••) or the password comes from ~/.pgpass.
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let rest = match rest[..authority_end].rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{user}@{host}{}", &rest[authority_end..])
+        }
+        None => rest.to_string(),
+    };
+    let safe: String = rest
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
@@ -89,11 +103,35 @@ pub fn queue_file_name(shown_url: &str) -> String {
 }
 
 impl GameDesk {
-    /// Signs an umpire in (what the sign-in window does).
-    pub fn sign_in(&mut self, who: SignedIn) {
+    /// Signs an umpire in (what the sign-in window does). On a server that knows its umpires
+    /// the desk is who it logged in as: another name or role is refused, saying who the login is.
+    pub fn sign_in(&mut self, who: SignedIn) -> Result<(), String> {
+        if let Some(login) = self.game().login() {
+            let by_login = SignedIn::from_login(login)?;
+            if by_login != who {
+                return Err(format!(
+                    "on a shared game you are who you log in as — {} is {}",
+                    login.user,
+                    by_login.by()
+                ));
+            }
+        }
         self.signed_in = Some(who);
         if let Some(v) = &mut self.shared {
             v.show_sign_in = false;
+        }
+        Ok(())
+    }
+
+    /// The umpire the server login belongs to, signed in at once (no name or role to pick).
+    fn sign_in_from_login(&mut self) {
+        if self.signed_in.is_none()
+            && let Some(who) = self
+                .game()
+                .login()
+                .and_then(|l| SignedIn::from_login(l).ok())
+        {
+            self.signed_in = Some(who);
         }
     }
 
@@ -103,6 +141,7 @@ impl GameDesk {
         let Some(mut view) = self.shared.take() else {
             return;
         };
+        self.sign_in_from_login();
         let mut moved = false;
         let mut came_back = false;
         for signal in view.listener.try_iter() {
@@ -195,7 +234,12 @@ fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
             .signed_in
             .as_ref()
             .map_or_else(|| "not signed in".to_string(), SignedIn::by);
-        if ui.button(format!("{who}…")).on_hover_text("Sign in with a name and a Control role").clicked() {
+        let hover = if game.login().is_some() {
+            "Who the server login is, and the reason for actions at Control's discretion"
+        } else {
+            "Sign in with a name and a Control role"
+        };
+        if ui.button(format!("{who}…")).on_hover_text(hover).clicked() {
             view.show_sign_in = true;
         }
         let held = game.held().len();
@@ -210,6 +254,10 @@ fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
 }
 
 fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+    if desk.game().login().is_some() {
+        login_window(ctx, desk, view);
+        return;
+    }
     let people = People::of(desk.game());
     let tables: Vec<String> = people.tables.iter().map(|t| t.id.clone()).collect();
     let mut open = true;
@@ -276,6 +324,38 @@ fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedVie
     view.show_sign_in = open && signed.is_none();
 }
 
+/// The sign-in window on a server that knows its umpires: who the login is, and the reason for
+/// actions at Control's discretion.
+fn login_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+    let mut open = true;
+    let who = desk
+        .signed_in
+        .as_ref()
+        .map_or_else(|| "nobody".to_string(), SignedIn::by);
+    let user = desk
+        .game()
+        .login()
+        .map(|l| l.user.clone())
+        .unwrap_or_default();
+    egui::Window::new(SIGN_IN_TITLE)
+        .open(&mut open)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.label(format!("Signed in as {who} {FROM_LOGIN_TEXT} '{user}'."));
+            ui.label(
+                "Every event records who made it; the server holds each action to the role's remit.",
+            );
+            ui.horizontal(|ui| {
+                let label = ui.label("Reason for an action at Control's discretion");
+                ui.text_edit_singleline(&mut view.reason)
+                    .labelled_by(label.id);
+            });
+        });
+    let reason = view.reason.trim().to_string();
+    desk.reason = (!reason.is_empty()).then_some(reason);
+    view.show_sign_in = open;
+}
+
 fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
     let mut open = true;
     let mut choice = None;
@@ -326,4 +406,83 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
         });
     }
     view.show_held = open && !desk.game().held().is_empty();
+}
+
+/// Title of the window that asks for a server login's password.
+pub const PASSWORD_TITLE: &str = "Server password";
+/// Label of its password field.
+pub const PASSWORD_LABEL: &str = "Password";
+
+/// A server game to open once its login's password is typed: the URL had none, and neither the
+/// password file (`~/.pgpass`) nor this desk knew it.
+pub struct PasswordPrompt {
+    /// The game's location, as typed in Open.
+    pub path: std::path::PathBuf,
+    target: crate::game::journal::server::pgpass::Target,
+    password: String,
+    /// Why the password file was passed over, if it was.
+    note: Option<String>,
+}
+
+/// Never shows the password typed so far.
+impl std::fmt::Debug for PasswordPrompt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PasswordPrompt")
+            .field("path", &self.path)
+            .field("target", &self.target)
+            .field("password", &"***")
+            .finish()
+    }
+}
+
+impl PasswordPrompt {
+    /// The prompt a game at `path` needs before it can be opened, if any (a file needs none).
+    pub fn needed(path: &std::path::Path) -> Option<PasswordPrompt> {
+        use crate::game::journal::server;
+        let Ok(Location::Server(address)) = Location::parse(&path.to_string_lossy()) else {
+            return None;
+        };
+        let note = match server::known_password(&address) {
+            Ok(Some(_)) => return None,
+            Ok(None) => None,
+            Err(why) => Some(why),
+        };
+        let target = server::target(&address).ok()?;
+        Some(PasswordPrompt {
+            path: path.to_path_buf(),
+            target,
+            password: String::new(),
+            note,
+        })
+    }
+
+    /// Asks for the password; returns the game's location once it is given (kept by this
+    /// desk only, never written), None while the window is up. `open` goes false on Cancel.
+    pub fn ui(&mut self, ctx: &egui::Context, open: &mut bool) -> Option<std::path::PathBuf> {
+        let mut done = false;
+        egui::Window::new(PASSWORD_TITLE)
+            .open(open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label(format!("The server asks {} for a password.", self.target));
+                if let Some(note) = &self.note {
+                    ui.label(RichText::new(note).color(Color32::from_rgb(190, 30, 30)));
+                }
+                ui.horizontal(|ui| {
+                    let label = ui.label(PASSWORD_LABEL);
+                    let field = ui
+                        .add(egui::TextEdit::singleline(&mut self.password).password(true))
+                        .labelled_by(label.id);
+                    done |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                });
+                ui.label("Kept by this desk until it closes; put it in ~/.pgpass not to be asked.");
+                done |= ui.button("Sign in").clicked();
+            });
+        if !done || self.password.is_empty() {
+            return None;
+        }
+        crate::game::journal::server::pgpass::remember(&self.target, &self.password);
+        self.password.clear();
+        Some(self.path.clone())
+    }
 }

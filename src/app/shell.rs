@@ -95,6 +95,8 @@ pub struct Shell {
     pub export_path: String,
     /// A file already at the export path: the dialog asks before replacing it.
     pub export_confirm: Option<PathBuf>,
+    /// A game on a server waiting for its login's password (the desk asks in a window).
+    pub password: Option<super::shared::PasswordPrompt>,
 }
 
 impl Shell {
@@ -126,6 +128,7 @@ impl Shell {
             browse: None,
             games_dir: games_dir(),
             export: false,
+            password: None,
             export_path: String::new(),
             export_confirm: None,
         }
@@ -546,6 +549,10 @@ impl Shell {
             self.message = Some("type the path of a game file".into());
             return;
         }
+        if let Some(prompt) = super::shared::PasswordPrompt::needed(path) {
+            self.password = Some(prompt);
+            return;
+        }
         let job = jobs::open_game(path.to_path_buf(), library.clone(), self.config_dir.clone());
         self.start_job(job);
     }
@@ -566,6 +573,14 @@ impl Shell {
             None
         };
         self.print.dialog_ui(ui, printing, charts, library);
+        if let Some(mut prompt) = self.password.take() {
+            let mut open = true;
+            match prompt.ui(&ctx, &mut open) {
+                Some(path) => self.open_game(&path, library),
+                None if open => self.password = Some(prompt),
+                None => {}
+            }
+        }
         if self.palette {
             let mut open = true;
             let mut run = None;

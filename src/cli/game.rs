@@ -390,6 +390,7 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 /// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
+    super::password::ready(&file.to_string_lossy())?;
     let game = Game::open_at(&file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     Ok((game, lib))
@@ -607,7 +608,10 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let lib = library(cli)?;
             let source = super::scenario_source(scenario)?;
             let game = match (output, server) {
-                (_, Some(url)) => Game::create_at(url, &source, &lib, *seed),
+                (_, Some(url)) => {
+                    super::password::ready(url)?;
+                    Game::create_at(url, &source, &lib, *seed)
+                }
                 (Some(path), None) => Game::create(path, &source, &lib, *seed),
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
             }
@@ -624,6 +628,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::Publish { file, server } => {
             let (mut game, _) = open(cli, file)?;
+            super::password::ready(server)?;
             let at = game.publish(server)?;
             println!(
                 "published {} ({} journal entries) to {at}",

@@ -5,6 +5,7 @@ mod game;
 mod megagame;
 mod odds;
 mod output;
+mod password;
 mod report;
 mod resolve;
 mod roll;

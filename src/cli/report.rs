@@ -139,6 +139,7 @@ pub struct ReportArgs {
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     args.force.check(&args.output)?;
     let lib = library(cli)?;
+    super::password::ready(&args.file.to_string_lossy())?;
     let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     if let Some(side) = &args.side

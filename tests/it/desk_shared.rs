@@ -1,5 +1,6 @@
-//! The desk on a shared game (a real PostgreSQL server started by the test): signing in, another
-//! desk's event shown live, the link's loss shown at once and the desk's own work kept and sent.
+//! The desk on a shared game (a real PostgreSQL server started by the test): signed in as its
+//! server login, another desk's event shown live, the link's loss shown at once and the desk's
+//! own work kept and sent.
 
 use crate::common;
 
@@ -11,11 +12,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 use common::pg::{Link, PgServer};
-use umpire::app::{
-    Desk, DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL,
-};
+use umpire::app::{Desk, DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_NAME_LABEL};
 use umpire::game::scenario::Position;
-use umpire::game::{Action, Actor, EventKind, Game};
+use umpire::game::{Action, EventKind, Game};
 use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
 
@@ -67,27 +66,45 @@ fn game_name(tag: &str) -> String {
 }
 
 #[test]
-fn the_desk_signs_in_and_shows_another_desks_event_live() {
+fn the_desk_is_signed_in_as_its_login_and_shows_another_desks_event_live() {
     let pg = PgServer::start("desk-live");
-    let url = pg.url(&game_name("live"));
+    let name = game_name("live");
     let lib = Library::shipped();
-    let mut other = Game::create_at(&url, &examples(), &lib, Some(2)).expect("create");
+    let mut other =
+        Game::create_at(&pg.url("greta", &name), &examples(), &lib, Some(2)).expect("create");
+    let greta = SignedIn::parse("Greta:game").expect("greta").actor();
+    let url = pg.url("anna", &name);
     let mut harness = desk_at(&url);
     harness.run();
     assert!(shows(&harness, LIVE_TEXT), "the link's state is shown");
 
-    // Sign in as a person would: name, role (Map Control by default), table.
-    let name = harness.get_by_label(SIGN_IN_NAME_LABEL);
-    name.click();
-    harness.run();
-    harness
-        .get_by_label(SIGN_IN_NAME_LABEL)
-        .set_text_value_accesskit("Anna");
-    harness.run();
-    harness
-        .get_by_label_contains(&format!("{SIGN_IN_BUTTON} as Anna"))
-        .click();
-    harness.run();
+    // The server says who the login is: nobody picks a name or a role.
+    assert!(
+        shows(
+            &harness,
+            "Signed in as Anna (Map Control, the_east) (from the server login)"
+        ),
+        "the sign-in window shows the login's umpire"
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains(SIGN_IN_NAME_LABEL)
+            .next()
+            .is_none(),
+        "no name to type on a server that knows its umpires"
+    );
+    // Signing in as someone else is refused.
+    let err = harness
+        .state_mut()
+        .game
+        .as_mut()
+        .expect("game")
+        .sign_in(SignedIn::parse("Greta:game").expect("greta"))
+        .expect_err("not who the login is");
+    assert!(
+        err.contains("anna is Anna (Map Control, the_east)"),
+        "{err}"
+    );
     let who = harness
         .state()
         .game
@@ -100,7 +117,7 @@ fn the_desk_signs_in_and_shows_another_desks_event_live() {
     // Another desk writes: this desk shows it within a second, with no input.
     other
         .act(
-            &Actor::umpire(),
+            &greta,
             Action::Note {
                 text: "Bohemia rises".into(),
             },
@@ -141,15 +158,17 @@ fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns(
     let link = Link::new(pg.port);
     let name = game_name("link");
     let lib = Library::shipped();
-    let mut control = Game::create_at(&pg.url(&name), &examples(), &lib, Some(3)).expect("create");
-    let mut harness = desk_at(&link.url(&name));
+    let mut control =
+        Game::create_at(&pg.url("greta", &name), &examples(), &lib, Some(3)).expect("create");
+    let mut harness = desk_at(&link.url(&pg, "anna", &name));
     harness.run();
     harness
         .state_mut()
         .game
         .as_mut()
         .expect("game")
-        .sign_in(SignedIn::parse("Anna:map:the_east").expect("anna"));
+        .sign_in(SignedIn::parse("Anna:map:the_east").expect("anna"))
+        .expect("who the login is");
 
     link.cut();
     let took = run_until(&mut harness, Duration::from_secs(5), |h| {
@@ -192,7 +211,7 @@ fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns(
         control.state().counters["bohemia"].position,
         Position::Area("Prague".into())
     );
-    let queue = queue_of(&link.url(&name));
+    let queue = queue_of(&link.url(&pg, "anna", &name));
     assert!(
         queue.is_file(),
         "the desk kept its queue at {}",

@@ -1,4 +1,5 @@
-//! Shared games on a real PostgreSQL server (issue 8): several desks, one journal.
+//! Shared games on a real PostgreSQL server (issues 8 and 12): several desks, one journal, and a
+//! server that holds each umpire's login to what it may write.
 
 use crate::common;
 
@@ -16,8 +17,25 @@ use umpire::rules::{Library, SourceFile};
 fn umpire() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
     // The shipped rulesets only, whatever the caller's environment says.
-    c.env_remove("UMPIRE_RULES").arg("--no-user-rules");
+    c.env_remove("UMPIRE_RULES")
+        .env_remove("UMPIRE_AS")
+        .arg("--no-user-rules");
     c
+}
+
+/// The CLI on `pg`'s server: passwords from the test's password file.
+fn umpire_on(pg: &PgServer) -> Command {
+    let mut c = umpire();
+    c.env("PGPASSFILE", pg.pgpass());
+    c
+}
+
+/// The actor a desk signed in as `login` is (the server records who each login is).
+fn login_actor(game: &Game) -> Actor {
+    let login = game.login().expect("a server game knows its login");
+    umpire::megagame::remit::SignedIn::from_login(login)
+        .expect("a Control role")
+        .actor()
 }
 
 fn fixture() -> SourceFile {
@@ -31,8 +49,12 @@ fn server_of(url: &str) -> umpire::game::journal::ServerAddress {
     }
 }
 
-fn cli(args: &[&str]) -> (bool, String) {
-    let out = umpire().args(args).output().expect("run umpire");
+fn cli_on(pg: &PgServer, args: &[&str]) -> (bool, String) {
+    run_cli(umpire_on(pg).args(args))
+}
+
+fn run_cli(command: &mut Command) -> (bool, String) {
+    let out = command.output().expect("run umpire");
     (
         out.status.success(),
         format!(
@@ -46,22 +68,26 @@ fn cli(args: &[&str]) -> (bool, String) {
 #[test]
 fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
     let pg = PgServer::start("cli");
-    let url = pg.url("club-night");
+    // The password comes from the password file (PGPASSFILE): the URL has none.
+    let url = pg.bare_url("greta", "club-night");
     let fixture_path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/scenarios/skirmish.yaml"
     );
-    let (ok, out) = cli(&["game", "new", fixture_path, "--server", &url, "--seed", "5"]);
+    let (ok, out) = cli_on(
+        &pg,
+        &["game", "new", fixture_path, "--server", &url, "--seed", "5"],
+    );
     assert!(ok, "{out}");
     assert!(out.contains("game=club-night"), "{out}");
 
-    let (ok, out) = cli(&["game", "note", &url, "the French arrive late"]);
+    let (ok, out) = cli_on(&pg, &["game", "note", &url, "the French arrive late"]);
     assert!(ok, "{out}");
-    let (ok, out) = cli(&["game", "status", &url, "--json"]);
+    let (ok, out) = cli_on(&pg, &["game", "status", &url, "--json"]);
     assert!(ok, "{out}");
     let status: serde_json::Value = serde_json::from_str(&out).expect("json status");
     assert_eq!(status["events"], 2);
-    let (ok, out) = cli(&["game", "verify", &url]);
+    let (ok, out) = cli_on(&pg, &["game", "verify", &url]);
     assert!(ok, "{out}");
     assert!(
         out.contains("store integrity ok") && out.contains("verified:"),
@@ -69,12 +95,29 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
     );
 
     // The same name twice is refused; nothing is overwritten.
-    let (ok, out) = cli(&["game", "new", fixture_path, "--server", &url]);
+    let (ok, out) = cli_on(&pg, &["game", "new", fixture_path, "--server", &url]);
     assert!(!ok);
     assert!(out.contains("already on this server"), "{out}");
 
+    // Only Game Control creates games.
+    let (ok, out) = cli_on(
+        &pg,
+        &[
+            "game",
+            "new",
+            fixture_path,
+            "--server",
+            &pg.bare_url("anna", "hers"),
+        ],
+    );
+    assert!(!ok);
+    assert!(out.contains("Game Control's"), "{out}");
+
     // An unknown game names the ones there.
-    let (ok, out) = cli(&["game", "status", &pg.url("no-such-game")]);
+    let (ok, out) = cli_on(
+        &pg,
+        &["game", "status", &pg.bare_url("greta", "no-such-game")],
+    );
     assert!(!ok);
     assert!(out.contains("club-night"), "{out}");
 
@@ -93,15 +136,18 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
             },
         )
         .expect("note");
-    let (ok, out) = cli(&[
-        "game",
-        "publish",
-        &file.to_string_lossy(),
-        "--server",
-        &pg.url("published"),
-    ]);
+    let (ok, out) = cli_on(
+        &pg,
+        &[
+            "game",
+            "publish",
+            &file.to_string_lossy(),
+            "--server",
+            &pg.bare_url("greta", "published"),
+        ],
+    );
     assert!(ok, "{out}");
-    let shared = Game::open_at(&pg.url("published"), &lib).expect("open published");
+    let shared = Game::open_at(&pg.url("greta", "published"), &lib).expect("open published");
     assert_eq!(shared.events(), local.events());
     assert_eq!(shared.state(), local.state());
     let _ = std::fs::remove_dir_all(&dir);
@@ -123,25 +169,29 @@ fn a_server_that_is_not_there_is_named_with_what_to_do() {
 #[test]
 fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     let pg = PgServer::start("desks");
-    let url = pg.url("turn-one");
     let lib = Library::shipped();
-    drop(Game::create_at(&url, &fixture(), &lib, Some(42)).expect("create on server"));
+    drop(
+        Game::create_at(&pg.url("greta", "turn-one"), &fixture(), &lib, Some(42))
+            .expect("create on server"),
+    );
 
+    // Four Game Control desks, each with a login of its own.
     let desks = 4;
+    for d in 0..desks {
+        pg.add_umpire(&format!("Desk {d}"), "game", None);
+    }
     let actions = 25;
     let total = 1 + desks * actions;
     let children: Vec<_> = (0..desks)
         .map(|d| {
-            umpire()
+            umpire_on(&pg)
                 .args([
                     "game",
                     "soak",
-                    &url,
+                    &pg.bare_url(&format!("desk_{d}"), "turn-one"),
                     "--actions",
                     &actions.to_string(),
                     "--gentle",
-                    "--by",
-                    &format!("desk-{d}"),
                     "--wait-for",
                     &total.to_string(),
                 ])
@@ -172,7 +222,7 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     assert_eq!(acks, desks * actions, "every action acknowledged once");
     assert_eq!(states.len(), 1, "desks disagree: {states:?}");
 
-    let mut game = Game::open_at(&url, &lib).expect("open");
+    let mut game = Game::open_at(&pg.url("greta", "turn-one"), &lib).expect("open");
     assert_eq!(game.events().len(), total);
     assert_eq!(game.integrity_check().expect("check"), "ok");
     let verified = game.verify(None).expect("verify");
@@ -205,10 +255,11 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
 #[test]
 fn another_desk_sees_an_event_within_a_second() {
     let pg = PgServer::start("notify");
-    let url = pg.url("live");
+    let url = pg.url("greta", "live");
     let lib = Library::shipped();
     let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
-    let mut b = Game::open_at(&url, &lib).expect("desk b");
+    let mut b = Game::open_at(&pg.url("anna", "live"), &lib).expect("desk b");
+    let (greta, anna) = (login_actor(&a), login_actor(&b));
     let listener = listen(&server_of(&url));
     assert_eq!(
         listener.recv_timeout(Duration::from_secs(10)),
@@ -218,7 +269,7 @@ fn another_desk_sees_an_event_within_a_second() {
         let t0 = Instant::now();
         let seqs = a
             .act(
-                &Actor::umpire(),
+                &greta,
                 Action::Note {
                     text: format!("from a {i}"),
                 },
@@ -239,7 +290,7 @@ fn another_desk_sees_an_event_within_a_second() {
     // Desk b writes too: desk a, behind by one, is refused by the server, takes in b's event
     // and records its own after it.
     b.act(
-        &Actor::umpire(),
+        &anna,
         Action::Note {
             text: "from b".into(),
         },
@@ -247,7 +298,7 @@ fn another_desk_sees_an_event_within_a_second() {
     .expect("b");
     let seqs = a
         .act(
-            &Actor::umpire(),
+            &greta,
             Action::Note {
                 text: "a again".into(),
             },
@@ -262,7 +313,7 @@ fn another_desk_sees_an_event_within_a_second() {
 #[test]
 fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
     let pg = PgServer::start("restart");
-    let url = pg.url("restart");
+    let url = pg.url("greta", "restart");
     let lib = Library::shipped();
     drop(Game::create_at(&url, &fixture(), &lib, Some(3)).expect("create"));
     let listener = listen(&server_of(&url));
@@ -270,16 +321,14 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
         listener.recv_timeout(Duration::from_secs(10)),
         Some(Signal::Up)
     );
-    let child = umpire()
+    let child = umpire_on(&pg)
         .args([
             "game",
             "soak",
-            &url,
+            &pg.bare_url("greta", "restart"),
             "--actions",
             "400",
             "--gentle",
-            "--by",
-            "map-east",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -452,41 +501,68 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
 #[test]
 fn the_cli_refuses_an_out_of_remit_action_on_a_shared_game() {
     let pg = PgServer::start("remit");
-    let url = pg.url("remit");
+    pg.add_umpire("Bruno", "map", Some("the_mediterranean"));
     let fixture = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/scenarios/rr3_examples.yaml"
     );
-    let (ok, out) = cli(&["game", "new", fixture, "--server", &url]);
+    let (ok, out) = cli_on(
+        &pg,
+        &[
+            "game",
+            "new",
+            fixture,
+            "--server",
+            &pg.bare_url("greta", "remit"),
+        ],
+    );
     assert!(ok, "{out}");
-    let (ok, out) = cli(&[
-        "--as",
-        "Bruno:map:the_mediterranean",
-        "game",
-        "set",
-        &url,
-        "upper-austria",
-        "in_revolt",
-        "yes",
-    ]);
+    // Bruno is who his login says: no --as needed, and none could make him someone else.
+    let bruno = pg.bare_url("bruno", "remit");
+    let (ok, out) = cli_on(
+        &pg,
+        &["game", "set", &bruno, "upper-austria", "in_revolt", "yes"],
+    );
     assert!(!ok, "{out}");
     assert!(
         out.contains("Bruno (Map Control, the_mediterranean) may not touch upper-austria"),
         "{out}"
     );
-    let (ok, out) = cli(&[
-        "--as",
-        "Anna:map:the_east",
-        "game",
-        "set",
-        &url,
-        "upper-austria",
-        "in_revolt",
-        "yes",
-    ]);
+    let (ok, out) = cli_on(
+        &pg,
+        &[
+            "--as",
+            "Greta:game",
+            "game",
+            "set",
+            &bruno,
+            "upper-austria",
+            "in_revolt",
+            "yes",
+        ],
+    );
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("you are who you log in as") && out.contains("bruno is Bruno"),
+        "{out}"
+    );
+    // --as that agrees with the login is accepted.
+    let (ok, out) = cli_on(
+        &pg,
+        &[
+            "--as",
+            "Anna:map:the_east",
+            "game",
+            "set",
+            &pg.bare_url("anna", "remit"),
+            "upper-austria",
+            "in_revolt",
+            "yes",
+        ],
+    );
     assert!(ok, "{out}");
     let lib = Library::shipped();
-    let game = Game::open_at(&url, &lib).expect("open");
+    let game = Game::open_at(&pg.url("greta", "remit"), &lib).expect("open");
     assert_eq!(game.events().len(), 2);
     assert_eq!(
         game.events()[1].by.as_deref(),
@@ -502,7 +578,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let pg = PgServer::start("offline");
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
-    let direct = pg.url("offline");
+    let direct = pg.url("greta", "offline");
     let mut control = Game::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
     let greta = SignedIn::parse("Greta:game").expect("game control").actor();
 
@@ -511,7 +587,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let queue = dir.join("east.queue.json");
     let _ = std::fs::remove_file(&queue);
     let anna = SignedIn::parse("Anna:map:the_east").expect("anna").actor();
-    let mut east = Game::open_at(&link.url("offline"), &lib).expect("east desk");
+    let mut east = Game::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("east desk");
     east.use_offline_queue(queue.clone()).expect("queue");
     east.act(
         &anna,
@@ -602,7 +678,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     // The East desk crashes while offline; its queue is on disk. It comes back with the link.
     drop(east);
     link.restore();
-    let mut east = Game::open_at(&link.url("offline"), &lib).expect("reopen");
+    let mut east = Game::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("reopen");
     east.use_offline_queue(queue.clone()).expect("queue back");
     assert_eq!(east.queued(), 5, "the queue survived the crash");
 
@@ -658,12 +734,16 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
 #[test]
 fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
     let pg = PgServer::start("turn");
-    let url = pg.url("scripted-turn");
+    pg.add_umpire("Bruno", "map", Some("the_mediterranean"));
+    pg.add_umpire("Carla", "map", Some("the_west"));
+    pg.add_umpire("Chiara", "political", None);
+    let url = pg.url("greta", "scripted-turn");
     let lib = Library::shipped();
     let start = Game::create_at(&url, &examples(), &lib, Some(8)).expect("create");
     let initial = start.state().clone();
     drop(start);
-    // Three Map Control desks, Political Control and Game Control, each at its own work.
+    // Three Map Control desks, Political Control and Game Control, each at its own work, each
+    // with its own login (--as agrees with it: the soak's scripted work follows the role).
     let desks = [
         "Anna:map:the_east",
         "Bruno:map:the_mediterranean",
@@ -676,8 +756,15 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
     let children: Vec<_> = desks
         .iter()
         .map(|who| {
-            umpire()
-                .args(["--as", who, "game", "soak", &url])
+            let login = who.split(':').next().unwrap_or_default().to_lowercase();
+            umpire_on(&pg)
+                .args([
+                    "--as",
+                    who,
+                    "game",
+                    "soak",
+                    &pg.bare_url(&login, "scripted-turn"),
+                ])
                 .args([
                     "--actions",
                     &actions.to_string(),
@@ -753,4 +840,335 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
         .filter_map(|e| e.by.clone())
         .collect();
     assert_eq!(by.len(), desks.len(), "{by:?}");
+}
+
+/// One journal entry as a forger would write it: the event's exact JSON text and its hash after
+/// `previous`, chained correctly.
+fn forged(previous: &str, seq: u64, by: &str, kind: EventKind) -> (String, String) {
+    let event = umpire::game::Event {
+        seq,
+        at: chrono::Utc::now(),
+        by: Some(by.to_string()),
+        cursor: umpire::game::Cursor { turn: 1, step: 0 },
+        kind,
+    };
+    let text = serde_json::to_string(&event).expect("json");
+    let hash = umpire::game::journal::link(previous, &text);
+    (text, hash)
+}
+
+fn moved(counter: &str, to: &str) -> EventKind {
+    EventKind::Changed {
+        changes: vec![umpire::game::CounterChange::Move {
+            counter: counter.into(),
+            from: None,
+            to: umpire::game::scenario::Position::Area(to.into()),
+        }],
+        reason: None,
+    }
+}
+
+const APPEND: &str =
+    "SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'body'], ARRAY[:'hash']);\n";
+
+#[test]
+fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
+    let pg = PgServer::start("enforce");
+    let lib = Library::shipped();
+    let name = "enforced";
+    let mut control =
+        Game::create_at(&pg.url("greta", name), &examples(), &lib, Some(5)).expect("create");
+    let greta = login_actor(&control);
+    control
+        .act(
+            &greta,
+            Action::Note {
+                text: "Greta's note".into(),
+            },
+        )
+        .expect("Game Control's note");
+
+    // Through the CLI: Anna's login is Map Control at the East table.
+    let anna_url = pg.bare_url("anna", name);
+    let (ok, out) = cli_on(&pg, &["game", "move", &anna_url, "monluc-army", "Milan"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("Anna (Map Control, the_east) may not touch monluc-army")
+            && out.contains("the_mediterranean"),
+        "{out}"
+    );
+    let (ok, out) = cli_on(&pg, &["game", "move", &anna_url, "bohemia", "Prague"]);
+    assert!(ok, "{out}");
+
+    // Through psql, as the login anna, with entries chained correctly: the server judges them.
+    let anna_by = "Anna (Map Control, the_east)";
+    let mut anna = Game::open_at(&pg.url("anna", name), &lib).expect("anna's desk");
+    let head = anna.head();
+    assert_eq!(head.entries, 3);
+    let seq = (head.entries + 1).to_string();
+    let try_append = |text: &str, hash: &str| {
+        pg.psql(
+            Some("anna"),
+            APPEND,
+            &[("g", name), ("seq", &seq), ("body", text), ("hash", hash)],
+        )
+    };
+    let (text, hash) = forged(&head.hash, 4, anna_by, moved("monluc-army", "Milan"));
+    let (ok, out) = try_append(&text, &hash);
+    assert!(!ok, "another table's army, written with psql: {out}");
+    assert!(
+        out.contains("may not touch monluc-army") && out.contains("L230"),
+        "{out}"
+    );
+    // Claiming to be Game Control does not help: the server knows who the login is.
+    let (text, hash) = forged(
+        &head.hash,
+        4,
+        "Greta (Game Control)",
+        moved("monluc-army", "Milan"),
+    );
+    let (ok, out) = try_append(&text, &hash);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("says it was made by Greta (Game Control)"),
+        "{out}"
+    );
+    // Her own table's area, but a hash that does not chain.
+    let (text, _) = forged(&head.hash, 4, anna_by, moved("bohemia", "Olomouc"));
+    let (ok, out) = try_append(&text, &"0".repeat(64));
+    assert!(!ok, "{out}");
+    assert!(out.contains("does not chain"), "{out}");
+    // Undoing Game Control's entry is Game Control's.
+    let (text, hash) = forged(&head.hash, 4, anna_by, EventKind::Undone { event: 2 });
+    let (ok, out) = try_append(&text, &hash);
+    assert!(!ok, "{out}");
+    assert!(out.contains("may not undo entry 2"), "{out}");
+    // A second start.
+    let (text, hash) = forged(
+        &head.hash,
+        4,
+        anna_by,
+        EventKind::GameStarted {
+            ruleset: "rr3".into(),
+            scenario: "rr3_examples".into(),
+            seed_commitment: String::new(),
+            seed: None,
+        },
+    );
+    let (ok, out) = try_append(&text, &hash);
+    assert!(!ok, "{out}");
+    assert!(out.contains("starts the game again"), "{out}");
+    // A treasury is at Control's discretion for Map Control: only with the reason's note.
+    let pay = EventKind::Changed {
+        changes: vec![umpire::game::CounterChange::Adjust {
+            counter: "state-austria".into(),
+            attribute: "treasury".into(),
+            by: -1,
+        }],
+        reason: Some("pay".into()),
+    };
+    let (text, hash) = forged(&head.hash, 4, anna_by, pay.clone());
+    let (ok, out) = try_append(&text, &hash);
+    assert!(!ok, "{out}");
+    assert!(out.contains("only at Control's discretion"), "{out}");
+    let (note, note_hash) = forged(
+        &hash,
+        5,
+        anna_by,
+        EventKind::Note {
+            text: format!(
+                "At Control's discretion, by {anna_by}: army pay [state-austria (treasury)]"
+            ),
+        },
+    );
+    let (ok, out) = pg.psql(
+        Some("anna"),
+        "SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'b1', :'b2'], ARRAY[:'h1', :'h2']);\n",
+        &[
+            ("g", name),
+            ("seq", &seq),
+            ("b1", &text),
+            ("b2", &note),
+            ("h1", &hash),
+            ("h2", &note_hash),
+        ],
+    );
+    assert!(ok, "with the reason's note, in the same append: {out}");
+
+    // Rows written around the functions: refused, whatever the table.
+    for sql in [
+        "INSERT INTO umpire_events (game, seq, at, by, kind, body, text, hash, signed_by) VALUES ('enforced', 6, now(), 'x', 'note', '{}', '{}', 'x', 'anna');",
+        "UPDATE umpire_events SET text = 'x' WHERE game = 'enforced' AND seq = 2;",
+        "DELETE FROM umpire_events WHERE game = 'enforced' AND seq = 2;",
+        "TRUNCATE umpire_events;",
+        "UPDATE umpire_games SET len = 0;",
+        "INSERT INTO umpire_fact_changes VALUES ('enforced', 9, 1, 'monluc-army', 'map_table', '\"the_east\"');",
+        "UPDATE umpire_umpires SET role = 'game' WHERE login = 'anna';",
+        "SELECT umpire_store('enforced', 6, '{}', 'x', 'x');",
+    ] {
+        let (ok, out) = pg.psql(Some("anna"), sql, &[]);
+        assert!(!ok, "{sql}: {out}");
+        assert!(out.contains("permission denied"), "{sql}: {out}");
+    }
+
+    // What the server let through is a sound journal.
+    anna.refresh().expect("refresh");
+    assert_eq!(anna.events().len(), 5);
+    let (ok, out) = cli_on(&pg, &["game", "verify", &pg.bare_url("greta", name)]);
+    assert!(ok, "{out}");
+
+    // Even the tables' owner, rewriting an entry behind the functions, is caught by verify.
+    let (ok, out) = pg.psql(
+        None,
+        "SET ROLE umpire_owner;\n\
+         UPDATE umpire_events SET text = replace(text, 'Greta''s note', 'Greta''s forged note') \
+         WHERE game = 'enforced' AND seq = 2;\n",
+        &[],
+    );
+    assert!(ok, "{out}");
+    let (ok, out) = cli_on(&pg, &["game", "verify", &pg.bare_url("greta", name)]);
+    assert!(!ok, "a rewritten entry passed verify: {out}");
+    assert!(out.contains("does not match its hash"), "{out}");
+}
+
+#[test]
+fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
+    let pg = PgServer::start("logins");
+    let lib = Library::shipped();
+    drop(Game::create_at(&pg.url("greta", "g"), &fixture(), &lib, Some(1)).expect("create"));
+
+    // No password anywhere: refused, saying where a password goes (and never asking off a
+    // terminal).
+    let missing = pg.dir().join("no-such-pgpass");
+    let (ok, out) = run_cli(
+        umpire()
+            .env("PGPASSFILE", &missing)
+            .stdin(Stdio::null())
+            .args(["game", "status", &pg.bare_url("anna", "g")]),
+    );
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("pgpass") || out.contains("PGPASSFILE"),
+        "{out}"
+    );
+    // A wrong password: refused, and not shown.
+    let wrong = format!(
+        "postgres://anna:not-her-secret@127.0.0.1:{}/umpire?game=g",
+        pg.port
+    );
+    let Err(e) = Game::open_at(&wrong, &lib) else {
+        panic!("a wrong password got in");
+    };
+    let text = e.to_string();
+    assert!(text.contains("password authentication failed"), "{text}");
+    assert!(!text.contains("not-her-secret"), "password shown: {text}");
+    // A password file others may read is not used, as libpq does.
+    let loose = pg.dir().join("loose-pgpass");
+    std::fs::copy(pg.pgpass(), &loose).expect("copy");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&loose, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    }
+    let (ok, out) = run_cli(
+        umpire()
+            .env("PGPASSFILE", &loose)
+            .stdin(Stdio::null())
+            .args(["game", "status", &pg.bare_url("anna", "g")]),
+    );
+    assert!(!ok, "{out}");
+    assert!(out.contains("chmod 600"), "{out}");
+    // psql with no password, over loopback TCP and over the socket: refused.
+    for target in [
+        format!("postgres://anna@127.0.0.1:{}/umpire", pg.port),
+        format!(
+            "postgresql:///umpire?host={}&port={}&user=anna",
+            pg.dir().display(),
+            pg.port
+        ),
+    ] {
+        let out = Command::new("psql")
+            .args(["-X", "-w", &target, "-c", "SELECT 1"])
+            .env("PGPASSFILE", &missing)
+            .env_remove("PGPASSWORD")
+            .output()
+            .expect("psql");
+        assert!(!out.status.success(), "{target}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("no password supplied"),
+            "{target}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // A login is no superuser, makes no roles or databases, runs no programs.
+    let (ok, out) = pg.psql(
+        Some("anna"),
+        "SELECT rolsuper, rolcreaterole, rolcreatedb, \
+         pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER') \
+         FROM pg_roles WHERE rolname = current_user;",
+        &[],
+    );
+    assert!(ok, "{out}");
+    assert_eq!(out.trim(), "f|f|f|f");
+    for (sql, refusal) in [
+        (
+            "COPY (SELECT 1) TO PROGRAM 'true';",
+            "pg_execute_server_program",
+        ),
+        ("CREATE ROLE intruder LOGIN SUPERUSER;", "must be superuser"),
+        ("CREATE TABLE public.mine (x int);", "permission denied"),
+    ] {
+        let (ok, out) = pg.psql(Some("anna"), sql, &[]);
+        assert!(!ok, "{sql}: {out}");
+        assert!(out.contains(refusal), "{sql}: {out}");
+    }
+
+    // TLS, and the pinned certificate.
+    let fingerprint = pg.script(&["fingerprint"]).trim().to_string();
+    assert!(fingerprint.starts_with("sha256:"), "{fingerprint}");
+    let url = |extra: &str| format!("{}&{extra}", pg.url("anna", "g"));
+    let pinned = Game::open_at(
+        &url(&format!("sslmode=require&fingerprint={fingerprint}")),
+        &lib,
+    )
+    .expect("the pinned certificate");
+    let (ok, out) = pg.psql(
+        None,
+        "SELECT count(*) FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) \
+         WHERE usename = 'anna' AND application_name = 'umpire' AND ssl;",
+        &[],
+    );
+    assert!(ok, "{out}");
+    assert_ne!(out.trim(), "0", "the desk's link is TLS");
+    drop(pinned);
+    let other = format!("sha256:{}", vec!["00"; 32].join(":"));
+    let Err(e) = Game::open_at(&url(&format!("sslmode=require&fingerprint={other}")), &lib) else {
+        panic!("a certificate that is not the pinned one was taken");
+    };
+    let text = e.to_string();
+    assert!(
+        text.contains("not the one pinned") && text.contains(&fingerprint),
+        "{text}"
+    );
+    let Err(e) = Game::open_at(
+        &url(&format!("sslmode=disable&fingerprint={fingerprint}")),
+        &lib,
+    ) else {
+        panic!("a pin without TLS");
+    };
+    assert!(e.to_string().contains("needs TLS"), "{e}");
+    // The LAN URL the script prints pins the certificate.
+    let lan = pg.script(&[
+        "url",
+        "--host",
+        "192.0.2.1",
+        "--user",
+        "anna",
+        "--game",
+        "g",
+    ]);
+    assert!(
+        lan.contains("sslmode=require") && lan.contains(&format!("fingerprint={fingerprint}")),
+        "{lan}"
+    );
 }

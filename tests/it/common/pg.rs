@@ -1,6 +1,8 @@
 //! A real PostgreSQL server for the shared-game tests: a private cluster in a temp dir, made and
-//! run by `scripts/control-server.sh` (Debian's `postgresql` package; `.ci/run` installs it). No
-//! mock: if the server programs are missing the tests fail and say how to install them.
+//! run by `scripts/control-server.sh` (Debian's `postgresql` package; `.ci/run` installs it), with
+//! a login per umpire whose passwords the script writes to a password file of the test's own
+//! (`PGPASSFILE`, never the tester's `~/.pgpass`). No mock: if the server programs are missing
+//! the tests fail and say how to install them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,10 +20,15 @@ pub fn source(relative: &str) -> umpire::rules::SourceFile {
 /// A running server, stopped when dropped.
 pub struct PgServer {
     dir: PathBuf,
+    pgpass: PathBuf,
     _tmp: tempfile_dir::TempDir,
     /// Port on 127.0.0.1.
     pub port: u16,
 }
+
+/// The umpires every test server has: (name, role, table); the login is the name in lower case.
+pub const UMPIRES: [(&str, &str, Option<&str>); 2] =
+    [("Greta", "game", None), ("Anna", "map", Some("the_east"))];
 
 /// A minimal temp dir (the tests carry no tempfile dependency).
 mod tempfile_dir {
@@ -62,10 +69,11 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/control-server.sh")
 }
 
-fn run(args: &[&str]) {
+fn run(args: &[&str], pgpass: &Path) -> String {
     let out = Command::new("bash")
         .arg(script())
         .args(args)
+        .env("PGPASSFILE", pgpass)
         .output()
         .expect("run scripts/control-server.sh");
     assert!(
@@ -75,6 +83,7 @@ fn run(args: &[&str]) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn free_port() -> u16 {
@@ -90,33 +99,159 @@ fn free_port() -> u16 {
 }
 
 impl PgServer {
-    /// Initialises and starts a private server.
+    /// Initialises and starts a private server with the [`UMPIRES`].
     pub fn start(tag: &str) -> PgServer {
         let tmp = tempfile_dir::TempDir::new(tag);
         let dir = tmp.path().join("cluster");
+        let pgpass = tmp.path().join("pgpass");
         let port = free_port();
         let d = dir.to_string_lossy().to_string();
-        run(&["init", "--dir", &d, "--port", &port.to_string()]);
-        run(&["start", "--dir", &d]);
-        PgServer {
+        run(&["init", "--dir", &d, "--port", &port.to_string()], &pgpass);
+        run(&["start", "--dir", &d], &pgpass);
+        let server = PgServer {
             dir,
+            pgpass,
             _tmp: tmp,
             port,
+        };
+        for (name, role, table) in UMPIRES {
+            server.add_umpire(name, role, table);
         }
+        server
     }
 
-    /// The URL of a game on this server.
-    pub fn url(&self, game: &str) -> String {
+    /// Adds an umpire (`control-server.sh add-umpire NAME ROLE [TABLE] --pgpass`); the login is
+    /// the name in lower case, spaces made `_`.
+    pub fn add_umpire(&self, name: &str, role: &str, table: Option<&str>) {
+        let d = self.dir.to_string_lossy().to_string();
+        let mut args = vec!["add-umpire", name, role];
+        args.extend(table);
+        args.extend(["--pgpass", "--dir", &d]);
+        run(&args, &self.pgpass);
+    }
+
+    /// Runs the script on this server (`fingerprint`, `list-umpires`…), returning what it printed.
+    pub fn script(&self, args: &[&str]) -> String {
+        let d = self.dir.to_string_lossy().to_string();
+        let mut all = args.to_vec();
+        all.extend(["--dir", &d]);
+        run(&all, &self.pgpass)
+    }
+
+    /// The password file the script wrote the logins' passwords to (mode 0600).
+    pub fn pgpass(&self) -> &Path {
+        &self.pgpass
+    }
+
+    /// The cluster's folder (its Unix socket is there).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A login's password, as the script wrote it.
+    pub fn password(&self, login: &str) -> String {
+        let text = std::fs::read_to_string(&self.pgpass).expect("pgpass");
+        text.lines()
+            .find_map(|l| {
+                let fields: Vec<&str> = l.splitn(5, ':').collect();
+                (fields.get(3) == Some(&login)).then(|| fields[4].to_string())
+            })
+            .unwrap_or_else(|| panic!("no password for {login}"))
+    }
+
+    /// The URL of a game on this server for `login`, password and all (for this process: the
+    /// tests cannot point this process's PGPASSFILE at their password file).
+    pub fn url(&self, login: &str, game: &str) -> String {
         format!(
-            "postgres://umpire@127.0.0.1:{}/umpire?game={game}",
+            "postgres://{login}:{}@127.0.0.1:{}/umpire?game={game}",
+            self.password(login),
             self.port
+        )
+    }
+
+    /// The URL of a game for `login` without a password: the password comes from the password
+    /// file (give the process `PGPASSFILE`, see [`PgServer::pgpass`]).
+    pub fn bare_url(&self, login: &str, game: &str) -> String {
+        format!(
+            "postgres://{login}@127.0.0.1:{}/umpire?game={game}",
+            self.port
+        )
+    }
+
+    /// Runs psql as `login` over loopback TCP (password from the password file), or as the
+    /// server's administrator over its socket when `login` is None; `vars` become psql
+    /// variables (`:'name'` in the SQL). Returns (success, stdout and stderr).
+    pub fn psql(&self, login: Option<&str>, sql: &str, vars: &[(&str, &str)]) -> (bool, String) {
+        use std::io::Write as _;
+        let mut cmd = match login {
+            Some(l) => {
+                let mut c = Command::new("psql");
+                c.arg(format!("postgres://{l}@127.0.0.1:{}/umpire", self.port));
+                c
+            }
+            None => {
+                let mut c = if running_as_root() {
+                    let mut c = Command::new("runuser");
+                    c.args(["-u", "postgres", "--", "psql"]);
+                    c
+                } else {
+                    Command::new("psql")
+                };
+                c.args([
+                    "-h",
+                    &self.dir.to_string_lossy(),
+                    "-p",
+                    &self.port.to_string(),
+                ])
+                .args(["-d", "umpire"]);
+                c
+            }
+        };
+        if login.is_some() {
+            cmd.env("PGPASSFILE", &self.pgpass);
+        }
+        cmd.args(["-X", "-w", "-v", "ON_ERROR_STOP=1", "-tA"])
+            .env_remove("PGPASSWORD")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        for (name, value) in vars {
+            cmd.args(["-v", &format!("{name}={value}")]);
+        }
+        let mut child = cmd.spawn().expect("psql (Debian's postgresql-client)");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(sql.as_bytes())
+            .expect("write SQL");
+        let out = child.wait_with_output().expect("psql output");
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
         )
     }
 
     /// Restarts it (fast).
     pub fn restart(&self) {
-        run(&["restart", "--dir", &self.dir.to_string_lossy()]);
+        run(
+            &["restart", "--dir", &self.dir.to_string_lossy()],
+            &self.pgpass,
+        );
     }
+}
+
+/// Whether the tests run as root (CI does): the server then runs as `postgres`.
+fn running_as_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }
 
 impl Drop for PgServer {
@@ -179,10 +314,12 @@ impl Link {
         Link { port, up, open }
     }
 
-    /// The URL of a game through this link.
-    pub fn url(&self, game: &str) -> String {
+    /// The URL of a game through this link, for `login` with its password (see
+    /// [`PgServer::url`]).
+    pub fn url(&self, pg: &PgServer, login: &str, game: &str) -> String {
         format!(
-            "postgres://umpire@127.0.0.1:{}/umpire?game={game}&connect_timeout=2",
+            "postgres://{login}:{}@127.0.0.1:{}/umpire?game={game}&connect_timeout=2",
+            pg.password(login),
             self.port
         )
     }

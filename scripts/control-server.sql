@@ -1,0 +1,671 @@
+-- Umpire's schema on a Control server (schema version 3), applied by scripts/control-server.sh at
+-- `init` and at every `start`, by the cluster's administrator over the Unix socket. Desks never
+-- create or change it. Everything is idempotent: tables are created once, functions replaced.
+--
+-- Who may do what:
+--   umpire_owner  NOLOGIN; owns the tables and the functions. Nobody logs in as it.
+--   umpire_desk   NOLOGIN; the group every umpire's login role is in: it may read the tables
+--                 (SELECT) and call umpire_create_game, umpire_publish, umpire_append and
+--                 umpire_whoami. It may not INSERT, UPDATE, DELETE or TRUNCATE anything.
+--   one login role per umpire (control-server.sh add-umpire), recorded in umpire_umpires with
+--                 the umpire's name, Control role and map table: the identity the server holds
+--                 for that login, which every entry it appends must carry.
+--
+-- The journal is written only by the SECURITY DEFINER functions below, which run as
+-- umpire_owner with search_path pinned. umpire_append checks, with the game row locked: the
+-- place (compare-and-append), each entry's hash (SHA-256 of the previous hash, "\n" and the
+-- entry's exact text, from the genesis of the game's public description), who it says made it,
+-- and the umpire's remit over every counter it touches (a port of megagame::People::remit_check,
+-- over facts it keeps itself from the scenario and the journal).
+
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+
+DO $$
+DECLARE
+  v integer;
+BEGIN
+  IF to_regclass('public.umpire_schema') IS NOT NULL THEN
+    SELECT max(version) INTO v FROM umpire_schema;
+    IF v < 3 THEN
+      RAISE EXCEPTION 'this database holds games written by an older Umpire (server schema %, before per-umpire logins) — make a new server (control-server.sh init --dir NEW-DIR) and publish the games again from their files', v;
+    ELSIF v > 3 THEN
+      RAISE EXCEPTION 'this database was set up by a newer Umpire (server schema %; this script writes 3) — use the newer scripts/control-server.sh', v;
+    END IF;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'umpire_owner') THEN
+    CREATE ROLE umpire_owner NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'umpire_desk') THEN
+    CREATE ROLE umpire_desk NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+  END IF;
+END $$;
+
+-- Only the owner creates objects here; the desks only look.
+REVOKE ALL ON SCHEMA public FROM PUBLIC;
+GRANT USAGE, CREATE ON SCHEMA public TO umpire_owner;
+GRANT USAGE ON SCHEMA public TO umpire_desk;
+REVOKE ALL ON DATABASE umpire FROM PUBLIC;
+GRANT CONNECT ON DATABASE umpire TO umpire_desk;
+
+SET ROLE umpire_owner;
+
+CREATE TABLE IF NOT EXISTS umpire_schema (version INTEGER NOT NULL);
+INSERT INTO umpire_schema (version) SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM umpire_schema);
+
+-- Who each login is (written by control-server.sh add-umpire).
+CREATE TABLE IF NOT EXISTS umpire_umpires (
+  login     NAME PRIMARY KEY,
+  name      TEXT NOT NULL CHECK (name = btrim(name) AND name <> '' AND strpos(name, ':') = 0),
+  role      TEXT NOT NULL CHECK (role IN ('map', 'political', 'religious', 'character', 'non_played_states', 'game')),
+  map_table TEXT CHECK (map_table IS NULL OR (map_table = btrim(map_table) AND map_table <> '' AND strpos(map_table, ':') = 0)),
+  CHECK (role <> 'map' OR map_table IS NOT NULL)
+);
+
+CREATE TABLE IF NOT EXISTS umpire_games (
+  name        TEXT PRIMARY KEY,
+  meta        JSONB NOT NULL,
+  -- The public description's exact JSON text: the chain's genesis is its hash.
+  public_text TEXT NOT NULL,
+  genesis     TEXT NOT NULL,
+  len         BIGINT NOT NULL DEFAULT 0,
+  -- Whether the server could be told the scenario's counters (the remit's facts).
+  facts_known BOOLEAN NOT NULL,
+  created_by  NAME NOT NULL,
+  created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS umpire_events (
+  game      TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
+  seq       BIGINT NOT NULL,
+  at        TIMESTAMPTZ NOT NULL,
+  by        TEXT,
+  kind      TEXT NOT NULL,
+  body      JSONB NOT NULL,
+  text      TEXT NOT NULL,
+  hash      TEXT NOT NULL,
+  -- The login that appended it (the publisher, for a published journal).
+  signed_by NAME NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+
+-- The remit's facts: the scenario's states and counters as the game began (written when the
+-- game is created), and every later change to the attributes the remit reads.
+CREATE TABLE IF NOT EXISTS umpire_states (
+  game      TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
+  ord       INTEGER NOT NULL,
+  id        TEXT NOT NULL,
+  counter   TEXT NOT NULL,
+  map_table TEXT,
+  played    BOOLEAN NOT NULL,
+  PRIMARY KEY (game, ord)
+);
+
+CREATE TABLE IF NOT EXISTS umpire_counters (
+  game       TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
+  counter    TEXT NOT NULL,
+  kind       TEXT NOT NULL,
+  army       TEXT,
+  -- Only the attributes the remit reads (unit_kind, map_table, country, owner, played).
+  attributes JSONB NOT NULL,
+  PRIMARY KEY (game, counter)
+);
+
+CREATE TABLE IF NOT EXISTS umpire_fact_changes (
+  game      TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
+  seq       BIGINT NOT NULL,
+  ord       INTEGER NOT NULL,
+  counter   TEXT NOT NULL,
+  attribute TEXT NOT NULL,
+  value     JSONB NOT NULL,
+  PRIMARY KEY (game, seq, ord)
+);
+CREATE INDEX IF NOT EXISTS umpire_fact_changes_by_counter
+  ON umpire_fact_changes (game, counter, attribute, seq DESC);
+
+-- Entries undone (and not redone since): their fact changes do not count.
+CREATE TABLE IF NOT EXISTS umpire_undone (
+  game TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
+  seq  BIGINT NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+
+-- ── Helpers (not callable by the desks) ────────────────────────────────────────────────────
+
+-- The attributes whose changes the server keeps (what People::new reads).
+CREATE OR REPLACE FUNCTION umpire_is_fact(a TEXT) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT a IN ('unit_kind', 'map_table', 'country', 'owner', 'played')
+$$;
+
+-- A text attribute as People's `text()` reads it: a non-blank string, else nothing.
+CREATE OR REPLACE FUNCTION umpire_text(v JSONB) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN jsonb_typeof(v) = 'string' AND btrim(v #>> '{}', E' \t\n\r\f\u000b') <> ''
+              THEN v #>> '{}' END
+$$;
+
+-- A counter's attribute as it stands: its last change in an entry that counts, else its value
+-- when the game began.
+CREATE OR REPLACE FUNCTION umpire_fact(g TEXT, c TEXT, a TEXT) RETURNS JSONB
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  v JSONB;
+BEGIN
+  SELECT f.value INTO v FROM umpire_fact_changes f
+   WHERE f.game = g AND f.counter = c AND f.attribute = a
+     AND NOT EXISTS (SELECT 1 FROM umpire_undone u WHERE u.game = g AND u.seq = f.seq)
+   ORDER BY f.seq DESC, f.ord DESC LIMIT 1;
+  IF FOUND THEN
+    RETURN v;
+  END IF;
+  RETURN (SELECT k.attributes -> a FROM umpire_counters k WHERE k.game = g AND k.counter = c);
+END $$;
+
+-- megagame::people::counter_class (NULL: no such counter in the game).
+CREATE OR REPLACE FUNCTION umpire_class(g TEXT, c TEXT) RETURNS TEXT
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  k TEXT;
+  uk TEXT;
+BEGIN
+  SELECT kind INTO k FROM umpire_counters WHERE game = g AND counter = c;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  IF k = 'state' THEN RETURN 'ledger'; END IF;
+  IF k = 'leader' THEN RETURN 'character'; END IF;
+  uk := umpire_text(umpire_fact(g, c, 'unit_kind'));
+  RETURN CASE
+    WHEN uk IN ('army', 'fleet', 'city', 'area') THEN uk
+    WHEN uk = 'state' THEN 'ledger'
+    WHEN k = 'unit' THEN 'army'
+    ELSE 'other' END;
+END $$;
+
+-- People::state_of: a state's ledger counter, else the first of its country, owner and army
+-- that names a state. Characters have none (People::states_of_character is not a remit fact).
+CREATE OR REPLACE FUNCTION umpire_state_of(g TEXT, c TEXT) RETURNS TEXT
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  s TEXT;
+  candidate TEXT;
+BEGIN
+  IF umpire_class(g, c) IS DISTINCT FROM 'character' THEN
+    SELECT id INTO s FROM umpire_states WHERE game = g AND counter = c ORDER BY ord DESC LIMIT 1;
+    IF FOUND THEN
+      RETURN s;
+    END IF;
+    FOREACH candidate IN ARRAY ARRAY[
+      umpire_text(umpire_fact(g, c, 'country')),
+      umpire_text(umpire_fact(g, c, 'owner')),
+      (SELECT army FROM umpire_counters WHERE game = g AND counter = c)]
+    LOOP
+      IF candidate IS NOT NULL AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = candidate) THEN
+        RETURN candidate;
+      END IF;
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
+
+-- People::table_of: its map_table attribute, else its state's table.
+CREATE OR REPLACE FUNCTION umpire_table_of(g TEXT, c TEXT) RETURNS TEXT
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  t TEXT;
+  s TEXT;
+BEGIN
+  IF umpire_class(g, c) = 'character' THEN
+    RETURN NULL;
+  END IF;
+  t := umpire_text(umpire_fact(g, c, 'map_table'));
+  IF t IS NOT NULL THEN
+    RETURN t;
+  END IF;
+  s := umpire_state_of(g, c);
+  RETURN (SELECT map_table FROM umpire_states WHERE game = g AND id = s ORDER BY ord LIMIT 1);
+END $$;
+
+-- People::is_non_played: a non-played character (played: false), or a counter of a
+-- non-played state.
+CREATE OR REPLACE FUNCTION umpire_non_played(g TEXT, c TEXT) RETURNS BOOLEAN
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  s TEXT;
+BEGIN
+  IF umpire_class(g, c) = 'character' THEN
+    RETURN umpire_fact(g, c, 'played') = 'false'::jsonb;
+  END IF;
+  s := umpire_state_of(g, c);
+  RETURN s IS NOT NULL
+     AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = s AND NOT played);
+END $$;
+
+-- People::remit_check, line for line: whether a Control role (at a table, for Map Control) may
+-- touch a counter or one of its attributes: 'own', 'discretion' or 'outside', with the rule
+-- lines and the reason in the desk's own words.
+CREATE OR REPLACE FUNCTION umpire_remit(g TEXT, r TEXT, tbl TEXT, c TEXT, a TEXT,
+  OUT remit TEXT, OUT rule TEXT, OUT why TEXT)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  cls TEXT := umpire_class(g, c);
+  religious BOOLEAN := a IN ('religion', 'religious_minority', 'lutheranism_established',
+    'purge_attempts', 'heavenly_status_rank', 'may_change_religion', 'conversion_region');
+  income BOOLEAN;
+  marriage BOOLEAN := a IN ('spouse', 'married_this_turn');
+  on_map BOOLEAN;
+  at_table TEXT;
+  death BOOLEAN := a IS NULL OR a IN ('alive', 'heir', 'regent');
+  incomes CONSTANT TEXT := '; all the available umpires help to calculate and distribute incomes in Phase 1';
+BEGIN
+  religious := coalesce(religious, false);
+  marriage := coalesce(marriage, false);
+  IF cls IS NULL THEN
+    remit := 'outside'; rule := ''; why := format('no counter ''%s'' in this game', c);
+    RETURN;
+  END IF;
+  income := cls = 'ledger' AND (a IS NULL OR a IN ('treasury', 'national_debt', 'revenue_cards', 'persuasion_cards'));
+  on_map := cls IN ('army', 'fleet', 'city', 'area');
+  IF r = 'game' THEN
+    remit := 'own'; rule := 'L202–204'; why := 'Game Control deals with any problem which arises';
+  ELSIF r = 'map' THEN
+    IF on_map THEN
+      at_table := umpire_table_of(g, c);
+      IF tbl IS NOT NULL AND at_table IS NOT NULL AND tbl = at_table THEN
+        remit := 'own'; rule := 'L182–184, L230';
+        why := format('%s is on the map at %s, this Map Control''s table', c, at_table);
+      ELSIF tbl IS NOT NULL AND at_table IS NOT NULL THEN
+        remit := 'outside'; rule := 'L230';
+        why := format('%s is at %s: that table''s Map Control resolves it', c, at_table);
+      ELSE
+        remit := 'discretion'; rule := 'L182–184';
+        why := format('%s is on the map but %s — Map Control''s call', c,
+          CASE WHEN at_table IS NULL THEN 'its table is not known'
+               ELSE 'no table was given for this Map Control' END);
+      END IF;
+    ELSIF cls = 'ledger' THEN
+      remit := 'discretion'; rule := 'L206, L584';
+      why := 'a treasury is Political Control''s; Map Control takes army pay (L584) and helps with incomes (L206)';
+    ELSIF cls = 'character' AND death THEN
+      remit := 'discretion'; rule := 'L674';
+      why := 'Map and Political Control resolve the problems which arise from the death of a player';
+    ELSE
+      remit := 'outside'; rule := 'L194–196'; why := 'characters are Character Control''s';
+    END IF;
+  ELSIF r = 'political' THEN
+    IF cls = 'ledger' AND religious THEN
+      remit := 'discretion'; rule := 'L190–192';
+      why := 'a state''s religion is Religious Control''s side of the game';
+    ELSIF cls = 'ledger' THEN
+      remit := 'own'; rule := 'L186–188, L274, L545';
+      why := 'treasuries, treaties and prestige are off-map actions: Political Control''s';
+    ELSIF on_map THEN
+      remit := 'discretion'; rule := 'L186–188';
+      why := 'on the map: Map Control''s, co-ordinating with Political Control';
+    ELSIF cls = 'character' AND death THEN
+      remit := 'discretion'; rule := 'L674';
+      why := 'Map and Political Control resolve the problems which arise from the death of a player';
+    ELSE
+      remit := 'outside'; rule := 'L194–196'; why := 'characters are Character Control''s';
+    END IF;
+  ELSIF r = 'religious' THEN
+    IF religious THEN
+      remit := 'own'; rule := 'L190–192, L387–389';
+      why := 'the religious side of the game is Religious Control''s';
+    ELSIF a IS NULL AND cls IN ('area', 'city') THEN
+      remit := 'discretion'; rule := 'L190–192';
+      why := 'Religious Control owns the religion fields of this counter, Map Control the rest';
+    ELSIF income THEN
+      remit := 'discretion'; rule := 'L206'; why := 'a treasury is Political Control''s' || incomes;
+    ELSE
+      remit := 'outside'; rule := 'L190–192'; why := 'not the religious side of the game';
+    END IF;
+  ELSIF r = 'character' THEN
+    IF cls = 'character' AND religious THEN
+      remit := 'discretion'; rule := 'L190–192, L339';
+      why := 'a character''s religion is Religious Control''s side of the game';
+    ELSIF cls = 'character' THEN
+      remit := 'own'; rule := 'L194–196, L439–449';
+      why := 'births, deaths and marriages are Character Control''s';
+    ELSIF income THEN
+      remit := 'discretion'; rule := 'L206'; why := 'a treasury is Political Control''s' || incomes;
+    ELSE
+      remit := 'outside'; rule := 'L194–196'; why := 'Character Control tracks characters only';
+    END IF;
+  ELSIF r = 'non_played_states' THEN
+    IF umpire_non_played(g, c) THEN
+      IF marriage THEN
+        remit := 'outside'; rule := 'L198–200, L445';
+        why := 'marriages are excepted: Character Control''s';
+      ELSE
+        remit := 'own'; rule := 'L198–200, L489';
+        why := format('%s belongs to a non-played state or is a non-played character', c);
+      END IF;
+    ELSIF income THEN
+      remit := 'discretion'; rule := 'L206';
+      why := 'a played state''s treasury is Political Control''s' || incomes;
+    ELSE
+      remit := 'outside'; rule := 'L198–200';
+      why := format('%s is played, not a non-played state''s', c);
+    END IF;
+  ELSE
+    remit := 'outside'; rule := ''; why := format('''%s'' is not a Control role', r);
+  END IF;
+END $$;
+
+-- ControlRole::label.
+CREATE OR REPLACE FUNCTION umpire_role_label(r TEXT) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE r
+    WHEN 'map' THEN 'Map Control'
+    WHEN 'political' THEN 'Political Control'
+    WHEN 'religious' THEN 'Religious Control'
+    WHEN 'character' THEN 'Character Control'
+    WHEN 'non_played_states' THEN 'Non-played States'
+    WHEN 'game' THEN 'Game Control' END
+$$;
+
+-- SignedIn::by: how the journal records an umpire ("Anna (Map Control, the_east)").
+CREATE OR REPLACE FUNCTION umpire_by(u umpire_umpires) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT u.name || ' (' || umpire_role_label(u.role)
+    || coalesce(', ' || u.map_table, '') || ')'
+$$;
+
+-- The calling login's umpire, or a refusal.
+CREATE OR REPLACE FUNCTION umpire_me() RETURNS umpire_umpires
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  me umpire_umpires;
+BEGIN
+  SELECT * INTO me FROM umpire_umpires WHERE login = session_user;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403',
+      MESSAGE = format('the login %s is not one of this server''s umpires — the server''s administrator adds umpires with `scripts/control-server.sh add-umpire NAME ROLE [TABLE]`', session_user);
+  END IF;
+  RETURN me;
+END $$;
+
+CREATE OR REPLACE FUNCTION umpire_hash(previous TEXT, body TEXT) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT encode(sha256(convert_to(previous || E'\n' || body, 'UTF8')), 'hex')
+$$;
+
+-- Checks one entry's place and hash, stores it signed by the calling login, and keeps the facts
+-- its changes, undos and redos bear on. Returns the entry's JSON.
+CREATE OR REPLACE FUNCTION umpire_store(g TEXT, seq BIGINT, txt TEXT, claimed TEXT, previous TEXT)
+RETURNS JSONB
+LANGUAGE plpgsql AS $$
+DECLARE
+  body JSONB;
+  kind TEXT;
+  computed TEXT;
+  change JSONB;
+  n INTEGER := 0;
+BEGIN
+  BEGIN
+    body := txt::jsonb;
+  EXCEPTION WHEN others THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s is not JSON', seq);
+  END;
+  IF jsonb_typeof(body) <> 'object' OR (body ->> 'seq') IS DISTINCT FROM seq::text THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422',
+      MESSAGE = format('entry %s says it is entry %s', seq, coalesce(body ->> 'seq', 'none'));
+  END IF;
+  kind := body ->> 'type';
+  IF kind IS NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s has no type', seq);
+  END IF;
+  computed := umpire_hash(previous, txt);
+  IF claimed IS DISTINCT FROM computed THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422',
+      MESSAGE = format('entry %s: its hash does not chain from entry %s (the server computes %s, the entry says %s)',
+        seq, seq - 1, left(computed, 12), left(coalesce(claimed, ''), 12));
+  END IF;
+  INSERT INTO umpire_events (game, seq, at, by, kind, body, text, hash, signed_by)
+  VALUES (g, seq, (body ->> 'at')::timestamptz, body ->> 'by', kind, body, txt, computed, session_user);
+  IF kind IN ('changed', 'effects_applied') THEN
+    FOR change IN SELECT * FROM jsonb_array_elements(coalesce(body -> 'changes', '[]'::jsonb)) LOOP
+      n := n + 1;
+      IF change ->> 'change' IN ('attribute', 'adjust') AND umpire_is_fact(change ->> 'attribute') THEN
+        -- An adjusted attribute is a number: neither a text nor `played: false`.
+        INSERT INTO umpire_fact_changes (game, seq, ord, counter, attribute, value)
+        VALUES (g, seq, n, change ->> 'counter', change ->> 'attribute',
+          CASE WHEN change ->> 'change' = 'attribute' THEN coalesce(change -> 'to', 'null'::jsonb)
+               ELSE 'null'::jsonb END);
+      END IF;
+    END LOOP;
+  ELSIF kind = 'undone' THEN
+    INSERT INTO umpire_undone (game, seq) VALUES (g, (body ->> 'event')::bigint) ON CONFLICT DO NOTHING;
+  ELSIF kind = 'redone' THEN
+    DELETE FROM umpire_undone u WHERE u.game = g AND u.seq = (body ->> 'event')::bigint;
+  END IF;
+  RETURN body;
+END $$;
+
+-- ── What the desks call ────────────────────────────────────────────────────────────────────
+
+-- Who the calling login is: the identity the server holds for it.
+CREATE OR REPLACE FUNCTION umpire_whoami()
+RETURNS TABLE (login NAME, name TEXT, role TEXT, map_table TEXT)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+  SELECT u.login, u.name, u.role, u.map_table FROM umpire_umpires u WHERE u.login = session_user
+$$;
+
+-- Puts a new game on the server (Game Control only): its description, the public description's
+-- exact text (the chain's genesis) and the scenario's facts for the remits (JSON null when the
+-- creating desk could not read them).
+CREATE OR REPLACE FUNCTION umpire_create_game(g TEXT, meta JSONB, public_text TEXT, facts JSONB)
+RETURNS TEXT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  me umpire_umpires := umpire_me();
+  pub JSONB;
+  known BOOLEAN := facts IS NOT NULL AND jsonb_typeof(facts) = 'object';
+  genesis TEXT;
+BEGIN
+  IF me.role <> 'game' THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403',
+      MESSAGE = format('%s may not create or publish a game: that is Game Control''s (L202–204)', umpire_by(me));
+  END IF;
+  IF g !~ '^[A-Za-z0-9._-]{1,100}$' THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('game name ''%s'' — use letters, digits, ''-'', ''_'' or ''.'' (at most 100)', g);
+  END IF;
+  BEGIN
+    pub := public_text::jsonb;
+  EXCEPTION WHEN others THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description is not JSON';
+  END;
+  IF pub ->> 'seed_commitment' IS DISTINCT FROM meta ->> 'seed_commitment'
+     OR pub ->> 'scenario_text' IS DISTINCT FROM meta ->> 'scenario_text'
+     OR pub ->> 'ruleset' IS DISTINCT FROM meta ->> 'ruleset' THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description does not match the game''s description';
+  END IF;
+  genesis := encode(sha256(convert_to('umpire-journal/v1' || E'\n' || public_text, 'UTF8')), 'hex');
+  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by)
+  VALUES (g, meta, public_text, genesis, known, session_user)
+  ON CONFLICT (name) DO NOTHING;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM410',
+      MESSAGE = format('a game called ''%s'' is already on this server — choose another name (a game is never overwritten)', g);
+  END IF;
+  IF known THEN
+    INSERT INTO umpire_counters (game, counter, kind, army, attributes)
+    SELECT g, c ->> 'id', c ->> 'kind', c ->> 'army', coalesce(c -> 'attributes', '{}'::jsonb)
+      FROM jsonb_array_elements(coalesce(facts -> 'counters', '[]'::jsonb)) c;
+    INSERT INTO umpire_states (game, ord, id, counter, map_table, played)
+    SELECT g, s.ord, s.v ->> 'id', s.v ->> 'counter', s.v ->> 'table', coalesce((s.v ->> 'played')::boolean, true)
+      FROM jsonb_array_elements(coalesce(facts -> 'states', '[]'::jsonb)) WITH ORDINALITY AS s (v, ord);
+  END IF;
+  RETURN genesis;
+END $$;
+
+-- Publishes a journal written elsewhere (a game file) into a game just created by the same
+-- Game Control login: its chain is checked entry by entry from the genesis and kept as it is
+-- (who made each entry, remits, are the file's history; the publisher signs them).
+CREATE OR REPLACE FUNCTION umpire_publish(g TEXT, texts TEXT[], hashes TEXT[])
+RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  me umpire_umpires := umpire_me();
+  gm umpire_games;
+  previous TEXT;
+  body JSONB;
+  i INTEGER;
+  n INTEGER := coalesce(array_length(texts, 1), 0);
+BEGIN
+  SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM404', MESSAGE = format('no game called ''%s'' on this server', g);
+  END IF;
+  IF me.role <> 'game' OR gm.created_by <> session_user THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403',
+      MESSAGE = format('%s may not publish into %s: only the Game Control login that created it may, before anything else is written', umpire_by(me), g);
+  END IF;
+  IF gm.len <> 0 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
+  END IF;
+  IF n = 0 OR coalesce(array_length(hashes, 1), 0) <> n THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a journal to publish needs its entries and their hashes';
+  END IF;
+  previous := gm.genesis;
+  FOR i IN 1 .. n LOOP
+    body := umpire_store(g, i, texts[i], hashes[i], previous);
+    IF i = 1 AND body ->> 'type' IS DISTINCT FROM 'game_started' THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a journal begins with the game''s start';
+    ELSIF i > 1 AND body ->> 'type' = 'game_started' THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s starts the game again', i);
+    END IF;
+    previous := hashes[i];
+  END LOOP;
+  UPDATE umpire_games SET len = n WHERE name = g;
+  PERFORM pg_notify('umpire_journal', g || ' ' || n);
+  RETURN n;
+END $$;
+
+-- Appends one action's entries (all or none), the first at place `first_seq`: refused with UM409 (the
+-- journal's length in DETAIL) when another desk wrote first, with UM422 when an entry does not
+-- chain, and with UM403 when it is not the calling umpire's to write.
+CREATE OR REPLACE FUNCTION umpire_append(g TEXT, first_seq BIGINT, texts TEXT[], hashes TEXT[])
+RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  me umpire_umpires := umpire_me();
+  my_by TEXT := umpire_by(me);
+  gm umpire_games;
+  previous TEXT;
+  body JSONB;
+  kind TEXT;
+  seq BIGINT;
+  i INTEGER;
+  n INTEGER := coalesce(array_length(texts, 1), 0);
+  touched RECORD;
+  check_ RECORD;
+  what TEXT;
+  target BIGINT;
+  target_by NAME;
+  discretion TEXT[] := '{}';
+  note_prefix TEXT := 'At Control''s discretion, by ' || my_by || ': ';
+  noted BOOLEAN := false;
+BEGIN
+  SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM404', MESSAGE = format('no game called ''%s'' on this server', g);
+  END IF;
+  IF first_seq <> gm.len + 1 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
+  END IF;
+  IF n = 0 OR coalesce(array_length(hashes, 1), 0) <> n THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'an append needs its entries and their hashes';
+  END IF;
+  IF gm.len = 0 THEN
+    previous := gm.genesis;
+  ELSE
+    SELECT e.hash INTO previous FROM umpire_events e WHERE e.game = g AND e.seq = gm.len;
+  END IF;
+  FOR i IN 1 .. n LOOP
+    seq := first_seq + i - 1;
+    -- Judge against the facts as they stand before this entry, then store it.
+    BEGIN
+      body := texts[i]::jsonb;
+    EXCEPTION WHEN others THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s is not JSON', seq);
+    END;
+    kind := body ->> 'type';
+    IF kind = 'game_started' THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM403',
+        MESSAGE = format('entry %s starts the game again: a game starts once, when Game Control creates or publishes it', seq);
+    END IF;
+    IF (body ->> 'by') IS DISTINCT FROM my_by THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM403',
+        MESSAGE = format('entry %s says it was made by %s, but this login (%s) is %s — every entry records who made it, as the server knows them',
+          seq, coalesce(body ->> 'by', 'nobody'), session_user, my_by);
+    END IF;
+    IF kind IN ('undone', 'redone') THEN
+      target := (body ->> 'event')::bigint;
+      SELECT e.signed_by INTO target_by FROM umpire_events e WHERE e.game = g AND e.seq = target;
+      IF target_by IS DISTINCT FROM session_user AND me.role <> 'game' THEN
+        RAISE EXCEPTION USING ERRCODE = 'UM403',
+          MESSAGE = format('%s may not %s entry %s: it was written by %s — only its own umpire or Game Control may (L202–204)',
+            my_by, CASE WHEN kind = 'undone' THEN 'undo' ELSE 'redo' END, target, coalesce(target_by::text, 'nobody'));
+      END IF;
+    END IF;
+    -- megagame::remit::touched: the counters (and attributes) this entry changes or involves.
+    FOR touched IN
+      SELECT DISTINCT t.counter, t.attribute FROM (
+        SELECT ch ->> 'counter' AS counter,
+               CASE WHEN ch ->> 'change' IN ('attribute', 'adjust') THEN ch ->> 'attribute' END AS attribute
+          FROM jsonb_array_elements(CASE WHEN kind IN ('changed', 'effects_applied')
+                                         THEN coalesce(body -> 'changes', '[]'::jsonb) ELSE '[]'::jsonb END) ch
+        UNION ALL
+        SELECT id, NULL
+          FROM jsonb_each(CASE WHEN kind = 'resolved' AND jsonb_typeof(body -> 'counters') = 'object'
+                               THEN body -> 'counters' ELSE '{}'::jsonb END) AS roles (role, ids),
+               jsonb_array_elements_text(CASE WHEN jsonb_typeof(ids) = 'array' THEN ids ELSE '[]'::jsonb END) AS id
+      ) t
+      ORDER BY t.counter, t.attribute NULLS FIRST
+    LOOP
+      what := touched.counter || coalesce(' (' || touched.attribute || ')', '');
+      IF NOT gm.facts_known THEN
+        IF me.role <> 'game' THEN
+          RAISE EXCEPTION USING ERRCODE = 'UM403',
+            MESSAGE = format('%s may not touch %s: the server was not told this game''s counters (its ruleset is not one Umpire ships), so only Game Control may change them', my_by, what);
+        END IF;
+        CONTINUE;
+      END IF;
+      SELECT * INTO check_ FROM umpire_remit(g, me.role, me.map_table, touched.counter, touched.attribute);
+      IF check_.remit = 'outside' THEN
+        RAISE EXCEPTION USING ERRCODE = 'UM403',
+          MESSAGE = format('%s may not touch %s: %s (%s) — ask the umpire whose remit it is, or Game Control',
+            my_by, what, check_.why, check_.rule);
+      ELSIF check_.remit = 'discretion' THEN
+        discretion := discretion || format('%s: %s (%s)', what, check_.why, check_.rule);
+      END IF;
+    END LOOP;
+    IF kind = 'note' AND starts_with(coalesce(body ->> 'text', ''), note_prefix)
+       AND btrim(split_part(substr(body ->> 'text', length(note_prefix) + 1), ' [', 1)) <> '' THEN
+      noted := true;
+    END IF;
+    PERFORM umpire_store(g, seq, texts[i], hashes[i], previous);
+    previous := hashes[i];
+  END LOOP;
+  IF cardinality(discretion) > 0 AND NOT noted THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403',
+      MESSAGE = format('%s may do this only at Control''s discretion, with a reason: %s — give one (--discretion, or the desk''s Reason field)',
+        my_by, array_to_string(discretion, '; '));
+  END IF;
+  UPDATE umpire_games SET len = first_seq + n - 1 WHERE name = g;
+  PERFORM pg_notify('umpire_journal', g || ' ' || (first_seq + n - 1));
+  RETURN first_seq + n - 1;
+END $$;
+
+RESET ROLE;
+
+-- Umpires read everything and write only through the functions above.
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO umpire_desk;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION umpire_whoami(), umpire_create_game(TEXT, JSONB, TEXT, JSONB),
+  umpire_publish(TEXT, TEXT[], TEXT[]), umpire_append(TEXT, BIGINT, TEXT[], TEXT[])
+  TO umpire_desk;
