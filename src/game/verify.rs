@@ -265,7 +265,9 @@ fn seed(ck: &mut Checker, events: &[&Event]) -> (Option<u64>, SeedCheck) {
     {
         ck.problem(
             0,
-            "the game's seed does not match the commitment made at the start: the game was re-seeded".into(),
+            format!(
+                "the seed {seed} does not match the commitment made at the start: it is not this game's seed (mistyped, or the game was re-seeded)"
+            ),
         );
         return (None, SeedCheck::Mismatch);
     }
