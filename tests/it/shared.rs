@@ -1172,3 +1172,139 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
         "{lan}"
     );
 }
+
+/// The server's remit (`umpire_remit` in scripts/control-server.sql) is a port of the desk's
+/// (`People::remit_check`): both must give the same answer, rule and reason for every role (Map
+/// Control at each table and at none), every counter and every attribute, before and after the
+/// facts they read (a counter's table, a ledger's state) change.
+#[test]
+fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute() {
+    use umpire::game::scenario::ControlRole;
+    use umpire::megagame::people::{
+        INCOME_ATTRIBUTES, MARRIAGE_ATTRIBUTES, People, RELIGION_ATTRIBUTES, Remit,
+    };
+    let pg = PgServer::start("remit-agree");
+    let lib = Library::shipped();
+    let name = "agree";
+    let mut game =
+        Game::create_at(&pg.url("greta", name), &examples(), &lib, Some(7)).expect("create");
+    let compare = |game: &Game| -> usize {
+        let people = People::of(game);
+        let tables: Vec<Option<String>> = std::iter::once(None)
+            .chain(
+                game.scenario()
+                    .megagame
+                    .as_ref()
+                    .expect("a megagame")
+                    .tables
+                    .iter()
+                    .map(|t| Some(t.id.clone())),
+            )
+            .collect();
+        let counters: Vec<String> = game
+            .state()
+            .counters
+            .keys()
+            .cloned()
+            .chain(["no-such-counter".to_string()])
+            .collect();
+        let mut attributes: BTreeSet<Option<String>> = game
+            .state()
+            .counters
+            .values()
+            .flat_map(|c| c.attributes.keys().cloned())
+            .map(Some)
+            .collect();
+        attributes.insert(None);
+        for a in RELIGION_ATTRIBUTES
+            .iter()
+            .chain(&INCOME_ATTRIBUTES)
+            .chain(&MARRIAGE_ATTRIBUTES)
+            .chain(&["alive", "heir", "regent", "map_table", "player"])
+        {
+            attributes.insert(Some(a.to_string()));
+        }
+        let mut cases = Vec::new();
+        for role in ControlRole::ALL {
+            for table in &tables {
+                if table.is_some() && role != ControlRole::Map {
+                    continue;
+                }
+                for c in &counters {
+                    for a in &attributes {
+                        cases.push((role, table.clone(), c.clone(), a.clone()));
+                    }
+                }
+            }
+        }
+        let literal = |v: Option<&str>| match v {
+            Some(t) => format!("'{}'", t.replace('\'', "''")),
+            None => "NULL::text".into(),
+        };
+        let values: Vec<String> = cases
+            .iter()
+            .enumerate()
+            .map(|(i, (r, t, c, a))| {
+                format!(
+                    "({i}, '{}', {}, {}, {})",
+                    r.id(),
+                    literal(t.as_deref()),
+                    literal(Some(c)),
+                    literal(a.as_deref())
+                )
+            })
+            .collect();
+        let sql = format!(
+            "SELECT v.i, x.remit, x.rule, x.why FROM (VALUES {}) AS v(i, r, tbl, c, a), \
+             LATERAL umpire_remit('{name}', v.r, v.tbl, v.c, v.a) AS x ORDER BY v.i;\n",
+            values.join(", ")
+        );
+        let (ok, out) = pg.psql(None, &sql, &[]);
+        assert!(ok, "{}", out.lines().take(5).collect::<Vec<_>>().join("\n"));
+        let rows: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(rows.len(), cases.len(), "one answer a case");
+        for (row, (role, table, counter, attribute)) in rows.iter().zip(&cases) {
+            let mut cols = row.splitn(4, '|');
+            let (_, remit, rule, why) = (
+                cols.next(),
+                cols.next().expect("remit"),
+                cols.next().expect("rule"),
+                cols.next().expect("why"),
+            );
+            let desk = people.remit_check(*role, table.as_deref(), counter, attribute.as_deref());
+            let desk_remit = match desk.remit {
+                Remit::Own => "own",
+                Remit::ControlDiscretion => "discretion",
+                Remit::Outside => "outside",
+            };
+            assert_eq!(
+                (remit, rule, why),
+                (desk_remit, desk.rule.as_str(), desk.why.as_str()),
+                "{} at {table:?} on {counter}.{attribute:?}",
+                role.label()
+            );
+        }
+        cases.len()
+    };
+    let before = compare(&game);
+    assert!(before > 1000, "{before} cases");
+    // The facts the remit reads change: an army moves to another table, a state's ledger moves.
+    let greta = login_actor(&game);
+    let army = game
+        .state()
+        .counters
+        .iter()
+        .find(|(_, c)| c.attributes.contains_key("map_table"))
+        .map(|(id, _)| id.clone())
+        .expect("an army at a table");
+    game.act(
+        &greta,
+        Action::SetAttribute {
+            counter: army,
+            attribute: "map_table".into(),
+            value: "the_mediterranean".into(),
+        },
+    )
+    .expect("Game Control moves an army to another table");
+    assert_eq!(compare(&game), before);
+}

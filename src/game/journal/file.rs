@@ -167,11 +167,19 @@ fn write_head(conn: &Connection, path: &Path, entries: u64, hash: &str) -> Resul
         hash: hash.to_string(),
     };
     let text = serde_json::to_string(&head).unwrap_or_default();
-    conn.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?1)",
-        params![text],
-    )
-    .map_err(sql(path))?;
+    // An UPDATE in place touches one page; INSERT OR REPLACE would delete and re-insert the row
+    // (a new rowid, the key's index page too): a commit's write-ahead log grew by two pages.
+    let updated = conn
+        .prepare_cached("UPDATE meta SET value = ?1 WHERE key = 'head'")
+        .and_then(|mut st| st.execute(params![text]))
+        .map_err(sql(path))?;
+    if updated == 0 {
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('head', ?1)",
+            params![text],
+        )
+        .map_err(sql(path))?;
+    }
     Ok(())
 }
 
@@ -425,7 +433,8 @@ impl GameFile {
         };
         let tx = self.conn.unchecked_transaction().map_err(sql(&self.path))?;
         let len: i64 = tx
-            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
+            .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM events")
+            .and_then(|mut st| st.query_row([], |r| r.get(0)))
             .map_err(sql(&self.path))?;
         if first.event.seq != len as u64 + 1 {
             return Err(StoreError::Moved {
@@ -435,17 +444,19 @@ impl GameFile {
         }
         for entry in entries {
             let event = &entry.event;
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO events (seq, at, by, kind, body, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
+            )
+            .and_then(|mut st| {
+                st.execute(params![
                     event.seq as i64,
                     event.at.to_rfc3339(),
                     event.by,
                     event.kind.name(),
                     entry.body,
                     entry.hash
-                ],
-            )
+                ])
+            })
             .map_err(sql(&self.path))?;
         }
         if let Some(last) = entries.last() {
