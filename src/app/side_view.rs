@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::game::sequence::Pending;
-use crate::game::visibility::{CounterSight, EntrySight, SideView, SightLevel, reveals_action};
+use crate::game::side::{pending_seen, reveals_action};
+use crate::game::visibility::{CounterSight, EntrySight, SideView, SightLevel};
 
 use super::game::GameDesk;
 
@@ -174,13 +175,7 @@ impl GameDesk {
     pub fn pending_shown(&self) -> Vec<Pending> {
         let pending = &self.status().pending;
         match (&self.seen_by, &self.side_cache) {
-            (Some(side), Some(cache)) => {
-                let game = self.game();
-                match SideView::new(game.ruleset(), game.scenario(), side) {
-                    Ok(view) => view.pending(pending, &cache.sights),
-                    Err(_) => Vec::new(),
-                }
-            }
+            (Some(_), Some(cache)) => pending_seen(pending, &cache.sights),
             _ => pending.clone(),
         }
     }

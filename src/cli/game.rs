@@ -530,7 +530,7 @@ fn print_status_line(game: &Game) {
 /// `game status --side`: the pending items and counters as one side may see them, by name
 /// (an id only in `--json`, and only for a counter the side may know).
 fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
-    let status = visibility::SideStatus::of(game, side).map_err(|e| anyhow!(e))?;
+    let status = umpire::game::side::SideStatus::of(game, side).map_err(|e| anyhow!(e))?;
     if json {
         return print_json(&status);
     }
@@ -647,7 +647,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         }
         GameCommand::RevealContacts { file } => {
             let (mut game, _) = open(cli, file)?;
-            let Some(action) = visibility::reveals_action(&game) else {
+            let Some(action) = umpire::game::side::reveals_action(&game) else {
                 let step = game
                     .steps()
                     .get(game.state().cursor.step)

@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use super::journal::StoreError;
+use super::journal::error::StoreError;
 use crate::resolve::ResolveError;
 
 /// Everything that can stop an action or a game from opening.

@@ -3,7 +3,8 @@
 
 pub mod clock;
 pub mod ledger;
-pub mod people;
+/// People and roles: in `game` (its visibility needs a team's counters), used here.
+pub use crate::game::people;
 pub mod remit;
 
 pub use ledger::{

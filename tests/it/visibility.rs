@@ -17,9 +17,8 @@ use lopdf::Document;
 use crate::kit::{click, labels_containing, scenario, type_into};
 use umpire::app::{Desk, DeskApp, FIND_COUNTER_LABEL, GameDesk, SEEN_BY_PREFIX};
 use umpire::game::scenario::Position;
-use umpire::game::visibility::{
-    self, SideStatus, SideView, Sight, SightLevel, hex_neighbours, reveals_action, reveals_now,
-};
+use umpire::game::side::{SideStatus, reveals_action, reveals_now};
+use umpire::game::visibility::{self, SideView, Sight, SightLevel, hex_neighbours};
 use umpire::game::{Action, Actor, Game};
 use umpire::report::{ReportOptions, Template, turn_report_pdf};
 use umpire::rules::{Library, RulesetFiles, SourceFile, load_ruleset};

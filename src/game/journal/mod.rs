@@ -8,7 +8,7 @@
 //! sent or taken back).
 
 mod chain;
-mod error;
+pub mod error;
 pub mod file;
 pub mod location;
 mod meta;

@@ -12,6 +12,10 @@
 //! - a counter's state is its `country` (armies, fleets) or `owner` (cities, areas) attribute,
 //!   or its army field, when that names a state; the character links give characters' states;
 //! - a counter's table is its `map_table` attribute, else its state's table.
+//!
+//! It lives in `game`, not `megagame`, because what a side may see (`game::visibility`: an rr3
+//! team sees its own states' ledgers and characters) needs a team's counters, and `game` imports
+//! nothing from `megagame`; `megagame::people` is this module.
 
 use std::collections::{BTreeMap, BTreeSet};
 
