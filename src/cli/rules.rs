@@ -35,6 +35,10 @@ pub enum RulesCommand {
         ruleset: String,
         /// One table only.
         table: Option<String>,
+        /// Print JSON: each table as transcribed (rows, columns, cells, rules, what is missing),
+        /// and the file of your own transcription when one is laid over it.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a commented YAML template for transcribing a table from your own chart sheet.
     Template {
@@ -55,7 +59,11 @@ pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
     match command {
         RulesCommand::List { json } => list(&full_library(cli)?, *json),
         RulesCommand::Check { ruleset, json } => check(cli, ruleset.as_deref(), *json),
-        RulesCommand::Show { ruleset, table } => show(cli, ruleset, table.as_deref()),
+        RulesCommand::Show {
+            ruleset,
+            table,
+            json,
+        } => show(cli, ruleset, table.as_deref(), *json),
         RulesCommand::Template {
             ruleset,
             table,
@@ -200,7 +208,7 @@ fn check(cli: &Cli, which: Option<&str>, as_json: bool) -> Result<()> {
     Ok(())
 }
 
-fn show(cli: &Cli, ruleset: &str, table: Option<&str>) -> Result<()> {
+fn show(cli: &Cli, ruleset: &str, table: Option<&str>, as_json: bool) -> Result<()> {
     let lib = library(cli)?;
     let r: &Ruleset = find_ruleset(&lib, ruleset)?;
     let tables: Vec<_> = match table {
@@ -212,6 +220,21 @@ fn show(cli: &Cli, ruleset: &str, table: Option<&str>) -> Result<()> {
         })?],
         None => r.tables.values().collect(),
     };
+    if as_json {
+        let rows: Vec<Json> = tables
+            .iter()
+            .map(|t| {
+                json!({
+                    "ruleset": r.id,
+                    "table": t,
+                    "transcription": lib
+                        .user_table(ruleset, &t.id)
+                        .map(|u| u.path.display().to_string()),
+                })
+            })
+            .collect();
+        return print_json(&rows);
+    }
     for (i, t) in tables.iter().enumerate() {
         if i > 0 {
             println!();

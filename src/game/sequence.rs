@@ -34,18 +34,19 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
             } else {
                 format!("{prefix} › {}", s.name)
             };
-            if s.steps.is_empty() {
+            // A step with procedures of its own and sub-steps (ailsh C.2.b: the activated Force
+            // acts, then its Field Engineers and Attrition) is a step itself, before them.
+            if s.steps.is_empty() || !s.procedures.is_empty() {
                 out.push(LeafStep {
                     id: s.id.clone(),
-                    path,
+                    path: path.clone(),
                     procedures: s.procedures.clone(),
                     mandatory: s.mandatory,
                     when: s.when.clone(),
                     rule: s.rule.clone(),
                 });
-            } else {
-                walk(&s.steps, &path, out);
             }
+            walk(&s.steps, &path, out);
         }
     }
     let mut out = Vec::new();

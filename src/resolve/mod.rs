@@ -1299,13 +1299,19 @@ fn count_hits(
     let mut total = 0i64;
     let mut parts = Vec::new();
     for rule in hits {
+        if !hit_rule_applies(rule, scope)? {
+            continue;
+        }
         let mut count = 0u32;
         for f in scored {
             if hit_rule_matches(rule, *f, scope)? {
                 count += 1;
             }
         }
-        let h = i64::from(count / rule.per) * i64::from(rule.hits);
+        let mut h = i64::from(count / rule.per) * i64::from(rule.hits);
+        if let Some(max) = rule.max_hits {
+            h = h.min(i64::from(max));
+        }
         if count > 0 {
             parts.push(format!("{count} × {} → {h}", describe_hit_rule(rule)));
         }
@@ -1322,7 +1328,10 @@ pub fn single_die_hits(
 ) -> Result<Option<i64>, ResolveError> {
     let mut total = 0;
     for rule in hits {
-        if rule.per != 1 {
+        if !hit_rule_applies(rule, scope)? {
+            continue;
+        }
+        if rule.per != 1 || rule.max_hits.is_some() {
             return Ok(None);
         }
         if hit_rule_matches(rule, face, scope)? {
@@ -1345,10 +1354,22 @@ fn describe_hit_rule(rule: &HitRule) -> String {
     } else {
         String::new()
     };
-    if rule.per > 1 {
+    let grouped = if rule.per > 1 {
         format!("{faces} (per {})", rule.per)
     } else {
         faces
+    };
+    match rule.max_hits {
+        Some(max) => format!("{grouped}, at most {max}"),
+        None => grouped,
+    }
+}
+
+/// Whether a hit rule counts here (its `when:`, e.g. the ruling that selects its reading).
+fn hit_rule_applies(rule: &HitRule, scope: &Scope) -> Result<bool, ResolveError> {
+    match &rule.when {
+        Some(e) => e.eval_bool(scope).map_err(expr_err("hit rule")),
+        None => Ok(true),
     }
 }
 

@@ -591,6 +591,10 @@ pub struct HitRule {
     pub per: u32,
     /// Hits per group.
     pub hits: u32,
+    /// At most this many hits from this rule, however many groups (a ruling's reading).
+    pub max_hits: Option<u32>,
+    /// Counts only when this holds (e.g. the ruling that selects the reading).
+    pub when: Option<Expr>,
     /// Rule reference.
     pub rule: Option<String>,
 }

@@ -355,6 +355,10 @@ pub struct RawHitRule {
     #[serde(default)]
     pub hits: Option<u32>,
     #[serde(default)]
+    pub max_hits: Option<u32>,
+    #[serde(default)]
+    pub when: Option<RawScalar>,
+    #[serde(default)]
     pub rule: Option<String>,
 }
 

@@ -2753,12 +2753,18 @@ fn validate_hits(
             .at_most
             .as_ref()
             .and_then(|e| ctx.expr(&hp.key("at_most"), e, known));
+        let when = h
+            .when
+            .as_ref()
+            .and_then(|e| ctx.expr(&hp.key("when"), e, known));
         hits.push(HitRule {
             faces: h.faces.clone(),
             at_least,
             at_most,
             per: h.per.unwrap_or(1),
             hits: h.hits.unwrap_or(1),
+            max_hits: h.max_hits,
+            when,
             rule: h.rule.clone(),
         });
     }

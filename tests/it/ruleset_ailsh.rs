@@ -80,6 +80,53 @@ fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
 
 // ── The ruleset loads, with its structure ────────────────────────────────────────────────────
 
+/// A step with procedures of its own and sub-steps is walked as a step, then its sub-steps: the
+/// activated Force acts (C.2.b, 14 procedures) before its Field Engineers and Attrition, which
+/// once took its place and hid its procedures.
+#[test]
+fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
+    let rs = ailsh();
+    let steps = umpire::game::sequence::leaf_steps(rs);
+    let at = |id: &str| {
+        steps
+            .iter()
+            .position(|s| s.id == id)
+            .unwrap_or_else(|| panic!("leaf step {id}"))
+    };
+    let act = &steps[at("c2b_activate")];
+    assert_eq!(act.procedures.len(), 14, "{:?}", act.procedures);
+    assert!(act.procedures.contains(&"activation".to_string()));
+    assert!(act.procedures.contains(&"assault".to_string()));
+    assert!(
+        act.path
+            .ends_with("b. Roll for activation; the activated Force acts")
+    );
+    assert_eq!(at("c2b_field_engineers"), at("c2b_activate") + 1);
+    assert_eq!(
+        at("c2b_second_activation_attrition"),
+        at("c2b_activate") + 2
+    );
+    assert_eq!(
+        steps[at("c2b_field_engineers")].procedures,
+        vec!["field_engineers_defence".to_string()]
+    );
+    // Every procedure the sequence names is in some leaf step.
+    fn named(steps: &[umpire::rules::Step], out: &mut Vec<String>) {
+        for s in steps {
+            out.extend(s.procedures.iter().cloned());
+            named(&s.steps, out);
+        }
+    }
+    let mut all = Vec::new();
+    named(&rs.sequence_of_play, &mut all);
+    for p in all {
+        assert!(
+            steps.iter().any(|s| s.procedures.contains(&p)),
+            "procedure {p} is in no leaf step"
+        );
+    }
+}
+
 #[test]
 fn ruleset_loads_with_geometry_attributes_and_sequence_of_play() {
     let rs = ailsh();

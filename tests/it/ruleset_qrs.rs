@@ -259,6 +259,63 @@ fn d8_hits_six_and_double_five_l204() {
     assert_eq!(r.outcome.value, Some(1));
 }
 
+/// The ruling double_five (L204) read "once only": four 5s and a 6 make 2 hits, not 3; and the
+/// exact odds follow the same reading.
+#[test]
+fn double_five_once_only_caps_the_fives_at_one_hit() {
+    let inputs = [
+        ("base_dice", "5"),
+        ("weapon", "arquebus"),
+        ("band", "short"),
+    ];
+    let faces = ["5", "5", "5", "5", "6"];
+    let per_pair = run("shooting", &inputs, &faces);
+    assert_eq!(per_pair.outcome.value, Some(3), "two pairs of 5s and a 6");
+    let once = qrs()
+        .with_rulings(&[("double_five".to_string(), "once_only".to_string())])
+        .expect("ruling");
+    let r = run_in(&once, "shooting", &inputs, &faces);
+    assert_eq!(
+        r.outcome.value,
+        Some(2),
+        "one hit for the 5s and one for the 6"
+    );
+    explains(&r, "at most 1");
+    // Exact odds: P(at least 2 hits) is lower under "once only" (two pairs of 5s no longer make
+    // 2 hits on their own), and the two readings agree on P(0 hits).
+    let given = |rs: &Ruleset| {
+        let p = rs.procedure("shooting").expect("shooting");
+        let pairs: Vec<(String, String)> = inputs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        parse_inputs(p, &pairs).expect("inputs")
+    };
+    let odds_of = |rs: &Ruleset| {
+        let odds = umpire::resolve::odds(rs, rs.procedure("shooting").expect("p"), &given(rs))
+            .expect("odds");
+        let total: u128 = odds.outcomes.iter().map(|o| o.count).sum();
+        let at_least_two: u128 = odds
+            .outcomes
+            .iter()
+            .filter(|o| o.value.is_some_and(|v| v >= 2))
+            .map(|o| o.count)
+            .sum();
+        let none: u128 = odds
+            .outcomes
+            .iter()
+            .filter(|o| o.value == Some(0))
+            .map(|o| o.count)
+            .sum();
+        (total, at_least_two, none)
+    };
+    let (t1, two1, none1) = odds_of(qrs());
+    let (t2, two2, none2) = odds_of(&once);
+    assert_eq!(t1, t2);
+    assert_eq!(none1, none2);
+    assert!(two2 < two1, "{two2} < {two1}");
+}
+
 // ── Cohesion Test (L200–230): derived D9–D11 and the equal-roll ruling ───────────────────
 
 #[test]

@@ -205,6 +205,41 @@ fn a_bad_transcription_is_refused_with_its_location_and_nothing_half_loaded() {
 }
 
 #[test]
+fn rules_show_json_gives_each_table_as_transcribed() {
+    let out = umpire(&[
+        "--no-user-rules",
+        "rules",
+        "show",
+        "qrs",
+        "retreat",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let tables = v.as_array().expect("a list of tables");
+    assert_eq!(tables.len(), 1);
+    assert_eq!(tables[0]["ruleset"], "qrs");
+    assert_eq!(tables[0]["table"]["id"], "retreat");
+    assert!(tables[0]["transcription"].is_null());
+    let rows = tables[0]["table"]["rows"].as_array().expect("rows");
+    assert!(
+        rows.iter().any(|r| r["cells"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|x| x == "3BU"))),
+        "{rows:?}"
+    );
+    // Every table of a ruleset, without naming one.
+    let all = umpire(&["--no-user-rules", "rules", "show", "ailsh", "--json"]);
+    assert!(all.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&all.stdout).expect("JSON");
+    assert!(v.as_array().expect("list").len() > 10);
+}
+
+#[test]
 fn rules_show_prints_a_chart() {
     let out = umpire(&["--no-user-rules", "rules", "show", "qrs", "retreat"]);
     assert!(out.status.success());
