@@ -17,13 +17,16 @@ pub enum ResolveError {
         /// Valid names.
         valid: String,
     },
-    /// A required input was not given.
-    #[error("input '{name}' is required ({expected}) — give it with --input {name}=VALUE")]
-    MissingInput {
-        /// Input name.
-        name: String,
-        /// What it expects.
-        expected: String,
+    /// Inputs the rules give no value for were not given.
+    #[error(
+        "{procedure} needs what the rules give no value for: {}",
+        missing.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    MissingInputs {
+        /// The procedure's name.
+        procedure: String,
+        /// Each input missing, in the procedure's order.
+        missing: Vec<MissingInput>,
     },
     /// An input value is of the wrong type or out of range.
     #[error("{0}")]
@@ -100,4 +103,25 @@ pub enum ResolveError {
     /// Too many dice to enumerate exactly.
     #[error("{0}")]
     TooLarge(String),
+}
+
+/// An input the umpire must give: the rules give it no value.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MissingInput {
+    /// Input name (for `--input NAME=VALUE`).
+    pub name: String,
+    /// Its label, in the game's words.
+    pub label: String,
+    /// What it expects ("a whole number 0–30", "one of …").
+    pub expected: String,
+}
+
+impl std::fmt::Display for MissingInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (--input {}=…: {})",
+            self.label, self.name, self.expected
+        )
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use error::ResolveError;
+pub use error::{MissingInput, ResolveError};
 pub use lookup::{Located, locate_ratio};
 pub use odds::{Odds, OutcomeOdds, odds};
 
@@ -339,6 +339,7 @@ pub fn prepare<'r>(
             });
         }
     }
+    let mut missing = Vec::new();
     for spec in &procedure.inputs {
         let value = match given.get(&spec.name) {
             Some(v) => {
@@ -349,15 +350,24 @@ pub fn prepare<'r>(
                 Some(d) => d.clone(),
                 None if matches!(spec.kind, crate::rules::InputKind::Flag) => Value::Bool(false),
                 None => {
-                    return Err(ResolveError::MissingInput {
+                    // Every input the rules give no value for is named at once.
+                    missing.push(MissingInput {
                         name: spec.name.clone(),
+                        label: spec.label.clone(),
                         expected: describe_kind(spec),
                     });
+                    continue;
                 }
             },
         };
         scope.set(&spec.name, value.clone());
         inputs.insert(spec.name.clone(), value);
+    }
+    if !missing.is_empty() {
+        return Err(ResolveError::MissingInputs {
+            procedure: procedure.name.clone(),
+            missing,
+        });
     }
     if !inputs.is_empty() {
         // Flags are listed only when set, to keep the line readable.

@@ -1136,10 +1136,24 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
             .iter()
             .map(|r| (r.clone(), vec![counter_for(r).to_string()]))
             .collect();
+        // What the rules give no value for, the umpire types (a counter may not hold it).
+        let typed: Vec<(String, String)> = p
+            .inputs
+            .iter()
+            .filter(|i| i.default.is_none())
+            .filter_map(|i| match (i.name.as_str(), &i.kind) {
+                ("present", _) => Some(("present".to_string(), "5".to_string())),
+                ("votes_for", _) => Some(("votes_for".to_string(), "3".to_string())),
+                (name, umpire::rules::InputKind::Int { min, .. }) => {
+                    Some((name.to_string(), (*min).max(1).to_string()))
+                }
+                _ => None,
+            })
+            .collect();
         for _ in 0..6 {
             let mut action = Action::Resolve {
                 procedure: id.clone(),
-                inputs: Vec::new(),
+                inputs: typed.clone(),
                 physical: None,
                 chart_result: None,
                 counters: counters.clone(),

@@ -375,6 +375,7 @@ fn enumeration_covers_pools_tables_and_missing_cells() {
     check_procedure(qrs(), shooting, &inputs).expect("consistent");
     // "No" on the Firing Table: odds and prepare refuse alike.
     let inputs = given(&[
+        ("base_dice", Value::Int(3)),
         ("weapon", Value::Text("bow".into())),
         ("band", Value::Text("long".into())),
     ]);

@@ -709,9 +709,17 @@ fn exaction_loan_and_imperial_penny_l515_l516_l299() {
         "refused"
     );
     assert_eq!(
-        run("imperial_penny", &[("emperor_at_war", "false")], &["4"])
-            .outcome
-            .code,
+        run(
+            "imperial_penny",
+            &[
+                ("emperor_at_war", "false"),
+                ("present", "5"),
+                ("votes_for", "3")
+            ],
+            &["4"]
+        )
+        .outcome
+        .code,
         "not_allowed"
     );
 }
@@ -1048,7 +1056,11 @@ fn d6_assault_l699_711() {
     explains(
         &run(
             "assault",
-            &[("committed_thousands", "5"), ("garrison_thousands", "3")],
+            &[
+                ("committed_thousands", "5"),
+                ("garrison_thousands", "3"),
+                ("fortification", "3"),
+            ],
             &["4", "1"],
         ),
         "besiegers: [4] → score 4",
@@ -1072,9 +1084,13 @@ fn d7_bombardment_and_d8_blockade_l688_693() {
     );
     assert_eq!(effect(&last, "note", None).amount, Some(0));
     assert_eq!(
-        run("bombardment", &[("besiegers_thousands", "19")], &[])
-            .outcome
-            .value,
+        run(
+            "bombardment",
+            &[("besiegers_thousands", "19"), ("fortification", "3")],
+            &[]
+        )
+        .outcome
+        .value,
         Some(0)
     );
     // Blockade of a fortification-4 city needs 20,000 men; surrender after 3 steps.
