@@ -831,7 +831,7 @@ fn the_handbook_scenario_has_its_people_and_unknown_ledgers() {
         people
             .teams_of("cardinal-wolsey")
             .contains(&"papacy".to_string()),
-        "L51"
+        "L53"
     );
     assert!(
         people
