@@ -182,6 +182,10 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// Rule reference for this row.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// A header line: the keys of every column (a table may have alternative lines).
@@ -226,6 +230,10 @@ pub struct EffectSpec {
     pub text: Option<String>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// The meaning of a result code in a table, possibly with a number: `A{n}` matches `A2`.
@@ -267,6 +275,10 @@ pub struct Table {
     pub title: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Notes printed with the table.
     pub notes: Option<String>,
     /// A ruling on an ambiguity.
@@ -300,6 +312,10 @@ pub struct Clock {
     pub turns: Vec<ClockTurn>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Notes.
     pub notes: Option<String>,
 }
@@ -319,6 +335,10 @@ pub struct ClockTurn {
     pub phase_ends: Vec<String>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 impl Clock {
@@ -399,6 +419,10 @@ pub struct InputSpec {
     pub default: Option<Value>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Help text.
     pub help: Option<String>,
     /// Where a game prefills it from: an attribute of the counters given for a role.
@@ -501,6 +525,10 @@ pub struct Derived {
     pub source: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// A ruling on an ambiguity.
     pub ruling: Option<String>,
 }
@@ -560,6 +588,9 @@ pub struct Modifier {
     pub when: Option<Expr>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    pub source_lines: Option<String>,
     /// What it changes.
     pub applies_to: AppliesTo,
     /// For opposed rolls: the side whose dice it changes.
@@ -597,6 +628,9 @@ pub struct HitRule {
     pub when: Option<Expr>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    pub source_lines: Option<String>,
 }
 
 /// A group of dice of one side.
@@ -614,6 +648,9 @@ pub struct DiceGroup {
     pub label: Option<String>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    pub source_lines: Option<String>,
 }
 
 /// One side of an opposed roll.
@@ -636,6 +673,9 @@ pub struct Case {
     pub value: Option<Expr>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    pub source_lines: Option<String>,
 }
 
 /// How a procedure finds its outcome.
@@ -789,6 +829,10 @@ pub struct OutcomeSpec {
     pub effects: Vec<EffectSpec>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// A procedure: inputs → modifiers → dice → lookup → outcome.
@@ -800,6 +844,9 @@ pub struct Procedure {
     pub name: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    pub source_lines: Option<String>,
     /// Description.
     pub description: Option<String>,
     /// A ruling on an ambiguity.
@@ -853,6 +900,10 @@ pub struct Geometry {
     pub distance_unit: Option<String>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Notes.
     pub notes: Option<String>,
 }
@@ -896,6 +947,10 @@ pub struct AttributeSpec {
     pub kind: AttributeKind,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Help.
     pub help: Option<String>,
 }
@@ -909,6 +964,10 @@ pub struct Step {
     pub name: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Description.
     pub description: Option<String>,
     /// Procedures that belong to this step.
@@ -937,6 +996,10 @@ pub struct Ruling {
     pub id: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// The ambiguity.
     pub text: String,
     /// The readings.
@@ -1199,6 +1262,10 @@ pub struct Visibility {
     pub enemy: SightLevel,
     /// The rule the section rests on, if one.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Counter rules; the first that matches decides.
     pub counters: Vec<CounterSightRule>,
     /// Attributes kept hidden.
@@ -1223,6 +1290,7 @@ impl Default for Visibility {
             own: Owner::Side,
             enemy: SightLevel::Identity,
             rule: None,
+            source_lines: None,
             counters: Vec::new(),
             attributes: Vec::new(),
             open_results: Vec::new(),

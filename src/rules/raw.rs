@@ -81,6 +81,8 @@ pub struct RawGeometry {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub notes: Option<String>,
 }
 
@@ -113,6 +115,8 @@ pub struct RawAttribute {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub help: Option<String>,
 }
 
@@ -124,6 +128,8 @@ pub struct RawStep {
     pub name: String,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
@@ -151,6 +157,8 @@ pub struct RawRuling {
     pub id: String,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     pub text: String,
     pub options: Vec<RawRulingOption>,
     pub default: String,
@@ -166,6 +174,9 @@ pub struct RawDie {
     #[serde(default)]
     #[allow(dead_code)]
     pub rule: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub source: Option<String>,
 }
 
 /// A face of a custom die.
@@ -208,6 +219,8 @@ pub struct RawInput {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub help: Option<String>,
     #[serde(default)]
     pub from: Option<RawInputSource>,
@@ -241,6 +254,8 @@ pub struct RawDerived {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub ruling: Option<String>,
 }
 
@@ -269,6 +284,8 @@ pub struct RawModifier {
     pub when: Option<RawScalar>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub applies_to: RawAppliesTo,
     #[serde(default)]
@@ -360,6 +377,8 @@ pub struct RawHitRule {
     pub when: Option<RawScalar>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// Arithmetic after the roll: ordered cases.
@@ -382,6 +401,8 @@ pub struct RawCase {
     pub value: Option<RawScalar>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// How the outcome is found: exactly one of the four kinds. (A struct of options rather than
@@ -415,6 +436,8 @@ pub struct RawDiceGroup {
     pub label: Option<String>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// One side of an opposed roll.
@@ -501,6 +524,8 @@ pub struct RawEffect {
     pub text: Option<String>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// An outcome of a procedure.
@@ -514,6 +539,8 @@ pub struct RawOutcome {
     pub effects: Vec<RawEffect>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// A procedure.
@@ -524,6 +551,8 @@ pub struct RawProcedure {
     pub name: String,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
@@ -574,6 +603,8 @@ pub struct RawRow {
     pub cell: Option<RawScalar>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// What a result code in a table's cells means.
@@ -594,6 +625,8 @@ pub struct RawTable {
     pub title: String,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub notes: Option<String>,
     #[serde(default)]
@@ -629,6 +662,8 @@ pub struct RawClock {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub notes: Option<String>,
 }
 
@@ -647,6 +682,8 @@ pub struct RawClockTurn {
     pub phase_minutes: Option<Vec<u32>>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// How much of another side's counter a side sees.
@@ -794,6 +831,8 @@ pub struct RawVisibility {
     pub enemy: RawSightLevel,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub counters: Vec<RawCounterSight>,
     #[serde(default)]

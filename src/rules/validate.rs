@@ -297,6 +297,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         hex_id_digits: g.hex_id_digits,
         distance_unit: g.distance_unit.clone(),
         rule: g.rule.clone(),
+        source_lines: g.source.clone(),
         notes: g.notes.clone(),
     });
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
@@ -921,6 +922,7 @@ fn validate_visibility(
         },
         enemy: sight_level(raw.enemy),
         rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
         counters,
         attributes,
         open_results,
@@ -970,6 +972,7 @@ fn validate_rulings(ctx: &mut FileCtx, raw: &[RawRuling]) -> Vec<Ruling> {
         out.push(Ruling {
             id: r.id.clone(),
             rule: r.rule.clone(),
+            source_lines: r.source.clone(),
             text: r.text.clone(),
             options: r
                 .options
@@ -1043,6 +1046,7 @@ fn validate_attributes(
             label: a.label.clone().unwrap_or_else(|| a.name.replace('_', " ")),
             kind,
             rule: a.rule.clone(),
+            source_lines: a.source.clone(),
             help: a.help.clone(),
         });
     }
@@ -1087,6 +1091,7 @@ fn validate_steps(
             id: s.id.clone(),
             name: s.name.clone(),
             rule: s.rule.clone(),
+            source_lines: s.source.clone(),
             description: s.description.clone(),
             procedures: s.procedures.clone(),
             mandatory: s.mandatory,
@@ -1291,6 +1296,7 @@ fn validate_effects(
             }),
             text: e.text.clone(),
             rule: e.rule.clone(),
+            source_lines: e.source.clone(),
         });
     }
     out
@@ -1626,6 +1632,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             key,
             cells,
             rule: row.rule.clone(),
+            source_lines: row.source.clone(),
         });
     }
     let keys: Vec<Key> = rows.iter().map(|r| r.key.clone()).collect();
@@ -1644,6 +1651,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         id: raw.id.clone(),
         title: raw.title.clone(),
         rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
         notes: raw.notes.clone(),
         ruling: raw.ruling.clone(),
         roll: raw.roll.clone(),
@@ -1814,6 +1822,7 @@ fn validate_clock(
             phase_seconds,
             phase_ends,
             rule: t.rule.clone(),
+            source_lines: t.source.clone(),
         });
     }
     if turns.is_empty() {
@@ -1831,6 +1840,7 @@ fn validate_clock(
         warning_seconds: raw.warning_minutes.unwrap_or(2) * 60,
         turns,
         rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
         notes: raw.notes.clone(),
     })
 }
@@ -2156,6 +2166,7 @@ fn validate_procedure(
             kind,
             default: None,
             rule: ri.rule.clone(),
+            source_lines: ri.source.clone(),
             help: ri.help.clone(),
         };
         if let Some(d) = &ri.default {
@@ -2207,6 +2218,7 @@ fn validate_procedure(
             source: expr.source().to_string(),
             expr,
             rule: rd.rule.clone(),
+            source_lines: rd.source.clone(),
             ruling: rd.ruling.clone(),
         });
     }
@@ -2339,6 +2351,7 @@ fn validate_procedure(
             value,
             when,
             rule: rm.rule.clone(),
+            source_lines: rm.source.clone(),
             applies_to: target,
             side: rm.side.clone(),
             ruling: rm.ruling.clone(),
@@ -2485,6 +2498,7 @@ fn validate_procedure(
                         floor: group.floor,
                         label: group.label.clone(),
                         rule: group.rule.clone(),
+                        source_lines: group.source.clone(),
                     });
                 }
                 lookup_known.insert(format!("{}_score", side.side));
@@ -2579,6 +2593,7 @@ fn validate_procedure(
                 .unwrap_or_else(|| ro.code.replace('_', " ")),
             effects,
             rule: ro.rule.clone(),
+            source_lines: ro.source.clone(),
         });
     }
     for (p, code) in used_codes {
@@ -2600,6 +2615,7 @@ fn validate_procedure(
         id: raw.id.clone(),
         name: raw.name.clone(),
         rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
         description: raw.description.clone(),
         ruling: raw.ruling.clone(),
         inputs,
@@ -2659,6 +2675,7 @@ fn validate_cases(
             source: expr.source().to_string(),
             expr,
             rule: l.rule.clone(),
+            source_lines: l.source.clone(),
             ruling: l.ruling.clone(),
         });
     }
@@ -2704,6 +2721,7 @@ fn validate_cases(
             outcome: case.outcome.clone(),
             value,
             rule: case.rule.clone(),
+            source_lines: case.source.clone(),
         });
     }
     if c.cases.last().is_some_and(|l| l.when.is_some()) {
@@ -2766,6 +2784,7 @@ fn validate_hits(
             max_hits: h.max_hits,
             when,
             rule: h.rule.clone(),
+            source_lines: h.source.clone(),
         });
     }
     hits

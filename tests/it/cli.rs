@@ -443,7 +443,7 @@ fn resolve_with_physical_dice_explains_the_outcome() {
     has_keys(&modifiers[0], &["name", "value", "source"], "modifier");
     assert_eq!(modifiers[0]["name"], "Outside Command Range");
     assert_eq!(modifiers[0]["value"], -1);
-    assert_eq!(modifiers[0]["source"], "L39");
+    assert_eq!(modifiers[0]["source"], "The Discipline Test");
     has_keys(&v["outcome"], &["code", "effects"], "outcome");
     assert_eq!(v["outcome"]["code"], "fail", "4 − 1 = 3 against 4+");
     assert!(v["outcome"]["effects"].is_array());

@@ -597,7 +597,7 @@ fn a_turn_report_shows_each_resolution_with_its_dice_and_the_overrides() {
         "umpire's report",
         "printed ",
         "Discipline Test",
-        "Outside Command Range -1 [L39]",
+        "Outside Command Range -1 [The Discipline Test]",
         "app dice, draw 0",
         "physical dice rolled by Anna",
         "OVERRIDE",

@@ -1477,11 +1477,11 @@ fn qrs_discipline_examples() {
     assert_eq!(r.outcome.code, "pass");
     explains(
         &r,
-        "Modifier: Opportunity Charge: Foot −2 to the roll [L47]",
+        "Modifier: Opportunity Charge: Foot −2 to the roll [The Discipline Test › Additional Modifiers › For Opportunity Charge]",
     );
     explains(
         &r,
-        "Modifier: Opportunity Charge: in Disorder −1 to the roll [L45]",
+        "Modifier: Opportunity Charge: in Disorder −1 to the roll [The Discipline Test › Additional Modifiers › For Opportunity Charge]",
     );
     explains(&r, "Test: an unmodified 6 always passes → pass");
 
@@ -1502,7 +1502,7 @@ fn qrs_cohesion_examples() {
     let r = run_in(qrs(), "cohesion_test", &inputs, &["5"]);
     explains(
         &r,
-        "Critical Number = 4 (from vbu - damage + target_modifier) [L208]",
+        "Critical Number = 4 (from vbu - damage + target_modifier) [Cohesion Test and Losses › Step 2: Calculate Critical Number]",
     );
     assert_eq!(
         (r.outcome.code.as_str(), r.outcome.value),

@@ -345,6 +345,9 @@ pub struct TextItem {
     pub procedure: Option<String>,
     /// Rule or line reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// A megagame's people and roles: the scenario's optional `megagame:` section. Teams are the
@@ -365,6 +368,9 @@ pub struct MegagameSpec {
     pub characters: Vec<CharacterLinks>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// One map table, with its own Map Control.
@@ -376,6 +382,9 @@ pub struct MapTableSpec {
     pub name: String,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Who plays at it, as printed.
     pub note: Option<String>,
 }
@@ -496,6 +505,9 @@ pub struct StateSpec {
     pub played: bool,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
     /// Notes.
     pub note: Option<String>,
 }
@@ -522,4 +534,7 @@ pub struct CharacterLinks {
     pub states: Vec<String>,
     /// Rule reference.
     pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }

@@ -77,6 +77,8 @@ pub(crate) struct RawMegagame {
     pub characters: Vec<RawCharacterLinks>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -86,6 +88,8 @@ pub(crate) struct RawMapTable {
     pub name: String,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub note: Option<String>,
 }
@@ -124,6 +128,8 @@ pub(crate) struct RawState {
     #[serde(default)]
     pub rule: Option<String>,
     #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
     pub note: Option<String>,
 }
 
@@ -151,6 +157,8 @@ pub(crate) struct RawCharacterLinks {
     pub states: Vec<String>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// A calendar: generated from a start date (5-day turns, 6 to a month) or listed.
@@ -167,6 +175,10 @@ pub(crate) struct RawCalendar {
     #[serde(default)]
     #[allow(dead_code)]
     pub rule: Option<String>,
+    /// Where the text extraction has it, for the reader of the file only.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -404,4 +416,6 @@ pub(crate) struct RawText {
     pub procedure: Option<String>,
     #[serde(default)]
     pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
 }

@@ -80,7 +80,7 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, Lo
 }
 
 /// Labels of a 5-day-turn calendar: "<Month>, <n>", six turns to a month, the year shown on
-/// turn 1 and when it changes ("January, 1 (1525)"). ailsh digest §6.3; L1703.
+/// turn 1 and when it changes ("January, 1 (1525)"). ailsh digest §6.3; L1703–1704.
 pub fn five_day_calendar(
     month: usize,
     turn: u32,
@@ -776,6 +776,7 @@ fn text_items(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &[RawText]) -> V
             side: t.side.clone(),
             procedure: t.procedure.clone(),
             rule: t.rule.clone(),
+            source_lines: t.source.clone(),
         });
     }
     out
@@ -1328,6 +1329,7 @@ fn megagame_section(
         players,
         characters,
         rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
     }
 }
 
@@ -1358,6 +1360,7 @@ fn map_tables(
             id: t.id.clone(),
             name: t.name.clone(),
             rule: t.rule.clone(),
+            source_lines: t.source.clone(),
             note: t.note.clone(),
         });
     }
@@ -1515,6 +1518,7 @@ fn states(
             table: st.table.clone(),
             played: st.played,
             rule: st.rule.clone(),
+            source_lines: st.source.clone(),
             note: st.note.clone(),
         });
     }
@@ -1641,6 +1645,7 @@ fn character_links(
             teams: l.teams.clone(),
             states: l.states.clone(),
             rule: l.rule.clone(),
+            source_lines: l.source.clone(),
         });
     }
     characters
