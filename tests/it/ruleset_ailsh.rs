@@ -1714,8 +1714,8 @@ fn capitano_elimination_consequences_l324_l334() {
         r.outcome
             .effects
             .iter()
-            .any(|e| e.rule.as_deref() == Some("L328")),
-        "L328: Major Battle constraints"
+            .any(|e| e.rule.as_deref() == Some("3.6.1.1")),
+        "3.6.1.1: Major Battle constraints"
     );
     assert_eq!(
         run(
