@@ -20,6 +20,7 @@ mod megagame;
 mod megagame_clock;
 mod megagame_paper;
 mod properties;
+mod references;
 mod report;
 mod ruleset_ailsh;
 mod ruleset_arquebus;

@@ -354,11 +354,7 @@ fn cli_prints_the_shipped_charts_with_transcriptions() {
     let doc = Document::load(&out_pdf).expect("parses");
     assert!((media_boxes(&doc)[0].0 - 612.0).abs() < 0.5);
     let text = all_text(&doc);
-    for expected in [
-        "Assault Table (AST)",
-        "The Fate of the Capitano",
-        "18.8",
-    ] {
+    for expected in ["Assault Table (AST)", "The Fate of the Capitano", "18.8"] {
         assert!(text.contains(expected), "missing {expected:?}");
     }
     // --template reads a layout file at run time.
