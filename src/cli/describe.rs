@@ -17,6 +17,19 @@ pub struct DescribeArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Beside each rule reference, where the text extraction has it (its line numbers).
+    #[arg(long)]
+    pub sources: bool,
+}
+
+/// A rule reference in brackets, with the text's lines after it when `sources` is asked for.
+fn cite(rule: Option<&String>, source: Option<&String>, sources: bool) -> String {
+    match (rule, source.filter(|_| sources)) {
+        (Some(r), Some(s)) => format!("  [{r}; text {s}]"),
+        (Some(r), None) => format!("  [{r}]"),
+        (None, Some(s)) => format!("  [text {s}]"),
+        (None, None) => String::new(),
+    }
 }
 
 fn lookup_kind(p: &Procedure) -> String {
@@ -45,6 +58,7 @@ fn describe(p: &Procedure) -> Json {
                 "when": m.when.as_ref().map(|w| w.source().to_string()),
                 "applies_to": m.applies_to,
                 "rule": m.rule,
+                "source": m.source_lines,
             })
         })
         .collect();
@@ -52,6 +66,7 @@ fn describe(p: &Procedure) -> Json {
         "id": p.id,
         "name": p.name,
         "rule": p.rule,
+        "source": p.source_lines,
         "description": p.description,
         "ruling": p.ruling,
         "roll": p.roll.as_ref().map(|r| r.source().to_string()),
@@ -92,9 +107,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
         println!(
             "  ruling {}{}: {}  options: {} (switch with --ruling {}=OPTION)",
             r.id,
-            r.rule
-                .as_ref()
-                .map_or_else(String::new, |x| format!(" [{x}]")),
+            cite(r.rule.as_ref(), r.source_lines.as_ref(), args.sources),
             r.text.trim(),
             options.join(" "),
             r.id
@@ -106,9 +119,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
             "{} — {}{}",
             p.id,
             p.name,
-            p.rule
-                .as_ref()
-                .map_or_else(String::new, |r| format!("  [{r}]"))
+            cite(p.rule.as_ref(), p.source_lines.as_ref(), args.sources)
         );
         if let Some(d) = &p.description {
             println!("  {d}");
@@ -142,8 +153,10 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
                 format!("  [prefilled from {}.{}]", f.role, f.attribute)
             });
             println!(
-                "  --input {}=…   {kind}{default}  {}{from}",
-                i.name, i.label
+                "  --input {}=…   {kind}{default}  {}{from}{}",
+                i.name,
+                i.label,
+                cite(i.rule.as_ref(), i.source_lines.as_ref(), args.sources)
             );
         }
         for m in &p.modifiers {
@@ -159,9 +172,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
             println!(
                 "  modifier {v:>4}{target}  {}{}",
                 m.name,
-                m.rule
-                    .as_ref()
-                    .map_or_else(String::new, |r| format!("  [{r}]"))
+                cite(m.rule.as_ref(), m.source_lines.as_ref(), args.sources)
             );
         }
         for o in &p.outcomes {

@@ -639,3 +639,31 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     assert!(out.status.success(), "{:?} {errors}", out.status);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// References as the rulebook prints them; the text's lines only on asking (`--sources`) and in
+/// the JSON.
+#[test]
+fn describe_cites_the_rulebook_and_the_text_lines_only_as_source() {
+    let plain = umpire(&["describe", "qrs", "discipline_test"]);
+    assert!(plain.success, "{}", plain.show());
+    assert!(
+        plain
+            .stdout
+            .contains("modifier   -1  Outside Command Range  [The Discipline Test]"),
+        "{}",
+        plain.stdout
+    );
+    assert!(!plain.stdout.contains("L39"), "{}", plain.stdout);
+    let sourced = umpire(&["describe", "qrs", "discipline_test", "--sources"]);
+    assert!(
+        sourced
+            .stdout
+            .contains("Outside Command Range  [The Discipline Test; text L39]"),
+        "{}",
+        sourced.stdout
+    );
+    let v = umpire(&["describe", "qrs", "discipline_test", "--json"]).json();
+    let m = &v["procedures"][0]["modifiers"][0];
+    assert_eq!(m["rule"], "The Discipline Test");
+    assert_eq!(m["source"], "L39");
+}
