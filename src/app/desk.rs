@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::dice::{AppDice, Provenance, Roll};
 use crate::resolve::{self, DiceSource, Odds, Resolution, ResolveError};
-use crate::rules::{AppliesTo, Library, ModifierValue, Procedure, Ruleset, Value};
+use crate::rules::{AppliesTo, InputKind, Library, ModifierValue, Procedure, Ruleset, Value};
 
 /// A modifier as the desk shows it: the engine's state for the current inputs, plus the
 /// declared value (as written in the ruleset) for modifiers that do not apply.
@@ -254,17 +254,36 @@ impl Desk {
         self.refresh();
     }
 
-    /// Puts every input back to its default (or its lowest/first/false value).
+    /// Puts every input back to the default the rules give, flags off; an input the rules give
+    /// no value for stays empty until the umpire fills it (the odds say what is still needed).
     pub fn reset_inputs(&mut self) {
         self.inputs = self
             .procedure()
             .map(|p| {
                 p.inputs
                     .iter()
-                    .map(|i| (i.name.clone(), i.fallback()))
+                    .filter_map(|i| match (&i.default, &i.kind) {
+                        (Some(d), _) => Some((i.name.clone(), d.clone())),
+                        (None, InputKind::Flag) => Some((i.name.clone(), Value::Bool(false))),
+                        (None, _) => None,
+                    })
                     .collect()
             })
             .unwrap_or_default();
+    }
+
+    /// The inputs the rules give no value for that are still empty, by label.
+    pub fn missing_inputs(&self) -> Vec<String> {
+        self.procedure()
+            .map(|p| {
+                p.inputs
+                    .iter()
+                    .filter(|i| !self.inputs.contains_key(&i.name))
+                    .filter(|i| i.default.is_none() && !matches!(i.kind, InputKind::Flag))
+                    .map(|i| i.label.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The inputs as they stand.
@@ -517,18 +536,34 @@ fn compute_preview(ruleset: &Ruleset, procedure: &Procedure, key: PreviewKey) ->
             (Ok((modifiers, derived)), dice, count)
         }
         Err(e) => (
-            Err(e.to_string()),
+            Err(desk_words(&e)),
             procedure.roll.as_ref().map(|d| d.source().to_string()),
             0,
         ),
     };
-    let odds = resolve::odds(ruleset, procedure, &key.inputs).map_err(|e| e.to_string());
+    let odds = resolve::odds(ruleset, procedure, &key.inputs).map_err(|e| desk_words(&e));
     Preview {
         key,
         prepared,
         dice,
         dice_count,
         odds,
+    }
+}
+
+/// An engine error in the desk's words: what is still needed names the fields, not the
+/// command line's `--input`.
+fn desk_words(e: &resolve::ResolveError) -> String {
+    match e {
+        resolve::ResolveError::MissingInputs { missing, .. } => format!(
+            "needs: {}",
+            missing
+                .iter()
+                .map(|m| m.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
     }
 }
 

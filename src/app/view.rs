@@ -638,29 +638,58 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
                         ));
                     }
                     match &spec.kind {
-                        InputKind::Int { min, max } => {
-                            let mut v = match values.get(&spec.name) {
-                                Some(Value::Int(v)) => *v,
-                                _ => match spec.fallback() {
-                                    Value::Int(v) => v,
-                                    _ => *min,
-                                },
-                            };
-                            let response = ui
-                                .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
-                                .labelled_by(label.id);
-                            if response.changed() {
-                                values.insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
+                        InputKind::Int { min, max } => match values.get(&spec.name) {
+                            Some(Value::Int(v)) => {
+                                let mut v = *v;
+                                let response = ui
+                                    .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
+                                    .labelled_by(label.id);
+                                if response.changed() {
+                                    values
+                                        .insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
+                                }
                             }
-                        }
+                            // The rules give no value: an empty field, marked, until typed.
+                            _ => {
+                                let id = ui.make_persistent_id(("needed", spec.name.as_str()));
+                                let mut typed: String =
+                                    ui.data(|d| d.get_temp(id)).unwrap_or_default();
+                                let response = ui
+                                    .add(
+                                        egui::TextEdit::singleline(&mut typed)
+                                            .hint_text(
+                                                RichText::new(format!("needed ({min}–{max})"))
+                                                    .color(ui.visuals().warn_fg_color),
+                                            )
+                                            .desired_width(COMBO_WIDTH),
+                                    )
+                                    .labelled_by(label.id);
+                                if response.changed() {
+                                    match typed.trim().replace('−', "-").parse::<i64>() {
+                                        Ok(v) if (*min..=*max).contains(&v) => {
+                                            values.insert(spec.name.clone(), Value::Int(v));
+                                            typed.clear();
+                                        }
+                                        _ => {}
+                                    }
+                                    ui.data_mut(|d| d.insert_temp(id, typed));
+                                }
+                            }
+                        },
                         InputKind::Choice { choices } => {
                             let mut current = match values.get(&spec.name) {
                                 Some(Value::Text(t)) => t.clone(),
-                                _ => spec.fallback().to_string(),
+                                _ => String::new(),
                             };
                             let before = current.clone();
+                            // The rules give no value: nothing chosen, marked, until chosen.
+                            let shown = if current.is_empty() {
+                                RichText::new("— choose —").color(ui.visuals().warn_fg_color)
+                            } else {
+                                RichText::new(humanize(&current))
+                            };
                             egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
-                                .selected_text(humanize(&current))
+                                .selected_text(shown)
                                 .width(COMBO_WIDTH)
                                 .truncate()
                                 .show_ui(ui, |ui| {

@@ -113,7 +113,19 @@ fn odds_bars_show_one_half_for_discipline_b() {
     let mut harness = desk();
     open_discipline_test(&mut harness);
 
-    // Opens on Discipline A (the first choice): pass on 3+, so 2/3 against 1/3.
+    // The QRS gives no Discipline by default: the field is empty and the odds say so.
+    assert!(
+        !labels_containing(&harness, "needs: Discipline").is_empty(),
+        "the odds name the missing input"
+    );
+    assert!(
+        harness.state().desk.input("discipline").is_none(),
+        "no Discipline assumed"
+    );
+    assert!(harness.query_by_label("2/3").is_none(), "no odds yet");
+
+    // Discipline A: pass on 3+, so 2/3 against 1/3.
+    choose(&mut harness, "Discipline", "A");
     harness.get_by_label("2/3");
     harness.get_by_label("1/3");
     assert!(harness.query_by_label("1/2").is_none());
@@ -142,6 +154,7 @@ fn odds_bars_show_one_half_for_discipline_b() {
 fn an_impossible_face_is_an_inline_error_not_a_panic() {
     let mut harness = desk();
     open_discipline_test(&mut harness);
+    choose(&mut harness, "Discipline", "A");
 
     throw_physical(&mut harness, "7");
 
@@ -154,6 +167,7 @@ fn an_impossible_face_is_an_inline_error_not_a_panic() {
 fn app_rolls_continue_the_session_stream_and_log_newest_first() {
     let mut harness = desk();
     open_discipline_test(&mut harness);
+    choose(&mut harness, "Discipline", "A");
 
     harness.get_by_label("Roll").click();
     harness.run();

@@ -134,6 +134,16 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
         Some("assault")
     );
     click(&mut harness, "Add to attacker");
+    // The SP-ratio DRM is printed below the AST, not in the text: nothing is assumed.
+    assert!(
+        !labels_containing(&harness, "needs: DRM for the SP ratio").is_empty(),
+        "the odds name the missing input"
+    );
+    type_into(
+        &mut harness,
+        "DRM for the SP ratio (printed below the AST; not in the text)",
+        "0",
+    );
     type_into(&mut harness, PHYSICAL_DICE_LABEL, "4");
     click(&mut harness, USE_PHYSICAL_LABEL);
     assert_eq!(
