@@ -214,3 +214,59 @@ fn line_references_are_read_as_ranges() {
         vec![(254, 272), (12, 14)]
     );
 }
+
+/// What users read (labels, help, notes, descriptions, cells, rulings) cites the rules as they
+/// are printed too: a line of the text appears only in `source:` (and in YAML comments).
+#[test]
+fn no_text_shown_to_users_cites_a_line_of_the_text() {
+    let mut bad = Vec::new();
+    let mut lines = 0;
+    for ruleset in RULESETS {
+        for file in yaml_files(ruleset) {
+            let body = std::fs::read_to_string(&file).expect("read");
+            for (n, line) in body.lines().enumerate() {
+                if line.trim_start().starts_with('#') {
+                    continue;
+                }
+                lines += 1;
+                // Leave out `source: …` values and a trailing comment.
+                let mut shown = String::new();
+                let mut rest = line;
+                while let Some(at) = rest.find("source: ") {
+                    shown.push_str(&rest[..at]);
+                    let value = &rest[at + 8..];
+                    let end = if let Some(quoted) = value.strip_prefix('"') {
+                        // The closing quote: the first one no backslash escapes.
+                        let mut escaped = false;
+                        quoted
+                            .char_indices()
+                            .find(|(_, c)| {
+                                let close = *c == '"' && !escaped;
+                                escaped = *c == '\\' && !escaped;
+                                close
+                            })
+                            .map_or(value.len(), |(e, _)| e + 2)
+                    } else {
+                        value.find([',', '}']).unwrap_or(value.len())
+                    };
+                    rest = &value[end..];
+                }
+                shown.push_str(rest);
+                if let Some(c) = shown.find(" # ") {
+                    shown.truncate(c);
+                }
+                if !line_refs(&shown).is_empty() {
+                    let path = file.strip_prefix(root()).unwrap_or(&file).display();
+                    bad.push(format!("{path}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(lines > 5000, "{lines} lines read");
+    assert!(
+        bad.is_empty(),
+        "{} lines cite the text's lines:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
