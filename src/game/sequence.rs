@@ -205,9 +205,10 @@ impl Here<'_> {
             if !s.turns.contains(&cursor.turn) {
                 continue;
             }
-            let belongs = match &s.procedure {
-                Some(p) => self.step.procedures.contains(p),
-                None => cursor.step == 0,
+            let belongs = match (&s.step, &s.procedure) {
+                (Some(step), _) => self.step.id == *step,
+                (None, Some(p)) => self.step.procedures.contains(p),
+                (None, None) => cursor.step == 0,
             };
             if !belongs {
                 continue;

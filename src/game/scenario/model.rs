@@ -272,6 +272,10 @@ pub struct Schedule {
     pub turns: Vec<u32>,
     /// The ruleset procedure run on those turns, if any (e.g. `administrative_points`).
     pub procedure: Option<String>,
+    /// The Sequence-of-Play step (a leaf step's id) it is due at; without it, the step of its
+    /// procedure, or the turn's first step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
     /// The side or army it belongs to.
     pub side: Option<String>,
     /// Amounts by turn (e.g. nominal APs).

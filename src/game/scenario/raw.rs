@@ -356,6 +356,8 @@ pub(crate) struct RawSchedule {
     #[serde(default)]
     pub procedure: Option<String>,
     #[serde(default)]
+    pub step: Option<String>,
+    #[serde(default)]
     pub side: Option<String>,
     #[serde(default)]
     pub turns: Vec<RawName>,

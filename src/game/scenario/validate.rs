@@ -1220,11 +1220,23 @@ fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
             }
         }
         amounts.sort_by_key(|(t, _)| *t);
+        if let Some(step) = &s.step
+            && !crate::game::sequence::leaf_steps(refs.ruleset)
+                .iter()
+                .any(|l| l.id == *step)
+        {
+            ctx.err(
+                &p.key("step"),
+                format!("ruleset '{}' has no step '{step}'", refs.ruleset.id),
+                "name a step of the ruleset's Sequence of Play (one without sub-steps)",
+            );
+        }
         schedules.push(Schedule {
             id: s.id.clone(),
             name: s.name.clone(),
             turns: turns.into_iter().collect(),
             procedure: s.procedure.clone(),
+            step: s.step.clone(),
             side: s.side.clone(),
             amounts,
             note: s.note.clone(),
