@@ -73,6 +73,27 @@ fn yaml_files(ruleset: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Every line of the shipped YAML that is not a comment: (file as shown, line number, text).
+fn content_lines() -> Vec<(String, usize, String)> {
+    let mut out = Vec::new();
+    for ruleset in RULESETS {
+        for file in yaml_files(ruleset) {
+            let shown = file
+                .strip_prefix(root())
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            let body = std::fs::read_to_string(&file).expect("read");
+            for (n, line) in body.lines().enumerate() {
+                if !line.trim_start().starts_with('#') {
+                    out.push((shown.clone(), n + 1, line.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Every `L…` reference in a line of YAML (comments included): (start, end).
 fn line_refs(line: &str) -> Vec<(u32, u32)> {
     let bytes: Vec<char> = line.chars().collect();
@@ -170,27 +191,18 @@ fn every_cited_line_is_inside_its_text_and_not_blank() {
 fn every_rule_is_a_printed_reference_not_a_line_of_the_text() {
     let mut rules = 0;
     let mut bad = Vec::new();
-    for ruleset in RULESETS {
-        for file in yaml_files(ruleset) {
-            let body = std::fs::read_to_string(&file).expect("read");
-            for (n, line) in body.lines().enumerate() {
-                if line.trim_start().starts_with('#') {
-                    continue;
-                }
-                let mut rest = line;
-                while let Some(at) = rest.find("rule: ") {
-                    let before = rest[..at].chars().last();
-                    let value = rest[at + 6..].trim_start_matches('"');
-                    rest = &rest[at + 6..];
-                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                        continue;
-                    }
-                    rules += 1;
-                    if !line_refs(value.split(['"', ',', '}']).next().unwrap_or("")).is_empty() {
-                        let shown = file.strip_prefix(root()).unwrap_or(&file).display();
-                        bad.push(format!("{shown}:{}: {}", n + 1, line.trim()));
-                    }
-                }
+    for (shown, n, line) in content_lines() {
+        let mut rest = line.as_str();
+        while let Some(at) = rest.find("rule: ") {
+            let before = rest[..at].chars().last();
+            let value = rest[at + 6..].trim_start_matches('"');
+            rest = &rest[at + 6..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            rules += 1;
+            if !line_refs(value.split(['"', ',', '}']).next().unwrap_or("")).is_empty() {
+                bad.push(format!("{shown}:{n}: {}", line.trim()));
             }
         }
     }
@@ -221,45 +233,36 @@ fn line_references_are_read_as_ranges() {
 fn no_text_shown_to_users_cites_a_line_of_the_text() {
     let mut bad = Vec::new();
     let mut lines = 0;
-    for ruleset in RULESETS {
-        for file in yaml_files(ruleset) {
-            let body = std::fs::read_to_string(&file).expect("read");
-            for (n, line) in body.lines().enumerate() {
-                if line.trim_start().starts_with('#') {
-                    continue;
-                }
-                lines += 1;
-                // Leave out `source: …` values and a trailing comment.
-                let mut shown = String::new();
-                let mut rest = line;
-                while let Some(at) = rest.find("source: ") {
-                    shown.push_str(&rest[..at]);
-                    let value = &rest[at + 8..];
-                    let end = if let Some(quoted) = value.strip_prefix('"') {
-                        // The closing quote: the first one no backslash escapes.
-                        let mut escaped = false;
-                        quoted
-                            .char_indices()
-                            .find(|(_, c)| {
-                                let close = *c == '"' && !escaped;
-                                escaped = *c == '\\' && !escaped;
-                                close
-                            })
-                            .map_or(value.len(), |(e, _)| e + 2)
-                    } else {
-                        value.find([',', '}']).unwrap_or(value.len())
-                    };
-                    rest = &value[end..];
-                }
-                shown.push_str(rest);
-                if let Some(c) = shown.find(" # ") {
-                    shown.truncate(c);
-                }
-                if !line_refs(&shown).is_empty() {
-                    let path = file.strip_prefix(root()).unwrap_or(&file).display();
-                    bad.push(format!("{path}:{}: {}", n + 1, line.trim()));
-                }
-            }
+    for (path, n, line) in content_lines() {
+        lines += 1;
+        // Leave out `source: …` values and a trailing comment.
+        let mut shown = String::new();
+        let mut rest = line.as_str();
+        while let Some(at) = rest.find("source: ") {
+            shown.push_str(&rest[..at]);
+            let value = &rest[at + 8..];
+            let end = if let Some(quoted) = value.strip_prefix('"') {
+                // The closing quote: the first one no backslash escapes.
+                let mut escaped = false;
+                quoted
+                    .char_indices()
+                    .find(|(_, c)| {
+                        let close = *c == '"' && !escaped;
+                        escaped = *c == '\\' && !escaped;
+                        close
+                    })
+                    .map_or(value.len(), |(e, _)| e + 2)
+            } else {
+                value.find([',', '}']).unwrap_or(value.len())
+            };
+            rest = &value[end..];
+        }
+        shown.push_str(rest);
+        if let Some(c) = shown.find(" # ") {
+            shown.truncate(c);
+        }
+        if !line_refs(&shown).is_empty() {
+            bad.push(format!("{path}:{n}: {}", line.trim()));
         }
     }
     assert!(lines > 5000, "{lines} lines read");
