@@ -190,7 +190,7 @@ pub enum GameCommand {
     Skip {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
         file: PathBuf,
-        /// Item key.
+        /// The item: its number in `game status` (1, 2…), or its key (from `status --json`).
         item: String,
         /// Why.
         #[arg(long)]
@@ -434,6 +434,41 @@ fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
     let actor = actor(cli, &game, None)?;
     act_on(&mut game, &actor, action)
+}
+
+/// A pending item of the current step: by its number in `game status` (1-based), its key, or
+/// its label; an unknown one is refused with the items there are.
+fn pending_key(game: &Game, item: &str) -> Result<String> {
+    let pending = game.status().pending;
+    let by_number = item
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| pending.get(i));
+    let found = by_number
+        .or_else(|| pending.iter().find(|p| p.key == item))
+        .or_else(|| {
+            pending
+                .iter()
+                .find(|p| p.label.eq_ignore_ascii_case(item.trim()))
+        });
+    match found {
+        Some(p) => Ok(p.key.clone()),
+        None => bail!(
+            "no pending item '{item}' at this step — the items are: {}",
+            if pending.is_empty() {
+                "none".to_string()
+            } else {
+                pending
+                    .iter()
+                    .enumerate()
+                    .map(|(n, p)| format!("{}. {}", n + 1, p.label))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+        ),
+    }
 }
 
 /// Records an action on an open game and says what was recorded.
@@ -689,7 +724,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             if let Some(w) = &status.step.when {
                 println!("  (when: {w})");
             }
-            for p in &status.pending {
+            for (n, p) in status.pending.iter().enumerate() {
                 let mark = if p.done {
                     "✓"
                 } else if p.mandatory {
@@ -697,7 +732,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 } else {
                     "·"
                 };
-                println!("  {mark} {}   [{}]", p.label, p.key);
+                println!("  {mark} {}. {}", n + 1, p.label);
             }
             println!("Counters:");
             for c in &status.counters {
@@ -843,14 +878,19 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         ),
         GameCommand::Next { file } => act(cli, file, Action::Next),
         GameCommand::Back { file } => act(cli, file, Action::Back),
-        GameCommand::Skip { file, item, reason } => act(
-            cli,
-            file,
-            Action::Skip {
-                item: item.clone(),
-                reason: reason.clone(),
-            },
-        ),
+        GameCommand::Skip { file, item, reason } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let item = pending_key(&game, item)?;
+            act_on(
+                &mut game,
+                &actor,
+                Action::Skip {
+                    item,
+                    reason: reason.clone(),
+                },
+            )
+        }
         GameCommand::Note { file, text } => act(cli, file, Action::Note { text: text.clone() }),
         GameCommand::Adjust {
             file,

@@ -667,3 +667,36 @@ fn describe_cites_the_rulebook_and_the_text_lines_only_as_source() {
     assert_eq!(m["rule"], "The Discipline Test");
     assert_eq!(m["source"], "L39");
 }
+
+/// `game status` numbers the pending items in words (no keys); `game skip` takes the number.
+#[test]
+fn pending_items_are_numbered_in_words_and_skipped_by_number() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-skip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let game = dir.join("venice.umpire");
+    let game = game.to_string_lossy();
+    assert!(umpire(&["game", "new", "ailsh_1_venice_at_bay_1509", "-o", &game]).success);
+    let status = umpire(&["game", "status", &game]);
+    assert!(
+        status
+            .stdout
+            .contains("! 1. French APs at start (actual) — french (5)"),
+        "{}",
+        status.stdout
+    );
+    assert!(!status.stdout.contains("schedule:"), "{}", status.stdout);
+    let skipped = umpire(&["game", "skip", &game, "2", "--reason", "on the AP track"]);
+    assert!(skipped.success, "{}", skipped.show());
+    let status = umpire(&["game", "status", &game]);
+    assert!(
+        status.stdout.contains("✓ 2. Venetian APs at start"),
+        "{}",
+        status.stdout
+    );
+    umpire(&["game", "skip", &game, "9", "--reason", "x"]).fails_saying(&[
+        "no pending item '9' at this step",
+        "1. French APs at start (actual)",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
