@@ -393,13 +393,11 @@ pub fn prepare<'r>(
             .expr
             .eval(&scope)
             .map_err(expr_err(format!("derived value '{}'", d.name)))?;
-        explanation.push(format!(
-            "{} = {} (from {}){}",
-            d.label.as_deref().unwrap_or(&d.name),
-            value,
-            d.source,
-            rule_suffix(&d.rule)
-        ));
+        // A value the ruleset labels for people is said in words; an unlabelled helper (and
+        // every expression) stays in the JSON's derived values and the procedure's description.
+        if let Some(label) = &d.label {
+            explanation.push(format!("{label} = {value}{}", rule_suffix(&d.rule)));
+        }
         scope.set(&d.name, value.clone());
         derived.push(NamedValue {
             name: d.name.clone(),
@@ -1173,12 +1171,9 @@ impl<'r> Prepared<'r> {
                 .expr
                 .eval(&scope)
                 .map_err(expr_err(format!("'{}'", l.name)))?;
-            explanation.push(format!(
-                "{} = {v} (from {}){}",
-                l.label.as_deref().unwrap_or(&l.name),
-                l.source,
-                rule_suffix(&l.rule)
-            ));
+            if let Some(label) = &l.label {
+                explanation.push(format!("{label} = {v}{}", rule_suffix(&l.rule)));
+            }
             scope.set(&l.name, v);
         }
         for case in cases {
@@ -1195,16 +1190,19 @@ impl<'r> Prepared<'r> {
                     .map(|e| e.eval_int(&scope))
                     .transpose()
                     .map_err(expr_err(format!("value of '{}'", case.outcome)))?;
-                let cond = case
-                    .when
-                    .as_ref()
-                    .map_or_else(|| "otherwise".to_string(), |w| w.source().to_string());
-                explanation.push(format!(
-                    "Case {cond} → {}{}{}",
-                    case.outcome,
-                    value.map_or_else(String::new, |v| format!(" ({v})")),
-                    rule_suffix(&case.rule)
-                ));
+                // The case that holds, in words: its outcome and rule (its condition, an
+                // expression, is in the procedure's description and the JSON).
+                if case.rule.is_some() {
+                    let label = self
+                        .procedure
+                        .outcome(&case.outcome)
+                        .map_or(case.outcome.as_str(), |o| o.label.as_str());
+                    explanation.push(format!(
+                        "So: {label}{}{}",
+                        value.map_or_else(String::new, |v| format!(" ({v})")),
+                        rule_suffix(&case.rule)
+                    ));
+                }
                 let outcome = self.outcome(&case.outcome, value, None, &mut scope)?;
                 return Ok(Finished {
                     natural,
