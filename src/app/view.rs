@@ -836,7 +836,7 @@ fn signed(v: i64) -> String {
 
 /// `opportunity_charge` → `opportunity charge`.
 fn humanize(choice: &str) -> String {
-    choice.replace('_', " ")
+    crate::rules::model::choice_words(choice)
 }
 
 /// Rule reference and description of a procedure, for its tooltip.

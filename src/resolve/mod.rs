@@ -379,7 +379,7 @@ pub fn prepare<'r>(
                 if inputs[&i.name] == Value::Bool(true) {
                     i.label.clone()
                 } else {
-                    format!("{} = {}", i.label, inputs[&i.name])
+                    format!("{} = {}", i.label, i.value_words(&inputs[&i.name]))
                 }
             })
             .collect();

@@ -441,7 +441,21 @@ pub struct InputSource {
     pub attribute: String,
 }
 
+/// A choice as people read it: its words, not its id (`opportunity_charge` → "opportunity
+/// charge"). One function for the desk, the CLI and the reports.
+pub fn choice_words(choice: &str) -> String {
+    choice.replace('_', " ")
+}
+
 impl InputSpec {
+    /// A value of this input in words (a choice by its words; numbers and flags as they are).
+    pub fn value_words(&self, value: &Value) -> String {
+        match (&self.kind, value) {
+            (InputKind::Choice { .. }, Value::Text(t)) => choice_words(t),
+            (_, v) => v.to_string(),
+        }
+    }
+
     /// Parses a typed value for this input.
     pub fn parse_value(&self, text: &str) -> Result<Value, String> {
         let t = text.trim();
