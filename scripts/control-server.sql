@@ -268,85 +268,85 @@ BEGIN
   income := cls = 'ledger' AND (a IS NULL OR a IN ('treasury', 'national_debt', 'revenue_cards', 'persuasion_cards'));
   on_map := cls IN ('army', 'fleet', 'city', 'area');
   IF r = 'game' THEN
-    remit := 'own'; rule := 'L202–204'; why := 'Game Control deals with any problem which arises';
+    remit := 'own'; rule := 'The Control Team › Game Control'; why := 'Game Control deals with any problem which arises';
   ELSIF r = 'map' THEN
     IF on_map THEN
       at_table := umpire_table_of(g, c);
       IF tbl IS NOT NULL AND at_table IS NOT NULL AND tbl = at_table THEN
-        remit := 'own'; rule := 'L182–184, L230';
+        remit := 'own'; rule := 'The Control Team › Map Control, The Map';
         why := format('%s is on the map at %s, this Map Control''s table', c, at_table);
       ELSIF tbl IS NOT NULL AND at_table IS NOT NULL THEN
-        remit := 'outside'; rule := 'L230';
+        remit := 'outside'; rule := 'The Map';
         why := format('%s is at %s: that table''s Map Control resolves it', c, at_table);
       ELSE
-        remit := 'discretion'; rule := 'L182–184';
+        remit := 'discretion'; rule := 'The Control Team › Map Control';
         why := format('%s is on the map but %s — Map Control''s call', c,
           CASE WHEN at_table IS NULL THEN 'its table is not known'
                ELSE 'no table was given for this Map Control' END);
       END IF;
     ELSIF cls = 'ledger' THEN
-      remit := 'discretion'; rule := 'L206, L584';
-      why := 'a treasury is Political Control''s; Map Control takes army pay (L584) and helps with incomes (L206)';
+      remit := 'discretion'; rule := 'The Control Team › Game Control, The Campaign System › Pay';
+      why := 'a treasury is Political Control''s; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)';
     ELSIF cls = 'character' AND death THEN
-      remit := 'discretion'; rule := 'L674';
+      remit := 'discretion'; rule := 'Battles › Death of leaders';
       why := 'Map and Political Control resolve the problems which arise from the death of a player';
     ELSE
-      remit := 'outside'; rule := 'L194–196'; why := 'characters are Character Control''s';
+      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'characters are Character Control''s';
     END IF;
   ELSIF r = 'political' THEN
     IF cls = 'ledger' AND religious THEN
-      remit := 'discretion'; rule := 'L190–192';
+      remit := 'discretion'; rule := 'The Control Team › Religious Control';
       why := 'a state''s religion is Religious Control''s side of the game';
     ELSIF cls = 'ledger' THEN
-      remit := 'own'; rule := 'L186–188, L274, L545';
+      remit := 'own'; rule := 'The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money';
       why := 'treasuries, treaties and prestige are off-map actions: Political Control''s';
     ELSIF on_map THEN
-      remit := 'discretion'; rule := 'L186–188';
+      remit := 'discretion'; rule := 'The Control Team › Political Control';
       why := 'on the map: Map Control''s, co-ordinating with Political Control';
     ELSIF cls = 'character' AND death THEN
-      remit := 'discretion'; rule := 'L674';
+      remit := 'discretion'; rule := 'Battles › Death of leaders';
       why := 'Map and Political Control resolve the problems which arise from the death of a player';
     ELSE
-      remit := 'outside'; rule := 'L194–196'; why := 'characters are Character Control''s';
+      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'characters are Character Control''s';
     END IF;
   ELSIF r = 'religious' THEN
     IF religious THEN
-      remit := 'own'; rule := 'L190–192, L387–389';
+      remit := 'own'; rule := 'The Control Team › Religious Control, Religion › The Heavenly Status Chart';
       why := 'the religious side of the game is Religious Control''s';
     ELSIF a IS NULL AND cls IN ('area', 'city') THEN
-      remit := 'discretion'; rule := 'L190–192';
+      remit := 'discretion'; rule := 'The Control Team › Religious Control';
       why := 'Religious Control owns the religion fields of this counter, Map Control the rest';
     ELSIF income THEN
-      remit := 'discretion'; rule := 'L206'; why := 'a treasury is Political Control''s' || incomes;
+      remit := 'discretion'; rule := 'The Control Team › Game Control'; why := 'a treasury is Political Control''s' || incomes;
     ELSE
-      remit := 'outside'; rule := 'L190–192'; why := 'not the religious side of the game';
+      remit := 'outside'; rule := 'The Control Team › Religious Control'; why := 'not the religious side of the game';
     END IF;
   ELSIF r = 'character' THEN
     IF cls = 'character' AND religious THEN
-      remit := 'discretion'; rule := 'L190–192, L339';
+      remit := 'discretion'; rule := 'The Control Team › Religious Control, Religion › Player choice';
       why := 'a character''s religion is Religious Control''s side of the game';
     ELSIF cls = 'character' THEN
-      remit := 'own'; rule := 'L194–196, L439–449';
+      remit := 'own'; rule := 'The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births';
       why := 'births, deaths and marriages are Character Control''s';
     ELSIF income THEN
-      remit := 'discretion'; rule := 'L206'; why := 'a treasury is Political Control''s' || incomes;
+      remit := 'discretion'; rule := 'The Control Team › Game Control'; why := 'a treasury is Political Control''s' || incomes;
     ELSE
-      remit := 'outside'; rule := 'L194–196'; why := 'Character Control tracks characters only';
+      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'Character Control tracks characters only';
     END IF;
   ELSIF r = 'non_played_states' THEN
     IF umpire_non_played(g, c) THEN
       IF marriage THEN
-        remit := 'outside'; rule := 'L198–200, L445';
+        remit := 'outside'; rule := 'The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage';
         why := 'marriages are excepted: Character Control''s';
       ELSE
-        remit := 'own'; rule := 'L198–200, L489';
+        remit := 'own'; rule := 'The Control Team › Non-played States, The Non-played States';
         why := format('%s belongs to a non-played state or is a non-played character', c);
       END IF;
     ELSIF income THEN
-      remit := 'discretion'; rule := 'L206';
+      remit := 'discretion'; rule := 'The Control Team › Game Control';
       why := 'a played state''s treasury is Political Control''s' || incomes;
     ELSE
-      remit := 'outside'; rule := 'L198–200';
+      remit := 'outside'; rule := 'The Control Team › Non-played States';
       why := format('%s is played, not a non-played state''s', c);
     END IF;
   ELSE
@@ -467,7 +467,7 @@ DECLARE
 BEGIN
   IF me.role <> 'game' THEN
     RAISE EXCEPTION USING ERRCODE = 'UM403',
-      MESSAGE = format('%s may not create or publish a game: that is Game Control''s (L202–204)', umpire_by(me));
+      MESSAGE = format('%s may not create or publish a game: that is Game Control''s (The Control Team › Game Control)', umpire_by(me));
   END IF;
   IF g !~ '^[A-Za-z0-9._-]{1,100}$' THEN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('game name ''%s'' — use letters, digits, ''-'', ''_'' or ''.'' (at most 100)', g);
@@ -607,7 +607,7 @@ BEGIN
       SELECT e.signed_by INTO target_by FROM umpire_events e WHERE e.game = g AND e.seq = target;
       IF target_by IS DISTINCT FROM session_user AND me.role <> 'game' THEN
         RAISE EXCEPTION USING ERRCODE = 'UM403',
-          MESSAGE = format('%s may not %s entry %s: it was written by %s — only its own umpire or Game Control may (L202–204)',
+          MESSAGE = format('%s may not %s entry %s: it was written by %s — only its own umpire or Game Control may (The Control Team › Game Control)',
             my_by, CASE WHEN kind = 'undone' THEN 'undo' ELSE 'redo' END, target, coalesce(target_by::text, 'nobody'));
       END IF;
     END IF;

@@ -492,7 +492,7 @@ impl People {
         let help_with_incomes = |why: &str| {
             answer(
                 Remit::ControlDiscretion,
-                "L206",
+                "The Control Team › Game Control",
                 format!(
                     "{why}; all the available umpires help to calculate and distribute incomes in Phase 1"
                 ),
@@ -501,7 +501,7 @@ impl People {
         match role {
             ControlRole::Game => answer(
                 Remit::Own,
-                "L202–204",
+                "The Control Team › Game Control",
                 "Game Control deals with any problem which arises".into(),
             ),
             ControlRole::Map => {
@@ -510,17 +510,17 @@ impl People {
                     return match (table, at) {
                         (Some(mine), Some(its)) if mine == its => answer(
                             Remit::Own,
-                            "L182–184, L230",
+                            "The Control Team › Map Control, The Map",
                             format!("{counter} is on the map at {its}, this Map Control's table"),
                         ),
                         (Some(_), Some(its)) => answer(
                             Remit::Outside,
-                            "L230",
+                            "The Map",
                             format!("{counter} is at {its}: that table's Map Control resolves it"),
                         ),
                         _ => answer(
                             Remit::ControlDiscretion,
-                            "L182–184",
+                            "The Control Team › Map Control",
                             format!(
                                 "{counter} is on the map but {} — Map Control's call",
                                 if at.is_none() {
@@ -535,21 +535,21 @@ impl People {
                 match class {
                     CounterClass::Ledger => answer(
                         Remit::ControlDiscretion,
-                        "L206, L584",
-                        "a treasury is Political Control's; Map Control takes army pay (L584) and helps with incomes (L206)".into(),
+                        "The Control Team › Game Control, The Campaign System › Pay",
+                        "a treasury is Political Control's; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)".into(),
                     ),
                     CounterClass::Character
                         if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
                     {
                         answer(
                             Remit::ControlDiscretion,
-                            "L674",
+                            "Battles › Death of leaders",
                             "Map and Political Control resolve the problems which arise from the death of a player".into(),
                         )
                     }
                     _ => answer(
                         Remit::Outside,
-                        "L194–196",
+                        "The Control Team › Character Control",
                         "characters are Character Control's".into(),
                     ),
                 }
@@ -557,17 +557,17 @@ impl People {
             ControlRole::Political => match class {
                 CounterClass::Ledger if religious => answer(
                     Remit::ControlDiscretion,
-                    "L190–192",
+                    "The Control Team › Religious Control",
                     "a state's religion is Religious Control's side of the game".into(),
                 ),
                 CounterClass::Ledger => answer(
                     Remit::Own,
-                    "L186–188, L274, L545",
+                    "The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money",
                     "treasuries, treaties and prestige are off-map actions: Political Control's".into(),
                 ),
                 _ if on_map => answer(
                     Remit::ControlDiscretion,
-                    "L186–188",
+                    "The Control Team › Political Control",
                     "on the map: Map Control's, co-ordinating with Political Control".into(),
                 ),
                 CounterClass::Character
@@ -575,13 +575,13 @@ impl People {
                 {
                     answer(
                         Remit::ControlDiscretion,
-                        "L674",
+                        "Battles › Death of leaders",
                         "Map and Political Control resolve the problems which arise from the death of a player".into(),
                     )
                 }
                 _ => answer(
                     Remit::Outside,
-                    "L194–196",
+                    "The Control Team › Character Control",
                     "characters are Character Control's".into(),
                 ),
             },
@@ -589,13 +589,13 @@ impl People {
                 if religious {
                     answer(
                         Remit::Own,
-                        "L190–192, L387–389",
+                        "The Control Team › Religious Control, Religion › The Heavenly Status Chart",
                         "the religious side of the game is Religious Control's".into(),
                     )
                 } else if attribute.is_none() && matches!(class, CounterClass::Area | CounterClass::City) {
                     answer(
                         Remit::ControlDiscretion,
-                        "L190–192",
+                        "The Control Team › Religious Control",
                         "Religious Control owns the religion fields of this counter, Map Control the rest".into(),
                     )
                 } else if income {
@@ -603,7 +603,7 @@ impl People {
                 } else {
                     answer(
                         Remit::Outside,
-                        "L190–192",
+                        "The Control Team › Religious Control",
                         "not the religious side of the game".into(),
                     )
                 }
@@ -611,18 +611,18 @@ impl People {
             ControlRole::Character => match class {
                 CounterClass::Character if religious => answer(
                     Remit::ControlDiscretion,
-                    "L190–192, L339",
+                    "The Control Team › Religious Control, Religion › Player choice",
                     "a character's religion is Religious Control's side of the game".into(),
                 ),
                 CounterClass::Character => answer(
                     Remit::Own,
-                    "L194–196, L439–449",
+                    "The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births",
                     "births, deaths and marriages are Character Control's".into(),
                 ),
                 _ if income => help_with_incomes("a treasury is Political Control's"),
                 _ => answer(
                     Remit::Outside,
-                    "L194–196",
+                    "The Control Team › Character Control",
                     "Character Control tracks characters only".into(),
                 ),
             },
@@ -631,13 +631,13 @@ impl People {
                     if marriage {
                         answer(
                             Remit::Outside,
-                            "L198–200, L445",
+                            "The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage",
                             "marriages are excepted: Character Control's".into(),
                         )
                     } else {
                         answer(
                             Remit::Own,
-                            "L198–200, L489",
+                            "The Control Team › Non-played States, The Non-played States",
                             format!("{counter} belongs to a non-played state or is a non-played character"),
                         )
                     }
@@ -646,7 +646,7 @@ impl People {
                 } else {
                     answer(
                         Remit::Outside,
-                        "L198–200",
+                        "The Control Team › Non-played States",
                         format!("{counter} is played, not a non-played state's"),
                     )
                 }

@@ -442,7 +442,7 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
         .expect_err("another table");
     let text = err.to_string();
     assert!(
-        text.contains("the_mediterranean") && text.contains("L230"),
+        text.contains("the_mediterranean") && text.contains("The Map"),
         "{text}"
     );
     assert_eq!(game.events().len(), before);
@@ -481,7 +481,8 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
         panic!("expected the reason's note");
     };
     assert!(
-        text.contains("army pay taken at the East table") && text.contains("L584"),
+        text.contains("army pay taken at the East table")
+            && text.contains("The Campaign System › Pay"),
         "{text}"
     );
 
@@ -917,7 +918,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
     let (ok, out) = try_append(&text, &hash);
     assert!(!ok, "another table's army, written with psql: {out}");
     assert!(
-        out.contains("may not touch monluc-army") && out.contains("L230"),
+        out.contains("may not touch monluc-army") && out.contains("The Map"),
         "{out}"
     );
     // Claiming to be Game Control does not help: the server knows who the login is.

@@ -453,12 +453,12 @@ impl ControlRole {
     /// The rule lines that give its remit.
     pub fn rule(self) -> &'static str {
         match self {
-            ControlRole::Map => "L182–184",
-            ControlRole::Political => "L186–188",
-            ControlRole::Religious => "L190–192",
-            ControlRole::Character => "L194–196",
-            ControlRole::NonPlayedStates => "L198–200",
-            ControlRole::Game => "L202–204",
+            ControlRole::Map => "The Control Team › Map Control",
+            ControlRole::Political => "The Control Team › Political Control",
+            ControlRole::Religious => "The Control Team › Religious Control",
+            ControlRole::Character => "The Control Team › Character Control",
+            ControlRole::NonPlayedStates => "The Control Team › Non-played States",
+            ControlRole::Game => "The Control Team › Game Control",
         }
     }
 }

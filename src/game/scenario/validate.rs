@@ -1432,7 +1432,7 @@ fn control(
                 ctx.err(
                     &p.key("role"),
                     e,
-                    "write one of the six Control roles (L177–206)",
+                    "write one of the six Control roles (The Control Team)",
                 );
                 continue;
             }
@@ -1443,7 +1443,7 @@ fn control(
                 &p,
                 format!("Map Control '{}' needs a table", u.name),
                 format!(
-                    "add table: one of {} — each map table has its own Map Control (L230)",
+                    "add table: one of {} — each map table has its own Map Control (The Map)",
                     listed(table_ids)
                 ),
             ),
