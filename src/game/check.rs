@@ -511,8 +511,9 @@ pub fn pending_items(view: &View) -> Vec<Pending> {
 fn check_next(view: &View) -> Checked {
     let open: Vec<String> = pending_items(view)
         .into_iter()
-        .filter(|p| p.mandatory && !p.done)
-        .map(|p| format!("{} [{}]", p.label, p.key))
+        .enumerate()
+        .filter(|(_, p)| p.mandatory && !p.done)
+        .map(|(n, p)| format!("{}. {}", n + 1, p.label))
         .collect();
     if !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
@@ -539,14 +540,19 @@ fn check_back(view: &View) -> Checked {
 
 fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
     needs_reason(reason, "skipping")?;
-    let open: Vec<Pending> = pending_items(view)
-        .into_iter()
-        .filter(|p| !p.done)
-        .collect();
-    if !open.iter().any(|p| p.key == item) {
+    let all = pending_items(view);
+    if !all.iter().any(|p| p.key == item && !p.done) {
         return Err(Refusal::NothingPending {
-            item: item.to_string(),
-            pending: open.into_iter().map(|p| p.key).collect(),
+            item: all
+                .iter()
+                .find(|p| p.key == item)
+                .map_or_else(|| item.to_string(), |p| p.label.clone()),
+            pending: all
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.done)
+                .map(|(n, p)| format!("{}. {}", n + 1, p.label))
+                .collect(),
         });
     }
     Ok(vec![EventKind::Skipped {

@@ -224,9 +224,9 @@ pub enum Refusal {
         what: &'static str,
     },
     /// Mandatory items still pending.
-    #[error("mandatory items are still pending: {} — resolve them, or skip each with a reason (`umpire game skip FILE KEY --reason …`)", items.join("; "))]
+    #[error("mandatory items are still pending: {} — resolve them, or skip each with a reason (`umpire game skip FILE NUMBER --reason …`)", items.join("; "))]
     MandatoryPending {
-        /// The items, "label [key]".
+        /// The items, "number. label" (the number as `game status` shows it).
         items: Vec<String>,
     },
     /// Past the last turn.
@@ -240,13 +240,13 @@ pub enum Refusal {
     FirstStep,
     /// No pending item of that key.
     #[error(
-        "nothing pending is called '{item}' — pending: {}",
+        "'{item}' is not pending at this step (done already, or another step's) — pending: {}",
         or_nothing(pending)
     )]
     NothingPending {
-        /// The key given.
+        /// The item given (its label when it is one of this step's).
         item: String,
-        /// The keys pending.
+        /// The items pending, "number. label".
         pending: Vec<String>,
     },
     /// A status with no name.

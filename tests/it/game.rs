@@ -143,7 +143,7 @@ fn bad_actions_are_refused_and_write_nothing() {
                 item: "nothing-here".into(),
                 reason: "because".into(),
             },
-            "nothing pending is called",
+            "is not pending at this step",
         ),
         (
             Action::Override {
