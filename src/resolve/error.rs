@@ -44,14 +44,14 @@ pub enum ResolveError {
     },
     /// The cell needed is not in the rule text.
     #[error(
-        "{title} ({table}{rule}): the cell at row {row}, column {column} is not in the rule text — read the result off your chart sheet and enter it (--chart-result CODE), or transcribe the table (umpire rules template)"
+        "{title}{rule}: the cell at row {row}, column {column} is not in the rule text — read the result off your chart sheet and give it with --chart-result (the procedure's result codes are listed by `umpire describe`), or transcribe the table (umpire rules template)"
     )]
     MissingCell {
         /// Table id.
         table: String,
         /// Table title.
         title: String,
-        /// Rule reference, formatted as ", §x".
+        /// Rule reference, formatted as " [§x]".
         rule: String,
         /// Row heading.
         row: String,

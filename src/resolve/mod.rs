@@ -813,7 +813,7 @@ fn find_cell<'r>(
             rule: table
                 .rule
                 .as_ref()
-                .map_or_else(String::new, |r| format!(", {r}")),
+                .map_or_else(String::new, |r| format!(" [{r}]")),
             row: row.heading,
             column: column.map_or_else(|| "result".into(), |c| c.heading),
         });

@@ -841,13 +841,13 @@ fn missing_cell_fails_naming_table_row_and_column() {
             assert_eq!(title, "Sortie Table");
             assert_eq!(row, "3-4");
             assert_eq!(column, "breakout");
-            assert_eq!(rule, ", fixture §7.1");
+            assert_eq!(rule, " [fixture §7.1]");
         }
         other => panic!("expected MissingCell, got {other:?}"),
     }
     let message = err.to_string();
     assert!(
-        message.contains("Sortie Table (sortie, fixture §7.1)"),
+        message.contains("Sortie Table [fixture §7.1]") && !message.contains("(sortie"),
         "{message}"
     );
     assert!(message.contains("row 3-4, column breakout"), "{message}");
