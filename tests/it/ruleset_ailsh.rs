@@ -1730,3 +1730,309 @@ fn capitano_elimination_consequences_l324_l334() {
         "L324: survives on 3+"
     );
 }
+
+// ── Scenario special rules with dice, placed in the Sequence of Play ─────────────────────────
+
+/// A game of a shipped ailsh scenario (its file under scenarios/ailsh/).
+fn scenario_game(file: &str, name: &str) -> umpire::game::Game {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("scenarios/ailsh").join(file);
+    let source = umpire::rules::SourceFile {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("scenario file"),
+    };
+    let dir = std::env::temp_dir().join(format!("umpire-ailsh-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    static LIB: std::sync::OnceLock<umpire::rules::Library> = std::sync::OnceLock::new();
+    let lib = LIB.get_or_init(umpire::rules::Library::shipped);
+    umpire::game::Game::create(&dir.join("game.umpire"), &source, lib, Some(5)).expect("create")
+}
+
+/// The pending items of `game` with its cursor at turn `turn` (a calendar label) and leaf step
+/// `step`.
+fn pending_at(
+    game: &umpire::game::Game,
+    turn: &str,
+    step: &str,
+) -> Vec<umpire::game::sequence::Pending> {
+    let mut state = game.state().clone();
+    state.cursor.turn = game
+        .scenario()
+        .turn_of(turn)
+        .unwrap_or_else(|| panic!("no turn {turn}"));
+    state.cursor.step = game
+        .steps()
+        .iter()
+        .position(|s| s.id == step)
+        .unwrap_or_else(|| panic!("no leaf step {step}"));
+    umpire::game::sequence::pending(game.ruleset(), game.scenario(), &state)
+}
+
+/// The schedule `schedule` puts a mandatory item naming `procedure` at `step` on `due` turns,
+/// and nothing at `step` on `not_due` turns nor at `elsewhere` on a due turn.
+#[track_caller]
+fn scheduled_at(
+    game: &umpire::game::Game,
+    schedule: &str,
+    procedure: &str,
+    step: &str,
+    due: &[&str],
+    not_due: &[&str],
+    elsewhere: &str,
+) {
+    let key = |turn: &str| {
+        format!(
+            "schedule:{schedule}:{}",
+            game.scenario().turn_of(turn).unwrap()
+        )
+    };
+    for turn in due {
+        let items = pending_at(game, turn, step);
+        let item = items
+            .iter()
+            .find(|p| p.key == key(turn))
+            .unwrap_or_else(|| panic!("{schedule} not pending at {step} on {turn}: {items:?}"));
+        assert_eq!(item.procedure.as_deref(), Some(procedure));
+        assert!(item.mandatory && !item.done, "{item:?}");
+        assert!(
+            !pending_at(game, turn, elsewhere)
+                .iter()
+                .any(|p| p.key == key(turn)),
+            "{schedule} also at {elsewhere} on {turn}"
+        );
+    }
+    for turn in not_due {
+        assert!(
+            !pending_at(game, turn, step)
+                .iter()
+                .any(|p| p.key.starts_with(&format!("schedule:{schedule}:"))),
+            "{schedule} pending on {turn}"
+        );
+    }
+}
+
+fn fractions(o: &Odds) -> Vec<(String, String)> {
+    o.outcomes
+        .iter()
+        .map(|x| (x.code.clone(), x.fraction.to_string()))
+        .collect()
+}
+
+#[test]
+fn s3_swiss_reinforcements_l2241() {
+    // August, 5: +0, so only a natural 5 brings them; a natural 6 is always ignored.
+    let r = run(
+        "swiss_reinforcements",
+        &[("turns_after_august_5", "0")],
+        &["5"],
+    );
+    assert_eq!(r.outcome.code, "reinforcements", "L2241: 5 or more");
+    assert_eq!(
+        run(
+            "swiss_reinforcements",
+            &[("turns_after_august_5", "0")],
+            &["4"]
+        )
+        .outcome
+        .code,
+        "nothing",
+        "L2241: less than 5"
+    );
+    assert_eq!(
+        run(
+            "swiss_reinforcements",
+            &[("turns_after_august_5", "3")],
+            &["6"]
+        )
+        .outcome
+        .code,
+        "ignored",
+        "L2241: a natural 6 is always ignored"
+    );
+    // September, 1 is three turns after August, 5: a natural 2 + 3 = 5.
+    let r = run(
+        "swiss_reinforcements",
+        &[("turns_after_august_5", "3")],
+        &["2"],
+    );
+    assert_eq!(r.outcome.code, "reinforcements");
+    explains(&r, "Modified roll: 2 + 3 = 5");
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.text.as_deref().is_some_and(|t| t.contains("Roist"))),
+        "{:?}",
+        r.outcome.effects
+    );
+    // Odds by hand: natural 6 → ignored (1/6); of 1–5, reinforcements when n ≥ 5 − m.
+    let expect: [(&str, &[(&str, &str)]); 5] = [
+        (
+            "0",
+            &[
+                ("nothing", "2/3"),
+                ("reinforcements", "1/6"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "1",
+            &[
+                ("nothing", "1/2"),
+                ("reinforcements", "1/3"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "2",
+            &[
+                ("nothing", "1/3"),
+                ("reinforcements", "1/2"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "3",
+            &[
+                ("nothing", "1/6"),
+                ("reinforcements", "2/3"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        ("4", &[("reinforcements", "5/6"), ("ignored", "1/6")]),
+    ];
+    for (m, want) in expect {
+        let o = odds_of("swiss_reinforcements", &[("turns_after_august_5", m)]);
+        assert!(o.complete);
+        let mut got = fractions(&o);
+        got.sort();
+        let mut want: Vec<(String, String)> = want
+            .iter()
+            .map(|(c, f)| (c.to_string(), f.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{m} turns after August, 5");
+    }
+    // After the Anti-French Command Phase (the last step of the Command Phase), from August, 5.
+    let game = scenario_game("s3_francois_first_time_1515.yaml", "s3-reinforcements");
+    scheduled_at(
+        &game,
+        "swiss_reinforcements_roll",
+        "swiss_reinforcements",
+        "b2d_issue_orders",
+        &["August, 5", "September, 1", "October, 3"],
+        &["August, 4"],
+        "c1_reinforcements",
+    );
+}
+
+#[test]
+fn s3_swiss_alignment_l2257_l2272() {
+    let none = [("french_aps_spent", "0"), ("anti_french_aps_spent", "0")];
+    for (die, status) in [
+        ("1", "anti_french"),
+        ("2", "anti_french"),
+        ("3", "neutral"),
+        ("4", "neutral"),
+        ("5", "pro_french"),
+        ("6", "pro_french"),
+    ] {
+        assert_eq!(
+            run("swiss_alignment", &none, &[die]).outcome.code,
+            status,
+            "L2270–2272: die {die}"
+        );
+    }
+    // 5 French APs (+2) on a 3: 5, Pro-French; the Anti-French 5 APs (−2) and Schiner (−1) on a
+    // 5: 2, Anti-French.
+    let r = run(
+        "swiss_alignment",
+        &[("french_aps_spent", "5"), ("anti_french_aps_spent", "0")],
+        &["3"],
+    );
+    assert_eq!(r.outcome.code, "pro_french", "L2260");
+    let r = run(
+        "swiss_alignment",
+        &[
+            ("french_aps_spent", "0"),
+            ("anti_french_aps_spent", "5"),
+            ("schiner_with_40_swiss_infantry", "true"),
+        ],
+        &["5"],
+    );
+    assert_eq!(r.outcome.code, "anti_french", "L2262–2263");
+    explains(&r, "Modified roll: 5 − 3 = 2");
+    // Both spend 2: +1 −1 = 0.
+    assert_eq!(
+        run(
+            "swiss_alignment",
+            &[("french_aps_spent", "2"), ("anti_french_aps_spent", "2")],
+            &["2"],
+        )
+        .outcome
+        .code,
+        "anti_french"
+    );
+    // The APs are declared every time: no value is assumed.
+    assert!(try_run("swiss_alignment", &[], &["3"], None).is_err());
+    // Odds by hand (d6 + m: ≤2 Anti-French, 3–4 Neutral, 5+ Pro-French).
+    let cases: [(&[(&str, &str)], &[(&str, &str)]); 5] = [
+        (
+            &none,
+            &[
+                ("anti_french", "1/3"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/3"),
+            ],
+        ),
+        (
+            &[("french_aps_spent", "2"), ("anti_french_aps_spent", "0")],
+            &[
+                ("anti_french", "1/6"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/2"),
+            ],
+        ),
+        (
+            &[("french_aps_spent", "5"), ("anti_french_aps_spent", "0")],
+            &[("neutral", "1/3"), ("pro_french", "2/3")],
+        ),
+        (
+            &[("french_aps_spent", "0"), ("anti_french_aps_spent", "2")],
+            &[
+                ("anti_french", "1/2"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/6"),
+            ],
+        ),
+        (
+            &[
+                ("french_aps_spent", "0"),
+                ("anti_french_aps_spent", "5"),
+                ("schiner_with_40_swiss_infantry", "true"),
+            ],
+            &[("anti_french", "5/6"), ("neutral", "1/6")],
+        ),
+    ];
+    for (inputs, want) in cases {
+        let o = odds_of("swiss_alignment", inputs);
+        assert!(o.complete, "L2269–2272: printed in full");
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(c, f)| (c.to_string(), f.to_string()))
+            .collect();
+        assert_eq!(fractions(&o), want, "{inputs:?}");
+    }
+    // At the end of the Weather Phase of each turn.
+    let game = scenario_game("s3_francois_first_time_1515.yaml", "s3-alignment");
+    scheduled_at(
+        &game,
+        "swiss_alignment_roll",
+        "swiss_alignment",
+        "phase_a_weather",
+        &["August, 4", "September, 3", "October, 3"],
+        &[],
+        "b1a_receive_aps_remove_orders",
+    );
+}
