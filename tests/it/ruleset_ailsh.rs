@@ -2036,3 +2036,42 @@ fn s3_swiss_alignment_l2257_l2272() {
         "b1a_receive_aps_remove_orders",
     );
 }
+
+#[test]
+fn s4_venetian_automatic_retreat_l2500_l2502() {
+    for (die, code) in [
+        ("1", "retreat_order"),
+        ("3", "retreat_order"),
+        ("4", "normal_orders"),
+        ("6", "normal_orders"),
+    ] {
+        assert_eq!(
+            run("venetian_automatic_retreat", &[], &[die]).outcome.code,
+            code,
+            "L2500–2502: die {die}"
+        );
+    }
+    // Odds by hand: 1–3 of 6 force the Retreat Order.
+    let o = odds_of("venetian_automatic_retreat", &[]);
+    assert!(o.complete);
+    let mut got = fractions(&o);
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("normal_orders".to_string(), "1/2".to_string()),
+            ("retreat_order".to_string(), "1/2".to_string())
+        ]
+    );
+    // When Orders are issued: the Issue Orders step of the Command Phase, every turn.
+    let game = scenario_game("s4_french_lose_the_duchy_1522.yaml", "s4-venetian");
+    scheduled_at(
+        &game,
+        "venetian_automatic_retreat_roll",
+        "venetian_automatic_retreat",
+        "b2d_issue_orders",
+        &["March, 1", "April, 2", "May, 4"],
+        &[],
+        "phase_a_weather",
+    );
+}
