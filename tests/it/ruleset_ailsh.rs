@@ -2075,3 +2075,154 @@ fn s4_venetian_automatic_retreat_l2500_l2502() {
         "phase_a_weather",
     );
 }
+
+fn sorted(o: &Odds) -> Vec<(String, String)> {
+    let mut got = fractions(o);
+    got.sort();
+    got
+}
+
+fn pairs(want: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = want
+        .iter()
+        .map(|(c, f)| (c.to_string(), f.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn s5_imperial_expedition_to_genova_l2694_l2703() {
+    assert_eq!(
+        run("genova_expedition", &[], &["4"]).outcome.code,
+        "nothing",
+        "L2694: 1, 2, 3 or 4"
+    );
+    let r = run("genova_expedition", &[], &["5"]);
+    assert_eq!(r.outcome.code, "disembarkation", "L2694: 5 or 6");
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.kind == "follow_up"
+                && e.procedure.as_deref() == Some("genova_expedition_force")),
+        "two dice follow in the Activation Phase: {:?}",
+        r.outcome.effects
+    );
+    assert_eq!(
+        sorted(&odds_of("genova_expedition", &[])),
+        pairs(&[("nothing", "2/3"), ("disembarkation", "1/3")])
+    );
+    for (dice, code) in [
+        (["4", "5"], "no_reinforcements"),
+        (["6", "3"], "no_reinforcements"),
+        (["4", "6"], "three_turns_after"),
+        (["5", "6"], "two_turns_after"),
+        (["6", "6"], "two_turns_after"),
+    ] {
+        assert_eq!(
+            run("genova_expedition_force", &[], &dice).outcome.code,
+            code,
+            "L2697–2703: {dice:?}"
+        );
+    }
+    // 2–9: 30 of 36; 10: 3 of 36; 11–12: 2 + 1 of 36.
+    let o = odds_of("genova_expedition_force", &[]);
+    assert!(o.complete, "L2696–2703: printed in full");
+    assert_eq!(
+        sorted(&o),
+        pairs(&[
+            ("no_reinforcements", "5/6"),
+            ("three_turns_after", "1/12"),
+            ("two_turns_after", "1/12")
+        ])
+    );
+    // At the end of the Weather Phase of AP turns, February, 3 excluded.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-genova");
+    scheduled_at(
+        &game,
+        "genova_expedition_roll",
+        "genova_expedition",
+        "phase_a_weather",
+        &["November, 1", "December, 3", "January, 5"],
+        &["October, 6", "November, 2", "February, 3"],
+        "b1a_receive_aps_remove_orders",
+    );
+}
+
+#[test]
+fn s5_special_imperial_reinforcements_aps_l2709() {
+    let r = run("tirolo_aps", &[("command_path", "true")], &["4"]);
+    assert_eq!(r.outcome.code, "aps_received");
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![4],
+        "L2709: APs equal to a die roll"
+    );
+    let r = run("tirolo_aps", &[], &["4"]);
+    assert_eq!(
+        r.outcome.code, "no_aps",
+        "L2709: only with a valid Command Path"
+    );
+    assert!(effect_amounts(&r, "value").is_empty());
+    let o = odds_of("tirolo_aps", &[("command_path", "true")]);
+    assert_eq!(o.outcomes.len(), 6, "{:?}", o.outcomes);
+    for (k, x) in o.outcomes.iter().enumerate() {
+        assert_eq!(
+            (x.value, x.fraction.to_string()),
+            (Some(k as i64 + 1), "1/6".into())
+        );
+    }
+    assert_eq!(
+        sorted(&odds_of("tirolo_aps", &[])),
+        pairs(&[("no_aps", "1/1")])
+    );
+    // On re-entering the map: two turns after an exit on December, 6 at the earliest.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-tirolo");
+    scheduled_at(
+        &game,
+        "tirolo_aps_roll",
+        "tirolo_aps",
+        "c1_reinforcements",
+        &["January, 2", "February, 6"],
+        &["December, 6", "January, 1"],
+        "phase_a_weather",
+    );
+}
+
+#[test]
+fn s5_pestilence_in_milano_l2725() {
+    assert_eq!(
+        run("pestilence_in_milano", &[], &["4"]).outcome.code,
+        "pestilence",
+        "L2725: 1, 2, 3 or 4"
+    );
+    assert_eq!(
+        run("pestilence_in_milano", &[], &["5"]).outcome.code,
+        "no_pestilence"
+    );
+    assert_eq!(
+        sorted(&odds_of("pestilence_in_milano", &[])),
+        pairs(&[("pestilence", "2/3"), ("no_pestilence", "1/3")])
+    );
+    // A Force starting in Milano: at the start; the first Force entering: when Forces move.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-pestilence");
+    scheduled_at(
+        &game,
+        "pestilence_at_start",
+        "pestilence_in_milano",
+        "interphase_offer",
+        &["October, 6"],
+        &["November, 1"],
+        "c2b_activate",
+    );
+    scheduled_at(
+        &game,
+        "pestilence_first_entry",
+        "pestilence_in_milano",
+        "c2b_activate",
+        &["October, 6", "January, 1 (1525)", "February, 6"],
+        &[],
+        "phase_a_weather",
+    );
+}
