@@ -1812,6 +1812,9 @@ fn scheduled_at(
     }
 }
 
+/// A (name, value) pair: an input, or an outcome code and its odds.
+type Pair<'a> = (&'a str, &'a str);
+
 fn fractions(o: &Odds) -> Vec<(String, String)> {
     o.outcomes
         .iter()
@@ -1977,7 +1980,7 @@ fn s3_swiss_alignment_l2257_l2272() {
     // The APs are declared every time: no value is assumed.
     assert!(try_run("swiss_alignment", &[], &["3"], None).is_err());
     // Odds by hand (d6 + m: ≤2 Anti-French, 3–4 Neutral, 5+ Pro-French).
-    let cases: [(&[(&str, &str)], &[(&str, &str)]); 5] = [
+    let cases: [(&[Pair], &[Pair]); 5] = [
         (
             &none,
             &[
