@@ -1730,3 +1730,502 @@ fn capitano_elimination_consequences_l324_l334() {
         "L324: survives on 3+"
     );
 }
+
+// ── Scenario special rules with dice, placed in the Sequence of Play ─────────────────────────
+
+/// A game of a shipped ailsh scenario (its file under scenarios/ailsh/).
+fn scenario_game(file: &str, name: &str) -> umpire::game::Game {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("scenarios/ailsh").join(file);
+    let source = umpire::rules::SourceFile {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("scenario file"),
+    };
+    let dir = std::env::temp_dir().join(format!("umpire-ailsh-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    static LIB: std::sync::OnceLock<umpire::rules::Library> = std::sync::OnceLock::new();
+    let lib = LIB.get_or_init(umpire::rules::Library::shipped);
+    umpire::game::Game::create(&dir.join("game.umpire"), &source, lib, Some(5)).expect("create")
+}
+
+/// The pending items of `game` with its cursor at turn `turn` (a calendar label) and leaf step
+/// `step`.
+fn pending_at(
+    game: &umpire::game::Game,
+    turn: &str,
+    step: &str,
+) -> Vec<umpire::game::sequence::Pending> {
+    let mut state = game.state().clone();
+    state.cursor.turn = game
+        .scenario()
+        .turn_of(turn)
+        .unwrap_or_else(|| panic!("no turn {turn}"));
+    state.cursor.step = game
+        .steps()
+        .iter()
+        .position(|s| s.id == step)
+        .unwrap_or_else(|| panic!("no leaf step {step}"));
+    umpire::game::sequence::pending(game.ruleset(), game.scenario(), &state)
+}
+
+/// The schedule `schedule` puts a mandatory item naming `procedure` at `step` on `due` turns,
+/// and nothing at `step` on `not_due` turns nor at `elsewhere` on a due turn.
+#[track_caller]
+fn scheduled_at(
+    game: &umpire::game::Game,
+    schedule: &str,
+    procedure: &str,
+    step: &str,
+    due: &[&str],
+    not_due: &[&str],
+    elsewhere: &str,
+) {
+    let key = |turn: &str| {
+        format!(
+            "schedule:{schedule}:{}",
+            game.scenario().turn_of(turn).unwrap()
+        )
+    };
+    for turn in due {
+        let items = pending_at(game, turn, step);
+        let item = items
+            .iter()
+            .find(|p| p.key == key(turn))
+            .unwrap_or_else(|| panic!("{schedule} not pending at {step} on {turn}: {items:?}"));
+        assert_eq!(item.procedure.as_deref(), Some(procedure));
+        assert!(item.mandatory && !item.done, "{item:?}");
+        assert!(
+            !pending_at(game, turn, elsewhere)
+                .iter()
+                .any(|p| p.key == key(turn)),
+            "{schedule} also at {elsewhere} on {turn}"
+        );
+    }
+    for turn in not_due {
+        assert!(
+            !pending_at(game, turn, step)
+                .iter()
+                .any(|p| p.key.starts_with(&format!("schedule:{schedule}:"))),
+            "{schedule} pending on {turn}"
+        );
+    }
+}
+
+/// A (name, value) pair: an input, or an outcome code and its odds.
+type Pair<'a> = (&'a str, &'a str);
+
+fn fractions(o: &Odds) -> Vec<(String, String)> {
+    o.outcomes
+        .iter()
+        .map(|x| (x.code.clone(), x.fraction.to_string()))
+        .collect()
+}
+
+#[test]
+fn s3_swiss_reinforcements_l2241() {
+    // August, 5: +0, so only a natural 5 brings them; a natural 6 is always ignored.
+    let r = run(
+        "swiss_reinforcements",
+        &[("turns_after_august_5", "0")],
+        &["5"],
+    );
+    assert_eq!(r.outcome.code, "reinforcements", "L2241: 5 or more");
+    assert_eq!(
+        run(
+            "swiss_reinforcements",
+            &[("turns_after_august_5", "0")],
+            &["4"]
+        )
+        .outcome
+        .code,
+        "nothing",
+        "L2241: less than 5"
+    );
+    assert_eq!(
+        run(
+            "swiss_reinforcements",
+            &[("turns_after_august_5", "3")],
+            &["6"]
+        )
+        .outcome
+        .code,
+        "ignored",
+        "L2241: a natural 6 is always ignored"
+    );
+    // September, 1 is three turns after August, 5: a natural 2 + 3 = 5.
+    let r = run(
+        "swiss_reinforcements",
+        &[("turns_after_august_5", "3")],
+        &["2"],
+    );
+    assert_eq!(r.outcome.code, "reinforcements");
+    explains(&r, "Modified roll: 2 + 3 = 5");
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.text.as_deref().is_some_and(|t| t.contains("Roist"))),
+        "{:?}",
+        r.outcome.effects
+    );
+    // Odds by hand: natural 6 → ignored (1/6); of 1–5, reinforcements when n ≥ 5 − m.
+    let expect: [(&str, &[(&str, &str)]); 5] = [
+        (
+            "0",
+            &[
+                ("nothing", "2/3"),
+                ("reinforcements", "1/6"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "1",
+            &[
+                ("nothing", "1/2"),
+                ("reinforcements", "1/3"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "2",
+            &[
+                ("nothing", "1/3"),
+                ("reinforcements", "1/2"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        (
+            "3",
+            &[
+                ("nothing", "1/6"),
+                ("reinforcements", "2/3"),
+                ("ignored", "1/6"),
+            ],
+        ),
+        ("4", &[("reinforcements", "5/6"), ("ignored", "1/6")]),
+    ];
+    for (m, want) in expect {
+        let o = odds_of("swiss_reinforcements", &[("turns_after_august_5", m)]);
+        assert!(o.complete);
+        let mut got = fractions(&o);
+        got.sort();
+        let mut want: Vec<(String, String)> = want
+            .iter()
+            .map(|(c, f)| (c.to_string(), f.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{m} turns after August, 5");
+    }
+    // After the Anti-French Command Phase (the last step of the Command Phase), from August, 5.
+    let game = scenario_game("s3_francois_first_time_1515.yaml", "s3-reinforcements");
+    scheduled_at(
+        &game,
+        "swiss_reinforcements_roll",
+        "swiss_reinforcements",
+        "b2d_issue_orders",
+        &["August, 5", "September, 1", "October, 3"],
+        &["August, 4"],
+        "c1_reinforcements",
+    );
+}
+
+#[test]
+fn s3_swiss_alignment_l2257_l2272() {
+    let none = [("french_aps_spent", "0"), ("anti_french_aps_spent", "0")];
+    for (die, status) in [
+        ("1", "anti_french"),
+        ("2", "anti_french"),
+        ("3", "neutral"),
+        ("4", "neutral"),
+        ("5", "pro_french"),
+        ("6", "pro_french"),
+    ] {
+        assert_eq!(
+            run("swiss_alignment", &none, &[die]).outcome.code,
+            status,
+            "L2270–2272: die {die}"
+        );
+    }
+    // 5 French APs (+2) on a 3: 5, Pro-French; the Anti-French 5 APs (−2) and Schiner (−1) on a
+    // 5: 2, Anti-French.
+    let r = run(
+        "swiss_alignment",
+        &[("french_aps_spent", "5"), ("anti_french_aps_spent", "0")],
+        &["3"],
+    );
+    assert_eq!(r.outcome.code, "pro_french", "L2260");
+    let r = run(
+        "swiss_alignment",
+        &[
+            ("french_aps_spent", "0"),
+            ("anti_french_aps_spent", "5"),
+            ("schiner_with_40_swiss_infantry", "true"),
+        ],
+        &["5"],
+    );
+    assert_eq!(r.outcome.code, "anti_french", "L2262–2263");
+    explains(&r, "Modified roll: 5 − 3 = 2");
+    // Both spend 2: +1 −1 = 0.
+    assert_eq!(
+        run(
+            "swiss_alignment",
+            &[("french_aps_spent", "2"), ("anti_french_aps_spent", "2")],
+            &["2"],
+        )
+        .outcome
+        .code,
+        "anti_french"
+    );
+    // The APs are declared every time: no value is assumed.
+    assert!(try_run("swiss_alignment", &[], &["3"], None).is_err());
+    // Odds by hand (d6 + m: ≤2 Anti-French, 3–4 Neutral, 5+ Pro-French).
+    let cases: [(&[Pair], &[Pair]); 5] = [
+        (
+            &none,
+            &[
+                ("anti_french", "1/3"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/3"),
+            ],
+        ),
+        (
+            &[("french_aps_spent", "2"), ("anti_french_aps_spent", "0")],
+            &[
+                ("anti_french", "1/6"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/2"),
+            ],
+        ),
+        (
+            &[("french_aps_spent", "5"), ("anti_french_aps_spent", "0")],
+            &[("neutral", "1/3"), ("pro_french", "2/3")],
+        ),
+        (
+            &[("french_aps_spent", "0"), ("anti_french_aps_spent", "2")],
+            &[
+                ("anti_french", "1/2"),
+                ("neutral", "1/3"),
+                ("pro_french", "1/6"),
+            ],
+        ),
+        (
+            &[
+                ("french_aps_spent", "0"),
+                ("anti_french_aps_spent", "5"),
+                ("schiner_with_40_swiss_infantry", "true"),
+            ],
+            &[("anti_french", "5/6"), ("neutral", "1/6")],
+        ),
+    ];
+    for (inputs, want) in cases {
+        let o = odds_of("swiss_alignment", inputs);
+        assert!(o.complete, "L2269–2272: printed in full");
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(c, f)| (c.to_string(), f.to_string()))
+            .collect();
+        assert_eq!(fractions(&o), want, "{inputs:?}");
+    }
+    // At the end of the Weather Phase of each turn.
+    let game = scenario_game("s3_francois_first_time_1515.yaml", "s3-alignment");
+    scheduled_at(
+        &game,
+        "swiss_alignment_roll",
+        "swiss_alignment",
+        "phase_a_weather",
+        &["August, 4", "September, 3", "October, 3"],
+        &[],
+        "b1a_receive_aps_remove_orders",
+    );
+}
+
+#[test]
+fn s4_venetian_automatic_retreat_l2500_l2502() {
+    for (die, code) in [
+        ("1", "retreat_order"),
+        ("3", "retreat_order"),
+        ("4", "normal_orders"),
+        ("6", "normal_orders"),
+    ] {
+        assert_eq!(
+            run("venetian_automatic_retreat", &[], &[die]).outcome.code,
+            code,
+            "L2500–2502: die {die}"
+        );
+    }
+    // Odds by hand: 1–3 of 6 force the Retreat Order.
+    let o = odds_of("venetian_automatic_retreat", &[]);
+    assert!(o.complete);
+    let mut got = fractions(&o);
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("normal_orders".to_string(), "1/2".to_string()),
+            ("retreat_order".to_string(), "1/2".to_string())
+        ]
+    );
+    // When Orders are issued: the Issue Orders step of the Command Phase, every turn.
+    let game = scenario_game("s4_french_lose_the_duchy_1522.yaml", "s4-venetian");
+    scheduled_at(
+        &game,
+        "venetian_automatic_retreat_roll",
+        "venetian_automatic_retreat",
+        "b2d_issue_orders",
+        &["March, 1", "April, 2", "May, 4"],
+        &[],
+        "phase_a_weather",
+    );
+}
+
+fn sorted(o: &Odds) -> Vec<(String, String)> {
+    let mut got = fractions(o);
+    got.sort();
+    got
+}
+
+fn pairs(want: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = want
+        .iter()
+        .map(|(c, f)| (c.to_string(), f.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn s5_imperial_expedition_to_genova_l2694_l2703() {
+    assert_eq!(
+        run("genova_expedition", &[], &["4"]).outcome.code,
+        "nothing",
+        "L2694: 1, 2, 3 or 4"
+    );
+    let r = run("genova_expedition", &[], &["5"]);
+    assert_eq!(r.outcome.code, "disembarkation", "L2694: 5 or 6");
+    assert!(
+        r.outcome
+            .effects
+            .iter()
+            .any(|e| e.kind == "follow_up"
+                && e.procedure.as_deref() == Some("genova_expedition_force")),
+        "two dice follow in the Activation Phase: {:?}",
+        r.outcome.effects
+    );
+    assert_eq!(
+        sorted(&odds_of("genova_expedition", &[])),
+        pairs(&[("nothing", "2/3"), ("disembarkation", "1/3")])
+    );
+    for (dice, code) in [
+        (["4", "5"], "no_reinforcements"),
+        (["6", "3"], "no_reinforcements"),
+        (["4", "6"], "three_turns_after"),
+        (["5", "6"], "two_turns_after"),
+        (["6", "6"], "two_turns_after"),
+    ] {
+        assert_eq!(
+            run("genova_expedition_force", &[], &dice).outcome.code,
+            code,
+            "L2697–2703: {dice:?}"
+        );
+    }
+    // 2–9: 30 of 36; 10: 3 of 36; 11–12: 2 + 1 of 36.
+    let o = odds_of("genova_expedition_force", &[]);
+    assert!(o.complete, "L2696–2703: printed in full");
+    assert_eq!(
+        sorted(&o),
+        pairs(&[
+            ("no_reinforcements", "5/6"),
+            ("three_turns_after", "1/12"),
+            ("two_turns_after", "1/12")
+        ])
+    );
+    // At the end of the Weather Phase of AP turns, February, 3 excluded.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-genova");
+    scheduled_at(
+        &game,
+        "genova_expedition_roll",
+        "genova_expedition",
+        "phase_a_weather",
+        &["November, 1", "December, 3", "January, 5"],
+        &["October, 6", "November, 2", "February, 3"],
+        "b1a_receive_aps_remove_orders",
+    );
+}
+
+#[test]
+fn s5_special_imperial_reinforcements_aps_l2709() {
+    let r = run("tirolo_aps", &[("command_path", "true")], &["4"]);
+    assert_eq!(r.outcome.code, "aps_received");
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![4],
+        "L2709: APs equal to a die roll"
+    );
+    let r = run("tirolo_aps", &[], &["4"]);
+    assert_eq!(
+        r.outcome.code, "no_aps",
+        "L2709: only with a valid Command Path"
+    );
+    assert!(effect_amounts(&r, "value").is_empty());
+    let o = odds_of("tirolo_aps", &[("command_path", "true")]);
+    assert_eq!(o.outcomes.len(), 6, "{:?}", o.outcomes);
+    for (k, x) in o.outcomes.iter().enumerate() {
+        assert_eq!(
+            (x.value, x.fraction.to_string()),
+            (Some(k as i64 + 1), "1/6".into())
+        );
+    }
+    assert_eq!(
+        sorted(&odds_of("tirolo_aps", &[])),
+        pairs(&[("no_aps", "1/1")])
+    );
+    // On re-entering the map: two turns after an exit on December, 6 at the earliest.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-tirolo");
+    scheduled_at(
+        &game,
+        "tirolo_aps_roll",
+        "tirolo_aps",
+        "c1_reinforcements",
+        &["January, 2", "February, 6"],
+        &["December, 6", "January, 1"],
+        "phase_a_weather",
+    );
+}
+
+#[test]
+fn s5_pestilence_in_milano_l2725() {
+    assert_eq!(
+        run("pestilence_in_milano", &[], &["4"]).outcome.code,
+        "pestilence",
+        "L2725: 1, 2, 3 or 4"
+    );
+    assert_eq!(
+        run("pestilence_in_milano", &[], &["5"]).outcome.code,
+        "no_pestilence"
+    );
+    assert_eq!(
+        sorted(&odds_of("pestilence_in_milano", &[])),
+        pairs(&[("pestilence", "2/3"), ("no_pestilence", "1/3")])
+    );
+    // A Force starting in Milano: at the start; the first Force entering: when Forces move.
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "s5-pestilence");
+    scheduled_at(
+        &game,
+        "pestilence_at_start",
+        "pestilence_in_milano",
+        "interphase_offer",
+        &["October, 6"],
+        &["November, 1"],
+        "c2b_activate",
+    );
+    scheduled_at(
+        &game,
+        "pestilence_first_entry",
+        "pestilence_in_milano",
+        "c2b_activate",
+        &["October, 6", "January, 1 (1525)", "February, 6"],
+        &[],
+        "phase_a_weather",
+    );
+}
