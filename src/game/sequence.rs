@@ -228,7 +228,7 @@ impl Here<'_> {
             out.push(Pending {
                 label: format!("{}{side}{amount}", s.name),
                 procedure: s.procedure.clone(),
-                mandatory: true,
+                mandatory: s.mandatory,
                 done,
                 key,
             });

@@ -1769,7 +1769,8 @@ fn pending_at(
     umpire::game::sequence::pending(game.ruleset(), game.scenario(), &state)
 }
 
-/// The schedule `schedule` puts a mandatory item naming `procedure` at `step` on `due` turns,
+/// The schedule `schedule` puts an item naming `procedure` at `step` on `due` turns (mandatory
+/// as the schedule says),
 /// and nothing at `step` on `not_due` turns nor at `elsewhere` on a due turn.
 #[track_caller]
 fn scheduled_at(
@@ -1794,7 +1795,15 @@ fn scheduled_at(
             .find(|p| p.key == key(turn))
             .unwrap_or_else(|| panic!("{schedule} not pending at {step} on {turn}: {items:?}"));
         assert_eq!(item.procedure.as_deref(), Some(procedure));
-        assert!(item.mandatory && !item.done, "{item:?}");
+        let declared = game
+            .scenario()
+            .schedules
+            .iter()
+            .find(|s| s.id == schedule)
+            .expect("the schedule")
+            .mandatory;
+        assert_eq!(item.mandatory, declared, "{item:?}");
+        assert!(!item.done, "{item:?}");
         assert!(
             !pending_at(game, turn, elsewhere)
                 .iter()
@@ -2227,5 +2236,41 @@ fn s5_pestilence_in_milano_l2725() {
         &["October, 6", "January, 1 (1525)", "February, 6"],
         &[],
         "phase_a_weather",
+    );
+}
+
+/// A roll due only when something happens (the Venetian Force given an Order, a Capitano back
+/// from Tirolo, a first entry into Milano) is offered but does not hold up Next.
+#[test]
+fn conditional_scenario_rolls_are_offered_not_mandatory() {
+    for (file, schedule) in [
+        (
+            "s4_french_lose_the_duchy_1522.yaml",
+            "venetian_automatic_retreat_roll",
+        ),
+        ("s5_struggle_for_the_duchy_1524.yaml", "tirolo_aps_roll"),
+        (
+            "s5_struggle_for_the_duchy_1524.yaml",
+            "pestilence_first_entry",
+        ),
+    ] {
+        let game = scenario_game(file, &format!("optional-{schedule}"));
+        let s = game
+            .scenario()
+            .schedules
+            .iter()
+            .find(|s| s.id == schedule)
+            .expect("schedule");
+        assert!(!s.mandatory, "{schedule}");
+    }
+    let game = scenario_game("s5_struggle_for_the_duchy_1524.yaml", "mandatory-genova");
+    assert!(
+        game.scenario()
+            .schedules
+            .iter()
+            .find(|s| s.id == "genova_expedition_roll")
+            .expect("schedule")
+            .mandatory,
+        "the Genova roll is made every AP turn"
     );
 }

@@ -276,6 +276,9 @@ pub struct Schedule {
     /// procedure, or the turn's first step.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<String>,
+    /// Whether Next waits for it (the default); false for a roll due only when something
+    /// happens, which the umpire resolves when it does.
+    pub mandatory: bool,
     /// The side or army it belongs to.
     pub side: Option<String>,
     /// Amounts by turn (e.g. nominal APs).

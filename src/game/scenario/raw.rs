@@ -358,6 +358,8 @@ pub(crate) struct RawSchedule {
     #[serde(default)]
     pub step: Option<String>,
     #[serde(default)]
+    pub mandatory: Option<bool>,
+    #[serde(default)]
     pub side: Option<String>,
     #[serde(default)]
     pub turns: Vec<RawName>,

@@ -1237,6 +1237,7 @@ fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
             turns: turns.into_iter().collect(),
             procedure: s.procedure.clone(),
             step: s.step.clone(),
+            mandatory: s.mandatory.unwrap_or(true),
             side: s.side.clone(),
             amounts,
             note: s.note.clone(),
