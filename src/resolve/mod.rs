@@ -1486,30 +1486,52 @@ pub fn resolve(
     })
 }
 
-/// One line for an effect.
+/// One line for an effect, in words: "defender loses 1 SP", "defender: disordered", "then cohesion
+/// check (defender tests cohesion)", a note by its text. The kind and the ids stay in the JSON.
 pub fn describe_effect(e: &Effect) -> String {
-    let mut s = e.kind.replace('_', " ");
-    if let Some(side) = &e.side {
-        s = format!("{side}: {s}");
-    }
-    if let Some(attr) = &e.attribute {
-        s.push_str(&format!(" {}", attr.replace('_', " ")));
-    }
-    match (e.kind.as_str(), e.amount, &e.value) {
-        ("adjust", Some(a), _) => s.push_str(&format!(" {a:+}")),
-        ("set", Some(a), _) => s.push_str(&format!(" = {a}")),
-        ("set", None, Some(v)) => s.push_str(&format!(" = {v}")),
-        (_, Some(a), _) => s.push_str(&format!(" {a}")),
-        _ => {}
-    }
-    if let Some(st) = &e.status {
-        s.push_str(&format!(" {st}"));
-    }
-    if let Some(p) = &e.procedure {
-        s.push_str(&format!(" → {p}"));
-    }
+    let words = |t: &str| t.replace('_', " ");
+    let what = match (e.kind.as_str(), e.amount, &e.value) {
+        ("sp_loss", Some(a), _) => format!("loses {a} SP"),
+        ("sp_loss", None, _) => "loses SP".to_string(),
+        ("retreat", Some(a), _) => format!("retreats {a}"),
+        ("advance", Some(a), _) => format!("advances {a}"),
+        ("eliminate", _, _) => "eliminated".to_string(),
+        ("adjust", Some(a), _) => {
+            format!("{} {a:+}", words(e.attribute.as_deref().unwrap_or("value")))
+        }
+        ("set", Some(a), _) => {
+            format!("{} = {a}", words(e.attribute.as_deref().unwrap_or("value")))
+        }
+        ("set", None, Some(v)) => {
+            format!("{} = {v}", words(e.attribute.as_deref().unwrap_or("value")))
+        }
+        ("status", _, _) => e.status.as_deref().map(words).unwrap_or_default(),
+        ("follow_up", _, _) => format!(
+            "then {}",
+            e.procedure.as_deref().map(words).unwrap_or_default()
+        ),
+        ("note", _, _) => String::new(),
+        (kind, Some(a), _) => format!("{} {a}", words(kind)),
+        (kind, None, _) => words(kind),
+    };
+    let mut s = match (&e.side, what.is_empty()) {
+        (Some(side), false)
+            if what.starts_with(|c: char| c.is_lowercase()) && e.kind != "status" =>
+        {
+            format!("{} {what}", words(side))
+        }
+        (Some(side), false) => format!("{}: {what}", words(side)),
+        (_, _) => what,
+    };
     if let Some(t) = &e.text {
-        s.push_str(&format!(" ({t})"));
+        if s.is_empty() {
+            s = t.clone();
+        } else {
+            s.push_str(&format!(" ({t})"));
+        }
+    }
+    if s.is_empty() {
+        s = words(&e.kind);
     }
     s
 }

@@ -154,7 +154,7 @@ fn capitano_fate_one_result_per_face() {
     explains(&slain, "The Fate of the Capitano: row 1 → slain");
     explains(
         &slain,
-        "Outcome: The Capitano is slain — defender: eliminate (Capitano)",
+        "Outcome: The Capitano is slain — defender eliminated (Capitano)",
     );
 
     let o = odds_of(shapes(), "capitano_fate", &[]);
@@ -539,7 +539,7 @@ fn result_codes_carry_numbers_and_ordered_effects() {
     );
     explains(
         &r,
-        "Outcome: Defender loses 1 SP; Defender disordered, takes a cohesion check — defender: sp loss 1; defender: status disordered; defender: follow up → cohesion_check (defender tests cohesion)",
+        "Outcome: Defender loses 1 SP; Defender disordered, takes a cohesion check — defender loses 1 SP; defender: disordered; defender then cohesion check (defender tests cohesion)",
     );
 
     // "A1 DC": the attacker's loss comes first, as printed.
