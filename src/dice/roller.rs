@@ -108,6 +108,12 @@ pub struct Roll {
 }
 
 impl Roll {
+    /// The throw in one line: `2d6 [3, 4] = 7` (without where the dice came from).
+    pub fn words(&self) -> String {
+        let faces: Vec<String> = self.dice.iter().map(|d| d.face.to_string()).collect();
+        format!("{} [{}] = {}", self.expr, faces.join(", "), self.total)
+    }
+
     /// Face values in order.
     pub fn faces(&self) -> Vec<i64> {
         self.dice.iter().map(|d| d.face).collect()

@@ -318,10 +318,7 @@ impl<'a> SideView<'a> {
         let dice: Vec<String> = resolution
             .rolls
             .iter()
-            .map(|r| {
-                let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
-                format!("{} [{}] = {}", r.expr, faces.join(", "), r.total)
-            })
+            .map(crate::dice::Roll::words)
             .collect();
         if !dice.is_empty() {
             lines.push(format!("Dice: {}", dice.join("; ")));

@@ -565,10 +565,7 @@ pub fn statement_pdf(
         let dice: Vec<String> = resolution
             .rolls
             .iter()
-            .map(|r| {
-                let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
-                format!("{} [{}] = {}", r.expr, faces.join(", "), r.total)
-            })
+            .map(crate::dice::Roll::words)
             .collect();
         rows.push(vec![
             cell(e.seq.to_string()),

@@ -168,7 +168,6 @@ fn whole(game: &Game, state: &GameState, e: &Event) -> (String, String) {
                 .rolls
                 .iter()
                 .map(|r| {
-                    let faces: Vec<String> = r.dice.iter().map(|d| d.face.to_string()).collect();
                     let from = match &r.provenance {
                         Provenance::App { first_draw, .. } => {
                             format!("app dice, draw {first_draw}")
@@ -180,7 +179,7 @@ fn whole(game: &Game, state: &GameState, e: &Event) -> (String, String) {
                                 .map_or_else(String::new, |b| format!(" rolled by {b}"))
                         ),
                     };
-                    format!("{} [{}] = {} ({from})", r.expr, faces.join(", "), r.total)
+                    format!("{} ({from})", r.words())
                 })
                 .collect();
             let mut parts = Vec::new();
