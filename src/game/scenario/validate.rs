@@ -482,14 +482,7 @@ fn counter_attributes(
                 "unknown {what} attribute '{name}' in ruleset '{}'",
                 refs.ruleset.id
             ),
-            format!(
-                "declared: {}",
-                specs
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            declared_hint(specs),
         );
     };
     let mut attributes = BTreeMap::new();
@@ -1070,14 +1063,7 @@ fn unknown_defaults(ctx: &mut Ctx, raw: &RawScenario, ruleset: &Ruleset) -> RawU
                 ctx.err(
                     &root.key("unknown_defaults").key(key).index(i),
                     format!("unknown {key} attribute '{n}' in ruleset '{}'", ruleset.id),
-                    format!(
-                        "declared: {}",
-                        specs
-                            .iter()
-                            .map(|s| s.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    declared_hint(specs),
                 );
             }
         }
@@ -1302,6 +1288,18 @@ fn capitano_cards(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Capitano
         });
     }
     capitano_cards
+}
+
+/// The hint for an attribute the ruleset does not declare: the ones it does.
+fn declared_hint(specs: &[AttributeSpec]) -> String {
+    format!(
+        "declared: {}",
+        specs
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Names from `known`, for a hint.
