@@ -536,34 +536,18 @@ fn compute_preview(ruleset: &Ruleset, procedure: &Procedure, key: PreviewKey) ->
             (Ok((modifiers, derived)), dice, count)
         }
         Err(e) => (
-            Err(desk_words(&e)),
+            Err(e.for_a_form()),
             procedure.roll.as_ref().map(|d| d.source().to_string()),
             0,
         ),
     };
-    let odds = resolve::odds(ruleset, procedure, &key.inputs).map_err(|e| desk_words(&e));
+    let odds = resolve::odds(ruleset, procedure, &key.inputs).map_err(|e| e.for_a_form());
     Preview {
         key,
         prepared,
         dice,
         dice_count,
         odds,
-    }
-}
-
-/// An engine error in the desk's words: what is still needed names the fields, not the
-/// command line's `--input`.
-fn desk_words(e: &resolve::ResolveError) -> String {
-    match e {
-        resolve::ResolveError::MissingInputs { missing, .. } => format!(
-            "needs: {}",
-            missing
-                .iter()
-                .map(|m| m.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        other => other.to_string(),
     }
 }
 

@@ -125,3 +125,21 @@ impl std::fmt::Display for MissingInput {
         )
     }
 }
+
+impl ResolveError {
+    /// The error for a form (the desk): what is still needed by the fields' labels ("needs:
+    /// Discipline, Weapon"), not the command line's `--input`; any other error as it reads.
+    pub fn for_a_form(&self) -> String {
+        match self {
+            ResolveError::MissingInputs { missing, .. } => format!(
+                "needs: {}",
+                missing
+                    .iter()
+                    .map(|m| m.label.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => other.to_string(),
+        }
+    }
+}
