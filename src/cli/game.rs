@@ -440,20 +440,7 @@ fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
 /// its label; an unknown one is refused with the items there are.
 fn pending_key(game: &Game, item: &str) -> Result<String> {
     let pending = game.status().pending;
-    let by_number = item
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_sub(1))
-        .and_then(|i| pending.get(i));
-    let found = by_number
-        .or_else(|| pending.iter().find(|p| p.key == item))
-        .or_else(|| {
-            pending
-                .iter()
-                .find(|p| p.label.eq_ignore_ascii_case(item.trim()))
-        });
-    match found {
+    match umpire::game::sequence::find_pending(&pending, item) {
         Some(p) => Ok(p.key.clone()),
         None => bail!(
             "no pending item '{item}' at this step — the items are: {}",

@@ -79,6 +79,18 @@ pub struct Pending {
     pub done: bool,
 }
 
+/// A pending item named the way a person names it: its number in the list (1-based, as
+/// `game status` shows it), its key, or its label (any case).
+pub fn find_pending<'p>(pending: &'p [Pending], item: &str) -> Option<&'p Pending> {
+    let item = item.trim();
+    item.parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| pending.get(i))
+        .or_else(|| pending.iter().find(|p| p.key == item))
+        .or_else(|| pending.iter().find(|p| p.label.eq_ignore_ascii_case(item)))
+}
+
 /// The cursor after `c` (the next step, or the first step of the next turn).
 pub fn next_cursor(c: &Cursor, steps: usize) -> Cursor {
     if c.step + 1 < steps {
