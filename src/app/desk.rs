@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::dice::{AppDice, Provenance, Roll};
+use crate::dice::AppDice;
 use crate::resolve::{self, DiceSource, Odds, Resolution, ResolveError};
 use crate::rules::{AppliesTo, InputKind, Library, ModifierValue, Procedure, Ruleset, Value};
 
@@ -574,39 +574,10 @@ pub fn split_faces(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The dice of a resolution in one line, e.g. `d6 [5] physical` or `2d6 [3, 4] app #12`.
-pub fn describe_rolls(rolls: &[Roll]) -> String {
-    if rolls.is_empty() {
-        return "no dice".to_string();
-    }
-    rolls
-        .iter()
-        .map(|r| {
-            let faces: Vec<String> = r
-                .dice
-                .iter()
-                .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
-                .collect();
-            let source = match &r.provenance {
-                Provenance::App { first_draw, .. } => format!("app #{first_draw}"),
-                Provenance::Physical { .. } => "physical".to_string(),
-            };
-            format!("{} [{}] {source}", r.expr, faces.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// The outcome's label, with its number when the label does not already say it.
-pub fn outcome_text(resolution: &Resolution) -> String {
-    let o = &resolution.outcome;
-    match o.value {
-        Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
-            format!("{} ({v})", o.label)
-        }
-        _ => o.label.clone(),
-    }
-}
+/// The dice of a resolution in one line (the engine's describer).
+pub use crate::game::describe::dice as describe_rolls;
+/// The outcome in words (the engine's describer).
+pub use crate::game::describe::outcome as outcome_text;
 
 /// `00:04:12`.
 pub fn clock(elapsed: Duration) -> String {

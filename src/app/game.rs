@@ -459,6 +459,13 @@ impl GameDesk {
         done
     }
 
+    /// Records a pending item that credits an amount (scheduled APs to the AP marker).
+    pub fn credit(&mut self, item: &str) -> bool {
+        self.act(Action::Credit {
+            item: item.to_string(),
+        })
+    }
+
     /// Records the note typed in [`GameDesk::note`].
     pub fn add_note(&mut self) -> bool {
         let text = self.note.trim().to_string();
@@ -897,115 +904,7 @@ const ROLE_WORDS: [&str; 10] = [
     "besieger",
 ];
 
-/// One line of the journal, in words.
+/// One line of the journal, in words (the engine's describer).
 pub fn describe_event(desk: &GameDesk, e: &Event) -> String {
-    let name = |id: &str| desk.counter_name(id).to_string();
-    let change = |c: &CounterChange| match c {
-        CounterChange::Attribute {
-            counter,
-            attribute,
-            to,
-            ..
-        } => format!("{} {attribute} = {to}", name(counter)),
-        CounterChange::Status {
-            counter,
-            status,
-            on,
-        } => format!(
-            "{} {} {status}",
-            name(counter),
-            if *on { "is" } else { "is no longer" }
-        ),
-        CounterChange::Move { counter, from, to } => match from {
-            Some(f) => format!("{} moved {f} → {to}", name(counter)),
-            None => format!("{} moved to {to}", name(counter)),
-        },
-        CounterChange::Remove { counter, reason } => format!("{} removed: {reason}", name(counter)),
-        CounterChange::Adjust {
-            counter,
-            attribute,
-            by,
-        } => format!("{} {attribute} {by:+}", name(counter)),
-    };
-    match &e.kind {
-        EventKind::GameStarted { scenario, .. } => {
-            format!("Game started: {scenario}; {}", desk.game().seed_statement())
-        }
-        EventKind::SeedRevealed { seed, .. } => {
-            format!("App dice seed revealed: {seed} — every app roll can now be checked")
-        }
-        EventKind::Changed { changes, reason } => {
-            let text: Vec<String> = changes.iter().map(change).collect();
-            match reason {
-                Some(r) => format!("{} ({r})", text.join("; ")),
-                None => text.join("; "),
-            }
-        }
-        EventKind::Resolved {
-            resolution,
-            counters,
-        } => {
-            let who: Vec<String> = counters
-                .iter()
-                .map(|(role, ids)| {
-                    format!(
-                        "{role}: {}",
-                        ids.iter().map(|i| name(i)).collect::<Vec<_>>().join(", ")
-                    )
-                })
-                .collect();
-            let proc_name = desk
-                .game()
-                .ruleset()
-                .procedure(&resolution.procedure)
-                .map_or(resolution.procedure.clone(), |p| p.name.clone());
-            let mut s = format!(
-                "{proc_name} → {} · {}",
-                super::desk::outcome_text(resolution),
-                super::desk::describe_rolls(&resolution.rolls)
-            );
-            if !who.is_empty() {
-                s.push_str(&format!(" · {}", who.join("; ")));
-            }
-            s
-        }
-        EventKind::EffectsApplied { of, changes } => {
-            let text: Vec<String> = changes.iter().map(change).collect();
-            format!(
-                "Effects of #{of}: {}",
-                if text.is_empty() {
-                    "none".into()
-                } else {
-                    text.join("; ")
-                }
-            )
-        }
-        EventKind::Overridden {
-            of,
-            outcome,
-            reason,
-            ..
-        } => format!("Override of #{of}: {outcome} — {reason}"),
-        EventKind::Stepped { to, .. } => {
-            let step = desk
-                .game()
-                .steps()
-                .get(to.step)
-                .map_or(String::new(), |s| s.path.clone());
-            format!("Turn {}: {step}", to.turn)
-        }
-        EventKind::Skipped { item, reason } => format!("Skipped {item}: {reason}"),
-        EventKind::Note { text } => format!("Note: {text}"),
-        EventKind::Undone { event } => format!("Undo #{event}"),
-        EventKind::Redone { event } => format!("Redo #{event}"),
-        EventKind::Clock { action } => super::megagame::describe_clock_action(action),
-        EventKind::Announced {
-            audience,
-            team,
-            text,
-        } => format!(
-            "Announcement ({audience}{}): {text}",
-            team.as_ref().map_or_else(String::new, |t| format!(" {t}"))
-        ),
-    }
+    crate::game::describe::Words::of(desk.game()).line(e)
 }

@@ -22,6 +22,8 @@ pub const BACK_LABEL: &str = "← Back";
 pub const UNDO_LABEL: &str = "Undo";
 /// Label of the Redo button.
 pub const REDO_LABEL: &str = "Redo";
+/// Start of the label of a pending item's Credit button ("Credit 5 to …").
+pub const CREDIT_LABEL: &str = "Credit";
 /// Label of the skip-reason field.
 pub const SKIP_REASON_LABEL: &str = "Reason to skip";
 /// Label of the move-to field.
@@ -162,6 +164,7 @@ impl GameDesk {
         )
         .labelled_by(label.id);
         let mut skip = None;
+        let mut credit = None;
         let mut open = None;
         for p in &pending {
             ui.horizontal_wrapped(|ui| {
@@ -183,7 +186,15 @@ impl GameDesk {
                     if p.key.starts_with("reveal:") && ui.small_button(REVEAL_LABEL).clicked() {
                         queue.push(Command::RevealContacts);
                     }
-                    if let Some(proc_id) = &p.procedure
+                    if let Some(what) = &p.credit {
+                        if ui
+                            .small_button(format!("{CREDIT_LABEL} {what}"))
+                            .on_hover_text("Record it in the journal: the item is then done")
+                            .clicked()
+                        {
+                            credit = Some(p.key.clone());
+                        }
+                    } else if let Some(proc_id) = &p.procedure
                         && ui.small_button(format!("Resolve {}", p.label)).clicked()
                     {
                         open = Some(proc_id.clone());
@@ -199,6 +210,9 @@ impl GameDesk {
         }
         if let Some(key) = skip {
             self.skip(&key);
+        }
+        if let Some(key) = credit {
+            self.credit(&key);
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
@@ -1140,7 +1154,19 @@ impl GameDesk {
                     .id_salt(("explanation", entry.seq))
                     .default_open(true)
                     .show(ui, |ui| {
-                        for line in &result.explanation {
+                        let counters = match self
+                            .game()
+                            .events()
+                            .get(entry.seq as usize - 1)
+                            .map(|e| &e.kind)
+                        {
+                            Some(crate::game::EventKind::Resolved { counters, .. }) => {
+                                counters.clone()
+                            }
+                            _ => Default::default(),
+                        };
+                        let words = crate::game::describe::Words::of(self.game());
+                        for line in words.resolution(&result, &counters) {
                             ui.label(line);
                         }
                     });
@@ -1227,37 +1253,7 @@ impl GameDesk {
 }
 
 fn change_text(desk: &GameDesk, c: &crate::game::CounterChange) -> String {
-    use crate::game::CounterChange as C;
-    match c {
-        C::Attribute {
-            counter,
-            attribute,
-            from,
-            to,
-        } => format!(
-            "{} {attribute}: {} → {to}",
-            desk.counter_name(counter),
-            from.as_ref().map_or("—".to_string(), ToString::to_string)
-        ),
-        C::Status {
-            counter,
-            status,
-            on,
-        } => format!(
-            "{} {} {status}",
-            desk.counter_name(counter),
-            if *on { "becomes" } else { "is no longer" }
-        ),
-        C::Move { counter, to, .. } => format!("{} to {to}", desk.counter_name(counter)),
-        C::Adjust {
-            counter,
-            attribute,
-            by,
-        } => format!("{} {attribute} {by:+}", desk.counter_name(counter)),
-        C::Remove { counter, reason } => {
-            format!("{} removed ({reason})", desk.counter_name(counter))
-        }
-    }
+    crate::game::describe::Words::of(desk.game()).change(c)
 }
 
 fn section_ui(ui: &mut Ui, title: &str) {

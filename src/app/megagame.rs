@@ -60,18 +60,6 @@ impl MegagameView {
     }
 }
 
-/// A clock action in words, for the journal list.
-pub fn describe_clock_action(action: &ClockAction) -> String {
-    match action {
-        ClockAction::Start { turn, phase } => format!("Clock started: turn {turn}, {phase}"),
-        ClockAction::Hold => "Clock held".to_string(),
-        ClockAction::Resume => "Clock resumed".to_string(),
-        ClockAction::Advance => "Clock advanced to the next phase".to_string(),
-        ClockAction::SetRemaining { seconds } => {
-            format!("Clock set to {:02}:{:02} left", seconds / 60, seconds % 60)
-        }
-    }
-}
 
 /// The options of the filter: (filter, label).
 pub fn filter_options(people: &People) -> Vec<(MegagameFilter, String)> {

@@ -196,6 +196,14 @@ pub enum GameCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Record a pending item that credits an amount (scheduled APs added to the army's AP
+    /// marker): `game status` shows "— add 5 to …" on such an item.
+    Credit {
+        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
+        file: PathBuf,
+        /// The item: its number in `game status` (1, 2…), its label, or its key.
+        item: String,
+    },
     /// Add a note to the journal.
     Note {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
@@ -467,7 +475,7 @@ fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<()> {
             println!(
                 "recorded entry {}: {}",
                 e.seq,
-                e.kind.name().replace('_', " ")
+                umpire::game::describe::Words::of(game).line(e)
             );
         }
     }
@@ -722,7 +730,10 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 println!("  {mark} {}. {}", n + 1, p.label);
             }
             println!("Counters:");
-            for c in &status.counters {
+            let words = umpire::game::describe::Words::of(&game);
+            let mut counters: Vec<_> = status.counters.iter().collect();
+            counters.sort_by_key(|c| (words.side(&c.side), c.name.clone()));
+            for c in counters {
                 let statuses = if c.statuses.is_empty() {
                     String::new()
                 } else {
@@ -735,15 +746,34 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     .removed
                     .as_ref()
                     .map_or_else(String::new, |r| format!(" — removed: {r}"));
-                let strength = game
-                    .ruleset()
-                    .strength_attribute
-                    .as_ref()
-                    .and_then(|a| c.attributes.get(a).map(|v| format!(" {a}={v}")))
-                    .unwrap_or_default();
+                // Its strength; a marker's values (an AP marker's Administrative Points).
+                let shown: Vec<String> = if c.kind == umpire::game::scenario::CounterKind::Marker {
+                    c.attributes
+                        .iter()
+                        .map(|(a, v)| format!("{} {}", words.attribute(a), words.value(v)))
+                        .collect()
+                } else {
+                    game.ruleset()
+                        .strength_attribute
+                        .as_ref()
+                        .and_then(|a| {
+                            c.attributes
+                                .get(a)
+                                .map(|v| format!("{} {}", words.attribute(a), words.value(v)))
+                        })
+                        .into_iter()
+                        .collect()
+                };
+                let shown = if shown.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", shown.join(", "))
+                };
                 println!(
-                    "  {:<28} {:<10} {}{strength}{statuses}{gone}",
-                    c.id, c.side, c.position
+                    "  {:<44} {:<10} {}{shown}{statuses}{gone}",
+                    c.name,
+                    words.side(&c.side),
+                    words.position(&c.position)
                 );
             }
             println!("Journal: {}", status.head);
@@ -775,7 +805,11 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             };
             let seqs = game.act(&actor, action)?;
             let Some(Event {
-                kind: umpire::game::EventKind::Resolved { resolution, .. },
+                kind:
+                    umpire::game::EventKind::Resolved {
+                        resolution,
+                        counters,
+                    },
                 seq,
                 ..
             }) = seqs
@@ -787,13 +821,10 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             if *json {
                 return print_json(resolution);
             }
-            for line in &resolution.explanation {
+            for line in umpire::game::describe::Words::of(&game).resolution(resolution, counters) {
                 println!("{line}");
             }
             println!("recorded entry {seq}");
-            for e in &resolution.outcome.effects {
-                println!("  effect: {}", describe_effect(e));
-            }
             Ok(())
         }
         GameCommand::Move { file, counter, to } => {
@@ -877,6 +908,12 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                     reason: reason.clone(),
                 },
             )
+        }
+        GameCommand::Credit { file, item } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let item = pending_key(&game, item)?;
+            act_on(&mut game, &actor, Action::Credit { item })
         }
         GameCommand::Note { file, text } => act(cli, file, Action::Note { text: text.clone() }),
         GameCommand::Adjust {

@@ -234,7 +234,7 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
                     println!(
                         "recorded entry {}: {}",
                         e.seq,
-                        e.kind.name().replace('_', " ")
+                        umpire::game::describe::Words::of(&game).line(e)
                     );
                 }
             }

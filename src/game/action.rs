@@ -92,6 +92,12 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// Record a pending item that credits an amount (a scenario's scheduled APs added to the
+    /// army's AP marker), as one entry that marks the item done.
+    Credit {
+        /// The item's key (see `status`).
+        item: String,
+    },
     /// A note.
     Note {
         /// Text.
@@ -148,6 +154,42 @@ pub enum Action {
         /// What is announced.
         text: String,
     },
+}
+
+impl Action {
+    /// The same action with every counter named by its name (as people type it) named by its
+    /// id, as the journal keeps it; a name that matches nothing is left for the check to refuse.
+    pub fn with_counter_ids(mut self, state: &super::state::GameState) -> Action {
+        let id = |c: &mut String| {
+            if let Some(found) = state.counter_id(c) {
+                *c = found.to_string();
+            }
+        };
+        let change = |c: &mut CounterChange| match c {
+            CounterChange::Attribute { counter, .. }
+            | CounterChange::Status { counter, .. }
+            | CounterChange::Move { counter, .. }
+            | CounterChange::Remove { counter, .. }
+            | CounterChange::Adjust { counter, .. } => id(counter),
+        };
+        match &mut self {
+            Action::Move { counter, .. }
+            | Action::Remove { counter, .. }
+            | Action::SetAttribute { counter, .. }
+            | Action::SetStatus { counter, .. }
+            | Action::Adjust { counter, .. } => id(counter),
+            Action::Transfer { from, to, .. } => {
+                id(from);
+                id(to);
+            }
+            Action::Resolve { counters, .. } => counters.values_mut().flatten().for_each(id),
+            Action::Change { changes, .. } | Action::ApplyEffects { changes, .. } => {
+                changes.iter_mut().for_each(change);
+            }
+            _ => {}
+        }
+        self
+    }
 }
 
 /// Who acts: the name the journal records, the remit they are held to (a megagame Control

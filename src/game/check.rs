@@ -76,6 +76,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
         Action::Next => check_next(view),
         Action::Back => check_back(view),
         Action::Skip { item, reason } => check_skip(view, item, reason),
+        Action::Credit { item } => check_credit(view, item),
         Action::Note { text } => Ok(vec![EventKind::Note { text: text.clone() }]),
         Action::Adjust {
             counter,
@@ -108,16 +109,25 @@ pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusa
     view.state
         .counters
         .get(id)
-        .ok_or_else(|| Refusal::NoCounter {
-            counter: id.to_string(),
-            close: view
-                .state
-                .counters
-                .keys()
-                .filter(|k| k.contains(id) || id.contains(k.as_str()))
-                .take(8)
-                .cloned()
-                .collect(),
+        .ok_or_else(|| {
+            let wanted = id.to_lowercase();
+            Refusal::NoCounter {
+                counter: id.to_string(),
+                close: view
+                    .state
+                    .counters
+                    .values()
+                    .filter(|c| {
+                        let name = c.name.to_lowercase();
+                        name.contains(&wanted)
+                            || wanted.contains(&name)
+                            || c.id.contains(id)
+                            || id.contains(c.id.as_str())
+                    })
+                    .take(8)
+                    .map(|c| format!("\"{}\"", c.name))
+                    .collect(),
+            }
         })
 }
 
@@ -311,7 +321,11 @@ fn standing_resolution(view: &View, of: u64) -> Result<(), Refusal> {
 }
 
 fn changed(changes: Vec<CounterChange>, reason: Option<String>) -> Vec<EventKind> {
-    vec![EventKind::Changed { changes, reason }]
+    vec![EventKind::Changed {
+        changes,
+        reason,
+        item: None,
+    }]
 }
 
 fn check_move(view: &View, id: &str, to: &Position) -> Checked {
@@ -558,6 +572,32 @@ fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
     Ok(vec![EventKind::Skipped {
         item: item.to_string(),
         reason: reason.to_string(),
+    }])
+}
+
+fn check_credit(view: &View, item: &str) -> Checked {
+    let Some((change, reason)) =
+        super::sequence::credit_change(view.ruleset, view.scenario, view.state, item)
+    else {
+        let all = pending_items(view);
+        return Err(Refusal::NothingToCredit {
+            item: all
+                .iter()
+                .find(|p| p.key == item)
+                .map_or_else(|| item.to_string(), |p| p.label.clone()),
+            creditable: all
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.credit.is_some())
+                .map(|(n, p)| format!("{}. {}", n + 1, p.label))
+                .collect(),
+        });
+    };
+    counter(view, change.counter())?;
+    Ok(vec![EventKind::Changed {
+        changes: vec![change],
+        reason: Some(reason),
+        item: Some(item.to_string()),
     }])
 }
 

@@ -118,6 +118,9 @@ pub enum EventKind {
         /// Why, if said.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
+        /// The pending item these changes carry out (a scheduled amount credited), by key.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
     },
     /// A procedure resolved (dice with their provenance inside).
     Resolved {

@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod check;
+pub mod describe;
 pub mod effects;
 pub mod event;
 pub mod export;

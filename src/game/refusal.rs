@@ -249,6 +249,17 @@ pub enum Refusal {
         /// The items pending, "number. label".
         pending: Vec<String>,
     },
+    /// Nothing to credit under that name.
+    #[error(
+        "'{item}' has nothing to credit now (done already, another step's, or its procedure not resolved yet) — items to credit: {}",
+        or_nothing(creditable)
+    )]
+    NothingToCredit {
+        /// The item given (its label when it is one of this step's).
+        item: String,
+        /// The items that can be credited now, "number. label".
+        creditable: Vec<String>,
+    },
     /// A status with no name.
     #[error("a status needs a name, e.g. disordered")]
     EmptyStatus,

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::event::Cursor;
+use super::describe::{attribute_words, side_words};
+use super::event::{CounterChange, Cursor};
 use super::scenario::{Position, Scenario};
 use super::state::{GameState, reinforcement_box};
 use crate::rules::{Ruleset, Step};
@@ -77,6 +78,10 @@ pub struct Pending {
     pub mandatory: bool,
     /// Whether it is done.
     pub done: bool,
+    /// What recording it adds, when it credits an amount that is known now ("5 to French AP
+    /// marker's Administrative Points"); `game credit` or the desk's Credit button records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credit: Option<String>,
 }
 
 /// A pending item named the way a person names it: its number in the list (1-based, as
@@ -89,6 +94,39 @@ pub fn find_pending<'p>(pending: &'p [Pending], item: &str) -> Option<&'p Pendin
         .and_then(|i| pending.get(i))
         .or_else(|| pending.iter().find(|p| p.key == item))
         .or_else(|| pending.iter().find(|p| p.label.eq_ignore_ascii_case(item)))
+}
+
+/// The change that credits the scheduled item `key` now — the amount added to its counter's
+/// attribute — with the reason for the journal; None when the item is not pending here, is
+/// done, credits nothing or its amount is not known yet (its procedure not resolved).
+pub fn credit_change(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    key: &str,
+) -> Option<(CounterChange, String)> {
+    pending(ruleset, scenario, state)
+        .into_iter()
+        .find(|p| p.key == key && !p.done && p.credit.is_some())?;
+    let id = key.strip_prefix("schedule:")?.rsplit_once(':')?.0;
+    let schedule = scenario.schedules.iter().find(|s| s.id == id)?;
+    let credit = schedule.credit.as_ref()?;
+    let steps = leaf_steps(ruleset);
+    let step = steps.get(state.cursor.step)?;
+    let here = Here {
+        ruleset,
+        state,
+        step,
+    };
+    let by = here.scheduled_amount(schedule)?;
+    Some((
+        CounterChange::Adjust {
+            counter: credit.counter.clone(),
+            attribute: credit.attribute.clone(),
+            by,
+        },
+        format!("{} (scenario schedule)", schedule.name),
+    ))
 }
 
 /// The cursor after `c` (the next step, or the first step of the next turn).
@@ -185,6 +223,7 @@ impl Here<'_> {
                     mandatory: self.step.mandatory,
                     done: self.resolved_here(p) || self.skipped(&key),
                     key,
+                    credit: None,
                 }
             })
             .collect()
@@ -203,13 +242,15 @@ impl Here<'_> {
                     mandatory: self.step.mandatory,
                     done: changes.is_empty() || self.skipped(&key),
                     key,
+                    credit: None,
                 }
             })
             .collect()
     }
 
-    /// The scenario's schedules for this turn: at the step of their procedure, or at the
-    /// turn's first step when they have none.
+    /// The scenario's schedules for this turn: at their step, the step of their procedure, or
+    /// the turn's first step. One that credits an amount names what to add and where; it is
+    /// done when credited (or skipped with a reason).
     fn scheduled_items(&self, scenario: &Scenario) -> Vec<Pending> {
         let cursor = &self.state.cursor;
         let mut out = Vec::new();
@@ -226,26 +267,77 @@ impl Here<'_> {
                 continue;
             }
             let key = format!("schedule:{}:{}", s.id, cursor.turn);
-            let amount = s
-                .amounts
-                .iter()
-                .find(|(t, _)| *t == cursor.turn)
-                .map_or_else(String::new, |(_, a)| format!(" ({a})"));
+            let nominal = s.amounts.iter().find(|(t, _)| *t == cursor.turn).map(|(_, a)| *a);
             let side = s
                 .side
                 .as_ref()
-                .map_or_else(String::new, |x| format!(" — {x}"));
-            let done =
-                s.procedure.as_ref().is_some_and(|p| self.resolved_here(p)) || self.skipped(&key);
+                .map_or_else(String::new, |x| format!(" ({})", side_words(scenario, x)));
+            let mut label = match nominal {
+                Some(a) => format!("{}: {a}{side}", s.name),
+                None => format!("{}{side}", s.name),
+            };
+            let Some(credit) = &s.credit else {
+                let done = s.procedure.as_ref().is_some_and(|p| self.resolved_here(p))
+                    || self.skipped(&key);
+                out.push(Pending {
+                    label,
+                    procedure: s.procedure.clone(),
+                    mandatory: s.mandatory,
+                    done,
+                    key,
+                    credit: None,
+                });
+                continue;
+            };
+            let target = format!(
+                "{}'s {}",
+                self.state.counter_name(&credit.counter),
+                attribute_words(self.ruleset, &credit.attribute)
+            );
+            let amount = self.scheduled_amount(s);
+            let done = self.carried_out(&key) || self.skipped(&key);
+            match (&s.procedure, amount) {
+                (Some(p), None) => label.push_str(&format!(
+                    " — resolve {}, then add the result to {target}",
+                    self.name(p)
+                )),
+                (_, Some(a)) => label.push_str(&format!(" — add {a} to {target}")),
+                (None, None) => {}
+            }
             out.push(Pending {
-                label: format!("{}{side}{amount}", s.name),
+                label,
                 procedure: s.procedure.clone(),
                 mandatory: s.mandatory,
+                credit: amount.filter(|_| !done).map(|a| format!("{a} to {target}")),
                 done,
                 key,
             });
         }
         out
+    }
+
+    /// The amount a schedule credits now: the number its procedure came to at this step (the
+    /// latest resolution that stands), else the scenario's amount for the turn.
+    fn scheduled_amount(&self, s: &super::scenario::Schedule) -> Option<i64> {
+        match &s.procedure {
+            Some(p) => self
+                .state
+                .resolved
+                .iter()
+                .rev()
+                .filter(|(c, proc_id, _)| *c == self.state.cursor && proc_id == p)
+                .find_map(|(_, _, seq)| self.state.values.get(seq).copied()),
+            None => s
+                .amounts
+                .iter()
+                .find(|(t, _)| *t == self.state.cursor.turn)
+                .map(|(_, a)| *a),
+        }
+    }
+
+    /// Whether the item `key` was carried out by a change (a credit recorded).
+    fn carried_out(&self, key: &str) -> bool {
+        self.state.carried_out.iter().any(|(_, k, _)| k == key)
     }
 
     /// At a turn's first step, the reinforcements arriving this turn; done when none is left
@@ -278,6 +370,7 @@ impl Here<'_> {
             mandatory: true,
             done: still == 0 || self.skipped(&key),
             key,
+            credit: None,
         })
     }
 
@@ -299,6 +392,7 @@ impl Here<'_> {
                 procedure: Some(f.procedure.clone()),
                 mandatory: true,
                 done: false,
+                credit: None,
             })
             .collect()
     }

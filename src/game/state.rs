@@ -60,6 +60,10 @@ pub struct GameState {
     pub resolved: Vec<(Cursor, String, u64)>,
     /// Items skipped on purpose: (cursor, item key, reason).
     pub skipped: Vec<(Cursor, String, String)>,
+    /// Items carried out by a change (a scheduled amount credited): (cursor, item key, event).
+    pub carried_out: Vec<(Cursor, String, u64)>,
+    /// The number each resolution came to (its outcome's value), by Resolved event.
+    pub values: BTreeMap<u64, i64>,
     /// Resolutions whose effects have been applied.
     pub applied: BTreeSet<u64>,
     /// Overrides: Resolved event → outcome code that stands.
@@ -73,6 +77,30 @@ pub struct GameState {
     pub next_draw: u64,
     /// The entry that revealed the app dice's seed, once revealed.
     pub seed_revealed: Option<u64>,
+}
+
+impl GameState {
+    /// The id of the counter a person names: its id, or its name in any case (names are unique
+    /// within a scenario). None when nothing matches.
+    pub fn counter_id<'s>(&'s self, named: &'s str) -> Option<&'s str> {
+        let named = named.trim();
+        if let Some((id, _)) = self.counters.get_key_value(named) {
+            return Some(id);
+        }
+        let mut by_name = self
+            .counters
+            .values()
+            .filter(|c| c.name.eq_ignore_ascii_case(named));
+        match (by_name.next(), by_name.next()) {
+            (Some(c), None) => Some(&c.id),
+            _ => None,
+        }
+    }
+
+    /// A counter's name (the id itself when the game has no such counter).
+    pub fn counter_name<'s>(&'s self, id: &'s str) -> &'s str {
+        self.counters.get(id).map_or(id, |c| c.name.as_str())
+    }
 }
 
 /// Which events count: undo and redo are applied in journal order.
@@ -180,6 +208,8 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         follow_ups: Vec::new(),
         resolved: Vec::new(),
         skipped: Vec::new(),
+        carried_out: Vec::new(),
+        values: BTreeMap::new(),
         applied: BTreeSet::new(),
         overrides: BTreeMap::new(),
         notes: Vec::new(),
@@ -237,10 +267,15 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         // the journal by the megagame paper.
         EventKind::Clock { .. } | EventKind::Announced { .. } => {}
         EventKind::SeedRevealed { .. } => state.seed_revealed = Some(e.seq),
-        EventKind::Changed { changes, .. } => {
+        EventKind::Changed { changes, item, .. } => {
             for c in changes {
                 apply_change(&mut state.counters, c)
                     .map_err(|m| format!("entry {}: {m}", e.seq))?;
+            }
+            if let Some(item) = item {
+                state
+                    .carried_out
+                    .push((e.cursor.clone(), item.clone(), e.seq));
             }
         }
         EventKind::EffectsApplied { of, changes } => {
@@ -268,6 +303,9 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                         text: effect.text.clone(),
                     });
                 }
+            }
+            if let Some(v) = resolution.outcome.value {
+                state.values.insert(e.seq, v);
             }
             state
                 .resolved

@@ -57,7 +57,7 @@ pub fn table_grid(table: &Table) -> Grid {
         row.extend((0..ncols).map(|_| GridCell::Text("Result".into())));
         header.push(row);
     }
-    for line in &table.lines {
+    for (i, line) in table.lines.iter().enumerate() {
         let label = if table.lines.len() > 1 {
             let name = line
                 .label
@@ -68,14 +68,7 @@ pub fn table_grid(table: &Table) -> Grid {
             corner.clone()
         };
         let mut row = vec![GridCell::Text(label.trim_start_matches(" · ").to_string())];
-        row.extend((0..ncols).map(|c| {
-            GridCell::Text(
-                line.keys
-                    .get(c)
-                    .map(|k| k.to_string().replace('_', " "))
-                    .unwrap_or_default(),
-            )
-        }));
+        row.extend((0..ncols).map(|c| GridCell::Text(table.column_words(i, c))));
         header.push(row);
     }
     if with_rules {
@@ -87,10 +80,10 @@ pub fn table_grid(table: &Table) -> Grid {
         .rows
         .iter()
         .map(|r| {
-            let mut cells = vec![GridCell::Text(r.key.to_string().replace('_', " "))];
+            let mut cells = vec![GridCell::Text(table.row_words(r))];
             cells.extend(r.cells.iter().map(|c| match c {
                 Cell::Missing => GridCell::Blank,
-                Cell::Value(v) => GridCell::Text(v.clone()),
+                Cell::Value(_) => GridCell::Text(table.cell_words(c)),
             }));
             if with_rules {
                 cells.push(GridCell::Text(r.rule.clone().unwrap_or_default()));

@@ -6,8 +6,8 @@
 
 use chrono::{DateTime, Local};
 
-use crate::dice::Provenance;
-use crate::game::event::{CounterChange, Event, EventKind};
+use crate::game::describe::Words;
+use crate::game::event::{Event, EventKind};
 use crate::game::state::replay;
 use crate::game::visibility::{SideView, Sight};
 use crate::game::{Game, GameState};
@@ -32,63 +32,16 @@ fn cell(s: impl Into<String>) -> GridCell {
     GridCell::Text(s.into())
 }
 
-/// A counter's name, or its id when the state has none.
-fn name_of(state: &GameState, id: &str) -> String {
-    state
-        .counters
-        .get(id)
-        .map_or_else(|| id.to_string(), |c| c.name.clone())
-}
-
-fn describe_change(state: &GameState, c: &CounterChange) -> String {
-    let name = name_of(state, c.counter());
-    match c {
-        CounterChange::Attribute { attribute, to, .. } => {
-            format!("{name}: {} = {to}", attribute.replace('_', " "))
-        }
-        CounterChange::Status { status, on, .. } => {
-            format!("{name}: {} {status}", if *on { "now" } else { "no longer" })
-        }
-        CounterChange::Move { to, .. } => format!("{name} → {to}"),
-        CounterChange::Remove { reason, .. } => format!("{name} removed ({reason})"),
-        CounterChange::Adjust { attribute, by, .. } => {
-            format!("{name}: {} {by:+}", attribute.replace('_', " "))
-        }
-    }
-}
-
-/// The title of an entry's row ("Counters", the procedure's name…).
-fn title(game: &Game, e: &Event) -> String {
-    match &e.kind {
-        EventKind::GameStarted { .. } => "Game started".into(),
-        EventKind::SeedRevealed { .. } => "App dice seed revealed".into(),
-        EventKind::Changed { .. } => "Counters".into(),
-        EventKind::EffectsApplied { .. } => "Effects applied".into(),
-        EventKind::Resolved { resolution, .. } => game
-            .ruleset()
-            .procedure(&resolution.procedure)
-            .map_or(resolution.procedure.clone(), |p| p.name.clone()),
-        EventKind::Overridden { .. } => "OVERRIDE".into(),
-        EventKind::Stepped { .. } => "Sequence of Play".into(),
-        EventKind::Skipped { .. } => "Skipped".into(),
-        EventKind::Note { .. } => "Note".into(),
-        EventKind::Undone { .. } => "Undo".into(),
-        EventKind::Redone { .. } => "Redo".into(),
-        EventKind::Clock { .. } => "Clock".into(),
-        EventKind::Announced { audience, .. } => format!("Announcement ({audience})"),
-    }
-}
-
 /// One journal entry as report cells (entry, step, event, details), whole, as the umpire sees
 /// it (the megagame Control log lays these out with times and who made each).
 pub(crate) fn event_row(game: &Game, state: &GameState, e: &Event) -> Vec<GridCell> {
-    let (what, detail) = whole(game, state, e);
-    cells(game, state, e, what, detail)
+    let words = Words::at(game, state);
+    cells(game, state, e, words.title(e), words.detail(e).join("\n"))
 }
 
 /// The row of an entry a side sees in part: its summary lines.
 fn summary_row(game: &Game, state: &GameState, e: &Event, lines: &[String]) -> Vec<GridCell> {
-    cells(game, state, e, title(game, e), lines.join("\n"))
+    cells(game, state, e, Words::at(game, state).title(e), lines.join("\n"))
 }
 
 fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String) -> Vec<GridCell> {
@@ -107,145 +60,6 @@ fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String
         cell(format!("{what}{undone}")),
         cell(detail),
     ]
-}
-
-/// An entry whole: its title and details.
-fn whole(game: &Game, state: &GameState, e: &Event) -> (String, String) {
-    let what = title(game, e);
-    let detail = match &e.kind {
-        EventKind::GameStarted { scenario, .. } => {
-            format!("scenario {scenario}; {}", game.seed_statement())
-        }
-        EventKind::SeedRevealed { seed, .. } => {
-            format!("seed {seed}: every app roll can now be checked against the commitment")
-        }
-        EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
-            let reason = if let EventKind::Changed { reason, .. } = &e.kind {
-                reason.clone()
-            } else {
-                None
-            };
-            let shown: Vec<String> = changes.iter().map(|c| describe_change(state, c)).collect();
-            let why = reason
-                .as_ref()
-                .map_or_else(String::new, |r| format!(" — {r}"));
-            format!("{}{why}", shown.join("; "))
-        }
-        EventKind::Resolved {
-            resolution,
-            counters,
-        } => {
-            // Flags only when set, as in the explanation.
-            let inputs: Vec<String> = resolution
-                .inputs
-                .iter()
-                .filter(|(_, v)| **v != crate::rules::Value::Bool(false))
-                .map(|(k, v)| {
-                    if *v == crate::rules::Value::Bool(true) {
-                        k.replace('_', " ")
-                    } else {
-                        format!("{} {v}", k.replace('_', " "))
-                    }
-                })
-                .collect();
-            let modifiers: Vec<String> = resolution
-                .modifiers
-                .iter()
-                .map(|m| {
-                    format!(
-                        "{} {}{}",
-                        m.name,
-                        m.value.map_or("?".into(), |v| format!("{v:+}")),
-                        if m.source.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" [{}]", m.source)
-                        }
-                    )
-                })
-                .collect();
-            let dice: Vec<String> = resolution
-                .rolls
-                .iter()
-                .map(|r| {
-                    let from = match &r.provenance {
-                        Provenance::App { first_draw, .. } => {
-                            format!("app dice, draw {first_draw}")
-                        }
-                        Provenance::Physical { entered_by } => format!(
-                            "physical dice{}",
-                            entered_by
-                                .as_ref()
-                                .map_or_else(String::new, |b| format!(" rolled by {b}"))
-                        ),
-                    };
-                    format!("{} ({from})", r.words())
-                })
-                .collect();
-            let mut parts = Vec::new();
-            let involved: Vec<String> = counters
-                .values()
-                .flatten()
-                .map(|id| name_of(state, id))
-                .collect();
-            if !involved.is_empty() {
-                parts.push(format!("Counters: {}", involved.join(", ")));
-            }
-            if !inputs.is_empty() {
-                parts.push(format!("Inputs: {}", inputs.join(", ")));
-            }
-            if !modifiers.is_empty() {
-                parts.push(format!("Modifiers: {}", modifiers.join("; ")));
-            }
-            if !dice.is_empty() {
-                parts.push(format!("Dice: {}", dice.join("; ")));
-            }
-            let chart = if resolution.outcome.from_physical_chart {
-                " (read off the physical chart)"
-            } else {
-                ""
-            };
-            let effects: Vec<String> = resolution
-                .outcome
-                .effects
-                .iter()
-                .map(crate::resolve::describe_effect)
-                .collect();
-            parts.push(format!(
-                "Outcome: {}{chart}{}",
-                resolution.outcome.label,
-                if effects.is_empty() {
-                    String::new()
-                } else {
-                    format!(" — {}", effects.join("; "))
-                }
-            ));
-            parts.join("\n")
-        }
-        EventKind::Overridden {
-            of,
-            outcome,
-            reason,
-            ..
-        } => format!("entry {of} now reads {outcome}. Reason: {reason}"),
-        EventKind::Stepped { to, .. } => {
-            let to_step = game
-                .steps()
-                .get(to.step)
-                .map_or_else(String::new, |s| s.path.clone());
-            format!("to turn {}, {to_step}", to.turn)
-        }
-        EventKind::Skipped { item, reason } => format!("{item}. Reason: {reason}"),
-        EventKind::Note { text } => text.clone(),
-        EventKind::Undone { event } => format!("entry {event} undone (it stays in the journal)"),
-        EventKind::Redone { event } => format!("entry {event} restored"),
-        EventKind::Clock { action } => action.describe(),
-        EventKind::Announced { team, text, .. } => match team {
-            Some(t) => format!("{t}: {text}"),
-            None => text.clone(),
-        },
-    };
-    (what, detail)
 }
 
 /// The turn report (or the whole game's) as a PDF.

@@ -981,11 +981,17 @@ impl<'r> Prepared<'r> {
                             .trim_start_matches('+')
                             .parse::<i64>()
                             .ok();
+                        let row = table.row_words_for(&trace.row);
                         let at = trace.column.as_ref().map_or_else(
-                            || format!("row {}", trace.row),
-                            |c| format!("row {}, column {c}", trace.row),
+                            || format!("row {row}"),
+                            |c| format!("row {row}, column {}", table.column_words_for(c)),
                         );
-                        explanation.push(format!("{}: {at} → {}", table.title, trace.cell));
+                        let cell = crate::rules::Cell::Value(trace.cell.clone());
+                        explanation.push(format!(
+                            "{}: {at} → {}",
+                            table.title,
+                            table.cell_words(&cell)
+                        ));
                         let outcome = self.outcome(&trace.cell, value, Some(table), &mut scope)?;
                         Ok(Finished {
                             natural,
@@ -1271,6 +1277,10 @@ impl<'r> Prepared<'r> {
             title, row, column, ..
         } = missing
         {
+            let (row, column) = table.map_or_else(
+                || (row.clone(), column.clone()),
+                |t| (t.row_words_for(row), t.column_words_for(column)),
+            );
             explanation.push(format!("{title}: row {row}, column {column} is not in the rule text; result read off the physical chart: {result}"));
         }
         let value = result.trim_start_matches('+').parse::<i64>().ok();

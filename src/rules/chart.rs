@@ -32,7 +32,15 @@ pub fn render_table(table: &Table) -> String {
     out.push_str(&format!("({})\n", how.join("; ")));
 
     let ncols = table.column_count();
-    let row_heads: Vec<String> = table.rows.iter().map(|r| r.key.to_string()).collect();
+    let row_heads: Vec<String> = table.rows.iter().map(|r| table.row_words(r)).collect();
+    let heads: Vec<Vec<String>> = (0..table.lines.len())
+        .map(|i| (0..ncols).map(|c| table.column_words(i, c)).collect())
+        .collect();
+    let bodies: Vec<Vec<String>> = table
+        .rows
+        .iter()
+        .map(|r| r.cells.iter().map(|c| table.cell_words(c)).collect())
+        .collect();
     let line_labels: Vec<String> = table
         .lines
         .iter()
@@ -47,29 +55,28 @@ pub fn render_table(table: &Table) -> String {
         .max(3);
     let mut widths = vec![1usize; ncols];
     for (c, w) in widths.iter_mut().enumerate() {
-        for line in &table.lines {
-            if let Some(k) = line.keys.get(c) {
-                *w = (*w).max(k.to_string().chars().count());
+        for line in &heads {
+            if let Some(k) = line.get(c) {
+                *w = (*w).max(k.chars().count());
             }
         }
-        for row in &table.rows {
-            if let Some(cell) = row.cells.get(c) {
-                *w = (*w).max(cell.text().chars().count());
+        for row in &bodies {
+            if let Some(cell) = row.get(c) {
+                *w = (*w).max(cell.chars().count());
             }
         }
     }
     let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
-    for (i, line) in table.lines.iter().enumerate() {
+    for (i, line) in heads.iter().enumerate() {
         let label = if table.lines.len() > 1 {
             line_labels[i].clone()
         } else {
             String::new()
         };
         let cells: Vec<String> = line
-            .keys
             .iter()
             .zip(&widths)
-            .map(|(k, w)| pad(&k.to_string(), *w))
+            .map(|(k, w)| pad(k, *w))
             .collect();
         out.push_str(&format!(
             "{} │ {}\n",
@@ -80,12 +87,11 @@ pub fn render_table(table: &Table) -> String {
     let rule_width =
         head_width + 3 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
     out.push_str(&format!("{}\n", "─".repeat(rule_width)));
-    for (row, head) in table.rows.iter().zip(&row_heads) {
+    for (row, head) in bodies.iter().zip(&row_heads) {
         let cells: Vec<String> = row
-            .cells
             .iter()
             .zip(&widths)
-            .map(|(c, w)| pad(c.text(), *w))
+            .map(|(c, w)| pad(c, *w))
             .collect();
         out.push_str(&format!(
             "{} │ {}\n",
@@ -93,13 +99,20 @@ pub fn render_table(table: &Table) -> String {
             cells.join(" │ ")
         ));
     }
-    if !table.results.is_empty() {
-        out.push_str("Results:\n");
-        for r in &table.results {
+    // The result key, as the printed chart has it: each printed code with what it means (codes
+    // written as ids are printed in the cells by their words already).
+    let key: Vec<&crate::rules::ResultPattern> = table
+        .results
+        .iter()
+        .filter(|r| !crate::rules::model::is_id_like(&r.prefix) || r.numbered)
+        .collect();
+    if !key.is_empty() {
+        out.push_str("Result key:\n");
+        for r in key {
             let label = r.label.clone().unwrap_or_default();
             out.push_str(&format!(
-                "  {:<8} {}\n",
-                r.pattern,
+                "  {} — {}\n",
+                r.pattern.replace("{n}", "n"),
                 label.replace("{n}", "n")
             ));
         }

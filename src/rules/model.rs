@@ -178,6 +178,9 @@ impl Cell {
 pub struct Row {
     /// Its key.
     pub key: Key,
+    /// Its heading as the chart prints it, when the key is an id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// One cell per column.
     pub cells: Vec<Cell>,
     /// Rule reference for this row.
@@ -197,6 +200,9 @@ pub struct HeaderLine {
     pub label: Option<String>,
     /// One key per column.
     pub keys: Vec<Key>,
+    /// The headings as the chart prints them, one per column (empty: the keys are the words).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub column_labels: Vec<String>,
 }
 
 /// What an outcome does.
@@ -353,7 +359,82 @@ impl Clock {
     }
 }
 
+/// A key as people read it: a name written as an id (`other_troops`) in words ("Other
+/// troops"); anything else as printed.
+pub fn key_words(key: &Key) -> String {
+    match key {
+        Key::Name(n) if is_id_like(n) => {
+            let words = n.replace('_', " ");
+            let mut chars = words.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_uppercase().collect::<String>() + chars.as_str()
+            })
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether a word is written as an id (lower case, digits and underscores, with an underscore
+/// or longer than a printed code): `leader_lost`, `garrison`; not `A1D3`, `D`, `NO EFFECT`.
+pub fn is_id_like(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && s.starts_with(|c: char| c.is_ascii_lowercase())
+        && (s.contains('_') || s.len() > 3)
+}
+
 impl Table {
+    /// A row's heading as the chart prints it.
+    pub fn row_words(&self, row: &Row) -> String {
+        row.label.clone().unwrap_or_else(|| key_words(&row.key))
+    }
+
+    /// The heading of column `c` of header line `line`, as the chart prints it.
+    pub fn column_words(&self, line: usize, c: usize) -> String {
+        let Some(l) = self.lines.get(line) else {
+            return String::new();
+        };
+        l.column_labels
+            .get(c)
+            .cloned()
+            .or_else(|| l.keys.get(c).map(key_words))
+            .unwrap_or_default()
+    }
+
+    /// The heading of the column keyed `key` (in any header line), as the chart prints it.
+    pub fn column_words_for(&self, key: &str) -> String {
+        for (i, l) in self.lines.iter().enumerate() {
+            if let Some(c) = l.keys.iter().position(|k| k.to_string() == key) {
+                return self.column_words(i, c);
+            }
+        }
+        key_words(&Key::Name(key.to_string()))
+    }
+
+    /// The heading of the row keyed `key`, as the chart prints it.
+    pub fn row_words_for(&self, key: &str) -> String {
+        self.rows
+            .iter()
+            .find(|r| r.key.to_string() == key)
+            .map_or_else(|| key_words(&Key::Name(key.to_string())), |r| self.row_words(r))
+    }
+
+    /// A cell as the chart prints it: a result code written as an id (`leader_lost`) by its
+    /// label from the result key; a printed code (`A1D3`, `D`) as it is.
+    pub fn cell_words(&self, cell: &Cell) -> String {
+        match cell {
+            Cell::Missing => "?".to_string(),
+            Cell::Value(v) if is_id_like(v) => self
+                .results
+                .iter()
+                .find(|r| !r.numbered && r.prefix == *v)
+                .and_then(|r| r.label.clone())
+                .unwrap_or_else(|| key_words(&Key::Name(v.clone()))),
+            Cell::Value(v) => v.clone(),
+        }
+    }
+
     /// Number of columns.
     pub fn column_count(&self) -> usize {
         self.rows.first().map_or(0, |r| r.cells.len())
@@ -417,6 +498,10 @@ pub struct InputSpec {
     pub kind: InputKind,
     /// Default value, if any.
     pub default: Option<Value>,
+    /// The choices in the game's words (a choice written as an id → its words), from the
+    /// input's `choice_labels:` or the heading of the table row or column keyed by it.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub choice_labels: BTreeMap<String, String>,
     /// Rule reference.
     pub rule: Option<String>,
     /// Where the text extraction has it (line numbers of the seed): provenance for the source
@@ -451,9 +536,17 @@ impl InputSpec {
     /// A value of this input in words (a choice by its words; numbers and flags as they are).
     pub fn value_words(&self, value: &Value) -> String {
         match (&self.kind, value) {
-            (InputKind::Choice { .. }, Value::Text(t)) => choice_words(t),
+            (InputKind::Choice { .. }, Value::Text(t)) => self.choice_label(t),
             (_, v) => v.to_string(),
         }
+    }
+
+    /// A choice in the game's words.
+    pub fn choice_label(&self, choice: &str) -> String {
+        self.choice_labels
+            .get(choice)
+            .cloned()
+            .unwrap_or_else(|| choice_words(choice))
     }
 
     /// Parses a typed value for this input.

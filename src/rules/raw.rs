@@ -214,6 +214,9 @@ pub struct RawInput {
     pub max: Option<i64>,
     #[serde(default)]
     pub choices: Option<Vec<RawScalar>>,
+    /// The choices in the game's words, where a choice is written as an id.
+    #[serde(default)]
+    pub choice_labels: Option<BTreeMap<String, String>>,
     #[serde(default)]
     pub default: Option<RawScalar>,
     #[serde(default)]
@@ -590,6 +593,9 @@ pub struct RawHeaderLine {
     #[serde(default)]
     pub label: Option<String>,
     pub columns: Vec<RawScalar>,
+    /// The headings as the chart prints them, one per column (when the keys are ids).
+    #[serde(default)]
+    pub column_labels: Option<Vec<String>>,
 }
 
 /// One row of a table.
@@ -597,6 +603,9 @@ pub struct RawHeaderLine {
 #[serde(deny_unknown_fields)]
 pub struct RawRow {
     pub key: RawScalar,
+    /// The row's heading as the chart prints it (when the key is an id).
+    #[serde(default)]
+    pub label: Option<String>,
     #[serde(default)]
     pub cells: Option<Vec<RawScalar>>,
     #[serde(default)]
@@ -639,6 +648,9 @@ pub struct RawTable {
     pub column_key: Option<RawKeyKind>,
     #[serde(default)]
     pub columns: Option<Vec<RawScalar>>,
+    /// The headings of `columns` as the chart prints them (when the keys are ids).
+    #[serde(default)]
+    pub column_labels: Option<Vec<String>>,
     #[serde(default)]
     pub header_lines: Option<Vec<RawHeaderLine>>,
     pub rows: Vec<RawRow>,

@@ -427,6 +427,8 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     if !errors.is_empty() {
         return Err(LoadErrors(errors));
     }
+    let mut procedures = procedures;
+    inherit_choice_labels(&mut procedures, tables.values());
     Ok(Ruleset {
         id: raw.id,
         name: raw.name,
@@ -444,6 +446,37 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         visibility,
         notes: raw.notes,
     })
+}
+
+/// A choice written as an id with no label of its own takes the heading of a table row or
+/// column keyed by it ("s_dr" → "S, DR"), so the desk and the reports show the chart's words.
+fn inherit_choice_labels<'t>(procedures: &mut [Procedure], tables: impl Iterator<Item = &'t Table>) {
+    let mut headings: BTreeMap<String, String> = BTreeMap::new();
+    for t in tables {
+        for r in &t.rows {
+            if let (Key::Name(k), Some(l)) = (&r.key, &r.label) {
+                headings.entry(k.clone()).or_insert_with(|| l.clone());
+            }
+        }
+        for line in &t.lines {
+            for (k, l) in line.keys.iter().zip(&line.column_labels) {
+                if let Key::Name(k) = k {
+                    headings.entry(k.clone()).or_insert_with(|| l.clone());
+                }
+            }
+        }
+    }
+    for input in procedures.iter_mut().flat_map(|p| p.inputs.iter_mut()) {
+        if let InputKind::Choice { choices } = &input.kind {
+            for c in choices {
+                if let Some(h) = headings.get(c)
+                    && !input.choice_labels.contains_key(c)
+                {
+                    input.choice_labels.insert(c.clone(), h.clone());
+                }
+            }
+        }
+    }
 }
 
 /// What the `visibility:` section may name.
@@ -1445,14 +1478,27 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         );
     }
     // Header lines.
-    let mut raw_lines: Vec<(YamlPath, String, Option<String>, &Vec<RawScalar>)> = Vec::new();
+    type RawLine<'a> = (
+        YamlPath,
+        String,
+        Option<String>,
+        &'a Vec<RawScalar>,
+        Option<&'a Vec<String>>,
+    );
+    let mut raw_lines: Vec<RawLine> = Vec::new();
     match (&raw.columns, &raw.header_lines) {
         (Some(_), Some(_)) => ctx.err(
             &root.key("header_lines"),
             "both columns and header_lines are given",
             "use columns for one header line, header_lines for alternatives",
         ),
-        (Some(cols), None) => raw_lines.push((root.key("columns"), "default".into(), None, cols)),
+        (Some(cols), None) => raw_lines.push((
+            root.key("columns"),
+            "default".into(),
+            None,
+            cols,
+            raw.column_labels.as_ref(),
+        )),
         (None, Some(lines)) => {
             if lines.is_empty() {
                 ctx.err(
@@ -1475,6 +1521,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
                     l.id.clone(),
                     l.label.clone(),
                     &l.columns,
+                    l.column_labels.as_ref(),
                 ));
             }
         }
@@ -1490,7 +1537,28 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
     }
     let mut lines = Vec::new();
     let ncols = raw_lines.first().map_or(1, |l| l.3.len());
-    for (path, id, label, cols) in &raw_lines {
+    if raw.column_labels.is_some() && raw.columns.is_none() {
+        ctx.err(
+            &root.key("column_labels"),
+            "column_labels without columns",
+            "put column_labels on each header line",
+        );
+    }
+    for (path, id, label, cols, column_labels) in &raw_lines {
+        if let Some(labels) = column_labels
+            && labels.len() != cols.len()
+        {
+            ctx.err(
+                path,
+                format!(
+                    "{} column labels for {} columns",
+                    labels.len(),
+                    cols.len()
+                ),
+                "give one label per column, in order",
+            );
+            continue;
+        }
         if cols.is_empty() {
             ctx.err(path, "no columns listed", "list the column headings");
             continue;
@@ -1522,6 +1590,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
             id: id.clone(),
             label: label.clone(),
             keys,
+            column_labels: column_labels.cloned().unwrap_or_default(),
         });
     }
     // Results.
@@ -1630,6 +1699,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         }
         rows.push(Row {
             key,
+            label: row.label.clone(),
             cells,
             rule: row.rule.clone(),
             source_lines: row.source.clone(),
@@ -2165,10 +2235,25 @@ fn validate_procedure(
             from: input_source(ctx, &p.key("from"), ri.from.as_ref(), &kind),
             kind,
             default: None,
+            choice_labels: BTreeMap::new(),
             rule: ri.rule.clone(),
             source_lines: ri.source.clone(),
             help: ri.help.clone(),
         };
+        if let Some(labels) = &ri.choice_labels {
+            for (choice, label) in labels {
+                match &spec.kind {
+                    InputKind::Choice { choices } if choices.contains(choice) => {
+                        spec.choice_labels.insert(choice.clone(), label.clone());
+                    }
+                    _ => ctx.err(
+                        &p.key("choice_labels").key(choice),
+                        format!("'{choice}' is not one of the input's choices"),
+                        "label only the choices listed under choices:",
+                    ),
+                }
+            }
+        }
         if let Some(d) = &ri.default {
             match spec.parse_value(&d.text()) {
                 Ok(v) => spec.default = Some(v),

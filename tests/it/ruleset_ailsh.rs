@@ -460,7 +460,7 @@ fn ex09_activation_movement_penalty_l561() {
     for die in ["1", "2", "3"] {
         let r = run(
             "activation_single",
-            &[("initiative", "3"), ("ma", "5")],
+            &[("order", "manoeuvre"), ("initiative", "3"), ("ma", "5")],
             &[die],
         );
         assert_eq!(
@@ -471,7 +471,7 @@ fn ex09_activation_movement_penalty_l561() {
     }
     let r = run(
         "activation_single",
-        &[("initiative", "3"), ("ma", "5")],
+        &[("order", "manoeuvre"), ("initiative", "3"), ("ma", "5")],
         &["4"],
     );
     assert_eq!(
@@ -484,7 +484,7 @@ fn ex09_activation_movement_penalty_l561() {
     assert_eq!(
         run(
             "activation_single",
-            &[("initiative", "3"), ("ma", "5")],
+            &[("order", "manoeuvre"), ("initiative", "3"), ("ma", "5")],
             &["6"]
         )
         .outcome
@@ -495,7 +495,14 @@ fn ex09_activation_movement_penalty_l561() {
     // The same inside the two-player contest: die 1 is player A's.
     let r = run(
         "activation",
-        &[("initiative_a", "3"), ("ma_a", "5"), ("initiative_b", "1")],
+        &[
+            ("order_a", "manoeuvre"),
+            ("order_b", "manoeuvre"),
+            ("ma_b", "0"),
+            ("initiative_a", "3"),
+            ("ma_a", "5"),
+            ("initiative_b", "1"),
+        ],
         &["4", "6"],
     );
     assert_eq!(r.outcome.code, "a_decides", "L546: -1 beats 1-6 = -5");
@@ -513,7 +520,12 @@ fn ex13_exiting_a_zoc_l671() {
     );
     let r = run(
         "activation_single",
-        &[("initiative", "2"), ("imt", "-4"), ("ma", "5")],
+        &[
+            ("order", "manoeuvre"),
+            ("initiative", "2"),
+            ("imt", "-4"),
+            ("ma", "5"),
+        ],
         &["3"],
     );
     assert_eq!(derived_int(&r, "modified_initiative"), -2, "L671: 2-4 = -2");
@@ -540,7 +552,14 @@ fn activation_contest_ties_and_orders_l550_l563() {
     // L550: equal results — the higher printed Initiative decides.
     let r = run(
         "activation",
-        &[("initiative_a", "2"), ("initiative_b", "3")],
+        &[
+            ("order_a", "manoeuvre"),
+            ("order_b", "manoeuvre"),
+            ("ma_a", "0"),
+            ("ma_b", "0"),
+            ("initiative_a", "2"),
+            ("initiative_b", "3"),
+        ],
         &["2", "3"],
     );
     assert_eq!(
@@ -551,6 +570,10 @@ fn activation_contest_ties_and_orders_l550_l563() {
     let r = run(
         "activation",
         &[
+            ("order_a", "manoeuvre"),
+            ("order_b", "manoeuvre"),
+            ("ma_a", "0"),
+            ("ma_b", "0"),
             ("initiative_a", "2"),
             ("initiative_b", "2"),
             ("bonus_star_a", "true"),
@@ -560,7 +583,14 @@ fn activation_contest_ties_and_orders_l550_l563() {
     assert_eq!(r.outcome.code, "a_decides", "L550: tie, Bonus star");
     let r = run(
         "activation",
-        &[("initiative_a", "2"), ("initiative_b", "2")],
+        &[
+            ("order_a", "manoeuvre"),
+            ("order_b", "manoeuvre"),
+            ("ma_a", "0"),
+            ("ma_b", "0"),
+            ("initiative_a", "2"),
+            ("initiative_b", "2"),
+        ],
         &["4", "4"],
     );
     assert_eq!(r.outcome.code, "reroll", "L550: still undecided, re-roll");
@@ -568,6 +598,8 @@ fn activation_contest_ties_and_orders_l550_l563() {
     let r = run(
         "activation",
         &[
+            ("ma_a", "0"),
+            ("ma_b", "0"),
             ("initiative_a", "3"),
             ("order_a", "stand"),
             ("initiative_b", "3"),
@@ -588,7 +620,14 @@ fn activation_contest_ties_and_orders_l550_l563() {
     );
     let o = odds_of(
         "activation",
-        &[("initiative_a", "2"), ("initiative_b", "2")],
+        &[
+            ("order_a", "manoeuvre"),
+            ("order_b", "manoeuvre"),
+            ("ma_a", "0"),
+            ("ma_b", "0"),
+            ("initiative_a", "2"),
+            ("initiative_b", "2"),
+        ],
     );
     assert!(o.complete, "the contest is fully computed");
 }
@@ -601,6 +640,10 @@ fn ex15_force_quality_with_downgrading_l1260() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q3_sp", "4"),
             ("attacker_q2_sp", "2"),
             ("attacker_q1_sp", "5"),
@@ -621,6 +664,10 @@ fn ex15_force_quality_with_downgrading_l1260() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q3_sp", "3"),
             ("attacker_q1_sp", "3"),
             ("defender_q1_sp", "3"),
@@ -642,6 +689,10 @@ fn ex16_odds_rounded_down_against_the_attacker_l1276() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q2_sp", "3"),
             ("defender_q2_sp", "7"),
             ("odds_drm", "0"),
@@ -669,6 +720,10 @@ fn ex16_odds_rounded_down_against_the_attacker_l1276() {
         try_run(
             "assault",
             &[
+                ("battle", "skirmish"),
+                ("weather", "fair"),
+                ("attacker_force_sp", "0"),
+                ("defender_force_sp", "0"),
                 ("attacker_q2_sp", "3"),
                 ("defender_q2_sp", "7"),
                 ("odds_drm", "0"),
@@ -687,6 +742,9 @@ fn ex10_fortified_town_with_earthworks_l619() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "storm"),
             ("attacker_q2_sp", "6"),
             ("defender_q2_sp", "10"),
@@ -721,6 +779,9 @@ fn ex17_fortress_doubling_l1442() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "storm"),
             ("attacker_q2_sp", "6"),
             ("defender_q2_sp", "3"),
@@ -738,6 +799,9 @@ fn ex17_fortress_doubling_l1442() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "storm"),
             ("attacker_q2_sp", "6"),
             ("defender_q2_sp", "10"),
@@ -756,6 +820,9 @@ fn ex17_fortress_doubling_l1442() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "in_breach"),
             ("attacker_q2_sp", "6"),
             ("defender_q2_sp", "12"),
@@ -774,6 +841,10 @@ fn ex17_fortress_doubling_l1442() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q2_sp", "6"),
             ("defender_q2_sp", "10"),
             ("odds_drm", "0"),
@@ -794,6 +865,9 @@ fn ex14_combined_arms_l1098() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "major_battle"),
             ("attacker_q2_sp", "5"),
             ("combined_arms", "true"),
@@ -815,6 +889,9 @@ fn ex14_combined_arms_l1098() {
     let r = run_chart(
         "assault",
         &[
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("battle", "major_battle"),
             ("attacker_q2_sp", "3"),
             ("combined_arms", "true"),
@@ -842,6 +919,9 @@ fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     // L708: Attack from March uses the Affecting line, except Forces solely of Light Cavalry.
     let base = [
         ("battle", "attack_from_march"),
+        ("weather", "fair"),
+        ("attacker_force_sp", "0"),
+        ("defender_force_sp", "0"),
         ("attacker_q2_sp", "4"),
         ("defender_q2_sp", "4"),
         ("odds_drm", "0"),
@@ -864,6 +944,9 @@ fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q2_sp", "4"),
             ("defender_q2_sp", "4"),
             ("odds_drm", "1"),
@@ -883,6 +966,10 @@ fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q2_sp", "4"),
             ("defender_q2_sp", "4"),
             ("odds_drm", "0"),
@@ -899,6 +986,9 @@ fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("attacker_force_sp", "0"),
+            ("defender_force_sp", "0"),
             ("attacker_q2_sp", "4"),
             ("defender_q2_sp", "4"),
             ("odds_drm", "0"),
@@ -917,6 +1007,8 @@ fn assault_line_modifiers_and_chart_result_l708_l1296_l1472() {
     let r = run_chart(
         "assault",
         &[
+            ("battle", "skirmish"),
+            ("weather", "fair"),
             ("attacker_q2_sp", "4"),
             ("defender_q2_sp", "4"),
             ("odds_drm", "0"),
@@ -1331,6 +1423,7 @@ fn attrition_modifiers_l740_l743_l1462() {
         try_run(
             "attrition",
             &[
+                ("weather", "fair"),
                 ("trigger", "besieged"),
                 ("force_sp", "5"),
                 ("besieged_no_loc", "true"),
@@ -1427,6 +1520,7 @@ fn artillery_fire_column_and_modifiers_l368_l1226_l1390() {
     let r = run_chart(
         "artillery_fire",
         &[
+            ("firing_side", "attacker"),
             ("context", "siege"),
             ("artillery_sp", "3"),
             ("field_engineers_success", "true"),
@@ -1457,6 +1551,7 @@ fn artillery_fire_column_and_modifiers_l368_l1226_l1390() {
     let r = run_chart(
         "artillery_fire",
         &[
+            ("weather", "fair"),
             ("context", "siege"),
             ("firing_side", "defender"),
             ("artillery_sp", "3"),
@@ -1476,6 +1571,8 @@ fn artillery_fire_column_and_modifiers_l368_l1226_l1390() {
         try_run(
             "artillery_fire",
             &[
+                ("firing_side", "attacker"),
+                ("weather", "fair"),
                 ("context", "major_battle"),
                 ("artillery_sp", "2"),
                 ("target_earthworks_river", "true"),
@@ -1493,6 +1590,7 @@ fn reduced_battle_percentages_l1691() {
     let r = run(
         "reduced_battle_losses",
         &[
+            ("loser_sp_lost", "0"),
             ("percentage", "15"),
             ("force_sp_excluding_artillery", "22"),
             ("combat_units", "7"),
@@ -1619,7 +1717,7 @@ fn administrative_march_and_activation_phase_discipline_l653_l753() {
     // L653, L655: the MA after the activation penalty, 1 MP to begin, the rest doubled.
     let r = run(
         "activation_single",
-        &[("initiative", "3"), ("ma", "5")],
+        &[("order", "manoeuvre"), ("initiative", "3"), ("ma", "5")],
         &["4"],
     );
     explains(

@@ -187,7 +187,11 @@ fn flight_point_schedule_l18() {
         ("artillery", 1),
         ("skirmisher", 0),
     ] {
-        let r = run("flight_points", &[("lost", lost)], &[]);
+        let r = run(
+            "flight_points",
+            &[("event", "eliminated"), ("lost", lost)],
+            &[],
+        );
         assert_eq!(r.outcome.value, Some(fp), "{lost}");
     }
     let r = run(
@@ -286,7 +290,11 @@ fn e4_fornovo_army_then_battle_continuations_l24() {
     explains(&r, "Modifier: OC Effectiveness −2 to the roll");
 
     // (c) If that also succeeds, the next Continuation DR gets +2.
-    let c = [("activation_rating", "2"), ("consecutive_successes", "2")];
+    let c = [
+        ("activation_rating", "2"),
+        ("oc_effectiveness", "-2"),
+        ("consecutive_successes", "2"),
+    ];
     let r = run("continuation_battle", &c, &["0"]);
     assert_eq!(r.modified, Some(2));
     explains(&r, "Modifier: Successive Continuations +2 to the roll");
@@ -296,15 +304,23 @@ fn e4_fornovo_army_then_battle_continuations_l24() {
 fn battle_continuation_derived_l24() {
     // AR 3, no DRM: DR 3 succeeds ("the same as or less than"); with +1, DR 3 → 4 fails.
     assert_eq!(
-        run("continuation_battle", &[("activation_rating", "3")], &["3"])
-            .outcome
-            .code,
+        run(
+            "continuation_battle",
+            &[("oc_effectiveness", "0"), ("activation_rating", "3")],
+            &["3"]
+        )
+        .outcome
+        .code,
         "battle_activated"
     );
     assert_eq!(
         run(
             "continuation_battle",
-            &[("activation_rating", "3"), ("consecutive_successes", "1")],
+            &[
+                ("oc_effectiveness", "0"),
+                ("activation_rating", "3"),
+                ("consecutive_successes", "1")
+            ],
             &["3"]
         )
         .outcome
@@ -319,7 +335,7 @@ fn battle_continuation_derived_l24() {
         &inputs_for(
             arquebus(),
             "continuation_battle",
-            &[("activation_rating", "3")],
+            &[("oc_effectiveness", "0"), ("activation_rating", "3")],
         ),
     )
     .expect("odds");
@@ -335,6 +351,7 @@ fn battle_continuation_derived_l24() {
 fn one_battle_penalty_ruling_l24() {
     let inputs = [
         ("activation_rating", "3"),
+        ("oc_effectiveness", "0"),
         ("only_one_battle", "true"),
         ("one_battle_attempts", "1"),
     ];
@@ -420,7 +437,7 @@ fn artillery_disorder_check_derived_l42() {
 
 #[test]
 fn e12_counter_charge_against_fire_rolls_8_l40() {
-    let r = run("counter_charge_vs_fire", &[], &["8"]);
+    let r = run("counter_charge_vs_fire", &[("defense_drm", "0")], &["8"]);
     assert_eq!(r.outcome.code, "fails");
     assert!(
         r.outcome
@@ -437,7 +454,9 @@ fn e12_counter_charge_against_fire_rolls_8_l40() {
         "the fire is then resolved"
     );
     assert_eq!(
-        run("counter_charge_vs_fire", &[], &["5"]).outcome.code,
+        run("counter_charge_vs_fire", &[("defense_drm", "0")], &["5"])
+            .outcome
+            .code,
         "counter_charged"
     );
 }
@@ -445,7 +464,7 @@ fn e12_counter_charge_against_fire_rolls_8_l40() {
 #[test]
 fn counter_charge_thresholds_derived_l40() {
     // vs Charge, Defense DRM 0, facing change needed: DR 3 + 1 = 4 succeeds; 4 + 1 = 5 fails.
-    let facing = [("must_change_facing", "true")];
+    let facing = [("defense_drm", "0"), ("must_change_facing", "true")];
     assert_eq!(
         run("counter_charge_vs_charge", &facing, &["3"])
             .outcome
@@ -482,6 +501,8 @@ fn e8_crossbow_at_men_at_arms_l32() {
     let inputs = [
         ("missile_type", "CB"),
         ("range", "1"),
+        ("range_drm", "0"),
+        ("missile_fire_drm", "0"),
         ("target_men_at_arms", "true"),
         ("target_class", "mounted"),
     ];
@@ -517,7 +538,9 @@ fn e7_swiss_pike_crossbows_missile_fire_drm_l30() {
     let inputs = [
         ("missile_type", "CB"),
         ("range", "1"),
+        ("range_drm", "0"),
         ("missile_fire_drm", "-2"),
+        ("target_class", "foot"),
     ];
     let r = try_run(
         arquebus(),
@@ -537,7 +560,13 @@ fn fire_range_cells_not_in_the_text_l32() {
     let r = try_run(
         arquebus(),
         "missile_fire",
-        &[("missile_type", "AQ"), ("range", "3")],
+        &[
+            ("range_drm", "0"),
+            ("missile_fire_drm", "0"),
+            ("target_class", "foot"),
+            ("missile_type", "AQ"),
+            ("range", "3"),
+        ],
         &["5"],
         None,
     );
@@ -548,6 +577,8 @@ fn fire_range_cells_not_in_the_text_l32() {
         ("range", "3"),
         ("range_drm_entered", "true"),
         ("range_drm", "1"),
+        ("missile_fire_drm", "0"),
+        ("target_class", "foot"),
         ("target_disordered", "true"),
     ];
     let r = try_run(arquebus(), "missile_fire", &inputs, &["5"], None);
@@ -567,7 +598,17 @@ fn fire_range_cells_not_in_the_text_l32() {
 #[test]
 fn e3_gonzaga_charisma_l20() {
     // "Gonzaga will give any unit he is stacked with a +4 DRM when attacking in Shock/Charge combat."
-    let inputs = [("charisma", "4"), ("wsm_entered", "true")];
+    let inputs = [
+        ("attacker_units", "1"),
+        ("defender_units", "1"),
+        ("angle", "front"),
+        ("defender_shock_defense_drm", "0"),
+        ("attacker_type", "mm"),
+        ("defender_type", "pk"),
+        ("charisma", "4"),
+        ("wsm_entered", "true"),
+        ("wsm_drm", "0"),
+    ];
     let r = try_run(arquebus(), "shock_resolution", &inputs, &["3"], None);
     expect_missing_cell(r, "shock_crt");
     let r = try_run(
@@ -598,9 +639,12 @@ fn e10_one_stradiotti_against_two_pike_l34() {
     let inputs = [
         ("attacker_units", "1"),
         ("defender_units", "2"),
+        ("angle", "front"),
+        ("defender_shock_defense_drm", "0"),
         ("attacker_type", "str"),
         ("defender_type", "pk"),
         ("wsm_entered", "true"),
+        ("wsm_drm", "0"),
     ];
     for face in ["2", "8"] {
         let r = try_run(
@@ -626,6 +670,8 @@ fn shock_drm_sum_derived_l34_l36() {
         ("attacker_disordered", "true"),
         ("attacker_units", "2"),
         ("defender_units", "1"),
+        ("attacker_type", "mm"),
+        ("defender_type", "pk"),
         ("wsm_entered", "true"),
         ("wsm_drm", "0"),
     ];
@@ -643,7 +689,15 @@ fn shock_drm_sum_derived_l34_l36() {
     let r = try_run(
         arquebus(),
         "shock_resolution",
-        &[("attacker_type", "mm"), ("defender_type", "pk")],
+        &[
+            ("attacker_units", "1"),
+            ("defender_units", "1"),
+            ("angle", "front"),
+            ("defender_shock_defense_drm", "0"),
+            ("wsm_drm", "0"),
+            ("attacker_type", "mm"),
+            ("defender_type", "pk"),
+        ],
         &["5"],
         None,
     );
@@ -655,7 +709,14 @@ fn charge_specific_drms_l36_l38_l40() {
     // Move before Charge −1†, Continued Attack −1† per previous Shock Phase, successful
     // Counter-Charge against Shock −2†, defender Retired +2 and the Disordered column.
     let inputs = [
+        ("attacker_units", "1"),
+        ("defender_units", "1"),
+        ("angle", "front"),
+        ("defender_shock_defense_drm", "0"),
+        ("attacker_type", "mm"),
+        ("defender_type", "pk"),
         ("wsm_entered", "true"),
+        ("wsm_drm", "0"),
         ("moved_before_charge", "true"),
         ("continued_attack", "2"),
         ("counter_charged", "true"),

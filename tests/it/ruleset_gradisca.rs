@@ -333,9 +333,11 @@ fn at03_commander_survival_l158() {
 
 // ── Field Combat (L144–178) ─────────────────────────────────────────────────
 
-const ONE_EACH: [(&str, &str); 6] = [
+const ONE_EACH: [(&str, &str); 8] = [
     ("attacker_fv3", "1"),
     ("defender_fv3", "1"),
+    ("attacker_artillery_fv", "1"),
+    ("defender_artillery_fv", "1"),
     ("attacker_two_hit_units", "1"),
     ("attacker_one_hit_units", "0"),
     ("defender_two_hit_units", "1"),
@@ -886,7 +888,12 @@ fn at25_at26_stacking_l230() {
 #[test]
 fn at37_booty_l282() {
     let rs = ruleset();
-    let r = run(&rs, "booty", &[("marker", "question_mark")], &["4"]);
+    let r = run(
+        &rs,
+        "booty",
+        &[("printed_vp", "0"), ("marker", "question_mark")],
+        &["4"],
+    );
     assert_eq!(r.outcome.value, Some(4));
     let r = run(
         &rs,

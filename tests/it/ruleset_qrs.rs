@@ -322,7 +322,12 @@ fn double_five_once_only_caps_the_fives_at_one_hit() {
 fn d9_cohesion_long_range_l208_l230() {
     // DERIVED D9: VBU 4, 2 hits, shot at long range (+2): CN 4. d6 5 → fail, loss 1; d6 4 → pass,
     // Disordered; d6 6 → fail, loss 2.
-    let inputs = [("vbu", "4"), ("damage", "2"), ("shot_range", "long")];
+    let inputs = [
+        ("vbu", "4"),
+        ("damage", "2"),
+        ("test_from", "shooting"),
+        ("shot_range", "long"),
+    ];
     let r = run("cohesion_test", &inputs, &["5"]);
     assert_eq!(
         (r.outcome.code.as_str(), r.outcome.value),
@@ -352,11 +357,29 @@ fn d10_critical_number_seven_l230() {
     // DERIVED D10: CN 7: d6 1–5 pass; d6 6 fails with a loss of exactly 1.
     for face in ["1", "5"] {
         assert_eq!(
-            run("cohesion_test", &[("vbu", "7")], &[face]).outcome.code,
+            run(
+                "cohesion_test",
+                &[
+                    ("test_from", "shooting"),
+                    ("shot_range", "point_blank"),
+                    ("vbu", "7")
+                ],
+                &[face]
+            )
+            .outcome
+            .code,
             "pass"
         );
     }
-    let r = run("cohesion_test", &[("vbu", "7")], &["6"]);
+    let r = run(
+        "cohesion_test",
+        &[
+            ("test_from", "shooting"),
+            ("shot_range", "point_blank"),
+            ("vbu", "7"),
+        ],
+        &["6"],
+    );
     assert_eq!(
         (r.outcome.code.as_str(), r.outcome.value),
         ("fail", Some(1))
@@ -368,7 +391,12 @@ fn d11_pass_while_disordered_l230() {
     // DERIVED D11: passing while already Disordered: stays Disordered, 1 permanent loss.
     let r = run(
         "cohesion_test",
-        &[("vbu", "5"), ("disordered", "true")],
+        &[
+            ("test_from", "shooting"),
+            ("shot_range", "point_blank"),
+            ("vbu", "5"),
+            ("disordered", "true"),
+        ],
         &["2"],
     );
     assert_eq!(r.outcome.code, "pass_already_disordered");
@@ -378,7 +406,12 @@ fn d11_pass_while_disordered_l230() {
 #[test]
 fn cohesion_roll_equal_to_critical_number_ruling_l228() {
     // Default: a roll equal to the Critical Number passes.
-    let inputs = [("vbu", "4"), ("damage", "1")];
+    let inputs = [
+        ("vbu", "4"),
+        ("damage", "1"),
+        ("test_from", "shooting"),
+        ("shot_range", "point_blank"),
+    ];
     assert_eq!(run("cohesion_test", &inputs, &["3"]).outcome.code, "pass");
     let rs = qrs()
         .with_rulings(&[("cohesion_equal".into(), "fail_no_loss".into())])
@@ -451,7 +484,11 @@ fn d14_army_break_point_l255_l257() {
     );
     assert_eq!(cell(&r), "Twice the Unit's VD");
     assert_eq!(r.outcome.effects[0].amount, Some(-4));
-    let r = run("army_break_deduction", &[("event", "village_lost")], &[]);
+    let r = run(
+        "army_break_deduction",
+        &[("unit_vd", "0"), ("event", "village_lost")],
+        &[],
+    );
     assert_eq!(r.outcome.effects[0].amount, Some(-1));
     let r = run(
         "army_break_deduction",
@@ -521,7 +558,11 @@ fn reference_tables_as_printed() {
         ("6BU", Some(6))
     );
     assert_eq!(
-        cell(&run("leader_bonus", &[("commander_type", "expert")], &[])),
+        cell(&run(
+            "leader_bonus",
+            &[("show", "bonus"), ("commander_type", "expert")],
+            &[]
+        )),
         "3"
     );
     assert_eq!(

@@ -458,7 +458,12 @@ fn e6_battle_at_oldberg_l647_661() {
     // Bosrovia 23,000: 4d6 + d6−2, rolls 3,5,2,6,3 → 17. Ruritannia 17,000: 3d6 + d6−3, rolls 1,4,3,5 → 10.
     let r = run(
         "battle",
-        &[("attacker_thousands", "23"), ("defender_thousands", "17")],
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "23"),
+            ("defender_thousands", "17"),
+        ],
         &["3", "5", "2", "6", "3", "1", "4", "3", "5"],
     );
     explains(&r, "attacker: [3, 5, 2, 6, 1] → score 17");
@@ -478,7 +483,12 @@ fn e6_battle_at_oldberg_l647_661() {
     // The same battle with the sides swapped: the defender wins and the numbers are mirrored.
     let m = run(
         "battle",
-        &[("attacker_thousands", "17"), ("defender_thousands", "23")],
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "17"),
+            ("defender_thousands", "23"),
+        ],
         &["1", "4", "3", "5", "3", "5", "2", "6", "3"],
     );
     assert_eq!(
@@ -495,7 +505,12 @@ fn e6_battle_under_the_literal_short_die_reading_l634() {
     let r = run_in(
         &rs,
         "battle",
-        &[("attacker_thousands", "23"), ("defender_thousands", "17")],
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "23"),
+            ("defender_thousands", "17"),
+        ],
         &["3", "5", "2", "6", "1", "4", "3"],
     );
     explains(&r, "attacker: [3, 5, 2, 6] → score 16");
@@ -511,7 +526,12 @@ fn e6_battle_under_the_literal_short_die_reading_l634() {
     let small = run_in(
         &rs,
         "battle",
-        &[("attacker_thousands", "3"), ("defender_thousands", "5")],
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "3"),
+            ("defender_thousands", "5"),
+        ],
         &["4", "1"],
     );
     explains(&small, "attacker: [2] → score 2");
@@ -524,7 +544,12 @@ fn d1_minimum_score_on_a_die_is_zero_l640() {
     // 3,000 men: one die at −2; a 1 scores 0, not −1.
     let r = run(
         "battle",
-        &[("attacker_thousands", "3"), ("defender_thousands", "5")],
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "3"),
+            ("defender_thousands", "5"),
+        ],
         &["1", "4"],
     );
     explains(&r, "attacker: [0] → score 0");
@@ -541,6 +566,7 @@ fn d2_swiss_and_spanish_dice_l635() {
     let r = run(
         "battle",
         &[
+            ("defender_nationality", "other"),
             ("attacker_thousands", "30"),
             ("attacker_nationality", "french"),
             ("defender_thousands", "5"),
@@ -560,6 +586,7 @@ fn d2_swiss_and_spanish_dice_l635() {
             &run(
                 "battle",
                 &[
+                    ("defender_nationality", "other"),
                     ("attacker_thousands", "14"),
                     ("attacker_nationality", "french"),
                     ("defender_thousands", "5")
@@ -574,6 +601,7 @@ fn d2_swiss_and_spanish_dice_l635() {
     let s = run(
         "battle",
         &[
+            ("defender_nationality", "other"),
             ("attacker_thousands", "7"),
             ("attacker_nationality", "spanish"),
             ("defender_thousands", "5"),
@@ -590,6 +618,8 @@ fn battle_fatigue_river_and_looting_per_die_l636_638() {
     let r = run(
         "battle",
         &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
             ("attacker_thousands", "10"),
             ("attacker_looting", "true"),
             ("defender_thousands", "10"),
@@ -681,7 +711,12 @@ fn d3_subsidy_revolt_l529() {
 
 #[test]
 fn exaction_loan_and_imperial_penny_l515_l516_l299() {
-    assert_eq!(run("exaction", &[], &["4"]).outcome.value, Some(4));
+    assert_eq!(
+        run("exaction", &[("to_raise_army", "true")], &["4"])
+            .outcome
+            .value,
+        Some(4)
+    );
     assert_eq!(
         run("exaction", &[("to_raise_army", "false")], &["4"])
             .outcome
@@ -691,7 +726,11 @@ fn exaction_loan_and_imperial_penny_l515_l516_l299() {
     assert_eq!(run("loan", &[], &["3"]).outcome.value, Some(9));
     let penny = run(
         "imperial_penny",
-        &[("present", "5"), ("votes_for", "3")],
+        &[
+            ("emperor_at_war", "true"),
+            ("present", "5"),
+            ("votes_for", "3"),
+        ],
         &["4"],
     );
     assert_eq!(
@@ -701,7 +740,11 @@ fn exaction_loan_and_imperial_penny_l515_l516_l299() {
     assert_eq!(
         run(
             "imperial_penny",
-            &[("present", "4"), ("votes_for", "2")],
+            &[
+                ("emperor_at_war", "true"),
+                ("present", "4"),
+                ("votes_for", "2")
+            ],
             &["4"]
         )
         .outcome
@@ -749,13 +792,21 @@ fn d9_phase_4_loan_halved_both_roundings_l541() {
 
 #[test]
 fn d4_births_l449() {
-    assert_eq!(run("births", &[], &["2"]).outcome.code, "no_children");
-    let r = run("births", &[], &["6"]);
+    assert_eq!(
+        run("births", &[("newly_married", "true")], &["2"])
+            .outcome
+            .code,
+        "no_children"
+    );
+    let r = run("births", &[("newly_married", "true")], &["6"]);
     assert_eq!(
         (r.outcome.code.as_str(), r.outcome.value),
         ("children", Some(4))
     );
-    assert_eq!(chance(rr3(), "births", &[], "no_children"), "1/3");
+    assert_eq!(
+        chance(rr3(), "births", &[("newly_married", "true")], "no_children"),
+        "1/3"
+    );
 }
 
 #[test]
@@ -768,7 +819,11 @@ fn d5_desertion_l618() {
 
 #[test]
 fn raising_and_clearing_arrears_l572_l590() {
-    let r = run("raise_army", &[("blocks_of_5000", "3")], &[]);
+    let r = run(
+        "raise_army",
+        &[("permitted_area", "true"), ("blocks_of_5000", "3")],
+        &[],
+    );
     assert_eq!(
         (r.outcome.code.as_str(), ledger(&r, "state", "treasury")),
         ("raised", Some(-3))
@@ -779,15 +834,27 @@ fn raising_and_clearing_arrears_l572_l590() {
         ("raised", Some(-3))
     );
     assert_eq!(
-        run("raise_army", &[("phase", "military_phase")], &[])
-            .outcome
-            .code,
+        run(
+            "raise_army",
+            &[
+                ("blocks_of_5000", "1"),
+                ("permitted_area", "true"),
+                ("phase", "military_phase")
+            ],
+            &[]
+        )
+        .outcome
+        .code,
         "raised_no_move"
     );
     assert_eq!(
-        run("raise_army", &[("permitted_area", "false")], &[])
-            .outcome
-            .code,
+        run(
+            "raise_army",
+            &[("blocks_of_5000", "1"), ("permitted_area", "false")],
+            &[]
+        )
+        .outcome
+        .code,
         "not_allowed"
     );
     // Each Arrears box to be cleared costs the full pay: 18,000 men with 2 boxes, 4 + 2 × 4 = 12.
@@ -870,15 +937,30 @@ fn movement_and_retreat_l600_608() {
 
 #[test]
 fn extortion_loot_and_non_played_states_l626_l630_l614() {
-    let e = run("extortion", &[], &[]);
+    let e = run(
+        "extortion",
+        &[
+            ("areas_moved_this_phase", "1"),
+            ("areas_moved_this_step", "1"),
+        ],
+        &[],
+    );
     assert_eq!(
         (e.outcome.code.as_str(), ledger(&e, "state", "treasury")),
         ("extorted", Some(1))
     );
     assert_eq!(
-        run("extortion", &[("extortion_marker", "true")], &[])
-            .outcome
-            .code,
+        run(
+            "extortion",
+            &[
+                ("areas_moved_this_phase", "1"),
+                ("areas_moved_this_step", "1"),
+                ("extortion_marker", "true")
+            ],
+            &[]
+        )
+        .outcome
+        .code,
         "not_allowed"
     );
     // Two areas this phase but one this step: the default counts the phase (L626).
@@ -898,13 +980,25 @@ fn extortion_loot_and_non_played_states_l626_l630_l614() {
         .code,
         "extorted"
     );
-    let npc = run("extortion", &[("non_played_state", "true")], &[]);
+    let npc = run(
+        "extortion",
+        &[
+            ("areas_moved_this_phase", "1"),
+            ("areas_moved_this_step", "1"),
+            ("non_played_state", "true"),
+        ],
+        &[],
+    );
     assert_eq!(
         effect(&npc, "follow_up", None).procedure.as_deref(),
         Some("npc_passage_army")
     );
 
-    let annul = run("loot", &[("arrears", "2")], &["5"]);
+    let annul = run(
+        "loot",
+        &[("stationary_whole_phase", "true"), ("arrears", "2")],
+        &["5"],
+    );
     assert_eq!(
         (
             annul.outcome.code.as_str(),
@@ -912,21 +1006,35 @@ fn extortion_loot_and_non_played_states_l626_l630_l614() {
         ),
         ("arrears_annulled", Some(-1))
     );
-    let gold = run("loot", &[], &["5"]);
+    let gold = run("loot", &[("stationary_whole_phase", "true")], &["5"]);
     assert_eq!(
         (gold.outcome.code.as_str(), gold.outcome.value),
         ("florins", Some(5))
     );
     assert_eq!(
-        run("loot", &[("looted_marker", "true")], &["5"])
-            .outcome
-            .code,
+        run(
+            "loot",
+            &[
+                ("stationary_whole_phase", "true"),
+                ("looted_marker", "true")
+            ],
+            &["5"]
+        )
+        .outcome
+        .code,
         "not_allowed"
     );
     assert_eq!(
-        run("loot", &[("non_played_state", "true")], &["5"])
-            .outcome
-            .code,
+        run(
+            "loot",
+            &[
+                ("stationary_whole_phase", "true"),
+                ("non_played_state", "true")
+            ],
+            &["5"]
+        )
+        .outcome
+        .code,
         "florins_npc"
     );
 
@@ -1174,7 +1282,7 @@ fn naval_battle_repair_and_piracy_l733_759() {
         "a_wins_b_sunk"
     );
 
-    let fixed = run("fleet_repair", &[], &["4"]);
+    let fixed = run("fleet_repair", &[("in_friendly_port", "true")], &["4"]);
     assert_eq!(
         (
             fixed.outcome.code.as_str(),
@@ -1183,7 +1291,9 @@ fn naval_battle_repair_and_piracy_l733_759() {
         ("repaired", Some(-2))
     );
     assert_eq!(
-        run("fleet_repair", &[], &["3"]).outcome.code,
+        run("fleet_repair", &[("in_friendly_port", "true")], &["3"])
+            .outcome
+            .code,
         "not_repaired"
     );
     assert_eq!(
@@ -1193,16 +1303,20 @@ fn naval_battle_repair_and_piracy_l733_759() {
         "not_allowed"
     );
     assert_eq!(
-        run("fleet_repair", &[("phase", "phase_1")], &["6"])
-            .outcome
-            .code,
+        run(
+            "fleet_repair",
+            &[("in_friendly_port", "true"), ("phase", "phase_1")],
+            &["6"]
+        )
+        .outcome
+        .code,
         "repaired"
     );
     assert_eq!(
         run_in(
             &with_ruling("fleet_repair_timing", "military_only"),
             "fleet_repair",
-            &[("phase", "phase_1")],
+            &[("in_friendly_port", "true"), ("phase", "phase_1")],
             &["6"]
         )
         .outcome
@@ -1213,7 +1327,7 @@ fn naval_battle_repair_and_piracy_l733_759() {
         run_in(
             &with_ruling("fleet_repair_timing", "phase_1_only"),
             "fleet_repair",
-            &[],
+            &[("in_friendly_port", "true")],
             &["6"]
         )
         .outcome
@@ -1222,11 +1336,21 @@ fn naval_battle_repair_and_piracy_l733_759() {
     );
 
     assert_eq!(
-        ledger(&run("piracy", &[], &[]), "state", "treasury"),
+        ledger(
+            &run("piracy", &[("raid_successful", "true")], &[]),
+            "state",
+            "treasury"
+        ),
         Some(-2)
     );
     assert_eq!(
-        run("piracy", &[("raids_this_turn", "1")], &[]).outcome.code,
+        run(
+            "piracy",
+            &[("raid_successful", "true"), ("raids_this_turn", "1")],
+            &[]
+        )
+        .outcome
+        .code,
         "no_cost"
     );
 }
@@ -1296,21 +1420,33 @@ fn d10_lutheran_conversion_l372_381() {
         "established"
     );
     assert_eq!(
-        run("lutheran_conversion", &[("counters", "3")], &["1"])
-            .outcome
-            .code,
+        run(
+            "lutheran_conversion",
+            &[("region", "germany_hungary_netherlands"), ("counters", "3")],
+            &["1"]
+        )
+        .outcome
+        .code,
         "established"
     ); // Automatic
     assert_eq!(
-        run("lutheran_conversion", &[("counters", "1")], &["4"])
-            .outcome
-            .code,
+        run(
+            "lutheran_conversion",
+            &[("region", "germany_hungary_netherlands"), ("counters", "1")],
+            &["4"]
+        )
+        .outcome
+        .code,
         "not_converted"
     );
     assert_eq!(
         run(
             "lutheran_conversion",
-            &[("counters", "1"), ("one_area_state", "true")],
+            &[
+                ("region", "germany_hungary_netherlands"),
+                ("counters", "1"),
+                ("one_area_state", "true")
+            ],
             &["5"]
         )
         .outcome
@@ -1320,7 +1456,12 @@ fn d10_lutheran_conversion_l372_381() {
     assert_eq!(
         run(
             "lutheran_conversion",
-            &[("one_area_state", "true"), ("player_controlled", "true")],
+            &[
+                ("counters", "1"),
+                ("region", "germany_hungary_netherlands"),
+                ("one_area_state", "true"),
+                ("player_controlled", "true")
+            ],
             &["6"]
         )
         .outcome
@@ -1331,7 +1472,7 @@ fn d10_lutheran_conversion_l372_381() {
         chance(
             rr3(),
             "lutheran_conversion",
-            &[("counters", "2")],
+            &[("region", "germany_hungary_netherlands"), ("counters", "2")],
             "established"
         ),
         "1/2"

@@ -1495,7 +1495,12 @@ fn qrs_discipline_examples() {
 
 #[test]
 fn qrs_cohesion_examples() {
-    let inputs = [("vbu", "4"), ("damage", "2"), ("shot_range", "long")];
+    let inputs = [
+        ("vbu", "4"),
+        ("damage", "2"),
+        ("test_from", "shooting"),
+        ("shot_range", "long"),
+    ];
     let r = run_in(qrs(), "cohesion_test", &inputs, &["5"]);
     explains(
         &r,

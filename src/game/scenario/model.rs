@@ -283,8 +283,22 @@ pub struct Schedule {
     pub side: Option<String>,
     /// Amounts by turn (e.g. nominal APs).
     pub amounts: Vec<(u32, i64)>,
+    /// Where the amount is credited (the result of its procedure, when it has one; else the
+    /// amount of the turn), as an event the umpire records from the pending list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credit: Option<Credit>,
     /// Notes.
     pub note: Option<String>,
+}
+
+/// A counter's whole-number attribute a scheduled amount is added to (an AP marker on the
+/// Administrative Points Track).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Credit {
+    /// The counter (an off-map marker).
+    pub counter: String,
+    /// The attribute.
+    pub attribute: String,
 }
 
 /// A supply source of an army.

@@ -266,6 +266,10 @@ pub(crate) struct RawForce {
     pub position: Option<RawPosition>,
     #[serde(default)]
     pub place: Option<String>,
+    /// The words that tell its counters from others of the same name ("Breakdown"); without
+    /// it, the name of its first leader, else its place.
+    #[serde(default)]
+    pub label: Option<String>,
     #[serde(default)]
     pub order: Option<String>,
     #[serde(default)]
@@ -365,8 +369,20 @@ pub(crate) struct RawSchedule {
     pub turns: Vec<RawName>,
     #[serde(default)]
     pub amounts: Vec<RawAmount>,
+    /// Where the amount is credited: a counter's whole-number attribute (an AP marker's
+    /// Administrative Points).
+    #[serde(default)]
+    pub credit: Option<RawCredit>,
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// A scheduled amount's destination.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCredit {
+    pub counter: String,
+    pub attribute: String,
 }
 
 #[derive(Debug, Deserialize)]

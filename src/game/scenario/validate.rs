@@ -158,6 +158,8 @@ struct Refs<'r> {
     /// Counters' `map_table` values and where they are written, checked against the
     /// `megagame:` section's tables.
     map_tables: Vec<(YamlPath, String)>,
+    /// Counter id → the words of its group ("Chaumont", "Breakdown"), for [`unique_names`].
+    qualifiers: BTreeMap<String, String>,
 }
 
 fn position(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, raw: &RawPosition) -> Option<Position> {
@@ -380,6 +382,8 @@ struct Placement<'p> {
     army: Option<&'p str>,
     position: &'p Position,
     force: Option<&'p str>,
+    /// The words that tell this group's counters from others of the same name.
+    label: Option<&'p str>,
 }
 
 /// A counter entry's strength points and maximum, one pair per physical counter; `None`
@@ -434,6 +438,9 @@ fn counters(
             if let Some(m) = maximum {
                 attrs.insert(max_name, Value::Int(i64::from(m)));
             }
+        }
+        if let Some(label) = at.label {
+            refs.qualifiers.insert(id.clone(), label.to_string());
         }
         if let Some(note) = &raw.note {
             refs.notes.push(CounterNote {
@@ -676,12 +683,18 @@ fn force(
             "use a unique id",
         );
     }
+    let label = raw
+        .label
+        .as_deref()
+        .or_else(|| raw.leaders.first().map(|l| l.name.as_str()))
+        .or(raw.place.as_deref());
     let at = Placement {
         prefix: &raw.id,
         side: &raw.side,
         army: raw.army.as_deref(),
         position: &pos,
         force: force_id,
+        label,
     };
     for (list, key, kind) in [
         (&raw.leaders, "leaders", CounterKind::Leader),
@@ -799,6 +812,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         unknown_units: defaults.units,
         unknown_leaders: defaults.leaders,
         map_tables: Vec::new(),
+        qualifiers: BTreeMap::new(),
     };
     if let Some(fp) = &raw.first_player {
         check_side(&mut ctx, &refs, &root.key("first_player"), fp);
@@ -843,6 +857,16 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     if !ctx.errors.is_empty() {
         return Err(LoadErrors(ctx.errors));
     }
+    let mut reinforcements = reinforcements;
+    let mut conditional = conditional;
+    unique_names(
+        &refs.qualifiers,
+        start_counters
+            .iter_mut()
+            .chain(reinforcements.iter_mut().flat_map(|r| r.counters.iter_mut()))
+            .chain(conditional.iter_mut().flat_map(|r| r.counters.iter_mut()))
+            .collect(),
+    );
     Ok(Scenario {
         id: raw.id,
         ruleset: raw.ruleset,
@@ -871,6 +895,42 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         notes: raw.notes,
         megagame,
     })
+}
+
+/// Gives every counter a name no other counter has, made from the words of the text: a name
+/// the scenario uses once stays as it is; others take the words of their group ("French
+/// Gendarmes (Chaumont)") and, where that is still shared, a number in order of listing
+/// ("Swiss Infantry (Breakdown) 3"). Ids are never used: they are for arguments and JSON.
+fn unique_names(qualifiers: &BTreeMap<String, String>, mut counters: Vec<&mut CounterSpec>) {
+    let mut times: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &counters {
+        *times.entry(c.name.clone()).or_default() += 1;
+    }
+    let qualified: Vec<String> = counters
+        .iter()
+        .map(|c| match qualifiers.get(&c.id) {
+            // "Italian Infantry (French service)" + Chaumont → "(French service, Chaumont)".
+            Some(q) if times[&c.name] > 1 && *q != c.name => match c.name.strip_suffix(')') {
+                Some(open) => format!("{open}, {q})"),
+                None => format!("{} ({q})", c.name),
+            },
+            _ => c.name.clone(),
+        })
+        .collect();
+    let mut shared: BTreeMap<&str, usize> = BTreeMap::new();
+    for q in &qualified {
+        *shared.entry(q.as_str()).or_default() += 1;
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (c, q) in counters.iter_mut().zip(&qualified) {
+        c.name = if shared[q.as_str()] > 1 {
+            let n = seen.entry(q.as_str()).or_default();
+            *n += 1;
+            format!("{q} {n}")
+        } else {
+            q.clone()
+        };
+    }
 }
 
 /// The ruleset the scenario names, loaded; an error naming it when it is unknown or failed.
@@ -1217,6 +1277,32 @@ fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
                 "name a step of the ruleset's Sequence of Play (one without sub-steps)",
             );
         }
+        let credit = s.credit.as_ref().and_then(|c| {
+            let q = p.key("credit");
+            if !refs.ids.contains(&c.counter) {
+                ctx.err(
+                    &q.key("counter"),
+                    format!("no counter '{}' in this scenario", c.counter),
+                    "name the id of a counter (e.g. the army's AP marker)",
+                );
+                return None;
+            }
+            let whole = refs.ruleset.units.iter().any(|a| {
+                a.name == c.attribute && matches!(a.kind, crate::rules::AttributeKind::Int { .. })
+            });
+            if !whole {
+                ctx.err(
+                    &q.key("attribute"),
+                    format!("'{}' is not a whole-number unit attribute of the ruleset", c.attribute),
+                    declared_hint(&refs.ruleset.units),
+                );
+                return None;
+            }
+            Some(Credit {
+                counter: c.counter.clone(),
+                attribute: c.attribute.clone(),
+            })
+        });
         schedules.push(Schedule {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -1226,6 +1312,7 @@ fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
             mandatory: s.mandatory.unwrap_or(true),
             side: s.side.clone(),
             amounts,
+            credit,
             note: s.note.clone(),
         });
     }

@@ -1,0 +1,474 @@
+//! The one describer: what happened in a game, in the game's words. Every front-end — the
+//! desk's journal and result panel, the command line's text output, the turn reports and the
+//! megagame papers — words events, counter changes, resolutions and pending items through
+//! [`Words`], so a wording fixed here is fixed everywhere. Ids, keys and expression source stay
+//! in the JSON and the source details.
+
+use std::collections::BTreeMap;
+
+use super::event::{ClockAction, CounterChange, Event, EventKind};
+use super::scenario::{Position, Scenario};
+use super::sequence::LeafStep;
+use super::session::Game;
+use super::state::GameState;
+use crate::dice::{Provenance, Roll};
+use crate::resolve::{Resolution, describe_effect};
+use crate::rules::model::{choice_words, is_id_like};
+use crate::rules::{Ruleset, Value};
+
+/// The describer of one game as it stands (or as it stood, for a report of an earlier turn).
+pub struct Words<'g> {
+    ruleset: &'g Ruleset,
+    scenario: &'g Scenario,
+    state: &'g GameState,
+    steps: &'g [LeafStep],
+    seed: String,
+}
+
+impl<'g> Words<'g> {
+    /// The game as it stands.
+    pub fn of(game: &'g Game) -> Words<'g> {
+        Words::at(game, game.state())
+    }
+
+    /// The game with the counters of `state` (a report's end-of-turn state).
+    pub fn at(game: &'g Game, state: &'g GameState) -> Words<'g> {
+        Words {
+            ruleset: game.ruleset(),
+            scenario: game.scenario(),
+            state,
+            steps: game.steps(),
+            seed: game.seed_statement(),
+        }
+    }
+
+    /// A counter by its name (names are unique within a scenario).
+    pub fn counter(&self, id: &str) -> String {
+        if let Some(c) = self.state.counters.get(id) {
+            return c.name.clone();
+        }
+        // A counter the state no longer knows (an import of another scenario): its words.
+        choice_words(id)
+    }
+
+    /// Several counters: "A, B and C".
+    pub fn counters<'a>(&self, ids: impl IntoIterator<Item = &'a String>) -> String {
+        and_list(ids.into_iter().map(|i| self.counter(i)).collect())
+    }
+
+    /// A side (or army) by the short form of its printed name ("French" for "French: the
+    /// Kingdom of France").
+    pub fn side(&self, id: &str) -> String {
+        side_words(self.scenario, id)
+    }
+
+    /// An attribute by its label in the ruleset ("Strength Points").
+    pub fn attribute(&self, name: &str) -> String {
+        attribute_words(self.ruleset, name)
+    }
+}
+
+/// A side (or army) by the short form of its printed name ("French" for "French: the Kingdom
+/// of France").
+pub fn side_words(scenario: &Scenario, id: &str) -> String {
+    {
+        let full = scenario
+            .sides
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| s.name.as_str())
+            .or_else(|| {
+                scenario
+                    .armies
+                    .iter()
+                    .find(|a| a.id == id)
+                    .map(|a| a.name.as_str())
+            });
+        match full {
+            Some(name) => name.split(':').next().unwrap_or(name).trim().to_string(),
+            None => capitalised(&choice_words(id)),
+        }
+    }
+
+}
+
+/// An attribute by its label in the ruleset ("Strength Points").
+pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
+    ruleset
+        .units
+        .iter()
+        .chain(&ruleset.leaders)
+        .find(|a| a.name == name)
+        .map_or_else(|| choice_words(name), |a| a.label.clone())
+}
+
+impl Words<'_> {
+
+    /// A value in words (a name written as an id in words, a flag as yes or no).
+    pub fn value(&self, value: &Value) -> String {
+        match value {
+            Value::Text(t) if is_id_like(t) => choice_words(t),
+            Value::Bool(true) => "yes".into(),
+            Value::Bool(false) => "no".into(),
+            other => other.to_string(),
+        }
+    }
+
+    /// A status marker in words ("disordered", "No Move").
+    pub fn status(&self, status: &str) -> String {
+        choice_words(status)
+    }
+
+    /// Where a counter is.
+    pub fn position(&self, p: &Position) -> String {
+        p.to_string()
+    }
+
+    /// A procedure by its name.
+    pub fn procedure(&self, id: &str) -> String {
+        self.ruleset
+            .procedure(id)
+            .map_or_else(|| capitalised(&choice_words(id)), |p| p.name.clone())
+    }
+
+    /// A Sequence-of-Play step ("Phase › Segment › Step").
+    pub fn step(&self, index: usize) -> String {
+        self.steps
+            .get(index)
+            .map_or_else(|| format!("step {}", index + 1), |s| s.path.clone())
+    }
+
+    /// A pending item, from the key it was recorded under (a skip names its key).
+    pub fn item(&self, key: &str) -> String {
+        let parts: Vec<&str> = key.split(':').collect();
+        match parts.as_slice() {
+            ["step", _, _, procedure] => self.procedure(procedure),
+            ["schedule", id, turn] => self
+                .scenario
+                .schedules
+                .iter()
+                .find(|s| s.id == *id)
+                .map_or_else(
+                    || choice_words(id),
+                    |s| {
+                        let amount = turn
+                            .parse::<u32>()
+                            .ok()
+                            .and_then(|t| s.amounts.iter().find(|(at, _)| *at == t))
+                            .map_or_else(String::new, |(_, a)| format!(": {a}"));
+                        format!("{}{amount}", s.name)
+                    },
+                ),
+            ["reinforcements", turn] => format!("the reinforcements of turn {turn}"),
+            ["follow_up", from] => format!("the check queued by entry {from}"),
+            ["reveal", ..] => "the reveals of this step".into(),
+            _ => choice_words(key),
+        }
+    }
+
+    /// One counter change: "French Gendarmes (Chaumont): Strength Points 6 → 5".
+    pub fn change(&self, c: &CounterChange) -> String {
+        let name = self.counter(c.counter());
+        match c {
+            CounterChange::Attribute {
+                attribute,
+                from,
+                to,
+                ..
+            } => match from {
+                Some(f) if f != to => format!(
+                    "{name}: {} {} → {}",
+                    self.attribute(attribute),
+                    self.value(f),
+                    self.value(to)
+                ),
+                _ => format!(
+                    "{name}: {} {}",
+                    self.attribute(attribute),
+                    self.value(to)
+                ),
+            },
+            CounterChange::Status { status, on, .. } => format!(
+                "{name} {} {}",
+                if *on { "is now" } else { "is no longer" },
+                self.status(status)
+            ),
+            CounterChange::Move { from, to, .. } => match from {
+                Some(f) => format!(
+                    "{name} moved from {} to {}",
+                    self.position(f),
+                    self.position(to)
+                ),
+                None => format!("{name} moved to {}", self.position(to)),
+            },
+            CounterChange::Remove { reason, .. } => {
+                format!("{name} taken off the table ({reason})")
+            }
+            CounterChange::Adjust { attribute, by, .. } => {
+                format!("{name}: {} {by:+}", self.attribute(attribute))
+            }
+        }
+    }
+
+    /// Several changes, with the reason when there is one.
+    pub fn changes(&self, changes: &[CounterChange], reason: Option<&str>) -> String {
+        let text: Vec<String> = changes.iter().map(|c| self.change(c)).collect();
+        let text = if text.is_empty() {
+            "no change".to_string()
+        } else {
+            text.join("; ")
+        };
+        match reason {
+            Some(r) if !r.trim().is_empty() => format!("{text} — {r}"),
+            _ => text,
+        }
+    }
+
+    /// "Discipline Check for French Gendarmes (Chaumont)" — the procedure and who it was for.
+    pub fn resolution_head(&self, r: &Resolution, counters: &BTreeMap<String, Vec<String>>) -> String {
+        let name = self.procedure(&r.procedure);
+        let who: Vec<String> = counters
+            .iter()
+            .filter(|(_, ids)| !ids.is_empty())
+            .map(|(role, ids)| {
+                let names = self.counters(ids);
+                if counters.len() == 1 {
+                    names
+                } else {
+                    format!("{} {names}", capitalised(&choice_words(role)))
+                }
+            })
+            .collect();
+        if who.is_empty() {
+            name
+        } else if counters.len() == 1 {
+            format!("{name} for {}", who.join(""))
+        } else {
+            format!("{name}: {}", who.join(" against "))
+        }
+    }
+
+    /// A resolution in one line: "Discipline Check for X → D, read off the physical chart (d6
+    /// rolled 4 (physical dice))".
+    pub fn resolution_line(
+        &self,
+        r: &Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> String {
+        format!(
+            "{} → {} ({})",
+            self.resolution_head(r, counters),
+            outcome(r),
+            dice(&r.rolls)
+        )
+    }
+
+    /// A resolution whole, as a person explains the roll: who it was for, the inputs that
+    /// mattered, each modifier with its rule, the dice and the arithmetic, the row and column
+    /// read, the result and its effects. The lines are the resolution's own explanation (its
+    /// sentences are written by `resolve` when it is resolved), after the counters involved.
+    pub fn resolution(
+        &self,
+        r: &Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> Vec<String> {
+        let mut lines = vec![self.resolution_head(r, counters)];
+        // The explanation's first line names the procedure again: the head replaces it.
+        lines.extend(r.explanation.iter().skip(1).cloned());
+        let effects: Vec<String> = r.outcome.effects.iter().map(describe_effect).collect();
+        if !effects.is_empty() {
+            lines.push(format!("Effects: {}", effects.join("; ")));
+        }
+        lines
+    }
+
+    /// An entry's title ("Counters", the procedure's name, "Sequence of Play"…).
+    pub fn title(&self, e: &Event) -> String {
+        match &e.kind {
+            EventKind::GameStarted { .. } => "Game started".into(),
+            EventKind::SeedRevealed { .. } => "App dice seed revealed".into(),
+            EventKind::Changed { .. } => "Counters".into(),
+            EventKind::EffectsApplied { .. } => "Effects applied".into(),
+            EventKind::Resolved { resolution, .. } => self.procedure(&resolution.procedure),
+            EventKind::Overridden { .. } => "Result overridden".into(),
+            EventKind::Stepped { .. } => "Sequence of Play".into(),
+            EventKind::Skipped { .. } => "Skipped".into(),
+            EventKind::Note { .. } => "Note".into(),
+            EventKind::Undone { .. } => "Undo".into(),
+            EventKind::Redone { .. } => "Redo".into(),
+            EventKind::Clock { .. } => "Clock".into(),
+            EventKind::Announced { audience, .. } => format!("Announcement ({audience})"),
+        }
+    }
+
+    /// An entry in one line (the desk's journal, what the command line says it recorded).
+    pub fn line(&self, e: &Event) -> String {
+        match &e.kind {
+            EventKind::Resolved {
+                resolution,
+                counters,
+            } => self.resolution_line(resolution, counters),
+            EventKind::Changed {
+                changes, reason, ..
+            } => self.changes(changes, reason.as_deref()),
+            EventKind::EffectsApplied { of, changes } => {
+                format!("Effects of entry {of} applied: {}", self.changes(changes, None))
+            }
+            EventKind::Stepped { to, .. } => {
+                format!("Turn {}: {}", to.turn, self.step(to.step))
+            }
+            EventKind::Note { text } => format!("Note: {text}"),
+            _ => format!("{}: {}", self.title(e), self.detail(e).join(" ")),
+        }
+    }
+
+    /// An entry whole, one sentence or line each (the turn reports, the desk's entry details).
+    pub fn detail(&self, e: &Event) -> Vec<String> {
+        match &e.kind {
+            EventKind::GameStarted { scenario, .. } => {
+                let title = if *scenario == self.scenario.id {
+                    self.scenario.title.clone()
+                } else {
+                    choice_words(scenario)
+                };
+                vec![format!("{title}; {}", self.seed)]
+            }
+            EventKind::SeedRevealed { seed, .. } => vec![format!(
+                "Seed {seed}: every app roll can now be checked against the commitment"
+            )],
+            EventKind::Changed {
+                changes, reason, ..
+            } => {
+                vec![self.changes(changes, reason.as_deref())]
+            }
+            EventKind::EffectsApplied { of, changes } => {
+                vec![format!("Of entry {of}: {}", self.changes(changes, None))]
+            }
+            EventKind::Resolved {
+                resolution,
+                counters,
+            } => self.resolution(resolution, counters),
+            EventKind::Overridden {
+                of,
+                outcome,
+                reason,
+                ..
+            } => vec![format!(
+                "Entry {of} now reads {}. Reason: {reason}",
+                self.override_outcome(*of, outcome)
+            )],
+            EventKind::Stepped { to, .. } => {
+                vec![format!("To turn {}, {}", to.turn, self.step(to.step))]
+            }
+            EventKind::Skipped { item, reason } => {
+                vec![format!("{}. Reason: {reason}", capitalised(&self.item(item)))]
+            }
+            EventKind::Note { text } => vec![text.clone()],
+            EventKind::Undone { event } => {
+                vec![format!("Entry {event} undone (it stays in the journal)")]
+            }
+            EventKind::Redone { event } => vec![format!("Entry {event} restored")],
+            EventKind::Clock { action } => vec![self.clock(action)],
+            EventKind::Announced { team, text, .. } => vec![match team {
+                Some(t) => format!("{}: {text}", self.side(t)),
+                None => text.clone(),
+            }],
+        }
+    }
+
+    /// A clock action: "Clock started: turn 1, Phase 1 › Diplomacy".
+    pub fn clock(&self, action: &ClockAction) -> String {
+        match action {
+            ClockAction::Start { turn, phase } => {
+                let phase = self
+                    .steps
+                    .iter()
+                    .find(|s| s.id == *phase)
+                    .map_or_else(|| choice_words(phase), |s| s.path.clone());
+                format!("Clock started: turn {turn}, {phase}")
+            }
+            ClockAction::Hold => "Clock held".to_string(),
+            ClockAction::Resume => "Clock resumed".to_string(),
+            ClockAction::Advance => "Clock advanced to the next phase".to_string(),
+            ClockAction::SetRemaining { seconds } => {
+                format!("Clock set to {:02}:{:02} left", seconds / 60, seconds % 60)
+            }
+        }
+    }
+
+    /// The outcome an override names, by its label in the procedure when it has one.
+    fn override_outcome(&self, _of: u64, code: &str) -> String {
+        let labels = self
+            .ruleset
+            .procedures
+            .iter()
+            .flat_map(|p| &p.outcomes)
+            .find(|o| o.code == code)
+            .map(|o| o.label.clone());
+        labels.unwrap_or_else(|| code.to_string())
+    }
+}
+
+    /// The outcome of a resolution in words, with its number when the words do not say it and
+    /// where it came from when it was read off the physical chart.
+pub fn outcome(r: &Resolution) -> String {
+        let o = &r.outcome;
+        let mut s = match o.value {
+            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
+                format!("{} ({v})", o.label)
+            }
+            _ => o.label.clone(),
+        };
+        if o.from_physical_chart {
+            s.push_str(", read off the physical chart");
+        }
+        s
+    }
+
+    /// The dice of a resolution: "d6 rolled 4 (physical dice)", "2d6 rolled 3 and 4 (app
+    /// dice, draw 12)".
+pub fn dice(rolls: &[Roll]) -> String {
+        if rolls.is_empty() {
+            return "no dice".into();
+        }
+        rolls
+            .iter()
+            .map(|r| {
+                let faces: Vec<String> = r
+                    .dice
+                    .iter()
+                    .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
+                    .collect();
+                let from = match &r.provenance {
+                    Provenance::App { first_draw, .. } => format!("app dice, draw {first_draw}"),
+                    Provenance::Physical { entered_by } => match entered_by {
+                        Some(b) => format!("physical dice rolled by {b}"),
+                        None => "physical dice".to_string(),
+                    },
+                };
+                format!("{} rolled {} ({from})", r.expr, and_list(faces))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+
+/// "A", "A and B", "A, B and C".
+pub fn and_list(mut items: Vec<String>) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items.remove(0),
+        _ => {
+            let last = items.pop().unwrap_or_default();
+            format!("{} and {last}", items.join(", "))
+        }
+    }
+}
+
+/// The first letter in upper case.
+pub fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
