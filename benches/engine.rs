@@ -55,7 +55,12 @@ fn benches(c: &mut Criterion) {
     let cohesion = qrs.procedure("cohesion_test").expect("procedure");
     let cohesion_inputs = parse_inputs(
         cohesion,
-        &pairs(&[("vbu", "4"), ("damage", "2"), ("shot_range", "long")]),
+        &pairs(&[
+            ("vbu", "4"),
+            ("damage", "2"),
+            ("test_from", "shooting"),
+            ("shot_range", "long"),
+        ]),
     )
     .expect("inputs");
     c.bench_function("odds_cohesion_test", |b| {

@@ -60,7 +60,6 @@ impl MegagameView {
     }
 }
 
-
 /// The options of the filter: (filter, label).
 pub fn filter_options(people: &People) -> Vec<(MegagameFilter, String)> {
     let mut out = vec![(MegagameFilter::All, "Everything".to_string())];

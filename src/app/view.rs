@@ -686,7 +686,7 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
                             let shown = if current.is_empty() {
                                 RichText::new("— choose —").color(ui.visuals().warn_fg_color)
                             } else {
-                                RichText::new(humanize(&current))
+                                RichText::new(spec.choice_label(&current))
                             };
                             egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
                                 .selected_text(shown)
@@ -694,7 +694,8 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
                                 .truncate()
                                 .show_ui(ui, |ui| {
                                     for c in choices {
-                                        ui.selectable_value(&mut current, c.clone(), humanize(c));
+                                        let words = spec.choice_label(c);
+                                        ui.selectable_value(&mut current, c.clone(), words);
                                     }
                                 })
                                 .response
@@ -832,11 +833,6 @@ fn signed(v: i64) -> String {
         v if v > 0 => format!("+{v}"),
         v => format!("−{}", -v),
     }
-}
-
-/// `opportunity_charge` → `opportunity charge`.
-fn humanize(choice: &str) -> String {
-    crate::rules::model::choice_words(choice)
 }
 
 /// Rule reference and description of a procedure, for its tooltip.

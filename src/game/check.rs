@@ -106,29 +106,26 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
 
 /// The counter of that id, or a refusal naming the counters with a similar one.
 pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusal> {
-    view.state
-        .counters
-        .get(id)
-        .ok_or_else(|| {
-            let wanted = id.to_lowercase();
-            Refusal::NoCounter {
-                counter: id.to_string(),
-                close: view
-                    .state
-                    .counters
-                    .values()
-                    .filter(|c| {
-                        let name = c.name.to_lowercase();
-                        name.contains(&wanted)
-                            || wanted.contains(&name)
-                            || c.id.contains(id)
-                            || id.contains(c.id.as_str())
-                    })
-                    .take(8)
-                    .map(|c| format!("\"{}\"", c.name))
-                    .collect(),
-            }
-        })
+    view.state.counters.get(id).ok_or_else(|| {
+        let wanted = id.to_lowercase();
+        Refusal::NoCounter {
+            counter: id.to_string(),
+            close: view
+                .state
+                .counters
+                .values()
+                .filter(|c| {
+                    let name = c.name.to_lowercase();
+                    name.contains(&wanted)
+                        || wanted.contains(&name)
+                        || c.id.contains(id)
+                        || id.contains(c.id.as_str())
+                })
+                .take(8)
+                .map(|c| format!("\"{}\"", c.name))
+                .collect(),
+        }
+    })
 }
 
 /// Checks a position against the game's geometry.

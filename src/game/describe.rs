@@ -89,7 +89,6 @@ pub fn side_words(scenario: &Scenario, id: &str) -> String {
             None => capitalised(&choice_words(id)),
         }
     }
-
 }
 
 /// An attribute by its label in the ruleset ("Strength Points").
@@ -103,7 +102,6 @@ pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
 }
 
 impl Words<'_> {
-
     /// A value in words (a name written as an id in words, a flag as yes or no).
     pub fn value(&self, value: &Value) -> String {
         match value {
@@ -182,11 +180,7 @@ impl Words<'_> {
                     self.value(f),
                     self.value(to)
                 ),
-                _ => format!(
-                    "{name}: {} {}",
-                    self.attribute(attribute),
-                    self.value(to)
-                ),
+                _ => format!("{name}: {} {}", self.attribute(attribute), self.value(to)),
             },
             CounterChange::Status { status, on, .. } => format!(
                 "{name} {} {}",
@@ -225,7 +219,11 @@ impl Words<'_> {
     }
 
     /// "Discipline Check for French Gendarmes (Chaumont)" — the procedure and who it was for.
-    pub fn resolution_head(&self, r: &Resolution, counters: &BTreeMap<String, Vec<String>>) -> String {
+    pub fn resolution_head(
+        &self,
+        r: &Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> String {
         let name = self.procedure(&r.procedure);
         let who: Vec<String> = counters
             .iter()
@@ -255,8 +253,13 @@ impl Words<'_> {
         r: &Resolution,
         counters: &BTreeMap<String, Vec<String>>,
     ) -> String {
+        let chart = if r.outcome.from_physical_chart {
+            ", read off the physical chart"
+        } else {
+            ""
+        };
         format!(
-            "{} → {} ({})",
+            "{} → {}{chart} ({})",
             self.resolution_head(r, counters),
             outcome(r),
             dice(&r.rolls)
@@ -312,7 +315,10 @@ impl Words<'_> {
                 changes, reason, ..
             } => self.changes(changes, reason.as_deref()),
             EventKind::EffectsApplied { of, changes } => {
-                format!("Effects of entry {of} applied: {}", self.changes(changes, None))
+                format!(
+                    "Effects of entry {of} applied: {}",
+                    self.changes(changes, None)
+                )
             }
             EventKind::Stepped { to, .. } => {
                 format!("Turn {}: {}", to.turn, self.step(to.step))
@@ -361,7 +367,10 @@ impl Words<'_> {
                 vec![format!("To turn {}, {}", to.turn, self.step(to.step))]
             }
             EventKind::Skipped { item, reason } => {
-                vec![format!("{}. Reason: {reason}", capitalised(&self.item(item)))]
+                vec![format!(
+                    "{}. Reason: {reason}",
+                    capitalised(&self.item(item))
+                )]
             }
             EventKind::Note { text } => vec![text.clone()],
             EventKind::Undone { event } => {
@@ -409,49 +418,43 @@ impl Words<'_> {
     }
 }
 
-    /// The outcome of a resolution in words, with its number when the words do not say it and
-    /// where it came from when it was read off the physical chart.
+/// The outcome of a resolution in words, with its number when the words do not say it.
 pub fn outcome(r: &Resolution) -> String {
-        let o = &r.outcome;
-        let mut s = match o.value {
-            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
-                format!("{} ({v})", o.label)
-            }
-            _ => o.label.clone(),
-        };
-        if o.from_physical_chart {
-            s.push_str(", read off the physical chart");
+    let o = &r.outcome;
+    match o.value {
+        Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
+            format!("{} ({v})", o.label)
         }
-        s
+        _ => o.label.clone(),
     }
+}
 
-    /// The dice of a resolution: "d6 rolled 4 (physical dice)", "2d6 rolled 3 and 4 (app
-    /// dice, draw 12)".
+/// The dice of a resolution: "d6 rolled 4 (physical dice)", "2d6 rolled 3 and 4 (app
+/// dice, draw 12)".
 pub fn dice(rolls: &[Roll]) -> String {
-        if rolls.is_empty() {
-            return "no dice".into();
-        }
-        rolls
-            .iter()
-            .map(|r| {
-                let faces: Vec<String> = r
-                    .dice
-                    .iter()
-                    .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
-                    .collect();
-                let from = match &r.provenance {
-                    Provenance::App { first_draw, .. } => format!("app dice, draw {first_draw}"),
-                    Provenance::Physical { entered_by } => match entered_by {
-                        Some(b) => format!("physical dice rolled by {b}"),
-                        None => "physical dice".to_string(),
-                    },
-                };
-                format!("{} rolled {} ({from})", r.expr, and_list(faces))
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
+    if rolls.is_empty() {
+        return "no dice".into();
     }
-
+    rolls
+        .iter()
+        .map(|r| {
+            let faces: Vec<String> = r
+                .dice
+                .iter()
+                .map(|d| d.label.clone().unwrap_or_else(|| d.face.to_string()))
+                .collect();
+            let from = match &r.provenance {
+                Provenance::App { first_draw, .. } => format!("app dice, draw {first_draw}"),
+                Provenance::Physical { entered_by } => match entered_by {
+                    Some(b) => format!("physical dice rolled by {b}"),
+                    None => "physical dice".to_string(),
+                },
+            };
+            format!("{} rolled {} ({from})", r.expr, and_list(faces))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
 
 /// "A", "A and B", "A, B and C".
 pub fn and_list(mut items: Vec<String>) -> String {

@@ -267,11 +267,21 @@ impl Here<'_> {
                 continue;
             }
             let key = format!("schedule:{}:{}", s.id, cursor.turn);
-            let nominal = s.amounts.iter().find(|(t, _)| *t == cursor.turn).map(|(_, a)| *a);
+            let nominal = s
+                .amounts
+                .iter()
+                .find(|(t, _)| *t == cursor.turn)
+                .map(|(_, a)| *a);
+            // The side, unless the item's name says it already ("French APs at start").
             let side = s
                 .side
                 .as_ref()
-                .map_or_else(String::new, |x| format!(" ({})", side_words(scenario, x)));
+                .map(|x| side_words(scenario, x))
+                .filter(|w| {
+                    let first = w.split_whitespace().next().unwrap_or_default();
+                    !s.name.contains(first)
+                })
+                .map_or_else(String::new, |w| format!(" ({w})"));
             let mut label = match nominal {
                 Some(a) => format!("{}: {a}{side}", s.name),
                 None => format!("{}{side}", s.name),

@@ -41,7 +41,13 @@ pub(crate) fn event_row(game: &Game, state: &GameState, e: &Event) -> Vec<GridCe
 
 /// The row of an entry a side sees in part: its summary lines.
 fn summary_row(game: &Game, state: &GameState, e: &Event, lines: &[String]) -> Vec<GridCell> {
-    cells(game, state, e, Words::at(game, state).title(e), lines.join("\n"))
+    cells(
+        game,
+        state,
+        e,
+        Words::at(game, state).title(e),
+        lines.join("\n"),
+    )
 }
 
 fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String) -> Vec<GridCell> {
@@ -177,6 +183,7 @@ pub fn turn_report_pdf(
             .map_or(0, |i| i + 1)
     });
     let at_end = replay(scenario, &game.events()[..last]).map_err(ReportError::Layout)?;
+    let words = Words::at(game, &at_end);
     let strength = game.ruleset().strength_attribute.clone();
     writer.heading(
         &format!("Forces at the end of {span}"),
@@ -203,7 +210,7 @@ pub fn turn_report_pdf(
             .map(|c| {
                 vec![
                     cell(c.name.clone()),
-                    cell(c.side.clone()),
+                    cell(words.side(&c.side)),
                     cell(place(&c.removed, &c.position)),
                     cell(value(&c.attributes)),
                     cell(c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
@@ -218,7 +225,7 @@ pub fn turn_report_pdf(
                 .map(|c| {
                     vec![
                         cell(c.label.clone()),
-                        cell(c.side.clone()),
+                        cell(words.side(&c.side)),
                         cell(place(&c.removed, &c.position)),
                         cell(value(&c.attributes)),
                         cell(c.statuses.join(", ")),
@@ -229,7 +236,7 @@ pub fn turn_report_pdf(
     };
     let strength_head = strength
         .as_ref()
-        .map_or_else(|| "Strength".to_string(), |a| a.replace('_', " "));
+        .map_or_else(|| "Strength".to_string(), |a| words.attribute(a));
     writer.table(&Grid {
         header: vec![vec![
             cell("Counter"),

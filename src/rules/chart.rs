@@ -73,11 +73,7 @@ pub fn render_table(table: &Table) -> String {
         } else {
             String::new()
         };
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .map(|(k, w)| pad(k, *w))
-            .collect();
+        let cells: Vec<String> = line.iter().zip(&widths).map(|(k, w)| pad(k, *w)).collect();
         out.push_str(&format!(
             "{} │ {}\n",
             pad(&label, head_width),
@@ -88,11 +84,7 @@ pub fn render_table(table: &Table) -> String {
         head_width + 3 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
     out.push_str(&format!("{}\n", "─".repeat(rule_width)));
     for (row, head) in bodies.iter().zip(&row_heads) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| pad(c, *w))
-            .collect();
+        let cells: Vec<String> = row.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
         out.push_str(&format!(
             "{} │ {}\n",
             pad(head, head_width),

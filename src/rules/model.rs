@@ -417,7 +417,10 @@ impl Table {
         self.rows
             .iter()
             .find(|r| r.key.to_string() == key)
-            .map_or_else(|| key_words(&Key::Name(key.to_string())), |r| self.row_words(r))
+            .map_or_else(
+                || key_words(&Key::Name(key.to_string())),
+                |r| self.row_words(r),
+            )
     }
 
     /// A cell as the chart prints it: a result code written as an id (`leader_lost`) by its
@@ -546,7 +549,7 @@ impl InputSpec {
         self.choice_labels
             .get(choice)
             .cloned()
-            .unwrap_or_else(|| choice_words(choice))
+            .unwrap_or_else(|| key_words(&Key::Name(choice.to_string())))
     }
 
     /// Parses a typed value for this input.

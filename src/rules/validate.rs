@@ -427,7 +427,6 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     if !errors.is_empty() {
         return Err(LoadErrors(errors));
     }
-    let mut procedures = procedures;
     inherit_choice_labels(&mut procedures, tables.values());
     Ok(Ruleset {
         id: raw.id,
@@ -450,7 +449,10 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
 
 /// A choice written as an id with no label of its own takes the heading of a table row or
 /// column keyed by it ("s_dr" → "S, DR"), so the desk and the reports show the chart's words.
-fn inherit_choice_labels<'t>(procedures: &mut [Procedure], tables: impl Iterator<Item = &'t Table>) {
+fn inherit_choice_labels<'t>(
+    procedures: &mut [Procedure],
+    tables: impl Iterator<Item = &'t Table>,
+) {
     let mut headings: BTreeMap<String, String> = BTreeMap::new();
     for t in tables {
         for r in &t.rows {
@@ -1550,11 +1552,7 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         {
             ctx.err(
                 path,
-                format!(
-                    "{} column labels for {} columns",
-                    labels.len(),
-                    cols.len()
-                ),
+                format!("{} column labels for {} columns", labels.len(), cols.len()),
                 "give one label per column, in order",
             );
             continue;

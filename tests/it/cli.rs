@@ -679,13 +679,52 @@ fn pending_items_are_numbered_in_words_and_skipped_by_number() {
     assert!(umpire(&["game", "new", "ailsh_1_venice_at_bay_1509", "-o", &game]).success);
     let status = umpire(&["game", "status", &game]);
     assert!(
-        status
-            .stdout
-            .contains("! 1. French APs at start (actual) — french (5)"),
+        status.stdout.contains(
+            "! 1. French APs at start (actual): 5 — add 5 to French AP marker's Administrative Points"
+        ),
         "{}",
         status.stdout
     );
     assert!(!status.stdout.contains("schedule:"), "{}", status.stdout);
+    // Counters by their names, never their ids; a name works as an argument.
+    assert!(
+        status.stdout.contains("French Gendarmes (Chaumont)")
+            && status.stdout.contains("Strength Points (current) 6")
+            && !status.stdout.contains("fr-chaumont")
+            && !status.stdout.contains("strength_points"),
+        "{}",
+        status.stdout
+    );
+    let moved = umpire(&["game", "move", &game, "french gendarmes (chaumont)", "2833"]);
+    assert!(
+        moved.success
+            && moved
+                .stdout
+                .contains("French Gendarmes (Chaumont) moved from hex 2832 to hex 2833"),
+        "{}",
+        moved.show()
+    );
+    umpire(&["game", "move", &game, "French Gendarmes", "2833"]).fails_saying(&[
+        "no counter 'French Gendarmes'",
+        "\"French Gendarmes (Chaumont)\"",
+    ]);
+    // The scheduled APs are credited to the AP marker as an entry; the item is then done.
+    let credited = umpire(&["game", "credit", &game, "1"]);
+    assert!(
+        credited.stdout.contains(
+            "French AP marker: Administrative Points +5 — French APs at start (actual) (scenario schedule)"
+        ),
+        "{}",
+        credited.show()
+    );
+    let status = umpire(&["game", "status", &game]);
+    assert!(
+        status.stdout.contains("✓ 1. French APs at start")
+            && status.stdout.contains("Administrative Points 5"),
+        "{}",
+        status.stdout
+    );
+    umpire(&["game", "credit", &game, "1"]).fails_saying(&["has nothing to credit now"]);
     let skipped = umpire(&["game", "skip", &game, "2", "--reason", "on the AP track"]);
     assert!(skipped.success, "{}", skipped.show());
     let status = umpire(&["game", "status", &game]);

@@ -105,7 +105,7 @@ fn discipline_test_with_physical_dice_fails_outside_command_range() {
         desk.last_result().map(|r| r.outcome.code.as_str()),
         Some("fail")
     );
-    assert!(!labels_containing(&harness, "d6 [5] physical → Fail").is_empty());
+    assert!(!labels_containing(&harness, "d6 rolled 5 (physical dice) → Fail").is_empty());
 }
 
 #[test]
@@ -177,8 +177,8 @@ fn app_rolls_continue_the_session_stream_and_log_newest_first() {
     let desk = &harness.state().desk;
     assert_eq!(desk.app_dice().next_draw(), 2);
     assert_eq!(desk.log().len(), 2);
-    assert!(desk.log()[0].dice.contains("app #0"));
-    assert!(desk.log()[1].dice.contains("app #1"));
+    assert!(desk.log()[0].dice.contains("app dice, draw 0"));
+    assert!(desk.log()[1].dice.contains("app dice, draw 1"));
     assert_eq!(labels_containing(&harness, "Result: ").len(), 1);
     harness.get_by_label("seed 2024 · next draw 2");
 }
@@ -272,7 +272,7 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(|cc| DeskApp::new(cc, Desk::with_seed(chart_library(), 1)));
-    choose(&mut harness, "Sortie type", "breakout");
+    choose(&mut harness, "Sortie type", "Breakout");
     // Odds say which share of throws the rule text cannot settle.
     harness.get_by_label("not in the rule text (chart cell missing)");
     harness.get_by_label("2/3");
@@ -293,7 +293,7 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     harness.get_by_label("Result: Breakout");
     // The desk marks the result as read off the chart; the explanation names the cell.
     harness.get_by_label("Read off the physical chart.");
-    let lines = labels_containing(&harness, "row 3-4, column breakout");
+    let lines = labels_containing(&harness, "row 3-4, column Breakout");
     assert!(
         lines.iter().any(|l| l.contains("chart") && l.contains('B')),
         "no explanation line for the chart cell among {lines:?}"

@@ -87,6 +87,14 @@ fn a_game_opens_on_its_sequence_of_play_and_table() {
     assert_eq!(journal(&path).len(), 1, "the game file holds its start");
 }
 
+/// Picks a choice in the combo box labelled `label`.
+fn choose(harness: &mut Harness<'static, DeskApp>, label: &str, choice: &str) {
+    harness.get_by_label(label).click();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, choice).click();
+    harness.run();
+}
+
 #[test]
 fn move_resolve_assault_with_chart_result_undo_and_advance() {
     let path = temp_game("assault");
@@ -134,10 +142,26 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
         Some("assault")
     );
     click(&mut harness, "Add to attacker");
-    // The SP-ratio DRM is printed below the AST, not in the text: nothing is assumed.
+    // The kind of attack, the weather and the SP-ratio DRM (printed below the AST, not in the
+    // text): nothing is assumed, the odds name what is missing.
+    let needs = labels_containing(&harness, "needs: ");
     assert!(
-        !labels_containing(&harness, "needs: DRM for the SP ratio").is_empty(),
-        "the odds name the missing input"
+        needs
+            .iter()
+            .any(|l| l.contains("Kind of attack") && l.contains("DRM for the SP ratio")),
+        "the odds name the missing inputs: {needs:?}"
+    );
+    choose(&mut harness, "Kind of attack", "Major battle");
+    choose(&mut harness, "Weather", "Fair");
+    type_into(
+        &mut harness,
+        "Skirmish: whole attacking Force, unmodified SPs (all, Demoralised and Artillery included)",
+        "0",
+    );
+    type_into(
+        &mut harness,
+        "Skirmish: whole defending Force, unmodified SPs",
+        "0",
     );
     type_into(
         &mut harness,

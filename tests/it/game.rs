@@ -597,7 +597,11 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
             &Actor::umpire(),
             Action::Resolve {
                 procedure: "cohesion_test".into(),
-                inputs: vec![("damage".into(), "2".into())],
+                inputs: vec![
+                    ("damage".into(), "2".into()),
+                    ("test_from".into(), "shooting".into()),
+                    ("shot_range".into(), "point_blank".into()),
+                ],
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
                 counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
@@ -655,7 +659,12 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
             &Actor::umpire(),
             Action::Resolve {
                 procedure: "cohesion_test".into(),
-                inputs: vec![("vbu".into(), "4".into()), ("damage".into(), "1".into())],
+                inputs: vec![
+                    ("vbu".into(), "4".into()),
+                    ("damage".into(), "1".into()),
+                    ("test_from".into(), "shooting".into()),
+                    ("shot_range".into(), "point_blank".into()),
+                ],
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
                 counters: [(

@@ -593,6 +593,7 @@ fn adjust_event(seq: u64, counter: &str, by: i64) -> Event {
                 by,
             }],
             reason: Some("test".into()),
+            item: None,
         },
     }
 }
@@ -1146,6 +1147,9 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
                 ("votes_for", _) => Some(("votes_for".to_string(), "3".to_string())),
                 (name, umpire::rules::InputKind::Int { min, .. }) => {
                     Some((name.to_string(), (*min).max(1).to_string()))
+                }
+                (name, umpire::rules::InputKind::Choice { choices }) => {
+                    Some((name.to_string(), choices[0].clone()))
                 }
                 _ => None,
             })

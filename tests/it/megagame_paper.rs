@@ -317,10 +317,10 @@ fn the_control_log_names_who_made_each_entry() {
         "Cleo (Game Control)",
         "Death roll",
         "Subsidy card Picardy",
-        "Secret French army: now hidden",
+        "Secret French army is now hidden",
         "decoy",
-        "Clock start at turn 1, phase_1",
-        "Clock hold",
+        "Clock started: turn 1, phase 1",
+        "Clock held",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }

@@ -81,7 +81,7 @@ fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
 // ── The ruleset loads, with its structure ────────────────────────────────────────────────────
 
 /// A step with procedures of its own and sub-steps is walked as a step, then its sub-steps: the
-/// activated Force acts (C.2.b, 14 procedures) before its Field Engineers and Attrition, which
+/// activated Force acts (C.2.b, 17 procedures) before its Field Engineers and Attrition, which
 /// once took its place and hid its procedures.
 #[test]
 fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
@@ -94,7 +94,7 @@ fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
             .unwrap_or_else(|| panic!("leaf step {id}"))
     };
     let act = &steps[at("c2b_activate")];
-    assert_eq!(act.procedures.len(), 14, "{:?}", act.procedures);
+    assert_eq!(act.procedures.len(), 17, "{:?}", act.procedures);
     assert!(act.procedures.contains(&"activation".to_string()));
     assert!(act.procedures.contains(&"assault".to_string()));
     assert!(
@@ -1710,6 +1710,370 @@ fn ex12_secondary_river_in_rain_l637() {
         ),
         "secondary_river_crossing",
     );
+}
+
+// ── Movement Point costs and the Engagement limit the text gives (L522, L607–613, L647, L712,
+// L796, L1148) ──────────────────────────────────────────────────────────────────────────────
+
+/// The names of the inputs a resolution refused for, in the procedure's order.
+#[track_caller]
+fn missing_inputs(result: Result<Resolution, Box<ResolveError>>) -> Vec<String> {
+    match result.map_err(|e| *e) {
+        Err(ResolveError::MissingInputs { missing, .. }) => {
+            missing.into_iter().map(|m| m.name).collect()
+        }
+        Err(e) => panic!("expected missing inputs, got error {e}"),
+        Ok(r) => panic!("expected missing inputs, got {}", r.outcome.code),
+    }
+}
+
+/// Whether some effect of the outcome is a note containing `needle`.
+fn notes(r: &Resolution, needle: &str) -> bool {
+    r.outcome
+        .effects
+        .iter()
+        .any(|e| e.kind == "note" && e.text.as_deref().is_some_and(|t| t.contains(needle)))
+}
+
+#[test]
+fn earthworks_cost_2_or_4_mp_with_2_infantry_sps_l607_l613() {
+    // L609: a Level 1 marker costs 2 MP.
+    let r = run(
+        "earthworks_cost",
+        &[
+            ("level", "level_1"),
+            ("order", "manoeuvre"),
+            ("infantry_sp", "2"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("level_1", Some(2)),
+        "L609: Level 1 at the cost of 2 MP"
+    );
+    assert_eq!(effect_amounts(&r, "value"), vec![2], "L609: 2 MP expended");
+    assert!(
+        r.outcome.label.starts_with("Costs 2 MP"),
+        "{}",
+        r.outcome.label
+    );
+    // L611: a Level 2 marker costs 4 MP…
+    let r = run(
+        "earthworks_cost",
+        &[
+            ("level", "level_2"),
+            ("order", "garrison"),
+            ("infantry_sp", "5"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("level_2", Some(4)),
+        "L611: Level 2 expending 4 MP"
+    );
+    assert_eq!(effect_amounts(&r, "value"), vec![4], "L611: 4 MP expended");
+    // …or 2 MP if the hex already contains a Level 1 marker (L611–613).
+    let r = run(
+        "earthworks_cost",
+        &[
+            ("level", "level_2"),
+            ("level_1_in_hex", "true"),
+            ("order", "attack"),
+            ("infantry_sp", "5"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("level_2_over_level_1", Some(2)),
+        "L611: 2 MP over a Level 1 marker"
+    );
+    assert_eq!(effect_amounts(&r, "value"), vec![2]);
+    // Every Order but Retreat may build (L607).
+    for order in ["garrison", "stand", "manoeuvre", "attack"] {
+        let r = run(
+            "earthworks_cost",
+            &[("level", "level_1"), ("order", order), ("infantry_sp", "2")],
+            &[],
+        );
+        assert_eq!(r.outcome.code, "level_1", "L607: {order} may build");
+    }
+}
+
+#[test]
+fn earthworks_are_refused_without_2_infantry_sps_or_with_a_retreat_order_l607_l617() {
+    // L607: "composed at least of 2 Infantry SPs"; L617: only Cavalry and/or Artillery may not build.
+    for sp in ["0", "1"] {
+        let r = run(
+            "earthworks_cost",
+            &[
+                ("level", "level_1"),
+                ("order", "manoeuvre"),
+                ("infantry_sp", sp),
+            ],
+            &[],
+        );
+        assert_eq!(r.outcome.code, "not_allowed", "L607: {sp} Infantry SP");
+        assert!(
+            r.outcome.label.starts_with("Not allowed"),
+            "{}",
+            r.outcome.label
+        );
+        assert!(
+            effect_amounts(&r, "value").is_empty(),
+            "no MP cost when not allowed"
+        );
+        assert!(notes(&r, "fewer than 2 Infantry SPs"), "L607, L617");
+        assert!(!notes(&r, "Retreat Order"), "only the condition that fails");
+    }
+    // L607: "any Order except Retreat".
+    let r = run(
+        "earthworks_cost",
+        &[
+            ("level", "level_2"),
+            ("order", "retreat"),
+            ("infantry_sp", "10"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        r.outcome.code, "not_allowed",
+        "L607: not with a Retreat Order"
+    );
+    assert!(notes(&r, "Retreat Order"));
+    // The Order and the Infantry SPs are not assumed: the engine asks for them.
+    assert_eq!(
+        missing_inputs(try_run(
+            "earthworks_cost",
+            &[("level", "level_1")],
+            &[],
+            None
+        )),
+        vec!["order".to_string(), "infantry_sp".to_string()]
+    );
+}
+
+#[test]
+fn movement_point_costs_l522_l647_l796() {
+    fn mp(inputs: &[(&str, &str)]) -> (String, Option<i64>, Vec<i64>) {
+        let r = run("movement_point_costs", inputs, &[]);
+        let amounts = effect_amounts(&r, "value");
+        (r.outcome.code.clone(), r.outcome.value, amounts)
+    }
+    // L522: Reinforcements never pay the MP cost for the first hex entered on the map.
+    assert_eq!(
+        mp(&[("activity", "reinforcement_entry")]),
+        ("first_hex_free".to_string(), Some(0), vec![0]),
+        "L522: the first hex is free"
+    );
+    // L522: the second Force entering at the same hex has paid one MP on a Primary road…
+    assert_eq!(
+        mp(&[
+            ("activity", "reinforcement_entry"),
+            ("second_reinforcement_force", "true"),
+            ("primary_road", "true"),
+        ]),
+        (
+            "second_reinforcement_primary_road".to_string(),
+            Some(1),
+            vec![1]
+        ),
+        "L522: one full MP on a Primary road"
+    );
+    // …or two full MPs otherwise.
+    assert_eq!(
+        mp(&[
+            ("activity", "reinforcement_entry"),
+            ("second_reinforcement_force", "true"),
+        ]),
+        (
+            "second_reinforcement_elsewhere".to_string(),
+            Some(2),
+            vec![2]
+        ),
+        "L522: two full MPs"
+    );
+    // L647: 1 additional MP to exit a Fortified City hex the move started in.
+    assert_eq!(
+        mp(&[("activity", "exit_fortified_city")]),
+        ("exit_fortified_city".to_string(), Some(1), vec![1]),
+        "L647: 1 additional MP"
+    );
+    // L796: two additional MPs remove the Disrupted marker.
+    let r = run(
+        "movement_point_costs",
+        &[("activity", "remove_disruption")],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("remove_disruption", Some(2)),
+        "L796: 2 MP"
+    );
+    assert_eq!(effect_amounts(&r, "value"), vec![2]);
+    assert!(notes(&r, "D.4"), "L796: removed anyway in Segment D.4");
+    // What the Force does is not assumed.
+    assert_eq!(
+        missing_inputs(try_run("movement_point_costs", &[], &[], None)),
+        vec!["activity".to_string()]
+    );
+}
+
+#[test]
+fn attack_from_march_costs_one_more_mp_l704_l712() {
+    // L712: a successful Attack from March vacating the hex costs 1 MP besides the cost to enter it.
+    let r = run(
+        "attack_from_march_cost",
+        &[("order", "attack"), ("mp_left", "3"), ("enter_cost", "2")],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("one_more_mp", Some(1)),
+        "L712: 1 additional MP"
+    );
+    assert_eq!(
+        effect_amounts(&r, "value"),
+        vec![1, 3],
+        "L712: 1 MP, so 2 + 1 = 3 to enter the vacated hex"
+    );
+    assert_eq!(derived_int(&r, "mp_needed"), 3, "L712: enemy hex + 1");
+    // L712: not if the attacked Force Retreated before Combat.
+    let r = run(
+        "attack_from_march_cost",
+        &[
+            ("order", "attack"),
+            ("mp_left", "3"),
+            ("enter_cost", "2"),
+            ("retreated_before_combat", "true"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("no_extra_mp", Some(0)),
+        "L712: only if the attacked Force does not Retreat before Combat"
+    );
+}
+
+#[test]
+fn attack_from_march_is_refused_where_the_text_forbids_it_l704_l712() {
+    // L712 Note: not without enough MPs to enter the enemy hex + 1.
+    let r = run(
+        "attack_from_march_cost",
+        &[("order", "attack"), ("mp_left", "2"), ("enter_cost", "2")],
+        &[],
+    );
+    assert_eq!(r.outcome.code, "not_allowed", "L712: 2 MPs < 2 + 1");
+    assert!(notes(&r, "enter the enemy hex + 1"));
+    // L704: only with an Attack Order.
+    let r = run(
+        "attack_from_march_cost",
+        &[
+            ("order", "manoeuvre"),
+            ("mp_left", "5"),
+            ("enter_cost", "1"),
+        ],
+        &[],
+    );
+    assert_eq!(r.outcome.code, "not_allowed", "L704: an Attack Order");
+    assert!(notes(&r, "Attack Order"));
+    // L704: never against a Force in a Fortified City or across a ferried Primary River hexside.
+    for flag in ["defender_in_fortified_city", "across_ferried_primary_river"] {
+        let r = run(
+            "attack_from_march_cost",
+            &[
+                ("order", "attack"),
+                ("mp_left", "5"),
+                ("enter_cost", "1"),
+                (flag, "true"),
+            ],
+            &[],
+        );
+        assert_eq!(r.outcome.code, "not_allowed", "L704: {flag}");
+        assert!(effect_amounts(&r, "value").is_empty());
+    }
+    assert_eq!(
+        missing_inputs(try_run(
+            "attack_from_march_cost",
+            &[("order", "attack")],
+            &[],
+            None
+        )),
+        vec!["mp_left".to_string(), "enter_cost".to_string()]
+    );
+}
+
+#[test]
+fn engaged_sps_at_most_twice_the_engaging_sps_l1148() {
+    // L1148: the Engaged Corps' undemoralised SPs must not be greater than twice the Engaging Corps'.
+    let r = run(
+        "engagement_limit",
+        &[("engaging_sp", "5"), ("engaged_sp", "10")],
+        &[],
+    );
+    assert_eq!(
+        (r.outcome.code.as_str(), r.outcome.value),
+        ("allowed", Some(10)),
+        "L1148: 10 is not greater than 2 × 5"
+    );
+    assert_eq!(derived_int(&r, "max_engaged_sp"), 10);
+    assert_eq!(effect_amounts(&r, "value"), vec![10]);
+    let r = run(
+        "engagement_limit",
+        &[("engaging_sp", "5"), ("engaged_sp", "11")],
+        &[],
+    );
+    assert_eq!(r.outcome.code, "not_allowed", "L1148: 11 > 2 × 5");
+    assert!(notes(&r, "more than twice"));
+    // L1148: an Engaged Corps may not Engage other Corps.
+    let r = run(
+        "engagement_limit",
+        &[
+            ("engaging_sp", "5"),
+            ("engaged_sp", "3"),
+            ("engaging_corps_is_engaged", "true"),
+        ],
+        &[],
+    );
+    assert_eq!(r.outcome.code, "not_allowed", "L1148: already Engaged");
+    assert!(notes(&r, "An Engaged Corps may not Engage"));
+    assert!(!notes(&r, "more than twice"));
+    assert_eq!(
+        missing_inputs(try_run("engagement_limit", &[], &[], None)),
+        vec!["engaging_sp".to_string(), "engaged_sp".to_string()]
+    );
+}
+
+/// The new look-ups are offered where the text puts them: MP costs in the activated Force's
+/// actions (C.2.b), the Engagement limit at each fight's Engagement declarations (Steps 6-a, 7-a).
+#[test]
+fn movement_costs_and_the_engagement_limit_are_in_the_sequence_of_play() {
+    let steps = umpire::game::sequence::leaf_steps(ailsh());
+    let procedures_of = |id: &str| {
+        steps
+            .iter()
+            .find(|s| s.id == id)
+            .unwrap_or_else(|| panic!("leaf step {id}"))
+            .procedures
+            .clone()
+    };
+    let act = procedures_of("c2b_activate");
+    for p in [
+        "movement_point_costs",
+        "earthworks_cost",
+        "attack_from_march_cost",
+    ] {
+        assert!(act.contains(&p.to_string()), "{p} in C.2.b: {act:?}");
+    }
+    for step in ["step_6a", "step_7a"] {
+        assert!(
+            procedures_of(step).contains(&"engagement_limit".to_string()),
+            "engagement_limit in {step}"
+        );
+    }
 }
 
 #[test]

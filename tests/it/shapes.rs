@@ -151,7 +151,10 @@ fn capitano_fate_one_result_per_face() {
         effects(&slain),
         vec![eff("eliminate", Some("defender"), None, None, None)]
     );
-    explains(&slain, "The Fate of the Capitano: row 1 → slain");
+    explains(
+        &slain,
+        "The Fate of the Capitano: row 1 → The Capitano is slain",
+    );
     explains(
         &slain,
         "Outcome: The Capitano is slain — defender eliminated (Capitano)",
@@ -879,7 +882,7 @@ fn missing_cell_resolves_with_a_chart_result() {
     assert_eq!(cell_at(&r), rc("5-6", Some("breakout"), "B"));
     explains(
         &r,
-        "Sortie Table: row 5-6, column breakout is not in the rule text; result read off the physical chart: B",
+        "Sortie Table: row 5-6, column Breakout is not in the rule text; result read off the physical chart: B",
     );
 
     // A chart result that is not one of the table's codes is refused.

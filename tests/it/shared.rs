@@ -866,6 +866,7 @@ fn moved(counter: &str, to: &str) -> EventKind {
             to: umpire::game::scenario::Position::Area(to.into()),
         }],
         reason: None,
+        item: None,
     }
 }
 
@@ -967,6 +968,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
             by: -1,
         }],
         reason: Some("pay".into()),
+        item: None,
     };
     let (text, hash) = forged(&head.hash, 4, anna_by, pay.clone());
     let (ok, out) = try_append(&text, &hash);

@@ -204,7 +204,7 @@ fn assert_has(text: &str, needles: &[&str], what: &str) {
 }
 
 /// What gives a French Force away: its units' names and strengths, and its Order.
-const COMPOSITION: [&str; 2] = ["French Gendarmes", "Italian Infantry (French service)"];
+const COMPOSITION: [&str; 2] = ["French Gendarmes", "Italian Infantry (French service"];
 
 // ── ailsh ───────────────────────────────────────────────────────────────────────────────────
 
@@ -220,7 +220,11 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
         "the report",
     );
     assert_lacks(&report, &COMPOSITION, "the Venetian report before D.1");
-    assert_lacks(&report, &["order = stand", "stand"], "the Venetian report");
+    assert_lacks(
+        &report,
+        &["Order attack → stand", "stand"],
+        "the Venetian report",
+    );
     let status = status_text(&path, "venetian");
     assert_has(
         &status,
@@ -302,7 +306,10 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     assert_has(&umpires, &COMPOSITION, "the umpire's report");
     assert_has(
         &umpires,
-        &["order = stand", "order = retreat"],
+        &[
+            "Chaumont: Order attack → stand",
+            "Chaumont: Order stand → retreat",
+        ],
         "the umpire's report",
     );
 }
@@ -449,7 +456,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
     );
     assert_has(
         &report_text(&game, Some("french")),
-        &["troop quality 3"],
+        &["Troop Quality (read in the Combat Phase) = 3"],
         "the French report (whole)",
     );
     // Yet the Gendarmes stay off the Venetian list of forces: naming a unit is not revealing
@@ -814,7 +821,7 @@ fn the_desk_seen_by_venice_hides_what_venice_may_not_see() {
     assert!(found(&harness, "Chaumont"), "and Chaumont on the map");
     // The journal: Chaumont's move, not his Order nor his units' moves.
     assert!(!labels_containing(&harness, "Chaumont moved").is_empty());
-    assert!(labels_containing(&harness, "order = stand").is_empty());
+    assert!(labels_containing(&harness, "Order attack → stand").is_empty());
     assert!(labels_containing(&harness, "Imbault").is_empty());
 
     // Back to the umpire's view, from the side view's banner.

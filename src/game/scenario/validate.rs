@@ -863,7 +863,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         &refs.qualifiers,
         start_counters
             .iter_mut()
-            .chain(reinforcements.iter_mut().flat_map(|r| r.counters.iter_mut()))
+            .chain(
+                reinforcements
+                    .iter_mut()
+                    .flat_map(|r| r.counters.iter_mut()),
+            )
             .chain(conditional.iter_mut().flat_map(|r| r.counters.iter_mut()))
             .collect(),
     );
@@ -1293,7 +1297,10 @@ fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Schedule> {
             if !whole {
                 ctx.err(
                     &q.key("attribute"),
-                    format!("'{}' is not a whole-number unit attribute of the ruleset", c.attribute),
+                    format!(
+                        "'{}' is not a whole-number unit attribute of the ruleset",
+                        c.attribute
+                    ),
                     declared_hint(&refs.ruleset.units),
                 );
                 return None;
