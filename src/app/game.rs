@@ -134,20 +134,20 @@ impl std::fmt::Debug for GameDesk {
     }
 }
 
-/// Every kind of journal entry, as the journal filter offers them.
-pub const EVENT_KINDS: [&str; 12] = [
-    "game_started",
-    "changed",
-    "resolved",
-    "effects_applied",
-    "overridden",
-    "stepped",
-    "skipped",
-    "note",
-    "undone",
-    "redone",
-    "clock",
-    "announced",
+/// Every kind of journal entry, as the journal filter offers them: (kind, words).
+pub const EVENT_KINDS: [(&str, &str); 12] = [
+    ("game_started", "Game started"),
+    ("changed", "Counters changed"),
+    ("resolved", "Resolutions"),
+    ("effects_applied", "Effects applied"),
+    ("overridden", "Results overridden"),
+    ("stepped", "Sequence of Play"),
+    ("skipped", "Skipped items"),
+    ("note", "Notes"),
+    ("undone", "Undos"),
+    ("redone", "Redos"),
+    ("clock", "Clock"),
+    ("announced", "Announcements"),
 ];
 
 impl GameDesk {

@@ -1202,7 +1202,12 @@ impl GameDesk {
             .labelled_by(label.id);
             let kind_label = ui.label("Kind");
             egui::ComboBox::from_id_salt("journal_kind")
-                .selected_text(self.journal_kind.unwrap_or("every kind"))
+                .selected_text(
+                    EVENT_KINDS
+                        .iter()
+                        .find(|(k, _)| Some(*k) == self.journal_kind)
+                        .map_or("every kind", |(_, w)| w),
+                )
                 .show_ui(ui, |ui| {
                     if ui
                         .selectable_label(self.journal_kind.is_none(), "every kind")
@@ -1210,9 +1215,9 @@ impl GameDesk {
                     {
                         self.journal_kind = None;
                     }
-                    for k in EVENT_KINDS {
+                    for (k, words) in EVENT_KINDS {
                         if ui
-                            .selectable_label(self.journal_kind == Some(k), k)
+                            .selectable_label(self.journal_kind == Some(k), words)
                             .clicked()
                         {
                             self.journal_kind = Some(k);
@@ -1237,7 +1242,7 @@ impl GameDesk {
             .auto_shrink([false, false])
             .show_rows(ui, row_height, rows.len(), |ui, range| {
                 for row in &rows[range] {
-                    let mut t = RichText::new(format!("#{} {}: {}", row.seq, row.kind, row.text));
+                    let mut t = RichText::new(format!("#{} {}", row.seq, row.text));
                     if row.undone {
                         t = t.strikethrough().weak();
                     }

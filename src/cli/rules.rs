@@ -242,7 +242,7 @@ fn show(cli: &Cli, ruleset: &str, table: Option<&str>, as_json: bool) -> Result<
         if let Some(u) = lib.user_table(ruleset, &t.id) {
             println!("(your transcription: {})", u.path.display());
         }
-        print!("{}", render_table(t));
+        print!("{}", render_table(r, t));
     }
     Ok(())
 }

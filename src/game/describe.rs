@@ -276,11 +276,15 @@ impl Words<'_> {
         counters: &BTreeMap<String, Vec<String>>,
     ) -> Vec<String> {
         let mut lines = vec![self.resolution_head(r, counters)];
-        // The explanation's first line names the procedure again: the head replaces it.
+        // The explanation's first line names the procedure again: the head replaces it. Its
+        // last line gives the outcome with its effects.
         lines.extend(r.explanation.iter().skip(1).cloned());
-        let effects: Vec<String> = r.outcome.effects.iter().map(describe_effect).collect();
-        if !effects.is_empty() {
-            lines.push(format!("Effects: {}", effects.join("; ")));
+        if !r.explanation.iter().any(|l| l.starts_with("Outcome:")) {
+            let effects: Vec<String> = r.outcome.effects.iter().map(describe_effect).collect();
+            lines.push(format!("Outcome: {}", outcome(r)));
+            if !effects.is_empty() {
+                lines.push(format!("Effects: {}", effects.join("; ")));
+            }
         }
         lines
     }

@@ -159,18 +159,25 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
     writer.table(&grid);
     writer.space(mm(1.5));
 
-    if !table.results.is_empty() {
-        let shown = table.results.len().min(6) as f32 + 1.0;
+    // The result key: each printed code with what it means (codes written as ids are printed in
+    // the cells by their words already).
+    let key: Vec<_> = table
+        .results
+        .iter()
+        .filter(|r| r.numbered || !crate::rules::model::is_id_like(&r.prefix))
+        .collect();
+    if !key.is_empty() {
+        let shown = key.len().min(6) as f32 + 1.0;
         writer.ensure(t.fonts.body * 1.3 * shown);
-        writer.paragraph(Some("Result codes"), "", body, 0.0);
-        for r in &table.results {
+        writer.paragraph(Some("Result key"), "", body, 0.0);
+        for r in key {
             let code = r.pattern.replace("{n}", "n");
             let label = r.label.clone().unwrap_or_default().replace("{n}", "n");
             writer.paragraph(Some(&code), &label, body, mm(3.0));
         }
     }
     if let Some(n) = &table.notes {
-        writer.paragraph(Some("Notes:"), n, body, 0.0);
+        writer.paragraph(Some("Notes:"), &ruleset.in_words(n, Some(table)), body, 0.0);
     }
     if let Some(r) = &table.ruling {
         writer.paragraph(Some("Ruling:"), &ruling_text(ruleset, r), body, 0.0);
@@ -210,7 +217,7 @@ fn ruling_text(ruleset: &Ruleset, ruling: &str) -> String {
         .options
         .iter()
         .find(|o| o.id == r.selected)
-        .map_or_else(|| r.selected.clone(), |o| format!("{} — {}", o.id, o.text));
+        .map_or_else(|| r.selected.clone(), |o| o.text.clone());
     format!("{}{rule} In force: {chosen}.", r.text.trim())
 }
 

@@ -113,7 +113,6 @@ pub fn turn_report_pdf(
     );
     let facts = [
         format!("Ruleset {}", game.ruleset().name),
-        format!("scenario {}", scenario.id),
         span.clone(),
         view.clone(),
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),

@@ -1,7 +1,7 @@
 //! Tables rendered as text, the way chart sheets print them, so an umpire can compare them with
 //! their own charts (`umpire rules show`).
 
-use super::model::{Cell, KeyKind, Table};
+use super::model::{Cell, KeyKind, Ruleset, Table};
 
 fn key_kind_words(kind: KeyKind) -> &'static str {
     match kind {
@@ -14,7 +14,7 @@ fn key_kind_words(kind: KeyKind) -> &'static str {
 }
 
 /// Renders a table as a chart: title, how it is read, aligned rows, result codes and notes.
-pub fn render_table(table: &Table) -> String {
+pub fn render_table(ruleset: &Ruleset, table: &Table) -> String {
     let mut out = String::new();
     let rule = table
         .rule
@@ -39,7 +39,12 @@ pub fn render_table(table: &Table) -> String {
     let bodies: Vec<Vec<String>> = table
         .rows
         .iter()
-        .map(|r| r.cells.iter().map(|c| table.cell_words(c)).collect())
+        .map(|r| {
+            r.cells
+                .iter()
+                .map(|c| ruleset.in_words(&table.cell_words(c), Some(table)))
+                .collect()
+        })
         .collect();
     let line_labels: Vec<String> = table
         .lines
@@ -110,10 +115,16 @@ pub fn render_table(table: &Table) -> String {
         }
     }
     if let Some(n) = &table.notes {
-        out.push_str(&format!("Notes: {}\n", n.trim()));
+        out.push_str(&format!(
+            "Notes: {}\n",
+            ruleset.in_words(n.trim(), Some(table))
+        ));
     }
     if let Some(r) = &table.ruling {
-        out.push_str(&format!("Ruling: {}\n", r.trim()));
+        out.push_str(&format!(
+            "Ruling: {}\n",
+            ruleset.in_words(r.trim(), Some(table))
+        ));
     }
     let missing = table
         .rows

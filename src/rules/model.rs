@@ -1154,6 +1154,63 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Prose written with ids in it (a table's notes: "see ruling terrain_1bu", "the column
+    /// rows_in_order") in the game's words: each id of a ruling, table, procedure, or of a row
+    /// or column of `table`, by its name or heading in quotes.
+    pub fn in_words(&self, text: &str, table: Option<&Table>) -> String {
+        let name_of = |id: &str| -> Option<String> {
+            if let Some(t) = table {
+                for (i, l) in t.lines.iter().enumerate() {
+                    if let Some(c) = l.keys.iter().position(|k| k.to_string() == id) {
+                        return Some(t.column_words(i, c));
+                    }
+                }
+                if let Some(r) = t.rows.iter().find(|r| r.key.to_string() == id) {
+                    return Some(t.row_words(r));
+                }
+            }
+            if let Some(r) = self.rulings.iter().find(|r| r.id == id) {
+                let question = r.text.trim();
+                let short = question.split(['?', '.', ':']).next().unwrap_or(question);
+                return Some(short.trim().to_string());
+            }
+            if let Some(t) = self.tables.get(id) {
+                return Some(t.title.clone());
+            }
+            if let Some(p) = self.procedure(id) {
+                return Some(p.name.clone());
+            }
+            self.procedures
+                .iter()
+                .flat_map(|p| &p.inputs)
+                .find(|i| i.name == id)
+                .map(|i| i.label.clone())
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            if is_id_like(word) && word.contains('_') {
+                match name_of(word) {
+                    Some(name) => out.push_str(&format!("\u{201c}{name}\u{201d}")),
+                    None => out.push_str(word),
+                }
+            } else {
+                out.push_str(word);
+            }
+            word.clear();
+        };
+        for ch in text.chars() {
+            if ch.is_ascii_alphanumeric() || ch == '_' {
+                word.push(ch);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(ch);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
+    }
+
     /// The option in force of a ruling, if the ruleset has it.
     pub fn ruling(&self, id: &str) -> Option<&str> {
         self.rulings

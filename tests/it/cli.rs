@@ -8,16 +8,16 @@ use std::process::Command;
 use serde_json::Value;
 
 /// What a run of the binary gave.
-struct Run {
+pub(crate) struct Run {
     args: String,
-    success: bool,
+    pub(crate) success: bool,
     code: Option<i32>,
-    stdout: String,
+    pub(crate) stdout: String,
     stderr: String,
 }
 
 impl Run {
-    fn show(&self) -> String {
+    pub(crate) fn show(&self) -> String {
         format!(
             "umpire {} → exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
             self.args, self.code, self.stdout, self.stderr
@@ -49,7 +49,7 @@ impl Run {
     }
 }
 
-fn umpire(args: &[&str]) -> Run {
+pub(crate) fn umpire(args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -85,6 +85,10 @@ fn a_game_opens_on_its_sequence_of_play_and_table() {
     );
     assert!(harness.query_by_label(NEXT_LABEL).is_some());
     assert_eq!(journal(&path).len(), 1, "the game file holds its start");
+    // Everything the desk shows is in the game's words: no id, line number or expression.
+    let shown = labels_containing(&harness, "").join("\n");
+    let found = crate::words::leaks(&shown);
+    assert!(found.is_empty(), "the desk shows {found:?}:\n{shown}");
 }
 
 /// Picks a choice in the combo box labelled `label`.

@@ -34,3 +34,4 @@ mod shared;
 mod tamper;
 mod transcription;
 mod visibility;
+mod words;

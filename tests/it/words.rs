@@ -1,0 +1,197 @@
+//! Words, not ids: golden files of how one procedure of each ruleset is explained and recorded
+//! (`insta`), and scans of what users read — the command line's text output, the chart text,
+//! the desk's labels and a turn report — for ids, text-extraction line numbers and expression
+//! operators.
+
+use crate::cli::umpire;
+
+/// Every id (`snake_case_with_underscores`), line reference (`L123`) or expression operator
+/// in `text`.
+pub fn leaks(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for op in ["==", "!=", "&&", "||"] {
+        if text.contains(op) {
+            found.push(op.to_string());
+        }
+    }
+    // Words, split where an id could not go on (letters, digits, underscores, and the path and
+    // command characters an id inside a file name or a flag would have).
+    for word in text.split(|c: char| !(c.is_alphanumeric() || "_-./=".contains(c))) {
+        if word.contains(['/', '.', '=']) || word.starts_with('-') {
+            continue; // a file, a command-line flag or a hash
+        }
+        let id = word.contains('_')
+            && word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && word.starts_with(|c: char| c.is_ascii_lowercase());
+        let line = word.len() > 1
+            && word.starts_with('L')
+            && word[1..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '–' || c == '-');
+        if id || line {
+            found.push(word.to_string());
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn assert_in_words(what: &str, text: &str) {
+    let found = leaks(text);
+    assert!(found.is_empty(), "{what} shows {found:?}:\n{text}");
+}
+
+#[test]
+fn the_scanner_finds_ids_line_numbers_and_operators() {
+    assert_eq!(
+        leaks("if(order_a == \"garrison\" || x) [L1456–1474] fine words, file.pdf --seed"),
+        vec!["==", "L1456", "order_a", "||"]
+    );
+    assert!(leaks("Discipline Test [The Discipline Test] 4 − 1 = 3").is_empty());
+}
+
+/// A scratch folder for one test's games.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-words-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+/// Starts a game of `scenario` (seed 1) and runs `then` against it; the text it printed.
+fn played(dir: &std::path::Path, scenario: &str, then: &[&[&str]]) -> String {
+    let game = dir.join(format!("{scenario}.umpire"));
+    let game = game.to_string_lossy().to_string();
+    let created = umpire(&["game", "new", scenario, "-o", &game, "--seed", "1"]);
+    assert!(created.success, "{}", created.show());
+    let mut out = String::new();
+    for args in then {
+        let mut full: Vec<&str> = vec!["game", args[0], &game];
+        full.extend_from_slice(&args[1..]);
+        let run = umpire(&full);
+        assert!(run.success, "{}", run.show());
+        out.push_str(&run.stdout);
+    }
+    out
+}
+
+#[test]
+fn one_procedure_of_each_ruleset_is_explained_and_recorded_in_words() {
+    let dir = scratch("golden");
+    let cases: [(&str, &str, Vec<&[&str]>); 5] = [
+        (
+            "ailsh",
+            "ailsh_1_venice_at_bay_1509",
+            vec![
+                &[
+                    "resolve",
+                    "discipline_check",
+                    "--counter",
+                    "unit=French Gendarmes (Chaumont)",
+                    "-i",
+                    "reason=combat",
+                    "-i",
+                    "troop_quality=3",
+                    "-i",
+                    "reliability=S",
+                    "--roll",
+                    "4",
+                    "--chart-result",
+                    "D",
+                ],
+                &["credit", "1"],
+                &["move", "French Gendarmes (Chaumont)", "2833"],
+            ],
+        ),
+        (
+            "arquebus",
+            "arquebus_cerignola_1503",
+            vec![&[
+                "resolve",
+                "loss_check",
+                "-i",
+                "flight_level=12",
+                "--roll",
+                "3",
+            ]],
+        ),
+        (
+            "gradisca",
+            "gradisca_war_of_gradisca_1615",
+            vec![&["resolve", "mine_explosion", "--roll", "5"]],
+        ),
+        (
+            "qrs",
+            "qrs_encounter_template",
+            vec![&[
+                "resolve",
+                "discipline_test",
+                "-i",
+                "discipline=B",
+                "-i",
+                "outside_command_range=true",
+                "--roll",
+                "4",
+            ]],
+        ),
+        (
+            "rr3",
+            "rr3_handbook_1524",
+            vec![&["resolve", "mutiny", "-i", "arrears=3", "--roll", "2"]],
+        ),
+    ];
+    for (ruleset, scenario, then) in cases {
+        let text = played(&dir, scenario, &then);
+        assert_in_words(&format!("{ruleset}: the resolution"), &text);
+        insta::assert_snapshot!(format!("words_{ruleset}"), text);
+        // The same game's turn report, as its reader reads it.
+        let game = dir.join(format!("{scenario}.umpire"));
+        let pdf = dir.join(format!("{scenario}.pdf"));
+        let report = umpire(&[
+            "report",
+            &game.to_string_lossy(),
+            "-o",
+            &pdf.to_string_lossy(),
+        ]);
+        assert!(report.success, "{}", report.show());
+        let out = std::process::Command::new("pdftotext")
+            .arg(&pdf)
+            .arg("-")
+            .output()
+            .expect("pdftotext runs (poppler-utils)");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Forces at the end"), "{text}");
+        assert_in_words(&format!("{ruleset}: the turn report"), &text);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_chart_and_every_scenario_status_is_in_words() {
+    for ruleset in ["ailsh", "arquebus", "gradisca", "qrs", "rr3"] {
+        let shown = umpire(&["rules", "show", ruleset]);
+        assert!(shown.success, "{}", shown.show());
+        assert_in_words(&format!("the {ruleset} charts"), &shown.stdout);
+    }
+    let dir = scratch("status");
+    let ids = [
+        "ailsh_1_venice_at_bay_1509",
+        "ailsh_2_last_triumph_of_the_swiss_1513",
+        "ailsh_3_francois_first_time_1515",
+        "ailsh_4_french_lose_the_duchy_1522",
+        "ailsh_5_struggle_for_the_duchy_1524",
+        "arquebus_cerignola_1503",
+        "gradisca_war_of_gradisca_1615",
+        "qrs_encounter_template",
+        "rr3_handbook_1524",
+    ];
+    for id in &ids {
+        let text = played(&dir, id, &[&["status"]]);
+        // The seed commitment and the journal's head are hashes, not ids.
+        assert_in_words(&format!("the status of {id}"), &text);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
