@@ -461,7 +461,7 @@ impl Desk {
                         inputs: self.inputs.clone(),
                     },
                     dice,
-                    problem: e.to_string(),
+                    problem: e.for_a_form(),
                 });
             }
             Err(e) => {

@@ -697,7 +697,7 @@ impl GameDesk {
             Err(GameError::Refused(Refusal::Resolve(e @ ResolveError::MissingCell { .. }))) => {
                 self.message = None;
                 self.chart_entry.clear();
-                self.pending_chart = Some((e.to_string(), physical));
+                self.pending_chart = Some((e.for_a_form(), physical));
                 false
             }
             other => {

@@ -44,9 +44,11 @@ pub enum ResolveError {
     },
     /// The cell needed is not in the rule text.
     #[error(
-        "{title}{rule}: the cell at row {row}, column {column} is not in the rule text — read the result off your chart sheet and give it with --chart-result (the procedure's result codes are listed by `umpire describe`), or transcribe the table (umpire rules template)"
+        "{title}{rule}: {at} is not in the rule text — read the result off your chart sheet and give it with --chart-result (the procedure's result codes are listed by `umpire describe`), or transcribe the table (umpire rules template)"
     )]
     MissingCell {
+        /// Where, in the chart's words: "row 4, column 3" ("row 4" in a one-column table).
+        at: String,
         /// Table id.
         table: String,
         /// Table title.
@@ -138,6 +140,11 @@ impl ResolveError {
                     .map(|m| m.label.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            ResolveError::MissingCell {
+                title, rule, at, ..
+            } => format!(
+                "{title}{rule}: {at} is not in the rule text — read the result off your chart sheet and enter it below, or transcribe the table in the chart editor (Commands → Chart editor…)"
             ),
             other => other.to_string(),
         }

@@ -807,7 +807,16 @@ fn find_cell<'r>(
         cell: cell.text().to_string(),
     };
     if cell == Cell::Missing {
+        let row_words = table.row_words_for(&row.heading);
+        let at = match &column {
+            Some(c) if table.lines.first().is_some_and(|l| l.keys.len() > 1) => format!(
+                "row {row_words}, column {}",
+                table.column_words_for(&c.heading)
+            ),
+            _ => format!("row {row_words}"),
+        };
         return Err(ResolveError::MissingCell {
+            at,
             table: table.id.clone(),
             title: table.title.clone(),
             rule: table
@@ -1273,15 +1282,10 @@ impl<'r> Prepared<'r> {
                     .join(", "),
             });
         }
-        if let ResolveError::MissingCell {
-            title, row, column, ..
-        } = missing
-        {
-            let (row, column) = table.map_or_else(
-                || (row.clone(), column.clone()),
-                |t| (t.row_words_for(row), t.column_words_for(column)),
-            );
-            explanation.push(format!("{title}: row {row}, column {column} is not in the rule text; result read off the physical chart: {result}"));
+        if let ResolveError::MissingCell { title, at, .. } = missing {
+            explanation.push(format!(
+                "{title}: {at} is not in the rule text; result read off the physical chart: {result}"
+            ));
         }
         let value = result.trim_start_matches('+').parse::<i64>().ok();
         let mut outcome = self.outcome(result, value, table, &mut self.scope.clone())?;

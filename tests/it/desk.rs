@@ -279,7 +279,7 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
 
     throw_physical(&mut harness, "4");
     assert!(
-        !labels_containing(&harness, "row 3-4, column breakout is not in the rule text").is_empty()
+        !labels_containing(&harness, "row 3-4, column Breakout is not in the rule text — read the result off your chart sheet and enter it below").is_empty()
     );
     assert!(labels_containing(&harness, "Result: ").is_empty());
 

@@ -839,7 +839,9 @@ fn missing_cell_fails_naming_table_row_and_column() {
             row,
             column,
             rule,
+            at,
         } => {
+            assert_eq!(at, "row 3-4, column Breakout");
             assert_eq!(table, "sortie");
             assert_eq!(title, "Sortie Table");
             assert_eq!(row, "3-4");
@@ -853,8 +855,14 @@ fn missing_cell_fails_naming_table_row_and_column() {
         message.contains("Sortie Table [fixture §7.1]") && !message.contains("(sortie"),
         "{message}"
     );
-    assert!(message.contains("row 3-4, column breakout"), "{message}");
+    assert!(message.contains("row 3-4, column Breakout"), "{message}");
     assert!(message.contains("--chart-result"), "{message}");
+    // The desk's wording asks for the result in its own words, not the command line's.
+    let form = err.for_a_form();
+    assert!(
+        form.contains("enter it below") && !form.contains("--chart-result"),
+        "{form}"
+    );
 
     // The known cells of the same column still resolve.
     let r = run("sortie", &[("sortie_type", "breakout")], &["2"]);
