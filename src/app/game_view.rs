@@ -951,7 +951,8 @@ impl GameDesk {
         if let Some(p) = self.resolver.procedure()
             && let Some(d) = &p.description
         {
-            ui.label(RichText::new(d.trim()).weak());
+            let d = self.game().ruleset().in_words(d.trim(), None);
+            ui.label(RichText::new(d).weak());
         }
         section_ui(ui, "Counters involved");
         let mut remove = None;

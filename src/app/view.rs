@@ -128,7 +128,7 @@ impl Desk {
             .map(|r| {
                 r.procedures
                     .iter()
-                    .map(|p| (p.name.clone(), procedure_tooltip(p)))
+                    .map(|p| (p.name.clone(), procedure_tooltip(r, p)))
                     .collect()
             })
             .unwrap_or_default();
@@ -170,15 +170,14 @@ impl Desk {
                 ui.label(RichText::new(format!("[{rule}]")).weak());
             }
         });
+        let ruleset = self.ruleset();
         if let Some(d) = &procedure.description {
-            ui.label(RichText::new(d.trim()).weak());
+            let d = ruleset.map_or_else(|| d.trim().to_string(), |r| r.in_words(d.trim(), None));
+            ui.label(RichText::new(d).weak());
         }
         if let Some(r) = &procedure.ruling {
-            ui.label(
-                RichText::new(format!("Ruling: {}", r.trim()))
-                    .italics()
-                    .weak(),
-            );
+            let r = ruleset.map_or_else(|| r.trim().to_string(), |x| x.in_words(r.trim(), None));
+            ui.label(RichText::new(format!("Ruling: {r}")).italics().weak());
         }
         ui.separator();
         // Two columns, each clipped to its own half so that a long line never runs under the
@@ -836,13 +835,13 @@ fn signed(v: i64) -> String {
 }
 
 /// Rule reference and description of a procedure, for its tooltip.
-fn procedure_tooltip(p: &Procedure) -> String {
+fn procedure_tooltip(ruleset: &crate::rules::Ruleset, p: &Procedure) -> String {
     let mut parts = Vec::new();
     if let Some(r) = &p.rule {
         parts.push(format!("[{r}]"));
     }
     if let Some(d) = &p.description {
-        parts.push(d.trim().to_string());
+        parts.push(ruleset.in_words(d.trim(), None));
     }
     parts.join(" ")
 }

@@ -122,7 +122,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
             cite(p.rule.as_ref(), p.source_lines.as_ref(), args.sources)
         );
         if let Some(d) = &p.description {
-            println!("  {d}");
+            println!("  {}", ruleset.in_words(d, None));
         }
         println!(
             "  dice: {}   lookup: {}",
@@ -137,7 +137,12 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
                 },
                 |r| r.source().to_string()
             ),
-            lookup_kind(p)
+            match &p.lookup {
+                umpire::rules::Lookup::Table(t) => ruleset
+                    .table(&t.table)
+                    .map_or_else(|| lookup_kind(p), |t| format!("the {}", t.title)),
+                _ => lookup_kind(p),
+            }
         );
         for i in &p.inputs {
             let kind = match &i.kind {
@@ -160,9 +165,26 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
             );
         }
         for m in &p.modifiers {
+            // A number as it is; an input's value by its label; anything computed in words
+            // (its expression with --sources and in the JSON).
             let v = match &m.value {
-                ModifierValue::Expr(e) => e.source().to_string(),
-                ModifierValue::Table(t) => format!("from {}", t.table),
+                ModifierValue::Expr(e) => {
+                    let src = e.source().trim();
+                    if src.parse::<i64>().is_ok() {
+                        format!("{:+}", src.parse::<i64>().unwrap_or_default())
+                    } else if let Some(i) = p.input(src.trim_start_matches('-')) {
+                        let sign = if src.starts_with('-') { "minus " } else { "" };
+                        format!("{sign}the input \u{201c}{}\u{201d}", i.label)
+                    } else if args.sources {
+                        format!("computed: {src}")
+                    } else {
+                        "computed".to_string()
+                    }
+                }
+                ModifierValue::Table(t) => ruleset.table(&t.table).map_or_else(
+                    || "from a table".to_string(),
+                    |t| format!("from the {}", t.title),
+                ),
             };
             let target = if m.applies_to == AppliesTo::Roll {
                 String::new()
