@@ -613,10 +613,21 @@ fn section_ui(ui: &mut Ui, title: &str) {
 
 /// Numbers and choices in a label/widget grid, then the flags as wrapped checkboxes.
 fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<String, Value>) {
+    // An input the case in hand does not need (its `needed_when` false for the values above
+    // it, e.g. a Skirmish's Force SPs in a Storm) is not shown.
+    let mut scope = crate::rules::Scope::new();
+    for (k, v) in values.iter() {
+        scope.set(k, v.clone());
+    }
     let fields: Vec<_> = procedure
         .inputs
         .iter()
         .filter(|i| !matches!(i.kind, InputKind::Flag))
+        .filter(|i| {
+            i.needed_when
+                .as_ref()
+                .is_none_or(|w| w.eval_bool(&scope).unwrap_or(true))
+        })
         .collect();
     if !fields.is_empty() {
         // Long labels wrap, so that the widgets stay inside the column.

@@ -340,6 +340,9 @@ pub fn prepare<'r>(
         }
     }
     let mut missing = Vec::new();
+    // Inputs the case in hand does not need (their `needed_when` is false): not asked for, and
+    // whatever reads them is left out rather than fed a made-up value.
+    let mut not_needed: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for spec in &procedure.inputs {
         let value = match given.get(&spec.name) {
             Some(v) => {
@@ -349,6 +352,15 @@ pub fn prepare<'r>(
             None => match &spec.default {
                 Some(d) => d.clone(),
                 None if matches!(spec.kind, crate::rules::InputKind::Flag) => Value::Bool(false),
+                None if spec.needed_when.as_ref().is_some_and(|w| {
+                    // An error here (an input above it missing too) counts as needed: the
+                    // missing list then names both.
+                    w.eval_bool(&scope).is_ok_and(|needed| !needed)
+                }) =>
+                {
+                    not_needed.insert(spec.name.clone());
+                    continue;
+                }
                 None => {
                     // Every input the rules give no value for is named at once.
                     missing.push(MissingInput {
@@ -374,12 +386,13 @@ pub fn prepare<'r>(
         let list: Vec<String> = procedure
             .inputs
             .iter()
-            .filter(|i| inputs[&i.name] != Value::Bool(false))
-            .map(|i| {
-                if inputs[&i.name] == Value::Bool(true) {
+            .filter_map(|i| inputs.get(&i.name).map(|v| (i, v)))
+            .filter(|(_, v)| **v != Value::Bool(false))
+            .map(|(i, v)| {
+                if *v == Value::Bool(true) {
                     i.label.clone()
                 } else {
-                    format!("{} = {}", i.label, i.value_words(&inputs[&i.name]))
+                    format!("{} = {}", i.label, i.value_words(v))
                 }
             })
             .collect();
@@ -389,6 +402,11 @@ pub fn prepare<'r>(
     }
     let mut derived = Vec::new();
     for d in &procedure.derived {
+        if d.expr.reads().iter().any(|n| not_needed.contains(n)) {
+            // Reads an input this case does not need: not computed, and neither is what reads it.
+            not_needed.insert(d.name.clone());
+            continue;
+        }
         let value = d
             .expr
             .eval(&scope)
@@ -408,7 +426,17 @@ pub fn prepare<'r>(
     let mut modifiers = Vec::new();
     let mut unknown_modifier = None;
     for m in &procedure.modifiers {
+        let reads_unneeded = m
+            .when
+            .iter()
+            .flat_map(|w| w.reads())
+            .chain(match &m.value {
+                ModifierValue::Expr(e) => e.reads(),
+                ModifierValue::Table(_) => &[],
+            })
+            .any(|n| not_needed.contains(n));
         let active = match &m.when {
+            _ if reads_unneeded => false,
             Some(w) => w
                 .eval_bool(&scope)
                 .map_err(expr_err(format!("condition of modifier '{}'", m.name)))?,

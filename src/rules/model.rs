@@ -501,6 +501,12 @@ pub struct InputSpec {
     pub kind: InputKind,
     /// Default value, if any.
     pub default: Option<Value>,
+    /// When the input is needed at all (over the inputs above it); None: always.
+    #[serde(skip)]
+    pub needed_when: Option<Expr>,
+    /// `needed_when` as written (for the JSON and the source details).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needed_when_source: Option<String>,
     /// The choices in the game's words (a choice written as an id → its words), from the
     /// input's `choice_labels:` or the heading of the table row or column keyed by it.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]

@@ -217,6 +217,10 @@ pub struct RawInput {
     /// The choices in the game's words, where a choice is written as an id.
     #[serde(default)]
     pub choice_labels: Option<BTreeMap<String, String>>,
+    /// When the input is needed at all (an expression over the inputs above it): left out
+    /// while it is false, it is not asked for and nothing reads it.
+    #[serde(default)]
+    pub needed_when: Option<RawScalar>,
     #[serde(default)]
     pub default: Option<RawScalar>,
     #[serde(default)]

@@ -2233,11 +2233,22 @@ fn validate_procedure(
             from: input_source(ctx, &p.key("from"), ri.from.as_ref(), &kind),
             kind,
             default: None,
+            needed_when: None,
+            needed_when_source: None,
             choice_labels: BTreeMap::new(),
             rule: ri.rule.clone(),
             source_lines: ri.source.clone(),
             help: ri.help.clone(),
         };
+        if let Some(raw_when) = &ri.needed_when {
+            // Read against the inputs above this one (and the rulings) only.
+            let mut above = known.clone();
+            above.remove(&ri.name);
+            if let Some(e) = ctx.expr(&p.key("needed_when"), raw_when, &above) {
+                spec.needed_when_source = Some(raw_when.text());
+                spec.needed_when = Some(e);
+            }
+        }
         if let Some(labels) = &ri.choice_labels {
             for (choice, label) in labels {
                 match &spec.kind {

@@ -155,18 +155,11 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
             .any(|l| l.contains("Kind of attack") && l.contains("DRM for the SP ratio")),
         "the odds name the missing inputs: {needs:?}"
     );
+    // A Skirmish's Force SPs are asked for only in a Skirmish (`needed_when`).
+    assert!(!labels_containing(&harness, "Skirmish: whole attacking Force").is_empty());
     choose(&mut harness, "Kind of attack", "Major battle");
+    assert!(labels_containing(&harness, "Skirmish: whole attacking Force").is_empty());
     choose(&mut harness, "Weather", "Fair");
-    type_into(
-        &mut harness,
-        "Skirmish: whole attacking Force, unmodified SPs (all, Demoralised and Artillery included)",
-        "0",
-    );
-    type_into(
-        &mut harness,
-        "Skirmish: whole defending Force, unmodified SPs",
-        "0",
-    );
     type_into(
         &mut harness,
         "DRM for the SP ratio (printed below the AST; not in the text)",

@@ -2736,3 +2736,54 @@ fn conditional_scenario_rolls_are_offered_not_mandatory() {
         "the Genova roll is made every AP turn"
     );
 }
+
+/// The Skirmish's whole-Force SPs (11.5) are asked for in a Skirmish only: a Storm resolves
+/// without them, a Skirmish is refused until both are given, and a ruleset's `needed_when` may
+/// read only the inputs above it.
+#[test]
+fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
+    let ailsh = shipped("ailsh");
+    let assault = ailsh.procedure("assault").expect("assault");
+    let given = |battle: &str| {
+        vec![
+            ("battle".to_string(), battle.to_string()),
+            ("weather".to_string(), "fair".to_string()),
+            ("odds_drm".to_string(), "0".to_string()),
+        ]
+    };
+    let typed = |pairs: Vec<(String, String)>| {
+        umpire::resolve::parse_inputs(assault, &pairs).expect("inputs parse")
+    };
+    let storm = umpire::resolve::prepare(ailsh, assault, &typed(given("storm")));
+    assert!(storm.is_ok(), "{:?}", storm.err());
+    let storm = storm.unwrap();
+    assert!(storm.scope().get("attacker_force_sp").is_none());
+    assert!(
+        !storm
+            .explanation()
+            .iter()
+            .any(|l| l.contains("Larger Force")),
+        "{:?}",
+        storm.explanation()
+    );
+    match umpire::resolve::prepare(ailsh, assault, &typed(given("skirmish"))) {
+        Err(umpire::resolve::ResolveError::MissingInputs { missing, .. }) => {
+            let names: Vec<&str> = missing.iter().map(|m| m.name.as_str()).collect();
+            assert_eq!(names, ["attacker_force_sp", "defender_force_sp"]);
+        }
+        other => panic!("a Skirmish needs the Force SPs: {:?}", other.err()),
+    }
+    let mut skirmish = given("skirmish");
+    skirmish.push(("attacker_force_sp".into(), "12".into()));
+    skirmish.push(("defender_force_sp".into(), "9".into()));
+    let prepared =
+        umpire::resolve::prepare(ailsh, assault, &typed(skirmish)).expect("a Skirmish with SPs");
+    assert!(
+        prepared
+            .explanation()
+            .iter()
+            .any(|l| l.contains("Larger Force (ties: the attacker) = attacker")),
+        "{:?}",
+        prepared.explanation()
+    );
+}
