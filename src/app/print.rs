@@ -59,6 +59,7 @@ enum Job {
     },
     Sheet {
         scenario: Box<Scenario>,
+        ruleset: Box<Ruleset>,
     },
     Charts {
         ruleset: Box<Ruleset>,
@@ -84,8 +85,10 @@ fn run_job(job: Job, paper: Paper, out: &Path, existing: Existing) -> Result<Str
             turn_report_pdf(&game, &options, template(Template::sheet_default())?)
                 .map_err(|e| e.to_string())?
         }
-        Job::Sheet { scenario } => scenario_pdf(&scenario, template(Template::sheet_default())?)
-            .map_err(|e| e.to_string())?,
+        Job::Sheet { scenario, ruleset } => {
+            scenario_pdf(&scenario, &ruleset, template(Template::sheet_default())?)
+                .map_err(|e| e.to_string())?
+        }
         Job::Charts { ruleset } => charts_pdf(&ruleset, &[], template(Template::charts_default())?)
             .map_err(|e| e.to_string())?,
     };
@@ -226,6 +229,7 @@ impl PrintDialog {
             .check(g),
             (PrintWhat::ScenarioSheet, Some((g, _))) => Ok(Job::Sheet {
                 scenario: Box::new(g.scenario().clone()),
+                ruleset: Box::new(g.ruleset().clone()),
             }),
             (PrintWhat::ChartSheets, _) => match ruleset.or_else(|| game.map(|(g, _)| g.ruleset()))
             {

@@ -105,7 +105,10 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     if let Some(paper) = args.paper {
         template.paper = paper;
     }
-    let bytes = scenario_pdf(&scenario, template)?;
+    let ruleset = lib
+        .get(&scenario.ruleset)
+        .ok_or_else(|| anyhow!("ruleset '{}' is not loaded", scenario.ruleset))?;
+    let bytes = scenario_pdf(&scenario, ruleset, template)?;
     args.force.write(&args.output, &bytes)?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())

@@ -91,6 +91,49 @@ pub fn side_words(scenario: &Scenario, id: &str) -> String {
     }
 }
 
+/// A value of an attribute in words: a choice by its words ("Heavy cavalry", "Primo capitano"),
+/// a flag as yes or no, a number as it is.
+pub fn attribute_value_words(value: &Value) -> String {
+    match value {
+        Value::Text(t) => t
+            .split(", ")
+            .map(|part| {
+                if is_id_like(part) {
+                    capitalised(&choice_words(part))
+                } else {
+                    part.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Bool(true) => "yes".into(),
+        Value::Bool(false) => "no".into(),
+        other => other.to_string(),
+    }
+}
+
+/// A Force by the words of the text: its first Capitano's name, else its place (its id in
+/// words when the scenario has neither).
+pub fn force_words(scenario: &Scenario, force: &str) -> String {
+    let leader = scenario
+        .counters
+        .iter()
+        .chain(scenario.reinforcements.iter().flat_map(|r| &r.counters))
+        .find(|c| {
+            c.force.as_deref() == Some(force) && c.kind == super::scenario::CounterKind::Leader
+        })
+        .map(|c| format!("{}'s Force", c.name));
+    leader
+        .or_else(|| {
+            scenario
+                .forces
+                .iter()
+                .find(|f| f.id == force)
+                .and_then(|f| f.place.clone())
+        })
+        .unwrap_or_else(|| capitalised(&choice_words(force)))
+}
+
 /// An attribute by its label in the ruleset ("Strength Points").
 pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
     ruleset

@@ -41,7 +41,7 @@ pub fn how_to_read(table: &Table) -> String {
 
 /// The table as a ruled grid: one header row per header line (its label in the key column),
 /// one body row per row, a blank box per missing cell, and a Rule column when rows cite rules.
-pub fn table_grid(table: &Table) -> Grid {
+pub fn table_grid(ruleset: &Ruleset, table: &Table) -> Grid {
     let ncols = table.column_count();
     let with_rules = table.rows.iter().any(|r| r.rule.is_some());
     let corner = table.roll.clone().unwrap_or_else(|| match table.row_key {
@@ -83,7 +83,9 @@ pub fn table_grid(table: &Table) -> Grid {
             let mut cells = vec![GridCell::Text(table.row_words(r))];
             cells.extend(r.cells.iter().map(|c| match c {
                 Cell::Missing => GridCell::Blank,
-                Cell::Value(_) => GridCell::Text(table.cell_words(c)),
+                Cell::Value(_) => {
+                    GridCell::Text(ruleset.in_words(&table.cell_words(c), Some(table)))
+                }
             }));
             if with_rules {
                 cells.push(GridCell::Text(r.rule.clone().unwrap_or_default()));
@@ -114,7 +116,7 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
         weight: Weight::Regular,
         colour: muted,
     };
-    let grid = table_grid(table);
+    let grid = table_grid(ruleset, table);
     let title_style = TextStyle {
         size: t.fonts.title,
         weight: Weight::Bold,

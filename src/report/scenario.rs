@@ -1,7 +1,9 @@
 //! The organiser's scenario sheet (`umpire sheet`): title, historical note, sides, set-up,
 //! reinforcements, schedules, victory conditions, special rules and a turn track to tick off.
 
+use crate::game::describe::{attribute_value_words, attribute_words, force_words, side_words};
 use crate::game::scenario::{CounterSpec, Scenario, TextItem};
+use crate::rules::Ruleset;
 
 use super::error::ReportError;
 use super::font::Weight;
@@ -12,25 +14,37 @@ fn text(s: impl Into<String>) -> GridCell {
     GridCell::Text(s.into())
 }
 
-/// A counter's attributes as printed; those the text does not give are listed as unknown.
-fn attributes(counter: &CounterSpec) -> String {
+/// A counter's attributes as printed, in the ruleset's words; those the text does not give are
+/// listed as unknown.
+fn attributes(ruleset: &Ruleset, counter: &CounterSpec) -> String {
     let mut parts: Vec<String> = counter
         .attributes
         .iter()
-        .map(|(k, v)| format!("{} {v}", k.replace('_', " ")))
+        .map(|(k, v)| {
+            format!(
+                "{} {}",
+                attribute_words(ruleset, k),
+                attribute_value_words(v)
+            )
+        })
         .collect();
     if !counter.unknown.is_empty() {
         let unknown: Vec<String> = counter
             .unknown
             .iter()
-            .map(|u| u.replace('_', " "))
+            .map(|u| attribute_words(ruleset, u))
             .collect();
         parts.push(format!("not in the text: {}", unknown.join(", ")));
     }
     parts.join("; ")
 }
 
-fn counters_grid(counters: &[&CounterSpec], continued: &str) -> Grid {
+fn counters_grid(
+    scenario: &Scenario,
+    ruleset: &Ruleset,
+    counters: &[&CounterSpec],
+    continued: &str,
+) -> Grid {
     Grid {
         header: vec![vec![
             text("Counter"),
@@ -44,10 +58,14 @@ fn counters_grid(counters: &[&CounterSpec], continued: &str) -> Grid {
             .map(|c| {
                 vec![
                     text(c.name.clone()),
-                    text(c.side.clone()),
+                    text(side_words(scenario, &c.side)),
                     text(c.position.to_string()),
-                    text(c.force.clone().unwrap_or_default()),
-                    text(attributes(c)),
+                    text(
+                        c.force
+                            .as_ref()
+                            .map_or_else(String::new, |f| force_words(scenario, f)),
+                    ),
+                    text(attributes(ruleset, c)),
                 ]
             })
             .collect(),
@@ -55,11 +73,11 @@ fn counters_grid(counters: &[&CounterSpec], continued: &str) -> Grid {
     }
 }
 
-fn items(writer: &mut Writer, list: &[TextItem], body: TextStyle) {
+fn items(scenario: &Scenario, writer: &mut Writer, list: &[TextItem], body: TextStyle) {
     for item in list {
         let mut lead = item.title.clone();
         if let Some(side) = &item.side {
-            lead.push_str(&format!(" ({side})"));
+            lead.push_str(&format!(" ({})", side_words(scenario, side)));
         }
         let rule = item
             .rule
@@ -76,7 +94,11 @@ fn items(writer: &mut Writer, list: &[TextItem], body: TextStyle) {
 }
 
 /// The scenario sheet as a PDF.
-pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, ReportError> {
+pub fn scenario_pdf(
+    scenario: &Scenario,
+    ruleset: &Ruleset,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
     let title = format!("{} — scenario sheet", scenario.title);
     let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
     let t = writer.template().clone();
@@ -106,13 +128,13 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
         },
         0.0,
     );
-    let mut facts = vec![format!("Ruleset {}", scenario.ruleset)];
+    let mut facts = vec![format!("Ruleset {}", ruleset.name)];
     if let Some(d) = &scenario.date {
         facts.push(format!("starts {d}"));
     }
     facts.push(format!("{} turns", scenario.turns));
     if let Some(first) = &scenario.first_player {
-        facts.push(format!("first player {first}"));
+        facts.push(format!("first player {}", side_words(scenario, first)));
     }
     writer.paragraph(None, &facts.join(" · "), small, 0.0);
     if let Some(source) = &scenario.source {
@@ -171,7 +193,12 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
     if !at_start.is_empty() || !scenario.forces.is_empty() {
         heading(&mut writer, "Set-up");
         for force in &scenario.forces {
-            let mut line = format!("{} ({}) at {}", force.id, force.side, force.position);
+            let mut line = format!(
+                "{} ({}) at {}",
+                force_words(scenario, &force.id),
+                side_words(scenario, &force.side),
+                force.position
+            );
             if let Some(place) = &force.place {
                 line.push_str(&format!(", {place}"));
             }
@@ -184,9 +211,19 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
             writer.paragraph(Some("Force"), &line, body, 0.0);
         }
         writer.space(mm(1.5));
-        writer.table(&counters_grid(&at_start, "Set-up (continued)"));
+        writer.table(&counters_grid(
+            scenario,
+            ruleset,
+            &at_start,
+            "Set-up (continued)",
+        ));
         for note in &scenario.counter_notes {
-            writer.paragraph(Some(&format!("{}:", note.counter)), &note.text, small, 0.0);
+            let name = scenario
+                .counters
+                .iter()
+                .find(|c| c.id == note.counter)
+                .map_or_else(|| note.counter.clone(), |c| c.name.clone());
+            writer.paragraph(Some(&format!("{name}:")), &note.text, small, 0.0);
         }
     }
 
@@ -204,19 +241,34 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
             writer.paragraph(Some(&format!("{turn}:")), &line, body, 0.0);
             let counters: Vec<&CounterSpec> = r.counters.iter().collect();
             if !counters.is_empty() {
-                writer.table(&counters_grid(&counters, "Reinforcements (continued)"));
+                writer.table(&counters_grid(
+                    scenario,
+                    ruleset,
+                    &counters,
+                    "Reinforcements (continued)",
+                ));
             }
             writer.space(mm(1.5));
         }
         for r in &scenario.conditional_reinforcements {
-            let mut line = format!("{} — enter at {}", r.rule, r.entry);
+            let rule = scenario
+                .special_rules
+                .iter()
+                .find(|s| s.id == r.rule)
+                .map_or_else(|| r.rule.clone(), |s| s.title.clone());
+            let mut line = format!("enter at {}", r.entry);
             if let Some(note) = &r.note {
                 line.push_str(&format!(" — {note}"));
             }
-            writer.paragraph(Some(&format!("{}:", r.id)), &line, body, 0.0);
+            writer.paragraph(Some(&format!("When {rule}:")), &line, body, 0.0);
             let counters: Vec<&CounterSpec> = r.counters.iter().collect();
             if !counters.is_empty() {
-                writer.table(&counters_grid(&counters, "Reinforcements (continued)"));
+                writer.table(&counters_grid(
+                    scenario,
+                    ruleset,
+                    &counters,
+                    "Reinforcements (continued)",
+                ));
             }
             writer.space(mm(1.5));
         }
@@ -250,7 +302,11 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
                     };
                     vec![
                         text(s.name.clone()),
-                        text(s.side.clone().unwrap_or_default()),
+                        text(
+                            s.side
+                                .as_ref()
+                                .map_or_else(String::new, |x| side_words(scenario, x)),
+                        ),
                         text(turns),
                         text(s.note.clone().unwrap_or_default()),
                     ]
@@ -263,15 +319,15 @@ pub fn scenario_pdf(scenario: &Scenario, template: Template) -> Result<Vec<u8>, 
 
     if !scenario.victory.is_empty() {
         heading(&mut writer, "Victory conditions");
-        items(&mut writer, &scenario.victory, body);
+        items(scenario, &mut writer, &scenario.victory, body);
     }
     if !scenario.special_rules.is_empty() {
         heading(&mut writer, "Special rules");
-        items(&mut writer, &scenario.special_rules, body);
+        items(scenario, &mut writer, &scenario.special_rules, body);
     }
     if !scenario.rulings.is_empty() {
         heading(&mut writer, "Rulings");
-        items(&mut writer, &scenario.rulings, body);
+        items(scenario, &mut writer, &scenario.rulings, body);
     }
 
     heading(&mut writer, "Turn track");

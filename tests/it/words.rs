@@ -53,6 +53,17 @@ fn the_scanner_finds_ids_line_numbers_and_operators() {
     assert!(leaks("Discipline Test [The Discipline Test] 4 − 1 = 3").is_empty());
 }
 
+/// A PDF's text, as `pdftotext` (poppler-utils) reads it.
+fn pdf_text(pdf: &std::path::Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (poppler-utils)");
+    assert!(out.status.success(), "pdftotext {}: {out:?}", pdf.display());
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
 /// A scratch folder for one test's games.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("umpire-words-{name}-{}", std::process::id()));
@@ -157,12 +168,7 @@ fn one_procedure_of_each_ruleset_is_explained_and_recorded_in_words() {
             &pdf.to_string_lossy(),
         ]);
         assert!(report.success, "{}", report.show());
-        let out = std::process::Command::new("pdftotext")
-            .arg(&pdf)
-            .arg("-")
-            .output()
-            .expect("pdftotext runs (poppler-utils)");
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = pdf_text(&pdf);
         assert!(text.contains("Forces at the end"), "{text}");
         assert_in_words(&format!("{ruleset}: the turn report"), &text);
     }
@@ -171,12 +177,16 @@ fn one_procedure_of_each_ruleset_is_explained_and_recorded_in_words() {
 
 #[test]
 fn every_chart_and_every_scenario_status_is_in_words() {
+    let dir = scratch("status");
     for ruleset in ["ailsh", "arquebus", "gradisca", "qrs", "rr3"] {
         let shown = umpire(&["rules", "show", ruleset]);
         assert!(shown.success, "{}", shown.show());
         assert_in_words(&format!("the {ruleset} charts"), &shown.stdout);
+        let pdf = dir.join(format!("{ruleset}-charts.pdf"));
+        let printed = umpire(&["charts", ruleset, "-o", &pdf.to_string_lossy()]);
+        assert!(printed.success, "{}", printed.show());
+        assert_in_words(&format!("the {ruleset} chart sheets"), &pdf_text(&pdf));
     }
-    let dir = scratch("status");
     let ids = [
         "ailsh_1_venice_at_bay_1509",
         "ailsh_2_last_triumph_of_the_swiss_1513",
@@ -192,6 +202,10 @@ fn every_chart_and_every_scenario_status_is_in_words() {
         let text = played(&dir, id, &[&["status"]]);
         // The seed commitment and the journal's head are hashes, not ids.
         assert_in_words(&format!("the status of {id}"), &text);
+        let pdf = dir.join(format!("{id}-sheet.pdf"));
+        let printed = umpire(&["sheet", id, "-o", &pdf.to_string_lossy()]);
+        assert!(printed.success, "{}", printed.show());
+        assert_in_words(&format!("the scenario sheet of {id}"), &pdf_text(&pdf));
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
