@@ -489,24 +489,32 @@ fn ledger_or_counter(game: &Game, name: &str) -> String {
         .map_or_else(|| name.to_string(), str::to_string)
 }
 
-fn print_ledger(l: &umpire::megagame::StateLedger) {
+fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
+    let words = umpire::game::describe::Words::of(game);
+    let people = umpire::megagame::People::of(game);
+    let table = |t: &String| {
+        people
+            .tables
+            .iter()
+            .find(|x| x.id == *t)
+            .map_or_else(|| t.replace('_', " "), |x| x.name.clone())
+    };
     println!(
-        "{} [{}]{}{}",
+        "{}{}{}",
         l.name,
-        l.counter,
         l.table
             .as_ref()
-            .map_or_else(String::new, |t| format!(" — table {t}")),
+            .map_or_else(String::new, |t| format!(" — {}", table(t))),
         if l.played { "" } else { " — non-played" }
     );
     let values: Vec<String> = l
         .values
         .iter()
-        .map(|(k, v)| format!("{} {v}", k.replace('_', " ")))
+        .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
         .chain(
             l.unknown
                 .iter()
-                .map(|u| format!("{} ?", u.replace('_', " "))),
+                .map(|u| format!("{} ?", words.attribute(u))),
         )
         .collect();
     println!("  {}", values.join(" · "));
@@ -527,9 +535,9 @@ fn print_ledger(l: &umpire::megagame::StateLedger) {
                         "unit_kind" | "country" | "owner" | "role" | "team"
                     )
                 })
-                .map(|(k, v)| format!("{k} {v}"))
+                .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
                 .collect();
-            println!("  {what} {} ({}) {}", i.id, i.position, attrs.join(", "));
+            println!("  {what} {} ({}) {}", i.name, i.position, attrs.join(", "));
         }
     }
     for e in &l.history {
@@ -537,7 +545,7 @@ fn print_ledger(l: &umpire::megagame::StateLedger) {
             "  #{:<4} turn {} {:<14} {:+5}{}  {}",
             e.seq,
             e.turn,
-            e.attribute,
+            words.attribute(&e.attribute),
             e.delta,
             e.balance
                 .map_or_else(|| " = ?".to_string(), |b| format!(" = {b}")),
@@ -561,6 +569,7 @@ fn print_status_line(game: &Game) {
 /// (an id only in `--json`, and only for a counter the side may know).
 fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
     let status = umpire::game::side::SideStatus::of(game, side).map_err(|e| anyhow!(e))?;
+    let words = umpire::game::describe::Words::of(game);
     if json {
         return print_json(&status);
     }
@@ -594,7 +603,7 @@ fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
             .filter_map(|a| {
                 c.attributes
                     .get(a)
-                    .map(|v| format!(" {}={v}", a.replace('_', " ")))
+                    .map(|v| format!(" · {} {}", words.attribute(a), words.value(v)))
             })
             .collect();
         let statuses = if c.statuses.is_empty() {
@@ -614,7 +623,7 @@ fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
         println!(
             "  {:<34} {:<10} {}{}{statuses}{gone}{seen}",
             c.label,
-            c.side,
+            words.side(&c.side),
             c.position,
             values.concat()
         );
@@ -983,7 +992,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 println!("no ledgers (the scenario's megagame: section declares the states)");
             }
             for l in &ledgers {
-                print_ledger(l);
+                print_ledger(&game, l);
             }
             Ok(())
         }

@@ -1094,7 +1094,7 @@ fn game_adjust_transfer_and_ledger_from_the_command_line() {
         .collect();
     assert_eq!(reasons, vec!["army pay", "treaty"]);
     let (ok, out, _) = umpire(&["game", "ledger", &file, "--state", "france"]);
-    assert!(ok && out.contains("treasury 5"), "{out}");
+    assert!(ok && out.contains("Treasury (florins) 5"), "{out}");
 }
 
 /// Every rr3 procedure resolves in a game with its roles' counters, and every change it

@@ -251,7 +251,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     let french = status_text(&path, "french");
     assert_has(
         &french,
-        &["French Gendarmes", "order=stand"],
+        &["French Gendarmes", "Order stand"],
         "the French status",
     );
 
@@ -287,7 +287,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     let status = status_text(&path, "venetian");
     assert_has(
         &status,
-        &["French Gendarmes", "strength points=6", "in full"],
+        &["French Gendarmes", "Strength Points (current) 6", "in full"],
         "status after D.1",
     );
     assert_lacks(&status, &["stand"], "status after D.1");
@@ -299,7 +299,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
         .lines()
         .find(|l| l.contains("Chaumont"))
         .expect("Chaumont's line");
-    assert!(line.contains("order=retreat"), "{line}");
+    assert!(line.contains("Order retreat"), "{line}");
 
     // The umpire's report holds everything.
     let umpires = report_text(&game, None);

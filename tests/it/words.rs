@@ -209,3 +209,40 @@ fn every_chart_and_every_scenario_status_is_in_words() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn side_views_ledgers_and_megagame_papers_are_in_words() {
+    let dir = scratch("papers");
+    let text = played(
+        &dir,
+        "rr3_handbook_1524",
+        &[
+            &["resolve", "mutiny", "-i", "arrears=3", "--roll", "2"],
+            &["status", "--side", "england"],
+            &["ledger"],
+        ],
+    );
+    assert_in_words("an rr3 team's status and the ledgers", &text);
+    let game = dir.join("rr3_handbook_1524.umpire");
+    let game = game.to_string_lossy();
+    for (paper, extra) in [
+        ("statement", vec!["--team", "england"]),
+        ("announcements", vec![]),
+        ("log", vec![]),
+    ] {
+        let pdf = dir.join(format!("{paper}.pdf"));
+        let pdf_name = pdf.to_string_lossy().to_string();
+        let mut args = vec!["megagame", paper, &game, "-o", &pdf_name];
+        args.extend(extra);
+        let printed = umpire(&args);
+        assert!(printed.success, "{}", printed.show());
+        assert_in_words(&format!("the megagame {paper}"), &pdf_text(&pdf));
+    }
+    let venice = played(
+        &dir,
+        "ailsh_1_venice_at_bay_1509",
+        &[&["status", "--side", "venetian"]],
+    );
+    assert_in_words("the Venetian status", &venice);
+    let _ = std::fs::remove_dir_all(&dir);
+}
