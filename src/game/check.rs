@@ -520,12 +520,7 @@ pub fn pending_items(view: &View) -> Vec<Pending> {
 }
 
 fn check_next(view: &View) -> Checked {
-    let open: Vec<String> = pending_items(view)
-        .into_iter()
-        .enumerate()
-        .filter(|(_, p)| p.mandatory && !p.done)
-        .map(|(n, p)| format!("{}. {}", n + 1, p.label))
-        .collect();
+    let open = numbered(&pending_items(view), |p| p.mandatory && !p.done);
     if !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
     }
@@ -549,21 +544,29 @@ fn check_back(view: &View) -> Checked {
     }])
 }
 
+/// A pending item named by its label (its key when it is not one of this step's).
+fn item_words(all: &[Pending], key: &str) -> String {
+    all.iter()
+        .find(|p| p.key == key)
+        .map_or_else(|| key.to_string(), |p| p.label.clone())
+}
+
+/// The items that pass `keep`, "number. label" as `game status` numbers them.
+fn numbered(all: &[Pending], keep: impl Fn(&Pending) -> bool) -> Vec<String> {
+    all.iter()
+        .enumerate()
+        .filter(|(_, p)| keep(p))
+        .map(|(n, p)| format!("{}. {}", n + 1, p.label))
+        .collect()
+}
+
 fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
     needs_reason(reason, "skipping")?;
     let all = pending_items(view);
     if !all.iter().any(|p| p.key == item && !p.done) {
         return Err(Refusal::NothingPending {
-            item: all
-                .iter()
-                .find(|p| p.key == item)
-                .map_or_else(|| item.to_string(), |p| p.label.clone()),
-            pending: all
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| !p.done)
-                .map(|(n, p)| format!("{}. {}", n + 1, p.label))
-                .collect(),
+            item: item_words(&all, item),
+            pending: numbered(&all, |p| !p.done),
         });
     }
     Ok(vec![EventKind::Skipped {
@@ -578,16 +581,8 @@ fn check_credit(view: &View, item: &str) -> Checked {
     else {
         let all = pending_items(view);
         return Err(Refusal::NothingToCredit {
-            item: all
-                .iter()
-                .find(|p| p.key == item)
-                .map_or_else(|| item.to_string(), |p| p.label.clone()),
-            creditable: all
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.credit.is_some())
-                .map(|(n, p)| format!("{}. {}", n + 1, p.label))
-                .collect(),
+            item: item_words(&all, item),
+            creditable: numbered(&all, |p| p.credit.is_some()),
         });
     };
     counter(view, change.counter())?;

@@ -71,23 +71,21 @@ impl<'g> Words<'g> {
 /// A side (or army) by the short form of its printed name ("French" for "French: the Kingdom
 /// of France").
 pub fn side_words(scenario: &Scenario, id: &str) -> String {
-    {
-        let full = scenario
-            .sides
-            .iter()
-            .find(|s| s.id == id)
-            .map(|s| s.name.as_str())
-            .or_else(|| {
-                scenario
-                    .armies
-                    .iter()
-                    .find(|a| a.id == id)
-                    .map(|a| a.name.as_str())
-            });
-        match full {
-            Some(name) => name.split(':').next().unwrap_or(name).trim().to_string(),
-            None => capitalised(&choice_words(id)),
-        }
+    let full = scenario
+        .sides
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| s.name.as_str())
+        .or_else(|| {
+            scenario
+                .armies
+                .iter()
+                .find(|a| a.id == id)
+                .map(|a| a.name.as_str())
+        });
+    match full {
+        Some(name) => name.split(':').next().unwrap_or(name).trim().to_string(),
+        None => capitalised(&choice_words(id)),
     }
 }
 
@@ -147,12 +145,7 @@ pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
 impl Words<'_> {
     /// A value in words (a name written as an id in words, a flag as yes or no).
     pub fn value(&self, value: &Value) -> String {
-        match value {
-            Value::Text(t) if is_id_like(t) => choice_words(t),
-            Value::Bool(true) => "yes".into(),
-            Value::Bool(false) => "no".into(),
-            other => other.to_string(),
-        }
+        attribute_value_words(value)
     }
 
     /// A status marker in words ("disordered", "No Move").

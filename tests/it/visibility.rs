@@ -222,7 +222,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     assert_lacks(&report, &COMPOSITION, "the Venetian report before D.1");
     assert_lacks(
         &report,
-        &["Order attack → stand", "stand"],
+        &["Order Attack → Stand", "Stand", "stand"],
         "the Venetian report",
     );
     let status = status_text(&path, "venetian");
@@ -251,7 +251,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     let french = status_text(&path, "french");
     assert_has(
         &french,
-        &["French Gendarmes", "Order stand"],
+        &["French Gendarmes", "Order Stand"],
         "the French status",
     );
 
@@ -299,7 +299,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
         .lines()
         .find(|l| l.contains("Chaumont"))
         .expect("Chaumont's line");
-    assert!(line.contains("Order retreat"), "{line}");
+    assert!(line.contains("Order Retreat"), "{line}");
 
     // The umpire's report holds everything.
     let umpires = report_text(&game, None);
@@ -307,8 +307,8 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     assert_has(
         &umpires,
         &[
-            "Chaumont: Order attack → stand",
-            "Chaumont: Order stand → retreat",
+            "Chaumont: Order Attack → Stand",
+            "Chaumont: Order Stand → Retreat",
         ],
         "the umpire's report",
     );
@@ -821,7 +821,7 @@ fn the_desk_seen_by_venice_hides_what_venice_may_not_see() {
     assert!(found(&harness, "Chaumont"), "and Chaumont on the map");
     // The journal: Chaumont's move, not his Order nor his units' moves.
     assert!(!labels_containing(&harness, "Chaumont moved").is_empty());
-    assert!(labels_containing(&harness, "Order attack → stand").is_empty());
+    assert!(labels_containing(&harness, "Order Attack → Stand").is_empty());
     assert!(labels_containing(&harness, "Imbault").is_empty());
 
     // Back to the umpire's view, from the side view's banner.
