@@ -13,8 +13,12 @@ use super::session::Game;
 use super::state::GameState;
 use crate::dice::{Provenance, Roll};
 use crate::resolve::{Resolution, describe_effect};
-use crate::rules::model::{choice_words, is_id_like};
+use crate::rules::model::choice_words;
 use crate::rules::{Ruleset, Value};
+
+pub use super::words::{
+    and_list, attribute_value_words, attribute_words, capitalised, force_words, side_words,
+};
 
 /// The describer of one game as it stands (or as it stood, for a report of an earlier turn).
 pub struct Words<'g> {
@@ -66,80 +70,6 @@ impl<'g> Words<'g> {
     pub fn attribute(&self, name: &str) -> String {
         attribute_words(self.ruleset, name)
     }
-}
-
-/// A side (or army) by the short form of its printed name ("French" for "French: the Kingdom
-/// of France").
-pub fn side_words(scenario: &Scenario, id: &str) -> String {
-    let full = scenario
-        .sides
-        .iter()
-        .find(|s| s.id == id)
-        .map(|s| s.name.as_str())
-        .or_else(|| {
-            scenario
-                .armies
-                .iter()
-                .find(|a| a.id == id)
-                .map(|a| a.name.as_str())
-        });
-    match full {
-        Some(name) => name.split(':').next().unwrap_or(name).trim().to_string(),
-        None => capitalised(&choice_words(id)),
-    }
-}
-
-/// A value of an attribute in words: a choice by its words ("Heavy cavalry", "Primo capitano"),
-/// a flag as yes or no, a number as it is.
-pub fn attribute_value_words(value: &Value) -> String {
-    match value {
-        Value::Text(t) => t
-            .split(", ")
-            .map(|part| {
-                if is_id_like(part) {
-                    capitalised(&choice_words(part))
-                } else {
-                    part.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        Value::Bool(true) => "yes".into(),
-        Value::Bool(false) => "no".into(),
-        other => other.to_string(),
-    }
-}
-
-/// A Force by the words of the text: its first Capitano's name, else its place (its id in
-/// words when the scenario has neither).
-pub fn force_words(scenario: &Scenario, force: &str) -> String {
-    let leader = scenario
-        .counters
-        .iter()
-        .chain(scenario.reinforcements.iter().flat_map(|r| &r.counters))
-        .find(|c| {
-            c.force.as_deref() == Some(force) && c.kind == super::scenario::CounterKind::Leader
-        })
-        .map(|c| format!("{}'s Force", c.name));
-    leader
-        .or_else(|| {
-            scenario
-                .forces
-                .iter()
-                .find(|f| f.id == force)
-                .and_then(|f| f.place.clone())
-        })
-        .unwrap_or_else(|| capitalised(&choice_words(force)))
-}
-
-/// An attribute by its label in the ruleset ("Strength Points").
-pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
-    ruleset
-        .units
-        .iter()
-        .chain(&ruleset.leaders)
-        .find(|a| a.name == name)
-        .map_or_else(|| choice_words(name), |a| a.label.clone())
 }
 
 impl Words<'_> {
@@ -494,24 +424,4 @@ pub fn dice(rolls: &[Roll]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// "A", "A and B", "A, B and C".
-pub fn and_list(mut items: Vec<String>) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items.remove(0),
-        _ => {
-            let last = items.pop().unwrap_or_default();
-            format!("{} and {last}", items.join(", "))
-        }
-    }
-}
-
-/// The first letter in upper case.
-pub fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().collect::<String>() + chars.as_str()
-    })
 }

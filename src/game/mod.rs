@@ -21,6 +21,7 @@ pub mod side;
 pub mod state;
 pub mod verify;
 pub mod visibility;
+pub mod words;
 
 pub use action::{Action, Actor};
 pub use event::{CounterChange, Cursor, Event, EventKind};

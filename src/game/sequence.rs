@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use super::describe::{attribute_words, side_words};
 use super::event::{CounterChange, Cursor};
 use super::scenario::{Position, Scenario};
 use super::state::{GameState, reinforcement_box};
+use super::words::{attribute_words, side_words};
 use crate::rules::{Ruleset, Step};
 
 /// A leaf step with the path of phases above it.
