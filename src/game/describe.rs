@@ -46,6 +46,11 @@ impl<'g> Words<'g> {
         }
     }
 
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        self.scenario
+    }
+
     /// A counter by its name (names are unique within a scenario).
     pub fn counter(&self, id: &str) -> String {
         if let Some(c) = self.state.counters.get(id) {
@@ -243,8 +248,17 @@ impl Words<'_> {
     ) -> Vec<String> {
         let mut lines = vec![self.resolution_head(r, counters)];
         // The explanation's first line names the procedure again: the head replaces it. Its
-        // last line gives the outcome with its effects.
-        lines.extend(r.explanation.iter().skip(1).cloned());
+        // inputs line is said again with only the inputs that mattered; its last line gives
+        // the outcome with its effects.
+        for line in r.explanation.iter().skip(1) {
+            if line.starts_with("Inputs: ")
+                && let Some(inputs) = self.inputs_that_mattered(r)
+            {
+                lines.push(inputs);
+                continue;
+            }
+            lines.push(line.clone());
+        }
         if !r.explanation.iter().any(|l| l.starts_with("Outcome:")) {
             let effects: Vec<String> = r.outcome.effects.iter().map(describe_effect).collect();
             lines.push(format!("Outcome: {}", outcome(r)));
@@ -253,6 +267,31 @@ impl Words<'_> {
             }
         }
         lines
+    }
+
+    /// "Inputs: …" with the inputs that mattered: those given a value other than their
+    /// default, flags that are set, and every input without a default. None when the
+    /// procedure is not in the ruleset (the stored line then stands).
+    fn inputs_that_mattered(&self, r: &Resolution) -> Option<String> {
+        let procedure = self.ruleset.procedure(&r.procedure)?;
+        let shown: Vec<String> = procedure
+            .inputs
+            .iter()
+            .filter_map(|spec| {
+                let v = r.inputs.get(&spec.name)?;
+                match v {
+                    Value::Bool(false) => None,
+                    Value::Bool(true) => Some(spec.label.clone()),
+                    v if spec.default.as_ref() == Some(v) => None,
+                    v => Some(format!("{} = {}", spec.label, spec.value_words(v))),
+                }
+            })
+            .collect();
+        Some(if shown.is_empty() {
+            "Inputs: none beyond the defaults".to_string()
+        } else {
+            format!("Inputs: {}", shown.join(", "))
+        })
     }
 
     /// An entry's title ("Counters", the procedure's name, "Sequence of Play"…).

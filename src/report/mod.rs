@@ -4,6 +4,7 @@
 //!
 //! Depends on `rules` and `game`; nothing below it imports printpdf.
 
+mod after_action;
 pub mod charts;
 pub mod error;
 pub mod font;

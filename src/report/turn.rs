@@ -7,14 +7,14 @@
 use chrono::{DateTime, Local};
 
 use crate::game::describe::Words;
-use crate::game::event::{Event, EventKind};
+use crate::game::event::Event;
 use crate::game::state::replay;
-use crate::game::visibility::{SideView, Sight};
+use crate::game::visibility::SideView;
 use crate::game::{Game, GameState};
 
 use super::error::ReportError;
 use super::font::Weight;
-use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
+use super::pdf::{GridCell, TextStyle, Writer, mm};
 use super::template::{Template, parse_colour};
 
 /// What to print.
@@ -37,17 +37,6 @@ fn cell(s: impl Into<String>) -> GridCell {
 pub(crate) fn event_row(game: &Game, state: &GameState, e: &Event) -> Vec<GridCell> {
     let words = Words::at(game, state);
     cells(game, state, e, words.title(e), words.detail(e).join("\n"))
-}
-
-/// The row of an entry a side sees in part: its summary lines.
-fn summary_row(game: &Game, state: &GameState, e: &Event, lines: &[String]) -> Vec<GridCell> {
-    cells(
-        game,
-        state,
-        e,
-        Words::at(game, state).title(e),
-        lines.join("\n"),
-    )
 }
 
 fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String) -> Vec<GridCell> {
@@ -91,7 +80,14 @@ pub fn turn_report_pdf(
         |s| format!("report for {s}"),
     );
     let title = format!("{} — {span} — {view}", scenario.title);
-    let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+    // The journal's head on every page: what a reader checks the journal against.
+    let head = game.head();
+    let footer = format!(
+        "Umpire · {title} · journal {} entries, head {}",
+        head.entries,
+        &head.hash[..head.hash.len().min(16)]
+    );
+    let mut writer = Writer::new(&title, &footer, template)?;
     let t = writer.template().clone();
     let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
     let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
@@ -119,7 +115,6 @@ pub fn turn_report_pdf(
     ];
     writer.paragraph(None, &facts.join(" · "), small, 0.0);
     // What a player keeps to check later that this journal was not rewritten.
-    let head = game.head();
     writer.paragraph(
         None,
         &format!(
@@ -142,37 +137,34 @@ pub fn turn_report_pdf(
         Some(v) => Some(v.journal(game.events()).map_err(ReportError::Layout)?),
         None => None,
     };
-    // Events of the span, in journal order (the Sequence of Play's order).
-    let state = game.state();
-    let rows: Vec<Vec<GridCell>> = game
-        .events()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| options.turn.is_none_or(|t| e.cursor.turn == t))
-        .filter_map(|(i, e)| match sights.as_ref().map(|s| &s[i].sight) {
-            None => Some(event_row(game, state, e)),
-            // A side's report leaves the clock out: it is the umpire's to run.
-            Some(_) if matches!(e.kind, EventKind::Clock { .. }) => None,
-            Some(Sight::Open) => Some(event_row(game, state, e)),
-            Some(Sight::Summary(lines)) => Some(summary_row(game, state, e, lines)),
-            Some(Sight::Hidden) => None,
-        })
-        .collect();
-    writer.heading("Events", t.fonts.title, accent, t.fonts.table * 6.0);
-    if rows.is_empty() {
-        writer.paragraph(None, "Nothing recorded.", small, 0.0);
-    } else {
-        writer.table(&Grid {
-            header: vec![vec![
-                cell("Entry"),
-                cell("Step"),
-                cell("Event"),
-                cell("Details"),
-            ]],
-            rows,
-            continued: "Events".into(),
-        });
-    }
+    // The span's entries as an after-action report, grouped by phase.
+    let styles = super::after_action::Styles {
+        body: TextStyle {
+            size: t.fonts.body,
+            weight: Weight::Regular,
+            colour: ink,
+        },
+        lead: TextStyle {
+            size: t.fonts.body,
+            weight: Weight::Bold,
+            colour: ink,
+        },
+        small: TextStyle {
+            size: t.fonts.table,
+            weight: Weight::Regular,
+            colour: ink,
+        },
+        heading_size: t.fonts.title,
+        accent,
+        keep: t.fonts.table * 6.0,
+    };
+    super::after_action::write_entries(
+        &mut writer,
+        game,
+        options.turn,
+        sights.as_deref(),
+        &styles,
+    )?;
 
     // The state at the end of the span.
     let last = options.turn.map_or(game.events().len(), |turn| {
@@ -183,70 +175,141 @@ pub fn turn_report_pdf(
     });
     let at_end = replay(scenario, &game.events()[..last]).map_err(ReportError::Layout)?;
     let words = Words::at(game, &at_end);
-    let strength = game.ruleset().strength_attribute.clone();
+    // Where the span began, for each side's losses.
+    let first = options.turn.map_or(0, |turn| {
+        game.events()
+            .iter()
+            .position(|e| e.cursor.turn >= turn)
+            .unwrap_or(game.events().len())
+    });
+    let at_start = replay(scenario, &game.events()[..first]).map_err(ReportError::Layout)?;
     writer.heading(
         &format!("Forces at the end of {span}"),
         t.fonts.title,
         accent,
         t.fonts.table * 6.0,
     );
-    let value =
-        |attributes: &std::collections::BTreeMap<String, crate::rules::Value>| match &strength {
-            Some(a) => attributes
-                .get(a)
-                .map_or_else(|| "—".to_string(), ToString::to_string),
-            None => String::new(),
-        };
+    // Every counter the reader may see, as (side, place, "name strength [statuses]").
+    let strength = game.ruleset().strength_attribute.clone();
+    let sp = |attributes: &std::collections::BTreeMap<String, crate::rules::Value>| {
+        strength
+            .as_ref()
+            .and_then(|a| attributes.get(a))
+            .and_then(|v| match v {
+                crate::rules::Value::Int(n) => Some(*n),
+                _ => None,
+            })
+    };
+    let entry = |name: &str,
+                 attributes: &std::collections::BTreeMap<String, crate::rules::Value>,
+                 marker: bool,
+                 statuses: &[String]| {
+        let mut s = name.to_string();
+        if let Some(n) = sp(attributes) {
+            s.push_str(&format!(": {n}"));
+        } else if marker {
+            let values: Vec<String> = attributes
+                .iter()
+                .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
+                .collect();
+            if !values.is_empty() {
+                s.push_str(&format!(": {}", values.join(", ")));
+            }
+        }
+        if !statuses.is_empty() {
+            s.push_str(&format!(" [{}]", statuses.join(", ")));
+        }
+        s
+    };
     let place = |removed: &Option<String>, position: &crate::game::scenario::Position| match removed
     {
-        Some(r) => format!("removed: {r}"),
+        Some(r) => format!("removed ({r})"),
         None => position.to_string(),
     };
-    let rows: Vec<Vec<GridCell>> = match &side_view {
-        None => at_end
+    let mut seen: Vec<(String, bool, String, String)> = Vec::new();
+    match &side_view {
+        None => {
+            for c in at_end.counters.values() {
+                let statuses: Vec<String> = c.statuses.iter().cloned().collect();
+                let marker = c.kind == crate::game::scenario::CounterKind::Marker;
+                seen.push((
+                    c.side.clone(),
+                    true,
+                    place(&c.removed, &c.position),
+                    entry(&c.name, &c.attributes, marker, &statuses),
+                ));
+            }
+        }
+        Some(v) => {
+            for c in v.at(&at_end).counters() {
+                let marker = c.kind == Some(crate::game::scenario::CounterKind::Marker);
+                seen.push((
+                    c.side.clone(),
+                    c.own,
+                    place(&c.removed, &c.position),
+                    entry(&c.label, &c.attributes, marker, &c.statuses),
+                ));
+            }
+        }
+    }
+    // Each side: its losses over the span (its own only, in a side's report), then its
+    // counters place by place.
+    let mut sides: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
+    for (side, ..) in &seen {
+        if !sides.contains(side) {
+            sides.push(side.clone());
+        }
+    }
+    let total = |state: &crate::game::GameState, side: &str| -> i64 {
+        state
             .counters
             .values()
-            .map(|c| {
-                vec![
-                    cell(c.name.clone()),
-                    cell(words.side(&c.side)),
-                    cell(place(&c.removed, &c.position)),
-                    cell(value(&c.attributes)),
-                    cell(c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
-                ]
-            })
-            .collect(),
-        Some(v) => {
-            // The side's own first, then what it sees of the others.
-            let mut seen = v.at(&at_end).counters();
-            seen.sort_by_key(|c| !c.own);
-            seen.into_iter()
-                .map(|c| {
-                    vec![
-                        cell(c.label.clone()),
-                        cell(words.side(&c.side)),
-                        cell(place(&c.removed, &c.position)),
-                        cell(value(&c.attributes)),
-                        cell(c.statuses.join(", ")),
-                    ]
-                })
-                .collect()
-        }
+            .filter(|c| c.side == side && c.removed.is_none())
+            .filter_map(|c| sp(&c.attributes))
+            .sum()
     };
-    let strength_head = strength
-        .as_ref()
-        .map_or_else(|| "Strength".to_string(), |a| words.attribute(a));
-    writer.table(&Grid {
-        header: vec![vec![
-            cell("Counter"),
-            cell("Side"),
-            cell("Position"),
-            cell(strength_head),
-            cell("Status"),
-        ]],
-        rows,
-        continued: "Forces".into(),
-    });
+    let lead = TextStyle {
+        size: t.fonts.body,
+        weight: Weight::Bold,
+        colour: ink,
+    };
+    let body = TextStyle {
+        size: t.fonts.table,
+        weight: Weight::Regular,
+        colour: ink,
+    };
+    for side_id in &sides {
+        let rows: Vec<&(String, bool, String, String)> =
+            seen.iter().filter(|(s, ..)| s == side_id).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let own = rows.iter().all(|(_, own, ..)| *own);
+        writer.ensure(t.fonts.body * 4.0);
+        let mut head = words.side(side_id);
+        if let Some(a) = strength.as_ref().filter(|_| own) {
+            let (before, after) = (total(&at_start, side_id), total(&at_end, side_id));
+            let label = words.attribute(a);
+            head.push_str(&match before - after {
+                0 => format!(" — {label} {after}, no losses"),
+                l if l > 0 => format!(" — {label} {after} (lost {l} of {before})"),
+                l => format!(" — {label} {after} (gained {} since {before})", -l),
+            });
+        }
+        writer.paragraph(None, &head, lead, 0.0);
+        let mut places: Vec<(&String, Vec<&String>)> = Vec::new();
+        for (_, _, at, what) in rows {
+            match places.iter_mut().find(|(p, _)| *p == at) {
+                Some((_, list)) => list.push(what),
+                None => places.push((at, vec![what])),
+            }
+        }
+        for (at, list) in places {
+            let list: Vec<String> = list.into_iter().cloned().collect();
+            writer.paragraph(Some(&format!("{at}:")), &list.join("; "), body, mm(3.0));
+        }
+        writer.space(mm(1.0));
+    }
     if let Some(v) = &side_view {
         writer.space(mm(2.0));
         writer.paragraph(None, &sight_note(v), small, 0.0);

@@ -414,7 +414,16 @@ pub fn prepare<'r>(
         // A value the ruleset labels for people is said in words; an unlabelled helper (and
         // every expression) stays in the JSON's derived values and the procedure's description.
         if let Some(label) = &d.label {
-            explanation.push(format!("{label} = {value}{}", rule_suffix(&d.rule)));
+            // A name the ruleset writes as an id ("not_affecting") in words.
+            let shown = match &value {
+                Value::Text(t) if crate::rules::model::is_id_like(t) => {
+                    crate::rules::model::key_words(&crate::rules::model::Key::Name(t.clone()))
+                }
+                Value::Bool(true) => "yes".to_string(),
+                Value::Bool(false) => "no".to_string(),
+                v => v.to_string(),
+            };
+            explanation.push(format!("{label} = {shown}{}", rule_suffix(&d.rule)));
         }
         scope.set(&d.name, value.clone());
         derived.push(NamedValue {

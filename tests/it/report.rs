@@ -602,7 +602,7 @@ fn a_turn_report_shows_each_resolution_with_its_dice_and_the_overrides() {
         "Modified roll: 4 − 1 = 3",
         "draw 0",
         "physical dice rolled by Anna",
-        "Result overridden",
+        "Overridden (entry 7)",
         "Entry 6 now reads Pass",
         "umpire ruling: cover",
         "Cateau-Cambrésis reached",
@@ -641,4 +641,78 @@ fn a_sides_report_hides_what_that_side_may_not_know() {
     assert!(!forces.contains("Blue pikes"), "{forces}");
     // Enemy counters in sight show on the open table.
     assert!(forces.contains("Blue reserve"), "{forces}");
+}
+
+/// The example turn of "Venice at bay" as an after-action report: short (the report of the
+/// same 90-odd entries took 11 pages as an event dump), and every resolution can be checked
+/// from the page.
+#[test]
+fn the_example_turn_reads_as_an_after_action_report() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-aar-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = crate::kit::venice_turn_one(&dir.join("venice.umpire"));
+    let options = umpire::report::ReportOptions {
+        turn: Some(1),
+        side: None,
+        printed_at: chrono::Local::now(),
+    };
+    let bytes = umpire::report::turn_report_pdf(
+        &game,
+        &options,
+        Template::sheet_default().expect("template"),
+    )
+    .expect("report");
+    let path = dir.join("turn1.pdf");
+    std::fs::write(&path, &bytes).expect("write");
+    let doc = Document::load_mem(&bytes).expect("parses");
+    let pages = doc.get_pages().len();
+    let entries = game.events().len();
+    assert!(entries > 90, "the example turn has {entries} entries");
+    // As an event dump the same turn took 13 pages; the after-action report a third at most.
+    assert!(pages <= 4, "{pages} pages");
+    let text = pdftotext(&path)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for fact in [
+        // The Skirmish, recomputable from the page: who, where, the modifier with its rule,
+        // the dice, the modified roll, the row and column, the result.
+        "#70 Attack on the Assault Table (AST): Attacker French Gendarmes (Chaumont)",
+        "Who: Attacker: French Gendarmes (Chaumont) (6 SP)",
+        "Where: Attacker at hex 2833; Defender at hex 2834",
+        "Kind of attack = Skirmish",
+        "Modifier: SP ratio (below the AST) +2 to the roll [12.1]",
+        "Roll d6: [5] = 5 (physical dice)",
+        "Modified roll: 5 + 2 = 7",
+        "Assault Table (AST): row 7, column 0 is not in the rule text; result read off the physical chart: D1",
+        "AST header line = Not affecting",
+        // The loser's Discipline Check and what was applied.
+        "Discipline Check (one Combat Unit's column) for Italian Infantry (Venetian service, Vitelli) → D",
+        "Strength Points (current) -1",
+        // Moves per Force, skips folded with their reason, quiet steps in one line.
+        "Chaumont's Force: hex 2832 → hex 2833",
+        "nothing to resolve this turn",
+        "Nothing recorded at",
+        // Each side's losses and state at the end.
+        "Venetian — Strength Points (current) 71 (lost 1 of 72)",
+        "French — Strength Points (current) 82, no losses",
+        "French AP marker: Administrative Points 5",
+        "Italian Infantry (Venetian service, Vitelli): 1 [disrupted, revealed]",
+    ] {
+        assert!(text.contains(fact), "the report lacks {fact:?}:\n{text}");
+    }
+    // A phase heading once, not a breadcrumb per entry; the journal's head in the footer.
+    assert_eq!(text.matches("C) Activation Phase").count(), 1, "{text}");
+    let head = &game.head().hash[..16];
+    assert_eq!(
+        text.matches(&format!("head {head}")).count(),
+        pages + 1,
+        "the head on every page's footer (and once at the top)"
+    );
+    assert!(
+        crate::words::leaks(&text).is_empty(),
+        "{:?}",
+        crate::words::leaks(&text)
+    );
 }

@@ -2782,7 +2782,7 @@ fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
         prepared
             .explanation()
             .iter()
-            .any(|l| l.contains("Larger Force (ties: the attacker) = attacker")),
+            .any(|l| l.contains("Larger Force (ties: the attacker) = Attacker")),
         "{:?}",
         prepared.explanation()
     );

@@ -9,7 +9,7 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::DeskApp;
 use umpire::game::scenario::shipped_scenarios;
-use umpire::rules::SourceFile;
+use umpire::rules::{Library, SourceFile};
 
 /// Scrolls to the field labelled `label`, clicks it and types `text` into it.
 pub fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
@@ -50,4 +50,166 @@ pub fn scenario(name_part: &str) -> SourceFile {
         .into_iter()
         .find(|f| f.name.contains(name_part))
         .unwrap_or_else(|| panic!("no shipped scenario {name_part}"))
+}
+
+/// Turn 1 of "Venice at bay, 1509" as an umpire plays it (the project's example turn): the
+/// APs at start credited, the Weather read off the chart, Orders unchanged, Chaumont's Force
+/// moving from Cassano (2832) to 2833 beside Vitelli, the Intelligence reveals, a Skirmish on
+/// the Assault Table and the loser's Discipline Check with the results read off the chart and
+/// applied, every other mandatory item skipped with its reason, until turn 2 begins.
+pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
+    use umpire::game::scenario::Position;
+    use umpire::game::{Action, Actor, CounterChange, Game, Refusal};
+    let mut game = Game::create(
+        path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    let umpire_actor = Actor::umpire();
+    let act = |game: &mut Game, action: Action| {
+        game.act(&umpire_actor, action)
+            .unwrap_or_else(|e| panic!("the example turn: {e}"))
+    };
+    let resolve = |procedure: &str,
+                   inputs: &[(&str, &str)],
+                   roll: &str,
+                   chart: Option<&str>,
+                   counters: &[(&str, &[&str])]| Action::Resolve {
+        procedure: procedure.into(),
+        inputs: inputs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        physical: Some(vec![roll.to_string()]),
+        chart_result: chart.map(str::to_string),
+        counters: counters
+            .iter()
+            .map(|(role, ids)| {
+                (
+                    role.to_string(),
+                    ids.iter().map(|i| i.to_string()).collect(),
+                )
+            })
+            .collect(),
+    };
+    const CHAUMONT: [&str; 4] = [
+        "chaumont",
+        "fr-chaumont-french-gendarmes-1",
+        "fr-chaumont-italian-infantry-french-service-1",
+        "fr-chaumont-italian-infantry-french-service-2",
+    ];
+    const VITELLI: [&str; 3] = [
+        "vitelli",
+        "ve-vitelli-italian-infantry-venetian-service-1",
+        "ve-vitelli-stradiots-light-cavalry-1",
+    ];
+    while game.status().turn == 1 {
+        let step = game.status().step.id;
+        match step.as_str() {
+            "phase_a_weather" => {
+                act(&mut game, resolve("weather", &[], "4", Some("fair"), &[]));
+            }
+            "c2b_activate" => {
+                for c in CHAUMONT {
+                    act(
+                        &mut game,
+                        Action::Move {
+                            counter: c.into(),
+                            to: Position::Hex("2833".into()),
+                        },
+                    );
+                }
+            }
+            "d1_intelligence" => {
+                if let Some(reveal) = umpire::game::side::reveals_action(&game) {
+                    act(&mut game, reveal);
+                }
+            }
+            "step_4b" => {
+                act(
+                    &mut game,
+                    resolve(
+                        "assault",
+                        &[
+                            ("battle", "skirmish"),
+                            ("attacker_q3_sp", "6"),
+                            ("attacker_q2_sp", "12"),
+                            ("defender_q2_sp", "2"),
+                            ("defender_q1_sp", "1"),
+                            ("weather", "fair"),
+                            ("odds_drm", "2"),
+                            ("attacker_force_sp", "18"),
+                            ("defender_force_sp", "3"),
+                        ],
+                        "5",
+                        Some("D1"),
+                        &[("attacker", &CHAUMONT[1..]), ("defender", &VITELLI[1..])],
+                    ),
+                );
+                act(
+                    &mut game,
+                    resolve(
+                        "discipline_check",
+                        &[
+                            ("reason", "combat"),
+                            ("troop_quality", "2"),
+                            ("reliability", "S"),
+                        ],
+                        "3",
+                        Some("D"),
+                        &[("unit", &VITELLI[1..2])],
+                    ),
+                );
+                act(
+                    &mut game,
+                    Action::Change {
+                        changes: vec![
+                            CounterChange::Adjust {
+                                counter: VITELLI[1].into(),
+                                attribute: "strength_points".into(),
+                                by: -1,
+                            },
+                            CounterChange::Status {
+                                counter: VITELLI[1].into(),
+                                status: "disrupted".into(),
+                                on: true,
+                            },
+                        ],
+                        reason: "Assault result D1 and Discipline result D, read off the charts"
+                            .into(),
+                    },
+                );
+            }
+            _ => {}
+        }
+        for p in game.status().pending {
+            if p.done {
+                continue;
+            }
+            if p.credit.is_some() {
+                act(
+                    &mut game,
+                    Action::Credit {
+                        item: p.key.clone(),
+                    },
+                );
+            } else if p.mandatory {
+                act(
+                    &mut game,
+                    Action::Skip {
+                        item: p.key.clone(),
+                        reason: "nothing to resolve this turn".into(),
+                    },
+                );
+            }
+        }
+        match game.act(&umpire_actor, Action::Next) {
+            Ok(_) => {}
+            Err(umpire::game::GameError::Refused(Refusal::ScenarioEnds { .. })) => break,
+            Err(e) => panic!("the example turn: {e}"),
+        }
+    }
+    game
 }
