@@ -77,7 +77,12 @@ pub fn turn_report_pdf(
     );
     let view = side.map_or_else(
         || "umpire's report".to_string(),
-        |s| format!("report for {s}"),
+        |s| {
+            format!(
+                "report for {}",
+                crate::game::describe::side_words(scenario, s)
+            )
+        },
     );
     let title = format!("{} — {span} — {view}", scenario.title);
     // The journal's head on every page: what a reader checks the journal against.

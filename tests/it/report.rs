@@ -621,7 +621,7 @@ fn a_turn_report_shows_each_resolution_with_its_dice_and_the_overrides() {
 fn a_sides_report_hides_what_that_side_may_not_know() {
     let (game, _lib) = skirmish_game("red");
     let text = report_text(&game, Some("red"));
-    assert!(text.contains("report for red"), "{text}");
+    assert!(text.contains("report for Red"), "{text}");
     assert!(
         text.contains("Red musketeers") && text.contains("Discipline Test"),
         "own forces and rolls are shown:\n{text}"
@@ -715,4 +715,37 @@ fn the_example_turn_reads_as_an_after_action_report() {
         "{:?}",
         crate::words::leaks(&text)
     );
+
+    // The Venetian's report of the same turn: Chaumont's move and the Skirmish it sees, not the
+    // moves of his units before the reveal, nor the French AP marker.
+    let venetian = umpire::report::turn_report_pdf(
+        &game,
+        &umpire::report::ReportOptions {
+            side: Some("venetian".into()),
+            ..options
+        },
+        Template::sheet_default().expect("template"),
+    )
+    .expect("side report");
+    let side_path = dir.join("turn1-venetian.pdf");
+    std::fs::write(&side_path, &venetian).expect("write");
+    let text = pdftotext(&side_path)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("report for Venetian"), "{text}");
+    assert!(
+        text.contains("#18 Chaumont's Force: hex 2832 → hex 2833"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("#19") && !text.contains("French AP marker"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#70 Attack on the Assault Table (AST)"),
+        "{text}"
+    );
+    let found = crate::words::leaks(&text);
+    assert!(found.is_empty(), "{found:?}");
 }

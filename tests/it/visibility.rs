@@ -216,7 +216,7 @@ fn a_french_force_and_its_order_stay_concealed_from_venice_until_d1_reveals_them
     let report = report_text(&game, Some("venetian"));
     assert_has(
         &report,
-        &["report for venetian", "Chaumont", "hex 2833"],
+        &["report for Venetian", "Chaumont", "hex 2833"],
         "the report",
     );
     assert_lacks(&report, &COMPOSITION, "the Venetian report before D.1");
