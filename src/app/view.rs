@@ -806,13 +806,7 @@ fn modifier_row_ui(ui: &mut Ui, row: &ModifierRow, with_target: bool) {
 
 /// What a modifier changes, in words.
 fn target_words(t: AppliesTo) -> &'static str {
-    match t {
-        AppliesTo::Roll => "to the roll",
-        AppliesTo::Target => "to the target",
-        AppliesTo::Column => "column shift",
-        AppliesTo::Dice => "to the number of dice",
-        AppliesTo::EachDie => "to each die",
-    }
+    t.words()
 }
 
 /// Totals of the active modifiers per target, e.g. `−1 to the roll`.

@@ -189,7 +189,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
             let target = if m.applies_to == AppliesTo::Roll {
                 String::new()
             } else {
-                format!(" ({:?})", m.applies_to).to_lowercase()
+                format!(" ({})", m.applies_to.words())
             };
             println!(
                 "  modifier {v:>4}{target}  {}{}",

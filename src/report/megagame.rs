@@ -244,6 +244,111 @@ fn in_turn(e: &Event, turn: Option<u32>) -> bool {
     turn.is_none_or(|t| e.cursor.turn == t)
 }
 
+/// The phase an entry was made in ("Phase 2 — …"), or its step's own name.
+fn phase_of(game: &Game, step: usize) -> String {
+    let path = step_path(game, step);
+    path.split(" › ")
+        .find(|p| p.starts_with("Phase"))
+        .map(|p| p.split(" — ").next().unwrap_or(p).to_string())
+        .unwrap_or_else(|| short_step(game, step))
+}
+
+/// The clock time an entry was made at, "10:42".
+fn clock_of(e: &Event) -> String {
+    e.at.with_timezone(&Local).format("%H:%M").to_string()
+}
+
+/// A public result as the gazette reports it, one sentence: what, who (by role, as the public
+/// sees them), each side's score in an opposed roll, the result, and each side's losses.
+fn gazette_sentence(
+    game: &Game,
+    resolution: &crate::resolve::Resolution,
+    counters: &BTreeMap<String, Vec<String>>,
+    overridden: Option<&String>,
+    public_name: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    use crate::game::describe::{and_list, capitalised};
+    let role_names = |role: &str| -> String {
+        and_list(
+            counters
+                .get(role)
+                .into_iter()
+                .flatten()
+                .filter_map(|id| public_name(id))
+                .collect(),
+        )
+    };
+    let who: Vec<String> = counters
+        .keys()
+        .map(|role| (role, role_names(role)))
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(role, names)| {
+            if counters.len() > 1 {
+                format!("{names} ({})", role.replace('_', " "))
+            } else {
+                names
+            }
+        })
+        .collect();
+    let mut s = procedure_name(game, &resolution.procedure);
+    if !who.is_empty() {
+        s.push_str(&format!(": {}", who.join(" against ")));
+    }
+    // Each side's score, in an opposed roll: never summed into one number.
+    let scores: Vec<String> = resolution
+        .scores
+        .iter()
+        .map(|n| {
+            let names = role_names(&n.name);
+            if names.is_empty() {
+                format!("{} {}", n.name.replace('_', " "), n.value)
+            } else {
+                format!("{names} {}", n.value)
+            }
+        })
+        .collect();
+    if !scores.is_empty() {
+        s.push_str(&format!(" — scores: {}", scores.join(", ")));
+    }
+    let outcome = match overridden {
+        Some(code) => game
+            .ruleset()
+            .procedure(&resolution.procedure)
+            .and_then(|p| p.outcome(code))
+            .map_or_else(|| code.clone(), |o| o.label.clone()),
+        None => resolution.outcome.label.clone(),
+    };
+    s.push_str(&format!(". {}", capitalised(&outcome)));
+    if overridden.is_none() {
+        let losses: Vec<String> = resolution
+            .outcome
+            .effects
+            .iter()
+            .filter(|x| x.kind == "sp_loss")
+            .filter_map(|x| {
+                let amount = x.amount?;
+                let who = x
+                    .side
+                    .as_deref()
+                    .map(role_names)
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| "the loser".into());
+                let unit = x
+                    .text
+                    .as_deref()
+                    .map(|t| t.split(" (").next().unwrap_or(t).to_string())
+                    .unwrap_or_else(|| "SP".into());
+                Some(format!("{who} loses {amount} {unit}"))
+            })
+            .collect();
+        if !losses.is_empty() {
+            s.push_str(&format!("; {}", losses.join(", ")));
+        }
+    }
+    s.push('.');
+    s
+}
+
 fn time_of(e: &Event) -> String {
     e.at.with_timezone(&Local).format("%H:%M:%S").to_string()
 }
@@ -728,36 +833,19 @@ pub fn announcements_pdf(
             if !procs.contains(&resolution.procedure.as_str()) {
                 continue;
             }
-            let who: Vec<String> = counters
-                .iter()
-                .filter_map(|(role, ids)| {
-                    let names: Vec<String> = ids.iter().filter_map(|id| public_name(id)).collect();
-                    (!names.is_empty()).then(|| format!("{role}: {}", names.join(", ")))
-                })
-                .collect();
-            let effects: Vec<String> = resolution
-                .outcome
-                .effects
-                .iter()
-                // Notes and follow-ups are for Control.
-                .filter(|x| x.kind != "follow_up" && x.kind != "note")
-                .map(crate::resolve::describe_effect)
-                .collect();
-            let outcome = match state.overrides.get(&e.seq) {
-                Some(code) => code.clone(),
-                None => resolution.outcome.label.clone(),
-            };
             rows.push(vec![
-                cell(short_step(game, e.cursor.step)),
-                cell(procedure_name(game, &resolution.procedure)),
-                cell(who.join("; ")),
-                cell(
-                    if effects.is_empty() || state.overrides.contains_key(&e.seq) {
-                        outcome
-                    } else {
-                        format!("{outcome} — {}", effects.join("; "))
-                    },
-                ),
+                cell(format!(
+                    "{}, {}",
+                    phase_of(game, e.cursor.step),
+                    clock_of(e)
+                )),
+                cell(gazette_sentence(
+                    game,
+                    resolution,
+                    counters,
+                    state.overrides.get(&e.seq),
+                    &public_name,
+                )),
             ]);
         }
         if rows.is_empty() {
@@ -765,7 +853,7 @@ pub fn announcements_pdf(
         }
         any = true;
         sheet.heading(heading);
-        sheet.table(&["When", "What", "Who", "Result"], rows, heading);
+        sheet.table(&["When", "What happened"], rows, heading);
     }
     if !any {
         sheet.heading("Results");

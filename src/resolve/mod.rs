@@ -163,6 +163,9 @@ pub struct Resolution {
     pub outcome: Outcome,
     /// Every step, in words.
     pub explanation: Vec<String>,
+    /// Each side's score, in an opposed roll (never summed into one number).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<NamedValue>,
 }
 
 /// Parses `NAME=VALUE` pairs against a procedure's inputs.
@@ -286,6 +289,8 @@ pub struct Finished {
     pub outcome: Outcome,
     /// Explanation of the lookup.
     pub explanation: Vec<String>,
+    /// Each side's score, in an opposed roll.
+    pub scores: Vec<NamedValue>,
 }
 
 impl<'r> Prepared<'r> {
@@ -1045,6 +1050,7 @@ impl<'r> Prepared<'r> {
                             lookup: Some(trace),
                             outcome,
                             explanation,
+                            scores: Vec::new(),
                         })
                     }
                     Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
@@ -1100,6 +1106,7 @@ impl<'r> Prepared<'r> {
                     lookup: None,
                     outcome,
                     explanation,
+                    scores: Vec::new(),
                 })
             }
             Lookup::Pool {
@@ -1146,6 +1153,7 @@ impl<'r> Prepared<'r> {
                     lookup: None,
                     outcome,
                     explanation,
+                    scores: Vec::new(),
                 })
             }
             Lookup::Compute { lets, cases } => {
@@ -1203,10 +1211,27 @@ impl<'r> Prepared<'r> {
                 problem: "not an opposed procedure".into(),
             });
         };
+        let mut named = Vec::new();
         for (side, score) in sides.iter().zip(scores) {
             scope.set(&format!("{}_score", side.name), Value::Int(*score));
+            named.push(NamedValue {
+                name: side.name.clone(),
+                value: Value::Int(*score),
+                rule: None,
+            });
         }
-        self.run_cases(lets, cases, scope, None, None, explanation)
+        let mut explanation = explanation;
+        explanation.push(format!(
+            "Scores: {}",
+            named
+                .iter()
+                .map(|n| format!("{} {}", n.name.replace('_', " "), n.value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let mut finished = self.run_cases(lets, cases, scope, None, None, explanation)?;
+        finished.scores = named;
+        Ok(finished)
     }
 
     fn run_cases(
@@ -1262,6 +1287,7 @@ impl<'r> Prepared<'r> {
                     lookup: None,
                     outcome,
                     explanation,
+                    scores: Vec::new(),
                 });
             }
         }
@@ -1345,6 +1371,7 @@ impl<'r> Prepared<'r> {
             lookup,
             outcome,
             explanation,
+            scores: Vec::new(),
         })
     }
 }
@@ -1534,6 +1561,7 @@ pub fn resolve(
         lookup: finished.lookup,
         outcome: finished.outcome,
         explanation,
+        scores: finished.scores,
     })
 }
 

@@ -665,6 +665,19 @@ pub enum AppliesTo {
     EachDie,
 }
 
+impl AppliesTo {
+    /// What a modifier changes, in words ("to the roll", "column shift").
+    pub fn words(self) -> &'static str {
+        match self {
+            AppliesTo::Roll => "to the roll",
+            AppliesTo::Target => "to the target",
+            AppliesTo::Column => "column shift",
+            AppliesTo::Dice => "to the number of dice",
+            AppliesTo::EachDie => "to each die",
+        }
+    }
+}
+
 /// A table lookup (for an outcome or a modifier's value).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableRef {

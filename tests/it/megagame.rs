@@ -453,6 +453,29 @@ fn battle_l647_l661() {
         counters,
     );
     assert_eq!(outcome(&game, seq), "attacker_wins");
+    // The gazette reports it in a sentence: each side's score, never their sum; the losses.
+    let paper = umpire::report::megagame::announcements_pdf(
+        &game,
+        &umpire::report::megagame::PaperOptions {
+            turn: None,
+            printed_at: chrono::Local::now(),
+        },
+        umpire::report::Template::sheet_default().expect("template"),
+    )
+    .expect("announcements");
+    let doc = lopdf::Document::load_mem(&paper).expect("parses");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    let text = doc.extract_text(&pages).expect("text");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "Battle: Bosrovian army (attacker) against Ruritannian army (defender) — scores: \
+             Bosrovian army 17, Ruritannian army 10. Attacker wins; Ruritannian army loses 8 \
+             thousand men, Bosrovian army loses 2 thousand men."
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("set ") && !text.contains(" = "), "{text}");
     apply_proposed(&mut game, seq);
     assert_eq!(int(&game, "bosrovian-army", "strength_thousands"), 21);
     assert_eq!(int(&game, "ruritannian-army", "strength_thousands"), 9);
