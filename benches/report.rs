@@ -72,13 +72,15 @@ fn benches(c: &mut Criterion) {
     });
     let scenario = load_scenario(&fixture(), &lib).expect("scenario");
     let ruleset = lib.get(&scenario.ruleset).expect("ruleset");
-    let sheet = scenario_pdf(&scenario, ruleset, template.clone()).expect("sheet");
+    let sheet = scenario_pdf(&scenario, ruleset, None, template.clone()).expect("sheet");
     println!(
         "one-page scenario sheet (tests/fixtures/scenarios/skirmish.yaml): {} bytes",
         sheet.len()
     );
     c.bench_function("scenario_sheet_one_page", |b| {
-        b.iter(|| scenario_pdf(black_box(&scenario), ruleset, template.clone()).expect("sheet"))
+        b.iter(|| {
+            scenario_pdf(black_box(&scenario), ruleset, None, template.clone()).expect("sheet")
+        })
     });
 }
 

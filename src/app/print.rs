@@ -85,10 +85,13 @@ fn run_job(job: Job, paper: Paper, out: &Path, existing: Existing) -> Result<Str
             turn_report_pdf(&game, &options, template(Template::sheet_default())?)
                 .map_err(|e| e.to_string())?
         }
-        Job::Sheet { scenario, ruleset } => {
-            scenario_pdf(&scenario, &ruleset, template(Template::sheet_default())?)
-                .map_err(|e| e.to_string())?
-        }
+        Job::Sheet { scenario, ruleset } => scenario_pdf(
+            &scenario,
+            &ruleset,
+            None,
+            template(Template::sheet_default())?,
+        )
+        .map_err(|e| e.to_string())?,
         Job::Charts { ruleset } => charts_pdf(&ruleset, &[], template(Template::charts_default())?)
             .map_err(|e| e.to_string())?,
     };

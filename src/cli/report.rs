@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use clap::Args;
 
 use super::output::Force;
@@ -89,6 +89,10 @@ pub struct SheetArgs {
     /// Layout file instead of the shipped templates/sheet.yaml.
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
+    /// One side's handout: only that side's set-up, reinforcements, supply sources and cards
+    /// (a side id of the scenario, e.g. venetian).
+    #[arg(long, value_name = "SIDE")]
+    pub side: Option<String>,
 }
 
 /// Runs `sheet`.
@@ -108,7 +112,21 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     let ruleset = lib
         .get(&scenario.ruleset)
         .ok_or_else(|| anyhow!("ruleset '{}' is not loaded", scenario.ruleset))?;
-    let bytes = scenario_pdf(&scenario, ruleset, template)?;
+    if let Some(side) = &args.side
+        && !scenario.sides.iter().any(|s| s.id == *side)
+    {
+        bail!(
+            "no side '{side}' in {} — sides: {}",
+            scenario.title,
+            scenario
+                .sides
+                .iter()
+                .map(|s| format!("{} ({})", s.id, s.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let bytes = scenario_pdf(&scenario, ruleset, args.side.as_deref(), template)?;
     args.force.write(&args.output, &bytes)?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())

@@ -1,8 +1,8 @@
 //! The organiser's scenario sheet (`umpire sheet`): title, historical note, sides, set-up,
 //! reinforcements, schedules, victory conditions, special rules and a turn track to tick off.
 
-use crate::game::describe::{attribute_value_words, attribute_words, force_words, side_words};
-use crate::game::scenario::{CounterSpec, Scenario, TextItem};
+use crate::game::describe::{and_list, attribute_value_words, attribute_words, side_words};
+use crate::game::scenario::{CounterKind, CounterSpec, Scenario, TextItem};
 use crate::rules::Ruleset;
 
 use super::error::ReportError;
@@ -14,63 +14,111 @@ fn text(s: impl Into<String>) -> GridCell {
     GridCell::Text(s.into())
 }
 
-/// A counter's attributes as printed, in the ruleset's words; those the text does not give are
-/// listed as unknown.
-fn attributes(ruleset: &Ruleset, counter: &CounterSpec) -> String {
-    let mut parts: Vec<String> = counter
-        .attributes
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "{} {}",
-                attribute_words(ruleset, k),
-                attribute_value_words(v)
-            )
-        })
-        .collect();
-    if !counter.unknown.is_empty() {
-        let unknown: Vec<String> = counter
-            .unknown
-            .iter()
-            .map(|u| attribute_words(ruleset, u))
-            .collect();
-        parts.push(format!("not in the text: {}", unknown.join(", ")));
-    }
-    parts.join("; ")
-}
-
-fn counters_grid(
+/// The counters grouped into stacks, one line each: (where, "leaders, order: units"). A Force
+/// is named by its place and position; loose counters by their position. Like units share a
+/// name with their strengths added ("Italian Infantry (French service) 6 + 6").
+fn stack_lines(
     scenario: &Scenario,
     ruleset: &Ruleset,
     counters: &[&CounterSpec],
-    continued: &str,
-) -> Grid {
-    Grid {
-        header: vec![vec![
-            text("Counter"),
-            text("Side"),
-            text("Position"),
-            text("Force"),
-            text("Values"),
-        ]],
-        rows: counters
-            .iter()
-            .map(|c| {
-                vec![
-                    text(c.name.clone()),
-                    text(side_words(scenario, &c.side)),
-                    text(c.position.to_string()),
-                    text(
-                        c.force
-                            .as_ref()
-                            .map_or_else(String::new, |f| force_words(scenario, f)),
-                    ),
-                    text(attributes(ruleset, c)),
-                ]
-            })
-            .collect(),
-        continued: continued.to_string(),
+) -> Vec<(String, String)> {
+    let strength = ruleset.strength_attribute.as_deref();
+    let mut groups: Vec<(Option<&str>, String, Vec<&CounterSpec>)> = Vec::new();
+    for c in counters {
+        let at = c.position.to_string();
+        match groups
+            .iter_mut()
+            .find(|(f, p, _)| *f == c.force.as_deref() && *p == at)
+        {
+            Some(g) => g.2.push(c),
+            None => groups.push((c.force.as_deref(), at, vec![c])),
+        }
     }
+    groups
+        .into_iter()
+        .map(|(force, at, list)| {
+            let spec = force.and_then(|f| scenario.forces.iter().find(|x| x.id == f));
+            let place = match spec.and_then(|f| f.place.as_ref()) {
+                Some(p) => format!("{p} ({at})"),
+                None => at,
+            };
+            let leaders: Vec<&str> = list
+                .iter()
+                .filter(|c| c.kind == CounterKind::Leader)
+                .map(|c| c.name.as_str())
+                .collect();
+            let mut units: Vec<(String, Vec<String>)> = Vec::new();
+            for c in list.iter().filter(|c| c.kind != CounterKind::Leader) {
+                let name = &c.printed;
+                let sp = strength
+                    .and_then(|a| c.attributes.get(a))
+                    .map(attribute_value_words);
+                match units.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, sps)) => sps.extend(sp),
+                    None => units.push((name.clone(), sp.into_iter().collect())),
+                }
+            }
+            // Like counters without a strength (breakdown units, markers) are counted.
+            let mut counts: Vec<(String, usize)> = Vec::new();
+            for c in list.iter().filter(|c| c.kind != CounterKind::Leader) {
+                match counts.iter_mut().find(|(n, _)| *n == c.printed) {
+                    Some((_, k)) => *k += 1,
+                    None => counts.push((c.printed.clone(), 1)),
+                }
+            }
+            let units: Vec<String> = units
+                .into_iter()
+                .map(|(n, sps)| {
+                    let times = counts.iter().find(|(x, _)| *x == n).map_or(1, |(_, k)| *k);
+                    if !sps.is_empty() {
+                        format!("{n} {}", sps.join(" + "))
+                    } else if times > 1 {
+                        format!("{n} ×{times}")
+                    } else {
+                        n
+                    }
+                })
+                .collect();
+            let mut line = leaders.join(", ");
+            if let Some(order) = spec.and_then(|f| f.order.as_ref()) {
+                line.push_str(&format!(", {order}"));
+            }
+            if !units.is_empty() {
+                if !line.is_empty() {
+                    line.push_str(": ");
+                }
+                line.push_str(&units.join(", "));
+            }
+            if let Some(note) = spec.and_then(|f| f.note.as_ref()) {
+                line.push_str(&format!(" — {note}"));
+            }
+            (place, line)
+        })
+        .collect()
+}
+
+/// The attributes the text leaves to the printed counters, once per kind: ("units", "Troop
+/// Quality, Reliability Class …").
+fn unknown_kinds(ruleset: &Ruleset, scenario: &Scenario) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for (kind, label) in [
+        (CounterKind::Unit, "units"),
+        (CounterKind::Leader, "leaders"),
+    ] {
+        let mut names: Vec<String> = Vec::new();
+        for c in scenario.counters.iter().filter(|c| c.kind == kind) {
+            for u in &c.unknown {
+                let w = attribute_words(ruleset, u);
+                if !names.contains(&w) {
+                    names.push(w);
+                }
+            }
+        }
+        if !names.is_empty() {
+            out.push((label, names.join(", ")));
+        }
+    }
+    out
 }
 
 fn items(scenario: &Scenario, writer: &mut Writer, list: &[TextItem], body: TextStyle) {
@@ -97,6 +145,7 @@ fn items(scenario: &Scenario, writer: &mut Writer, list: &[TextItem], body: Text
 pub fn scenario_pdf(
     scenario: &Scenario,
     ruleset: &Ruleset,
+    side: Option<&str>,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
     let title = format!("{} — scenario sheet", scenario.title);
@@ -189,47 +238,74 @@ pub fn scenario_pdf(
     };
     writer.table(&sides);
 
-    let at_start: Vec<&CounterSpec> = scenario.counters.iter().collect();
-    if !at_start.is_empty() || !scenario.forces.is_empty() {
+    // Set-up: each side's Forces, one line a stack ("Cassano (hex 2832) — Chaumont, Attack:
+    // French Gendarmes 6, Italian Infantry (French service) 6 + 6"), loose counters by place.
+    let lead = TextStyle {
+        size: t.fonts.body,
+        weight: Weight::Bold,
+        colour: ink,
+    };
+    let shown_sides: Vec<&crate::game::scenario::SideSpec> = scenario
+        .sides
+        .iter()
+        .filter(|sd| side.is_none_or(|x| x == sd.id))
+        .collect();
+    if !scenario.counters.is_empty() {
         heading(&mut writer, "Set-up");
-        for force in &scenario.forces {
-            let mut line = format!(
-                "{} ({}) at {}",
-                force_words(scenario, &force.id),
-                side_words(scenario, &force.side),
-                force.position
-            );
-            if let Some(place) = &force.place {
-                line.push_str(&format!(", {place}"));
-            }
-            if let Some(order) = &force.order {
-                line.push_str(&format!("; order {order}"));
-            }
-            if let Some(note) = &force.note {
-                line.push_str(&format!(" — {note}"));
-            }
-            writer.paragraph(Some("Force"), &line, body, 0.0);
-        }
-        writer.space(mm(1.5));
-        writer.table(&counters_grid(
-            scenario,
-            ruleset,
-            &at_start,
-            "Set-up (continued)",
-        ));
-        for note in &scenario.counter_notes {
-            let name = scenario
+        for sd in &shown_sides {
+            let counters: Vec<&CounterSpec> = scenario
                 .counters
                 .iter()
-                .find(|c| c.id == note.counter)
-                .map_or_else(|| note.counter.clone(), |c| c.name.clone());
-            writer.paragraph(Some(&format!("{name}:")), &note.text, small, 0.0);
+                .filter(|c| c.side == sd.id && c.kind != CounterKind::State)
+                .collect();
+            if counters.is_empty() {
+                continue;
+            }
+            writer.paragraph(None, &sd.name, lead, 0.0);
+            for (place, line) in stack_lines(scenario, ruleset, &counters) {
+                writer.paragraph(Some(&format!("{place} —")), &line, body, mm(3.0));
+            }
+            writer.space(mm(1.0));
+        }
+        // Notes, each once with every counter it is about.
+        let mut notes: Vec<(&str, Vec<String>)> = Vec::new();
+        for n in &scenario.counter_notes {
+            let Some(c) = scenario.counters.iter().find(|c| c.id == n.counter) else {
+                continue;
+            };
+            if !shown_sides.iter().any(|sd| sd.id == c.side) {
+                continue;
+            }
+            match notes.iter_mut().find(|(t, _)| *t == n.text) {
+                Some((_, who)) => who.push(c.name.clone()),
+                None => notes.push((&n.text, vec![c.name.clone()])),
+            }
+        }
+        for (text, who) in notes {
+            writer.paragraph(Some(&format!("{}:", and_list(who))), text, small, 0.0);
+        }
+        // What the text leaves to the printed counters, said once per kind.
+        for (kind, what) in unknown_kinds(ruleset, scenario) {
+            writer.paragraph(
+                Some("Not in the text:"),
+                &format!("{what} of the {kind} (read them off the printed counters)"),
+                small,
+                0.0,
+            );
         }
     }
 
     if !scenario.reinforcements.is_empty() || !scenario.conditional_reinforcements.is_empty() {
         heading(&mut writer, "Reinforcements");
         for r in &scenario.reinforcements {
+            let counters: Vec<&CounterSpec> = r
+                .counters
+                .iter()
+                .filter(|c| side.is_none_or(|x| x == c.side))
+                .collect();
+            if counters.is_empty() {
+                continue;
+            }
             let turn = scenario.turn_label(r.turn).map_or_else(
                 || format!("Turn {}", r.turn),
                 |l| format!("Turn {} ({l})", r.turn),
@@ -239,18 +315,19 @@ pub fn scenario_pdf(
                 line.push_str(&format!(" — {note}"));
             }
             writer.paragraph(Some(&format!("{turn}:")), &line, body, 0.0);
-            let counters: Vec<&CounterSpec> = r.counters.iter().collect();
-            if !counters.is_empty() {
-                writer.table(&counters_grid(
-                    scenario,
-                    ruleset,
-                    &counters,
-                    "Reinforcements (continued)",
-                ));
+            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
+                writer.paragraph(None, &stack, body, mm(3.0));
             }
-            writer.space(mm(1.5));
         }
         for r in &scenario.conditional_reinforcements {
+            let counters: Vec<&CounterSpec> = r
+                .counters
+                .iter()
+                .filter(|c| side.is_none_or(|x| x == c.side))
+                .collect();
+            if counters.is_empty() {
+                continue;
+            }
             let rule = scenario
                 .special_rules
                 .iter()
@@ -261,16 +338,116 @@ pub fn scenario_pdf(
                 line.push_str(&format!(" — {note}"));
             }
             writer.paragraph(Some(&format!("When {rule}:")), &line, body, 0.0);
-            let counters: Vec<&CounterSpec> = r.counters.iter().collect();
-            if !counters.is_empty() {
-                writer.table(&counters_grid(
-                    scenario,
-                    ruleset,
-                    &counters,
-                    "Reinforcements (continued)",
-                ));
+            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
+                writer.paragraph(None, &stack, body, mm(3.0));
             }
-            writer.space(mm(1.5));
+        }
+    }
+
+    // Supply sources, regions, holdings at start and Capitano cards: what the victory
+    // conditions and the set-up depend on.
+    let shown_army = |army: &str| {
+        side.is_none_or(|x| {
+            scenario.armies.iter().any(|a| a.id == army && a.side == x) || army == x
+        })
+    };
+    // One line per army and note: "French: hex 1227, hex 1527 … — +30 hexes to the LOC".
+    let mut grouped: Vec<(String, String, Vec<String>)> = Vec::new();
+    for s in scenario
+        .supply_sources
+        .iter()
+        .filter(|s| shown_army(&s.army))
+    {
+        let army = side_words(scenario, &s.army);
+        let note = s.note.clone().unwrap_or_default();
+        let at = match &s.label {
+            Some(l) => format!("{} ({l})", s.position),
+            None => s.position.to_string(),
+        };
+        match grouped
+            .iter_mut()
+            .find(|(a, n, _)| *a == army && *n == note)
+        {
+            Some((_, _, list)) => list.push(at),
+            None => grouped.push((army, note, vec![at])),
+        }
+    }
+    let supplies: Vec<String> = grouped
+        .into_iter()
+        .map(|(army, note, list)| {
+            if note.is_empty() {
+                format!("{army}: {}", list.join(", "))
+            } else {
+                format!("{army}: {} — {note}", list.join(", "))
+            }
+        })
+        .collect();
+    if !supplies.is_empty() {
+        heading(&mut writer, "Supply sources");
+        for l in supplies {
+            writer.paragraph(None, &l, body, 0.0);
+        }
+    }
+    if !scenario.regions.is_empty() {
+        heading(&mut writer, "Regions");
+        let line: Vec<String> = scenario
+            .regions
+            .iter()
+            .map(|r| {
+                let mut s = format!("{} {}", r.region, r.alignment);
+                if let Some(alt) = &r.alternative {
+                    s.push_str(&format!(" (or {alt})"));
+                }
+                if let Some(n) = &r.note {
+                    s.push_str(&format!(" — {n}"));
+                }
+                s
+            })
+            .collect();
+        writer.paragraph(None, &line.join("; "), body, 0.0);
+    }
+    if !scenario.holdings.is_empty() {
+        heading(&mut writer, "Holdings at start");
+        for h in &scenario.holdings {
+            writer.paragraph(
+                None,
+                &format!(
+                    "{} ({}): {} — {}",
+                    h.place,
+                    h.position,
+                    side_words(scenario, &h.side),
+                    h.status
+                ),
+                body,
+                0.0,
+            );
+        }
+    }
+    let cards: Vec<&crate::game::scenario::CapitanoCard> = scenario
+        .capitano_cards
+        .iter()
+        .filter(|c| shown_army(&c.army))
+        .collect();
+    if !cards.is_empty() {
+        heading(&mut writer, "Capitano cards");
+        let mut armies: Vec<&str> = Vec::new();
+        for c in &cards {
+            if !armies.contains(&c.army.as_str()) {
+                armies.push(&c.army);
+            }
+        }
+        for army in armies {
+            let list: Vec<String> = cards
+                .iter()
+                .filter(|c| c.army == army)
+                .map(|c| format!("{} (card {})", c.name, c.card))
+                .collect();
+            writer.paragraph(
+                Some(&format!("{}:", side_words(scenario, army))),
+                &list.join(", "),
+                body,
+                0.0,
+            );
         }
     }
 

@@ -426,11 +426,85 @@ fn cli_prints_a_scenario_sheet_with_a_turn_track() {
     ] {
         assert!(text.contains(expected), "missing {expected:?}");
     }
+    // Each side's set-up as one line a Force, what the text leaves out said once per kind,
+    // and what the victory conditions depend on.
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Cassano (hex 2832) — Chaumont, Attack: French Gendarmes 6, Italian Infantry (French service) 6 + 6",
+        "Venetian Heavy Cavalry ×2",
+        "Pio, Dal Monte and Saccoccio:",
+        "Supply sources",
+        "Venetian: hex 1152, hex 1552, hex 2552, hex 2752 — road exiting east, north of the Po",
+        "Regions",
+        "Holdings at start",
+        "Capitano cards",
+    ] {
+        assert!(
+            folded.contains(expected),
+            "missing {expected:?} in {folded}"
+        );
+    }
+    assert_eq!(
+        folded.matches("Not in the text:").count(),
+        2,
+        "once for units, once for leaders: {folded}"
+    );
     // The turn track: one empty box per turn (9 turns), each filled and outlined.
     let template = Template::sheet_default().expect("template");
     let side = template.table.missing_box * 72.0 / 25.4;
     let last = *doc.get_pages().keys().last().expect("pages");
     assert_eq!(boxes(&doc, last, side), 2 * 9);
+}
+
+#[test]
+fn a_sides_handout_holds_that_sides_set_up_only() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-hand-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_pdf = dir.join("s1-venetian.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "sheet",
+            "ailsh_1_venice_at_bay_1509",
+            "--side",
+            "venetian",
+            "-o",
+        ])
+        .arg(&out_pdf)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = pdftotext(&out_pdf)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains(
+            "Treviglio (hex 2834) — Vitelli, Garrison: Italian Infantry (Venetian service) 2"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Cassano (hex 2832)") && !text.contains("Louis XII, G. Trivulzio"),
+        "the French set-up stays off the Venetian handout: {text}"
+    );
+    let bad = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "sheet",
+            "ailsh_1_venice_at_bay_1509",
+            "--side",
+            "milan",
+            "-o",
+        ])
+        .arg(dir.join("x.pdf"))
+        .output()
+        .expect("umpire runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no side 'milan'"));
 }
 
 #[test]

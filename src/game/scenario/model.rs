@@ -186,8 +186,11 @@ impl std::fmt::Display for Position {
 pub struct CounterSpec {
     /// Unique within the scenario and stable (`fr-louis-french-gendarmes-1`).
     pub id: String,
-    /// Name as printed ("French Gendarmes", "Pitigliano").
+    /// Its name, unique within the scenario ("French Gendarmes (Chaumont)", "Pitigliano").
     pub name: String,
+    /// The name as the text prints it, shared by like counters ("French Gendarmes"): for a
+    /// Force's line, where the Force says the rest.
+    pub printed: String,
     /// The side ([`SideSpec`] id).
     pub side: String,
     /// The army ([`ArmySpec`] id), if the ruleset has armies.

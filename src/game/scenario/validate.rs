@@ -451,6 +451,7 @@ fn counters(
         out.push(CounterSpec {
             id,
             name: raw.name.clone(),
+            printed: raw.name.clone(),
             side: at.side.to_string(),
             army: at.army.map(str::to_string),
             kind,
@@ -1607,6 +1608,7 @@ fn states(
         out.push(CounterSpec {
             id: counter.clone(),
             name: st.name.clone(),
+            printed: st.name.clone(),
             side,
             army: None,
             kind: CounterKind::State,
