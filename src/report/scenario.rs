@@ -451,6 +451,103 @@ pub fn scenario_pdf(
         }
     }
 
+    // A megagame's people: the cast (teams, their states and characters, and the players),
+    // the Control roster, and the timetable of the real-time turns.
+    if let Some(mega) = &scenario.megagame {
+        heading(&mut writer, "Cast");
+        let name_of = |id: &str| {
+            scenario
+                .counters
+                .iter()
+                .find(|c| c.id == id)
+                .map_or_else(|| id.replace(['_', '-'], " "), |c| c.name.clone())
+        };
+        for sd in &shown_sides {
+            let states: Vec<String> = mega
+                .states
+                .iter()
+                .filter(|s| s.teams.contains(&sd.id))
+                .map(|s| s.name.clone())
+                .collect();
+            // The team's characters: its own (on its side) and those linked to it.
+            let mut ids: Vec<&str> = scenario
+                .counters
+                .iter()
+                .filter(|c| c.side == sd.id && c.kind == CounterKind::Leader)
+                .map(|c| c.id.as_str())
+                .collect();
+            for l in mega.characters.iter().filter(|l| l.teams.contains(&sd.id)) {
+                if !ids.contains(&l.character.as_str()) {
+                    ids.push(&l.character);
+                }
+            }
+            let characters: Vec<String> = ids.iter().map(|c| name_of(c)).collect();
+            let players: Vec<String> = mega
+                .players
+                .iter()
+                .filter(|p| p.characters.iter().any(|c| ids.contains(&c.as_str())))
+                // A seat not yet given a person's name ("Player of Henry VIII") says nothing more.
+                .filter(|p| !p.name.starts_with("Player of "))
+                .map(|p| {
+                    let plays: Vec<String> = p.characters.iter().map(|c| name_of(c)).collect();
+                    format!("{} ({})", p.name, plays.join(", "))
+                })
+                .collect();
+            let mut line = Vec::new();
+            if !states.is_empty() {
+                line.push(format!("states: {}", states.join(", ")));
+            }
+            if !characters.is_empty() {
+                line.push(format!("characters: {}", characters.join("; ")));
+            }
+            if !players.is_empty() {
+                line.push(format!("players: {}", players.join("; ")));
+            }
+            if !line.is_empty() {
+                writer.paragraph(Some(&format!("{}:", sd.name)), &line.join(" — "), body, 0.0);
+            }
+        }
+        if !mega.umpires.is_empty() {
+            heading(&mut writer, "Control");
+            for u in &mega.umpires {
+                let table = u
+                    .table
+                    .as_ref()
+                    .and_then(|t| mega.tables.iter().find(|x| x.id == *t))
+                    .map_or_else(String::new, |t| format!(", {}", t.name));
+                let note = u
+                    .note
+                    .as_ref()
+                    .map_or_else(String::new, |n| format!(" — {n}"));
+                // "Map Control (The East)" says its role already; a person's name does not.
+                let role = if u.name.starts_with(u.role.label()) {
+                    String::new()
+                } else {
+                    format!(": {}", u.role.label())
+                };
+                let table = if role.is_empty() {
+                    String::new()
+                } else {
+                    table
+                };
+                writer.paragraph(None, &format!("{}{role}{table}{note}", u.name), body, 0.0);
+            }
+        }
+        if let Some(clock) = ruleset.clock() {
+            heading(&mut writer, "Timetable");
+            for turn in &clock.turns {
+                let mut line = format!("Turn {}", turn.turn);
+                if let Some(y) = &turn.years {
+                    line.push_str(&format!(" ({y})"));
+                }
+                if let Some(s) = &turn.starts {
+                    line.push_str(&format!(", starts {s}"));
+                }
+                writer.paragraph(None, &line, body, 0.0);
+            }
+        }
+    }
+
     if !scenario.schedules.is_empty() {
         heading(&mut writer, "Schedules");
         let grid = Grid {

@@ -457,6 +457,38 @@ fn cli_prints_a_scenario_sheet_with_a_turn_track() {
 }
 
 #[test]
+fn the_megagame_handout_has_the_cast_the_control_roster_and_the_timetable() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-cast-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_pdf = dir.join("rr3.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["--no-user-rules", "sheet", "rr3_handbook_1524", "-o"])
+        .arg(&out_pdf)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = pdftotext(&out_pdf)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for expected in [
+        "Cast",
+        "England: states: England — characters: Henry VIII; Cardinal Wolsey",
+        "Control",
+        "Map Control (The East)",
+        "Game Control",
+        "Timetable",
+        "Turn 1 (1524 - 1528), starts 10:15",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in {text}");
+    }
+}
+
+#[test]
 fn a_sides_handout_holds_that_sides_set_up_only() {
     let dir = std::env::temp_dir().join(format!("umpire-report-hand-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
