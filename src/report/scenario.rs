@@ -256,7 +256,10 @@ pub fn scenario_pdf(
             let counters: Vec<&CounterSpec> = scenario
                 .counters
                 .iter()
-                .filter(|c| c.side == sd.id && c.kind != CounterKind::State)
+                // Ledgers and markers (an AP marker on its track) are not pieces to set up.
+                .filter(|c| {
+                    c.side == sd.id && !matches!(c.kind, CounterKind::State | CounterKind::Marker)
+                })
                 .collect();
             if counters.is_empty() {
                 continue;
