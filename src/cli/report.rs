@@ -30,6 +30,10 @@ pub struct ChartsArgs {
     /// sizes, colours).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
+    /// Chart cards: a player aid in two columns, each procedure with how it is resolved, its
+    /// modifiers with their rules, its table and its results (instead of the tables alone).
+    #[arg(long, conflicts_with = "tables")]
+    pub cards: bool,
 }
 
 /// Runs `charts`: every table with the umpire's transcriptions laid over the shipped ones.
@@ -58,7 +62,11 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
     if let Some(paper) = args.paper {
         template.paper = paper;
     }
-    let bytes = charts_pdf(ruleset, &args.tables, template)?;
+    let bytes = if args.cards {
+        umpire::report::charts::chart_cards_pdf(ruleset, template)?
+    } else {
+        charts_pdf(ruleset, &args.tables, template)?
+    };
     args.force.write(&args.output, &bytes)?;
     println!(
         "wrote {} ({} tables, {} bytes)",

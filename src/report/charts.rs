@@ -275,3 +275,209 @@ pub fn charts_pdf(
     }
     Ok(writer.finish())
 }
+
+/// How a procedure is resolved, in one line: the dice, and what they are compared with or
+/// read on.
+fn how_procedure(ruleset: &Ruleset, p: &crate::rules::Procedure) -> String {
+    use crate::rules::Lookup;
+    let dice = p.roll.as_ref().map(|r| r.source().to_string());
+    let roll = dice.map_or_else(|| "No dice".to_string(), |d| format!("Roll {d}"));
+    match &p.lookup {
+        Lookup::Table(t) => {
+            let title = ruleset
+                .table(&t.table)
+                .map_or_else(|| "the table".to_string(), |x| format!("the {}", x.title));
+            format!("{roll}, modified, and read {title}.")
+        }
+        Lookup::Threshold { success, .. } => match success {
+            crate::rules::model::Success::AtLeast => {
+                format!("{roll}, modified: the target or more passes.")
+            }
+            crate::rules::model::Success::AtMost => {
+                format!("{roll}, modified: the target or less passes.")
+            }
+        },
+        Lookup::Pool { die, .. } => format!("Roll a pool of {die} and count the hits."),
+        Lookup::Opposed { sides, .. } => format!(
+            "Each side rolls ({}); the scores are compared.",
+            sides
+                .iter()
+                .map(|s| s.name.replace('_', " "))
+                .collect::<Vec<_>>()
+                .join(" against ")
+        ),
+        Lookup::Compute { .. } => format!("{roll}; the result follows from the cases below."),
+    }
+}
+
+/// One procedure as a card: its name and rule, how it is resolved, its modifiers with their
+/// rules, its table (the first time a table is met), and its results in words.
+fn write_card(
+    writer: &mut Writer,
+    ruleset: &Ruleset,
+    p: &crate::rules::Procedure,
+    printed: &mut std::collections::BTreeSet<String>,
+) {
+    use crate::rules::{Lookup, ModifierValue};
+    let t = writer.template().clone();
+    let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+    let title_text = parse_colour(&t.colours.title_text).unwrap_or((1.0, 1.0, 1.0));
+    let body = TextStyle {
+        size: t.fonts.body,
+        weight: Weight::Regular,
+        colour: ink,
+    };
+    let small = TextStyle {
+        size: t.fonts.table,
+        weight: Weight::Regular,
+        colour: ink,
+    };
+    let title_style = TextStyle {
+        size: t.fonts.title * 0.85,
+        weight: Weight::Bold,
+        colour: title_text,
+    };
+    writer.ensure(t.fonts.title * 2.0 + t.fonts.body * 6.0);
+    writer.bookmark(&p.name);
+    writer.band(
+        &p.name,
+        "",
+        title_style,
+        parse_colour(&t.colours.title_fill),
+    );
+    writer.space(mm(1.0));
+    if let Some(rule) = &p.rule {
+        writer.paragraph(Some("Rule"), rule, small, 0.0);
+    }
+    writer.paragraph(None, &how_procedure(ruleset, p), body, 0.0);
+    // The modifiers grouped under their rule, as a printed aid lists them ("For Evasion: Evasion
+    // from charging foot +1; …"), the procedure's own rule said once above.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for m in &p.modifiers {
+        let value = match &m.value {
+            ModifierValue::Expr(e) => match e.source().trim().parse::<i64>() {
+                Ok(n) if n < 0 => format!("−{}", -n),
+                Ok(n) => format!("+{n}"),
+                Err(_) => match p.input(e.source().trim().trim_start_matches('-')) {
+                    Some(i) => format!("the {}", i.label),
+                    None => "as computed".to_string(),
+                },
+            },
+            ModifierValue::Table(x) => ruleset.table(&x.table).map_or_else(
+                || "from a table".into(),
+                |x| format!("from the {}", x.title),
+            ),
+        };
+        let target = if m.applies_to == crate::rules::AppliesTo::Roll {
+            String::new()
+        } else {
+            format!(" {}", m.applies_to.words())
+        };
+        let rule = match (&m.rule, &p.rule) {
+            (Some(r), Some(own)) => r.strip_prefix(own.as_str()).map_or_else(
+                || r.clone(),
+                |rest| rest.trim_start_matches(" › ").to_string(),
+            ),
+            (Some(r), None) => r.clone(),
+            (None, _) => String::new(),
+        };
+        let line = format!("{} {value}{target}", m.name);
+        match groups.iter_mut().find(|(r, _)| *r == rule) {
+            Some((_, list)) => list.push(line),
+            None => groups.push((rule, vec![line])),
+        }
+    }
+    if !groups.is_empty() {
+        writer.paragraph(Some("Modifiers"), "", small, 0.0);
+        for (rule, list) in groups {
+            let lead = if rule.is_empty() {
+                None
+            } else {
+                Some(format!("{rule}:"))
+            };
+            writer.paragraph(lead.as_deref(), &list.join("; "), small, mm(2.0));
+        }
+    }
+    if let Lookup::Table(r) = &p.lookup
+        && let Some(table) = ruleset.table(&r.table)
+    {
+        if printed.insert(table.id.clone()) {
+            writer.space(mm(1.0));
+            writer.paragraph(Some(&table.title), "", small, 0.0);
+            writer.table(&table_grid(ruleset, table));
+        } else {
+            writer.paragraph(None, &format!("({} above.)", table.title), small, 0.0);
+        }
+    }
+    let results: Vec<String> = p
+        .outcomes
+        .iter()
+        .filter(|o| o.label != o.code || !crate::rules::model::is_id_like(&o.code))
+        .map(|o| o.label.clone())
+        .collect();
+    if !results.is_empty() && !matches!(p.lookup, Lookup::Table(_)) {
+        writer.paragraph(Some("Results"), &results.join(" · "), small, 0.0);
+    }
+    writer.space(mm(3.0));
+}
+
+/// The chart cards of a ruleset: a player aid laid out in two columns, each procedure as a card
+/// in the order of the Sequence of Play (how it is resolved, its modifiers, its table, its
+/// results), then the tables no procedure reads.
+pub fn chart_cards_pdf(ruleset: &Ruleset, template: Template) -> Result<Vec<u8>, ReportError> {
+    let title = format!("{} — chart cards", ruleset.name);
+    let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+    let t = writer.template().clone();
+    let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+    let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+    writer.paragraph(
+        None,
+        &title,
+        TextStyle {
+            size: t.fonts.title * 1.2,
+            weight: Weight::Bold,
+            colour: ink,
+        },
+        0.0,
+    );
+    if let Some(source) = &ruleset.source {
+        writer.paragraph(
+            None,
+            source,
+            TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+            0.0,
+        );
+    }
+    writer.space(mm(2.0));
+    writer.set_columns(2);
+    // The procedures in the order the Sequence of Play meets them, then the others.
+    let mut order: Vec<&crate::rules::Procedure> = Vec::new();
+    for step in crate::game::sequence::leaf_steps(ruleset) {
+        for id in &step.procedures {
+            if let Some(p) = ruleset.procedure(id)
+                && !order.iter().any(|x| x.id == p.id)
+            {
+                order.push(p);
+            }
+        }
+    }
+    for p in &ruleset.procedures {
+        if !order.iter().any(|x| x.id == p.id) {
+            order.push(p);
+        }
+    }
+    let mut printed = std::collections::BTreeSet::new();
+    for p in order {
+        write_card(&mut writer, ruleset, p, &mut printed);
+    }
+    for table in ruleset.tables.values() {
+        if !printed.contains(&table.id) {
+            write_chart(&mut writer, ruleset, table);
+        }
+    }
+    Ok(writer.finish())
+}

@@ -81,6 +81,13 @@ pub struct Writer {
     page_w: f32,
     page_h: f32,
     y: f32,
+    /// Columns on the page (1: the full width), the one being filled, and where the columns
+    /// begin on this page (below what was set at full width).
+    columns: usize,
+    column: usize,
+    column_top: f32,
+    /// The lowest point set in the earlier columns of this page.
+    lowest: f32,
     footer: String,
     used_regular: BTreeSet<u16>,
     used_bold: BTreeSet<u16>,
@@ -133,6 +140,10 @@ impl Writer {
             page_w: mm(w),
             page_h: mm(h),
             y: 0.0,
+            columns: 1,
+            column: 0,
+            column_top: 0.0,
+            lowest: 0.0,
             footer: footer.to_string(),
             used_regular: BTreeSet::new(),
             used_bold: BTreeSet::new(),
@@ -155,14 +166,44 @@ impl Writer {
         }
     }
 
-    /// Left edge of the text area.
-    pub fn left(&self) -> f32 {
-        mm(self.template.margins.left)
+    /// The gap between two columns.
+    const COLUMN_GAP_MM: f32 = 6.0;
+
+    /// Width of the page's text area, all columns together.
+    fn full_width(&self) -> f32 {
+        self.page_w - mm(self.template.margins.left) - mm(self.template.margins.right)
     }
 
-    /// Width of the text area.
+    /// Left edge of the text area (of the column being filled).
+    pub fn left(&self) -> f32 {
+        mm(self.template.margins.left)
+            + self.column as f32 * (self.content_width() + mm(Self::COLUMN_GAP_MM))
+    }
+
+    /// Width of the text area (of one column).
     pub fn content_width(&self) -> f32 {
-        self.page_w - mm(self.template.margins.left) - mm(self.template.margins.right)
+        let gaps = (self.columns - 1) as f32 * mm(Self::COLUMN_GAP_MM);
+        (self.full_width() - gaps) / self.columns as f32
+    }
+
+    /// Sets the text in `n` columns from here down (1: the full width again, below the
+    /// longest column). A column that fills up goes on in the next, then on a new page.
+    pub fn set_columns(&mut self, n: usize) {
+        let n = n.max(1);
+        if n == self.columns {
+            return;
+        }
+        if self.columns > 1 {
+            // Back to one column: below everything set on this page.
+            self.y = self.y.min(self.column_top);
+            if self.column > 0 {
+                self.y = self.lowest.min(self.y);
+            }
+        }
+        self.columns = n;
+        self.column = 0;
+        self.column_top = self.y;
+        self.lowest = self.y;
     }
 
     fn top(&self) -> f32 {
@@ -178,9 +219,9 @@ impl Writer {
         self.y - self.bottom()
     }
 
-    /// Whether nothing has been placed on the current page yet.
+    /// Whether nothing has been placed on the current page (or column) yet.
     pub fn at_page_top(&self) -> bool {
-        (self.y - self.top()).abs() < 0.01
+        (self.y - self.column_top).abs() < 0.01
     }
 
     /// Number of pages so far.
@@ -188,10 +229,19 @@ impl Writer {
         self.pages.len()
     }
 
-    /// Starts a new page.
+    /// Starts a new page (in columns: the next column, then a new page).
     pub fn new_page(&mut self) {
+        self.lowest = self.lowest.min(self.y);
+        if self.columns > 1 && self.column + 1 < self.columns && !self.pages.is_empty() {
+            self.column += 1;
+            self.y = self.column_top;
+            return;
+        }
         self.pages.push(Vec::new());
         self.y = self.top();
+        self.column = 0;
+        self.column_top = self.y;
+        self.lowest = self.y;
     }
 
     /// Starts a new page unless `height` points still fit on this one.
@@ -470,7 +520,8 @@ impl Writer {
         let (size, widths) = self.column_widths(grid, ncols, pad, box_side);
         let line_h = size * 1.2;
         let palette = self.palette();
-        let x0 = self.left();
+        // Where the table starts (it moves when the table goes on in the next column).
+        let mut x0 = self.left();
         let table_w: f32 = widths.iter().sum();
         // Keys and wide text columns read best flush left; short codes centred.
         let aligns: Vec<Align> = widths
@@ -527,9 +578,10 @@ impl Writer {
                 );
             }
             if !headers.is_empty() {
+                let x = writer.left();
                 writer.line(
-                    (x0, writer.y),
-                    (x0 + table_w, writer.y),
+                    (x, writer.y),
+                    (x + table_w, writer.y),
                     style.frame_width,
                     palette.rule,
                 );
@@ -540,6 +592,7 @@ impl Writer {
             if self.remaining() < *h {
                 self.frame(x0, segment_top, table_w, style.frame_width, palette.rule);
                 self.new_page();
+                x0 = self.left();
                 let caption = TextStyle {
                     size: size.max(7.0),
                     weight: Weight::Bold,
@@ -706,6 +759,9 @@ impl Writer {
         };
         let baseline = mm(self.template.margins.bottom) / 2.0;
         let footer = self.footer.clone();
+        // The footer runs across the page, whatever the columns.
+        self.columns = 1;
+        self.column = 0;
         let pages = std::mem::take(&mut self.pages);
         let mut built = Vec::with_capacity(total);
         let (w_mm, h_mm) = self.template.paper.size_mm();

@@ -855,3 +855,55 @@ fn the_example_turn_reads_as_an_after_action_report() {
     let found = crate::words::leaks(&text);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// Chart cards: every procedure of a ruleset as a card in two columns — how it is resolved, its
+/// modifiers with their rules and values, its table, its results — in the game's words.
+#[test]
+fn chart_cards_hold_each_procedure_with_its_modifiers() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-cards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for ruleset in ["qrs", "ailsh", "arquebus", "gradisca", "rr3"] {
+        let out_pdf = dir.join(format!("{ruleset}-cards.pdf"));
+        let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .args(["--no-user-rules", "charts", ruleset, "--cards", "-o"])
+            .arg(&out_pdf)
+            .output()
+            .expect("umpire runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(&out_pdf).expect("pdf");
+        assert!(bytes.len() < 200_000, "{ruleset}: {} bytes", bytes.len());
+        let text = pdftotext(&out_pdf)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let found = crate::words::leaks(&text);
+        assert!(found.is_empty(), "{ruleset}: {found:?}");
+        if ruleset == "qrs" {
+            let doc = Document::load_mem(&bytes).expect("parses");
+            let pages = doc.get_pages().len();
+            assert!(pages <= 4, "the QRS cards take {pages} pages");
+            // In the order the cards set it (two columns interleave in a layout extraction).
+            let text = all_text(&doc)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            for expected in [
+                "Discipline Test",
+                "Roll d6, modified: the target or more passes.",
+                "Outside Command Range −1",
+                "Firing Table",
+                "1BU (point blank)",
+                "Cohesion Test and losses",
+            ] {
+                assert!(
+                    text.contains(expected),
+                    "qrs cards lack {expected:?}: {text}"
+                );
+            }
+        }
+    }
+}
