@@ -34,6 +34,9 @@ pub struct ChartsArgs {
     /// modifiers with their rules, its table and its results (instead of the tables alone).
     #[arg(long, conflicts_with = "tables")]
     pub cards: bool,
+    /// Landscape pages (chart cards in three columns).
+    #[arg(long)]
+    pub landscape: bool,
 }
 
 /// Runs `charts`: every table with the umpire's transcriptions laid over the shipped ones.
@@ -57,10 +60,17 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
     }
     let mut template = match &args.template {
         Some(path) => Template::read(path)?,
+        None if args.cards => Template::cards_default()?,
         None => Template::charts_default()?,
     };
     if let Some(paper) = args.paper {
         template.paper = paper;
+    }
+    if args.landscape {
+        template.orientation = umpire::report::template::Orientation::Landscape;
+        if args.cards && args.template.is_none() {
+            template.columns = Some(3);
+        }
     }
     let bytes = if args.cards {
         umpire::report::charts::chart_cards_pdf(ruleset, template)?

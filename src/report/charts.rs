@@ -374,10 +374,12 @@ fn write_card(
             format!(" {}", m.applies_to.words())
         };
         let rule = match (&m.rule, &p.rule) {
-            (Some(r), Some(own)) => r.strip_prefix(own.as_str()).map_or_else(
-                || r.clone(),
-                |rest| rest.trim_start_matches(" › ").to_string(),
-            ),
+            // "The Discipline Test › For Evasion" under "The Discipline Test": "For Evasion".
+            (Some(r), Some(own)) if r == own => String::new(),
+            (Some(r), Some(own)) => r
+                .strip_prefix(own.as_str())
+                .and_then(|rest| rest.strip_prefix(" › "))
+                .map_or_else(|| r.clone(), str::to_string),
             (Some(r), None) => r.clone(),
             (None, _) => String::new(),
         };
@@ -453,7 +455,8 @@ pub fn chart_cards_pdf(ruleset: &Ruleset, template: Template) -> Result<Vec<u8>,
         );
     }
     writer.space(mm(2.0));
-    writer.set_columns(2);
+    let columns = t.columns.unwrap_or(2);
+    writer.set_columns(columns);
     // The procedures in the order the Sequence of Play meets them, then the others.
     let mut order: Vec<&crate::rules::Procedure> = Vec::new();
     for step in crate::game::sequence::leaf_steps(ruleset) {

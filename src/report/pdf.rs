@@ -129,7 +129,7 @@ impl Writer {
         doc.metadata.info.producer = "umpire (printpdf)".into();
         let regular_id = doc.add_font(&regular.parsed);
         let bold_id = doc.add_font(&bold.parsed);
-        let (w, h) = template.paper.size_mm();
+        let (w, h) = template.page_mm();
         let mut writer = Writer {
             doc,
             regular,
@@ -764,7 +764,7 @@ impl Writer {
         self.column = 0;
         let pages = std::mem::take(&mut self.pages);
         let mut built = Vec::with_capacity(total);
-        let (w_mm, h_mm) = self.template.paper.size_mm();
+        let (w_mm, h_mm) = self.template.page_mm();
         for (i, ops) in pages.into_iter().enumerate() {
             self.pages = vec![ops];
             let right = format!("page {} of {total}", i + 1);

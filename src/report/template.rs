@@ -10,6 +10,8 @@ pub const CHARTS_TEMPLATE: &str = include_str!("../../templates/charts.yaml");
 
 /// The scenario-sheet template as shipped (`templates/sheet.yaml`).
 pub const SHEET_TEMPLATE: &str = include_str!("../../templates/sheet.yaml");
+/// The shipped chart-card layout (`umpire charts RULESET --cards`).
+pub const CARDS_TEMPLATE: &str = include_str!("../../templates/cards.yaml");
 
 /// Paper size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -29,6 +31,33 @@ impl Paper {
             Paper::A4 => (210.0, 297.0),
             Paper::Letter => (215.9, 279.4),
         }
+    }
+}
+
+/// How the paper is turned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orientation {
+    /// Taller than wide.
+    #[default]
+    Portrait,
+    /// Wider than tall.
+    Landscape,
+}
+
+impl Template {
+    /// The page's width and height in millimetres, as the paper is turned.
+    pub fn page_mm(&self) -> (f32, f32) {
+        let (w, h) = self.paper.size_mm();
+        match self.orientation {
+            Orientation::Portrait => (w, h),
+            Orientation::Landscape => (h, w),
+        }
+    }
+
+    /// The shipped chart-card template.
+    pub fn cards_default() -> Result<Self, ReportError> {
+        Self::parse("templates/cards.yaml (embedded)", CARDS_TEMPLATE)
     }
 }
 
@@ -179,6 +208,10 @@ impl Default for TableStyle {
 pub struct Template {
     /// Paper size.
     pub paper: Paper,
+    /// Portrait (the default) or landscape.
+    pub orientation: Orientation,
+    /// Columns of text on a page (chart cards; 1 elsewhere).
+    pub columns: Option<usize>,
     /// Margins.
     pub margins: Margins,
     /// Font sizes.
@@ -220,8 +253,11 @@ impl Template {
 
     fn check(&self, name: &str) -> Result<(), ReportError> {
         let bad = |what: &str| Err(ReportError::Template(format!("{name}: {what}")));
-        let (w, h) = self.paper.size_mm();
+        let (w, h) = self.page_mm();
         let m = self.margins;
+        if self.columns.is_some_and(|c| !(1..=4).contains(&c)) {
+            return bad("columns must be from 1 to 4");
+        }
         if [m.top, m.bottom, m.left, m.right].iter().any(|v| *v < 0.0)
             || m.left + m.right > w * 0.6
             || m.top + m.bottom > h * 0.6
