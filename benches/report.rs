@@ -82,6 +82,18 @@ fn benches(c: &mut Criterion) {
             scenario_pdf(black_box(&scenario), ruleset, None, template.clone()).expect("sheet")
         })
     });
+    // The chart cards of "All is lost save Honour": every procedure as a card, two columns.
+    let ailsh = lib.get("ailsh").expect("ailsh");
+    let cards_template = Template::cards_default().expect("cards template");
+    let cards =
+        umpire::report::charts::chart_cards_pdf(ailsh, cards_template.clone()).expect("cards");
+    println!("ailsh chart cards: {} bytes", cards.len());
+    c.bench_function("chart_cards_ailsh", |b| {
+        b.iter(|| {
+            umpire::report::charts::chart_cards_pdf(black_box(ailsh), cards_template.clone())
+                .expect("cards")
+        })
+    });
 }
 
 criterion_group!(report, benches);

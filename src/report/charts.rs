@@ -42,6 +42,9 @@ pub fn how_to_read(table: &Table) -> String {
 /// The table as a ruled grid: one header row per header line (its label in the key column),
 /// one body row per row, a blank box per missing cell, and a Rule column when rows cite rules.
 pub fn table_grid(ruleset: &Ruleset, table: &Table) -> Grid {
+    if placeholder_columns(table) {
+        return fill_in_grid(table);
+    }
     let ncols = table.column_count();
     let with_rules = table.rows.iter().any(|r| r.rule.is_some());
     let corner = table.roll.clone().unwrap_or_else(|| match table.row_key {
@@ -95,6 +98,42 @@ pub fn table_grid(ruleset: &Ruleset, table: &Table) -> Grid {
         .collect();
     Grid {
         header,
+        rows,
+        continued: format!("{} (continued)", table.title),
+    }
+}
+
+/// Columns a blank fill-in chart gives where the text does not give the printed columns.
+const FILL_IN_COLUMNS: usize = 6;
+
+/// Whether a table's columns are a placeholder for headings the text does not give (one
+/// bracket column such as "1+", every cell missing): its printed chart has more columns.
+fn placeholder_columns(table: &Table) -> bool {
+    table.column_key == Some(KeyKind::Bracket)
+        && table.column_count() == 1
+        && table
+            .rows
+            .iter()
+            .all(|r| r.cells.iter().all(|c| *c == Cell::Missing))
+}
+
+/// A blank chart to copy a printed chart onto: the rows as the text gives them, and generous
+/// empty columns with empty headings for the chart's own (the text does not give them).
+fn fill_in_grid(table: &Table) -> Grid {
+    let corner = table.roll.clone().unwrap_or_else(|| "Roll".into());
+    let mut head = vec![GridCell::Text(corner)];
+    head.extend((0..FILL_IN_COLUMNS).map(|_| GridCell::Text(" ".into())));
+    let rows = table
+        .rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![GridCell::Text(table.row_words(r))];
+            cells.extend((0..FILL_IN_COLUMNS).map(|_| GridCell::Blank));
+            cells
+        })
+        .collect();
+    Grid {
+        header: vec![head],
         rows,
         continued: format!("{} (continued)", table.title),
     }
@@ -190,7 +229,21 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
         .flat_map(|r| &r.cells)
         .filter(|c| **c == Cell::Missing)
         .count();
-    if missing > 0 {
+    if placeholder_columns(table) {
+        writer.paragraph(
+            None,
+            &format!(
+                "The column headings are not in the rule text{}: write your chart's headings in \
+                 the empty header cells, then its values below.",
+                table
+                    .rule
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" (rule {r})"))
+            ),
+            body,
+            0.0,
+        );
+    } else if missing > 0 {
         let total: usize = table.rows.iter().map(|r| r.cells.len()).sum();
         writer.paragraph(
             None,

@@ -910,3 +910,47 @@ fn chart_cards_hold_each_procedure_with_its_modifiers() {
         }
     }
 }
+
+/// A chart whose column headings the text does not give (the Attrition Table's Force-size
+/// brackets) prints as a blank chart with room for the printed one: six empty columns with
+/// empty headings, not a single placeholder column.
+#[test]
+fn a_chart_without_its_columns_prints_as_a_generous_blank_grid() {
+    let dir = std::env::temp_dir().join(format!("umpire-report-fill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_pdf = dir.join("attrition.pdf");
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--no-user-rules",
+            "charts",
+            "ailsh",
+            "--table",
+            "attrition",
+            "-o",
+        ])
+        .arg(&out_pdf)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = Document::load(&out_pdf).expect("parses");
+    let side = Template::charts_default()
+        .expect("template")
+        .table
+        .missing_box
+        * 72.0
+        / 25.4;
+    // 17 rows (≤-2 … 14+), six boxes each; each box is filled and outlined.
+    assert_eq!(boxes(&doc, 1, side), 2 * 17 * 6);
+    let text = all_text(&doc)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("write your chart's headings in the empty header cells"),
+        "{text}"
+    );
+}
