@@ -172,10 +172,15 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
             .face(Weight::Regular)
             .width(&rule, t.fonts.title * 0.7)
         <= band_room;
-    // Keep the title with the how-to line and the top of the table.
-    writer.ensure(
-        t.fonts.title * 2.0 + t.fonts.subtitle * 4.0 + mm(4.0) + writer.table_lead_height(&grid),
-    );
+    // Keep the title with the how-to line and the table, whole when it fits on a page (or
+    // column), else its top.
+    let lead = t.fonts.title * 2.0 + t.fonts.subtitle * 4.0 + mm(4.0);
+    let whole = lead + writer.table_height(&grid);
+    writer.ensure(if whole < writer.column_height() * 0.9 {
+        whole
+    } else {
+        lead + writer.table_lead_height(&grid)
+    });
     writer.bookmark(&table.title);
     if together {
         writer.band(
@@ -457,9 +462,15 @@ fn write_card(
         && let Some(table) = ruleset.table(&r.table)
     {
         if printed.insert(table.id.clone()) {
+            let grid = table_grid(ruleset, table);
+            // A table that fits in a column is kept whole in one.
+            let whole = writer.table_height(&grid) + small.size * 2.0;
+            if whole < writer.column_height() * 0.9 {
+                writer.ensure(whole);
+            }
             writer.space(mm(1.0));
             writer.paragraph(Some(&table.title), "", small, 0.0);
-            writer.table(&table_grid(ruleset, table));
+            writer.table(&grid);
         } else {
             writer.paragraph(None, &format!("({} above.)", table.title), small, 0.0);
         }

@@ -362,7 +362,6 @@ impl Writer {
     /// lines. `lead` (e.g. "Notes:") is printed bold before the first line.
     pub fn paragraph(&mut self, lead: Option<&str>, text: &str, style: TextStyle, indent: f32) {
         let line_h = style.size * 1.3;
-        let x0 = self.left() + indent;
         let width = self.content_width() - indent;
         let bold = TextStyle {
             weight: Weight::Bold,
@@ -373,7 +372,7 @@ impl Writer {
         let (lead, lead_w) = match lead {
             Some(l) if lead_w > width * 0.25 => {
                 self.ensure(line_h * 2.0);
-                self.text_at(x0, self.y - style.size, l, bold);
+                self.text_at(self.left() + indent, self.y - style.size, l, bold);
                 self.y -= line_h;
                 (None, 0.0)
             }
@@ -386,7 +385,8 @@ impl Writer {
         for (i, line) in lines.iter().enumerate() {
             self.ensure(line_h);
             let baseline = self.y - style.size;
-            let mut x = x0;
+            // A paragraph that runs on into the next column goes on at that column's edge.
+            let mut x = self.left() + indent;
             if i == 0
                 && let Some(l) = lead
             {
@@ -454,6 +454,16 @@ impl Writer {
     /// Height of a table's header rows and first three body rows as [`Writer::table`] lays
     /// them out: what a caller keeps together with a title placed above the table.
     pub fn table_lead_height(&self, grid: &Grid) -> f32 {
+        self.table_height_of(grid, 3)
+    }
+
+    /// The height of a whole table, to keep it in one column or page when it fits one.
+    pub fn table_height(&self, grid: &Grid) -> f32 {
+        self.table_height_of(grid, usize::MAX)
+    }
+
+    /// The height of the table's header and its first `rows` rows.
+    fn table_height_of(&self, grid: &Grid, rows: usize) -> f32 {
         let ncols = grid
             .header
             .iter()
@@ -496,9 +506,14 @@ impl Writer {
             + grid
                 .rows
                 .iter()
-                .take(3)
+                .take(rows)
                 .map(|r| row_h(r, false))
                 .sum::<f32>()
+    }
+
+    /// The height of a page's (or column's) text area.
+    pub fn column_height(&self) -> f32 {
+        self.top() - self.bottom()
     }
 
     /// Lays out and draws a ruled table at the cursor. When the next row does not fit, the
