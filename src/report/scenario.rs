@@ -300,50 +300,55 @@ pub fn scenario_pdf(
 
     if !scenario.reinforcements.is_empty() || !scenario.conditional_reinforcements.is_empty() {
         heading(&mut writer, "Reinforcements");
-        for r in &scenario.reinforcements {
-            let counters: Vec<&CounterSpec> = r
-                .counters
+        // One arrival: its lead ("Turn 3 (May, 1):" or "When …:"), where it enters, then its
+        // stacks, one line each.
+        let arrival = |writer: &mut Writer,
+                       lead: String,
+                       entry: &crate::game::scenario::Position,
+                       note: &Option<String>,
+                       all: &[CounterSpec]| {
+            let counters: Vec<&CounterSpec> = all
                 .iter()
                 .filter(|c| side.is_none_or(|x| x == c.side))
                 .collect();
             if counters.is_empty() {
-                continue;
+                return;
             }
+            let mut line = format!("enter at {entry}");
+            if let Some(note) = note {
+                line.push_str(&format!(" — {note}"));
+            }
+            writer.paragraph(Some(&lead), &line, body, 0.0);
+            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
+                writer.paragraph(None, &stack, body, mm(3.0));
+            }
+        };
+        for r in &scenario.reinforcements {
             let turn = scenario.turn_label(r.turn).map_or_else(
                 || format!("Turn {}", r.turn),
                 |l| format!("Turn {} ({l})", r.turn),
             );
-            let mut line = format!("enter at {}", r.entry);
-            if let Some(note) = &r.note {
-                line.push_str(&format!(" — {note}"));
-            }
-            writer.paragraph(Some(&format!("{turn}:")), &line, body, 0.0);
-            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
-                writer.paragraph(None, &stack, body, mm(3.0));
-            }
+            arrival(
+                &mut writer,
+                format!("{turn}:"),
+                &r.entry,
+                &r.note,
+                &r.counters,
+            );
         }
         for r in &scenario.conditional_reinforcements {
-            let counters: Vec<&CounterSpec> = r
-                .counters
-                .iter()
-                .filter(|c| side.is_none_or(|x| x == c.side))
-                .collect();
-            if counters.is_empty() {
-                continue;
-            }
             let rule = scenario
                 .special_rules
                 .iter()
                 .find(|s| s.id == r.rule)
                 .map_or_else(|| r.rule.clone(), |s| s.title.clone());
-            let mut line = format!("enter at {}", r.entry);
-            if let Some(note) = &r.note {
-                line.push_str(&format!(" — {note}"));
-            }
-            writer.paragraph(Some(&format!("When {rule}:")), &line, body, 0.0);
-            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
-                writer.paragraph(None, &stack, body, mm(3.0));
-            }
+            arrival(
+                &mut writer,
+                format!("When {rule}:"),
+                &r.entry,
+                &r.note,
+                &r.counters,
+            );
         }
     }
 

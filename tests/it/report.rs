@@ -144,6 +144,22 @@ fn write_temp(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
+/// Runs the binary (shipped tables only) to write a PDF at `out`, and says so if it failed.
+fn umpire_pdf(args: &[&str], out: &Path) {
+    let run = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--no-user-rules")
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .expect("umpire runs");
+    assert!(
+        run.status.success(),
+        "umpire {args:?}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
 fn pdftotext(path: &Path) -> String {
     let out = Command::new("pdftotext")
         .args(["-layout"])
@@ -334,23 +350,7 @@ fn cli_prints_the_shipped_charts_with_transcriptions() {
     let dir = std::env::temp_dir().join(format!("umpire-report-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_pdf = dir.join("ailsh.pdf");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "--no-user-rules",
-            "charts",
-            "ailsh",
-            "--paper",
-            "letter",
-            "-o",
-        ])
-        .arg(&out_pdf)
-        .output()
-        .expect("umpire runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    umpire_pdf(&["charts", "ailsh", "--paper", "letter"], &out_pdf);
     let doc = Document::load(&out_pdf).expect("parses");
     assert!((media_boxes(&doc)[0].0 - 612.0).abs() < 0.5);
     let text = all_text(&doc);
@@ -398,21 +398,7 @@ fn cli_prints_a_scenario_sheet_with_a_turn_track() {
     let dir = std::env::temp_dir().join(format!("umpire-report-sheet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_pdf = dir.join("s1.pdf");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "--no-user-rules",
-            "sheet",
-            "ailsh_1_venice_at_bay_1509",
-            "-o",
-        ])
-        .arg(&out_pdf)
-        .output()
-        .expect("umpire runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    umpire_pdf(&["sheet", "ailsh_1_venice_at_bay_1509"], &out_pdf);
     let doc = Document::load(&out_pdf).expect("parses");
     let text = all_text(&doc);
     for expected in [
@@ -461,16 +447,7 @@ fn the_megagame_handout_has_the_cast_the_control_roster_and_the_timetable() {
     let dir = std::env::temp_dir().join(format!("umpire-report-cast-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_pdf = dir.join("rr3.pdf");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args(["--no-user-rules", "sheet", "rr3_handbook_1524", "-o"])
-        .arg(&out_pdf)
-        .output()
-        .expect("umpire runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    umpire_pdf(&["sheet", "rr3_handbook_1524"], &out_pdf);
     let text = pdftotext(&out_pdf)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -493,22 +470,9 @@ fn a_sides_handout_holds_that_sides_set_up_only() {
     let dir = std::env::temp_dir().join(format!("umpire-report-hand-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_pdf = dir.join("s1-venetian.pdf");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "--no-user-rules",
-            "sheet",
-            "ailsh_1_venice_at_bay_1509",
-            "--side",
-            "venetian",
-            "-o",
-        ])
-        .arg(&out_pdf)
-        .output()
-        .expect("umpire runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    umpire_pdf(
+        &["sheet", "ailsh_1_venice_at_bay_1509", "--side", "venetian"],
+        &out_pdf,
     );
     let text = pdftotext(&out_pdf)
         .split_whitespace()
@@ -864,16 +828,7 @@ fn chart_cards_hold_each_procedure_with_its_modifiers() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     for ruleset in ["qrs", "ailsh", "arquebus", "gradisca", "rr3"] {
         let out_pdf = dir.join(format!("{ruleset}-cards.pdf"));
-        let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .args(["--no-user-rules", "charts", ruleset, "--cards", "-o"])
-            .arg(&out_pdf)
-            .output()
-            .expect("umpire runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        umpire_pdf(&["charts", ruleset, "--cards"], &out_pdf);
         let bytes = std::fs::read(&out_pdf).expect("pdf");
         assert!(bytes.len() < 200_000, "{ruleset}: {} bytes", bytes.len());
         let text = pdftotext(&out_pdf)
@@ -919,23 +874,7 @@ fn a_chart_without_its_columns_prints_as_a_generous_blank_grid() {
     let dir = std::env::temp_dir().join(format!("umpire-report-fill-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_pdf = dir.join("attrition.pdf");
-    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .args([
-            "--no-user-rules",
-            "charts",
-            "ailsh",
-            "--table",
-            "attrition",
-            "-o",
-        ])
-        .arg(&out_pdf)
-        .output()
-        .expect("umpire runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    umpire_pdf(&["charts", "ailsh", "--table", "attrition"], &out_pdf);
     let doc = Document::load(&out_pdf).expect("parses");
     let side = Template::charts_default()
         .expect("template")
