@@ -414,7 +414,6 @@ pub fn statement_pdf(
         turn_label(game, turn)
     );
     let facts = [
-        format!("team {team}"),
         format!("for {} only", team_spec.name),
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
@@ -481,18 +480,27 @@ pub fn statement_pdf(
             continued: format!("{} — treasury", l.name),
         });
         // Debt, cards and unrest as they stand.
-        let mut facts = vec![format!("National debt {}", value_text(l.values.get(DEBT)))];
+        let words = |k: &str| crate::game::describe::attribute_words(game.ruleset(), k);
+        let mut facts = vec![format!(
+            "{} {}",
+            words(DEBT),
+            if l.unknown.iter().any(|u| u == DEBT) {
+                "?".to_string()
+            } else {
+                value_text(l.values.get(DEBT))
+            }
+        )];
         for (k, v) in &l.values {
             if k == TREASURY || k == DEBT {
                 continue;
             }
             if k.contains("card") || k.contains("unrest") || k.contains("prestige") {
-                facts.push(format!("{} {v}", k.replace('_', " ")));
+                facts.push(format!("{} {v}", words(k)));
             }
         }
         for u in &l.unknown {
-            if u.contains("card") || u.contains("unrest") || u == DEBT {
-                facts.push(format!("{} ?", u.replace('_', " ")));
+            if (u.contains("card") || u.contains("unrest")) && u != DEBT {
+                facts.push(format!("{} ?", words(u)));
             }
         }
         sheet.writer.space(mm(1.0));

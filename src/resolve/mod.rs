@@ -1578,11 +1578,30 @@ pub fn describe_effect(e: &Effect) -> String {
         ("adjust", Some(a), _) => {
             format!("{} {a:+}", words(e.attribute.as_deref().unwrap_or("value")))
         }
+        // "army becomes mutinous", "character is no longer alive", "treasury set to 12".
         ("set", Some(a), _) => {
-            format!("{} = {a}", words(e.attribute.as_deref().unwrap_or("value")))
+            format!(
+                "{} set to {a}",
+                words(e.attribute.as_deref().unwrap_or("value"))
+            )
+        }
+        ("set", None, Some(Value::Bool(true))) => {
+            format!(
+                "becomes {}",
+                words(e.attribute.as_deref().unwrap_or("value"))
+            )
+        }
+        ("set", None, Some(Value::Bool(false))) => {
+            format!(
+                "is no longer {}",
+                words(e.attribute.as_deref().unwrap_or("value"))
+            )
         }
         ("set", None, Some(v)) => {
-            format!("{} = {v}", words(e.attribute.as_deref().unwrap_or("value")))
+            format!(
+                "{} set to {v}",
+                words(e.attribute.as_deref().unwrap_or("value"))
+            )
         }
         ("status", _, _) => e.status.as_deref().map(words).unwrap_or_default(),
         ("follow_up", _, _) => format!(

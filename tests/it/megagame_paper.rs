@@ -185,7 +185,7 @@ fn a_team_statement_shows_its_own_ledger_and_nothing_of_the_other_team() {
         "-6",
         "End of turn 1",
         "46",
-        "National debt 5",
+        "National debt (florins) 5",
         "Army of Picardy",
         "Secret French army",
         "Francis I",
