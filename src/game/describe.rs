@@ -17,7 +17,8 @@ use crate::rules::model::choice_words;
 use crate::rules::{Ruleset, Value};
 
 pub use super::words::{
-    and_list, attribute_value_words, attribute_words, capitalised, force_words, side_words,
+    and_list, attribute_value_words, attribute_words, capitalised, force_words, place_name,
+    side_words,
 };
 
 /// The describer of one game as it stands (or as it stood, for a report of an earlier turn).
@@ -90,7 +91,10 @@ impl Words<'_> {
 
     /// Where a counter is.
     pub fn position(&self, p: &Position) -> String {
-        p.to_string()
+        match place_name(self.scenario, p) {
+            Some(place) => format!("{p} ({place})"),
+            None => p.to_string(),
+        }
     }
 
     /// A procedure by its name.

@@ -100,3 +100,23 @@ pub fn capitalised(s: &str) -> String {
         c.to_uppercase().collect::<String>() + chars.as_str()
     })
 }
+
+/// The name the scenario gives the place at a position (a Force's place at the start, a town
+/// held at the start), if any: "Cassano" for hex 2832.
+pub fn place_name<'s>(
+    scenario: &'s Scenario,
+    position: &super::scenario::Position,
+) -> Option<&'s str> {
+    scenario
+        .forces
+        .iter()
+        .find(|f| f.position == *position)
+        .and_then(|f| f.place.as_deref())
+        .or_else(|| {
+            scenario
+                .holdings
+                .iter()
+                .find(|h| h.position == *position)
+                .map(|h| h.place.as_str())
+        })
+}

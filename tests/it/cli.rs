@@ -700,7 +700,7 @@ fn pending_items_are_numbered_in_words_and_skipped_by_number() {
         moved.success
             && moved
                 .stdout
-                .contains("French Gendarmes (Chaumont) moved from hex 2832 to hex 2833"),
+                .contains("French Gendarmes (Chaumont) moved from hex 2832 (Cassano) to hex 2833"),
         "{}",
         moved.show()
     );

@@ -750,7 +750,7 @@ fn the_example_turn_reads_as_an_after_action_report() {
         // the dice, the modified roll, the row and column, the result.
         "#70 Attack on the Assault Table (AST): Attacker French Gendarmes (Chaumont)",
         "Who: Attacker: French Gendarmes (Chaumont) (6 SP)",
-        "Where: Attacker at hex 2833; Defender at hex 2834",
+        "Where: Attacker at hex 2833; Defender at hex 2834 (Treviglio)",
         "Kind of attack = Skirmish",
         "Modifier: SP ratio (below the AST) +2 to the roll [12.1]",
         "Roll d6: [5] = 5 (physical dice)",
@@ -761,7 +761,7 @@ fn the_example_turn_reads_as_an_after_action_report() {
         "Discipline Check (one Combat Unit's column) for Italian Infantry (Venetian service, Vitelli) → D",
         "Strength Points (current) -1",
         // Moves per Force, skips folded with their reason, quiet steps in one line.
-        "Chaumont's Force: hex 2832 → hex 2833",
+        "Chaumont's Force: hex 2832 (Cassano) → hex 2833",
         "nothing to resolve this turn",
         "Nothing recorded at",
         // Each side's losses and state at the end.
@@ -805,7 +805,7 @@ fn the_example_turn_reads_as_an_after_action_report() {
         .join(" ");
     assert!(text.contains("report for Venetian"), "{text}");
     assert!(
-        text.contains("#18 Chaumont's Force: hex 2832 → hex 2833"),
+        text.contains("#18 Chaumont's Force: hex 2832 (Cassano) → hex 2833"),
         "{text}"
     );
     assert!(
