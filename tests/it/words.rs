@@ -246,3 +246,80 @@ fn side_views_ledgers_and_megagame_papers_are_in_words() {
     assert_in_words("the Venetian status", &venice);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Side reports of every ruleset go through its visibility rules: a game on a secret seed,
+/// resolved with app dice, reported for each side before the seed is revealed, never prints
+/// the seed, and reads in the game's words.
+#[test]
+fn every_rulesets_side_reports_keep_the_seed_and_speak_words() {
+    let dir = scratch("sides");
+    let cases: [(&str, &[&str], &[&str]); 5] = [
+        (
+            "ailsh_1_venice_at_bay_1509",
+            &["resolve", "weather", "--chart-result", "fair"],
+            &["french", "venetian"],
+        ),
+        (
+            "arquebus_cerignola_1503",
+            &["resolve", "loss_check", "-i", "flight_level=12"],
+            &["spanish", "french"],
+        ),
+        (
+            "gradisca_war_of_gradisca_1615",
+            &["resolve", "mine_explosion"],
+            &["austrian", "venetian"],
+        ),
+        (
+            "qrs_encounter_template",
+            &["resolve", "discipline_test", "-i", "discipline=B"],
+            &["side_a", "side_b"],
+        ),
+        (
+            "rr3_handbook_1524",
+            &["resolve", "mutiny", "-i", "arrears=3"],
+            &["england", "france"],
+        ),
+    ];
+    for (scenario, resolve, sides) in cases {
+        let game = dir.join(format!("{scenario}.umpire"));
+        let game = game.to_string_lossy().to_string();
+        let created = umpire(&["game", "new", scenario, "-o", &game]);
+        assert!(created.success, "{}", created.show());
+        let mut args = vec!["game", resolve[0], &game];
+        args.extend_from_slice(&resolve[1..]);
+        let resolved = umpire(&args);
+        assert!(resolved.success, "{}", resolved.show());
+        let mut texts = Vec::new();
+        for side in sides {
+            let pdf = dir.join(format!("{scenario}-{side}.pdf"));
+            let printed = umpire(&[
+                "report",
+                &game,
+                "--side",
+                side,
+                "-o",
+                &pdf.to_string_lossy(),
+            ]);
+            assert!(printed.success, "{}", printed.show());
+            let text = pdf_text(&pdf);
+            assert_in_words(&format!("{scenario}: the report for {side}"), &text);
+            texts.push((side, text));
+        }
+        let revealed = umpire(&["game", "reveal", &game]);
+        assert!(revealed.success, "{}", revealed.show());
+        let seed = revealed
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("seed "))
+            .and_then(|s| s.split(':').next())
+            .expect("the reveal prints the seed")
+            .to_string();
+        for (side, text) in texts {
+            assert!(
+                !text.contains(&seed),
+                "{scenario}: the report for {side} holds the secret seed {seed}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
