@@ -52,6 +52,11 @@ impl<'g> Words<'g> {
         self.scenario
     }
 
+    /// How many procedures a Sequence-of-Play step holds.
+    pub fn step_procedures(&self, index: usize) -> usize {
+        self.steps.get(index).map_or(0, |s| s.procedures.len())
+    }
+
     /// A counter by its name (names are unique within a scenario).
     pub fn counter(&self, id: &str) -> String {
         if let Some(c) = self.state.counters.get(id) {

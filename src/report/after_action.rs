@@ -57,7 +57,8 @@ struct Phase {
     /// Moves by Force (or counter): (who, first from, last to, entries).
     moves: Vec<(String, Option<String>, String, Vec<u64>)>,
     /// Skipped items, grouped by their reason.
-    skips: BTreeMap<String, Vec<String>>,
+    /// Skipped items by reason: (the step they were pending at, the item in words).
+    skips: BTreeMap<String, Vec<(usize, String)>>,
     /// Steps entered, and whether anything was recorded at them.
     steps: Vec<(usize, bool)>,
     /// Entries undone or restored.
@@ -226,7 +227,7 @@ fn add(
                 .skips
                 .entry(reason.trim().to_string())
                 .or_default()
-                .push(words.item(item));
+                .push((e.cursor.step, words.item(item)));
         }
         EventKind::Resolved {
             resolution,
@@ -397,9 +398,30 @@ fn write_phase(writer: &mut Writer, phase: &Phase, words: &Words, st: &Styles) {
         );
     }
     for (reason, items) in &phase.skips {
+        // A step whose every procedure was skipped for one reason is said as the step, not as
+        // a list of its procedures.
+        let mut said: Vec<String> = Vec::new();
+        let mut steps: Vec<usize> = items.iter().map(|(s, _)| *s).collect();
+        steps.dedup();
+        for step in steps {
+            let here: Vec<&String> = items
+                .iter()
+                .filter(|(s, _)| *s == step)
+                .map(|(_, i)| i)
+                .collect();
+            let procedures = words.step_procedures(step);
+            if procedures > 3 && here.len() >= procedures {
+                let path = words.step(step);
+                let name = path.rsplit(" › ").next().unwrap_or(&path).to_string();
+                said.push(format!("all {} procedures of {name}", here.len()));
+                said.extend(here.into_iter().skip(procedures).cloned());
+            } else {
+                said.extend(here.into_iter().cloned());
+            }
+        }
         writer.paragraph(
             Some("Skipped"),
-            &format!("{} — {reason}", and_list(items.clone())),
+            &format!("{} — {reason}", and_list(said)),
             st.small,
             0.0,
         );
