@@ -281,7 +281,7 @@ impl Desk {
             .map(|r| r.applies_to)
             .filter(|t| rows.iter().all(|r| r.applies_to == *t));
         if let Some(t) = shared {
-            ui.label(RichText::new(format!("All {}.", target_words(t))).weak());
+            ui.label(RichText::new(format!("All {}.", t.words())).weak());
         }
         egui::Grid::new("modifiers")
             .num_columns(if shared.is_some() { 2 } else { 3 })
@@ -763,7 +763,7 @@ fn derived_ui(ui: &mut Ui, derived: &[DerivedRow]) {
 /// One modifier: value, then name and rule reference, then what it changes (unless
 /// `with_target` is false).
 fn modifier_row_ui(ui: &mut Ui, row: &ModifierRow, with_target: bool) {
-    let target = target_words(row.applies_to);
+    let target = row.applies_to.words();
     let rule = if row.rule.is_empty() {
         String::new()
     } else {
@@ -804,11 +804,6 @@ fn modifier_row_ui(ui: &mut Ui, row: &ModifierRow, with_target: bool) {
     }
 }
 
-/// What a modifier changes, in words.
-fn target_words(t: AppliesTo) -> &'static str {
-    t.words()
-}
-
 /// Totals of the active modifiers per target, e.g. `−1 to the roll`.
 fn modifier_totals(rows: &[ModifierRow]) -> Vec<String> {
     [
@@ -825,7 +820,7 @@ fn modifier_totals(rows: &[ModifierRow]) -> Vec<String> {
             .filter(|r| r.active && r.applies_to == t)
             .filter_map(|r| r.value)
             .collect();
-        (!active.is_empty()).then(|| format!("{} {}", signed(active.iter().sum()), target_words(t)))
+        (!active.is_empty()).then(|| format!("{} {}", signed(active.iter().sum()), t.words()))
     })
     .collect()
 }

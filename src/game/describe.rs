@@ -27,6 +27,7 @@ pub struct Words<'g> {
     scenario: &'g Scenario,
     state: &'g GameState,
     steps: &'g [LeafStep],
+    events: &'g [Event],
     seed: String,
 }
 
@@ -43,6 +44,7 @@ impl<'g> Words<'g> {
             scenario: game.scenario(),
             state,
             steps: game.steps(),
+            events: game.events(),
             seed: game.seed_statement(),
         }
     }
@@ -423,16 +425,26 @@ impl Words<'_> {
         }
     }
 
-    /// The outcome an override names, by its label in the procedure when it has one.
-    fn override_outcome(&self, _of: u64, code: &str) -> String {
-        let labels = self
-            .ruleset
-            .procedures
-            .iter()
-            .flat_map(|p| &p.outcomes)
-            .find(|o| o.code == code)
-            .map(|o| o.label.clone());
-        labels.unwrap_or_else(|| code.to_string())
+    /// The outcome an override of entry `of` names, by its label in that entry's procedure.
+    fn override_outcome(&self, of: u64, code: &str) -> String {
+        let procedure = self.events.iter().find_map(|e| match &e.kind {
+            EventKind::Resolved { resolution, .. } if e.seq == of => {
+                Some(resolution.procedure.as_str())
+            }
+            _ => None,
+        });
+        match procedure {
+            Some(p) => self.outcome_label(p, code),
+            None => code.to_string(),
+        }
+    }
+
+    /// An outcome code of a procedure by its label (the code itself when it has none).
+    pub fn outcome_label(&self, procedure: &str, code: &str) -> String {
+        self.ruleset
+            .procedure(procedure)
+            .and_then(|p| p.outcome(code))
+            .map_or_else(|| code.to_string(), |o| o.label.clone())
     }
 }
 

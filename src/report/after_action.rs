@@ -309,7 +309,10 @@ fn add_move(
         .counters
         .get(counter)
         .and_then(|c| c.force.as_deref())
-        .map_or_else(|| words.counter(counter), |f| force_words_of(words, f));
+        .map_or_else(
+            || words.counter(counter),
+            |f| force_words(words.scenario(), f),
+        );
     let to = words.position(to);
     match phase.moves.iter_mut().find(|m| m.0 == who) {
         Some(m) => {
@@ -322,10 +325,6 @@ fn add_move(
             .moves
             .push((who, from.map(|f| words.position(f)), to, vec![seq])),
     }
-}
-
-fn force_words_of(words: &Words, force: &str) -> String {
-    force_words(words.scenario(), force)
 }
 
 /// The counters of a resolution by role, with their strength and where they stood just before.

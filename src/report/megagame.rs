@@ -311,11 +311,9 @@ fn gazette_sentence(
         s.push_str(&format!(" — scores: {}", scores.join(", ")));
     }
     let outcome = match overridden {
-        Some(code) => game
-            .ruleset()
-            .procedure(&resolution.procedure)
-            .and_then(|p| p.outcome(code))
-            .map_or_else(|| code.clone(), |o| o.label.clone()),
+        Some(code) => {
+            crate::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
+        }
         None => resolution.outcome.label.clone(),
     };
     s.push_str(&format!(". {}", capitalised(&outcome)));
