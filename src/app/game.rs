@@ -883,11 +883,7 @@ impl GameDesk {
 
     /// The name of a counter (its id when unknown).
     pub fn counter_name<'a>(&'a self, id: &'a str) -> &'a str {
-        self.game
-            .state()
-            .counters
-            .get(id)
-            .map_or(id, |c| c.name.as_str())
+        self.game.state().counter_name(id)
     }
 }
 

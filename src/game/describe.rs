@@ -17,8 +17,8 @@ use crate::rules::model::choice_words;
 use crate::rules::{Ruleset, Value};
 
 pub use super::words::{
-    and_list, attribute_value_words, attribute_words, capitalised, force_words, place_name,
-    side_words,
+    and_list, attribute_value_words, attribute_words, capitalised, change_words, force_words,
+    place_name, position_words, side_words,
 };
 
 /// The describer of one game as it stands (or as it stood, for a report of an earlier turn).
@@ -98,10 +98,7 @@ impl Words<'_> {
 
     /// Where a counter is.
     pub fn position(&self, p: &Position) -> String {
-        match place_name(self.scenario, p) {
-            Some(place) => format!("{p} ({place})"),
-            None => p.to_string(),
-        }
+        position_words(self.scenario, p)
     }
 
     /// A procedure by its name.
@@ -148,42 +145,7 @@ impl Words<'_> {
 
     /// One counter change: "French Gendarmes (Chaumont): Strength Points 6 → 5".
     pub fn change(&self, c: &CounterChange) -> String {
-        let name = self.counter(c.counter());
-        match c {
-            CounterChange::Attribute {
-                attribute,
-                from,
-                to,
-                ..
-            } => match from {
-                Some(f) if f != to => format!(
-                    "{name}: {} {} → {}",
-                    self.attribute(attribute),
-                    self.value(f),
-                    self.value(to)
-                ),
-                _ => format!("{name}: {} {}", self.attribute(attribute), self.value(to)),
-            },
-            CounterChange::Status { status, on, .. } => format!(
-                "{name} {} {}",
-                if *on { "is now" } else { "is no longer" },
-                self.status(status)
-            ),
-            CounterChange::Move { from, to, .. } => match from {
-                Some(f) => format!(
-                    "{name} moved from {} to {}",
-                    self.position(f),
-                    self.position(to)
-                ),
-                None => format!("{name} moved to {}", self.position(to)),
-            },
-            CounterChange::Remove { reason, .. } => {
-                format!("{name} taken off the table ({reason})")
-            }
-            CounterChange::Adjust { attribute, by, .. } => {
-                format!("{name}: {} {by:+}", self.attribute(attribute))
-            }
-        }
+        change_words(self.ruleset, self.scenario, &self.counter(c.counter()), c)
     }
 
     /// Several changes, with the reason when there is one.

@@ -110,13 +110,6 @@ pub struct SideView<'a> {
     side_name: String,
 }
 
-/// The words for a side in a label ("French" for "French: the Kingdom of France").
-fn side_word(name: &str) -> String {
-    let short = name.split(':').next().unwrap_or(name);
-    let short = short.split(" (").next().unwrap_or(short);
-    short.trim().to_string()
-}
-
 impl<'a> SideView<'a> {
     /// The view of `side` (a side of the scenario, or a megagame team, which is one).
     pub fn new(
@@ -350,7 +343,16 @@ impl<'a> SideView<'a> {
         let mut lines = Vec::new();
         for c in changes {
             match change_sight(before, after, c, effects_open) {
-                ChangeSight::Whole => lines.push(describe_change(before, after, c)),
+                ChangeSight::Whole => {
+                    let id = c.counter();
+                    let name = after.map_or_else(|| before.named(id), |a| a.named(id));
+                    lines.push(super::words::change_words(
+                        self.ruleset,
+                        self.scenario,
+                        &name,
+                        c,
+                    ));
+                }
                 ChangeSight::Words(w) => {
                     whole = false;
                     lines.push(w);
@@ -438,30 +440,6 @@ fn change_sight(
     }
 }
 
-/// A change seen whole, in words, with the counter's name.
-fn describe_change(before: &Sighted, after: Option<&Sighted>, c: &CounterChange) -> String {
-    let id = c.counter();
-    let name = after.map_or_else(|| before.named(id), |a| a.named(id));
-    match c {
-        CounterChange::Attribute { attribute, to, .. } => {
-            format!("{name}: {} = {to}", attribute.replace('_', " "))
-        }
-        CounterChange::Status { status, on, .. } => format!(
-            "{name} is {}{}",
-            if *on { "now " } else { "no longer " },
-            status.replace('_', " ")
-        ),
-        CounterChange::Move { from, to, .. } => match from {
-            Some(f) => format!("{name} moved from {f} to {to}"),
-            None => format!("{name} moved to {to}"),
-        },
-        CounterChange::Remove { reason, .. } => format!("{name} removed ({reason})"),
-        CounterChange::Adjust { attribute, by, .. } => {
-            format!("{name}: {} {by:+}", attribute.replace('_', " "))
-        }
-    }
-}
-
 /// A state as one side sees it (or as the rules stand, for reveals): the side's own counters
 /// and the enemy units next to each hex, worked out once.
 pub struct Sighted<'s> {
@@ -524,7 +502,7 @@ impl<'s> Sighted<'s> {
             side_names: scenario
                 .sides
                 .iter()
-                .map(|s| (s.id.as_str(), side_word(&s.name)))
+                .map(|s| (s.id.as_str(), super::words::side_word(&s.name)))
                 .collect(),
             state,
             owned,

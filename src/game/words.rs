@@ -23,7 +23,7 @@ pub fn side_words(scenario: &Scenario, id: &str) -> String {
                 .map(|a| a.name.as_str())
         });
     match full {
-        Some(name) => name.split(':').next().unwrap_or(name).trim().to_string(),
+        Some(name) => side_word(name),
         None => capitalised(&choice_words(id)),
     }
 }
@@ -119,4 +119,66 @@ pub fn place_name<'s>(
                 .find(|h| h.position == *position)
                 .map(|h| h.place.as_str())
         })
+}
+
+/// The short form of a side's printed name: "French" for "French: the Kingdom of France",
+/// "Venetian" for "Venetian (with the Dutch allies)".
+pub fn side_word(name: &str) -> String {
+    let short = name.split(':').next().unwrap_or(name);
+    let short = short.split(" (").next().unwrap_or(short);
+    short.trim().to_string()
+}
+
+/// One counter change in words, the counter already named as the reader may know it:
+/// "French Gendarmes (Chaumont): Strength Points (current) 6 → 5", "Chaumont moved from hex
+/// 2832 (Cassano) to hex 2833". The describer and a side's summaries both say it so.
+pub fn change_words(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    name: &str,
+    c: &super::event::CounterChange,
+) -> String {
+    use super::event::CounterChange;
+    let position = |p| position_words(scenario, p);
+    match c {
+        CounterChange::Attribute {
+            attribute,
+            from,
+            to,
+            ..
+        } => match from {
+            Some(f) if f != to => format!(
+                "{name}: {} {} → {}",
+                attribute_words(ruleset, attribute),
+                attribute_value_words(f),
+                attribute_value_words(to)
+            ),
+            _ => format!(
+                "{name}: {} {}",
+                attribute_words(ruleset, attribute),
+                attribute_value_words(to)
+            ),
+        },
+        CounterChange::Status { status, on, .. } => format!(
+            "{name} {} {}",
+            if *on { "is now" } else { "is no longer" },
+            choice_words(status)
+        ),
+        CounterChange::Move { from, to, .. } => match from {
+            Some(f) => format!("{name} moved from {} to {}", position(f), position(to)),
+            None => format!("{name} moved to {}", position(to)),
+        },
+        CounterChange::Remove { reason, .. } => format!("{name} taken off the table ({reason})"),
+        CounterChange::Adjust { attribute, by, .. } => {
+            format!("{name}: {} {by:+}", attribute_words(ruleset, attribute))
+        }
+    }
+}
+
+/// A position with the name of its place where the scenario gives one: "hex 2832 (Cassano)".
+pub fn position_words(scenario: &Scenario, p: &super::scenario::Position) -> String {
+    match place_name(scenario, p) {
+        Some(place) => format!("{p} ({place})"),
+        None => p.to_string(),
+    }
 }
