@@ -236,7 +236,7 @@ pub fn propose(
                     (None, _) => (
                         None,
                         Some(format!(
-                            "{amount} strength loss: this ruleset names no strength attribute; record it with `game set`"
+                            "{amount} strength loss: this ruleset names no strength attribute; set the strength on the counter by hand"
                         )),
                     ),
                 }
@@ -278,7 +278,7 @@ pub fn propose(
             "adjust" | "set" => attribute_change(effect, state, &cands, single),
             "retreat" | "advance" | "move" => (
                 None,
-                Some("move the counters on the table, then record it with `game move`".into()),
+                Some("move the counters on the table, then record the move".into()),
             ),
             _ => (None, None),
         };

@@ -174,7 +174,14 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
         <= band_room;
     // Keep the title with the how-to line and the table, whole when it fits on a page (or
     // column), else its top.
-    let lead = t.fonts.title * 2.0 + t.fonts.subtitle * 4.0 + mm(4.0);
+    let lead = writer.band_height(&table.title, if together { &rule } else { "" }, title_style)
+        + if together {
+            0.0
+        } else {
+            mm(1.0) + writer.paragraph_height(None, &rule, subtitle, 0.0)
+        }
+        + mm(2.2)
+        + writer.paragraph_height(None, &how_to_read(table), subtitle, 0.0);
     let whole = lead + writer.table_height(&grid);
     writer.ensure(if whole < writer.column_height() * 0.9 {
         whole
@@ -463,11 +470,18 @@ fn write_card(
     {
         if printed.insert(table.id.clone()) {
             let grid = table_grid(ruleset, table);
-            // A table that fits in a column is kept whole in one.
-            let whole = writer.table_height(&grid) + small.size * 2.0;
-            if whole < writer.column_height() * 0.9 {
-                writer.ensure(whole);
-            }
+            // A table that fits in a column is kept whole in one, with its caption; a longer
+            // one keeps its caption with its header and first rows.
+            let caption = mm(1.0) + writer.paragraph_height(Some(&table.title), "", small, 0.0);
+            let whole = writer.table_height(&grid);
+            writer.ensure(
+                caption
+                    + if whole < writer.column_height() * 0.9 {
+                        whole
+                    } else {
+                        writer.table_lead_height(&grid)
+                    },
+            );
             writer.space(mm(1.0));
             writer.paragraph(Some(&table.title), "", small, 0.0);
             writer.table(&grid);
@@ -491,6 +505,12 @@ fn write_card(
 /// in the order of the Sequence of Play (how it is resolved, its modifiers, its table, its
 /// results), then the tables no procedure reads.
 pub fn chart_cards_pdf(ruleset: &Ruleset, template: Template) -> Result<Vec<u8>, ReportError> {
+    // A last page with a card or two on it is a page too many: the cards are set again a little
+    // smaller (down to 85 % of the template's sizes) when that saves the page.
+    super::pdf::without_a_stray_page(&template, 0.85, |t| set_cards(ruleset, t))
+}
+
+fn set_cards(ruleset: &Ruleset, template: Template) -> Result<Writer, ReportError> {
     let title = format!("{} — chart cards", ruleset.name);
     let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
     let t = writer.template().clone();
@@ -546,5 +566,5 @@ pub fn chart_cards_pdf(ruleset: &Ruleset, template: Template) -> Result<Vec<u8>,
             write_chart(&mut writer, ruleset, table);
         }
     }
-    Ok(writer.finish())
+    Ok(writer)
 }

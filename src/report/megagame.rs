@@ -885,27 +885,44 @@ pub fn control_log_pdf(
     ];
     let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
     let state: &GameState = game.state();
-    let mut by_turn: BTreeMap<u32, Vec<Vec<GridCell>>> = BTreeMap::new();
+    // Each turn's entries in runs of one step: the step is said once, over its entries.
+    type Run = (String, Vec<Vec<GridCell>>);
+    let mut by_turn: BTreeMap<u32, Vec<Run>> = BTreeMap::new();
     for e in game.events().iter().filter(|e| in_turn(e, options.turn)) {
         let mut row = super::turn::event_row(game, state, e);
-        // Entry, Step, Event, Details → Entry, Time, By, Step, Event, Details.
+        // Entry, Step, Event, Details → Entry, Time, By, Event, Details.
+        row.remove(1);
         row.insert(1, cell(time_of(e)));
         row.insert(2, cell(e.by.clone().unwrap_or_else(|| "—".to_string())));
-        row[3] = cell(short_step(game, e.cursor.step));
-        by_turn.entry(e.cursor.turn).or_default().push(row);
+        let step = short_step(game, e.cursor.step);
+        let runs = by_turn.entry(e.cursor.turn).or_default();
+        match runs.last_mut() {
+            Some((last, rows)) if *last == step => rows.push(row),
+            _ => runs.push((step, vec![row])),
+        }
     }
     if by_turn.is_empty() {
         sheet.heading("Events");
         sheet.note("Nothing recorded.");
     }
-    for (turn, rows) in by_turn {
+    let bold = TextStyle {
+        weight: Weight::Bold,
+        ..sheet.body
+    };
+    for (turn, runs) in by_turn {
         let label = turn_label(game, turn);
         sheet.heading(&label);
-        sheet.table(
-            &["Entry", "Time", "By", "Step", "Event", "Details"],
-            rows,
-            &label,
-        );
+        for (step, rows) in runs {
+            // The step's name kept with its table's header and first rows.
+            sheet.writer.ensure(sheet.table_size * 8.0);
+            sheet.writer.space(mm(1.0));
+            sheet.writer.paragraph(None, &step, bold, 0.0);
+            sheet.table(
+                &["Entry", "Time", "By", "Event", "Details"],
+                rows,
+                &format!("{label} — {step}"),
+            );
+        }
     }
     sheet.writer.space(mm(2.0));
     sheet.note(

@@ -379,11 +379,25 @@ impl Writer {
             other => (other, lead_w),
         };
         let hang = lead_w;
-        let lines = self
-            .face(style.weight)
-            .wrap(text.trim(), style.size, width - lead_w);
+        let lines = if text.trim().is_empty() && lead.is_none() {
+            // A long lead alone (a table's caption) is its own line, without an empty one.
+            Vec::new()
+        } else {
+            self.face(style.weight)
+                .wrap(text.trim(), style.size, width - lead_w)
+        };
+        // No widows or orphans: a short paragraph is kept whole, a long one breaks with two
+        // lines at least on each side.
+        let n = lines.len();
         for (i, line) in lines.iter().enumerate() {
-            self.ensure(line_h);
+            let keep = if n <= 3 {
+                if i == 0 { n } else { 1 }
+            } else if i == 0 || i == n - 2 {
+                2
+            } else {
+                1
+            };
+            self.ensure(line_h * keep as f32);
             let baseline = self.y - style.size;
             // A paragraph that runs on into the next column goes on at that column's edge.
             let mut x = self.left() + indent;
@@ -398,6 +412,32 @@ impl Writer {
             self.text_at(x, baseline, line, style);
             self.y -= line_h;
         }
+    }
+
+    /// The height [`Writer::paragraph`] takes for the same arguments (at one column's width),
+    /// to keep a caption with what follows it.
+    pub fn paragraph_height(
+        &self,
+        lead: Option<&str>,
+        text: &str,
+        style: TextStyle,
+        indent: f32,
+    ) -> f32 {
+        let line_h = style.size * 1.3;
+        let width = self.content_width() - indent;
+        let lead_w = lead.map_or(0.0, |l| self.bold.width(&format!("{l} "), style.size));
+        let (own_line, lead_w) = match lead {
+            Some(_) if lead_w > width * 0.25 => (1.0, 0.0),
+            _ => (0.0, lead_w),
+        };
+        let lines = if text.trim().is_empty() && own_line > 0.0 {
+            0
+        } else {
+            self.face(style.weight)
+                .wrap(text.trim(), style.size, width - lead_w)
+                .len()
+        };
+        (own_line + lines as f32) * line_h
     }
 
     /// A section heading: bold text over a thin rule, kept with the next `keep` points.
@@ -417,10 +457,33 @@ impl Writer {
         self.space(size * 0.4);
     }
 
-    /// A full-width band with text on it (a chart title).
+    /// The title lines of a band and the room they have: a long title wraps rather than
+    /// losing its end.
+    fn band_lines(&self, text: &str, right: &str, style: TextStyle) -> Vec<String> {
+        let pad = mm(1.6);
+        let right_w = self.regular.width(right, style.size * 0.7);
+        let title_room = self.content_width() - 2.0 * pad - right_w - mm(4.0);
+        let mut lines = self.face(style.weight).wrap(text, style.size, title_room);
+        // Three lines at most; the rest is cut with an ellipsis.
+        if lines.len() > 3 {
+            let rest = lines[2..].join(" ");
+            lines.truncate(2);
+            lines.push(fit(self.face(style.weight), &rest, style.size, title_room));
+        }
+        lines
+    }
+
+    /// The height of a [`Writer::band`] with this title in `style`.
+    pub fn band_height(&self, text: &str, right: &str, style: TextStyle) -> f32 {
+        let lines = self.band_lines(text, right, style).len().max(1) as f32;
+        style.size * 1.25 * lines + 2.0 * mm(1.6)
+    }
+
+    /// A full-width band with text on it (a chart title); a long title wraps in the band.
     pub fn band(&mut self, text: &str, right: &str, style: TextStyle, fill: Option<Rgb3>) {
         let pad = mm(1.6);
-        let h = style.size * 1.25 + 2.0 * pad;
+        let lines = self.band_lines(text, right, style);
+        let h = self.band_height(text, right, style);
         self.ensure(h);
         let (x, w) = (self.left(), self.content_width());
         if let Some(f) = fill {
@@ -433,9 +496,14 @@ impl Writer {
             ..style
         };
         let right_w = self.regular.width(right, right_style.size);
-        let title_room = w - 2.0 * pad - right_w - mm(4.0);
-        let title = fit(self.face(style.weight), text, style.size, title_room);
-        self.text_at(x + pad, baseline, &title, style);
+        for (i, line) in lines.iter().enumerate() {
+            self.text_at(
+                x + pad,
+                baseline - i as f32 * style.size * 1.25,
+                line,
+                style,
+            );
+        }
         self.text_at(x + w - pad - right_w, baseline, right, right_style);
         self.y -= h;
     }
@@ -763,6 +831,15 @@ impl Writer {
     }
 
     /// Writes the footer on every page and returns the PDF bytes (fonts subset and embedded).
+    /// How much has been set, in pages: the full pages before the last, and the share of the
+    /// last page's columns filled (a last page with one short card on it is 1.1 of 2).
+    pub fn pages_used(&self) -> f32 {
+        let full = self.pages.len().saturating_sub(1) as f32;
+        let height = (self.column_top - self.bottom()).max(1.0);
+        let in_column = ((self.column_top - self.y) / height).clamp(0.0, 1.0);
+        full + (self.column as f32 + in_column) / self.columns as f32
+    }
+
     pub fn finish(mut self) -> Vec<u8> {
         let total = self.pages.len();
         let size = self.template.fonts.footer;
@@ -870,6 +947,31 @@ fn share(natural: &[f32], minimum: &[f32], avail: f32) -> Vec<f32> {
         .zip(minimum)
         .map(|(n, m)| m + (n - m).max(0.0) * ratio)
         .collect()
+}
+
+/// Sets a document with `build`, and when its last page is under a third used, sets it again
+/// with the template's type scaled down by 5 % steps (to `smallest` at the least), keeping the
+/// first setting that saves that page. A page with a few lines on it is a page too many to
+/// print and to hand out; type a little smaller is not.
+pub fn without_a_stray_page<E>(
+    template: &Template,
+    smallest: f32,
+    build: impl Fn(Template) -> Result<Writer, E>,
+) -> Result<Vec<u8>, E> {
+    let writer = build(template.clone())?;
+    let used = writer.pages_used();
+    let stray = used.fract();
+    if used > 1.0 && stray > 0.0 && stray < 0.34 {
+        let mut scale = 0.95;
+        while scale >= smallest - 0.001 {
+            let smaller = build(template.scaled(scale))?;
+            if smaller.pages_used().ceil() < used.ceil() {
+                return Ok(smaller.finish());
+            }
+            scale -= 0.05;
+        }
+    }
+    Ok(writer.finish())
 }
 
 #[cfg(test)]

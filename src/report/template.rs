@@ -223,6 +223,27 @@ pub struct Template {
 }
 
 impl Template {
+    /// The template with its type and table geometry scaled by `scale` (paper and margins
+    /// kept): the same layout, set smaller.
+    pub fn scaled(&self, scale: f32) -> Template {
+        let mut template = self.clone();
+        let f = &mut template.fonts;
+        for size in [
+            &mut f.title,
+            &mut f.subtitle,
+            &mut f.body,
+            &mut f.table,
+            &mut f.min_table,
+        ] {
+            *size *= scale;
+        }
+        let t = &mut template.table;
+        t.cell_padding *= scale;
+        t.missing_box *= scale;
+        t.gap_after *= scale;
+        template
+    }
+
     /// Parses a template; `name` is used in error messages.
     pub fn parse(name: &str, text: &str) -> Result<Self, ReportError> {
         crate::rules::limits::check_yaml_depth(name, text)

@@ -63,6 +63,15 @@ pub fn turn_report_pdf(
     options: &ReportOptions,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    // A report that spills a few lines onto a last page is set a little smaller instead.
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_report(game, options, t))
+}
+
+fn set_report(
+    game: &Game,
+    options: &ReportOptions,
+    template: Template,
+) -> Result<Writer, ReportError> {
     let scenario = game.scenario();
     let side = options.side.as_deref();
     let span = options.turn.map_or_else(
@@ -142,6 +151,10 @@ pub fn turn_report_pdf(
         Some(v) => Some(v.journal(game.events()).map_err(ReportError::Layout)?),
         None => None,
     };
+    // Whose view this is, said before anything in it.
+    if let Some(v) = &side_view {
+        writer.paragraph(None, &sight_note(v), small, 0.0);
+    }
     // The span's entries as an after-action report, grouped by phase.
     let styles = super::after_action::Styles {
         body: TextStyle {
@@ -315,14 +328,10 @@ pub fn turn_report_pdf(
         }
         writer.space(mm(1.0));
     }
-    if let Some(v) = &side_view {
-        writer.space(mm(2.0));
-        writer.paragraph(None, &sight_note(v), small, 0.0);
-    }
-    Ok(writer.finish())
+    Ok(writer)
 }
 
-/// The closing note of a side's report: what it shows, and the rules that decide it.
+/// The opening note of a side's report: what it shows, and the rules that decide it.
 fn sight_note(view: &SideView) -> String {
     let vis = view.rules();
     let mut rules: Vec<&str> = Vec::new();

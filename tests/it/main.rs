@@ -13,6 +13,7 @@ mod desk_tools;
 mod dice;
 mod fuzz_loader;
 mod game;
+mod golden;
 mod hostile;
 mod journal;
 mod malformed;

@@ -78,7 +78,7 @@ fn qpdf_check(path: &Path) {
 
 /// A turn of play: money in and out of both treasuries, a hidden French army, a death, and
 /// announcements to each audience.
-fn played_game(dir: &Path) -> PathBuf {
+pub(crate) fn played_game(dir: &Path) -> PathBuf {
     let path = dir.join("mega.umpire");
     let lib = Library::shipped();
     let mut game = Game::create(&path, &fixture(), &lib, Some(1524)).expect("create");

@@ -14,6 +14,13 @@ pub fn leaks(text: &str) -> Vec<String> {
             found.push(op.to_string());
         }
     }
+    // A command quoted in prose is a hint for the command line; a printed paper may name the
+    // program's own commands (a player's `umpire game verify`), nothing shorter.
+    for (i, quoted) in text.split('`').enumerate() {
+        if i % 2 == 1 && !quoted.starts_with("umpire ") {
+            found.push(format!("`{quoted}`"));
+        }
+    }
     // Words, split where an id could not go on (letters, digits, underscores, and the path and
     // command characters an id inside a file name or a flag would have).
     for word in text.split(|c: char| !(c.is_alphanumeric() || "_-./=".contains(c))) {
@@ -51,6 +58,10 @@ fn the_scanner_finds_ids_line_numbers_and_operators() {
         vec!["==", "L1456", "order_a", "||"]
     );
     assert!(leaks("Discipline Test [The Discipline Test] 4 − 1 = 3").is_empty());
+    assert_eq!(
+        leaks("then record it with `game move` (check with `umpire game verify`)"),
+        vec!["`game move`"]
+    );
 }
 
 /// A PDF's text, as `pdftotext` (poppler-utils) reads it.
