@@ -77,8 +77,22 @@ pub struct GameDesk {
     /// The step the Sequence of Play list last scrolled to (turn, step).
     pub(crate) scroll_to_step: Option<(u32, usize)>,
     status: Status,
-    /// Whether the map view has been fitted to the counters (false: fit on the next frame).
+    /// Whether the map view has been fitted (false: fit on the next frame).
     pub fitted: bool,
+    /// Whether the next fit takes in every place and counter (Fit the map), rather than the
+    /// scenario's action (its counters, on opening).
+    pub fit_all: bool,
+    /// A hex picked by a click for the selected stack, waiting for "Move here".
+    pub move_target: Option<String>,
+    /// The note of a hand change, as typed.
+    pub edit_note: String,
+    /// The values typed for hand changes, by attribute.
+    pub edit_values: std::collections::BTreeMap<String, String>,
+    /// The counters split off in the stack inspector: what a drag or "Move here" moves
+    /// instead of the whole stack (empty: the whole stack).
+    pub split: std::collections::BTreeSet<String>,
+    /// The map's extent from its counters alone (the scenario's action).
+    action_bounds: Option<[u32; 4]>,
     journal_rows: Option<(JournalKey, std::rc::Rc<Vec<JournalRow>>)>,
     /// The photo or scan of the physical map under the hex grid.
     pub underlay: Option<super::underlay::Underlay>,
@@ -86,8 +100,9 @@ pub struct GameDesk {
     pub underlay_pick: Option<usize>,
     /// A point just picked on the underlay: which one, and where on the image (pixels).
     pub underlay_picked: Option<(usize, [f64; 2])>,
-    /// A counter being dragged on the hex map, and where the pointer is.
-    pub(crate) dragging: Option<(String, eframe::egui::Pos2)>,
+    /// The counters being dragged on the hex map (a stack, or one counter), and where the
+    /// pointer is.
+    pub(crate) dragging: Option<(Vec<String>, eframe::egui::Pos2)>,
     /// The hex map as last drawn: origin (screen), hex radius and height, id digits, and the
     /// map's rectangle on screen.
     pub(crate) map_geometry: Option<(eframe::egui::Pos2, f32, f32, usize, eframe::egui::Rect)>,
@@ -235,6 +250,12 @@ impl GameDesk {
             scroll_to_step: None,
             status,
             fitted: false,
+            fit_all: false,
+            move_target: None,
+            split: std::collections::BTreeSet::new(),
+            edit_note: String::new(),
+            edit_values: std::collections::BTreeMap::new(),
+            action_bounds: None,
             journal_rows: None,
             underlay: None,
             underlay_pick: None,
@@ -326,19 +347,36 @@ impl GameDesk {
                 self.stacks.entry(h.clone()).or_default().push(c.id.clone());
             }
         }
-        // The map's extent: every hex that holds a counter, and the scenario's set-up hexes.
-        let mut bounds: Option<[u32; 4]> = self.bounds;
+        // The map's extent: every hex that holds a counter (and held one since the desk
+        // opened), and every place the text names.
+        let grow = |bounds: Option<[u32; 4]>, hex: &str| -> Option<[u32; 4]> {
+            let Some((col, row)) =
+                crate::game::hex::HexId::parse_any(hex).map(|h| (h.col(), h.row()))
+            else {
+                return bounds;
+            };
+            Some(match bounds {
+                None => [col, row, col, row],
+                Some([a, b, c, d]) => [a.min(col), b.min(row), c.max(col), d.max(row)],
+            })
+        };
+        let mut action = self.action_bounds;
         for h in self.stacks.keys() {
-            if let Some((col, row)) =
-                crate::game::hex::HexId::parse_any(h).map(|h| (h.col(), h.row()))
-            {
-                bounds = Some(match bounds {
-                    None => [col, row, col, row],
-                    Some([a, b, c, d]) => [a.min(col), b.min(row), c.max(col), d.max(row)],
-                });
+            action = grow(action, h);
+        }
+        self.action_bounds = action;
+        let mut bounds = action;
+        for p in &self.game.scenario().places {
+            if let Some(h) = &p.hex {
+                bounds = grow(bounds, h);
             }
         }
         self.bounds = bounds;
+    }
+
+    /// The columns and rows the scenario's counters span (its action).
+    pub fn action_bounds(&self) -> Option<[u32; 4]> {
+        self.action_bounds
     }
 
     /// The columns and rows the map spans: `[min col, min row, max col, max row]`.
@@ -482,7 +520,16 @@ impl GameDesk {
 
     /// Selects a counter (None: clears the selection).
     pub fn select(&mut self, counter: Option<&str>) {
+        let before = self.selected_hex();
+        if self.selected.as_deref() != counter {
+            self.edit_values.clear();
+        }
         self.selected = counter.map(str::to_string);
+        if self.selected_hex() != before || counter.is_none() {
+            // The split and a picked move belong to the stack they were made on.
+            self.split.clear();
+            self.move_target = None;
+        }
         if let Some(c) = counter.and_then(|id| self.game.state().counters.get(id)) {
             self.move_to = match &c.position {
                 Position::Hex(h) => h.clone(),
@@ -493,13 +540,97 @@ impl GameDesk {
         }
     }
 
-    /// Moves the selected counter to `to`.
+    /// Moves counters as one entry (a stack, a Force, a split-off group); one counter as a
+    /// plain move. Clears the split and a pending "Move here".
+    pub fn move_counters(&mut self, ids: &[String], to: Position) -> bool {
+        let already = ids.iter().all(|id| {
+            self.game
+                .state()
+                .counters
+                .get(id)
+                .is_some_and(|c| c.position == to)
+        });
+        if ids.is_empty() || already {
+            return false;
+        }
+        self.move_target = None;
+        let done = match ids {
+            [one] => self.act(Action::Move {
+                counter: one.clone(),
+                to,
+            }),
+            _ => self.act(Action::MoveStack {
+                counters: ids.to_vec(),
+                to,
+            }),
+        };
+        if done {
+            self.split.clear();
+        }
+        done
+    }
+
+    /// What a drag from a stack moves: the counters split off in the inspector when they
+    /// are in it, else the whole stack (in a side's view, its own counters of it).
+    pub fn moving_group(&self, hex: &str, stack: &[String]) -> Vec<String> {
+        let _ = hex;
+        let split: Vec<String> = stack
+            .iter()
+            .filter(|id| self.split.contains(*id))
+            .cloned()
+            .collect();
+        if !split.is_empty() {
+            return split;
+        }
+        stack
+            .iter()
+            .filter(|id| self.shows_as_own(id))
+            .cloned()
+            .collect()
+    }
+
+    /// What "Move here" moves: the selected counter's stack (or its split-off part), or the
+    /// selected counter when it is not on the map.
+    pub fn selected_group(&self) -> Vec<String> {
+        let Some(id) = self.selected.clone() else {
+            return Vec::new();
+        };
+        match self
+            .selected_hex()
+            .and_then(|h| self.stacks().get(&h).cloned().map(|s| (h, s)))
+        {
+            Some((hex, stack)) => self.moving_group(&hex, &stack),
+            None => vec![id],
+        }
+    }
+
+    /// A group of counters in words: one counter's name; a Force by its leader ("Chaumont's
+    /// Force, 3 counters"); else "3 counters".
+    pub fn group_words(&self, ids: &[String]) -> String {
+        match ids {
+            [] => "nothing".into(),
+            [one] => self.display_name(one),
+            _ => {
+                let leader = ids.iter().find(|id| {
+                    self.counter_face(id)
+                        .is_some_and(|f| f.symbol == crate::game::face::Symbol::Leader)
+                });
+                match leader {
+                    Some(l) => format!("{}'s Force, {} counters", self.display_name(l), ids.len()),
+                    None => format!("{} counters", ids.len()),
+                }
+            }
+        }
+    }
+
+    /// Moves the selected counter's stack (or the part split off it) to `to`.
     pub fn move_selected(&mut self, to: Position) -> bool {
-        let Some(counter) = self.selected.clone() else {
+        if self.selected.is_none() {
             self.message = Some("select a counter first".into());
             return false;
-        };
-        self.act(Action::Move { counter, to })
+        }
+        let group = self.selected_group();
+        self.move_counters(&group, to)
     }
 
     /// Moves the selected counter to the place typed in [`GameDesk::move_to`]: a hex id on a

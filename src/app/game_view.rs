@@ -2,15 +2,13 @@
 //! the selected counter, the resolve panel and the journal. Buttons that are [`Command`]s are
 //! queued; the rest act at once through [`GameDesk`].
 
-use eframe::egui::{self, Color32, RichText, Sense, Stroke, Ui, Vec2, pos2};
+use eframe::egui::{self, Color32, RichText, Ui};
 
 use super::commands::Command;
 use super::game::{EVENT_KINDS, GameDesk};
 use super::view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
 };
-use crate::game::hex::HexId;
-use crate::game::scenario::Position;
 use crate::resolve::describe_effect;
 use crate::rules::GeometryKind;
 
@@ -265,124 +263,8 @@ impl GameDesk {
         });
     }
 
-    /// The selected counter (attributes, statuses, place), Move to, and the counters list.
-    pub fn selection_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
-        section_ui(ui, "Counters");
-        let label = ui.label(FIND_COUNTER_LABEL);
-        ui.add(
-            egui::TextEdit::singleline(&mut self.counter_filter)
-                .hint_text("name or id")
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(label.id);
-        let needle = self.counter_filter.trim().to_lowercase();
-        // A megagame's table / role filter narrows the list to that table's or role's counters.
-        let shown = self.counters_shown();
-        // In a side's view, only what it sees, by the name it knows.
-        let side_view = self.seen_by().is_some();
-        let ids: Vec<(String, String, Position)> = self
-            .game()
-            .state()
-            .counters
-            .values()
-            .filter(|c| c.removed.is_none())
-            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
-            .filter(|c| self.shows(&c.id))
-            .map(|c| (c.id.clone(), self.display_name(&c.id), c.position.clone()))
-            .filter(|(id, name, _)| {
-                needle.is_empty()
-                    || name.to_lowercase().contains(&needle)
-                    || (!side_view && id.to_lowercase().contains(&needle))
-            })
-            .collect();
-        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
-        let mut clicked = None;
-        egui::ScrollArea::vertical()
-            .id_salt("counter_list")
-            .max_height(180.0)
-            .auto_shrink([false, true])
-            .show_rows(ui, row_height, ids.len(), |ui, range| {
-                for (id, name, pos) in &ids[range] {
-                    let on = self.selected.as_deref() == Some(id.as_str());
-                    let hover = if side_view {
-                        pos.to_string()
-                    } else {
-                        format!("{id} · {pos}")
-                    };
-                    if ui
-                        .selectable_label(on, name.as_str())
-                        .on_hover_text(hover)
-                        .clicked()
-                    {
-                        clicked = Some(id.clone());
-                    }
-                }
-            });
-        if let Some(id) = clicked {
-            self.select(Some(&id));
-        }
-        let Some(id) = self.selected.clone() else {
-            ui.label(
-                RichText::new("Click a counter to select it, then a hex to move it there.").weak(),
-            );
-            return;
-        };
-        if !self.shows_as_own(&id) {
-            self.seen_counter_ui(ui, &id);
-            return;
-        }
-        let Some(c) = self.game().state().counters.get(&id).cloned() else {
-            return;
-        };
-        ui.add_space(6.0);
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(RichText::new(&c.name).strong().size(16.0));
-            ui.label(RichText::new(format!("{} · {} · {}", c.id, c.side, c.position)).weak());
-            for (k, v) in &c.attributes {
-                ui.label(format!("{k}: {v}"));
-            }
-            if !c.unknown.is_empty() {
-                ui.label(
-                    RichText::new(format!("not in the text: {}", c.unknown.join(", "))).weak(),
-                );
-            }
-            if !c.statuses.is_empty() {
-                let st: Vec<&str> = c.statuses.iter().map(String::as_str).collect();
-                ui.label(
-                    RichText::new(format!("status: {}", st.join(", ")))
-                        .color(ui.visuals().warn_fg_color),
-                );
-            }
-            ui.horizontal(|ui| {
-                let label = ui.label(MOVE_TO_LABEL);
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.move_to)
-                        .desired_width(110.0)
-                        .hint_text("0114 or x, y"),
-                )
-                .labelled_by(label.id);
-                if ui.button(MOVE_LABEL).clicked() {
-                    queue.push(Command::MoveSelected);
-                }
-            });
-            ui.horizontal_wrapped(|ui| {
-                let roles = if self.seen_by().is_some() {
-                    Vec::new()
-                } else {
-                    self.role_names()
-                };
-                for role in roles {
-                    if ui.small_button(format!("Add to {role}")).clicked() {
-                        self.add_to_role(&role, &id);
-                    }
-                }
-            });
-        });
-    }
-
     /// Another side's counter as the side shown sees it: what it may know, nothing more.
-    fn seen_counter_ui(&mut self, ui: &mut Ui, id: &str) {
+    pub(crate) fn seen_counter_ui(&mut self, ui: &mut Ui, id: &str) {
         let Some(c) = self.side_counter(id).cloned() else {
             return;
         };
@@ -390,9 +272,21 @@ impl GameDesk {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(&c.label).strong().size(16.0));
-            ui.label(RichText::new(format!("{} · {}", c.side, c.position)).weak());
+            let scenario = self.game().scenario();
+            ui.label(
+                RichText::new(format!(
+                    "{} · {}",
+                    crate::game::words::side_words(scenario, &c.side),
+                    crate::game::words::position_words(scenario, &c.position)
+                ))
+                .weak(),
+            );
             for (k, v) in &c.attributes {
-                ui.label(format!("{}: {v}", k.replace('_', " ")));
+                ui.label(format!(
+                    "{}: {}",
+                    crate::game::words::attribute_words(self.game().ruleset(), k),
+                    crate::game::words::attribute_value_words(v)
+                ));
             }
             if !c.statuses.is_empty() {
                 ui.label(
@@ -524,7 +418,7 @@ impl GameDesk {
         }
     }
 
-    fn side_colour(&self, side: &str) -> Color32 {
+    pub(crate) fn side_colour(&self, side: &str) -> Color32 {
         let i = self
             .game()
             .scenario()
@@ -533,372 +427,6 @@ impl GameDesk {
             .position(|s| s.id == side)
             .unwrap_or(SIDE_COLOURS.len() - 1);
         SIDE_COLOURS[i % SIDE_COLOURS.len()]
-    }
-
-    /// The hex map: hexes with their 4-digit ids, counters in their hexes (stacks, side
-    /// colours, status markers). Drag to pan, scroll to zoom, click a counter to select it and
-    /// a hex to move the selected counter there. Only the hexes in view are drawn.
-    pub fn hex_map_ui(&mut self, ui: &mut Ui) {
-        let digits = self
-            .game()
-            .ruleset()
-            .geometry
-            .as_ref()
-            .and_then(|g| g.hex_id_digits)
-            .unwrap_or(4) as usize;
-        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-        let painter = ui.painter_at(rect);
-        painter.rect_filled(rect, 0.0, Color32::from_rgb(236, 230, 212));
-        let Some([c0, r0, c1, r1]) = self.hex_bounds() else {
-            painter.text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "No counter is on the map.",
-                egui::FontId::proportional(16.0),
-                Color32::DARK_GRAY,
-            );
-            return;
-        };
-        let (c0, r0, c1, r1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2, r1 + 2);
-        // Zoom around the pointer, pan by dragging.
-        if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let factor = zoom * (scroll / 400.0).exp();
-            if (factor - 1.0).abs() > 1e-4 {
-                let new_zoom = (self.zoom * factor).clamp(4.0, 80.0);
-                if let Some(p) = response.hover_pos() {
-                    let anchor = p - rect.min - self.pan;
-                    self.pan -= anchor * (new_zoom / self.zoom - 1.0);
-                }
-                self.zoom = new_zoom;
-            }
-        }
-        let r = self.zoom;
-        let h = 3f32.sqrt() * r;
-        if !self.fitted {
-            // First view (and Fit the map): the counters' extent in the middle of the table.
-            let mid = Vec2::new(
-                (c0 + c1) as f32 / 2.0 - c0 as f32,
-                (r0 + r1) as f32 / 2.0 - r0 as f32,
-            );
-            self.pan = rect.size() / 2.0 - Vec2::new(r, h) - Vec2::new(mid.x * 1.5 * r, mid.y * h);
-            self.fitted = true;
-        }
-        let origin =
-            rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
-        self.map_geometry = Some((origin, r, h, digits, rect));
-        let centre = |col: u32, row: u32| screen_centre(origin, r, HexId::new(col, row, digits));
-        // The photo or scan of the physical map, under the grid.
-        if let Some(u) = self.underlay.as_mut() {
-            let corners = u.corners();
-            let tint = Color32::WHITE.gamma_multiply(u.settings.opacity.clamp(0.0, 1.0));
-            if let Some(texture) = u.texture(ui.ctx()) {
-                let mut mesh = egui::Mesh::with_texture(texture.id());
-                let uvs = [
-                    pos2(0.0, 0.0),
-                    pos2(1.0, 0.0),
-                    pos2(1.0, 1.0),
-                    pos2(0.0, 1.0),
-                ];
-                for (m, uv) in corners.iter().zip(uvs) {
-                    mesh.vertices.push(egui::epaint::Vertex {
-                        pos: origin + Vec2::new(m[0] as f32 * r, m[1] as f32 * r),
-                        uv,
-                        color: tint,
-                    });
-                }
-                mesh.add_triangle(0, 1, 2);
-                mesh.add_triangle(0, 2, 3);
-                painter.add(egui::Shape::mesh(mesh));
-            }
-        }
-        // Visible columns and rows only.
-        let col_lo =
-            (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
-        let col_hi = (((rect.max.x - origin.x) / (1.5 * r)).ceil() as i64 + 1)
-            .min(c1 as i64)
-            .max(0) as u32;
-        let row_lo = (((rect.min.y - origin.y) / h).floor() as i64 - 1).max(r0 as i64) as u32;
-        let row_hi = (((rect.max.y - origin.y) / h).ceil() as i64 + 1)
-            .min(r1 as i64)
-            .max(0) as u32;
-        let grid = Stroke::new(1.0, Color32::from_rgb(170, 160, 140));
-        let id_font = egui::FontId::monospace((r * 0.32).clamp(7.0, 12.0));
-        let show_ids = r >= 14.0;
-        // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges
-        // (left → top-left → top → right); its lower edges are the upper edges of the hexes
-        // below it, so only the hexes on the edge of the drawn block draw all six.
-        let corners: [Vec2; 6] = std::array::from_fn(|k| {
-            let a = std::f32::consts::PI / 3.0 * k as f32;
-            Vec2::new(r * a.cos(), r * a.sin())
-        });
-        for col in col_lo..=col_hi {
-            for row in row_lo..=row_hi {
-                let c = centre(col, row);
-                if row == row_hi || col == col_lo || col == col_hi {
-                    let pts: Vec<egui::Pos2> = corners.iter().map(|v| c + *v).collect();
-                    painter.add(egui::Shape::closed_line(pts, grid));
-                } else {
-                    let pts: Vec<egui::Pos2> =
-                        [3, 4, 5, 0].iter().map(|&k| c + corners[k]).collect();
-                    painter.add(egui::Shape::line(pts, grid));
-                }
-                if show_ids {
-                    painter.text(
-                        pos2(c.x, c.y - h * 0.38),
-                        egui::Align2::CENTER_CENTER,
-                        HexId::new(col, row, digits).id(),
-                        id_font.clone(),
-                        Color32::from_rgb(120, 110, 95),
-                    );
-                }
-            }
-        }
-        // Counters, stack by stack.
-        let selected_hex = self
-            .selected
-            .as_ref()
-            .and_then(|id| self.game().state().counters.get(id))
-            .and_then(|c| match &c.position {
-                Position::Hex(h) => Some(h.clone()),
-                _ => None,
-            });
-        let size = r * 0.95;
-        let name_font = egui::FontId::proportional((r * 0.3).clamp(6.0, 12.0));
-        for (hex, ids) in self.stacks() {
-            let Some((col, row)) = HexId::parse_any(hex).map(|h| (h.col(), h.row())) else {
-                continue;
-            };
-            if col < col_lo || col > col_hi || row < row_lo || row > row_hi {
-                continue;
-            }
-            let c = centre(col, row) + Vec2::new(0.0, h * 0.08);
-            let top_id = self
-                .selected
-                .as_ref()
-                .filter(|s| ids.contains(s))
-                .unwrap_or(&ids[0]);
-            let shown = ids.len().min(3);
-            for k in (0..shown).rev() {
-                let off = Vec2::splat(k as f32 * r * 0.08);
-                let counter_rect = egui::Rect::from_center_size(c - off, Vec2::splat(size));
-                let id = if k == 0 {
-                    top_id
-                } else {
-                    &ids[k.min(ids.len() - 1)]
-                };
-                let Some(cs) = self.game().state().counters.get(id) else {
-                    continue;
-                };
-                let fill = self.side_colour(&cs.side);
-                // Square corners, fill and outline in one shape: a rounded rectangle costs
-                // dozens of vertices, and a thousand of them dominated the frame.
-                painter.add(egui::epaint::RectShape::new(
-                    counter_rect,
-                    0.0,
-                    fill,
-                    Stroke::new(1.0, Color32::BLACK),
-                    egui::StrokeKind::Inside,
-                ));
-                if k == 0 {
-                    if r >= 12.0 {
-                        let short: String = self
-                            .display_name(id)
-                            .chars()
-                            .take(((r / 4.0) as usize).max(3))
-                            .collect();
-                        painter.text(
-                            counter_rect.center(),
-                            egui::Align2::CENTER_CENTER,
-                            short,
-                            name_font.clone(),
-                            Color32::WHITE,
-                        );
-                    }
-                    let marked = match self.side_counter(id) {
-                        Some(seen) => !seen.statuses.is_empty(),
-                        None => !cs.statuses.is_empty(),
-                    };
-                    if marked {
-                        painter.circle_filled(
-                            counter_rect.right_top() + Vec2::new(-r * 0.15, r * 0.15),
-                            (r * 0.12).max(2.0),
-                            Color32::YELLOW,
-                        );
-                    }
-                    if ids.len() > 1 {
-                        painter.text(
-                            counter_rect.left_bottom() + Vec2::new(2.0, -1.0),
-                            egui::Align2::LEFT_BOTTOM,
-                            ids.len().to_string(),
-                            name_font.clone(),
-                            Color32::WHITE,
-                        );
-                    }
-                    if selected_hex.as_deref() == Some(hex.as_str()) {
-                        painter.rect_stroke(
-                            counter_rect.expand(2.0),
-                            3.0,
-                            Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
-                            egui::StrokeKind::Outside,
-                        );
-                    }
-                }
-            }
-        }
-        // Pointer → hex (the hex it falls in, in map coordinates).
-        let hex_at = |p: egui::Pos2| -> Option<String> {
-            let at = (p - origin) / r;
-            HexId::at([f64::from(at.x), f64::from(at.y)], digits).map(|h| h.id())
-        };
-        if let Some(p) = response.hover_pos()
-            && let Some(hex) = hex_at(p)
-        {
-            let names: Vec<String> = self
-                .stacks()
-                .get(&hex)
-                .map(|ids| ids.iter().map(|i| self.display_name(i)).collect())
-                .unwrap_or_default();
-            if !names.is_empty() || self.selected.is_some() {
-                let tip = if names.is_empty() {
-                    format!("hex {hex}: click to move the selected counter here")
-                } else {
-                    format!("hex {hex}\n{}", names.join("\n"))
-                };
-                response.clone().on_hover_text_at_pointer(tip);
-            }
-        }
-        // Drag a counter onto a hex to move it; drag anywhere else to pan.
-        if response.drag_started()
-            && self.underlay_pick.is_none()
-            && let Some(p) = ui.input(|i| i.pointer.press_origin())
-            && let Some(hex) = hex_at(p)
-            && let Some(stack) = self.stacks().get(&hex)
-        {
-            let id = self
-                .selected
-                .clone()
-                .filter(|s| stack.contains(s))
-                .unwrap_or_else(|| stack[0].clone());
-            self.select(Some(&id));
-            self.dragging = Some((id, p));
-        }
-        if response.dragged() {
-            match &mut self.dragging {
-                Some((_, at)) => {
-                    if let Some(p) = response.interact_pointer_pos() {
-                        *at = p;
-                    }
-                }
-                None => self.pan += response.drag_delta(),
-            }
-        }
-        if let Some((id, at)) = self.dragging.clone() {
-            let target = hex_at(at);
-            if let Some(t) = &target
-                && let Some(target) = HexId::parse_any(t)
-            {
-                painter.circle_stroke(
-                    screen_centre(origin, r, target),
-                    r * 0.9,
-                    Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
-                );
-            }
-            if let Some(cs) = self.game().state().counters.get(&id) {
-                painter.rect_filled(
-                    egui::Rect::from_center_size(at, Vec2::splat(size)),
-                    0.0,
-                    self.side_colour(&cs.side).gamma_multiply(0.7),
-                );
-            }
-            if response.drag_stopped() {
-                self.dragging = None;
-                let from = self
-                    .game()
-                    .state()
-                    .counters
-                    .get(&id)
-                    .map(|c| c.position.clone());
-                if let Some(t) = target
-                    && from != Some(Position::Hex(t.clone()))
-                {
-                    self.move_selected(Position::Hex(t));
-                }
-            }
-        }
-        if let Some(i) = self.underlay_pick {
-            // Aligning the underlay: the click picks a point on the image.
-            if response.clicked()
-                && let Some(p) = response.interact_pointer_pos()
-                && let Some(inverse) = self
-                    .underlay
-                    .as_ref()
-                    .and_then(|u| u.settings.transform.inverse())
-            {
-                let map = [
-                    f64::from((p.x - origin.x) / r),
-                    f64::from((p.y - origin.y) / r),
-                ];
-                self.underlay_picked = Some((i, inverse.apply(map)));
-                self.underlay_pick = None;
-            }
-            painter.text(
-                rect.center_top() + Vec2::new(0.0, 14.0),
-                egui::Align2::CENTER_TOP,
-                format!("click point {} on the map image", i + 1),
-                egui::FontId::proportional(15.0),
-                Color32::from_rgb(160, 40, 0),
-            );
-        } else if response.clicked()
-            && let Some(p) = response.interact_pointer_pos()
-            && let Some(hex) = hex_at(p)
-        {
-            self.click_hex(&hex);
-        }
-        painter.text(
-            rect.right_bottom() - Vec2::new(6.0, 6.0),
-            egui::Align2::RIGHT_BOTTOM,
-            "drag a counter onto a hex, or the map to pan · scroll to zoom · click a counter, then a hex",
-            egui::FontId::proportional(11.0),
-            Color32::from_gray(90),
-        );
-    }
-
-    /// Where a hex's centre was on screen in the last frame of the hex map (for tests and
-    /// tools that point at the map).
-    pub fn hex_screen_pos(&self, hex: &str) -> Option<egui::Pos2> {
-        let (origin, r, _, _, _) = self.map_geometry?;
-        Some(screen_centre(origin, r, HexId::parse_any(hex)?))
-    }
-
-    /// The hex map's rectangle on screen in the last frame.
-    pub fn map_rect(&self) -> Option<egui::Rect> {
-        self.map_geometry.map(|g| g.4)
-    }
-
-    /// A click on a hex: selects the (next) counter of its stack, or moves the selected counter
-    /// there.
-    pub fn click_hex(&mut self, hex: &str) {
-        let stack = self.stacks().get(hex).cloned().unwrap_or_default();
-        let selected_here = self
-            .selected
-            .as_ref()
-            .and_then(|s| stack.iter().position(|c| c == s));
-        match (&self.selected, selected_here) {
-            (_, Some(i)) => {
-                let next = stack[(i + 1) % stack.len()].clone();
-                self.select(Some(&next));
-            }
-            (Some(_), None) => {
-                self.move_to = hex.to_string();
-                self.move_selected(Position::Hex(hex.to_string()));
-            }
-            (None, None) => {
-                if let Some(first) = stack.first().cloned() {
-                    self.select(Some(&first));
-                }
-            }
-        }
     }
 
     /// The resolve panel: procedure, counters by role, inputs (prefilled ones shown), modifiers,
@@ -1280,11 +808,4 @@ fn undo_redo_ui(ui: &mut Ui, queue: &mut Vec<Command>) {
     {
         queue.push(Command::Redo);
     }
-}
-
-/// Where a hex's centre is on screen: the map's origin, plus its centre in hex radii
-/// ([`HexId::centre`]) at `r` points a radius.
-fn screen_centre(origin: egui::Pos2, r: f32, hex: HexId) -> egui::Pos2 {
-    let [x, y] = hex.centre();
-    origin + Vec2::new(x as f32, y as f32) * r
 }

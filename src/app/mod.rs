@@ -6,11 +6,13 @@
 
 mod charts;
 mod commands;
+mod counter_panel;
 mod desk;
 mod files;
 mod game;
 mod game_view;
 mod jobs;
+mod map;
 mod megagame;
 mod print;
 mod shared;
@@ -31,6 +33,9 @@ pub use charts::{
     cell_label, write_atomically,
 };
 pub use commands::Command;
+pub use counter_panel::{
+    CHANGE_BY_HAND_LABEL, EDIT_NOTE_LABEL, ON_TOP_LABEL, SET_LABEL, TAKE_OFF_LABEL,
+};
 pub use desk::{
     DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
     outcome_text, split_faces,
@@ -43,6 +48,7 @@ pub use game_view::{
     SEEN_BY_PREFIX, SKIP_REASON_LABEL, UNDO_LABEL,
 };
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
+pub use map::{CANCEL_MOVE_LABEL, MOVE_HERE_LABEL};
 pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,

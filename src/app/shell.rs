@@ -389,8 +389,8 @@ impl Shell {
                         true
                     }
                     Command::ResetView => {
-                        g.zoom = 24.0;
                         g.fitted = false;
+                        g.fit_all = true;
                         true
                     }
                     Command::ClockStart => g.clock_start(),

@@ -19,6 +19,24 @@ pub enum Action {
         /// Where to.
         to: Position,
     },
+    /// Move a stack or a Force as one: every counter named goes to the same place, in one
+    /// journal entry (one undo).
+    MoveStack {
+        /// Counter ids.
+        counters: Vec<String>,
+        /// Where to.
+        to: Position,
+    },
+    /// A change the umpire makes by hand at the table (a strength, a status marker, an
+    /// order, a ledger value, a counter taken off), with a note for the journal.
+    Edit {
+        /// Counter id.
+        counter: String,
+        /// What changes.
+        edit: Edit,
+        /// Why, in the umpire's words (optional).
+        note: Option<String>,
+    },
     /// Take a counter off the table.
     Remove {
         /// Counter id.
@@ -156,6 +174,27 @@ pub enum Action {
     },
 }
 
+/// A hand change of one counter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Set an attribute (strength, order, treasury…) to a value, as typed.
+    Set {
+        /// Attribute.
+        attribute: String,
+        /// The value, as typed.
+        value: String,
+    },
+    /// Put a status marker on, or take it off.
+    Status {
+        /// Status.
+        status: String,
+        /// On or off.
+        on: bool,
+    },
+    /// Take the counter off the table.
+    Remove,
+}
+
 impl Action {
     /// The same action with every counter named by its name (as people type it) named by its
     /// id, as the journal keeps it; a name that matches nothing is left for the check to refuse.
@@ -174,6 +213,7 @@ impl Action {
         };
         match &mut self {
             Action::Move { counter, .. }
+            | Action::Edit { counter, .. }
             | Action::Remove { counter, .. }
             | Action::SetAttribute { counter, .. }
             | Action::SetStatus { counter, .. }
@@ -183,6 +223,7 @@ impl Action {
                 id(to);
             }
             Action::Resolve { counters, .. } => counters.values_mut().flatten().for_each(id),
+            Action::MoveStack { counters, .. } => counters.iter_mut().for_each(id),
             Action::Change { changes, .. } | Action::ApplyEffects { changes, .. } => {
                 changes.iter_mut().for_each(change);
             }

@@ -40,6 +40,12 @@ type Checked = Result<Vec<EventKind>, Refusal>;
 pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
     match action {
         Action::Move { counter, to } => check_move(view, counter, to),
+        Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
+        Action::Edit {
+            counter,
+            edit,
+            note,
+        } => check_edit(view, counter, edit, note.as_deref()),
         Action::Remove { counter, reason } => check_remove(view, counter, reason),
         Action::SetAttribute {
             counter,
@@ -336,6 +342,48 @@ fn check_move(view: &View, id: &str, to: &Position) -> Checked {
         }],
         None,
     ))
+}
+
+fn check_move_stack(view: &View, ids: &[String], to: &Position) -> Checked {
+    position(view.ruleset, to)?;
+    let mut changes = Vec::new();
+    for id in ids {
+        let c = counter(view, id)?;
+        if c.position != *to
+            && !changes
+                .iter()
+                .any(|m| matches!(m, CounterChange::Move { counter, .. } if counter == id))
+        {
+            changes.push(CounterChange::Move {
+                counter: id.to_string(),
+                from: Some(c.position.clone()),
+                to: to.clone(),
+            });
+        }
+    }
+    if changes.is_empty() {
+        return Err(Refusal::AlreadyThere);
+    }
+    Ok(changed(changes, None))
+}
+
+/// A hand change: checked as the plain action is, recorded with the umpire's note.
+fn check_edit(view: &View, id: &str, edit: &super::action::Edit, note: Option<&str>) -> Checked {
+    use super::action::Edit;
+    let note = note.map(str::trim).filter(|n| !n.is_empty());
+    let mut kinds = match edit {
+        Edit::Set { attribute, value } => check_set_attribute(view, id, attribute, value)?,
+        Edit::Status { status, on } => check_set_status(view, id, status, *on)?,
+        Edit::Remove => check_remove(view, id, note.unwrap_or("taken off by the umpire"))?,
+    };
+    if let Some(n) = note {
+        for k in &mut kinds {
+            if let EventKind::Changed { reason, .. } = k {
+                *reason = Some(n.to_string());
+            }
+        }
+    }
+    Ok(kinds)
 }
 
 fn check_remove(view: &View, id: &str, reason: &str) -> Checked {

@@ -8,6 +8,7 @@ pub mod describe;
 pub mod effects;
 pub mod event;
 pub mod export;
+pub mod face;
 pub mod gate;
 pub mod hex;
 pub mod journal;
@@ -23,7 +24,7 @@ pub mod verify;
 pub mod visibility;
 pub mod words;
 
-pub use action::{Action, Actor};
+pub use action::{Action, Actor, Edit};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
 pub use journal::{

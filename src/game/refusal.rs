@@ -277,6 +277,9 @@ pub enum Refusal {
     /// A change of nothing.
     #[error("no changes given")]
     NoChanges,
+    /// A stack moved to where it already is.
+    #[error("nothing to move: every counter of the stack is there already")]
+    AlreadyThere,
     /// Nothing to undo.
     #[error("nothing to undo")]
     NothingToUndo,

@@ -81,6 +81,15 @@ pub fn attribute_words(ruleset: &Ruleset, name: &str) -> String {
         .map_or_else(|| choice_words(name), |a| a.label.clone())
 }
 
+/// A status marker by its printed name ("Disrupted"), from the ruleset's list of markers.
+pub fn status_words(ruleset: &Ruleset, id: &str) -> String {
+    ruleset
+        .statuses
+        .iter()
+        .find(|s| s.id == id)
+        .map_or_else(|| choice_words(id), |s| s.label.to_lowercase())
+}
+
 /// "A", "A and B", "A, B and C".
 pub fn and_list(mut items: Vec<String>) -> String {
     match items.len() {
@@ -101,24 +110,35 @@ pub fn capitalised(s: &str) -> String {
     })
 }
 
-/// The name the scenario gives the place at a position (a Force's place at the start, a town
-/// held at the start), if any: "Cassano" for hex 2832.
+/// The name of the place at a position, if the text names one: the map's gazetteer first,
+/// then the scenario's (a Force's place at the start, a town held at the start): "Cassano" for
+/// hex 2832.
 pub fn place_name<'s>(
     scenario: &'s Scenario,
     position: &super::scenario::Position,
 ) -> Option<&'s str> {
-    scenario
-        .forces
-        .iter()
-        .find(|f| f.position == *position)
-        .and_then(|f| f.place.as_deref())
-        .or_else(|| {
-            scenario
-                .holdings
-                .iter()
-                .find(|h| h.position == *position)
-                .map(|h| h.place.as_str())
-        })
+    let gazetteer = match position {
+        super::scenario::Position::Hex(hex) => scenario
+            .places
+            .iter()
+            .find(|p| p.hex.as_deref() == Some(hex.as_str()))
+            .map(|p| p.name.as_str()),
+        _ => None,
+    };
+    gazetteer.or_else(|| {
+        scenario
+            .forces
+            .iter()
+            .find(|f| f.position == *position)
+            .and_then(|f| f.place.as_deref())
+            .or_else(|| {
+                scenario
+                    .holdings
+                    .iter()
+                    .find(|h| h.position == *position)
+                    .map(|h| h.place.as_str())
+            })
+    })
 }
 
 /// The short form of a side's printed name: "French" for "French: the Kingdom of France",
@@ -162,7 +182,7 @@ pub fn change_words(
         CounterChange::Status { status, on, .. } => format!(
             "{name} {} {}",
             if *on { "is now" } else { "is no longer" },
-            choice_words(status)
+            status_words(ruleset, status)
         ),
         CounterChange::Move { from, to, .. } => match from {
             Some(f) => format!("{name} moved from {} to {}", position(f), position(to)),

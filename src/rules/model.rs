@@ -1035,6 +1035,114 @@ pub struct Geometry {
     pub source_lines: Option<String>,
     /// Notes.
     pub notes: Option<String>,
+    /// The gazetteer: the places the text names, with their hex on a hex map or their group
+    /// on an area map, drawn on the desk's map and named wherever a position is said.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<Place>,
+}
+
+/// A status marker the text names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatusMarker {
+    /// Id, as effects and the journal name it (`disrupted`).
+    pub id: String,
+    /// As printed ("Disrupted").
+    pub label: String,
+    /// Rule reference, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// What it means, in the text's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// What a place is, where the text says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    /// A city.
+    City,
+    /// A fortified city.
+    FortifiedCity,
+    /// A fortress.
+    Fortress,
+    /// A fortified town (a castle).
+    FortifiedTown,
+    /// A town.
+    Town,
+    /// A castle.
+    Castle,
+    /// A village.
+    Village,
+    /// A bridge.
+    Bridge,
+    /// A port.
+    Port,
+    /// A mountain pass.
+    Pass,
+    /// Difficult terrain (an area map's).
+    Difficult,
+    /// Something else the text names.
+    Other,
+}
+
+impl PlaceKind {
+    /// The kind in words ("fortified city").
+    pub fn words(self) -> &'static str {
+        match self {
+            PlaceKind::City => "city",
+            PlaceKind::FortifiedCity => "fortified city",
+            PlaceKind::Fortress => "fortress",
+            PlaceKind::FortifiedTown => "fortified town",
+            PlaceKind::Town => "town",
+            PlaceKind::Castle => "castle",
+            PlaceKind::Village => "village",
+            PlaceKind::Bridge => "bridge",
+            PlaceKind::Port => "port",
+            PlaceKind::Pass => "pass",
+            PlaceKind::Difficult => "difficult terrain",
+            PlaceKind::Other => "place",
+        }
+    }
+
+    /// Whether the place is walled (drawn with a bastion mark).
+    pub fn fortified(self) -> bool {
+        matches!(
+            self,
+            PlaceKind::FortifiedCity
+                | PlaceKind::Fortress
+                | PlaceKind::FortifiedTown
+                | PlaceKind::Castle
+        )
+    }
+}
+
+/// A place the rule text names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Place {
+    /// Its name as printed ("Treviglio").
+    pub name: String,
+    /// Its hex on a hex map ("2834").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// The group the text puts an area in ("Istria").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// What it is, where the text says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<PlaceKind>,
+    /// Where the text names it, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// A note (a name the text gives two hexes, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Type of a unit or leader attribute.
@@ -1158,6 +1266,8 @@ pub struct Ruleset {
     pub geometry: Option<Geometry>,
     /// The unit attribute that holds a counter's strength (losses reduce it).
     pub strength_attribute: Option<String>,
+    /// The unit attribute that names a counter's type (its symbol on the desk's counter face).
+    pub type_attribute: Option<String>,
     /// Unit attributes.
     pub units: Vec<AttributeSpec>,
     /// Leader attributes.
@@ -1166,6 +1276,9 @@ pub struct Ruleset {
     pub sequence_of_play: Vec<Step>,
     /// Rulings the umpire can switch.
     pub rulings: Vec<Ruling>,
+    /// The status markers the text names (Disrupted, Besieged…): what the desk offers to put
+    /// on a counter by hand, with their rules.
+    pub statuses: Vec<StatusMarker>,
     /// What each side may see of the others (the `visibility:` section).
     pub visibility: Visibility,
     /// Notes.

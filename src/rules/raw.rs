@@ -47,6 +47,8 @@ pub struct RawRuleset {
     #[serde(default)]
     pub strength_attribute: Option<String>,
     #[serde(default)]
+    pub type_attribute: Option<String>,
+    #[serde(default)]
     pub units: Vec<RawAttribute>,
     #[serde(default)]
     pub leaders: Vec<RawAttribute>,
@@ -54,6 +56,8 @@ pub struct RawRuleset {
     pub sequence_of_play: Vec<RawStep>,
     #[serde(default)]
     pub rulings: Vec<RawRuling>,
+    #[serde(default)]
+    pub statuses: Vec<RawStatus>,
     #[serde(default)]
     pub visibility: Option<RawVisibility>,
     #[serde(default)]
@@ -84,6 +88,45 @@ pub struct RawGeometry {
     pub source: Option<String>,
     #[serde(default)]
     pub notes: Option<String>,
+    #[serde(default)]
+    pub places: Vec<RawPlace>,
+}
+
+/// What a place is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPlaceKind {
+    City,
+    FortifiedCity,
+    Fortress,
+    FortifiedTown,
+    Town,
+    Castle,
+    Village,
+    Bridge,
+    Port,
+    Pass,
+    Difficult,
+    Other,
+}
+
+/// A place of the gazetteer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlace {
+    pub name: String,
+    #[serde(default)]
+    pub hex: Option<String>,
+    #[serde(default)]
+    pub group: Option<String>,
+    #[serde(default)]
+    pub kind: Option<RawPlaceKind>,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// Attribute types for units and leaders.
@@ -148,6 +191,20 @@ pub struct RawStep {
 pub struct RawRulingOption {
     pub id: String,
     pub text: String,
+}
+
+/// A status marker a counter can carry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStatus {
+    pub id: String,
+    pub label: String,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub help: Option<String>,
 }
 
 /// A ruling the umpire can switch.

@@ -286,6 +286,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     }
     let dice = validate_dice(&mut rctx, &raw.dice);
     let rulings = validate_rulings(&mut rctx, &raw.rulings);
+    let statuses = validate_statuses(&mut rctx, &root.key("statuses"), &raw.statuses);
     let ruling_names: BTreeSet<String> =
         rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
     let geometry = raw.geometry.as_ref().map(|g| Geometry {
@@ -299,7 +300,15 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         rule: g.rule.clone(),
         source_lines: g.source.clone(),
         notes: g.notes.clone(),
+        places: Vec::new(),
     });
+    let geometry = match (geometry, &raw.geometry) {
+        (Some(mut g), Some(raw_g)) => {
+            g.places = validate_places(&mut rctx, &root.key("geometry").key("places"), &g, raw_g);
+            Some(g)
+        }
+        (g, _) => g,
+    };
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
     let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
     let declared: Vec<AttributeSpec> = units.iter().chain(&leaders).cloned().collect();
@@ -316,6 +325,15 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         );
     }
 
+    if let Some(name) = &raw.type_attribute
+        && !units.iter().any(|a| a.name == *name)
+    {
+        rctx.err(
+            &root.key("type_attribute"),
+            format!("'{name}' is not a unit attribute"),
+            "name the unit attribute that holds the unit type, e.g. unit_type",
+        );
+    }
     let mut tables = BTreeMap::new();
     let mut table_files: BTreeMap<String, String> = BTreeMap::new();
     for (file, raw_table) in &raw_tables {
@@ -438,10 +456,12 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         tables,
         geometry,
         strength_attribute: raw.strength_attribute,
+        type_attribute: raw.type_attribute,
         units,
         leaders,
         sequence_of_play,
         rulings,
+        statuses,
         visibility,
         notes: raw.notes,
     })
@@ -2949,4 +2969,123 @@ fn input_source(
         }
     }
     Some(InputSource { role, attribute })
+}
+
+/// The gazetteer: each place named once, at a hex of the map's form on a hex map (a quoted
+/// string of `hex_id_digits` digits), in a group on an area map.
+fn validate_places(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    geometry: &Geometry,
+    raw: &super::raw::RawGeometry,
+) -> Vec<Place> {
+    use super::raw::RawPlaceKind as R;
+    let mut seen: BTreeSet<(String, Option<String>)> = BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, p) in raw.places.iter().enumerate() {
+        let here = at.index(i);
+        if p.name.trim().is_empty() {
+            ctx.err(
+                &here.key("name"),
+                "a place without a name",
+                "give its name as printed",
+            );
+            continue;
+        }
+        if let Some(hex) = &p.hex {
+            let digits = geometry.hex_id_digits.unwrap_or(4) as usize;
+            if geometry.kind != GeometryKind::Hex {
+                ctx.err(
+                    &here.key("hex"),
+                    format!("'{}' has a hex on a map without hexes", p.name),
+                    "give an area map's places a group, not a hex",
+                );
+            } else if hex.len() != digits || !hex.chars().all(|c| c.is_ascii_digit()) {
+                ctx.err(
+                    &here.key("hex"),
+                    format!("'{hex}' is not a hex of this map ({digits} digits)"),
+                    "write the hex as the map prints it, in quotes: \"2834\"",
+                );
+            }
+        } else if geometry.kind == GeometryKind::Hex {
+            ctx.err(
+                &here.key("hex"),
+                format!("'{}' has no hex", p.name),
+                "give the hex the text names it with",
+            );
+        }
+        if !seen.insert((p.name.clone(), p.hex.clone())) {
+            ctx.err(
+                &here.key("name"),
+                format!("'{}' is listed twice", p.name),
+                "list each place once",
+            );
+        }
+        out.push(Place {
+            name: p.name.trim().to_string(),
+            hex: p.hex.clone(),
+            group: p.group.clone(),
+            kind: p.kind.map(|k| match k {
+                R::City => PlaceKind::City,
+                R::FortifiedCity => PlaceKind::FortifiedCity,
+                R::Fortress => PlaceKind::Fortress,
+                R::FortifiedTown => PlaceKind::FortifiedTown,
+                R::Town => PlaceKind::Town,
+                R::Castle => PlaceKind::Castle,
+                R::Village => PlaceKind::Village,
+                R::Bridge => PlaceKind::Bridge,
+                R::Port => PlaceKind::Port,
+                R::Pass => PlaceKind::Pass,
+                R::Difficult => PlaceKind::Difficult,
+                R::Other => PlaceKind::Other,
+            }),
+            rule: p.rule.clone(),
+            source_lines: p.source.clone(),
+            note: p.note.clone(),
+        });
+    }
+    out
+}
+
+/// The status markers: ids as effects name them, each once, each with its printed label.
+fn validate_statuses(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    raw: &[super::raw::RawStatus],
+) -> Vec<StatusMarker> {
+    let mut out: Vec<StatusMarker> = Vec::new();
+    for (i, s) in raw.iter().enumerate() {
+        let here = at.index(i);
+        if !is_identifier(&s.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("status id '{}' is not a valid id", s.id),
+                "use lower case letters, digits and _",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.id == s.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("status '{}' is listed twice", s.id),
+                "list each marker once",
+            );
+            continue;
+        }
+        if s.label.trim().is_empty() {
+            ctx.err(
+                &here.key("label"),
+                "a status without a label",
+                "give the marker's name as printed",
+            );
+        }
+        out.push(StatusMarker {
+            id: s.id.clone(),
+            label: s.label.trim().to_string(),
+            rule: s.rule.clone(),
+            source_lines: s.source.clone(),
+            help: s.help.clone(),
+        });
+    }
+    out
 }

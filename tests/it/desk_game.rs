@@ -205,6 +205,12 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
         .get_all_by_label(UNDO_LABEL)
         .next()
         .expect("undo button")
+        .scroll_to_me();
+    harness.run();
+    harness
+        .get_all_by_label(UNDO_LABEL)
+        .next()
+        .expect("undo button")
         .click();
     harness.run();
     let events = journal(&path);
@@ -391,7 +397,7 @@ fn print_refuses_the_game_file_and_asks_before_replacing_a_file() {
 }
 
 #[test]
-fn a_counter_dragged_onto_a_hex_moves_there() {
+fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
     let path = temp_game("drag");
     let mut harness = desk_on(&path, &scenario("s1_venice"));
     harness.run();
@@ -433,7 +439,7 @@ fn a_counter_dragged_onto_a_hex_moves_there() {
                 && g.hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
                     .is_some_and(|p| rect.contains(p))
             {
-                found = Some((ids[0].clone(), hex.clone(), below, a, b));
+                found = Some((ids.clone(), hex.clone(), below, a, b));
                 break;
             }
         }
@@ -449,18 +455,21 @@ fn a_counter_dragged_onto_a_hex_moves_there() {
             )
         })
     };
-    assert_eq!(
-        harness
-            .state()
-            .game
-            .as_ref()
-            .expect("game")
-            .game()
-            .state()
-            .counters[&id]
-            .position,
-        Position::Hex(from_hex.clone())
-    );
+    let stack = id;
+    for id in &stack {
+        assert_eq!(
+            harness
+                .state()
+                .game
+                .as_ref()
+                .expect("game")
+                .game()
+                .state()
+                .counters[id]
+                .position,
+            Position::Hex(from_hex.clone())
+        );
+    }
     // Press on the counter, drag it down one hex in small steps, release there.
     harness.hover_at(from);
     harness.run();
@@ -480,11 +489,24 @@ fn a_counter_dragged_onto_a_hex_moves_there() {
         "{:?}",
         harness.state().game.as_ref().and_then(|g| g.message())
     );
-    assert!(
-        matches!(&events[1].kind, EventKind::Changed { changes, .. } if matches!(&changes[0], CounterChange::Move { counter, to: Position::Hex(h), .. } if *counter == id && *h == to_hex)),
-        "{:?}",
-        events[1].kind
-    );
+    // The whole stack (the Force) moved as one entry: every counter of it, to the hex.
+    let EventKind::Changed { changes, .. } = &events[1].kind else {
+        panic!("{:?}", events[1].kind);
+    };
+    assert_eq!(changes.len(), stack.len(), "{changes:?}");
+    for id in &stack {
+        assert!(
+            changes.iter().any(|c| matches!(c, CounterChange::Move { counter, to: Position::Hex(h), .. } if counter == id && *h == to_hex)),
+            "{id} did not move with its stack: {changes:?}"
+        );
+    }
+    let state = Game::open(&path, &Library::shipped()).expect("opens");
+    for id in &stack {
+        assert_eq!(
+            state.state().counters[id].position,
+            Position::Hex(to_hex.clone())
+        );
+    }
 
     // Dragging the empty map pans it: nothing is recorded.
     let (empty, start) = {

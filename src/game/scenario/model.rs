@@ -63,6 +63,9 @@ pub struct Scenario {
     /// People and roles of a megagame (map tables, Control, states with their ledgers,
     /// players), from the optional `megagame:` section.
     pub megagame: Option<MegagameSpec>,
+    /// The places of the map the text names (the ruleset's gazetteer, `geometry.places`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<crate::rules::Place>,
 }
 
 impl Scenario {

@@ -899,6 +899,12 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         rulings,
         notes: raw.notes,
         megagame,
+        places: refs
+            .ruleset
+            .geometry
+            .as_ref()
+            .map(|g| g.places.clone())
+            .unwrap_or_default(),
     })
 }
 

@@ -1,0 +1,399 @@
+//! The counters panel: find a counter, see it in the game's words, its stack (the stack
+//! inspector: list, put on top, split off, move as one), and every change an umpire makes by
+//! hand at the table — strength or any attribute (an order, a rr3 treasury), a status marker
+//! from the ruleset's list, a counter taken off — each one journal entry with an optional note.
+
+use eframe::egui::{self, RichText, Ui};
+
+use super::commands::Command;
+use super::game::GameDesk;
+use super::game_view::{FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL};
+use crate::game::Edit;
+use crate::game::scenario::{CounterKind, Position};
+use crate::game::words::{attribute_value_words, attribute_words, side_words};
+use crate::rules::{AttributeKind, AttributeSpec};
+
+/// Label of the note field of a hand change.
+pub const EDIT_NOTE_LABEL: &str = "Note for the journal";
+/// Label of the button that sets an attribute by hand.
+pub const SET_LABEL: &str = "Set";
+/// Label of the button that takes a counter off the table.
+pub const TAKE_OFF_LABEL: &str = "Take off the table";
+/// Heading of the hand changes.
+pub const CHANGE_BY_HAND_LABEL: &str = "Change by hand";
+/// Label of a stack row's button that puts the counter on top.
+pub const ON_TOP_LABEL: &str = "On top";
+
+impl GameDesk {
+    /// The counters panel: the list, the selected counter in words, its stack, and the hand
+    /// changes.
+    pub fn selection_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        ui.add_space(4.0);
+        ui.separator();
+        ui.heading("Counters");
+        let label = ui.label(FIND_COUNTER_LABEL);
+        ui.add(
+            egui::TextEdit::singleline(&mut self.counter_filter)
+                .hint_text("a name")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+        let needle = self.counter_filter.trim().to_lowercase();
+        // A megagame's table / role filter narrows the list to that table's or role's counters.
+        let shown = self.counters_shown();
+        let scenario = self.game().scenario();
+        let rows: Vec<(String, String, String)> = self
+            .game()
+            .state()
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none())
+            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
+            .filter(|c| self.shows(&c.id))
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    self.display_name(&c.id),
+                    crate::game::words::position_words(scenario, &c.position),
+                )
+            })
+            .filter(|(_, name, _)| needle.is_empty() || name.to_lowercase().contains(&needle))
+            .collect();
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("counter_list")
+            .max_height(160.0)
+            .auto_shrink([false, true])
+            .show_rows(ui, row_height, rows.len(), |ui, range| {
+                for (id, name, place) in &rows[range] {
+                    let on = self.selected.as_deref() == Some(id.as_str());
+                    if ui
+                        .selectable_label(on, name.as_str())
+                        .on_hover_text(place.as_str())
+                        .clicked()
+                    {
+                        clicked = Some(id.clone());
+                    }
+                }
+            });
+        if let Some(id) = clicked {
+            self.select(Some(&id));
+        }
+        let Some(id) = self.selected.clone() else {
+            ui.label(
+                RichText::new(
+                    "Click a counter on the map or in the list to select it; drag a stack onto \
+                     a hex to move it.",
+                )
+                .weak(),
+            );
+            return;
+        };
+        if !self.shows_as_own(&id) {
+            self.seen_counter_ui(ui, &id);
+            return;
+        }
+        let Some(c) = self.game().state().counters.get(&id).cloned() else {
+            return;
+        };
+        let ruleset = self.game().ruleset().clone();
+        ui.add_space(6.0);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(&c.name).strong().size(16.0));
+            let kind = self
+                .counter_face(&id)
+                .map(|f| f.symbol.words().to_string())
+                .unwrap_or_default();
+            ui.label(
+                RichText::new(format!(
+                    "{} · {} · {kind}",
+                    side_words(self.game().scenario(), &c.side),
+                    crate::game::words::position_words(self.game().scenario(), &c.position)
+                ))
+                .weak(),
+            );
+            for (k, v) in &c.attributes {
+                ui.label(format!(
+                    "{}: {}",
+                    attribute_words(&ruleset, k),
+                    attribute_value_words(v)
+                ));
+            }
+            if !c.unknown.is_empty() {
+                let unknown: Vec<String> = c
+                    .unknown
+                    .iter()
+                    .map(|u| attribute_words(&ruleset, u))
+                    .collect();
+                ui.label(RichText::new(format!("Not in the text: {}", unknown.join(", "))).weak());
+            }
+            if !c.statuses.is_empty() {
+                let st: Vec<String> = c
+                    .statuses
+                    .iter()
+                    .map(|s| {
+                        crate::game::words::capitalised(&crate::game::words::status_words(
+                            &ruleset, s,
+                        ))
+                    })
+                    .collect();
+                ui.label(
+                    RichText::new(format!("Status: {}", st.join(", ")))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            }
+            ui.horizontal_wrapped(|ui| {
+                let roles = if self.seen_by().is_some() {
+                    Vec::new()
+                } else {
+                    self.role_names()
+                };
+                for role in roles {
+                    if ui.small_button(format!("Add to {role}")).clicked() {
+                        self.add_to_role(&role, &id);
+                    }
+                }
+            });
+        });
+        if let Position::Hex(hex) = &c.position {
+            self.stack_ui(ui, hex);
+        }
+        let hint = match self.geometry() {
+            crate::rules::GeometryKind::Hex => "a hex, e.g. 2833",
+            crate::rules::GeometryKind::Area => "an area",
+            _ => "x, y",
+        };
+        ui.horizontal(|ui| {
+            let label = ui.label(MOVE_TO_LABEL);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.move_to)
+                    .desired_width(110.0)
+                    .hint_text(hint),
+            )
+            .labelled_by(label.id);
+            if ui.button(MOVE_LABEL).clicked() {
+                queue.push(Command::MoveSelected);
+            }
+        });
+        self.hand_changes_ui(ui, &id, c.kind);
+    }
+
+    /// The stack inspector: the counters in the selected counter's hex, with a box to split
+    /// each off and a button to put it on top.
+    fn stack_ui(&mut self, ui: &mut Ui, hex: &str) {
+        let Some(stack) = self.stacks().get(hex).cloned() else {
+            return;
+        };
+        if stack.len() < 2 {
+            return;
+        }
+        let title = format!("Stack of {}", stack.len());
+        egui::CollapsingHeader::new(RichText::new(title).strong())
+            .id_salt("stack_inspector")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.label(
+                    RichText::new(format!(
+                        "{}: {}",
+                        self.hex_words(hex),
+                        self.group_words(&stack)
+                    ))
+                    .weak(),
+                );
+                let mut select = None;
+                for cid in &stack {
+                    let Some(face) = self.counter_face(cid) else {
+                        continue;
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        let own = self.shows_as_own(cid);
+                        let mut split = self.split.contains(cid);
+                        if own
+                            && ui
+                                .checkbox(&mut split, "")
+                                .on_hover_text("split off: moves without the rest of the stack")
+                                .changed()
+                        {
+                            if split {
+                                self.split.insert(cid.clone());
+                            } else {
+                                self.split.remove(cid);
+                            }
+                        }
+                        let strength = face.strength.map_or(String::new(), |s| format!(" {s}"));
+                        let on = self.selected.as_deref() == Some(cid.as_str());
+                        if ui
+                            .selectable_label(on, format!("{}{strength}", self.display_name(cid)))
+                            .on_hover_text(face.symbol.words())
+                            .clicked()
+                        {
+                            select = Some(cid.clone());
+                        }
+                        if !on
+                            && ui
+                                .small_button(super::counter_panel::ON_TOP_LABEL)
+                                .clicked()
+                        {
+                            select = Some(cid.clone());
+                        }
+                    });
+                }
+                if let Some(s) = select {
+                    // The selected counter is the one on top of its stack on the map.
+                    self.selected = Some(s);
+                }
+                let hint = if self.split.is_empty() {
+                    "A drag or Move takes the whole stack. Tick counters to split them off; \
+                     Shift-drag moves the top counter alone; drop a stack on another to merge."
+                        .to_string()
+                } else {
+                    format!(
+                        "A drag or Move takes the {} ticked.",
+                        self.group_words(&self.split.iter().cloned().collect::<Vec<_>>())
+                    )
+                };
+                ui.label(RichText::new(hint).weak());
+            });
+    }
+
+    /// Every change an umpire makes by hand: attributes (strength, order, ledger values),
+    /// status markers, taking the counter off; one entry each, with the note.
+    fn hand_changes_ui(&mut self, ui: &mut Ui, id: &str, kind: CounterKind) {
+        let ruleset = self.game().ruleset().clone();
+        let specs: Vec<AttributeSpec> = match kind {
+            CounterKind::Leader => ruleset.leaders.clone(),
+            _ => ruleset.units.clone(),
+        };
+        let counter = self.game().state().counters.get(id).cloned();
+        let Some(counter) = counter else {
+            return;
+        };
+        egui::CollapsingHeader::new(RichText::new(CHANGE_BY_HAND_LABEL).strong())
+            .id_salt("hand_changes")
+            .default_open(false)
+            .show(ui, |ui| {
+                let label = ui.label(EDIT_NOTE_LABEL);
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.edit_note)
+                        .hint_text("optional: why")
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(label.id);
+                let mut edit: Option<Edit> = None;
+                // The strength first, then the attributes the counter has, then the others.
+                let mut order: Vec<&AttributeSpec> = specs.iter().collect();
+                order.sort_by_key(|a| {
+                    (
+                        Some(&a.name) != ruleset.strength_attribute.as_ref(),
+                        !counter.attributes.contains_key(&a.name)
+                            && !counter.unknown.contains(&a.name),
+                    )
+                });
+                egui::Grid::new("hand_attributes")
+                    .num_columns(3)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for a in order.iter().filter(|a| {
+                            counter.attributes.contains_key(&a.name)
+                                || counter.unknown.contains(&a.name)
+                        }) {
+                            let current = counter.attributes.get(&a.name);
+                            ui.label(&a.label)
+                                .on_hover_text(a.rule.clone().unwrap_or_default());
+                            let value =
+                                self.edit_values.entry(a.name.clone()).or_insert_with(|| {
+                                    current.map(|v| v.to_string()).unwrap_or_default()
+                                });
+                            match &a.kind {
+                                AttributeKind::Choice { choices, .. } => {
+                                    let shown = if value.is_empty() {
+                                        "—".to_string()
+                                    } else {
+                                        attribute_value_words(&crate::rules::Value::Text(
+                                            value.clone(),
+                                        ))
+                                    };
+                                    egui::ComboBox::from_id_salt(("hand_choice", &a.name))
+                                        .selected_text(shown)
+                                        .show_ui(ui, |ui| {
+                                            for c in choices {
+                                                let words = attribute_value_words(
+                                                    &crate::rules::Value::Text(c.clone()),
+                                                );
+                                                ui.selectable_value(value, c.clone(), words);
+                                            }
+                                        });
+                                }
+                                AttributeKind::Flag => {
+                                    let mut on = value == "true";
+                                    if ui.checkbox(&mut on, "").changed() {
+                                        *value = on.to_string();
+                                    }
+                                }
+                                _ => {
+                                    ui.add(
+                                        egui::TextEdit::singleline(value)
+                                            .desired_width(70.0)
+                                            .hint_text("?"),
+                                    );
+                                }
+                            }
+                            let changed = current.map(|v| v.to_string()) != Some(value.clone())
+                                && !value.trim().is_empty();
+                            if ui
+                                .add_enabled(changed, egui::Button::new(SET_LABEL))
+                                .on_hover_text(format!("Set {} by hand", a.label))
+                                .clicked()
+                            {
+                                edit = Some(Edit::Set {
+                                    attribute: a.name.clone(),
+                                    value: value.clone(),
+                                });
+                            }
+                            ui.end_row();
+                        }
+                    });
+                if !ruleset.statuses.is_empty() {
+                    ui.label(RichText::new("Status markers").strong());
+                    ui.horizontal_wrapped(|ui| {
+                        for s in &ruleset.statuses {
+                            let mut on = counter.statuses.contains(&s.id);
+                            let hover = match (&s.rule, &s.help) {
+                                (Some(r), Some(h)) => format!("{h} [{r}]"),
+                                (Some(r), None) => format!("[{r}]"),
+                                (None, Some(h)) => h.clone(),
+                                (None, None) => String::new(),
+                            };
+                            if ui
+                                .checkbox(&mut on, &s.label)
+                                .on_hover_text(hover)
+                                .changed()
+                            {
+                                edit = Some(Edit::Status {
+                                    status: s.id.clone(),
+                                    on,
+                                });
+                            }
+                        }
+                    });
+                }
+                ui.add_space(4.0);
+                if ui.button(TAKE_OFF_LABEL).clicked() {
+                    edit = Some(Edit::Remove);
+                }
+                if let Some(edit) = edit {
+                    let note = Some(self.edit_note.trim().to_string()).filter(|n| !n.is_empty());
+                    if self.act(crate::game::Action::Edit {
+                        counter: id.to_string(),
+                        edit,
+                        note,
+                    }) {
+                        self.edit_note.clear();
+                        self.edit_values.clear();
+                    }
+                }
+            });
+    }
+}
