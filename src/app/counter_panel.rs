@@ -212,7 +212,7 @@ impl GameDesk {
                         let mut split = self.split.contains(cid);
                         if own
                             && ui
-                                .checkbox(&mut split, "")
+                                .checkbox(&mut split, "split")
                                 .on_hover_text("split off: moves without the rest of the stack")
                                 .changed()
                         {
@@ -291,70 +291,70 @@ impl GameDesk {
                             && !counter.unknown.contains(&a.name),
                     )
                 });
-                egui::Grid::new("hand_attributes")
-                    .num_columns(3)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for a in order.iter().filter(|a| {
-                            counter.attributes.contains_key(&a.name)
-                                || counter.unknown.contains(&a.name)
-                        }) {
-                            let current = counter.attributes.get(&a.name);
-                            ui.label(&a.label)
-                                .on_hover_text(a.rule.clone().unwrap_or_default());
-                            let value =
-                                self.edit_values.entry(a.name.clone()).or_insert_with(|| {
-                                    current.map(|v| v.to_string()).unwrap_or_default()
-                                });
-                            match &a.kind {
-                                AttributeKind::Choice { choices, .. } => {
-                                    let shown = if value.is_empty() {
-                                        "—".to_string()
-                                    } else {
-                                        attribute_value_words(&crate::rules::Value::Text(
-                                            value.clone(),
-                                        ))
-                                    };
-                                    egui::ComboBox::from_id_salt(("hand_choice", &a.name))
-                                        .selected_text(shown)
-                                        .show_ui(ui, |ui| {
-                                            for c in choices {
-                                                let words = attribute_value_words(
-                                                    &crate::rules::Value::Text(c.clone()),
-                                                );
-                                                ui.selectable_value(value, c.clone(), words);
-                                            }
-                                        });
-                                }
-                                AttributeKind::Flag => {
-                                    let mut on = value == "true";
-                                    if ui.checkbox(&mut on, "").changed() {
-                                        *value = on.to_string();
-                                    }
-                                }
-                                _ => {
-                                    ui.add(
-                                        egui::TextEdit::singleline(value)
-                                            .desired_width(70.0)
-                                            .hint_text("?"),
-                                    );
+                for a in order.iter().filter(|a| {
+                    counter.attributes.contains_key(&a.name) || counter.unknown.contains(&a.name)
+                }) {
+                    let current = counter.attributes.get(&a.name).cloned();
+                    ui.horizontal(|ui| {
+                        let label = ui
+                            .add_sized([130.0, 18.0], egui::Label::new(&a.label).truncate())
+                            .on_hover_text(match &a.rule {
+                                Some(r) => format!("{} [{r}]", a.label),
+                                None => a.label.clone(),
+                            });
+                        let value = self.edit_values.entry(a.name.clone()).or_insert_with(|| {
+                            current.as_ref().map(|v| v.to_string()).unwrap_or_default()
+                        });
+                        match &a.kind {
+                            AttributeKind::Choice { choices, .. } => {
+                                let shown = if value.is_empty() {
+                                    "—".to_string()
+                                } else {
+                                    attribute_value_words(&crate::rules::Value::Text(value.clone()))
+                                };
+                                egui::ComboBox::from_id_salt(("hand_choice", &a.name))
+                                    .selected_text(shown)
+                                    .show_ui(ui, |ui| {
+                                        for c in choices {
+                                            let words = attribute_value_words(
+                                                &crate::rules::Value::Text(c.clone()),
+                                            );
+                                            ui.selectable_value(value, c.clone(), words);
+                                        }
+                                    })
+                                    .response
+                                    .labelled_by(label.id);
+                            }
+                            AttributeKind::Flag => {
+                                let mut on = value == "true";
+                                if ui.checkbox(&mut on, "").labelled_by(label.id).changed() {
+                                    *value = on.to_string();
                                 }
                             }
-                            let changed = current.map(|v| v.to_string()) != Some(value.clone())
-                                && !value.trim().is_empty();
-                            if ui
-                                .add_enabled(changed, egui::Button::new(SET_LABEL))
-                                .on_hover_text(format!("Set {} by hand", a.label))
-                                .clicked()
-                            {
-                                edit = Some(Edit::Set {
-                                    attribute: a.name.clone(),
-                                    value: value.clone(),
-                                });
+                            _ => {
+                                ui.add(
+                                    egui::TextEdit::singleline(value)
+                                        .desired_width(70.0)
+                                        .hint_text("?"),
+                                )
+                                .labelled_by(label.id);
                             }
-                            ui.end_row();
+                        }
+                        let changed = current.as_ref().map(|v| v.to_string())
+                            != Some(value.clone())
+                            && !value.trim().is_empty();
+                        if ui
+                            .add_enabled(changed, egui::Button::new(SET_LABEL))
+                            .on_hover_text(format!("Set {} by hand", a.label))
+                            .clicked()
+                        {
+                            edit = Some(Edit::Set {
+                                attribute: a.name.clone(),
+                                value: value.clone(),
+                            });
                         }
                     });
+                }
                 if !ruleset.statuses.is_empty() {
                     ui.label(RichText::new("Status markers").strong());
                     ui.horizontal_wrapped(|ui| {

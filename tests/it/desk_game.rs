@@ -541,3 +541,156 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         "the map panned: {start:?} → {moved:?}"
     );
 }
+
+/// A click (press and release in one place) on the map at `at`.
+fn click_map(harness: &mut Harness<'static, DeskApp>, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.run();
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+}
+
+/// Opens the "Change by hand" section of the counters panel.
+fn open_hand_changes(harness: &mut Harness<'static, DeskApp>) {
+    let header = harness.get_by_label(umpire::app::CHANGE_BY_HAND_LABEL);
+    header.scroll_to_me();
+    harness.run();
+    harness
+        .get_by_label(umpire::app::CHANGE_BY_HAND_LABEL)
+        .click();
+    harness.run();
+}
+
+/// The umpire marks a unit Disrupted and sets its strength by hand, each one journal entry
+/// with the note given, from the ruleset's own list of markers (with their printed names).
+#[test]
+fn a_status_marker_and_a_strength_are_set_by_hand_with_a_note() {
+    let path = temp_game("hand");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    let unit = "Italian Infantry (Venetian service, Vitelli)";
+    select_counter(&mut harness, "Vitelli", unit);
+    open_hand_changes(&mut harness);
+    for _ in 0..3 {
+        eprintln!(
+            "DEBUG {}",
+            harness
+                .query_all_by_label(umpire::app::EDIT_NOTE_LABEL)
+                .count()
+        );
+        harness.run();
+    }
+    type_into(
+        &mut harness,
+        umpire::app::EDIT_NOTE_LABEL,
+        "lost its order crossing the Adda",
+    );
+    let marker = harness.get_by_label("Disrupted");
+    marker.scroll_to_me();
+    harness.run();
+    harness.get_by_label("Disrupted").click();
+    harness.run();
+    let events = journal(&path);
+    assert_eq!(events.len(), 2, "one entry for the marker");
+    let EventKind::Changed {
+        changes, reason, ..
+    } = &events[1].kind
+    else {
+        panic!("{:?}", events[1].kind)
+    };
+    assert_eq!(reason.as_deref(), Some("lost its order crossing the Adda"));
+    assert!(
+        matches!(&changes[..], [CounterChange::Status { status, on: true, .. }] if status == "disrupted")
+    );
+    // The journal says it in words.
+    assert!(!labels_containing(&harness, "is now disrupted").is_empty());
+
+    // The strength, typed and set: validated against the attribute (a letter is refused).
+    type_into(&mut harness, "Strength Points (current)", "x");
+    harness
+        .get_all_by_label(umpire::app::SET_LABEL)
+        .next()
+        .expect("a Set button")
+        .click();
+    harness.run();
+    assert_eq!(journal(&path).len(), 2, "a letter is not a strength");
+    type_into(&mut harness, "Strength Points (current)", "1");
+    harness
+        .get_all_by_label(umpire::app::SET_LABEL)
+        .next()
+        .expect("a Set button")
+        .click();
+    harness.run();
+    let events = journal(&path);
+    assert_eq!(events.len(), 3);
+    let game = Game::open(&path, &Library::shipped()).expect("opens");
+    let id = game.state().counter_id(unit).expect("the unit").to_string();
+    let c = &game.state().counters[&id];
+    assert_eq!(
+        c.attributes.get("strength_points"),
+        Some(&umpire::rules::Value::Int(1))
+    );
+    assert!(c.statuses.contains("disrupted"));
+}
+
+/// A click on the map never moves anything: a click on an empty hex with a stack selected
+/// offers "Move here", and only the umpire's word moves the stack, as one entry.
+#[test]
+fn a_click_only_offers_a_move_and_the_umpire_confirms_it() {
+    let path = temp_game("click");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    let (stack, from, to_hex, to) = {
+        let g = harness.state().game.as_ref().expect("game");
+        let rect = g.map_rect().expect("the hex map").shrink(20.0);
+        let stacks = g.stacks().clone();
+        let mut found = None;
+        for (hex, ids) in &stacks {
+            let h = HexId::parse_any(hex).expect("hex");
+            let target = HexId::new(h.col() + 2, h.row(), hex.len()).id();
+            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&target))
+                && rect.contains(a)
+                && rect.contains(b)
+                && !stacks.contains_key(&target)
+                && ids.len() > 1
+            {
+                found = Some((ids.clone(), a, target, b));
+                break;
+            }
+        }
+        found.expect("a stack with an empty hex beside it on screen")
+    };
+    click_map(&mut harness, from);
+    click_map(&mut harness, to);
+    harness.run();
+    assert_eq!(journal(&path).len(), 1, "a click moves nothing");
+    let offer = labels_containing(&harness, umpire::app::MOVE_HERE_LABEL);
+    assert_eq!(offer.len(), 1, "{offer:?}");
+    assert!(offer[0].contains(&format!("hex {to_hex}")), "{offer:?}");
+    assert!(
+        offer[0].contains(&format!("{} counters", stack.len())),
+        "{offer:?}"
+    );
+    harness
+        .get_by_role_and_label(Role::Button, &offer[0])
+        .click();
+    harness.run();
+    let events = journal(&path);
+    assert_eq!(events.len(), 2);
+    let EventKind::Changed { changes, .. } = &events[1].kind else {
+        panic!("{:?}", events[1].kind)
+    };
+    assert_eq!(changes.len(), stack.len());
+    assert!(labels_containing(&harness, umpire::app::MOVE_HERE_LABEL).is_empty());
+}

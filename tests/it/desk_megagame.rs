@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
     Command, Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL,
@@ -281,4 +281,56 @@ fn the_resolve_panel_offers_a_megagames_roles_and_prefills_from_the_ledgers() {
         .expect("strength prefilled from the army");
     assert_eq!(strength.value.to_string(), "18");
     assert_eq!(strength.from, vec!["monluc-army".to_string()]);
+}
+
+/// A state's treasury set by hand from the counters panel (the handbook's ledgers start
+/// unknown; Control sets them at the table): one journal entry with Control's note, and the
+/// ledger shows the new value.
+#[test]
+fn a_treasury_is_set_by_hand_from_the_desk() {
+    let path = temp_game("treasury");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    kit::type_into(
+        &mut harness,
+        umpire::app::FIND_COUNTER_LABEL,
+        "Kingdom of France",
+    );
+    harness
+        .get_all_by_role_and_label(Role::Button, "Kingdom of France")
+        .next()
+        .expect("the ledger in the counter list")
+        .click();
+    frames(&mut harness);
+    kit::click(&mut harness, umpire::app::CHANGE_BY_HAND_LABEL);
+    kit::type_into(
+        &mut harness,
+        umpire::app::EDIT_NOTE_LABEL,
+        "briefing: treasury after the Italian loans",
+    );
+    kit::type_into(&mut harness, "Treasury (florins)", "55");
+    harness
+        .get_all_by_label(umpire::app::SET_LABEL)
+        .find(|b| !b.accesskit_node().is_disabled())
+        .expect("an enabled Set button")
+        .click();
+    frames(&mut harness);
+    let events = journal(&path);
+    let last = events.last().expect("entries");
+    let EventKind::Changed {
+        changes, reason, ..
+    } = &last.kind
+    else {
+        panic!("{:?}", last.kind)
+    };
+    assert_eq!(
+        reason.as_deref(),
+        Some("briefing: treasury after the Italian loans")
+    );
+    assert!(matches!(
+        &changes[..],
+        [umpire::game::CounterChange::Attribute { attribute, to: umpire::rules::Value::Int(55), .. }]
+            if attribute == "treasury"
+    ));
+    assert!(!labels_containing(&harness, "Treasury (florins): 55").is_empty());
 }

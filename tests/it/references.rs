@@ -273,3 +273,35 @@ fn no_text_shown_to_users_cites_a_line_of_the_text() {
         bad.join("\n")
     );
 }
+
+/// Every status an effect puts on a counter is one of the markers the ruleset lists (with its
+/// printed name and rule), and every ruleset lists its markers: the desk offers that list for
+/// hand changes, and a status an effect names outside it would have no name to show.
+#[test]
+fn every_status_an_effect_names_is_a_listed_marker() {
+    let lib = umpire::rules::Library::shipped();
+    for id in RULESETS {
+        let r = lib.get(id).expect("shipped ruleset");
+        assert!(!r.statuses.is_empty(), "{id} lists no status markers");
+        let listed: BTreeSet<&str> = r.statuses.iter().map(|s| s.id.as_str()).collect();
+        for s in &r.statuses {
+            assert!(!s.label.is_empty() && s.rule.is_some(), "{id}: {s:?}");
+        }
+        let named = r
+            .procedures
+            .iter()
+            .flat_map(|p| p.outcomes.iter().flat_map(|o| &o.effects))
+            .chain(
+                r.tables
+                    .values()
+                    .flat_map(|t| t.results.iter().flat_map(|x| &x.effects)),
+            )
+            .filter_map(|e| e.status.as_deref());
+        for status in named {
+            assert!(
+                listed.contains(status),
+                "{id}: an effect sets '{status}', which is not in the ruleset's statuses"
+            );
+        }
+    }
+}
