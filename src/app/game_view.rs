@@ -61,10 +61,15 @@ impl GameDesk {
     /// The whole game desk: Sequence of Play and selection on the left, resolve panel on the
     /// right, journal at the bottom, the table in the middle.
     pub fn game_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        // The side panels share the window with the table and never squeeze it below a third
+        // of the width: wide content scrolls inside its panel instead of widening it.
+        let width = ui.available_width();
+        let left_max = (width * 0.26).clamp(220.0, 420.0);
+        let right_max = (width * 0.34).clamp(300.0, 560.0);
         egui::Panel::left("sequence_of_play")
             .resizable(true)
-            .default_size(300.0)
-            .size_range(220.0..=460.0)
+            .default_size(left_max.min(300.0))
+            .size_range(220.0..=left_max)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("sop_scroll")
@@ -77,13 +82,16 @@ impl GameDesk {
             });
         egui::Panel::right("resolve")
             .resizable(true)
-            .default_size(440.0)
-            .size_range(320.0..=700.0)
+            .default_size(right_max.min(420.0))
+            .size_range(300.0..=right_max)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
+                egui::ScrollArea::both()
                     .id_salt("resolve_scroll")
                     .auto_shrink([false, false])
-                    .show(ui, |ui| self.resolve_ui(ui, queue));
+                    .show(ui, |ui| {
+                        ui.set_max_width(ui.available_width().max(280.0));
+                        self.resolve_ui(ui, queue)
+                    });
             });
         egui::Panel::bottom("journal")
             .resizable(true)
@@ -308,54 +316,6 @@ impl GameDesk {
             GeometryKind::Hex => self.hex_map_ui(ui),
             GeometryKind::Area => self.areas_ui(ui),
             _ => self.free_table_ui(ui),
-        }
-    }
-
-    /// Areas, each with its counters.
-    pub fn areas_ui(&mut self, ui: &mut Ui) {
-        let mut areas: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
-            std::collections::BTreeMap::new();
-        // A megagame's table / role filter shows that table's (or role's) part of the board.
-        let shown = self.counters_shown();
-        for c in self
-            .game()
-            .state()
-            .counters
-            .values()
-            .filter(|c| c.removed.is_none())
-            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
-            .filter(|c| self.shows(&c.id))
-        {
-            areas.entry(c.position.to_string()).or_default().push((
-                c.id.clone(),
-                self.display_name(&c.id),
-                c.side.clone(),
-            ));
-        }
-        let mut clicked = None;
-        egui::ScrollArea::vertical()
-            .id_salt("areas")
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for (area, counters) in &areas {
-                    ui.label(RichText::new(area).strong());
-                    ui.horizontal_wrapped(|ui| {
-                        for (id, name, side) in counters {
-                            let on = self.selected.as_deref() == Some(id.as_str());
-                            let colour = self.side_colour(side);
-                            if ui
-                                .selectable_label(on, RichText::new(name).color(colour))
-                                .clicked()
-                            {
-                                clicked = Some(id.clone());
-                            }
-                        }
-                    });
-                    ui.separator();
-                }
-            });
-        if let Some(id) = clicked {
-            self.select(Some(&id));
         }
     }
 

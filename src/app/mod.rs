@@ -4,6 +4,7 @@
 //! [`crate::resolve`] does all the adjudication); its `*_ui` methods draw it into any
 //! [`egui::Ui`]; [`DeskApp`] is the eframe glue; [`run`] opens the window.
 
+mod board_view;
 mod charts;
 mod commands;
 mod counter_panel;

@@ -73,8 +73,16 @@ fn frames(harness: &mut Harness<'static, DeskApp>) {
     }
 }
 
+/// Clicks the widget labelled `label`: a button when there is one (a menu's entry, not the
+/// board's heading of the same name).
 fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
-    harness.get_by_label(label).click();
+    match harness
+        .query_all_by_role_and_label(Role::Button, label)
+        .next()
+    {
+        Some(button) => button.click(),
+        None => harness.get_by_label(label).click(),
+    }
     frames(harness);
 }
 
@@ -333,4 +341,47 @@ fn a_treasury_is_set_by_hand_from_the_desk() {
             if attribute == "treasury"
     ));
     assert!(!labels_containing(&harness, "Treasury (florins): 55").is_empty());
+}
+
+/// An area map is a board of named boxes grouped as the text groups them (a megagame: its map
+/// tables, each state a box); a counter dragged onto a box moves there, one entry.
+#[test]
+fn an_area_board_groups_the_boxes_and_takes_a_dragged_counter() {
+    let path = temp_game("board");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    for heading in ["The West", "Off the map"] {
+        assert!(
+            !labels_containing(&harness, heading).is_empty(),
+            "{heading} is a group of the board"
+        );
+    }
+    let rect_of = |harness: &Harness<'static, DeskApp>, label: &str| {
+        harness
+            .get_all_by_label(label)
+            .map(|n| n.rect())
+            .find(|r| r.min.x > 300.0)
+            .unwrap_or_else(|| panic!("{label} on the board"))
+    };
+    let from = rect_of(&harness, "Army of Kent").center();
+    let to = rect_of(&harness, "Picardy").center() + egui::vec2(0.0, 20.0);
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for k in 1..=10 {
+        harness.hover_at(from + (to - from) * (k as f32 / 10.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    frames(&mut harness);
+    let events = journal(&path);
+    assert_eq!(events.len(), 2, "{:?}", events.last().map(|e| &e.kind));
+    let EventKind::Changed { changes, .. } = &events[1].kind else {
+        panic!("{:?}", events[1].kind)
+    };
+    assert!(matches!(
+        &changes[..],
+        [umpire::game::CounterChange::Move { to: umpire::game::scenario::Position::Area(a), .. }] if a == "Picardy"
+    ));
 }
