@@ -84,6 +84,8 @@ pub struct GameDesk {
     pub fit_all: bool,
     /// A hex picked by a click for the selected stack, waiting for "Move here".
     pub move_target: Option<String>,
+    /// The procedure picker's search, as typed.
+    pub procedure_search: String,
     /// The note of a hand change, as typed.
     pub edit_note: String,
     /// The values typed for hand changes, by attribute.
@@ -253,6 +255,7 @@ impl GameDesk {
             fit_all: false,
             move_target: None,
             split: std::collections::BTreeSet::new(),
+            procedure_search: String::new(),
             edit_note: String::new(),
             edit_values: std::collections::BTreeMap::new(),
             action_bounds: None,
@@ -688,7 +691,56 @@ impl GameDesk {
         self.resolver.select_procedure(index);
         self.pending_chart = None;
         self.chart_entry.clear();
+        // A new procedure starts clean: the last result belongs to the one before.
+        if self
+            .resolved
+            .as_ref()
+            .and_then(|r| self.resolution(r.seq))
+            .is_some_and(|r| r.procedure != id)
+        {
+            self.resolved = None;
+        }
+        self.message = None;
         self.reprefill();
+    }
+
+    /// The procedures for the picker, grouped by the Sequence of Play: the current step's
+    /// first, then each step's in order (sorted by name), then those of no step; each once.
+    pub fn procedure_groups(&self) -> Vec<(String, Vec<(String, String)>)> {
+        let ruleset = self.game.ruleset();
+        let steps = crate::game::sequence::leaf_steps(ruleset);
+        let name = |id: &str| {
+            ruleset
+                .procedure(id)
+                .map(|p| (id.to_string(), p.name.clone()))
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        let mut groups = Vec::new();
+        let mut group =
+            |heading: String, ids: &[String], seen: &mut std::collections::BTreeSet<String>| {
+                let mut list: Vec<(String, String)> = ids
+                    .iter()
+                    .filter(|id| seen.insert((*id).clone()))
+                    .filter_map(|id| name(id))
+                    .collect();
+                list.sort_by(|a, b| a.1.cmp(&b.1));
+                if !list.is_empty() {
+                    groups.push((heading, list));
+                }
+            };
+        if let Some(now) = steps.get(self.game.state().cursor.step) {
+            group(
+                format!("{} — {}", crate::app::game_view::THIS_STEP_LABEL, now.path),
+                &now.procedures,
+                &mut seen,
+            );
+        }
+        for step in &steps {
+            group(step.path.clone(), &step.procedures, &mut seen);
+        }
+        let rest: Vec<String> = ruleset.procedures.iter().map(|p| p.id.clone()).collect();
+        group("Other procedures".into(), &rest, &mut seen);
+        groups
     }
 
     /// The procedure open in the resolve panel.
@@ -758,7 +810,13 @@ impl GameDesk {
     /// Sets the inputs the counters involved supply (the engine's prefill).
     fn reprefill(&mut self) {
         self.prefilled = match self.resolver.procedure() {
-            Some(p) => prefill(p, self.game.state(), &self.roles),
+            Some(p) => prefill(
+                p,
+                self.game.state(),
+                self.game.events(),
+                Some(self.game.ruleset()),
+                &self.roles,
+            ),
             None => Vec::new(),
         };
         for f in self.prefilled.clone() {

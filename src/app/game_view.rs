@@ -32,6 +32,10 @@ pub const MOVE_LABEL: &str = "Move";
 pub const FIND_COUNTER_LABEL: &str = "Find counter";
 /// Label of the procedure picker of the resolve panel.
 pub const PROCEDURE_LABEL: &str = "Procedure";
+/// Label of the procedure picker's search field.
+pub const PROCEDURE_SEARCH_LABEL: &str = "Find a procedure";
+/// Heading of the current step's procedures in the picker.
+pub const THIS_STEP_LABEL: &str = "This step";
 /// Label of the Apply button.
 pub const APPLY_LABEL: &str = "Apply effects";
 /// Label of the journal's text filter.
@@ -410,23 +414,40 @@ impl GameDesk {
             .resolver
             .procedure()
             .map_or_else(|| "—".to_string(), |p| p.name.clone());
-        let procedures: Vec<(String, String)> = self
-            .game()
-            .ruleset()
-            .procedures
-            .iter()
-            .map(|p| (p.id.clone(), p.name.clone()))
-            .collect();
+        let groups = self.procedure_groups();
         let mut pick = None;
         ui.horizontal(|ui| {
             let label = ui.label(PROCEDURE_LABEL);
             egui::ComboBox::from_id_salt("game_procedure")
                 .selected_text(&current)
                 .width(280.0)
+                .height(520.0)
                 .show_ui(ui, |ui| {
-                    for (id, name) in &procedures {
-                        if ui.selectable_label(*name == current, name).clicked() {
-                            pick = Some(id.clone());
+                    let find = ui.label(PROCEDURE_SEARCH_LABEL);
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.procedure_search)
+                            .hint_text("a word of its name")
+                            .desired_width(240.0),
+                    )
+                    .labelled_by(find.id)
+                    .request_focus();
+                    let needle = self.procedure_search.trim().to_lowercase();
+                    for (heading, list) in &groups {
+                        let shown: Vec<&(String, String)> = list
+                            .iter()
+                            .filter(|(_, n)| {
+                                needle.is_empty() || n.to_lowercase().contains(&needle)
+                            })
+                            .collect();
+                        if shown.is_empty() {
+                            continue;
+                        }
+                        ui.add_space(4.0);
+                        ui.label(RichText::new(heading).small().strong());
+                        for (id, name) in shown {
+                            if ui.selectable_label(*name == current, name).clicked() {
+                                pick = Some(id.clone());
+                            }
                         }
                     }
                 })
@@ -464,24 +485,31 @@ impl GameDesk {
         if let Some((role, id)) = remove {
             self.remove_from_role(&role, &id);
         }
-        if !self.prefilled().is_empty() {
-            let lines: Vec<String> = self
-                .prefilled()
-                .iter()
-                .map(|f| {
-                    format!(
-                        "{} = {} (from {})",
-                        f.input,
-                        f.value,
-                        f.from
-                            .iter()
-                            .map(|i| self.counter_name(i))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })
-                .collect();
-            ui.label(RichText::new(format!("From the counters: {}", lines.join("; "))).italics());
+        // Inputs the game supplies: from the counters involved, or from the game itself
+        // (this turn's weather, the turn), each said with where it came from.
+        if let Some(p) = self.resolver.procedure().cloned() {
+            for f in self.prefilled().to_vec() {
+                let Some(spec) = p.input(&f.input) else {
+                    continue;
+                };
+                let from = match &f.game {
+                    Some(said) => format!("from the game: {said}"),
+                    None => format!(
+                        "from {}",
+                        crate::game::words::and_list(
+                            f.from.iter().map(|i| self.display_name(i)).collect()
+                        )
+                    ),
+                };
+                ui.label(
+                    RichText::new(format!(
+                        "{} = {} ({from})",
+                        spec.label,
+                        spec.value_words(&f.value)
+                    ))
+                    .italics(),
+                );
+            }
         }
         ui.add_space(4.0);
         self.resolver.inputs_ui(ui);

@@ -467,17 +467,18 @@ fn check_resolve(
         counter(view, id)?;
     }
     // Inputs typed by the umpire win over those taken from the counters.
-    let mut pairs: Vec<(String, String)> = super::effects::prefill(p, view.state, counters)
-        .into_iter()
-        .filter(|f| !typed.iter().any(|(n, _)| *n == f.input))
-        .map(|f| {
-            let value = match f.value {
-                Value::Bool(b) => b.to_string(),
-                v => v.to_string(),
-            };
-            (f.input, value)
-        })
-        .collect();
+    let mut pairs: Vec<(String, String)> =
+        super::effects::prefill(p, view.state, view.events, Some(view.ruleset), counters)
+            .into_iter()
+            .filter(|f| !typed.iter().any(|(n, _)| *n == f.input))
+            .map(|f| {
+                let value = match f.value {
+                    Value::Bool(b) => b.to_string(),
+                    v => v.to_string(),
+                };
+                (f.input, value)
+            })
+            .collect();
     pairs.extend(typed.iter().cloned());
     let given = parse_inputs(p, &pairs)?;
     let mut app;

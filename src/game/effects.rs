@@ -30,6 +30,57 @@ pub struct Prefilled {
     pub value: Value,
     /// The counters it came from.
     pub from: Vec<String>,
+    /// Where in the game it came from when no counter gave it ("this turn's Weather Table,
+    /// entry #5"; "the turn").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+}
+
+/// The role of an input that mirrors a procedure's result this turn (`from: result.weather`).
+pub const RESULT_ROLE: &str = "result";
+/// The role of an input that mirrors the game itself (`from: game.turn`).
+pub const GAME_ROLE: &str = "game";
+
+/// The value an input mirroring the game has: this turn's standing result of a procedure, or
+/// the turn; with where it came from, in words.
+fn from_game(
+    procedure: &Procedure,
+    input: &crate::rules::InputSpec,
+    state: &GameState,
+    events: &[super::event::Event],
+    ruleset: Option<&Ruleset>,
+) -> Option<(Value, String)> {
+    let source = input.from.as_ref()?;
+    match source.role.as_str() {
+        GAME_ROLE if source.attribute == "turn" => {
+            Some((Value::Int(i64::from(state.cursor.turn)), "the turn".into()))
+        }
+        RESULT_ROLE => {
+            let (_, _, seq) = state
+                .resolved
+                .iter()
+                .rev()
+                .find(|(at, p, _)| at.turn == state.cursor.turn && *p == source.attribute)?;
+            let code = match state.overrides.get(seq) {
+                Some(o) => o.clone(),
+                None => match &events.get(seq.saturating_sub(1) as usize)?.kind {
+                    super::event::EventKind::Resolved { resolution, .. } => {
+                        resolution.outcome.code.clone()
+                    }
+                    _ => return None,
+                },
+            };
+            let value = Value::Text(code);
+            if !fits(procedure, &input.name, &value) {
+                return None;
+            }
+            let name = ruleset
+                .and_then(|r| r.procedure(&source.attribute))
+                .map_or_else(|| source.attribute.replace('_', " "), |p| p.name.clone());
+            Some((value, format!("this turn's {name} (entry #{seq})")))
+        }
+        _ => None,
+    }
 }
 
 fn aggregate(values: &[&Value]) -> Option<Value> {
@@ -63,6 +114,8 @@ fn fits(procedure: &Procedure, input: &str, value: &Value) -> bool {
 pub fn prefill(
     procedure: &Procedure,
     state: &GameState,
+    events: &[super::event::Event],
+    ruleset: Option<&Ruleset>,
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Vec<Prefilled> {
     let counters = |ids: &[String]| -> Vec<&CounterState> {
@@ -72,6 +125,16 @@ pub fn prefill(
     let mut out = Vec::new();
     for input in &procedure.inputs {
         let mut found = None;
+        // An input that mirrors the game (this turn's weather, the turn) comes from the game.
+        if let Some((value, said)) = from_game(procedure, input, state, events, ruleset) {
+            out.push(Prefilled {
+                input: input.name.clone(),
+                value,
+                from: Vec::new(),
+                game: Some(said),
+            });
+            continue;
+        }
         // An explicit source wins; when its role is not given, the conventions below apply.
         if let Some(source) = input.from.as_ref().filter(|s| roles.contains_key(&s.role)) {
             if let Some(ids) = roles.get(&source.role) {
@@ -98,6 +161,7 @@ pub fn prefill(
                     input: input.name.clone(),
                     value,
                     from,
+                    game: None,
                 });
             }
             continue;
@@ -127,6 +191,7 @@ pub fn prefill(
                 input: input.name.clone(),
                 value,
                 from,
+                game: None,
             });
         }
     }
@@ -143,7 +208,10 @@ pub fn roles_of(ruleset: &Ruleset, procedure: &Procedure) -> Vec<String> {
         }
     };
     for i in &procedure.inputs {
-        if let Some(f) = &i.from {
+        if let Some(f) = &i.from
+            && f.role != RESULT_ROLE
+            && f.role != GAME_ROLE
+        {
             add(&f.role);
         }
     }

@@ -2933,6 +2933,33 @@ fn input_source(
         );
         return None;
     }
+    // Inputs that mirror the game: this turn's result of a procedure (a choice of its result
+    // codes), or the turn (a number).
+    match role.as_str() {
+        "result" => {
+            if !matches!(input, InputKind::Choice { .. }) {
+                ctx.err(
+                    path,
+                    format!("'result.{attribute}' mirrors a result: the input must be a choice"),
+                    "give the input the result codes as its choices",
+                );
+                return None;
+            }
+            return Some(InputSource { role, attribute });
+        }
+        "game" => {
+            if attribute != "turn" || !matches!(input, InputKind::Int { .. }) {
+                ctx.err(
+                    path,
+                    format!("'game.{attribute}' is not something the game gives"),
+                    "the game gives game.turn, to a number input",
+                );
+                return None;
+            }
+            return Some(InputSource { role, attribute });
+        }
+        _ => {}
+    }
     if let Some(attrs) = &ctx.attributes {
         let Some(spec) = attrs.iter().find(|a| a.name == attribute) else {
             let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();

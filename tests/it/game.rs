@@ -749,3 +749,67 @@ fn the_game_commands_work_end_to_end() {
     let (ok, _, err) = run(&["game", "status", "/nonexistent/game.umpire"]);
     assert!(!ok && err.contains("no game file at"), "{err}");
 }
+
+/// An input that mirrors the game comes from the game: an Assault's Weather is this turn's
+/// Weather result (read off the chart as Rain), not a default; before the Weather is rolled it
+/// is left for the umpire.
+#[test]
+fn the_weather_input_is_this_turns_weather_result() {
+    use umpire::game::effects::prefill;
+    let dir = std::env::temp_dir().join(format!("umpire-weather-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let lib = umpire::rules::Library::shipped();
+    let mut game = umpire::game::Game::create(
+        &dir.join("w.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &lib,
+        Some(3),
+    )
+    .expect("game");
+    let assault = game
+        .ruleset()
+        .procedure("assault")
+        .expect("assault")
+        .clone();
+    let none = std::collections::BTreeMap::new();
+    let before = prefill(
+        &assault,
+        game.state(),
+        game.events(),
+        Some(game.ruleset()),
+        &none,
+    );
+    assert!(!before.iter().any(|f| f.input == "weather"), "{before:?}");
+    game.act(
+        &umpire::game::Actor::umpire(),
+        umpire::game::Action::Resolve {
+            procedure: "weather".into(),
+            inputs: Vec::new(),
+            physical: Some(vec!["4".into()]),
+            chart_result: Some("rain".into()),
+            counters: none.clone(),
+        },
+    )
+    .expect("the weather, read off the chart");
+    let after = prefill(
+        &assault,
+        game.state(),
+        game.events(),
+        Some(game.ruleset()),
+        &none,
+    );
+    let weather = after
+        .iter()
+        .find(|f| f.input == "weather")
+        .expect("the weather comes from the game");
+    assert_eq!(weather.value, umpire::rules::Value::Text("rain".into()));
+    assert!(
+        weather
+            .game
+            .as_deref()
+            .is_some_and(|s| s.contains("this turn's Weather")),
+        "{weather:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

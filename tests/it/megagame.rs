@@ -87,7 +87,13 @@ fn assert_prefilled(
     value: Value,
 ) {
     let p = game.ruleset().procedure(procedure).expect("procedure");
-    let filled = prefill(p, game.state(), counters);
+    let filled = prefill(
+        p,
+        game.state(),
+        game.events(),
+        Some(game.ruleset()),
+        counters,
+    );
     let f = filled
         .iter()
         .find(|f| f.input == input)
