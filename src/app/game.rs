@@ -45,7 +45,9 @@ pub struct GameDesk {
     pub chart_entry: String,
     /// A missing chart cell waiting for the result read off the physical chart: the problem
     /// and the physical dice of the throw (None: app dice, replayed from the same draws).
-    pending_chart: Option<(String, Option<Vec<String>>)>,
+    /// A missing chart cell waiting for its result: the problem in words, the physical dice
+    /// thrown, and the table.
+    pending_chart: Option<(String, Option<Vec<String>>, Option<String>)>,
     resolved: Option<ResolvedEntry>,
     /// The selected counter.
     pub selected: Option<String>,
@@ -84,6 +86,10 @@ pub struct GameDesk {
     pub fit_all: bool,
     /// A hex picked by a click for the selected stack, waiting for "Move here".
     pub move_target: Option<String>,
+    /// A chart code the text does not name, typed and waiting for the umpire's confirmation.
+    chart_unconfirmed: Option<String>,
+    /// The chart code the umpire confirmed as printed on the chart.
+    chart_confirmed: Option<String>,
     /// The procedure picker's search, as typed.
     pub procedure_search: String,
     /// The note of a hand change, as typed.
@@ -255,6 +261,8 @@ impl GameDesk {
             fit_all: false,
             move_target: None,
             split: std::collections::BTreeSet::new(),
+            chart_unconfirmed: None,
+            chart_confirmed: None,
             procedure_search: String::new(),
             edit_note: String::new(),
             edit_values: std::collections::BTreeMap::new(),
@@ -309,7 +317,7 @@ impl GameDesk {
 
     /// The missing chart cell waiting for a result, if any.
     pub fn pending_chart(&self) -> Option<&str> {
-        self.pending_chart.as_ref().map(|(p, _)| p.as_str())
+        self.pending_chart.as_ref().map(|(p, _, _)| p.as_str())
     }
 
     /// The last resolution made here and its proposed effects.
@@ -859,7 +867,7 @@ impl GameDesk {
     /// Finishes the throw that landed on a missing chart cell with the result typed in
     /// [`GameDesk::chart_entry`] (the same dice: app draws are not used until committed).
     pub fn use_chart_result(&mut self) -> bool {
-        let Some((_, physical)) = self.pending_chart.clone() else {
+        let Some((_, physical, _)) = self.pending_chart.clone() else {
             return false;
         };
         let chart = self.chart_entry.trim().to_string();
@@ -867,7 +875,88 @@ impl GameDesk {
             self.message = Some("type the result read off your chart".into());
             return false;
         }
+        // A code the text does not name for this table is taken only when the umpire confirms
+        // it is what the chart prints: never silently.
+        if !self.chart_code_known(&chart) && self.chart_confirmed.as_deref() != Some(chart.as_str())
+        {
+            self.chart_unconfirmed = Some(chart);
+            return false;
+        }
+        self.chart_unconfirmed = None;
+        self.chart_confirmed = None;
         self.resolve(physical, Some(chart))
+    }
+
+    /// Confirms a chart code the text does not name ("as printed on my chart") and uses it.
+    pub fn confirm_chart_result(&mut self) -> bool {
+        let Some(code) = self.chart_unconfirmed.clone() else {
+            return false;
+        };
+        self.chart_entry = code.clone();
+        self.chart_confirmed = Some(code);
+        self.use_chart_result()
+    }
+
+    /// A chart code typed but not confirmed, when the text does not name it.
+    pub fn chart_unconfirmed(&self) -> Option<&str> {
+        self.chart_unconfirmed.as_deref()
+    }
+
+    /// The result codes the text gives for the pending chart cell's table, with their words:
+    /// its result key, the codes it names, or the procedure's outcomes.
+    pub fn chart_codes(&self) -> Vec<(String, String)> {
+        let ruleset = self.game.ruleset();
+        let table = self
+            .pending_chart
+            .as_ref()
+            .and_then(|(_, _, t)| t.as_deref())
+            .and_then(|t| ruleset.table(t));
+        let mut out: Vec<(String, String)> = Vec::new();
+        if let Some(t) = table {
+            for r in &t.results {
+                out.push((
+                    r.pattern.clone(),
+                    r.label.clone().unwrap_or_default().replace("{n}", "n"),
+                ));
+            }
+            for c in &t.named_codes {
+                if !out.iter().any(|(x, _)| x == c) {
+                    out.push((c.clone(), String::new()));
+                }
+            }
+        }
+        if out.is_empty()
+            && let Some(p) = self.resolver.procedure()
+            && table.is_none()
+        {
+            out = p
+                .outcomes
+                .iter()
+                .map(|o| (o.code.clone(), o.label.clone()))
+                .collect();
+        }
+        out
+    }
+
+    /// Whether a typed chart result is one of the codes the text gives (each of its words, for
+    /// a combined result such as "A1 D3").
+    fn chart_code_known(&self, typed: &str) -> bool {
+        let ruleset = self.game.ruleset();
+        let table = self
+            .pending_chart
+            .as_ref()
+            .and_then(|(_, _, t)| t.as_deref())
+            .and_then(|t| ruleset.table(t));
+        if let Some(t) = table
+            && !t.results.is_empty()
+        {
+            // The engine holds a typed code to the table's result key.
+            return true;
+        }
+        let codes = self.chart_codes();
+        typed
+            .split_whitespace()
+            .all(|w| codes.iter().any(|(c, _)| c.eq_ignore_ascii_case(w)))
     }
 
     fn resolve(&mut self, physical: Option<Vec<String>>, chart_result: Option<String>) -> bool {
@@ -886,7 +975,13 @@ impl GameDesk {
             Err(GameError::Refused(Refusal::Resolve(e @ ResolveError::MissingCell { .. }))) => {
                 self.message = None;
                 self.chart_entry.clear();
-                self.pending_chart = Some((e.for_a_form(), physical));
+                let table = match &e {
+                    ResolveError::MissingCell { table, .. } => Some(table.clone()),
+                    _ => None,
+                };
+                self.chart_unconfirmed = None;
+                self.chart_confirmed = None;
+                self.pending_chart = Some((e.for_a_form(), physical, table));
                 false
             }
             other => {

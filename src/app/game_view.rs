@@ -32,6 +32,8 @@ pub const MOVE_LABEL: &str = "Move";
 pub const FIND_COUNTER_LABEL: &str = "Find counter";
 /// Label of the procedure picker of the resolve panel.
 pub const PROCEDURE_LABEL: &str = "Procedure";
+/// Start of the label of the button that confirms a chart code the text does not name.
+pub const CONFIRM_CHART_LABEL: &str = "My chart prints";
 /// Label of the procedure picker's search field.
 pub const PROCEDURE_SEARCH_LABEL: &str = "Find a procedure";
 /// Heading of the current step's procedures in the picker.
@@ -552,6 +554,28 @@ impl GameDesk {
                 .stroke((1.5, ui.visuals().warn_fg_color))
                 .show(ui, |ui| {
                     ui.label(RichText::new(problem).color(ui.visuals().warn_fg_color));
+                    // The codes the text gives for this table, each with its words: a click
+                    // fills it in.
+                    let codes = self.chart_codes();
+                    if codes.is_empty() {
+                        ui.label(
+                            RichText::new(
+                                "The text names no result codes for this chart: type the result                                  exactly as your chart prints it.",
+                            )
+                            .weak(),
+                        );
+                    } else {
+                        ui.label(RichText::new("Codes the text gives:").weak());
+                        ui.horizontal_wrapped(|ui| {
+                            for (code, words) in &codes {
+                                let b = ui.selectable_label(self.chart_entry == *code, code.as_str());
+                                let b = if words.is_empty() { b } else { b.on_hover_text(words) };
+                                if b.clicked() {
+                                    self.chart_entry = code.clone();
+                                }
+                            }
+                        });
+                    }
                     ui.horizontal(|ui| {
                         let label = ui.label(CHART_RESULT_LABEL);
                         ui.add(
@@ -562,6 +586,30 @@ impl GameDesk {
                             queue.push(Command::UseChartResult);
                         }
                     });
+                    if let Some(code) = self.chart_unconfirmed().map(str::to_string) {
+                        let named = if codes.is_empty() {
+                            "the text names no codes for this chart".to_string()
+                        } else {
+                            format!(
+                                "the text names {}",
+                                crate::game::words::and_list(
+                                    codes.iter().map(|(c, _)| c.clone()).collect()
+                                )
+                            )
+                        };
+                        ui.label(
+                            RichText::new(format!(
+                                "\"{code}\" is not a code the text gives ({named}). Check your chart; if it prints \"{code}\", confirm it."
+                            ))
+                            .color(ui.visuals().warn_fg_color),
+                        );
+                        if ui
+                            .button(format!("{CONFIRM_CHART_LABEL} \"{code}\""))
+                            .clicked()
+                        {
+                            self.confirm_chart_result();
+                        }
+                    }
                 });
         }
         if let Some(m) = self.message() {

@@ -301,6 +301,10 @@ pub struct Table {
     pub rows: Vec<Row>,
     /// Result codes.
     pub results: Vec<ResultPattern>,
+    /// Result codes the text names for a table whose code list it does not give (the
+    /// Discipline Table's F, P, D, D*): offered when a result is read off the physical chart.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub named_codes: Vec<String>,
     /// The file it came from.
     pub file: String,
     /// A real-time phase clock laid over this table (a megagame's timetable).

@@ -718,6 +718,8 @@ pub struct RawTable {
     #[serde(default)]
     pub results: BTreeMap<String, RawResult>,
     #[serde(default)]
+    pub named_codes: Vec<String>,
+    #[serde(default)]
     pub clock: Option<RawClock>,
 }
 

@@ -1748,6 +1748,12 @@ fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -> Option<Ta
         lines,
         rows,
         results,
+        named_codes: raw
+            .named_codes
+            .iter()
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect(),
         file: ctx.file.name.clone(),
     })
 }

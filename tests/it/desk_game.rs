@@ -178,6 +178,16 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     );
     type_into(&mut harness, CHART_RESULT_LABEL, "X");
     click(&mut harness, USE_CHART_LABEL);
+    // The text names no code for the AST: "X" is not taken silently, the umpire confirms it is
+    // what the chart prints.
+    assert_eq!(
+        journal(&path).len(),
+        2,
+        "an unnamed code waits for the umpire"
+    );
+    let confirm = format!("{} \"X\"", umpire::app::CONFIRM_CHART_LABEL);
+    assert!(!labels_containing(&harness, "is not a code the text gives").is_empty());
+    click(&mut harness, &confirm);
     let events = journal(&path);
     assert_eq!(events.len(), 3);
     let EventKind::Resolved {
@@ -693,4 +703,59 @@ fn a_click_only_offers_a_move_and_the_umpire_confirms_it() {
     };
     assert_eq!(changes.len(), stack.len());
     assert!(labels_containing(&harness, umpire::app::MOVE_HERE_LABEL).is_empty());
+}
+
+/// A Discipline Check read off the physical chart: the desk offers the codes the text names
+/// (F, P, D, D*), takes one of them at once, and holds any other code until the umpire confirms
+/// the chart prints it.
+#[test]
+fn a_chart_result_is_one_of_the_codes_the_text_gives_or_confirmed() {
+    use umpire::rules::Value;
+    let path = temp_game("codes");
+    let mut g = GameDesk::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(7))
+        .expect("game");
+    g.select_procedure("discipline_check");
+    for (name, value) in [
+        ("reason", Value::Text("combat".into())),
+        ("troop_quality", Value::Int(2)),
+        ("reliability", Value::Text("N".into())),
+        ("bonus_star", Value::Bool(false)),
+        ("treachery_extra_ap", Value::Bool(false)),
+    ] {
+        g.resolver.set_input(name, value);
+    }
+    g.physical = "3".into();
+    assert!(!g.use_physical(), "the cell is not in the text");
+    assert!(g.pending_chart().is_some(), "{:?}", g.message());
+    let codes: Vec<String> = g.chart_codes().into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, ["F", "P", "D", "D*"]);
+    g.chart_entry = "X".into();
+    assert!(!g.use_chart_result(), "X is held");
+    assert_eq!(g.chart_unconfirmed(), Some("X"));
+    assert_eq!(journal(&path).len(), 1);
+    g.chart_entry = "D".into();
+    assert!(g.use_chart_result(), "{:?}", g.message());
+    let events = journal(&path);
+    assert_eq!(events.len(), 2);
+    assert!(
+        matches!(&events[1].kind, EventKind::Resolved { resolution, .. } if resolution.outcome.code == "D")
+    );
+}
+
+/// An input the text gives no value for starts empty, and Roll does not throw until it is
+/// given: nothing is written, and the desk names what is missing.
+#[test]
+fn a_required_input_blocks_the_roll() {
+    let path = temp_game("required");
+    let mut g = GameDesk::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(7))
+        .expect("game");
+    g.select_procedure("assault");
+    assert!(
+        g.resolver.input("kind_of_attack").is_none(),
+        "no kind of attack is assumed"
+    );
+    assert!(!g.roll(), "Roll waits for the inputs");
+    assert_eq!(journal(&path).len(), 1, "nothing written");
+    let message = g.message().unwrap_or_default().to_string();
+    assert!(message.contains("Kind of attack"), "{message}");
 }
