@@ -994,8 +994,29 @@ impl GameDesk {
                 if let Some(&seq) = seqs.last() {
                     self.load_proposals(seq);
                 }
+                self.note_step_it_counts_for();
                 true
             }
+        }
+    }
+
+    /// After a resolution made in a step that does not list its procedure: says which step it
+    /// counts for (the one it belongs to), so that it is not made again there.
+    fn note_step_it_counts_for(&mut self) {
+        let Some(p) = self.resolver.procedure().cloned() else {
+            return;
+        };
+        let steps = crate::game::sequence::leaf_steps(self.game.ruleset());
+        let at = self.game.state().cursor.clone();
+        let counts = crate::game::sequence::step_it_counts_for(&steps, &at, &p.id);
+        if counts != at.step
+            && let Some(step) = steps.get(counts)
+        {
+            self.message = Some(format!(
+                "{} is not a procedure of this step: this result counts for {}, the step it \
+                 belongs to.",
+                p.name, step.path
+            ));
         }
     }
 

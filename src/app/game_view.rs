@@ -22,6 +22,14 @@ pub const UNDO_LABEL: &str = "Undo";
 pub const REDO_LABEL: &str = "Redo";
 /// Start of the label of a pending item's Credit button ("Credit 5 to …").
 pub const CREDIT_LABEL: &str = "Credit";
+/// Label of a pending item's skip menu.
+pub const SKIP_MENU_LABEL: &str = "Skip…";
+/// The reasons offered to skip an item with one click.
+pub const SKIP_REASONS: [&str; 3] = [
+    "Nothing to resolve this turn",
+    "Not played in this game (optional rule)",
+    "Done at the table",
+];
 /// Label of the skip-reason field.
 pub const SKIP_REASON_LABEL: &str = "Reason to skip";
 /// Label of the move-to field.
@@ -168,59 +176,100 @@ impl GameDesk {
         if pending.is_empty() {
             ui.label(RichText::new("Nothing pending at this step.").weak());
         }
-        let label = ui.label(SKIP_REASON_LABEL);
-        ui.add(
-            egui::TextEdit::singleline(&mut self.skip_reason)
-                .hint_text("why an item is skipped")
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(label.id);
-        let mut skip = None;
+        let mut skip: Option<(String, String)> = None;
         let mut credit = None;
         let mut open = None;
-        for p in &pending {
-            ui.horizontal_wrapped(|ui| {
+        // What to do now: the first open item, framed, with its action.
+        let first_open = pending.iter().position(|p| !p.done);
+        let accent = ui.visuals().selection.bg_fill;
+        for (i, p) in pending.iter().enumerate() {
+            let framed = Some(i) == first_open;
+            let frame = if framed {
+                egui::Frame::group(ui.style()).stroke((2.0, accent))
+            } else {
+                egui::Frame::new().inner_margin(2.0)
+            };
+            frame.show(ui, |ui| {
+                ui.set_width(ui.available_width());
                 let mut done = p.done;
                 let mut text = RichText::new(&p.label);
                 if p.mandatory {
                     text = text.strong();
                 }
-                ui.add_enabled(false, egui::Checkbox::new(&mut done, text))
-                    .on_disabled_hover_text(&p.key);
-                if p.mandatory && !p.done {
-                    ui.label(
-                        RichText::new("mandatory")
-                            .small()
-                            .color(ui.visuals().warn_fg_color),
-                    );
+                ui.add_enabled(false, egui::Checkbox::new(&mut done, text));
+                if p.done {
+                    return;
                 }
-                if !p.done {
-                    if p.key.starts_with("reveal:") && ui.small_button(REVEAL_LABEL).clicked() {
+                ui.horizontal_wrapped(|ui| {
+                    if framed {
+                        ui.label(RichText::new("Next:").small().color(accent));
+                    }
+                    if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
                         queue.push(Command::RevealContacts);
                     }
                     if let Some(what) = &p.credit {
                         if ui
-                            .small_button(format!("{CREDIT_LABEL} {what}"))
+                            .button(format!("{CREDIT_LABEL} {what}"))
                             .on_hover_text("Record it in the journal: the item is then done")
                             .clicked()
                         {
                             credit = Some(p.key.clone());
                         }
                     } else if let Some(proc_id) = &p.procedure
-                        && ui.small_button(format!("Resolve {}", p.label)).clicked()
+                        && ui
+                            .button(format!("Resolve {}", p.label))
+                            .on_hover_text("Open it in the resolve panel")
+                            .clicked()
                     {
                         open = Some(proc_id.clone());
                     }
-                    if ui.small_button(format!("Skip {}", p.label)).clicked() {
-                        skip = Some(p.key.clone());
+                    if p.mandatory {
+                        ui.label(
+                            RichText::new("mandatory")
+                                .small()
+                                .color(ui.visuals().warn_fg_color),
+                        );
                     }
-                }
+                    // Stays open while a reason is typed; a choice closes it.
+                    egui::containers::menu::MenuButton::new(SKIP_MENU_LABEL)
+                        .config(
+                            egui::containers::menu::MenuConfig::new()
+                                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+                        )
+                        .ui(ui, |ui| {
+                            for reason in SKIP_REASONS {
+                                if ui.button(reason).clicked() {
+                                    skip = Some((p.key.clone(), reason.to_string()));
+                                    ui.close();
+                                }
+                            }
+                            ui.separator();
+                            let label = ui.label(SKIP_REASON_LABEL);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.skip_reason)
+                                    .hint_text("another reason")
+                                    .desired_width(200.0),
+                            )
+                            .labelled_by(label.id);
+                            if ui
+                                .add_enabled(
+                                    !self.skip_reason.trim().is_empty(),
+                                    egui::Button::new(format!("Skip {}", p.label)),
+                                )
+                                .clicked()
+                            {
+                                skip = Some((p.key.clone(), self.skip_reason.trim().to_string()));
+                                ui.close();
+                            }
+                        });
+                });
             });
         }
         if let Some(p) = open {
             self.select_procedure(&p);
         }
-        if let Some(key) = skip {
+        if let Some((key, reason)) = skip {
+            self.skip_reason = reason;
             self.skip(&key);
         }
         if let Some(key) = credit {

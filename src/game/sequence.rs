@@ -117,6 +117,7 @@ pub fn credit_change(
         ruleset,
         state,
         step,
+        steps: &steps,
     };
     let by = here.scheduled_amount(schedule)?;
     Some((
@@ -172,6 +173,7 @@ pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec
         ruleset,
         state,
         step,
+        steps: &steps,
     };
     let mut out = here.step_items();
     out.extend(here.reveal_items(scenario));
@@ -186,6 +188,26 @@ struct Here<'a> {
     ruleset: &'a Ruleset,
     state: &'a GameState,
     step: &'a LeafStep,
+    steps: &'a [LeafStep],
+}
+
+/// The step a resolution of `procedure` made at `at` counts for: that step when the procedure
+/// is one of its own, else the step of the same turn it belongs to (the next one that lists
+/// it, else the last before): a Weather rolled a step early counts for the Weather Phase, not
+/// as a second Weather of the turn.
+pub fn step_it_counts_for(steps: &[LeafStep], at: &Cursor, procedure: &str) -> usize {
+    let lists = |i: usize| {
+        steps
+            .get(i)
+            .is_some_and(|s| s.procedures.iter().any(|p| p == procedure))
+    };
+    if lists(at.step) {
+        return at.step;
+    }
+    (at.step..steps.len())
+        .find(|&i| lists(i))
+        .or_else(|| (0..at.step).rev().find(|&i| lists(i)))
+        .unwrap_or(at.step)
 }
 
 impl Here<'_> {
@@ -194,12 +216,19 @@ impl Here<'_> {
         self.state.skipped.iter().any(|(_, k, _)| k == key)
     }
 
-    /// Whether procedure `p` was resolved at this cursor (this turn, this step).
+    /// Whether a resolution of `p` made at `at` counts for this step (this turn; made here, or
+    /// in a step of the turn that does not list `p`, for the step that does).
+    fn counts_here(&self, at: &Cursor, p: &str) -> bool {
+        at.turn == self.state.cursor.turn
+            && step_it_counts_for(self.steps, at, p) == self.state.cursor.step
+    }
+
+    /// Whether procedure `p` was resolved for this step (this turn).
     fn resolved_here(&self, p: &str) -> bool {
         self.state
             .resolved
             .iter()
-            .any(|(c, proc_id, _)| *c == self.state.cursor && proc_id == p)
+            .any(|(c, proc_id, _)| proc_id == p && self.counts_here(c, p))
     }
 
     /// A procedure's name from the ruleset (its id if the ruleset lacks it).
@@ -335,7 +364,7 @@ impl Here<'_> {
                 .resolved
                 .iter()
                 .rev()
-                .filter(|(c, proc_id, _)| *c == self.state.cursor && proc_id == p)
+                .filter(|(c, proc_id, _)| proc_id == p && self.counts_here(c, p))
                 .find_map(|(_, _, seq)| self.state.values.get(seq).copied()),
             None => s
                 .amounts

@@ -232,17 +232,37 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     let refused = labels_containing(&harness, "mandatory items are still pending");
     assert!(!refused.is_empty(), "a refused Next is shown inline");
     assert_eq!(journal(&path).len(), 4, "a refused Next writes nothing");
-    type_into(&mut harness, SKIP_REASON_LABEL, "not played today");
+    // Each open item's Skip menu: a reason typed for the first, a reason offered for the rest.
+    let mut first = true;
     loop {
-        let Some(skip) = harness
-            .query_all_by_label_contains("Skip ")
-            .find(|n| n.accesskit_node().role() == Role::Button)
+        let Some(menu) = harness
+            .query_all_by_label(umpire::app::SKIP_MENU_LABEL)
+            .next()
         else {
             break;
         };
-        skip.click();
+        menu.scroll_to_me();
         harness.run();
-        type_into(&mut harness, SKIP_REASON_LABEL, "not played today");
+        harness
+            .get_all_by_label(umpire::app::SKIP_MENU_LABEL)
+            .next()
+            .expect("the menu")
+            .click();
+        harness.run();
+        if first {
+            type_into(&mut harness, SKIP_REASON_LABEL, "not played today");
+            harness
+                .query_all_by_label_contains("Skip ")
+                .find(|n| n.accesskit_node().role() == Role::Button)
+                .expect("the skip button")
+                .click();
+            first = false;
+        } else {
+            harness
+                .get_by_role_and_label(Role::Button, umpire::app::SKIP_REASONS[0])
+                .click();
+        }
+        harness.run();
     }
     click(&mut harness, NEXT_LABEL);
     let events = journal(&path);

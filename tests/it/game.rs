@@ -813,3 +813,54 @@ fn the_weather_input_is_this_turns_weather_result() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Weather rolled a step early (in the Interphase) counts for the Weather Phase, the step it
+/// belongs to: that step then shows it done, and turn 1 holds one Weather, not two.
+#[test]
+fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
+    use umpire::game::{Action, Actor};
+    let dir = std::env::temp_dir().join(format!("umpire-early-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let lib = umpire::rules::Library::shipped();
+    let mut game = umpire::game::Game::create(
+        &dir.join("e.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &lib,
+        Some(3),
+    )
+    .expect("game");
+    let me = Actor::umpire();
+    assert_eq!(game.state().cursor.step, 0);
+    game.act(
+        &me,
+        Action::Resolve {
+            procedure: "weather".into(),
+            inputs: Vec::new(),
+            physical: Some(vec!["4".into()]),
+            chart_result: Some("rain".into()),
+            counters: std::collections::BTreeMap::new(),
+        },
+    )
+    .expect("the weather, a step early");
+    for item in game.pending() {
+        if item.mandatory && !item.done && item.credit.is_some() {
+            game.act(
+                &me,
+                Action::Credit {
+                    item: item.key.clone(),
+                },
+            )
+            .expect("credit");
+        }
+    }
+    game.act(&me, Action::Next)
+        .expect("on to the Weather Phase");
+    let weather = game
+        .pending()
+        .into_iter()
+        .find(|p| p.procedure.as_deref() == Some("weather"))
+        .expect("the Weather Phase's item");
+    assert!(weather.done, "the early roll counts here: {weather:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
