@@ -63,6 +63,10 @@ pub struct GameDesk {
     pub override_reason: String,
     /// The journal's text filter.
     pub journal_filter: String,
+    /// The journal's side, Force and procedure filters.
+    pub journal_by: JournalFilter,
+    /// The journal entry opened to its full explanation.
+    pub journal_open: Option<u64>,
     /// The journal's kind filter (None: every kind).
     pub journal_kind: Option<&'static str>,
     /// The counter list's filter.
@@ -131,7 +135,25 @@ pub struct GameDesk {
 
 /// What the journal rows were built for: journal length, text filter, kind filter, the side
 /// whose view is shown.
-type JournalKey = (usize, String, Option<&'static str>, Option<String>);
+type JournalKey = (
+    usize,
+    String,
+    Option<&'static str>,
+    Option<String>,
+    JournalFilter,
+);
+
+/// The journal's filters beyond its text and kind: one side's, one Force's or one
+/// procedure's entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JournalFilter {
+    /// A side (id): entries that name a counter of it.
+    pub side: Option<String>,
+    /// A Force (id): entries that name a counter of it.
+    pub force: Option<String>,
+    /// A procedure (id): its resolutions, their effects and overrides.
+    pub procedure: Option<String>,
+}
 
 /// One line of the journal panel.
 #[derive(Debug, Clone, PartialEq)]
@@ -248,6 +270,8 @@ impl GameDesk {
             override_reason: String::new(),
             journal_filter: String::new(),
             journal_kind: None,
+            journal_by: JournalFilter::default(),
+            journal_open: None,
             counter_filter: String::new(),
             message: None,
             zoom: 24.0,
@@ -1140,6 +1164,7 @@ impl GameDesk {
             self.journal_filter.trim().to_lowercase(),
             self.journal_kind,
             self.seen_by.clone(),
+            self.journal_by.clone(),
         );
         // In a side's view: entries it sees whole in full, the others as their summary.
         let sights = self
@@ -1158,6 +1183,7 @@ impl GameDesk {
             .iter()
             .rev()
             .filter(|e| key.2.is_none_or(|k| e.kind.name() == k))
+            .filter(|e| self.journal_passes(e, &key.4))
             .filter_map(|e| {
                 let text = match sights
                     .as_ref()
@@ -1184,6 +1210,59 @@ impl GameDesk {
         let rows = std::rc::Rc::new(rows);
         self.journal_rows = Some((key, std::rc::Rc::clone(&rows)));
         rows
+    }
+
+    /// Whether an entry passes the journal's side, Force and procedure filters.
+    fn journal_passes(&self, e: &Event, f: &JournalFilter) -> bool {
+        let events = self.game.events();
+        let resolved_of =
+            |seq: u64| match events.get(seq.saturating_sub(1) as usize).map(|x| &x.kind) {
+                Some(EventKind::Resolved {
+                    resolution,
+                    counters,
+                }) => Some((
+                    resolution.procedure.clone(),
+                    counters.values().flatten().cloned().collect::<Vec<_>>(),
+                )),
+                _ => None,
+            };
+        // An override or applied effects stand for the resolution they are of.
+        let (procedure, mut counters): (Option<String>, Vec<String>) = match &e.kind {
+            EventKind::Resolved { resolution, .. } => (
+                Some(resolution.procedure.clone()),
+                e.kind.counters().into_iter().map(str::to_string).collect(),
+            ),
+            EventKind::Overridden { of, .. } | EventKind::EffectsApplied { of, .. } => {
+                let (p, cs) = resolved_of(*of).unwrap_or_default();
+                (Some(p), cs)
+            }
+            _ => (None, Vec::new()),
+        };
+        counters.extend(e.kind.counters().into_iter().map(str::to_string));
+        let state = self.game.state();
+        if let Some(p) = &f.procedure
+            && procedure.as_ref() != Some(p)
+        {
+            return false;
+        }
+        if let Some(side) = &f.side
+            && !counters
+                .iter()
+                .any(|c| state.counters.get(c).is_some_and(|c| c.side == *side))
+        {
+            return false;
+        }
+        if let Some(force) = &f.force
+            && !counters.iter().any(|c| {
+                state
+                    .counters
+                    .get(c)
+                    .is_some_and(|c| c.force.as_deref() == Some(force.as_str()))
+            })
+        {
+            return false;
+        }
+        true
     }
 
     /// The name of a counter (its id when unknown).

@@ -22,6 +22,14 @@ pub const UNDO_LABEL: &str = "Undo";
 pub const REDO_LABEL: &str = "Redo";
 /// Start of the label of a pending item's Credit button ("Credit 5 to …").
 pub const CREDIT_LABEL: &str = "Credit";
+/// Label of the journal's side filter.
+pub const JOURNAL_SIDE_LABEL: &str = "Side";
+/// Label of the journal's Force filter.
+pub const JOURNAL_FORCE_LABEL: &str = "Force";
+/// Label of the journal's procedure filter.
+pub const JOURNAL_PROCEDURE_LABEL: &str = "Procedure of the entry";
+/// Label of the button that closes an opened journal entry.
+pub const CLOSE_ENTRY_LABEL: &str = "Close";
 /// Label of a pending item's skip menu.
 pub const SKIP_MENU_LABEL: &str = "Skip…";
 /// The reasons offered to skip an item with one click.
@@ -848,9 +856,47 @@ impl GameDesk {
                 self.add_note();
             }
         });
+        self.journal_filters_ui(ui);
         ui.separator();
+        // The entry opened: its full explanation (a resolution's inputs, modifiers, dice,
+        // arithmetic, table and result), as the turn reports print it.
+        if let Some(seq) = self.journal_open
+            && let Some(e) = self
+                .game()
+                .events()
+                .get(seq.saturating_sub(1) as usize)
+                .cloned()
+            && self.journal_rows().iter().any(|r| r.seq == seq)
+        {
+            let words = crate::game::describe::Words::of(self.game());
+            let title = words.title(&e);
+            let lines = words.detail(&e);
+            let mut close = false;
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(format!("#{seq} {title}")).strong());
+                    if ui.small_button(CLOSE_ENTRY_LABEL).clicked() {
+                        close = true;
+                    }
+                });
+                egui::ScrollArea::vertical()
+                    .id_salt("journal_entry")
+                    .max_height(140.0)
+                    .show(ui, |ui| {
+                        for line in &lines {
+                            for l in line.lines() {
+                                ui.add(egui::Label::new(l).wrap());
+                            }
+                        }
+                    });
+            });
+            if close {
+                self.journal_open = None;
+            }
+        }
         let rows = self.journal_rows();
-        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 3.0;
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 5.0;
+        let mut open = None;
         egui::ScrollArea::vertical()
             .id_salt("journal_rows")
             .auto_shrink([false, false])
@@ -865,9 +911,114 @@ impl GameDesk {
                             .background_color(ui.visuals().warn_fg_color.gamma_multiply(0.25))
                             .strong();
                     }
-                    ui.add(egui::Label::new(t).truncate());
+                    let on = self.journal_open == Some(row.seq);
+                    if ui
+                        .add(egui::Button::selectable(on, t).truncate())
+                        .on_hover_text("open the entry")
+                        .clicked()
+                    {
+                        open = Some(if on { None } else { Some(row.seq) });
+                    }
                 }
             });
+        if let Some(o) = open {
+            self.journal_open = o;
+        }
+    }
+
+    /// The journal's side, Force and procedure filters.
+    fn journal_filters_ui(&mut self, ui: &mut Ui) {
+        let scenario = self.game().scenario().clone();
+        let ruleset = self.game().ruleset().clone();
+        // In a side's view the filters narrow what it sees; the lists are the game's own names.
+        let sides: Vec<(String, String)> = scenario
+            .sides
+            .iter()
+            .map(|s| {
+                (
+                    s.id.clone(),
+                    crate::game::words::side_words(&scenario, &s.id),
+                )
+            })
+            .collect();
+        let forces: Vec<(String, String)> = scenario
+            .forces
+            .iter()
+            .filter(|f| !matches!(f.position, crate::game::scenario::Position::OffMap(_)))
+            .map(|f| {
+                (
+                    f.id.clone(),
+                    crate::game::words::force_words(&scenario, &f.id),
+                )
+            })
+            .collect();
+        let mut procedures: Vec<(String, String)> = ruleset
+            .procedures
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect();
+        procedures.sort_by(|a, b| a.1.cmp(&b.1));
+        let combo = |ui: &mut Ui,
+                     label: &str,
+                     salt: &str,
+                     all: &str,
+                     options: &[(String, String)],
+                     current: &mut Option<String>| {
+            let l = ui.label(label);
+            let shown = current
+                .as_ref()
+                .and_then(|c| options.iter().find(|(id, _)| id == c))
+                .map_or(all.to_string(), |(_, w)| w.clone());
+            egui::ComboBox::from_id_salt(salt)
+                .selected_text(shown)
+                .width(150.0)
+                .truncate()
+                .show_ui(ui, |ui| {
+                    if ui.selectable_label(current.is_none(), all).clicked() {
+                        *current = None;
+                    }
+                    for (id, words) in options {
+                        if ui
+                            .selectable_label(current.as_deref() == Some(id.as_str()), words)
+                            .clicked()
+                        {
+                            *current = Some(id.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+        };
+        ui.horizontal_wrapped(|ui| {
+            let mut f = self.journal_by.clone();
+            combo(
+                ui,
+                JOURNAL_SIDE_LABEL,
+                "journal_side",
+                "every side",
+                &sides,
+                &mut f.side,
+            );
+            if !forces.is_empty() {
+                combo(
+                    ui,
+                    JOURNAL_FORCE_LABEL,
+                    "journal_force",
+                    "every Force",
+                    &forces,
+                    &mut f.force,
+                );
+            }
+            combo(
+                ui,
+                JOURNAL_PROCEDURE_LABEL,
+                "journal_procedure",
+                "every procedure",
+                &procedures,
+                &mut f.procedure,
+            );
+            self.journal_by = f;
+        });
     }
 }
 

@@ -306,7 +306,27 @@ impl Words<'_> {
                 format!("Turn {}: {}", to.turn, self.step(to.step))
             }
             EventKind::Note { text } => format!("Note: {text}"),
+            EventKind::Undone { event } => {
+                format!("Undid entry {event}: {}", self.entry_line(*event))
+            }
+            EventKind::Redone { event } => {
+                format!("Redid entry {event}: {}", self.entry_line(*event))
+            }
             _ => format!("{}: {}", self.title(e), self.detail(e).join(" ")),
+        }
+    }
+
+    /// The one-line words of entry `seq` (what an undo or redo took back or restored).
+    fn entry_line(&self, seq: u64) -> String {
+        match self.events.get(seq.saturating_sub(1) as usize) {
+            Some(e)
+                if e.seq == seq
+                    && !matches!(e.kind, EventKind::Undone { .. } | EventKind::Redone { .. }) =>
+            {
+                self.line(e)
+            }
+            Some(e) if e.seq == seq => self.title(e),
+            _ => format!("entry {seq}"),
         }
     }
 
@@ -355,10 +375,14 @@ impl Words<'_> {
                 )]
             }
             EventKind::Note { text } => vec![text.clone()],
-            EventKind::Undone { event } => {
-                vec![format!("Entry {event} undone (it stays in the journal)")]
-            }
-            EventKind::Redone { event } => vec![format!("Entry {event} restored")],
+            EventKind::Undone { event } => vec![format!(
+                "Entry {event} undone (it stays in the journal): {}",
+                self.entry_line(*event)
+            )],
+            EventKind::Redone { event } => vec![format!(
+                "Entry {event} restored: {}",
+                self.entry_line(*event)
+            )],
             EventKind::Clock { action } => vec![self.clock(action)],
             EventKind::Announced { team, text, .. } => vec![match team {
                 Some(t) => format!("{}: {text}", self.side(t)),

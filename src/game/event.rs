@@ -284,6 +284,19 @@ impl std::fmt::Display for Audience {
 }
 
 impl EventKind {
+    /// The counters an entry names: those it changes, those a resolution involved.
+    pub fn counters(&self) -> Vec<&str> {
+        match self {
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                changes.iter().map(CounterChange::counter).collect()
+            }
+            EventKind::Resolved { counters, .. } => {
+                counters.values().flatten().map(String::as_str).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// A short name, as stored in the journal's `kind` column.
     pub fn name(&self) -> &'static str {
         match self {

@@ -779,3 +779,47 @@ fn a_required_input_blocks_the_roll() {
     let message = g.message().unwrap_or_default().to_string();
     assert!(message.contains("Kind of attack"), "{message}");
 }
+
+/// The journal of the example turn: filtered to one procedure it keeps that procedure's
+/// entries; an entry opens to its full explanation (the arithmetic a player checks); an undo
+/// says what it took back.
+#[test]
+fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
+    let path = temp_game("journal");
+    drop(crate::kit::venice_turn_one(&path));
+    let g = GameDesk::open(&path, &Library::shipped()).expect("opens");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), g));
+    harness.run();
+    {
+        let g = harness.state_mut().game.as_mut().expect("game");
+        g.journal_by.procedure = Some("assault".into());
+        let rows = g.journal_rows();
+        assert!(!rows.is_empty());
+        assert!(
+            rows.iter().all(|r| r.text.contains("Assault")),
+            "{:?}",
+            rows.iter().map(|r| &r.text).collect::<Vec<_>>()
+        );
+        g.journal_open = Some(rows[rows.len() - 1].seq);
+    }
+    harness.run();
+    assert!(
+        !labels_containing(&harness, "Modified roll: 5 + 2 = 7").is_empty(),
+        "the opened entry shows its arithmetic"
+    );
+    // An undo says what it took back.
+    {
+        let g = harness.state_mut().game.as_mut().expect("game");
+        g.journal_by = Default::default();
+        g.journal_open = None;
+        assert!(g.act(umpire::game::Action::Undo));
+    }
+    harness.run();
+    let undid = labels_containing(&harness, "Undid entry");
+    assert!(
+        undid.iter().any(|l| l.contains(": ") && l.len() > "#103 Undid entry 102: ".len()),
+        "{undid:?}"
+    );
+}
