@@ -4,6 +4,7 @@
 
 use eframe::egui::{self, Color32, RichText, Ui};
 
+use super::commands::Command;
 use super::game::GameDesk;
 use crate::game::board::board;
 
@@ -16,7 +17,7 @@ struct Moving(Vec<String>);
 
 impl GameDesk {
     /// The board of an area map.
-    pub fn areas_ui(&mut self, ui: &mut Ui) {
+    pub fn areas_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         // A megagame's table / role filter shows that table's (or role's) part of the board.
         let shown = self.counters_shown();
         let groups = board(self.game().scenario(), self.game().state(), |c| {
@@ -126,8 +127,8 @@ impl GameDesk {
         if let Some(id) = select {
             self.select(Some(&id));
         }
-        for (ids, to) in moves {
-            self.move_counters(&ids, to);
+        for (counters, to) in moves {
+            queue.push(Command::Move { counters, to });
         }
     }
 }

@@ -4,9 +4,71 @@
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-/// A user action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+use crate::game::Edit;
+use crate::game::scenario::Position;
+
+/// A user action. The actions on a game that need more than a key press carry what they act
+/// on (counters and a place, an item and a reason, …): the map, the board, the panels and the
+/// tests all queue the same command.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// Move counters as one entry (a stack, a Force, a split-off group, one counter).
+    Move {
+        /// The counters (ids).
+        counters: Vec<String>,
+        /// Where to.
+        to: Position,
+    },
+    /// Skip a pending item, with the reason.
+    Skip {
+        /// The item's key.
+        item: String,
+        /// Why.
+        reason: String,
+    },
+    /// Record a pending item that credits an amount (scheduled APs).
+    Credit {
+        /// The item's key.
+        item: String,
+    },
+    /// Replace the result of a resolution, with the reason.
+    Override {
+        /// The resolution's entry.
+        of: u64,
+        /// The outcome that stands.
+        outcome: String,
+        /// Why.
+        reason: String,
+    },
+    /// A note in the journal.
+    Note(String),
+    /// Put a counter in a role of the open procedure (attacker, defender…).
+    AddToRole {
+        /// The role.
+        role: String,
+        /// The counter (id).
+        counter: String,
+    },
+    /// Take a counter out of a role.
+    RemoveFromRole {
+        /// The role.
+        role: String,
+        /// The counter (id).
+        counter: String,
+    },
+    /// A hand change of a counter (strength, status marker, taken off…), with a note.
+    Edit {
+        /// The counter (id).
+        counter: String,
+        /// What changes.
+        edit: Edit,
+        /// Why (optional).
+        note: Option<String>,
+    },
+    /// Open a procedure in the resolve panel.
+    OpenProcedure(String),
+    /// Use a chart code the text does not name, confirmed as printed on the umpire's chart.
+    ConfirmChartResult,
     /// Undo the last action in the game.
     Undo,
     /// Redo the last undone action.
@@ -110,7 +172,7 @@ impl Command {
     ];
 
     /// What the command does, for menus and the palette.
-    pub fn label(self) -> &'static str {
+    pub fn label(&self) -> &'static str {
         match self {
             Command::Undo => "Undo",
             Command::Redo => "Redo",
@@ -144,11 +206,21 @@ impl Command {
             Command::SeeAsNextSide => "As seen by: the next side",
             Command::SeeAsSide(_) => "As seen by a side",
             Command::RevealContacts => "Reveal the counters in contact",
+            Command::Move { .. } => "Move counters",
+            Command::Skip { .. } => "Skip an item",
+            Command::Credit { .. } => "Credit a scheduled amount",
+            Command::Override { .. } => "Override a result",
+            Command::Note(_) => "Add a note",
+            Command::AddToRole { .. } => "Add a counter to a role",
+            Command::RemoveFromRole { .. } => "Take a counter out of a role",
+            Command::Edit { .. } => "Change a counter by hand",
+            Command::OpenProcedure(_) => "Open a procedure",
+            Command::ConfirmChartResult => "Use the chart code as printed",
         }
     }
 
     /// Its keyboard shortcut, if any.
-    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+    pub fn shortcut(&self) -> Option<KeyboardShortcut> {
         let k = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
         let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
         match self {
@@ -183,12 +255,22 @@ impl Command {
             | Command::MoveSelected
             | Command::SeeAsUmpire
             | Command::SeeAsSide(_)
-            | Command::RevealContacts => None,
+            | Command::RevealContacts
+            | Command::Move { .. }
+            | Command::Skip { .. }
+            | Command::Credit { .. }
+            | Command::Override { .. }
+            | Command::Note(_)
+            | Command::AddToRole { .. }
+            | Command::RemoveFromRole { .. }
+            | Command::Edit { .. }
+            | Command::OpenProcedure(_)
+            | Command::ConfirmChartResult => None,
         }
     }
 
     /// Whether the shortcut may fire while a text field has the keyboard (plain keys may not).
-    pub fn works_while_typing(self) -> bool {
+    pub fn works_while_typing(&self) -> bool {
         matches!(
             self,
             Command::Palette
@@ -208,7 +290,7 @@ impl Command {
     }
 
     /// Whether the command needs an open game.
-    pub fn needs_game(self) -> bool {
+    pub fn needs_game(&self) -> bool {
         !matches!(
             self,
             Command::Palette
@@ -227,7 +309,7 @@ impl Command {
         let typing = ctx.egui_wants_keyboard_input();
         let mut all: Vec<(Command, KeyboardShortcut)> = Command::ALL
             .iter()
-            .filter_map(|c| c.shortcut().map(|s| (*c, s)))
+            .filter_map(|c| c.shortcut().map(|s| (c.clone(), s)))
             .collect();
         all.sort_by_key(|(_, s)| {
             std::cmp::Reverse(
@@ -244,7 +326,7 @@ impl Command {
                     continue;
                 }
                 if i.consume_shortcut(s) {
-                    out.push(*c);
+                    out.push(c.clone());
                 }
             }
         });
@@ -252,7 +334,7 @@ impl Command {
     }
 
     /// The shortcut in words for this platform ("Ctrl+Z").
-    pub fn shortcut_text(self, ctx: &eframe::egui::Context) -> String {
+    pub fn shortcut_text(&self, ctx: &eframe::egui::Context) -> String {
         self.shortcut()
             .map_or_else(String::new, |s| ctx.format_shortcut(&s))
     }

@@ -152,7 +152,10 @@ impl GameDesk {
                 };
                 for role in roles {
                     if ui.small_button(format!("Add to {role}")).clicked() {
-                        self.add_to_role(&role, &id);
+                        queue.push(Command::AddToRole {
+                            role: role.clone(),
+                            counter: id.clone(),
+                        });
                     }
                 }
             });
@@ -177,7 +180,7 @@ impl GameDesk {
                 queue.push(Command::MoveSelected);
             }
         });
-        self.hand_changes_ui(ui, &id, c.kind);
+        self.hand_changes_ui(ui, queue, &id, c.kind);
     }
 
     /// The stack inspector: the counters in the selected counter's hex, with a box to split
@@ -260,7 +263,13 @@ impl GameDesk {
 
     /// Every change an umpire makes by hand: attributes (strength, order, ledger values),
     /// status markers, taking the counter off; one entry each, with the note.
-    fn hand_changes_ui(&mut self, ui: &mut Ui, id: &str, kind: CounterKind) {
+    fn hand_changes_ui(
+        &mut self,
+        ui: &mut Ui,
+        queue: &mut Vec<Command>,
+        id: &str,
+        kind: CounterKind,
+    ) {
         let ruleset = self.game().ruleset().clone();
         let specs: Vec<AttributeSpec> = match kind {
             CounterKind::Leader => ruleset.leaders.clone(),
@@ -385,14 +394,11 @@ impl GameDesk {
                 }
                 if let Some(edit) = edit {
                     let note = Some(self.edit_note.trim().to_string()).filter(|n| !n.is_empty());
-                    if self.act(crate::game::Action::Edit {
+                    queue.push(Command::Edit {
                         counter: id.to_string(),
                         edit,
                         note,
-                    }) {
-                        self.edit_note.clear();
-                        self.edit_values.clear();
-                    }
+                    });
                 }
             });
     }

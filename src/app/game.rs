@@ -541,7 +541,13 @@ impl GameDesk {
 
     /// Records the note typed in [`GameDesk::note`].
     pub fn add_note(&mut self) -> bool {
-        let text = self.note.trim().to_string();
+        let text = self.note.clone();
+        self.note_text(&text)
+    }
+
+    /// Records a note in the journal.
+    pub fn note_text(&mut self, text: &str) -> bool {
+        let text = text.trim().to_string();
         if text.is_empty() {
             self.message = Some("type the note first".into());
             return false;
@@ -549,6 +555,26 @@ impl GameDesk {
         let done = self.act(Action::Note { text });
         if done {
             self.note.clear();
+        }
+        done
+    }
+
+    /// Skips a pending item for the reason given.
+    pub fn skip_with(&mut self, item: &str, reason: &str) -> bool {
+        self.skip_reason = reason.to_string();
+        self.skip(item)
+    }
+
+    /// A hand change of a counter, with the umpire's note.
+    pub fn edit(&mut self, counter: &str, edit: crate::game::Edit, note: Option<String>) -> bool {
+        let done = self.act(Action::Edit {
+            counter: counter.to_string(),
+            edit,
+            note,
+        });
+        if done {
+            self.edit_note.clear();
+            self.edit_values.clear();
         }
         done
     }
@@ -1131,10 +1157,16 @@ impl GameDesk {
             self.message = Some("nothing to override: resolve a procedure first".into());
             return false;
         };
+        let (outcome, reason) = (self.override_outcome.clone(), self.override_reason.clone());
+        self.override_with(of, &outcome, &reason)
+    }
+
+    /// Replaces the outcome of the resolution at entry `of`, for the reason given.
+    pub fn override_with(&mut self, of: u64, outcome: &str, reason: &str) -> bool {
         let action = Action::Override {
             of,
-            outcome: self.override_outcome.trim().to_string(),
-            reason: self.override_reason.trim().to_string(),
+            outcome: outcome.trim().to_string(),
+            reason: reason.trim().to_string(),
         };
         let done = self.act(action);
         if done {

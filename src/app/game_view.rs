@@ -120,7 +120,7 @@ impl GameDesk {
             .default_size(210.0)
             .size_range(120.0..=600.0)
             .show(ui, |ui| self.journal_ui(ui, queue));
-        egui::CentralPanel::default().show(ui, |ui| self.table_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.table_ui(ui, queue));
     }
 
     /// Turn, date and step; the steps of the turn with the current one highlighted; the pending
@@ -274,14 +274,13 @@ impl GameDesk {
             });
         }
         if let Some(p) = open {
-            self.select_procedure(&p);
+            queue.push(Command::OpenProcedure(p));
         }
-        if let Some((key, reason)) = skip {
-            self.skip_reason = reason;
-            self.skip(&key);
+        if let Some((item, reason)) = skip {
+            queue.push(Command::Skip { item, reason });
         }
-        if let Some(key) = credit {
-            self.credit(&key);
+        if let Some(item) = credit {
+            queue.push(Command::Credit { item });
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
@@ -374,10 +373,10 @@ impl GameDesk {
     }
 
     /// The table: a hex map, areas with their counters, or a free-form list of units.
-    pub fn table_ui(&mut self, ui: &mut Ui) {
+    pub fn table_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         match self.geometry() {
-            GeometryKind::Hex => self.hex_map_ui(ui),
-            GeometryKind::Area => self.areas_ui(ui),
+            GeometryKind::Hex => self.hex_map_ui(ui, queue),
+            GeometryKind::Area => self.areas_ui(ui, queue),
             _ => self.free_table_ui(ui),
         }
     }
@@ -542,7 +541,7 @@ impl GameDesk {
             });
         }
         if let Some((role, id)) = remove {
-            self.remove_from_role(&role, &id);
+            queue.push(Command::RemoveFromRole { role, counter: id });
         }
         // Inputs the game supplies: from the counters involved, or from the game itself
         // (this turn's weather, the turn), each said with where it came from.
@@ -664,7 +663,7 @@ impl GameDesk {
                             .button(format!("{CONFIRM_CHART_LABEL} \"{code}\""))
                             .clicked()
                         {
-                            self.confirm_chart_result();
+                            queue.push(Command::ConfirmChartResult);
                         }
                     }
                 });
@@ -769,7 +768,11 @@ impl GameDesk {
                             .labelled_by(label.id);
                         });
                         if ui.button("Override the result").clicked() {
-                            self.override_result();
+                            queue.push(Command::Override {
+                                of: entry.seq,
+                                outcome: self.override_outcome.clone(),
+                                reason: self.override_reason.clone(),
+                            });
                         }
                     });
                 egui::CollapsingHeader::new("Explanation")
@@ -853,7 +856,7 @@ impl GameDesk {
             ui.add(egui::TextEdit::singleline(&mut self.note).desired_width(200.0))
                 .labelled_by(label.id);
             if ui.button("Add note").clicked() {
-                self.add_note();
+                queue.push(Command::Note(self.note.clone()));
             }
         });
         self.journal_filters_ui(ui);

@@ -5,6 +5,7 @@
 
 use eframe::egui::{self, Color32, Sense, Stroke, Ui, Vec2, pos2};
 
+use super::commands::Command;
 use super::game::GameDesk;
 use crate::game::face::{Face, StackFace, Symbol, face, stack_face};
 use crate::game::hex::HexId;
@@ -76,7 +77,7 @@ impl GameDesk {
 
     /// The hex map. Drag a stack onto a hex to move it (Shift: the selected counter alone),
     /// drag the map to pan, scroll to zoom; a click selects, and offers "Move here".
-    pub fn hex_map_ui(&mut self, ui: &mut Ui) {
+    pub fn hex_map_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         let digits = self
             .game()
             .ruleset()
@@ -374,8 +375,13 @@ impl GameDesk {
             }
             if response.drag_stopped() {
                 self.dragging = None;
-                if let Some(t) = target {
-                    self.move_counters(&ids, Position::Hex(t));
+                if let Some(t) = target
+                    && !ids.is_empty()
+                {
+                    queue.push(Command::Move {
+                        counters: ids,
+                        to: Position::Hex(t),
+                    });
                 }
             }
         }
@@ -428,7 +434,10 @@ impl GameDesk {
                         .button(format!("{MOVE_HERE_LABEL}: {what} to {place}"))
                         .clicked()
                     {
-                        self.move_counters(&moving, Position::Hex(target.clone()));
+                        queue.push(Command::Move {
+                            counters: moving.clone(),
+                            to: Position::Hex(target.clone()),
+                        });
                         self.move_target = None;
                     }
                     if ui.button(CANCEL_MOVE_LABEL).clicked() {

@@ -318,6 +318,7 @@ impl Shell {
     /// Applies one command.
     pub fn apply(&mut self, command: Command, desk: &mut Desk, game: &mut Option<GameDesk>) {
         let on_game = self.screen == Screen::Game;
+        let label = command.label();
         match (command, game.as_mut()) {
             (Command::Palette, _) => {
                 self.palette = !self.palette;
@@ -361,9 +362,7 @@ impl Shell {
             (Command::Roll, _) if !on_game => desk.roll(),
             (Command::UsePhysical, _) if !on_game => desk.use_physical(),
             (Command::UseChartResult, _) if !on_game => desk.use_chart_result(),
-            (_, None) => {
-                self.message = Some(format!("{}: open or start a game first", command.label()))
-            }
+            (_, None) => self.message = Some(format!("{label}: open or start a game first")),
             (_, Some(_)) if !on_game => {}
             (c, Some(g)) => {
                 match c {
@@ -402,6 +401,33 @@ impl Shell {
                     Command::SeeAsNextSide => g.see_next_side(),
                     Command::SeeAsSide(i) => g.see_side_at(usize::from(i)),
                     Command::RevealContacts => g.reveal_contacts(),
+                    Command::Move { counters, to } => g.move_counters(&counters, to),
+                    Command::Skip { item, reason } => g.skip_with(&item, &reason),
+                    Command::Credit { item } => g.credit(&item),
+                    Command::Override {
+                        of,
+                        outcome,
+                        reason,
+                    } => g.override_with(of, &outcome, &reason),
+                    Command::Note(text) => g.note_text(&text),
+                    Command::AddToRole { role, counter } => {
+                        g.add_to_role(&role, &counter);
+                        true
+                    }
+                    Command::RemoveFromRole { role, counter } => {
+                        g.remove_from_role(&role, &counter);
+                        true
+                    }
+                    Command::Edit {
+                        counter,
+                        edit,
+                        note,
+                    } => g.edit(&counter, edit, note),
+                    Command::OpenProcedure(id) => {
+                        g.select_procedure(&id);
+                        true
+                    }
+                    Command::ConfirmChartResult => g.confirm_chart_result(),
                     Command::Palette
                     | Command::NewGame
                     | Command::OpenGame
@@ -611,11 +637,11 @@ impl Shell {
                             )
                             .clicked()
                         {
-                            run = Some(*c);
+                            run = Some(c.clone());
                         }
                     }
                     if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                        run = matches.first().copied();
+                        run = matches.first().cloned();
                     }
                 });
             if let Some(c) = run {
@@ -1032,12 +1058,12 @@ fn command_buttons(
     commands: &[Command],
     queue: &mut Vec<Command>,
 ) {
-    for &c in commands {
+    for c in commands {
         if ui
             .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(ctx)))
             .clicked()
         {
-            queue.push(c);
+            queue.push(c.clone());
         }
     }
 }

@@ -819,7 +819,83 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
     harness.run();
     let undid = labels_containing(&harness, "Undid entry");
     assert!(
-        undid.iter().any(|l| l.contains(": ") && l.len() > "#103 Undid entry 102: ".len()),
+        undid
+            .iter()
+            .any(|l| l.contains(": ") && l.len() > "#103 Undid entry 102: ".len()),
         "{undid:?}"
+    );
+}
+
+/// Every game action of the desk is a command that carries what it acts on: queued as the
+/// panels queue them, a Force's move, a hand change with its note and a skip with its reason
+/// each write one entry.
+#[test]
+fn game_actions_are_commands_with_their_parameters() {
+    let path = temp_game("commands");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    let (force, to) = {
+        let g = harness.state().game.as_ref().expect("game");
+        let state = g.game().state();
+        let chaumont = state.counter_id("Chaumont").expect("Chaumont").to_string();
+        let hex = state.counters[&chaumont].position.clone();
+        let force: Vec<String> = state
+            .counters
+            .values()
+            .filter(|c| c.position == hex)
+            .map(|c| c.id.clone())
+            .collect();
+        (force, Position::Hex("2833".into()))
+    };
+    let item = {
+        let g = harness.state().game.as_ref().expect("game");
+        g.game()
+            .pending()
+            .into_iter()
+            .find(|p| !p.done)
+            .expect("a pending item")
+            .key
+    };
+    let unit = force
+        .iter()
+        .find(|id| id.contains("gendarmes"))
+        .expect("the Gendarmes")
+        .clone();
+    for command in [
+        Command::Move {
+            counters: force.clone(),
+            to: to.clone(),
+        },
+        Command::Edit {
+            counter: unit.clone(),
+            edit: umpire::game::Edit::Status {
+                status: "disrupted".into(),
+                on: true,
+            },
+            note: Some("crossed the Adda in the dark".into()),
+        },
+        Command::Skip {
+            item,
+            reason: "not played today".into(),
+        },
+    ] {
+        harness.state_mut().shell.queue.push(command);
+        harness.run();
+    }
+    let events = journal(&path);
+    assert_eq!(
+        events.len(),
+        4,
+        "{:?}",
+        events.iter().map(|e| &e.kind).collect::<Vec<_>>()
+    );
+    assert!(
+        matches!(&events[1].kind, EventKind::Changed { changes, .. } if changes.len() == force.len())
+    );
+    assert!(
+        matches!(&events[2].kind, EventKind::Changed { reason: Some(r), .. } if r == "crossed the Adda in the dark")
+    );
+    assert!(
+        matches!(&events[3].kind, EventKind::Skipped { reason, .. } if reason == "not played today")
     );
 }
