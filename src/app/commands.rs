@@ -65,6 +65,21 @@ pub enum Command {
         /// Why (optional).
         note: Option<String>,
     },
+    /// Put a new counter on the table.
+    AddCounter {
+        /// Its name.
+        name: String,
+        /// Its side (id).
+        side: String,
+        /// Unit, leader or marker.
+        kind: crate::game::scenario::CounterKind,
+        /// Where.
+        at: Position,
+        /// Attributes, NAME → VALUE as typed.
+        attributes: Vec<(String, String)>,
+        /// Why (optional).
+        note: Option<String>,
+    },
     /// Open a procedure in the resolve panel.
     OpenProcedure(String),
     /// Use a chart code the text does not name, confirmed as printed on the umpire's chart.
@@ -215,6 +230,7 @@ impl Command {
             Command::RemoveFromRole { .. } => "Take a counter out of a role",
             Command::Edit { .. } => "Change a counter by hand",
             Command::OpenProcedure(_) => "Open a procedure",
+            Command::AddCounter { .. } => "Add a counter",
             Command::ConfirmChartResult => "Use the chart code as printed",
         }
     }
@@ -265,6 +281,7 @@ impl Command {
             | Command::RemoveFromRole { .. }
             | Command::Edit { .. }
             | Command::OpenProcedure(_)
+            | Command::AddCounter { .. }
             | Command::ConfirmChartResult => None,
         }
     }

@@ -21,6 +21,14 @@ pub const SET_LABEL: &str = "Set";
 pub const TAKE_OFF_LABEL: &str = "Take off the table";
 /// Heading of the hand changes.
 pub const CHANGE_BY_HAND_LABEL: &str = "Change by hand";
+/// Heading of the section that adds a counter.
+pub const ADD_COUNTER_LABEL: &str = "Add a counter";
+/// Label of the new counter's name field.
+pub const NEW_NAME_LABEL: &str = "Name";
+/// Label of the new counter's place field.
+pub const NEW_AT_LABEL: &str = "At";
+/// Label of the button that adds the counter.
+pub const ADD_LABEL: &str = "Add it to the table";
 /// Label of a stack row's button that puts the counter on top.
 pub const ON_TOP_LABEL: &str = "On top";
 
@@ -80,6 +88,7 @@ impl GameDesk {
         if let Some(id) = clicked {
             self.select(Some(&id));
         }
+        self.add_counter_ui(ui, queue);
         let Some(id) = self.selected.clone() else {
             ui.label(
                 RichText::new(
@@ -399,6 +408,115 @@ impl GameDesk {
                         edit,
                         note,
                     });
+                }
+            });
+    }
+
+    /// Puts a new counter on the table: its name, side, unit or leader, place and strength;
+    /// one journal entry with the note.
+    fn add_counter_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        let sides: Vec<(String, String)> = self
+            .game()
+            .scenario()
+            .sides
+            .iter()
+            .map(|s| (s.id.clone(), side_words(self.game().scenario(), &s.id)))
+            .collect();
+        let strength = self.game().ruleset().strength_attribute.clone();
+        let strength_label = strength
+            .as_ref()
+            .map(|a| attribute_words(self.game().ruleset(), a));
+        if self.adding.at.is_empty()
+            && let Some(c) = self
+                .selected
+                .as_ref()
+                .and_then(|id| self.game().state().counters.get(id))
+        {
+            self.adding.at = match &c.position {
+                Position::Hex(h) => h.clone(),
+                Position::Area(a) => a.clone(),
+                Position::Free { x, y } => format!("{x}, {y}"),
+                Position::OffMap(_) => String::new(),
+            };
+        }
+        egui::CollapsingHeader::new(RichText::new(ADD_COUNTER_LABEL).strong())
+            .id_salt("add_counter")
+            .default_open(false)
+            .show(ui, |ui| {
+                let a = &mut self.adding;
+                ui.horizontal(|ui| {
+                    let l = ui.label(NEW_NAME_LABEL);
+                    ui.add(egui::TextEdit::singleline(&mut a.name).desired_width(170.0))
+                        .labelled_by(l.id);
+                });
+                ui.horizontal(|ui| {
+                    let l = ui.label("Side");
+                    let shown = sides
+                        .iter()
+                        .find(|(id, _)| *id == a.side)
+                        .map_or("— choose —".to_string(), |(_, w)| w.clone());
+                    egui::ComboBox::from_id_salt("add_counter_side")
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            for (id, words) in &sides {
+                                ui.selectable_value(&mut a.side, id.clone(), words);
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.checkbox(&mut a.leader, "a leader");
+                });
+                ui.horizontal(|ui| {
+                    let l = ui.label(NEW_AT_LABEL);
+                    ui.add(egui::TextEdit::singleline(&mut a.at).desired_width(110.0))
+                        .labelled_by(l.id);
+                    if let Some(label) = &strength_label
+                        && !a.leader
+                    {
+                        let l = ui.label(label);
+                        ui.add(
+                            egui::TextEdit::singleline(&mut a.strength)
+                                .desired_width(40.0)
+                                .hint_text("?"),
+                        )
+                        .labelled_by(l.id);
+                    }
+                });
+                let ready =
+                    !a.name.trim().is_empty() && !a.side.is_empty() && !a.at.trim().is_empty();
+                if ui
+                    .add_enabled(ready, egui::Button::new(ADD_LABEL))
+                    .clicked()
+                {
+                    let kind = self.game().ruleset().geometry.as_ref().map(|g| g.kind);
+                    match crate::game::hex::read_position(&self.adding.at, kind) {
+                        Ok(at) => {
+                            let a = &self.adding;
+                            let mut attributes = Vec::new();
+                            if let Some(s) = &strength
+                                && !a.leader
+                                && !a.strength.trim().is_empty()
+                            {
+                                attributes.push((s.clone(), a.strength.trim().to_string()));
+                            }
+                            queue.push(Command::AddCounter {
+                                name: a.name.trim().to_string(),
+                                side: a.side.clone(),
+                                kind: if a.leader {
+                                    CounterKind::Leader
+                                } else {
+                                    CounterKind::Unit
+                                },
+                                at,
+                                attributes,
+                                note: Some(self.edit_note.trim().to_string())
+                                    .filter(|n| !n.is_empty()),
+                            });
+                        }
+                        Err(e) => {
+                            self.refuse(&e.to_string());
+                        }
+                    }
                 }
             });
     }

@@ -96,6 +96,8 @@ pub struct GameDesk {
     chart_confirmed: Option<String>,
     /// The procedure picker's search, as typed.
     pub procedure_search: String,
+    /// The new counter being typed in the counters panel.
+    pub adding: NewCounter,
     /// The note of a hand change, as typed.
     pub edit_note: String,
     /// The values typed for hand changes, by attribute.
@@ -142,6 +144,21 @@ type JournalKey = (
     Option<String>,
     JournalFilter,
 );
+
+/// A counter the umpire is adding, as typed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewCounter {
+    /// Its name.
+    pub name: String,
+    /// Its side (id).
+    pub side: String,
+    /// Whether it is a leader (else a unit).
+    pub leader: bool,
+    /// Where, as typed (a hex, an area, x, y).
+    pub at: String,
+    /// Its strength, as typed (the ruleset's strength attribute), if any.
+    pub strength: String,
+}
 
 /// The journal's filters beyond its text and kind: one side's, one Force's or one
 /// procedure's entries.
@@ -288,6 +305,7 @@ impl GameDesk {
             chart_unconfirmed: None,
             chart_confirmed: None,
             procedure_search: String::new(),
+            adding: NewCounter::default(),
             edit_note: String::new(),
             edit_values: std::collections::BTreeMap::new(),
             action_bounds: None,

@@ -428,6 +428,27 @@ impl Shell {
                         true
                     }
                     Command::ConfirmChartResult => g.confirm_chart_result(),
+                    Command::AddCounter {
+                        name,
+                        side,
+                        kind,
+                        at,
+                        attributes,
+                        note,
+                    } => {
+                        let done = g.act(crate::game::Action::AddCounter {
+                            name,
+                            side,
+                            kind,
+                            at,
+                            attributes,
+                            note,
+                        });
+                        if done {
+                            g.adding = Default::default();
+                        }
+                        done
+                    }
                     Command::Palette
                     | Command::NewGame
                     | Command::OpenGame

@@ -37,6 +37,21 @@ pub enum Action {
         /// Why, in the umpire's words (optional).
         note: Option<String>,
     },
+    /// Put a new counter on the table (an army raised, a Fort built, a marker), with a note.
+    AddCounter {
+        /// Its name (unique in the game).
+        name: String,
+        /// Its side (id).
+        side: String,
+        /// Unit, leader or marker.
+        kind: super::scenario::CounterKind,
+        /// Where.
+        at: Position,
+        /// Attributes, NAME → VALUE as typed.
+        attributes: Vec<(String, String)>,
+        /// Why (optional).
+        note: Option<String>,
+    },
     /// Take a counter off the table.
     Remove {
         /// Counter id.
@@ -210,6 +225,8 @@ impl Action {
             | CounterChange::Move { counter, .. }
             | CounterChange::Remove { counter, .. }
             | CounterChange::Adjust { counter, .. } => id(counter),
+            // A counter added is named by its new id.
+            CounterChange::Add { .. } => {}
         };
         match &mut self {
             Action::Move { counter, .. }

@@ -41,6 +41,14 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
     match action {
         Action::Move { counter, to } => check_move(view, counter, to),
         Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
+        Action::AddCounter {
+            name,
+            side,
+            kind,
+            at,
+            attributes,
+            note,
+        } => check_add_counter(view, name, side, *kind, at, attributes, note.as_deref()),
         Action::Edit {
             counter,
             edit,
@@ -384,6 +392,86 @@ fn check_edit(view: &View, id: &str, edit: &super::action::Edit, note: Option<&s
         }
     }
     Ok(kinds)
+}
+
+/// A new counter: a name no other has, a side of the scenario, a place on its map, attributes
+/// the ruleset declares for its kind; its id made from its name.
+fn check_add_counter(
+    view: &View,
+    name: &str,
+    side: &str,
+    kind: super::scenario::CounterKind,
+    at: &Position,
+    typed: &[(String, String)],
+    note: Option<&str>,
+) -> Checked {
+    let name = name.trim();
+    if name.is_empty() || view.state.counter_id(name).is_some() {
+        return Err(Refusal::NameTaken {
+            name: name.to_string(),
+        });
+    }
+    if !view.scenario.sides.iter().any(|s| s.id == side) {
+        return Err(Refusal::NoSide {
+            side: side.to_string(),
+            sides: view
+                .scenario
+                .sides
+                .iter()
+                .map(|s| s.name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    position(view.ruleset, at)?;
+    let slug: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let base = format!("added-{}", if slug.is_empty() { "counter" } else { &slug });
+    let mut id = base.clone();
+    let mut n = 2;
+    while view.state.counters.contains_key(&id) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    let mut counter = CounterState {
+        id: id.clone(),
+        name: name.to_string(),
+        side: side.to_string(),
+        army: None,
+        kind,
+        attributes: Default::default(),
+        unknown: Vec::new(),
+        statuses: Default::default(),
+        position: at.clone(),
+        force: None,
+        removed: None,
+    };
+    for (attribute, value) in typed {
+        if value.trim().is_empty() {
+            continue;
+        }
+        let v = attribute_value(view.ruleset, &counter, attribute, value)?;
+        counter.attributes.insert(attribute.clone(), v);
+    }
+    let note = note.map(str::trim).filter(|n| !n.is_empty());
+    Ok(changed(
+        vec![CounterChange::Add {
+            counter: id,
+            name: counter.name,
+            side: counter.side,
+            kind,
+            attributes: counter.attributes,
+            at: at.clone(),
+        }],
+        note.map(str::to_string),
+    ))
 }
 
 fn check_remove(view: &View, id: &str, reason: &str) -> Checked {

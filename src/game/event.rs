@@ -58,6 +58,23 @@ pub enum CounterChange {
         /// Why.
         reason: String,
     },
+    /// A counter put on the table that the scenario did not have (an army raised, a Fort
+    /// built, a marker the umpire needs), with its name, side, kind, attributes and place.
+    Add {
+        /// The new counter's id (unique in the game).
+        counter: String,
+        /// Its name (unique in the game).
+        name: String,
+        /// Its side.
+        side: String,
+        /// Unit, leader or marker.
+        kind: super::scenario::CounterKind,
+        /// Its attributes.
+        #[serde(default)]
+        attributes: std::collections::BTreeMap<String, Value>,
+        /// Where it is put.
+        at: Position,
+    },
     /// A whole-number attribute changed by a delta (a treasury paid into, an Arrears box
     /// marked). Deltas commute: several umpires' adjustments to one ledger give the same total
     /// in any order. A missing attribute counts as 0.
@@ -79,6 +96,7 @@ impl CounterChange {
             | CounterChange::Status { counter, .. }
             | CounterChange::Move { counter, .. }
             | CounterChange::Remove { counter, .. }
+            | CounterChange::Add { counter, .. }
             | CounterChange::Adjust { counter, .. } => counter,
         }
     }

@@ -277,6 +277,20 @@ pub enum Refusal {
     /// A change of nothing.
     #[error("no changes given")]
     NoChanges,
+    /// A counter added under a name the game already has, or none.
+    #[error("a counter needs a name no other counter has ('{name}')")]
+    NameTaken {
+        /// The name given.
+        name: String,
+    },
+    /// A counter added to a side the scenario does not have.
+    #[error("the scenario has no side '{side}' (sides: {sides})")]
+    NoSide {
+        /// The side given.
+        side: String,
+        /// The sides it has.
+        sides: String,
+    },
     /// A stack moved to where it already is.
     #[error("nothing to move: every counter of the stack is there already")]
     AlreadyThere,

@@ -127,6 +127,38 @@ fn apply_change(
     change: &CounterChange,
 ) -> Result<(), String> {
     let id = change.counter();
+    if let CounterChange::Add {
+        name,
+        side,
+        kind,
+        attributes,
+        at,
+        ..
+    } = change
+    {
+        if counters.contains_key(id) {
+            return Err(format!(
+                "the journal adds counter '{id}', which the game already has"
+            ));
+        }
+        counters.insert(
+            id.to_string(),
+            CounterState {
+                id: id.to_string(),
+                name: name.clone(),
+                side: side.clone(),
+                army: None,
+                kind: *kind,
+                attributes: attributes.clone(),
+                unknown: Vec::new(),
+                statuses: Default::default(),
+                position: at.clone(),
+                force: None,
+                removed: None,
+            },
+        );
+        return Ok(());
+    }
     let Some(c) = counters.get_mut(id) else {
         return Err(format!(
             "the journal names counter '{id}', which the scenario does not have"
@@ -149,6 +181,7 @@ fn apply_change(
             c.removed = None;
         }
         CounterChange::Remove { reason, .. } => c.removed = Some(reason.clone()),
+        CounterChange::Add { .. } => {}
         CounterChange::Adjust { attribute, by, .. } => {
             // An attribute still unknown stays marked unknown: its value is then the sum of the
             // deltas since the start, until the umpire sets it.

@@ -430,6 +430,7 @@ fn change_sight(
                 None => format!("{label} moved to {to}"),
             },
             CounterChange::Remove { .. } => format!("{label} was removed"),
+            CounterChange::Add { at, .. } => format!("{label} appeared at {at}"),
             CounterChange::Status { status, on, .. } => format!(
                 "{label} is {}{}",
                 if *on { "now " } else { "no longer " },

@@ -189,6 +189,16 @@ pub fn change_words(
             None => format!("{name} moved to {}", position(to)),
         },
         CounterChange::Remove { reason, .. } => format!("{name} taken off the table ({reason})"),
+        CounterChange::Add {
+            at,
+            side,
+            name: added,
+            ..
+        } => format!(
+            "{added} ({}) put on the table at {}",
+            side_words(scenario, side),
+            position(at)
+        ),
         CounterChange::Adjust { attribute, by, .. } => {
             format!("{name}: {} {by:+}", attribute_words(ruleset, attribute))
         }

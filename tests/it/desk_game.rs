@@ -899,3 +899,57 @@ fn game_actions_are_commands_with_their_parameters() {
         matches!(&events[3].kind, EventKind::Skipped { reason, .. } if reason == "not played today")
     );
 }
+
+/// A counter the scenario did not have is put on the table by hand (an army raised, a marker):
+/// one entry, replayed when the game is opened again, in words in the journal; and it can be
+/// taken off again.
+#[test]
+fn a_counter_is_added_by_hand_and_taken_off_again() {
+    let path = temp_game("add");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    harness.state_mut().shell.queue.push(Command::AddCounter {
+        name: "Venetian Militia (raised at Brescia)".into(),
+        side: "venetian".into(),
+        kind: umpire::game::scenario::CounterKind::Unit,
+        at: Position::Hex("2849".into()),
+        attributes: vec![("strength_points".into(), "3".into())],
+        note: Some("raised by the Serenissima".into()),
+    });
+    harness.run();
+    // The same name again is refused: names stay unique.
+    harness.state_mut().shell.queue.push(Command::AddCounter {
+        name: "Venetian Militia (raised at Brescia)".into(),
+        side: "venetian".into(),
+        kind: umpire::game::scenario::CounterKind::Unit,
+        at: Position::Hex("2849".into()),
+        attributes: Vec::new(),
+        note: None,
+    });
+    harness.run();
+    assert_eq!(journal(&path).len(), 2, "one entry, the second name refused");
+    let game = Game::open(&path, &Library::shipped()).expect("replays");
+    let id = game
+        .state()
+        .counter_id("Venetian Militia (raised at Brescia)")
+        .expect("on the table")
+        .to_string();
+    let c = &game.state().counters[&id];
+    assert_eq!(c.position, Position::Hex("2849".into()));
+    assert_eq!(
+        c.attributes.get("strength_points"),
+        Some(&umpire::rules::Value::Int(3))
+    );
+    assert!(
+        !labels_containing(&harness, "put on the table at hex 2849 (Brescia)").is_empty(),
+        "the journal says it in words"
+    );
+    harness.state_mut().shell.queue.push(Command::Edit {
+        counter: id.clone(),
+        edit: umpire::game::Edit::Remove,
+        note: Some("disbanded".into()),
+    });
+    harness.run();
+    let game = Game::open(&path, &Library::shipped()).expect("replays");
+    assert!(game.state().counters[&id].removed.is_some());
+}

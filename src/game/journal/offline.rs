@@ -63,9 +63,9 @@ fn change_key(c: &CounterChange) -> Option<String> {
         CounterChange::Status {
             counter, status, ..
         } => Some(format!("{counter}: {status}")),
-        CounterChange::Move { counter, .. } | CounterChange::Remove { counter, .. } => {
-            Some(format!("{counter}: position"))
-        }
+        CounterChange::Move { counter, .. }
+        | CounterChange::Remove { counter, .. }
+        | CounterChange::Add { counter, .. } => Some(format!("{counter}: position")),
         CounterChange::Adjust { .. } => None,
     }
 }

@@ -139,7 +139,7 @@ pub struct ArmySpec {
 }
 
 /// What kind of piece a counter is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CounterKind {
     /// A combat or auxiliary unit (validated against the ruleset's `units` attributes).
