@@ -49,8 +49,7 @@ impl GameDesk {
         let needle = self.counter_filter.trim().to_lowercase();
         // A megagame's table / role filter narrows the list to that table's or role's counters.
         let shown = self.counters_shown();
-        let scenario = self.game().scenario();
-        let rows: Vec<(String, String, String)> = self
+        let rows: Vec<(String, String)> = self
             .game()
             .state()
             .counters
@@ -58,14 +57,8 @@ impl GameDesk {
             .filter(|c| c.removed.is_none())
             .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
             .filter(|c| self.shows(&c.id))
-            .map(|c| {
-                (
-                    c.id.clone(),
-                    self.display_name(&c.id),
-                    crate::game::words::position_words(scenario, &c.position),
-                )
-            })
-            .filter(|(_, name, _)| needle.is_empty() || name.to_lowercase().contains(&needle))
+            .map(|c| (c.id.clone(), self.display_name(&c.id)))
+            .filter(|(_, name)| needle.is_empty() || name.to_lowercase().contains(&needle))
             .collect();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
         let mut clicked = None;
@@ -74,13 +67,28 @@ impl GameDesk {
             .max_height(160.0)
             .auto_shrink([false, true])
             .show_rows(ui, row_height, rows.len(), |ui, range| {
-                for (id, name, place) in &rows[range] {
+                for (id, name) in &rows[range] {
                     let on = self.selected.as_deref() == Some(id.as_str());
-                    if ui
-                        .selectable_label(on, name.as_str())
-                        .on_hover_text(place.as_str())
-                        .clicked()
-                    {
+                    // Where it is, in words, worked out only when hovered.
+                    let response = ui.selectable_label(on, name.as_str());
+                    let response = if response.hovered() {
+                        let place = self
+                            .game()
+                            .state()
+                            .counters
+                            .get(id)
+                            .map(|c| {
+                                crate::game::words::position_words(
+                                    self.game().scenario(),
+                                    &c.position,
+                                )
+                            })
+                            .unwrap_or_default();
+                        response.on_hover_text(place)
+                    } else {
+                        response
+                    };
+                    if response.clicked() {
                         clicked = Some(id.clone());
                     }
                 }
@@ -106,7 +114,8 @@ impl GameDesk {
         let Some(c) = self.game().state().counters.get(&id).cloned() else {
             return;
         };
-        let ruleset = self.game().ruleset().clone();
+        // Borrowed, not copied: this runs every frame.
+        let ruleset = self.game().ruleset();
         ui.add_space(6.0);
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.set_width(ui.available_width());
@@ -279,11 +288,14 @@ impl GameDesk {
         id: &str,
         kind: CounterKind,
     ) {
-        let ruleset = self.game().ruleset().clone();
+        // Only what the section needs of the ruleset (this runs every frame).
+        let ruleset = self.game().ruleset();
         let specs: Vec<AttributeSpec> = match kind {
             CounterKind::Leader => ruleset.leaders.clone(),
             _ => ruleset.units.clone(),
         };
+        let statuses = ruleset.statuses.clone();
+        let strength_attribute = ruleset.strength_attribute.clone();
         let counter = self.game().state().counters.get(id).cloned();
         let Some(counter) = counter else {
             return;
@@ -304,7 +316,7 @@ impl GameDesk {
                 let mut order: Vec<&AttributeSpec> = specs.iter().collect();
                 order.sort_by_key(|a| {
                     (
-                        Some(&a.name) != ruleset.strength_attribute.as_ref(),
+                        Some(&a.name) != strength_attribute.as_ref(),
                         !counter.attributes.contains_key(&a.name)
                             && !counter.unknown.contains(&a.name),
                     )
@@ -373,10 +385,10 @@ impl GameDesk {
                         }
                     });
                 }
-                if !ruleset.statuses.is_empty() {
+                if !statuses.is_empty() {
                     ui.label(RichText::new("Status markers").strong());
                     ui.horizontal_wrapped(|ui| {
-                        for s in &ruleset.statuses {
+                        for s in &statuses {
                             let mut on = counter.statuses.contains(&s.id);
                             let hover = match (&s.rule, &s.help) {
                                 (Some(r), Some(h)) => format!("{h} [{r}]"),

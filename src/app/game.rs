@@ -65,6 +65,8 @@ pub struct GameDesk {
     pub journal_filter: String,
     /// The journal's side, Force and procedure filters.
     pub journal_by: JournalFilter,
+    /// The journal filters' lists (sides, Forces, procedures), worked out once.
+    pub(crate) journal_choices: Option<std::rc::Rc<JournalChoices>>,
     /// The journal entry opened to its full explanation.
     pub journal_open: Option<u64>,
     /// The journal's kind filter (None: every kind).
@@ -79,6 +81,8 @@ pub struct GameDesk {
     pub pan: egui::Vec2,
     pub(crate) revision: usize,
     stacks: HashMap<String, Vec<String>>,
+    /// Each stack's face, by hex (rebuilt with the stacks).
+    faces: HashMap<String, crate::game::face::StackFace>,
     bounds: Option<[u32; 4]>,
     /// The step the Sequence of Play list last scrolled to (turn, step).
     pub(crate) scroll_to_step: Option<(u32, usize)>,
@@ -159,6 +163,13 @@ pub struct NewCounter {
     /// Its strength, as typed (the ruleset's strength attribute), if any.
     pub strength: String,
 }
+
+/// The journal filters' choices: sides, Forces, procedures, each (id, words).
+pub type JournalChoices = (
+    Vec<(String, String)>,
+    Vec<(String, String)>,
+    Vec<(String, String)>,
+);
 
 /// The journal's filters beyond its text and kind: one side's, one Force's or one
 /// procedure's entries.
@@ -289,12 +300,14 @@ impl GameDesk {
             journal_kind: None,
             journal_by: JournalFilter::default(),
             journal_open: None,
+            journal_choices: None,
             counter_filter: String::new(),
             message: None,
             zoom: 24.0,
             pan: egui::Vec2::ZERO,
             revision: usize::MAX,
             stacks: HashMap::new(),
+            faces: HashMap::new(),
             bounds: None,
             scroll_to_step: None,
             status,
@@ -385,6 +398,11 @@ impl GameDesk {
         &self.stacks
     }
 
+    /// A stack's face as last worked out (with the stacks), by hex.
+    pub fn cached_face(&self, hex: &str) -> Option<&crate::game::face::StackFace> {
+        self.faces.get(hex)
+    }
+
     pub(crate) fn restack(&mut self) {
         if self.revision == self.game.events().len() {
             return;
@@ -418,6 +436,13 @@ impl GameDesk {
             action = grow(action, h);
         }
         self.action_bounds = action;
+        // Each stack's face, worked out once per journal change (not per frame).
+        let faces: HashMap<String, crate::game::face::StackFace> = self
+            .stacks
+            .iter()
+            .filter_map(|(hex, ids)| self.stack_face_of(ids).map(|f| (hex.clone(), f)))
+            .collect();
+        self.faces = faces;
         let mut bounds = action;
         for p in &self.game.scenario().places {
             if let Some(h) = &p.hex {

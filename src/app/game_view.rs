@@ -545,8 +545,8 @@ impl GameDesk {
         }
         // Inputs the game supplies: from the counters involved, or from the game itself
         // (this turn's weather, the turn), each said with where it came from.
-        if let Some(p) = self.resolver.procedure().cloned() {
-            for f in self.prefilled().to_vec() {
+        if let Some(p) = self.resolver.procedure() {
+            for f in self.prefilled() {
                 let Some(spec) = p.input(&f.input) else {
                     continue;
                 };
@@ -931,36 +931,42 @@ impl GameDesk {
 
     /// The journal's side, Force and procedure filters.
     fn journal_filters_ui(&mut self, ui: &mut Ui) {
-        let scenario = self.game().scenario().clone();
-        let ruleset = self.game().ruleset().clone();
-        // In a side's view the filters narrow what it sees; the lists are the game's own names.
-        let sides: Vec<(String, String)> = scenario
-            .sides
-            .iter()
-            .map(|s| {
-                (
-                    s.id.clone(),
-                    crate::game::words::side_words(&scenario, &s.id),
-                )
-            })
-            .collect();
-        let forces: Vec<(String, String)> = scenario
-            .forces
-            .iter()
-            .filter(|f| !matches!(f.position, crate::game::scenario::Position::OffMap(_)))
-            .map(|f| {
-                (
-                    f.id.clone(),
-                    crate::game::words::force_words(&scenario, &f.id),
-                )
-            })
-            .collect();
-        let mut procedures: Vec<(String, String)> = ruleset
-            .procedures
-            .iter()
-            .map(|p| (p.id.clone(), p.name.clone()))
-            .collect();
-        procedures.sort_by(|a, b| a.1.cmp(&b.1));
+        // The lists are the game's own names, worked out once per game (not per frame).
+        if self.journal_choices.is_none() {
+            let scenario = self.game().scenario();
+            let sides: Vec<(String, String)> = scenario
+                .sides
+                .iter()
+                .map(|s| {
+                    (
+                        s.id.clone(),
+                        crate::game::words::side_words(scenario, &s.id),
+                    )
+                })
+                .collect();
+            let forces: Vec<(String, String)> = scenario
+                .forces
+                .iter()
+                .filter(|f| !matches!(f.position, crate::game::scenario::Position::OffMap(_)))
+                .map(|f| {
+                    (
+                        f.id.clone(),
+                        crate::game::words::force_words(scenario, &f.id),
+                    )
+                })
+                .collect();
+            let mut procedures: Vec<(String, String)> = self
+                .game()
+                .ruleset()
+                .procedures
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone()))
+                .collect();
+            procedures.sort_by(|a, b| a.1.cmp(&b.1));
+            self.journal_choices = Some(std::rc::Rc::new((sides, forces, procedures)));
+        }
+        let choices = self.journal_choices.clone().unwrap_or_default();
+        let (sides, forces, procedures) = (&choices.0, &choices.1, &choices.2);
         let combo = |ui: &mut Ui,
                      label: &str,
                      salt: &str,
@@ -999,7 +1005,7 @@ impl GameDesk {
                 JOURNAL_SIDE_LABEL,
                 "journal_side",
                 "every side",
-                &sides,
+                sides,
                 &mut f.side,
             );
             if !forces.is_empty() {
@@ -1008,7 +1014,7 @@ impl GameDesk {
                     JOURNAL_FORCE_LABEL,
                     "journal_force",
                     "every Force",
-                    &forces,
+                    forces,
                     &mut f.force,
                 );
             }
@@ -1017,7 +1023,7 @@ impl GameDesk {
                 JOURNAL_PROCEDURE_LABEL,
                 "journal_procedure",
                 "every procedure",
-                &procedures,
+                procedures,
                 &mut f.procedure,
             );
             self.journal_by = f;

@@ -149,7 +149,9 @@ impl GameDesk {
         };
         let grid = Stroke::new(1.0, GRID);
         let id_font = egui::FontId::monospace((r * 0.3).clamp(7.0, 11.0));
-        let show_ids = r >= 14.0;
+        // Hex ids where they can be read (7 points and up); below that the places and faces
+        // carry the map, and a thousand tiny ids would cost a frame its budget.
+        let show_ids = r >= 18.0;
         // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges; its
         // lower edges are the upper edges of the hexes below it, so only the hexes on the edge
         // of the drawn block draw all six.
@@ -223,12 +225,7 @@ impl GameDesk {
         let size = r * 1.15;
         let name_font = egui::FontId::proportional((r * 0.22).clamp(6.0, 12.0));
         let small_font = egui::FontId::proportional((r * 0.24).clamp(6.0, 11.0));
-        let stacks: Vec<(String, Vec<String>)> = self
-            .stacks()
-            .iter()
-            .map(|(h, ids)| (h.clone(), ids.clone()))
-            .collect();
-        for (hex, ids) in &stacks {
+        for (hex, ids) in self.stacks() {
             let Some(hid) = HexId::parse_any(hex) else {
                 continue;
             };
@@ -236,20 +233,28 @@ impl GameDesk {
                 continue;
             }
             let c = screen_centre(origin, r, hid) + Vec2::new(0.0, -r * 0.1);
-            let mut ordered = ids.clone();
-            if let Some(s) = &self.selected
-                && let Some(i) = ordered.iter().position(|x| x == s)
-            {
-                let s = ordered.remove(i);
-                ordered.insert(0, s);
-            }
-            let Some(face) = self.stack_face_of(&ordered) else {
+            // The selected counter is on top of its stack; every other stack's face is the
+            // one worked out with the stacks.
+            let selected_here = self
+                .selected
+                .as_ref()
+                .and_then(|s| ids.iter().position(|x| x == s));
+            let face = match selected_here {
+                Some(i) => {
+                    let mut ordered = ids.clone();
+                    let s = ordered.remove(i);
+                    ordered.insert(0, s);
+                    self.stack_face_of(&ordered)
+                }
+                None => self.cached_face(hex).cloned(),
+            };
+            let Some(face) = face else {
                 continue;
             };
-            // Counters under the top one, as edges.
-            let under = (ids.len() - 1).min(2);
+            // The counters under the top one, as one edge.
+            let under = (ids.len() - 1).min(1);
             for k in (1..=under).rev() {
-                let off = Vec2::splat(k as f32 * r * 0.07);
+                let off = Vec2::splat(k as f32 * r * 0.08);
                 painter.add(egui::epaint::RectShape::new(
                     egui::Rect::from_center_size(c + off, Vec2::splat(size)),
                     0.0,

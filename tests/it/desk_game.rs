@@ -927,7 +927,11 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
         note: None,
     });
     harness.run();
-    assert_eq!(journal(&path).len(), 2, "one entry, the second name refused");
+    assert_eq!(
+        journal(&path).len(),
+        2,
+        "one entry, the second name refused"
+    );
     let game = Game::open(&path, &Library::shipped()).expect("replays");
     let id = game
         .state()
