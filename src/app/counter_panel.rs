@@ -135,7 +135,7 @@ impl GameDesk {
             for (k, v) in &c.attributes {
                 ui.label(format!(
                     "{}: {}",
-                    attribute_words(&ruleset, k),
+                    attribute_words(ruleset, k),
                     attribute_value_words(v)
                 ));
             }
@@ -143,7 +143,7 @@ impl GameDesk {
                 let unknown: Vec<String> = c
                     .unknown
                     .iter()
-                    .map(|u| attribute_words(&ruleset, u))
+                    .map(|u| attribute_words(ruleset, u))
                     .collect();
                 ui.label(RichText::new(format!("Not in the text: {}", unknown.join(", "))).weak());
             }
@@ -153,7 +153,7 @@ impl GameDesk {
                     .iter()
                     .map(|s| {
                         crate::game::words::capitalised(&crate::game::words::status_words(
-                            &ruleset, s,
+                            ruleset, s,
                         ))
                     })
                     .collect();

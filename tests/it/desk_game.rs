@@ -957,3 +957,234 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
     let game = Game::open(&path, &Library::shipped()).expect("replays");
     assert!(game.state().counters[&id].removed.is_some());
 }
+
+/// Turn 1 of "Venice at bay" played through the desk's own commands and panels, as its
+/// buttons drive it: the Weather read off the chart from the codes offered, the APs credited,
+/// Chaumont's Force moved as one, the Intelligence reveals, a Skirmish with the counters in
+/// their roles and its inputs from them and from the game, the results read off the charts,
+/// the loss and the Disrupted marker set by hand, every other item skipped with a reason
+/// offered, and the turn report printed. Nothing typed is an id, a key or a reason the rules do
+/// not ask for (the counters are picked, the reasons chosen).
+#[test]
+fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
+    use umpire::rules::Value;
+    let path = temp_game("turn-one");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    let run = |harness: &mut Harness<'static, DeskApp>, c: Command| {
+        harness.state_mut().shell.queue.push(c);
+        harness.run();
+    };
+    let id_of = |harness: &Harness<'static, DeskApp>, name: &str| -> String {
+        let g = harness.state().game.as_ref().expect("game");
+        g.game().state().counter_id(name).expect(name).to_string()
+    };
+    let stack_at = |harness: &Harness<'static, DeskApp>, hex: &str| -> Vec<String> {
+        let g = harness.state().game.as_ref().expect("game");
+        g.stacks().get(hex).cloned().unwrap_or_default()
+    };
+    let mut guard = 0;
+    loop {
+        guard += 1;
+        assert!(guard < 80, "the turn ends");
+        let (turn, step) = {
+            let g = harness.state().game.as_ref().expect("game");
+            (g.game().status().turn, g.game().status().step.id)
+        };
+        if turn > 1 {
+            break;
+        }
+        match step.as_str() {
+            "phase_a_weather" => {
+                let g = harness.state_mut().game.as_mut().expect("game");
+                g.select_procedure("weather");
+                g.physical = "4".into();
+                assert!(!g.use_physical(), "the Weather Table is not in the text");
+                let fair = g
+                    .chart_codes()
+                    .into_iter()
+                    .find(|(c, _)| c == "fair")
+                    .expect("the desk offers the table's codes");
+                g.chart_entry = fair.0;
+                assert!(g.use_chart_result(), "{:?}", g.message());
+            }
+            "c2b_activate" => {
+                // Chaumont's Force, moved as one from Cassano to 2833.
+                let force = stack_at(&harness, "2832");
+                assert!(force.len() >= 3, "{force:?}");
+                run(
+                    &mut harness,
+                    Command::Move {
+                        counters: force,
+                        to: Position::Hex("2833".into()),
+                    },
+                );
+            }
+            "d1_intelligence" => run(&mut harness, Command::RevealContacts),
+            "step_4b" => {
+                let attackers: Vec<String> = stack_at(&harness, "2833")
+                    .into_iter()
+                    .filter(|id| !id.eq(&id_of(&harness, "Chaumont")))
+                    .collect();
+                let vitelli_infantry =
+                    id_of(&harness, "Italian Infantry (Venetian service, Vitelli)");
+                let defenders: Vec<String> = stack_at(&harness, "2834")
+                    .into_iter()
+                    .filter(|id| !id.eq(&id_of(&harness, "Vitelli")))
+                    .collect();
+                run(&mut harness, Command::OpenProcedure("assault".into()));
+                for counter in attackers {
+                    run(
+                        &mut harness,
+                        Command::AddToRole {
+                            role: "attacker".into(),
+                            counter,
+                        },
+                    );
+                }
+                for counter in defenders {
+                    run(
+                        &mut harness,
+                        Command::AddToRole {
+                            role: "defender".into(),
+                            counter,
+                        },
+                    );
+                }
+                {
+                    let g = harness.state_mut().game.as_mut().expect("game");
+                    // From the game: this turn's Weather.
+                    assert!(
+                        g.prefilled()
+                            .iter()
+                            .any(|f| f.input == "weather" && f.game.is_some()),
+                        "{:?}",
+                        g.prefilled()
+                    );
+                    // What the umpire chooses or reads off the counters' printed faces.
+                    for (name, value) in [
+                        ("battle", Value::Text("skirmish".into())),
+                        ("attacker_q3_sp", Value::Int(6)),
+                        ("attacker_q2_sp", Value::Int(12)),
+                        ("defender_q2_sp", Value::Int(2)),
+                        ("defender_q1_sp", Value::Int(1)),
+                        ("odds_drm", Value::Int(2)),
+                        ("attacker_force_sp", Value::Int(18)),
+                        ("defender_force_sp", Value::Int(3)),
+                    ] {
+                        g.resolver.set_input(name, value);
+                    }
+                    g.physical = "5".into();
+                    assert!(!g.use_physical(), "the AST is not in the text");
+                    g.chart_entry = "D1".into();
+                    // The text names no AST codes: the umpire confirms the chart prints D1.
+                    assert!(!g.use_chart_result());
+                    assert!(g.confirm_chart_result(), "{:?}", g.message());
+                }
+                run(
+                    &mut harness,
+                    Command::OpenProcedure("discipline_check".into()),
+                );
+                run(
+                    &mut harness,
+                    Command::AddToRole {
+                        role: "unit".into(),
+                        counter: vitelli_infantry.clone(),
+                    },
+                );
+                {
+                    let g = harness.state_mut().game.as_mut().expect("game");
+                    for (name, value) in [
+                        ("reason", Value::Text("combat".into())),
+                        ("troop_quality", Value::Int(2)),
+                        ("reliability", Value::Text("S".into())),
+                    ] {
+                        g.resolver.set_input(name, value);
+                    }
+                    g.physical = "3".into();
+                    assert!(!g.use_physical());
+                    g.chart_entry = "D".into();
+                    assert!(g.use_chart_result(), "D is a code the text names");
+                }
+                // The loss and the marker, by hand, with the results as the note.
+                run(
+                    &mut harness,
+                    Command::Edit {
+                        counter: vitelli_infantry.clone(),
+                        edit: umpire::game::Edit::Set {
+                            attribute: "strength_points".into(),
+                            value: "1".into(),
+                        },
+                        note: Some("Assault D1".into()),
+                    },
+                );
+                run(
+                    &mut harness,
+                    Command::Edit {
+                        counter: vitelli_infantry.clone(),
+                        edit: umpire::game::Edit::Status {
+                            status: "disrupted".into(),
+                            on: true,
+                        },
+                        note: Some("Discipline D".into()),
+                    },
+                );
+            }
+            _ => {}
+        }
+        // Whatever is still pending: credit what the scenario schedules, skip the rest with a
+        // reason the desk offers.
+        let pending = harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .game()
+            .status()
+            .pending;
+        for p in pending.into_iter().filter(|p| !p.done) {
+            if p.credit.is_some() {
+                run(&mut harness, Command::Credit { item: p.key });
+            } else if p.mandatory {
+                run(
+                    &mut harness,
+                    Command::Skip {
+                        item: p.key,
+                        reason: umpire::app::SKIP_REASONS[0].into(),
+                    },
+                );
+            }
+        }
+        run(&mut harness, Command::Next);
+    }
+    let game = Game::open(&path, &Library::shipped()).expect("the journal replays");
+    let unit = game
+        .state()
+        .counter_id("Italian Infantry (Venetian service, Vitelli)")
+        .expect("the unit")
+        .to_string();
+    let c = &game.state().counters[&unit];
+    assert_eq!(c.attributes.get("strength_points"), Some(&Value::Int(1)));
+    assert!(c.statuses.contains("disrupted"));
+    let chaumont = game
+        .state()
+        .counter_id("Chaumont")
+        .expect("Chaumont")
+        .to_string();
+    assert_eq!(
+        game.state().counters[&chaumont].position,
+        Position::Hex("2833".into())
+    );
+    // The turn report, as File → Print makes it.
+    let bytes = umpire::report::turn_report_pdf(
+        &game,
+        &umpire::report::ReportOptions {
+            turn: Some(1),
+            side: None,
+            printed_at: chrono::Local::now(),
+        },
+        umpire::report::Template::sheet_default().expect("template"),
+    )
+    .expect("the report");
+    assert!(bytes.starts_with(b"%PDF"));
+}
