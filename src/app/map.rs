@@ -22,6 +22,12 @@ const GRID: Color32 = Color32::from_rgb(170, 160, 140);
 const PLACE_INK: Color32 = Color32::from_rgb(92, 52, 24);
 const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 
+/// A font size for the map, in whole points: sizes that follow the zoom would each rasterise
+/// the glyphs into the font atlas again (memory that stays).
+fn points(size: f32, lo: f32, hi: f32) -> f32 {
+    size.clamp(lo, hi).round()
+}
+
 /// Where a hex's centre is on screen, for a map drawn from `origin` with hex radius `r`.
 pub(crate) fn screen_centre(origin: egui::Pos2, r: f32, hex: HexId) -> egui::Pos2 {
     let [x, y] = hex.centre();
@@ -148,7 +154,7 @@ impl GameDesk {
             (col_lo..=col_hi).contains(&col) && (row_lo..=row_hi).contains(&row)
         };
         let grid = Stroke::new(1.0, GRID);
-        let id_font = egui::FontId::monospace((r * 0.3).clamp(7.0, 11.0));
+        let id_font = egui::FontId::monospace(points(r * 0.3, 7.0, 11.0));
         // Hex ids where they can be read (7 points and up); below that the places and faces
         // carry the map, and a thousand tiny ids would cost a frame its budget.
         let show_ids = r >= 18.0;
@@ -187,7 +193,7 @@ impl GameDesk {
             }
         }
         // The places the text names: a mark in the hex, the name at its foot.
-        let place_font = egui::FontId::proportional((r * 0.34).clamp(9.0, 15.0));
+        let place_font = egui::FontId::proportional(points(r * 0.34, 9.0, 15.0));
         let mut named = std::collections::BTreeSet::new();
         for place in &self.game().scenario().places {
             let Some(hex) = place.hex.as_deref().and_then(HexId::parse_any) else {
@@ -223,8 +229,8 @@ impl GameDesk {
         // Counters: one face a stack.
         let selected_hex = self.selected_hex();
         let size = r * 1.15;
-        let name_font = egui::FontId::proportional((r * 0.22).clamp(6.0, 12.0));
-        let small_font = egui::FontId::proportional((r * 0.24).clamp(6.0, 11.0));
+        let name_font = egui::FontId::proportional(points(r * 0.22, 6.0, 12.0));
+        let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
         for (hex, ids) in self.stacks() {
             let Some(hid) = HexId::parse_any(hex) else {
                 continue;
@@ -549,7 +555,7 @@ impl GameDesk {
                 pos2(rect.center().x, rect.bottom() - 1.0),
                 egui::Align2::CENTER_BOTTOM,
                 sp.to_string(),
-                egui::FontId::proportional((r * 0.34).clamp(7.0, 16.0)),
+                egui::FontId::proportional(points(r * 0.34, 7.0, 16.0)),
                 ink,
             );
         }
@@ -563,7 +569,7 @@ impl GameDesk {
                 at,
                 egui::Align2::CENTER_CENTER,
                 face.count.to_string(),
-                egui::FontId::proportional(radius * 1.2),
+                egui::FontId::proportional(points(radius * 1.2, 6.0, 12.0)),
                 Color32::WHITE,
             );
         }

@@ -420,7 +420,16 @@ type Waiting = Rc<RefCell<Option<(RulesSetup, std::sync::mpsc::Receiver<Startup>
 
 /// Runs eframe once with one renderer, taking the desk from `waiting` when the app is created.
 fn open_window(renderer: eframe::Renderer, waiting: &Waiting) -> Result<(), eframe::Error> {
+    let mut wgpu_options = eframe::WgpuConfiguration::default();
+    if let eframe::egui_wgpu::WgpuSetup::CreateNew(create) = &mut wgpu_options.wgpu_setup {
+        // Vulkan, Metal or DX12 only (WGPU_BACKEND still chooses): where none starts, the desk
+        // opens again with glow itself, so wgpu's own OpenGL backend would only load a second
+        // OpenGL driver beside the Vulkan one (about 7 MiB resident on Mesa).
+        create.instance_descriptor.backends =
+            eframe::wgpu::Backends::from_env().unwrap_or(eframe::wgpu::Backends::PRIMARY);
+    }
     let options = eframe::NativeOptions {
+        wgpu_options,
         viewport: egui::ViewportBuilder::default()
             .with_title(WINDOW_TITLE)
             .with_app_id("umpire")
