@@ -148,11 +148,15 @@ pub enum Command {
     SeeAsSide(u8),
     /// Record the reveals the ruleset calls for at this step (e.g. D.1 Intelligence).
     RevealContacts,
+    /// Show or hide the counters on the map (to read the map underlay beneath them).
+    ToggleCounters,
+    /// Open the selected counter's hand changes (strength, markers, order, taken off).
+    HandChanges,
 }
 
 impl Command {
     /// Every command, in menu order.
-    pub const ALL: [Command; 31] = [
+    pub const ALL: [Command; 33] = [
         Command::Undo,
         Command::Redo,
         Command::Next,
@@ -184,6 +188,8 @@ impl Command {
         Command::SeeAsUmpire,
         Command::SeeAsNextSide,
         Command::RevealContacts,
+        Command::ToggleCounters,
+        Command::HandChanges,
     ];
 
     /// What the command does, for menus and the palette.
@@ -221,6 +227,8 @@ impl Command {
             Command::SeeAsNextSide => "As seen by: the next side",
             Command::SeeAsSide(_) => "As seen by a side",
             Command::RevealContacts => "Reveal the counters in contact",
+            Command::ToggleCounters => "Show or hide the counters",
+            Command::HandChanges => "Change the selected counter by hand",
             Command::Move { .. } => "Move counters",
             Command::Skip { .. } => "Skip an item",
             Command::Credit { .. } => "Credit a scheduled amount",
@@ -266,6 +274,8 @@ impl Command {
             Command::ClockAdvance => k(Modifiers::NONE, Key::F8),
             Command::Ledgers => k(Modifiers::COMMAND | Modifiers::SHIFT, Key::L),
             Command::SeeAsNextSide => k(Modifiers::NONE, Key::F9),
+            Command::ToggleCounters => k(Modifiers::NONE, Key::H),
+            Command::HandChanges => k(Modifiers::NONE, Key::E),
             Command::UsePhysical
             | Command::UseChartResult
             | Command::MoveSelected

@@ -300,9 +300,11 @@ impl GameDesk {
         let Some(counter) = counter else {
             return;
         };
+        let open = std::mem::take(&mut self.open_hand_changes).then_some(true);
         egui::CollapsingHeader::new(RichText::new(CHANGE_BY_HAND_LABEL).strong())
             .id_salt("hand_changes")
             .default_open(false)
+            .open(open)
             .show(ui, |ui| {
                 let label = ui.label(EDIT_NOTE_LABEL);
                 ui.add(

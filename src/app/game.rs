@@ -98,6 +98,10 @@ pub struct GameDesk {
     chart_unconfirmed: Option<String>,
     /// The chart code the umpire confirmed as printed on the chart.
     chart_confirmed: Option<String>,
+    /// Whether the map hides its counters (to read the underlay).
+    pub hide_counters: bool,
+    /// Whether the counters panel opens the hand changes on the next frame.
+    pub open_hand_changes: bool,
     /// The procedure picker's search, as typed.
     pub procedure_search: String,
     /// The new counter being typed in the counters panel.
@@ -317,6 +321,8 @@ impl GameDesk {
             split: std::collections::BTreeSet::new(),
             chart_unconfirmed: None,
             chart_confirmed: None,
+            hide_counters: false,
+            open_hand_changes: false,
             procedure_search: String::new(),
             adding: NewCounter::default(),
             edit_note: String::new(),

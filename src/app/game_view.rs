@@ -22,6 +22,8 @@ pub const UNDO_LABEL: &str = "Undo";
 pub const REDO_LABEL: &str = "Redo";
 /// Start of the label of a pending item's Credit button ("Credit 5 to …").
 pub const CREDIT_LABEL: &str = "Credit";
+/// Start of the label of the button that places a turn's reinforcements ("Place 4 at …").
+pub const PLACE_LABEL: &str = "Place";
 /// Label of the journal's side filter.
 pub const JOURNAL_SIDE_LABEL: &str = "Side";
 /// Label of the journal's Force filter.
@@ -214,6 +216,24 @@ impl GameDesk {
                     }
                     if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
                         queue.push(Command::RevealContacts);
+                    }
+                    if p.key.starts_with("reinforcements:") {
+                        for (counters, at) in crate::game::sequence::reinforcements_to_place(
+                            self.game().scenario(),
+                            self.game().state(),
+                        ) {
+                            let place =
+                                crate::game::words::position_words(self.game().scenario(), &at);
+                            if ui
+                                .button(format!("{PLACE_LABEL} {} at {place}", counters.len()))
+                                .on_hover_text(
+                                    "Move them from their box onto the map, as one entry",
+                                )
+                                .clicked()
+                            {
+                                queue.push(Command::Move { counters, to: at });
+                            }
+                        }
                     }
                     if let Some(what) = &p.credit {
                         if ui

@@ -231,7 +231,12 @@ impl GameDesk {
         let size = r * 1.15;
         let name_font = egui::FontId::proportional(points(r * 0.22, 6.0, 12.0));
         let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
-        for (hex, ids) in self.stacks() {
+        let stacks = if self.hide_counters {
+            None
+        } else {
+            Some(self.stacks())
+        };
+        for (hex, ids) in stacks.into_iter().flatten() {
             let Some(hid) = HexId::parse_any(hex) else {
                 continue;
             };
@@ -334,6 +339,7 @@ impl GameDesk {
         // anywhere else to pan.
         if response.drag_started()
             && self.underlay_pick.is_none()
+            && !self.hide_counters
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
             && let Some(hex) = hex_at(p)
             && let Some(stack) = self.stacks().get(&hex).cloned()

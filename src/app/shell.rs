@@ -401,6 +401,17 @@ impl Shell {
                     Command::SeeAsNextSide => g.see_next_side(),
                     Command::SeeAsSide(i) => g.see_side_at(usize::from(i)),
                     Command::RevealContacts => g.reveal_contacts(),
+                    Command::ToggleCounters => {
+                        g.hide_counters = !g.hide_counters;
+                        true
+                    }
+                    Command::HandChanges => {
+                        g.open_hand_changes = g.selected.is_some();
+                        if g.selected.is_none() {
+                            g.refuse("select a counter first");
+                        }
+                        true
+                    }
                     Command::Move { counters, to } => g.move_counters(&counters, to),
                     Command::Skip { item, reason } => g.skip_with(&item, &reason),
                     Command::Credit { item } => g.credit(&item),
@@ -506,6 +517,7 @@ impl Shell {
                         Command::ZoomIn,
                         Command::ZoomOut,
                         Command::ResetView,
+                        Command::ToggleCounters,
                         Command::MapUnderlay,
                     ],
                     &mut self.queue,

@@ -436,3 +436,38 @@ impl Here<'_> {
             .collect()
     }
 }
+
+/// This turn's reinforcements still waiting in their box, grouped by where they enter: what
+/// the desk's "Place them" moves, one entry per place of entry.
+pub fn reinforcements_to_place(
+    scenario: &Scenario,
+    state: &GameState,
+) -> Vec<(Vec<String>, Position)> {
+    let waiting = Position::OffMap(reinforcement_box(state.cursor.turn));
+    let mut out: Vec<(Vec<String>, Position)> = Vec::new();
+    for r in scenario
+        .reinforcements
+        .iter()
+        .filter(|r| r.turn == state.cursor.turn)
+    {
+        let ids: Vec<String> = r
+            .counters
+            .iter()
+            .filter(|c| {
+                state
+                    .counters
+                    .get(&c.id)
+                    .is_some_and(|s| s.removed.is_none() && s.position == waiting)
+            })
+            .map(|c| c.id.clone())
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        match out.iter_mut().find(|(_, at)| *at == r.entry) {
+            Some((list, _)) => list.extend(ids),
+            None => out.push((ids, r.entry.clone())),
+        }
+    }
+    out
+}

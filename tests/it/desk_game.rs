@@ -1188,3 +1188,113 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
     .expect("the report");
     assert!(bytes.starts_with(b"%PDF"));
 }
+
+/// A turn's reinforcements are placed from the Sequence of Play with one press each place of
+/// entry (the scenario's entry hex), as one entry each; the item is then done.
+#[test]
+fn reinforcements_are_placed_from_their_pending_item() {
+    let path = temp_game("reinforcements");
+    let mut harness = desk_on(&path, &scenario("s2_last_triumph"));
+    harness.run();
+    let mut placed = false;
+    for _ in 0..400 {
+        let (pending, places) = {
+            let g = harness.state().game.as_ref().expect("game");
+            (
+                g.game().status().pending,
+                umpire::game::sequence::reinforcements_to_place(
+                    g.game().scenario(),
+                    g.game().state(),
+                ),
+            )
+        };
+        if let Some(item) = pending
+            .iter()
+            .find(|p| p.key.starts_with("reinforcements:") && !p.done)
+        {
+            assert!(!places.is_empty(), "{item:?}");
+            let before = journal(&path).len();
+            let groups = places.len();
+            for (counters, to) in places {
+                harness
+                    .state_mut()
+                    .shell
+                    .queue
+                    .push(Command::Move { counters, to });
+                harness.run();
+            }
+            assert_eq!(
+                journal(&path).len(),
+                before + groups,
+                "one entry a place of entry"
+            );
+            let g = harness.state().game.as_ref().expect("game");
+            let now = g.game().status().pending;
+            assert!(
+                now.iter().any(|p| p.key == item.key && p.done),
+                "the item is done: {now:?}"
+            );
+            placed = true;
+            break;
+        }
+        for p in pending.into_iter().filter(|p| !p.done) {
+            let c = if p.credit.is_some() {
+                Command::Credit { item: p.key }
+            } else if p.mandatory {
+                Command::Skip {
+                    item: p.key,
+                    reason: umpire::app::SKIP_REASONS[0].into(),
+                }
+            } else {
+                continue;
+            };
+            harness.state_mut().shell.queue.push(c);
+            harness.run();
+        }
+        harness.state_mut().shell.queue.push(Command::Next);
+        harness.run();
+    }
+    assert!(placed, "the scenario's reinforcements came up");
+}
+
+/// From the keyboard or the palette: E opens the selected counter's hand changes, H hides the
+/// counters (to read the map underlay) and shows them again.
+#[test]
+fn hand_changes_and_hiding_the_counters_are_commands() {
+    let path = temp_game("palette");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    select_counter(&mut harness, "Alviano", "Alviano");
+    assert!(
+        harness
+            .query_by_label(umpire::app::EDIT_NOTE_LABEL)
+            .is_none()
+    );
+    harness.state_mut().shell.queue.push(Command::HandChanges);
+    harness.run();
+    // Applied after the frame that queued it; the next frame shows it.
+    harness.run();
+    assert!(
+        harness
+            .query_by_label(umpire::app::EDIT_NOTE_LABEL)
+            .is_some(),
+        "the hand changes are open"
+    );
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::ToggleCounters);
+    harness.run();
+    assert!(harness.state().game.as_ref().expect("game").hide_counters);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::ToggleCounters);
+    harness.run();
+    assert!(!harness.state().game.as_ref().expect("game").hide_counters);
+    assert!(
+        Command::ALL.contains(&Command::HandChanges)
+            && Command::ALL.contains(&Command::ToggleCounters)
+    );
+}
