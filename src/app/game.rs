@@ -1001,15 +1001,16 @@ impl GameDesk {
         self.chart_unconfirmed.as_deref()
     }
 
+    /// The table of the chart cell waiting for its result.
+    fn pending_table(&self) -> Option<&crate::rules::Table> {
+        let (_, _, table) = self.pending_chart.as_ref()?;
+        self.game.ruleset().table(table.as_deref()?)
+    }
+
     /// The result codes the text gives for the pending chart cell's table, with their words:
     /// its result key, the codes it names, or the procedure's outcomes.
     pub fn chart_codes(&self) -> Vec<(String, String)> {
-        let ruleset = self.game.ruleset();
-        let table = self
-            .pending_chart
-            .as_ref()
-            .and_then(|(_, _, t)| t.as_deref())
-            .and_then(|t| ruleset.table(t));
+        let table = self.pending_table();
         let mut out: Vec<(String, String)> = Vec::new();
         if let Some(t) = table {
             for r in &t.results {
@@ -1040,13 +1041,7 @@ impl GameDesk {
     /// Whether a typed chart result is one of the codes the text gives (each of its words, for
     /// a combined result such as "A1 D3").
     fn chart_code_known(&self, typed: &str) -> bool {
-        let ruleset = self.game.ruleset();
-        let table = self
-            .pending_chart
-            .as_ref()
-            .and_then(|(_, _, t)| t.as_deref())
-            .and_then(|t| ruleset.table(t));
-        if let Some(t) = table
+        if let Some(t) = self.pending_table()
             && !t.results.is_empty()
         {
             // The engine holds a typed code to the table's result key.

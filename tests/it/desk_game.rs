@@ -592,6 +592,16 @@ fn click_map(harness: &mut Harness<'static, DeskApp>, at: egui::Pos2) {
     harness.run();
 }
 
+/// Clicks the first Set button of the hand changes (the strength's: it comes first).
+fn click_first_set(harness: &mut Harness<'static, DeskApp>) {
+    harness
+        .get_all_by_label(umpire::app::SET_LABEL)
+        .next()
+        .expect("a Set button")
+        .click();
+    harness.run();
+}
+
 /// Opens the "Change by hand" section of the counters panel.
 fn open_hand_changes(harness: &mut Harness<'static, DeskApp>) {
     let header = harness.get_by_label(umpire::app::CHANGE_BY_HAND_LABEL);
@@ -648,20 +658,10 @@ fn a_status_marker_and_a_strength_are_set_by_hand_with_a_note() {
 
     // The strength, typed and set: validated against the attribute (a letter is refused).
     type_into(&mut harness, "Strength Points (current)", "x");
-    harness
-        .get_all_by_label(umpire::app::SET_LABEL)
-        .next()
-        .expect("a Set button")
-        .click();
-    harness.run();
+    click_first_set(&mut harness);
     assert_eq!(journal(&path).len(), 2, "a letter is not a strength");
     type_into(&mut harness, "Strength Points (current)", "1");
-    harness
-        .get_all_by_label(umpire::app::SET_LABEL)
-        .next()
-        .expect("a Set button")
-        .click();
-    harness.run();
+    click_first_set(&mut harness);
     let events = journal(&path);
     assert_eq!(events.len(), 3);
     let game = Game::open(&path, &Library::shipped()).expect("opens");
