@@ -153,6 +153,9 @@ type JournalKey = (
     JournalFilter,
 );
 
+/// Heading of the current step's procedures in the procedure picker.
+pub const THIS_STEP_LABEL: &str = "This step";
+
 /// A counter the umpire is adding, as typed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewCounter {
@@ -837,7 +840,7 @@ impl GameDesk {
             };
         if let Some(now) = steps.get(self.game.state().cursor.step) {
             group(
-                format!("{} — {}", crate::app::game_view::THIS_STEP_LABEL, now.path),
+                format!("{THIS_STEP_LABEL} — {}", now.path),
                 &now.procedures,
                 &mut seen,
             );

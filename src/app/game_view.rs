@@ -54,8 +54,6 @@ pub const PROCEDURE_LABEL: &str = "Procedure";
 pub const CONFIRM_CHART_LABEL: &str = "My chart prints";
 /// Label of the procedure picker's search field.
 pub const PROCEDURE_SEARCH_LABEL: &str = "Find a procedure";
-/// Heading of the current step's procedures in the picker.
-pub const THIS_STEP_LABEL: &str = "This step";
 /// Label of the Apply button.
 pub const APPLY_LABEL: &str = "Apply effects";
 /// Label of the journal's text filter.
