@@ -611,12 +611,16 @@ impl GameDesk {
             ui.label(RichText::new(format!("next draw {draw}")).weak())
                 .on_hover_text(self.game().seed_statement());
         });
+        // The hint says how many faces this throw takes ("1 face of d6"), not a fixed "4 6".
+        let hint = self.resolver.preview().map_or_else(String::new, |p| {
+            super::view::physical_hint(p.dice_count, p.dice.as_deref().unwrap_or(""))
+        });
         ui.horizontal(|ui| {
             let label = ui.label(PHYSICAL_DICE_LABEL);
             ui.add(
                 egui::TextEdit::singleline(&mut self.physical)
                     .desired_width(110.0)
-                    .hint_text("4 6"),
+                    .hint_text(hint),
             )
             .labelled_by(label.id);
             if ui.button(USE_PHYSICAL_LABEL).clicked() {

@@ -690,9 +690,14 @@ impl Shell {
                 shipped_scenarios()
                     .into_iter()
                     .filter_map(|f| {
-                        load_scenario(&f, library)
-                            .ok()
-                            .map(|s| (f, format!("{} ({})", s.title, s.ruleset)))
+                        load_scenario(&f, library).ok().map(|s| {
+                            // The game by its printed name, not its ruleset's id.
+                            let game = library.get(&s.ruleset).map_or_else(
+                                || s.ruleset.clone(),
+                                |r| r.name.split(" — ").next().unwrap_or(&r.name).to_string(),
+                            );
+                            (f, format!("{} ({game})", s.title))
+                        })
                     })
                     .collect()
             });
@@ -706,14 +711,19 @@ impl Shell {
                     let current = scenarios
                         .get(self.scenario)
                         .map_or("—".to_string(), |s| s.1.clone());
-                    egui::ComboBox::from_label("Scenario")
+                    // The label on its own line above the list: beside a wide list it was
+                    // squeezed to a letter a line.
+                    let label = ui.label("Scenario");
+                    egui::ComboBox::from_id_salt("new_game_scenario")
                         .selected_text(current)
                         .width(380.0)
                         .show_ui(ui, |ui| {
                             for (i, (_, title)) in scenarios.iter().enumerate() {
                                 ui.selectable_value(&mut self.scenario, i, title);
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(label.id);
                     ui.horizontal(|ui| {
                         let label = ui.label("or a scenario file");
                         ui.add(

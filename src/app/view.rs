@@ -453,11 +453,7 @@ impl Desk {
             let mut submit = false;
             ui.horizontal(|ui| {
                 let label = ui.label(PHYSICAL_DICE_LABEL);
-                let hint = match count {
-                    0 => "no dice: leave empty".to_string(),
-                    1 => format!("1 face of {dice}"),
-                    n => format!("{n} faces, e.g. 3 5 …"),
-                };
+                let hint = physical_hint(count, dice);
                 // Leave room for the button on the same line.
                 let width = (ui.available_width() - 150.0).clamp(60.0, 170.0);
                 let field = egui::TextEdit::singleline(&mut self.physical)
@@ -896,6 +892,16 @@ impl Desk {
         if let Some((ruling, option)) = switch {
             self.set_ruling(&ruling, &option);
         }
+    }
+}
+
+/// The physical dice field's hint: as many faces as the throw has ("1 face of d6", "2 faces,
+/// e.g. 3 5").
+pub fn physical_hint(count: usize, dice: &str) -> String {
+    match count {
+        0 => "no dice: leave empty".to_string(),
+        1 => format!("1 face of {dice}"),
+        n => format!("{n} faces, e.g. 3 5 …"),
     }
 }
 
