@@ -149,8 +149,12 @@ pub fn prefill(
                     })
                     .collect();
                 let refs: Vec<&Value> = values.iter().collect();
+                // A number is summed over every counter of the role (each must have it); a
+                // name is read from those that carry it (a Force's Order, on its Capitano)
+                // when they agree.
+                let numeric = values.iter().any(|v| matches!(v, Value::Int(_)));
                 if !cs.is_empty()
-                    && values.len() == cs.len()
+                    && (values.len() == cs.len() || (!numeric && !values.is_empty()))
                     && let Some(v) = aggregate(&refs)
                 {
                     found = Some((v, ids.clone()));

@@ -864,3 +864,48 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
     assert!(weather.done, "the early roll counts here: {weather:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Force's Order comes from the game too: with Chaumont's Force in the procedure's "force"
+/// role, the Order input reads his Order (on the Capitano, not on the units).
+#[test]
+fn a_forces_order_comes_from_its_capitano() {
+    use umpire::game::effects::prefill;
+    let dir = std::env::temp_dir().join(format!("umpire-order-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let lib = umpire::rules::Library::shipped();
+    let game = umpire::game::Game::create(
+        &dir.join("o.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &lib,
+        Some(3),
+    )
+    .expect("game");
+    let force: Vec<String> = game
+        .state()
+        .counters
+        .values()
+        .filter(|c| c.position == umpire::game::scenario::Position::Hex("2832".into()))
+        .map(|c| c.id.clone())
+        .collect();
+    assert!(force.len() > 1);
+    let p = game
+        .ruleset()
+        .procedure("activation_single")
+        .expect("activation")
+        .clone();
+    let roles = std::collections::BTreeMap::from([("force".to_string(), force)]);
+    let filled = prefill(
+        &p,
+        game.state(),
+        game.events(),
+        Some(game.ruleset()),
+        &roles,
+    );
+    let order = filled
+        .iter()
+        .find(|f| f.input == "order")
+        .expect("the Order comes from the Force");
+    assert_eq!(order.value, umpire::rules::Value::Text("attack".into()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
