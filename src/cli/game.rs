@@ -80,10 +80,11 @@ pub enum GameCommand {
         #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
         inputs: Vec<String>,
         /// Physical dice, one face per die.
-        #[arg(long = "roll", num_args = 1.., value_name = "FACE")]
+        #[arg(long = "roll", num_args = 1.., value_name = "FACE", allow_negative_numbers = true)]
         roll: Vec<String>,
-        /// The result read off the physical chart, for a cell the text does not give.
-        #[arg(long, value_name = "CODE")]
+        /// The result read off the physical chart, for a cell the text does not give (a
+        /// negative one too: `--chart-result -2`).
+        #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
         chart_result: Option<String>,
         /// A counter involved, ROLE=COUNTER (e.g. attacker=fr-1).
         #[arg(long = "counter", value_name = "ROLE=ID")]

@@ -13,7 +13,13 @@ pub struct ResolveArgs {
     #[command(flatten)]
     pub procedure: ProcedureArgs,
     /// Physical dice, one face per die (e.g. --roll 3 --roll 5, or --roll 3 5).
-    #[arg(long = "roll", num_args = 1.., value_name = "FACE", conflicts_with = "seed")]
+    #[arg(
+        long = "roll",
+        num_args = 1..,
+        value_name = "FACE",
+        conflicts_with = "seed",
+        allow_negative_numbers = true
+    )]
     pub roll: Vec<String>,
     /// Seed for the app's dice (a fresh one is drawn and shown when omitted).
     #[arg(long)]
@@ -21,8 +27,9 @@ pub struct ResolveArgs {
     /// Who rolled the physical dice.
     #[arg(long, value_name = "NAME")]
     pub by: Option<String>,
-    /// The result read off the physical chart, for a cell that is not in the rule text.
-    #[arg(long, value_name = "CODE")]
+    /// The result read off the physical chart, for a cell that is not in the rule text (a
+    /// negative one too: `--chart-result -2`).
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
     pub chart_result: Option<String>,
 }
 

@@ -10,7 +10,9 @@ use umpire::dice::{AppDice, DiceExpr, DieSet};
 /// Arguments of `roll`.
 #[derive(Debug, Args)]
 pub struct RollArgs {
-    /// Dice notation, e.g. 2d6, d10, d6+2, ceil(d6/2), 4d6.
+    /// Dice notation, e.g. 2d6, d10, d66, d%, d6+2, ceil(d6/2), 4d6 (a leading minus is
+    /// notation too: `umpire roll -d6`).
+    #[arg(allow_hyphen_values = true)]
     pub expr: String,
     /// Seed for the app's dice (a fresh one is drawn and printed when omitted).
     #[arg(long)]

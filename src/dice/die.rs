@@ -51,6 +51,31 @@ impl Die {
         }
     }
 
+    /// `d66`: two six-sided dice read as tens and units (11, 12, … 16, 21, … 66), 36 equally
+    /// likely results — not one die of 66 sides. Typed in as the two digits ("35").
+    pub fn d66() -> Die {
+        Die {
+            name: "d66".into(),
+            faces: (1..=6)
+                .flat_map(|tens| (1..=6).map(move |units| tens * 10 + units))
+                .map(|value| DieFace {
+                    value,
+                    label: None,
+                    weight: 1,
+                })
+                .collect(),
+        }
+    }
+
+    /// `d%`: percentile dice, two ten-sided dice read as tens and units, 00 counting as 100:
+    /// the results 1–100, equally likely (the same as `d100`).
+    pub fn percentile() -> Die {
+        Die {
+            name: "d%".into(),
+            ..Die::standard(100)
+        }
+    }
+
     /// Sum of the face weights: the number of equally likely slots.
     pub fn total_weight(&self) -> u64 {
         self.faces.iter().map(|face| u64::from(face.weight)).sum()
@@ -117,10 +142,15 @@ impl DieSet {
         self.custom.insert(die.name.clone(), die);
     }
 
-    /// Looks up a die by name (`d6`, `d10`, or a custom name such as `dcmd`).
+    /// Looks up a die by name (`d6`, `d10`, `d66`, `d%`, or a custom name such as `dcmd`).
     pub fn get(&self, name: &str) -> Option<Die> {
         if let Some(die) = self.custom.get(name) {
             return Some(die.clone());
+        }
+        match name {
+            "d66" => return Some(Die::d66()),
+            "d%" => return Some(Die::percentile()),
+            _ => {}
         }
         let sides: u32 = name.strip_prefix('d')?.parse().ok()?;
         (2..=1000).contains(&sides).then(|| Die::standard(sides))

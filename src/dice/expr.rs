@@ -1,6 +1,7 @@
-//! Dice notation: `d6`, `2d6`, `d10` (faces 0–9), `d6+2`, `d6-2`, `4d6` (a pool: the faces are
-//! kept as a list), `ceil(d6/2)` / `floor(d6/2)` (also written `⌈d6/2⌉`, `⌊d6/2⌋`) and custom dice
-//! declared by a ruleset (`2dcmd`).
+//! Dice notation: `d6`, `2d6`, `d10` (faces 0–9), `d66` (two d6 read as tens and units, 11–66),
+//! `d%` (percentile, 1–100, as `d100`), `d6+2`, `d6-2`, `4d6` (a pool: the faces are kept as a
+//! list), `ceil(d6/2)` / `floor(d6/2)` (also written `⌈d6/2⌉`, `⌊d6/2⌋`) and custom dice declared
+//! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw.
 //!
 //! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
 
@@ -382,6 +383,7 @@ impl Parser<'_> {
                 rounding,
             });
         }
+        let count_at = self.pos;
         let count = self.number();
         if self.peek() == Some('d') || self.peek() == Some('D') {
             self.pos += 1;
@@ -389,7 +391,15 @@ impl Parser<'_> {
             if count > u64::from(MAX_DICE) {
                 return Err(self.error(format!("more than {MAX_DICE} dice")));
             }
+            if count == 0 {
+                self.pos = count_at;
+                return Err(self.error("no dice to throw: write at least one die (1d6)".into()));
+            }
             let start = self.pos;
+            if self.peek() == Some('%') {
+                // Percentile dice.
+                self.pos += 1;
+            }
             while self
                 .peek()
                 .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')

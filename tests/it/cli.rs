@@ -739,3 +739,31 @@ fn pending_items_are_numbered_in_words_and_skipped_by_number() {
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A leading minus is a value where a value is expected: `umpire roll -d6` rolls minus a d6,
+/// and `--chart-result -2` reaches the table (which then names its own codes), without `--`.
+#[test]
+fn a_leading_minus_is_a_value() {
+    let r = umpire(&["roll", "-d6", "--odds"]);
+    assert!(r.success, "{}", r.show());
+    assert!(
+        r.stdout.contains("-6") && r.stdout.contains("1/6"),
+        "{}",
+        r.show()
+    );
+    let r = umpire(&[
+        "resolve",
+        "ailsh",
+        "weather",
+        "--roll",
+        "4",
+        "--chart-result",
+        "-2",
+    ]);
+    assert!(!r.success);
+    assert!(
+        r.show().contains("'-2' is not a result of Weather Table"),
+        "the value reached the engine: {}",
+        r.show()
+    );
+}

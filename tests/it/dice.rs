@@ -427,3 +427,34 @@ fn ten_d6_distribution_is_exact() {
     assert_eq!(dist.probability(9), Fraction::new(0, 1));
     assert_eq!(dist.counts().map(|(_, c)| c).sum::<u128>(), 60_466_176);
 }
+
+/// `d66` is two d6 read as tens and units (36 equally likely results, 11 to 66), not one die
+/// of 66 sides; `d%` is percentile dice (1–100, as `d100`); `0d6` throws nothing and is
+/// refused where the count is.
+#[test]
+fn d66_and_percentile_dice_and_no_dice() {
+    let d66 = parse("d66").distribution().expect("exact");
+    let values: Vec<i64> = d66.counts().map(|(v, _)| v).collect();
+    assert_eq!(values.len(), 36);
+    assert_eq!(values.first(), Some(&11));
+    assert_eq!(values.last(), Some(&66));
+    assert!(!values.contains(&17) && !values.contains(&20) && !values.contains(&60));
+    assert!(d66.counts().all(|(_, n)| n == 1));
+    assert_eq!(d66.probability(35), Fraction::new(1, 36));
+    // A typed d66 result is the two digits.
+    let die = DieSet::new().get("d66").expect("d66");
+    assert_eq!(die.face_for("35").map(|f| f.value), Some(35));
+    assert!(die.face_for("37").is_none(), "no 7 on a d6");
+
+    let pct = parse("d%").distribution().expect("exact");
+    assert_eq!(pct, parse("d100").distribution().expect("exact"));
+    assert_eq!(pct.probability(100), Fraction::new(1, 100));
+
+    let err = DiceExpr::parse("0d6", &DieSet::new()).expect_err("nothing to throw");
+    let text = err.to_string();
+    assert!(
+        text.contains("no dice to throw") && text.contains("character 1"),
+        "{text}"
+    );
+    assert!(DiceExpr::parse("2+0d6", &DieSet::new()).is_err());
+}
