@@ -96,12 +96,20 @@ impl Tally {
     }
 }
 
-fn binomial(n: u128, k: u128) -> u128 {
+/// n choose k, or None past 128 bits (it used to wrap silently in a release build, so a
+/// pool of three d1000 passed the size guard and ran on).
+fn binomial(n: u128, k: u128) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    // C(n, k) = C(n, n−k): the shorter product keeps the running value small.
+    let k = k.min(n - k);
     let mut r = 1u128;
     for i in 0..k {
-        r = r * (n - i) / (i + 1);
+        // r·(n−i) is divisible by i+1 at each step (r is then C(n, i+1)).
+        r = r.checked_mul(n - i)? / (i + 1);
     }
-    r
+    Some(r)
 }
 
 /// Called with each distinct throw (its faces) and how many equally likely cases give it.
@@ -119,7 +127,12 @@ fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), 
     ) -> Result<(), ResolveError> {
         if i + 1 == weights.len() {
             let (v, w) = weights[i];
-            let c = count * w.pow(left);
+            let c = w
+                .checked_pow(left)
+                .and_then(|p| count.checked_mul(p))
+                .ok_or_else(|| {
+                    ResolveError::TooLarge("exact odds of this pool overflow 128 bits".into())
+                })?;
             let len = faces.len();
             faces.extend(std::iter::repeat_n(v, left as usize));
             f(faces, c)?;
@@ -128,7 +141,13 @@ fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), 
         }
         let (v, w) = weights[i];
         for k in 0..=left {
-            let c = count * binomial(u128::from(left), u128::from(k)) * w.pow(k);
+            // Within the total (checked before the walk), so no product here overflows.
+            let c = binomial(u128::from(left), u128::from(k))
+                .and_then(|b| count.checked_mul(b))
+                .and_then(|c| c.checked_mul(w.checked_pow(k)?))
+                .ok_or_else(|| {
+                    ResolveError::TooLarge("exact odds of this pool overflow 128 bits".into())
+                })?;
             let len = faces.len();
             faces.extend(std::iter::repeat_n(v, k as usize));
             go(weights, i + 1, left - k, faces, c, f)?;
@@ -345,7 +364,7 @@ fn pool_odds(
         weights.len() as u128 - 1,
     );
     let total = u128::from(die.total_weight()).checked_pow(n);
-    let Some(total) = total.filter(|_| states <= MAX_POOL_STATES) else {
+    let Some(total) = total.filter(|_| states.is_some_and(|s| s <= MAX_POOL_STATES)) else {
         return Err(ResolveError::TooLarge(format!(
             "exact odds of a pool of {n} {} are too large to enumerate",
             die.name
@@ -355,4 +374,21 @@ fn pool_odds(
         tally.record(prepared, None, faces, count)
     })?;
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_is_exact_or_none_never_wrapped() {
+        assert_eq!(binomial(10, 3), Some(120));
+        assert_eq!(binomial(6 + 6 - 1, 5), Some(462));
+        // The states of a pool of three d1000: C(1002, 999) = C(1002, 3), computed the short
+        // way (the long way passed 128 bits and wrapped into a small number).
+        assert_eq!(binomial(1002, 999), Some(167_167_000));
+        // Past 128 bits: None, never a wrapped value.
+        assert_eq!(binomial(1000, 500), None);
+        assert_eq!(binomial(3, 5), Some(0));
+    }
 }
