@@ -36,9 +36,11 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
     };
     let expr = DiceExpr::parse(&args.expr, &dice)?;
     if args.odds {
-        let dist = expr
-            .distribution()
-            .ok_or_else(|| anyhow::anyhow!("{expr} is too large to enumerate"))?;
+        let dist = expr.distribution().ok_or_else(|| {
+            anyhow::anyhow!(
+                "{expr}: its exact odds count more equally likely cases than 128 bits hold"
+            )
+        })?;
         let rows: Vec<_> = dist
             .counts()
             .map(|(value, _)| {

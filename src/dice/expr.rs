@@ -1,7 +1,9 @@
 //! Dice notation: `d6`, `2d6`, `d10` (faces 0–9), `d66` (two d6 read as tens and units, 11–66),
 //! `d%` (percentile, 1–100, as `d100`), `d6+2`, `d6-2`, `4d6` (a pool: the faces are kept as a
 //! list), `ceil(d6/2)` / `floor(d6/2)` (also written `⌈d6/2⌉`, `⌊d6/2⌋`) and custom dice declared
-//! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw.
+//! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw. Keep or drop the
+//! highest or lowest (`4d6kh3`, `2d20kl1`, `4d6dl1`) and count successes (`8d6>=5`, `6d10<=2`),
+//! both computed exactly without enumerating the throws.
 //!
 //! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
 
@@ -30,6 +32,27 @@ pub enum DiceTerm {
         /// Which die.
         die: Die,
     },
+    /// `count` dice of one kind of which only the highest (or lowest) `keep` are summed:
+    /// `4d6kh3`, `2d20kl1`; `dh`/`dl` (drop) are written as the keep they leave.
+    Keep {
+        /// How many dice are thrown.
+        count: u32,
+        /// Which die.
+        die: Die,
+        /// How many are kept (1 ≤ keep ≤ count).
+        keep: u32,
+        /// The highest (true) or the lowest (false).
+        highest: bool,
+    },
+    /// `count` dice of one kind, counting those that succeed: `8d6>=5` counts the 5s and 6s.
+    Successes {
+        /// How many dice are thrown.
+        count: u32,
+        /// Which die.
+        die: Die,
+        /// The test each face meets or fails.
+        test: Threshold,
+    },
     /// A fixed number.
     Constant(i64),
     /// An inner expression divided by `divisor` and rounded.
@@ -41,6 +64,111 @@ pub enum DiceTerm {
         /// Rounding direction.
         rounding: Rounding,
     },
+}
+
+/// The test a die's face meets to count as a success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threshold {
+    /// At least this value (`>=5`).
+    AtLeast(i64),
+    /// At most this value (`<=2`).
+    AtMost(i64),
+}
+
+impl Threshold {
+    /// Whether a face meets the test.
+    pub fn met(self, value: i64) -> bool {
+        match self {
+            Threshold::AtLeast(t) => value >= t,
+            Threshold::AtMost(t) => value <= t,
+        }
+    }
+}
+
+/// n choose k, or None past 128 bits.
+fn choose(n: u128, k: u128) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r = 1u128;
+    for i in 0..k {
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
+}
+
+/// The exact distribution of the number of successes among `n` dice: binomial, from the
+/// weight of the faces that meet the test (no enumeration of throws).
+fn successes_distribution(die: &Die, n: u32, test: Threshold) -> Option<Distribution> {
+    let total: u128 = die.faces.iter().map(|f| u128::from(f.weight)).sum();
+    let hit: u128 = die
+        .faces
+        .iter()
+        .filter(|f| test.met(f.value))
+        .map(|f| u128::from(f.weight))
+        .sum();
+    let miss = total - hit;
+    total.checked_pow(n)?;
+    let mut pairs = Vec::with_capacity(n as usize + 1);
+    for k in 0..=n {
+        let ways = choose(u128::from(n), u128::from(k))?
+            .checked_mul(hit.checked_pow(k)?)?
+            .checked_mul(miss.checked_pow(n - k)?)?;
+        pairs.push((i64::from(k), ways));
+    }
+    Some(Distribution::from_weights(pairs))
+}
+
+/// The exact distribution of the sum of the highest (or lowest) `keep` of `n` dice, by dynamic
+/// programming over the faces in order (highest first when keeping the highest): for each face
+/// value, how many of the dice still unassigned show it (a binomial choice), how many of those
+/// are kept, and the kept sum so far. Polynomial in `n`, never an enumeration of throws.
+fn keep_distribution(die: &Die, n: u32, keep: u32, highest: bool) -> Option<Distribution> {
+    let total: u128 = die.faces.iter().map(|f| u128::from(f.weight)).sum();
+    total.checked_pow(n)?;
+    // Equal values merged, in the order they are kept.
+    let mut faces: std::collections::BTreeMap<i64, u128> = std::collections::BTreeMap::new();
+    for f in &die.faces {
+        *faces.entry(f.value).or_insert(0) += u128::from(f.weight);
+    }
+    let mut order: Vec<(i64, u128)> = faces.into_iter().collect();
+    if highest {
+        order.reverse();
+    }
+    // state: (dice assigned, dice kept, kept sum) → ways.
+    let mut states: std::collections::BTreeMap<(u32, u32, i64), u128> =
+        std::collections::BTreeMap::from([((0, 0, 0), 1)]);
+    for (value, weight) in order {
+        let mut next: std::collections::BTreeMap<(u32, u32, i64), u128> =
+            std::collections::BTreeMap::new();
+        for (&(assigned, kept, sum), &ways) in &states {
+            let left = n - assigned;
+            for m in 0..=left {
+                let w = choose(u128::from(left), u128::from(m))?
+                    .checked_mul(weight.checked_pow(m)?)?
+                    .checked_mul(ways)?;
+                if w == 0 {
+                    continue;
+                }
+                let take = m.min(keep - kept);
+                let key = (
+                    assigned + m,
+                    kept + take,
+                    sum.checked_add(value.checked_mul(i64::from(take))?)?,
+                );
+                let slot = next.entry(key).or_insert(0);
+                *slot = slot.checked_add(w)?;
+            }
+        }
+        states = next;
+    }
+    Some(Distribution::from_weights(
+        states
+            .into_iter()
+            .filter(|((assigned, _, _), _)| *assigned == n)
+            .map(|((_, _, sum), ways)| (sum, ways)),
+    ))
 }
 
 /// A parsed dice expression.
@@ -182,6 +310,11 @@ impl DiceExpr {
                         out.push(die);
                     }
                 }
+                DiceTerm::Keep { count, die, .. } | DiceTerm::Successes { count, die, .. } => {
+                    for _ in 0..*count {
+                        out.push(die);
+                    }
+                }
                 DiceTerm::Constant(_) => {}
                 DiceTerm::Divided { inner, .. } => out.extend(inner.dice()),
             }
@@ -207,6 +340,38 @@ impl DiceExpr {
                         *index += 1;
                     }
                     s
+                }
+                DiceTerm::Keep {
+                    count,
+                    keep,
+                    highest,
+                    ..
+                } => {
+                    let mut thrown: Vec<i64> = (0..*count)
+                        .map(|_| {
+                            let f = faces.get(*index).copied().unwrap_or(0);
+                            *index += 1;
+                            f
+                        })
+                        .collect();
+                    thrown.sort_unstable();
+                    if *highest {
+                        thrown.reverse();
+                    }
+                    thrown
+                        .iter()
+                        .take(*keep as usize)
+                        .fold(0i64, |a, f| a.saturating_add(*f))
+                }
+                DiceTerm::Successes { count, test, .. } => {
+                    let mut hits = 0i64;
+                    for _ in 0..*count {
+                        if test.met(faces.get(*index).copied().unwrap_or(0)) {
+                            hits += 1;
+                        }
+                        *index += 1;
+                    }
+                    hits
                 }
                 DiceTerm::Constant(c) => *c,
                 DiceTerm::Divided {
@@ -234,6 +399,15 @@ impl DiceExpr {
                         d = d.add(&single)?;
                     }
                     d
+                }
+                DiceTerm::Keep {
+                    count,
+                    die,
+                    keep,
+                    highest,
+                } => keep_distribution(die, *count, *keep, *highest)?,
+                DiceTerm::Successes { count, die, test } => {
+                    successes_distribution(die, *count, *test)?
                 }
                 DiceTerm::Constant(c) => Distribution::constant(*c),
                 DiceTerm::Divided {
@@ -400,11 +574,30 @@ impl Parser<'_> {
                 // Percentile dice.
                 self.pos += 1;
             }
-            while self
-                .peek()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
+            // A number of sides is digits only (so `d6kh3` is a d6 kept highest 3); a die's
+            // name (`dcmd`) is letters, digits and _.
+            let numeric = self.peek().is_some_and(|c| c.is_ascii_digit());
+            while self.peek().is_some_and(|c| {
+                if numeric {
+                    c.is_ascii_digit()
+                } else {
+                    c.is_ascii_alphanumeric() || c == '_'
+                }
+            }) {
                 self.pos += 1;
+            }
+            // A custom die's name followed by a keep or a count (`2dcmdkh1`): the longest
+            // start of the word that names a die.
+            if !numeric {
+                let mut end = self.pos;
+                while end > start {
+                    let candidate: String = self.chars[start..end].iter().collect();
+                    if self.dice.get(&format!("d{candidate}")).is_some() {
+                        self.pos = end;
+                        break;
+                    }
+                    end -= 1;
+                }
             }
             let name: String = self.chars[start..self.pos].iter().collect();
             if name.is_empty() {
@@ -425,10 +618,62 @@ impl Parser<'_> {
                     problem: format!("unknown die '{full}' — {hint}"),
                 });
             };
-            return Ok(DiceTerm::Dice {
-                count: count as u32,
-                die,
-            });
+            let count = count as u32;
+            // Keep or drop the highest or lowest: kh3, kl1, dh1, dl1.
+            for (word, keep_word, highest) in [
+                ("kh", true, true),
+                ("kl", true, false),
+                ("dh", false, false),
+                ("dl", false, true),
+            ] {
+                if self.eat_word(word) {
+                    let at = self.pos;
+                    let Some(k) = self.number() else {
+                        return Err(self.error(format!("expected how many dice after '{word}'")));
+                    };
+                    let k = u32::try_from(k).unwrap_or(u32::MAX);
+                    let keep = if keep_word {
+                        k
+                    } else {
+                        count.saturating_sub(k)
+                    };
+                    if k == 0 || k > count || keep == 0 {
+                        self.pos = at;
+                        return Err(self.error(format!(
+                            "'{word}{k}' of {count} dice leaves none to sum or more than are thrown"
+                        )));
+                    }
+                    return Ok(DiceTerm::Keep {
+                        count,
+                        die,
+                        keep,
+                        highest,
+                    });
+                }
+            }
+            // Count successes: >=5, >5, <=2, <2.
+            if matches!(self.peek(), Some('>' | '<')) {
+                let greater = self.peek() == Some('>');
+                self.pos += 1;
+                let or_equal = self.eat('=');
+                let at = self.pos;
+                let negative = self.eat('-');
+                let Some(t) = self.number() else {
+                    self.pos = at;
+                    return Err(
+                        self.error("expected the number to meet after the comparison".into())
+                    );
+                };
+                let t = i64::try_from(t).unwrap_or(i64::MAX) * if negative { -1 } else { 1 };
+                let test = match (greater, or_equal) {
+                    (true, true) => Threshold::AtLeast(t),
+                    (true, false) => Threshold::AtLeast(t.saturating_add(1)),
+                    (false, true) => Threshold::AtMost(t),
+                    (false, false) => Threshold::AtMost(t.saturating_sub(1)),
+                };
+                return Ok(DiceTerm::Successes { count, die, test });
+            }
+            return Ok(DiceTerm::Dice { count, die });
         }
         match count {
             Some(n) if n <= i64::MAX as u64 / 4 => Ok(DiceTerm::Constant(n as i64)),

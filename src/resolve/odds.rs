@@ -189,7 +189,9 @@ pub fn odds(
         }
         (Some(expr), _) => {
             let dist = expr.distribution().ok_or_else(|| {
-                ResolveError::TooLarge(format!("{expr} is too large to enumerate"))
+                ResolveError::TooLarge(format!(
+                    "{expr}: its exact odds count more equally likely cases than 128 bits hold"
+                ))
             })?;
             for (natural, count) in dist.counts() {
                 tally.record(&prepared, Some(natural), &[], count)?;

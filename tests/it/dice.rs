@@ -458,3 +458,102 @@ fn d66_and_percentile_dice_and_no_dice() {
     );
     assert!(DiceExpr::parse("2+0d6", &DieSet::new()).is_err());
 }
+
+/// Every throw of `dice` (one die each), with how many equally likely slots give it.
+fn every_throw(dice: &[&Die]) -> Vec<(Vec<i64>, u128)> {
+    let mut out = vec![(Vec::new(), 1u128)];
+    for die in dice {
+        let mut next = Vec::new();
+        for (faces, ways) in &out {
+            for f in &die.faces {
+                let mut v = faces.clone();
+                v.push(f.value);
+                next.push((v, ways * u128::from(f.weight)));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Keep-highest/lowest and success counts, computed without enumerating the throws, agree
+/// exactly with an enumeration of every throw on small pools of plain and weighted dice; and
+/// the total of a thrown expression is what its faces give.
+#[test]
+fn keep_and_success_distributions_match_every_throw() {
+    let set = command_dice();
+    let mut checked = 0;
+    for die in ["d4", "d6", "d10", "dcmd"] {
+        for n in 1..=4u32 {
+            let mut notations: Vec<String> = Vec::new();
+            for k in 1..=n {
+                notations.push(format!("{n}{die}kh{k}"));
+                notations.push(format!("{n}{die}kl{k}"));
+                if k < n {
+                    notations.push(format!("{n}{die}dh{k}"));
+                    notations.push(format!("{n}{die}dl{k}"));
+                }
+            }
+            for t in 0..=4 {
+                notations.push(format!("{n}{die}>={t}"));
+                notations.push(format!("{n}{die}<{t}"));
+            }
+            for notation in notations {
+                let expr = DiceExpr::parse(&notation, &set).unwrap_or_else(|e| panic!("{e}"));
+                let exact = expr.distribution().expect("exact");
+                let mut brute: std::collections::BTreeMap<i64, u128> = Default::default();
+                let mut total = 0u128;
+                for (faces, ways) in every_throw(&expr.dice()) {
+                    *brute.entry(expr.total(&faces)).or_default() += ways;
+                    total += ways;
+                }
+                assert_eq!(exact.total(), total, "{notation}");
+                let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+                assert_eq!(counts, brute, "{notation}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 250, "{checked} notations");
+    // Dropping the lowest of four is keeping the highest three.
+    assert_eq!(
+        parse("4d6dl1").distribution(),
+        parse("4d6kh3").distribution()
+    );
+}
+
+/// App rolls of the new shapes follow their exact distributions: a chi-squared test over
+/// 20,000 rolls of a fixed seed (critical value at p = 0.001).
+#[test]
+fn app_rolls_of_keep_and_success_pools_fit_their_exact_odds() {
+    for (notation, critical) in [("4d6kh3", 39.25), ("8d6>=5", 26.12), ("2d20kl1", 43.82)] {
+        let expr = parse(notation);
+        let exact = expr.distribution().expect("exact");
+        let rolls = 20_000u32;
+        let mut seen: std::collections::BTreeMap<i64, u32> = Default::default();
+        let mut dice = AppDice::new(20261124);
+        for _ in 0..rolls {
+            let roll = dice.roll(&expr);
+            assert_eq!(roll.total, expr.total(&roll.faces()), "{notation}");
+            *seen.entry(roll.total).or_default() += 1;
+        }
+        // Cells with fewer than 5 expected rolls pooled into their neighbour.
+        let mut chi = 0.0;
+        let mut cells = 0;
+        let (mut expected_acc, mut seen_acc) = (0.0, 0.0);
+        for (value, count) in exact.counts() {
+            expected_acc += f64::from(rolls) * count as f64 / exact.total() as f64;
+            seen_acc += f64::from(*seen.get(&value).unwrap_or(&0));
+            if expected_acc >= 5.0 {
+                chi += (seen_acc - expected_acc).powi(2) / expected_acc;
+                cells += 1;
+                (expected_acc, seen_acc) = (0.0, 0.0);
+            }
+        }
+        assert!(cells > 5, "{notation}: {cells} cells");
+        assert!(
+            chi < critical,
+            "{notation}: χ² = {chi:.1} over {cells} cells"
+        );
+    }
+}
