@@ -76,6 +76,49 @@ impl Die {
         }
     }
 
+    /// `dF`: a Fudge (Fate) die, faces −1, 0, +1 twice each (equally likely: −1, 0, +1).
+    pub fn fudge() -> Die {
+        Die {
+            name: "dF".into(),
+            faces: [-1, 0, 1]
+                .into_iter()
+                .map(|value| DieFace {
+                    value,
+                    label: None,
+                    weight: 1,
+                })
+                .collect(),
+        }
+    }
+
+    /// A die written with its faces inline, `d{1,1,2,2,3,4}`: each listed face one equally
+    /// likely slot (a value listed twice is twice as likely).
+    pub fn inline(faces: &[i64]) -> Die {
+        let mut merged: Vec<DieFace> = Vec::new();
+        for &value in faces {
+            match merged.iter_mut().find(|f| f.value == value) {
+                Some(f) => f.weight += 1,
+                None => merged.push(DieFace {
+                    value,
+                    label: None,
+                    weight: 1,
+                }),
+            }
+        }
+        merged.sort_by_key(|f| f.value);
+        Die {
+            name: format!(
+                "d{{{}}}",
+                faces
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            faces: merged,
+        }
+    }
+
     /// Sum of the face weights: the number of equally likely slots.
     pub fn total_weight(&self) -> u64 {
         self.faces.iter().map(|face| u64::from(face.weight)).sum()
@@ -150,6 +193,7 @@ impl DieSet {
         match name {
             "d66" => return Some(Die::d66()),
             "d%" => return Some(Die::percentile()),
+            "dF" => return Some(Die::fudge()),
             _ => {}
         }
         let sides: u32 = name.strip_prefix('d')?.parse().ok()?;

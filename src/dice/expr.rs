@@ -3,7 +3,8 @@
 //! list), `ceil(d6/2)` / `floor(d6/2)` (also written `⌈d6/2⌉`, `⌊d6/2⌋`) and custom dice declared
 //! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw. Keep or drop the
 //! highest or lowest (`4d6kh3`, `2d20kl1`, `4d6dl1`) and count successes (`8d6>=5`, `6d10<=2`),
-//! both computed exactly without enumerating the throws.
+//! both computed exactly without enumerating the throws; Fudge dice (`4dF`) and inline faces
+//! (`d{1,1,2,2,3,4}`).
 //!
 //! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
 
@@ -569,6 +570,31 @@ impl Parser<'_> {
                 self.pos = count_at;
                 return Err(self.error("no dice to throw: write at least one die (1d6)".into()));
             }
+            // Inline faces: d{1,1,2,2,3,4}.
+            if self.eat('{') {
+                let mut faces = Vec::new();
+                loop {
+                    let at = self.pos;
+                    let negative = self.eat('-');
+                    let Some(v) = self.number() else {
+                        self.pos = at;
+                        return Err(self.error("expected a face value in d{…}".into()));
+                    };
+                    let v = i64::try_from(v).unwrap_or(i64::MAX);
+                    faces.push(if negative { -v } else { v });
+                    if faces.len() > 1000 {
+                        return Err(self.error("more than 1,000 faces in d{…}".into()));
+                    }
+                    if self.eat(',') {
+                        continue;
+                    }
+                    if self.eat('}') {
+                        break;
+                    }
+                    return Err(self.error("expected ',' or '}' in d{…}".into()));
+                }
+                return self.after_die(count as u32, Die::inline(&faces));
+            }
             let start = self.pos;
             if self.peek() == Some('%') {
                 // Percentile dice.
@@ -588,11 +614,17 @@ impl Parser<'_> {
             }
             // A custom die's name followed by a keep or a count (`2dcmdkh1`): the longest
             // start of the word that names a die.
-            if !numeric {
+            let whole: String = self.chars[start..self.pos].iter().collect();
+            if !numeric && self.dice.get(&format!("d{whole}")).is_none() {
                 let mut end = self.pos;
                 while end > start {
                     let candidate: String = self.chars[start..end].iter().collect();
-                    if self.dice.get(&format!("d{candidate}")).is_some() {
+                    let rest: String = self.chars[end..self.pos].iter().collect();
+                    let keeps = ["kh", "kl", "dh", "dl"].iter().any(|k| {
+                        rest.strip_prefix(k)
+                            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
+                    });
+                    if keeps && self.dice.get(&format!("d{candidate}")).is_some() {
                         self.pos = end;
                         break;
                     }
@@ -618,68 +650,70 @@ impl Parser<'_> {
                     problem: format!("unknown die '{full}' — {hint}"),
                 });
             };
-            let count = count as u32;
-            // Keep or drop the highest or lowest: kh3, kl1, dh1, dl1.
-            for (word, keep_word, highest) in [
-                ("kh", true, true),
-                ("kl", true, false),
-                ("dh", false, false),
-                ("dl", false, true),
-            ] {
-                if self.eat_word(word) {
-                    let at = self.pos;
-                    let Some(k) = self.number() else {
-                        return Err(self.error(format!("expected how many dice after '{word}'")));
-                    };
-                    let k = u32::try_from(k).unwrap_or(u32::MAX);
-                    let keep = if keep_word {
-                        k
-                    } else {
-                        count.saturating_sub(k)
-                    };
-                    if k == 0 || k > count || keep == 0 {
-                        self.pos = at;
-                        return Err(self.error(format!(
-                            "'{word}{k}' of {count} dice leaves none to sum or more than are thrown"
-                        )));
-                    }
-                    return Ok(DiceTerm::Keep {
-                        count,
-                        die,
-                        keep,
-                        highest,
-                    });
-                }
-            }
-            // Count successes: >=5, >5, <=2, <2.
-            if matches!(self.peek(), Some('>' | '<')) {
-                let greater = self.peek() == Some('>');
-                self.pos += 1;
-                let or_equal = self.eat('=');
-                let at = self.pos;
-                let negative = self.eat('-');
-                let Some(t) = self.number() else {
-                    self.pos = at;
-                    return Err(
-                        self.error("expected the number to meet after the comparison".into())
-                    );
-                };
-                let t = i64::try_from(t).unwrap_or(i64::MAX) * if negative { -1 } else { 1 };
-                let test = match (greater, or_equal) {
-                    (true, true) => Threshold::AtLeast(t),
-                    (true, false) => Threshold::AtLeast(t.saturating_add(1)),
-                    (false, true) => Threshold::AtMost(t),
-                    (false, false) => Threshold::AtMost(t.saturating_sub(1)),
-                };
-                return Ok(DiceTerm::Successes { count, die, test });
-            }
-            return Ok(DiceTerm::Dice { count, die });
+            return self.after_die(count as u32, die);
         }
         match count {
             Some(n) if n <= i64::MAX as u64 / 4 => Ok(DiceTerm::Constant(n as i64)),
             Some(_) => Err(self.error("number too large".into())),
             None => Err(self.error("expected a number, a die such as d6, or ceil(…/2)".into())),
         }
+    }
+
+    /// What may follow a die: keep or drop (`kh3`), a count of successes (`>=5`), or nothing.
+    fn after_die(&mut self, count: u32, die: Die) -> Result<DiceTerm, DiceError> {
+        // Keep or drop the highest or lowest: kh3, kl1, dh1, dl1.
+        for (word, keep_word, highest) in [
+            ("kh", true, true),
+            ("kl", true, false),
+            ("dh", false, false),
+            ("dl", false, true),
+        ] {
+            if self.eat_word(word) {
+                let at = self.pos;
+                let Some(k) = self.number() else {
+                    return Err(self.error(format!("expected how many dice after '{word}'")));
+                };
+                let k = u32::try_from(k).unwrap_or(u32::MAX);
+                let keep = if keep_word {
+                    k
+                } else {
+                    count.saturating_sub(k)
+                };
+                if k == 0 || k > count || keep == 0 {
+                    self.pos = at;
+                    return Err(self.error(format!(
+                        "'{word}{k}' of {count} dice leaves none to sum or more than are thrown"
+                    )));
+                }
+                return Ok(DiceTerm::Keep {
+                    count,
+                    die,
+                    keep,
+                    highest,
+                });
+            }
+        }
+        // Count successes: >=5, >5, <=2, <2.
+        if matches!(self.peek(), Some('>' | '<')) {
+            let greater = self.peek() == Some('>');
+            self.pos += 1;
+            let or_equal = self.eat('=');
+            let at = self.pos;
+            let negative = self.eat('-');
+            let Some(t) = self.number() else {
+                self.pos = at;
+                return Err(self.error("expected the number to meet after the comparison".into()));
+            };
+            let t = i64::try_from(t).unwrap_or(i64::MAX) * if negative { -1 } else { 1 };
+            let test = match (greater, or_equal) {
+                (true, true) => Threshold::AtLeast(t),
+                (true, false) => Threshold::AtLeast(t.saturating_add(1)),
+                (false, true) => Threshold::AtMost(t),
+                (false, false) => Threshold::AtMost(t.saturating_sub(1)),
+            };
+            return Ok(DiceTerm::Successes { count, die, test });
+        }
+        Ok(DiceTerm::Dice { count, die })
     }
 
     /// An expression inside ceil(…/n): stops at the '/'.

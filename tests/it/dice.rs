@@ -557,3 +557,27 @@ fn app_rolls_of_keep_and_success_pools_fit_their_exact_odds() {
         );
     }
 }
+
+/// Fudge dice (`4dF`: −4…+4 from faces −1, 0, +1) and dice with their faces written inline
+/// (`d{1,1,2,2,3,4}`: a face listed twice is twice as likely), with keep and count on them too;
+/// an unfinished face list is refused where it stops.
+#[test]
+fn fudge_dice_and_inline_faces() {
+    let fudge = parse("4dF").distribution().expect("exact");
+    assert_eq!(fudge.total(), 81);
+    assert_eq!(fudge.probability(0), Fraction::new(19, 81));
+    assert_eq!(fudge.probability(4), Fraction::new(1, 81));
+    let inline = parse("d{1,1,2,2,3,4}").distribution().expect("exact");
+    assert_eq!(inline.probability(1), Fraction::new(1, 3));
+    assert_eq!(inline.probability(4), Fraction::new(1, 6));
+    assert_eq!(
+        parse("2d{-1,0,1}").distribution(),
+        parse("2dF").distribution(),
+        "a Fudge die is its faces"
+    );
+    assert!(parse("3d{1,1,2,2,3,4}kh2").distribution().is_some());
+    let err = DiceExpr::parse("d{1,2", &DieSet::new()).expect_err("unfinished");
+    assert!(err.to_string().contains("character 6"), "{err}");
+    let err = DiceExpr::parse("d{1,x}", &DieSet::new()).expect_err("not a face");
+    assert!(err.to_string().contains("character 5"), "{err}");
+}
