@@ -612,6 +612,19 @@ impl Parser<'_> {
             }) {
                 self.pos += 1;
             }
+            // Sides followed by letters that are not a keep or drop (`d7x`): the whole word is
+            // the die's name, and an unknown one.
+            if numeric && self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                let next: String = self.chars[self.pos..].iter().take(2).collect();
+                if !["kh", "kl", "dh", "dl"].contains(&next.as_str()) {
+                    while self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    {
+                        self.pos += 1;
+                    }
+                }
+            }
             // A custom die's name followed by a keep or a count (`2dcmdkh1`): the longest
             // start of the word that names a die.
             let whole: String = self.chars[start..self.pos].iter().collect();
