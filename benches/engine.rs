@@ -88,7 +88,9 @@ fn benches(c: &mut Criterion) {
 
     // Keep and count, without enumerating throws (issue 16): the shapes the 128-bit counts
     // still hold.
-    for notation in ["4d6kh3", "7d6kh1", "40d6kh3", "30d6>=5", "45d6>=6"] {
+    for notation in [
+        "4d6kh3", "7d6kh1", "40d6kh3", "30d6>=5", "45d6>=6", "12d1000",
+    ] {
         let expr = DiceExpr::parse(notation, &DieSet::new()).expect("parses");
         c.bench_function(&format!("distribution_{notation}"), |b| {
             b.iter(|| black_box(&expr).distribution().expect("fits"))

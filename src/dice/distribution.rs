@@ -82,6 +82,9 @@ impl Distribution {
     /// The distribution of the sum of two independent results (convolution).
     /// Returns `None` on arithmetic overflow (absurdly large pools).
     pub fn add(&self, other: &Distribution) -> Option<Distribution> {
+        if let Some(dense) = self.add_dense(other) {
+            return dense;
+        }
         let mut counts = BTreeMap::new();
         for (&a, &ca) in &self.counts {
             for (&b, &cb) in &other.counts {
@@ -94,6 +97,60 @@ impl Distribution {
             counts,
             total: self.total.checked_mul(other.total)?,
         })
+    }
+
+    /// The same convolution over arrays indexed by value, when both ranges are compact (the
+    /// usual dice): many times faster than a map. `None` when the ranges are too wide for
+    /// arrays; `Some(None)` on overflow.
+    fn add_dense(&self, other: &Distribution) -> Option<Option<Distribution>> {
+        let (a_min, a_max) = (self.min()?, self.max()?);
+        let (b_min, b_max) = (other.min()?, other.max()?);
+        let a_span = usize::try_from(a_max.checked_sub(a_min)?).ok()? + 1;
+        let b_span = usize::try_from(b_max.checked_sub(b_min)?).ok()? + 1;
+        // Compact enough: the arrays' cells, not the map's entries, bound the work.
+        if a_span > 1_000_000 || b_span > 1_000_000 || a_span.checked_mul(b_span)? > 200_000_000 {
+            return None;
+        }
+        let dense = |d: &Distribution, min: i64, span: usize| {
+            let mut v = vec![0u128; span];
+            for (&value, &count) in &d.counts {
+                v[(value - min) as usize] = count;
+            }
+            v
+        };
+        let a = dense(self, a_min, a_span);
+        let b = dense(other, b_min, b_span);
+        let mut out = vec![0u128; a_span + b_span - 1];
+        for (i, &ca) in a.iter().enumerate() {
+            if ca == 0 {
+                continue;
+            }
+            for (j, &cb) in b.iter().enumerate() {
+                if cb == 0 {
+                    continue;
+                }
+                let Some(product) = ca.checked_mul(cb) else {
+                    return Some(None);
+                };
+                let Some(sum) = out[i + j].checked_add(product) else {
+                    return Some(None);
+                };
+                out[i + j] = sum;
+            }
+        }
+        let Some(base) = a_min.checked_add(b_min) else {
+            return Some(None);
+        };
+        let counts = out
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| *c > 0)
+            .map(|(k, c)| (base + k as i64, c))
+            .collect();
+        let Some(total) = self.total.checked_mul(other.total) else {
+            return Some(None);
+        };
+        Some(Some(Distribution { counts, total }))
     }
 
     /// Applies a function to every value, merging equal results.

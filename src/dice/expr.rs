@@ -388,6 +388,12 @@ impl DiceExpr {
 
     /// The exact distribution of the total, by convolution. `None` only on overflow.
     pub fn distribution(&self) -> Option<Distribution> {
+        // The number of equally likely cases is the product of the dice's slots: when it does
+        // not fit, refuse at once rather than after convolving for seconds (13d1000 took 23 s
+        // in a debug build to find out).
+        self.dice().iter().try_fold(1u128, |acc, d| {
+            acc.checked_mul(u128::from(d.total_weight()))
+        })?;
         let mut acc = Distribution::constant(0);
         for (sign, term) in &self.terms {
             let part = match term {
