@@ -587,7 +587,27 @@ impl Parser<'_> {
                         return Err(self.error("expected a face value in d{…}".into()));
                     };
                     let v = i64::try_from(v).unwrap_or(i64::MAX);
-                    faces.push(if negative { -v } else { v });
+                    let v = if negative { -v } else { v };
+                    // A range, as AnyDice writes it: d{1..10} is a ten-sided die read 1–10.
+                    if self.eat_word("..") {
+                        let at = self.pos;
+                        let negative = self.eat('-');
+                        let Some(hi) = self.number() else {
+                            self.pos = at;
+                            return Err(self.error("expected the end of the range in d{…}".into()));
+                        };
+                        let hi = i64::try_from(hi).unwrap_or(i64::MAX);
+                        let hi = if negative { -hi } else { hi };
+                        if hi < v || hi - v >= 1000 {
+                            self.pos = at;
+                            return Err(self.error(format!(
+                                "the range {v}..{hi} is empty or longer than 1,000 faces"
+                            )));
+                        }
+                        faces.extend(v..=hi);
+                    } else {
+                        faces.push(v);
+                    }
                     if faces.len() > 1000 {
                         return Err(self.error("more than 1,000 faces in d{…}".into()));
                     }

@@ -581,3 +581,17 @@ fn fudge_dice_and_inline_faces() {
     let err = DiceExpr::parse("d{1,x}", &DieSet::new()).expect_err("not a face");
     assert!(err.to_string().contains("character 5"), "{err}");
 }
+
+/// A ten-sided die read 1–10 is written as the range of its faces, `d{1..10}` (as AnyDice
+/// writes it), beside `d10`, which reads 0–9 as "Arquebus" does.
+#[test]
+fn a_ten_sided_die_read_one_to_ten_is_a_range_of_faces() {
+    let one_to_ten = parse("d{1..10}").distribution().expect("exact");
+    assert_eq!(one_to_ten.min(), Some(1));
+    assert_eq!(one_to_ten.max(), Some(10));
+    assert_eq!(one_to_ten.probability(10), Fraction::new(1, 10));
+    assert_eq!(parse("d10").distribution().expect("exact").max(), Some(9));
+    assert_eq!(parse("d{0..9}").distribution(), parse("d10").distribution());
+    let err = DiceExpr::parse("d{5..1}", &DieSet::new()).expect_err("empty range");
+    assert!(err.to_string().contains("empty"), "{err}");
+}
