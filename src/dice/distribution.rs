@@ -153,6 +153,27 @@ impl Distribution {
         Some(Some(Distribution { counts, total }))
     }
 
+    /// The distribution of `f(a, b)` for two independent results (the higher or lower of two
+    /// throws). Returns `None` on arithmetic overflow.
+    pub fn combine(
+        &self,
+        other: &Distribution,
+        f: impl Fn(i64, i64) -> i64,
+    ) -> Option<Distribution> {
+        let mut counts = BTreeMap::new();
+        for (&a, &ca) in &self.counts {
+            for (&b, &cb) in &other.counts {
+                let count = ca.checked_mul(cb)?;
+                let slot = counts.entry(f(a, b)).or_insert(0u128);
+                *slot = slot.checked_add(count)?;
+            }
+        }
+        Some(Distribution {
+            counts,
+            total: self.total.checked_mul(other.total)?,
+        })
+    }
+
     /// Applies a function to every value, merging equal results.
     pub fn map(&self, f: impl Fn(i64) -> i64) -> Distribution {
         let mut counts = BTreeMap::new();

@@ -4,7 +4,7 @@
 //! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw. Keep or drop the
 //! highest or lowest (`4d6kh3`, `2d20kl1`, `4d6dl1`) and count successes (`8d6>=5`, `6d10<=2`),
 //! both computed exactly without enumerating the throws; Fudge dice (`4dF`) and inline faces
-//! (`d{1,1,2,2,3,4}`).
+//! (`d{1,1,2,2,3,4}`, `d{1..10}`); parentheses, `*` by a number, `min(…, …)` and `max(…, …)`.
 //!
 //! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
 
@@ -53,6 +53,22 @@ pub enum DiceTerm {
         die: Die,
         /// The test each face meets or fails.
         test: Threshold,
+    },
+    /// An inner expression times a whole number: `2*d6`, `(d6+1)*10`; `(…)` alone is times 1.
+    Scaled {
+        /// What is multiplied.
+        inner: Box<DiceExpr>,
+        /// By how much.
+        factor: i64,
+    },
+    /// The higher (or lower) of two expressions thrown independently: `max(d6, d6)`.
+    Extreme {
+        /// The first.
+        left: Box<DiceExpr>,
+        /// The second.
+        right: Box<DiceExpr>,
+        /// The higher (true) or the lower (false).
+        highest: bool,
     },
     /// A fixed number.
     Constant(i64),
@@ -317,7 +333,13 @@ impl DiceExpr {
                     }
                 }
                 DiceTerm::Constant(_) => {}
-                DiceTerm::Divided { inner, .. } => out.extend(inner.dice()),
+                DiceTerm::Divided { inner, .. } | DiceTerm::Scaled { inner, .. } => {
+                    out.extend(inner.dice())
+                }
+                DiceTerm::Extreme { left, right, .. } => {
+                    out.extend(left.dice());
+                    out.extend(right.dice());
+                }
             }
         }
         out
@@ -375,6 +397,18 @@ impl DiceExpr {
                     hits
                 }
                 DiceTerm::Constant(c) => *c,
+                DiceTerm::Scaled { inner, factor } => {
+                    inner.total_from(faces, index).saturating_mul(*factor)
+                }
+                DiceTerm::Extreme {
+                    left,
+                    right,
+                    highest,
+                } => {
+                    let a = left.total_from(faces, index);
+                    let b = right.total_from(faces, index);
+                    if *highest { a.max(b) } else { a.min(b) }
+                }
                 DiceTerm::Divided {
                     inner,
                     divisor,
@@ -417,6 +451,17 @@ impl DiceExpr {
                     successes_distribution(die, *count, *test)?
                 }
                 DiceTerm::Constant(c) => Distribution::constant(*c),
+                DiceTerm::Scaled { inner, factor } => {
+                    inner.distribution()?.map(|v| v.saturating_mul(*factor))
+                }
+                DiceTerm::Extreme {
+                    left,
+                    right,
+                    highest,
+                } => {
+                    let f = if *highest { i64::max } else { i64::min };
+                    left.distribution()?.combine(&right.distribution()?, f)?
+                }
                 DiceTerm::Divided {
                     inner,
                     divisor,
@@ -531,7 +576,77 @@ impl Parser<'_> {
             .or(Some(u64::MAX))
     }
 
+    /// An atom, times whole numbers: `2*d6`, `d6*10`, `(d6+1)*2`.
     fn term(&mut self) -> Result<DiceTerm, DiceError> {
+        let mut term = self.atom()?;
+        while self.eat('*') || self.eat('×') {
+            let at = self.pos;
+            let next = self.atom()?;
+            term = match (term, next) {
+                (DiceTerm::Constant(a), DiceTerm::Constant(b)) => DiceTerm::Constant(
+                    a.checked_mul(b)
+                        .ok_or_else(|| self.error("number too large".into()))?,
+                ),
+                (DiceTerm::Constant(k), inner) | (inner, DiceTerm::Constant(k)) => {
+                    DiceTerm::Scaled {
+                        inner: Box::new(DiceExpr {
+                            source: String::new(),
+                            terms: vec![(1, inner)],
+                        }),
+                        factor: k,
+                    }
+                }
+                _ => {
+                    self.pos = at;
+                    return Err(
+                        self.error("multiply dice by a number (2*d6), not by other dice".into())
+                    );
+                }
+            };
+        }
+        Ok(term)
+    }
+
+    fn atom(&mut self) -> Result<DiceTerm, DiceError> {
+        // min(…, …) and max(…, …): the lower or higher of two independent throws.
+        for (word, highest) in [("max(", true), ("min(", false)] {
+            if self.eat_word(word) {
+                let left = self.expr()?;
+                if !self.eat(',') {
+                    return Err(self.error(format!("expected ',' between the two of {word}…)")));
+                }
+                let right = self.expr()?;
+                if !self.eat(')') {
+                    return Err(self.error("expected ')'".into()));
+                }
+                return Ok(DiceTerm::Extreme {
+                    left: Box::new(DiceExpr {
+                        source: String::new(),
+                        terms: left.terms,
+                    }),
+                    right: Box::new(DiceExpr {
+                        source: String::new(),
+                        terms: right.terms,
+                    }),
+                    highest,
+                });
+            }
+        }
+        // Parentheses: (d6+1).
+        if self.peek() == Some('(') {
+            self.pos += 1;
+            let inner = self.expr()?;
+            if !self.eat(')') {
+                return Err(self.error("expected ')'".into()));
+            }
+            return Ok(DiceTerm::Scaled {
+                inner: Box::new(DiceExpr {
+                    source: String::new(),
+                    terms: inner.terms,
+                }),
+                factor: 1,
+            });
+        }
         let (open, close, rounding) = if self.eat_word("ceil(") {
             (true, ')', Rounding::Up)
         } else if self.eat_word("floor(") {

@@ -595,3 +595,31 @@ fn a_ten_sided_die_read_one_to_ten_is_a_range_of_faces() {
     let err = DiceExpr::parse("d{5..1}", &DieSet::new()).expect_err("empty range");
     assert!(err.to_string().contains("empty"), "{err}");
 }
+
+/// Parentheses, `*` by a number, and the higher or lower of two throws: exact distributions
+/// that agree with every throw; dice times dice is refused where the second die is.
+#[test]
+fn products_parentheses_min_and_max_match_every_throw() {
+    for notation in [
+        "2*d6",
+        "d6*10",
+        "(d4+1)*3",
+        "3*(2d4)-1",
+        "max(d6,d4)",
+        "min(2d4,d6)+1",
+        "max(d6,d6)-min(d4,d4)",
+        "max(d4kh1, d{1..3})",
+        "ceil((d6+1)/2)",
+    ] {
+        let expr = parse(notation);
+        let exact = expr.distribution().expect("exact");
+        let mut brute: std::collections::BTreeMap<i64, u128> = Default::default();
+        for (faces, ways) in every_throw(&expr.dice()) {
+            *brute.entry(expr.total(&faces)).or_default() += ways;
+        }
+        let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+        assert_eq!(counts, brute, "{notation}");
+    }
+    let err = DiceExpr::parse("d6*d6", &DieSet::new()).expect_err("dice times dice");
+    assert!(err.to_string().contains("character 4"), "{err}");
+}
