@@ -54,7 +54,17 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
         println!("{}: {} equally likely cases", expr.source(), dist.total());
         for (value, _) in dist.counts() {
             let p = dist.probability(value);
-            println!("{value:>6}  {:>7.3}%  {p}", p.to_f64() * 100.0);
+            if expr.is_opposed() {
+                // Two sides against each other: who is higher, in words.
+                let words = match value {
+                    1 => "the first side higher",
+                    0 => "a tie",
+                    _ => "the second side higher",
+                };
+                println!("{words:>22}  {:>7.3}%  {p}", p.to_f64() * 100.0);
+            } else {
+                println!("{value:>6}  {:>7.3}%  {p}", p.to_f64() * 100.0);
+            }
         }
         return Ok(());
     }

@@ -4,7 +4,8 @@
 //! by a ruleset (`2dcmd`). `0d6` is refused: there is nothing to throw. Keep or drop the
 //! highest or lowest (`4d6kh3`, `2d20kl1`, `4d6dl1`) and count successes (`8d6>=5`, `6d10<=2`),
 //! both computed exactly without enumerating the throws; Fudge dice (`4dF`) and inline faces
-//! (`d{1,1,2,2,3,4}`, `d{1..10}`); parentheses, `*` by a number, `min(…, …)` and `max(…, …)`.
+//! (`d{1,1,2,2,3,4}`, `d{1..10}`); parentheses, `*` by a number, `min(…, …)` and `max(…, …)`;
+//! two sides against each other (`2d6 > 2d6`, `d20+5 vs d20+3`: 1, 0 or −1).
 //!
 //! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
 
@@ -69,6 +70,14 @@ pub enum DiceTerm {
         right: Box<DiceExpr>,
         /// The higher (true) or the lower (false).
         highest: bool,
+    },
+    /// Two sides thrown against each other (`2d6 > 2d6`): 1 when the first is higher, 0 for a
+    /// tie, −1 when the second is higher.
+    Opposed {
+        /// The first side.
+        left: Box<DiceExpr>,
+        /// The second side.
+        right: Box<DiceExpr>,
     },
     /// A fixed number.
     Constant(i64),
@@ -252,7 +261,31 @@ impl DiceExpr {
             pos: 0,
             dice,
         };
-        let expr = parser.expr()?;
+        let mut expr = parser.expr()?;
+        // Two sides against each other: `2d6 > 2d6`, `d20+5 vs d20+3`.
+        if parser.eat_word(">=")
+            || parser.eat('>')
+            || parser.eat_word("vs")
+            || parser.eat('<')
+            || parser.eat('=')
+        {
+            let right = parser.expr()?;
+            expr = Parsed {
+                terms: vec![(
+                    1,
+                    DiceTerm::Opposed {
+                        left: Box::new(DiceExpr {
+                            source: String::new(),
+                            terms: expr.terms,
+                        }),
+                        right: Box::new(DiceExpr {
+                            source: String::new(),
+                            terms: right.terms,
+                        }),
+                    },
+                )],
+            };
+        }
         if parser.pos < parser.chars.len() {
             return Err(parser.error(format!("unexpected '{}'", parser.chars[parser.pos])));
         }
@@ -307,6 +340,12 @@ impl DiceExpr {
         }
     }
 
+    /// Whether this is two sides thrown against each other (`2d6 > 2d6`): its values are 1
+    /// (the first side higher), 0 (a tie) and −1 (the second side higher).
+    pub fn is_opposed(&self) -> bool {
+        matches!(self.terms.as_slice(), [(1, DiceTerm::Opposed { .. })])
+    }
+
     /// The notation as written.
     pub fn source(&self) -> &str {
         &self.source
@@ -336,7 +375,7 @@ impl DiceExpr {
                 DiceTerm::Divided { inner, .. } | DiceTerm::Scaled { inner, .. } => {
                     out.extend(inner.dice())
                 }
-                DiceTerm::Extreme { left, right, .. } => {
+                DiceTerm::Extreme { left, right, .. } | DiceTerm::Opposed { left, right } => {
                     out.extend(left.dice());
                     out.extend(right.dice());
                 }
@@ -400,6 +439,11 @@ impl DiceExpr {
                 DiceTerm::Scaled { inner, factor } => {
                     inner.total_from(faces, index).saturating_mul(*factor)
                 }
+                DiceTerm::Opposed { left, right } => {
+                    let a = left.total_from(faces, index);
+                    let b = right.total_from(faces, index);
+                    (a - b).signum()
+                }
                 DiceTerm::Extreme {
                     left,
                     right,
@@ -454,6 +498,9 @@ impl DiceExpr {
                 DiceTerm::Scaled { inner, factor } => {
                     inner.distribution()?.map(|v| v.saturating_mul(*factor))
                 }
+                DiceTerm::Opposed { left, right } => left
+                    .distribution()?
+                    .combine(&right.distribution()?, |a, b| (a - b).signum())?,
                 DiceTerm::Extreme {
                     left,
                     right,
@@ -757,7 +804,7 @@ impl Parser<'_> {
             // the die's name, and an unknown one.
             if numeric && self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
                 let next: String = self.chars[self.pos..].iter().take(2).collect();
-                if !["kh", "kl", "dh", "dl"].contains(&next.as_str()) {
+                if !["kh", "kl", "dh", "dl", "vs"].contains(&next.as_str()) {
                     while self
                         .peek()
                         .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -777,7 +824,7 @@ impl Parser<'_> {
                     let keeps = ["kh", "kl", "dh", "dl"].iter().any(|k| {
                         rest.strip_prefix(k)
                             .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
-                    });
+                    }) || rest.starts_with("vs");
                     if keeps && self.dice.get(&format!("d{candidate}")).is_some() {
                         self.pos = end;
                         break;
@@ -847,14 +894,21 @@ impl Parser<'_> {
                 });
             }
         }
-        // Count successes: >=5, >5, <=2, <2.
+        // Count successes: >=5, >5, <=2, <2 (a number alone after the comparison; dice after
+        // it make two sides thrown against each other, read by the caller).
         if matches!(self.peek(), Some('>' | '<')) {
+            let before = self.pos;
             let greater = self.peek() == Some('>');
             self.pos += 1;
             let or_equal = self.eat('=');
             let at = self.pos;
             let negative = self.eat('-');
-            let Some(t) = self.number() else {
+            let number = self.number();
+            if number.is_none() || matches!(self.peek(), Some('d' | 'D' | '(' | '*' | '{')) {
+                self.pos = before;
+                return Ok(DiceTerm::Dice { count, die });
+            }
+            let Some(t) = number else {
                 self.pos = at;
                 return Err(self.error("expected the number to meet after the comparison".into()));
             };

@@ -623,3 +623,27 @@ fn products_parentheses_min_and_max_match_every_throw() {
     let err = DiceExpr::parse("d6*d6", &DieSet::new()).expect_err("dice times dice");
     assert!(err.to_string().contains("character 4"), "{err}");
 }
+
+/// Two sides thrown against each other (`2d6 > 2d6`, `d20+5 vs d20+3`): the chances of the
+/// first side higher, a tie and the second side higher, exact and as every throw gives them;
+/// `3d6>4` stays a count of successes.
+#[test]
+fn opposed_rolls_give_win_tie_and_lose() {
+    let set = command_dice();
+    for notation in ["2d6 > 2d6", "d20+5 vs d20+3", "d6>d6", "2d4 vs d6+1", "2dcmd vs 2dcmd"] {
+        let expr = DiceExpr::parse(notation, &set).unwrap_or_else(|e| panic!("{e}"));
+        assert!(expr.is_opposed(), "{notation}");
+        let exact = expr.distribution().expect("exact");
+        let mut brute: std::collections::BTreeMap<i64, u128> = Default::default();
+        for (faces, ways) in every_throw(&expr.dice()) {
+            *brute.entry(expr.total(&faces)).or_default() += ways;
+        }
+        let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+        assert_eq!(counts, brute, "{notation}");
+        assert!(counts.keys().all(|v| (-1..=1).contains(v)), "{notation}");
+    }
+    let even = parse("2d6 > 2d6").distribution().expect("exact");
+    assert_eq!(even.probability(1), even.probability(-1), "the same dice: even odds");
+    assert_eq!(even.probability(0), Fraction::new(73, 648));
+    assert!(!parse("3d6>4").is_opposed(), "a count of successes");
+}
