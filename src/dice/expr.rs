@@ -7,7 +7,13 @@
 //! (`d{1,1,2,2,3,4}`, `d{1..10}`); parentheses, `*` by a number, `min(…, …)` and `max(…, …)`;
 //! two sides against each other (`2d6 > 2d6`, `d20+5 vs d20+3`: 1, 0 or −1).
 //!
-//! Grammar: `expr := [+|-] term {(+|-) term}`; `term := INT | [INT] d NAME | (ceil|floor) ( expr / INT )`.
+//! Grammar:
+//! - `notation := expr [(> | >= | < | = | vs) expr]` (two sides against each other)
+//! - `expr := [+|-] term {(+|-) term}`
+//! - `term := atom {* atom}` (one side of each product a number)
+//! - `atom := INT | [INT] d DIE [(kh|kl|dh|dl) INT | (>=|>|<=|<) INT] | ( expr ) |
+//!   (ceil|floor) ( expr / INT ) | (min|max) ( expr , expr )`
+//! - `DIE := SIDES | 66 | % | F | { FACE {, FACE} } | NAME` (a FACE is `INT` or `INT..INT`)
 
 use std::fmt;
 
