@@ -630,7 +630,13 @@ fn products_parentheses_min_and_max_match_every_throw() {
 #[test]
 fn opposed_rolls_give_win_tie_and_lose() {
     let set = command_dice();
-    for notation in ["2d6 > 2d6", "d20+5 vs d20+3", "d6>d6", "2d4 vs d6+1", "2dcmd vs 2dcmd"] {
+    for notation in [
+        "2d6 > 2d6",
+        "d20+5 vs d20+3",
+        "d6>d6",
+        "2d4 vs d6+1",
+        "2dcmd vs 2dcmd",
+    ] {
         let expr = DiceExpr::parse(notation, &set).unwrap_or_else(|e| panic!("{e}"));
         assert!(expr.is_opposed(), "{notation}");
         let exact = expr.distribution().expect("exact");
@@ -643,7 +649,11 @@ fn opposed_rolls_give_win_tie_and_lose() {
         assert!(counts.keys().all(|v| (-1..=1).contains(v)), "{notation}");
     }
     let even = parse("2d6 > 2d6").distribution().expect("exact");
-    assert_eq!(even.probability(1), even.probability(-1), "the same dice: even odds");
+    assert_eq!(
+        even.probability(1),
+        even.probability(-1),
+        "the same dice: even odds"
+    );
     assert_eq!(even.probability(0), Fraction::new(73, 648));
     assert!(!parse("3d6>4").is_opposed(), "a count of successes");
 }
