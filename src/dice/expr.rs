@@ -11,7 +11,7 @@
 //! - `notation := expr [(> | >= | < | = | vs) expr]` (two sides against each other)
 //! - `expr := [+|-] term {(+|-) term}`
 //! - `term := atom {* atom}` (one side of each product a number)
-//! - `atom := INT | [INT] d DIE [(kh|kl|dh|dl) INT | (>=|>|<=|<) INT] | ( expr ) |
+//! - `atom := INT | [INT] d DIE [(r|rr) [<] INT] [(kh|kl|dh|dl) INT | (>=|>|<=|<) INT] | ( expr ) |
 //!   (ceil|floor) ( expr / INT ) | (min|max) ( expr , expr )`
 //! - `DIE := SIDES | 66 | % | F | { FACE {, FACE} } | NAME` (a FACE is `INT` or `INT..INT`)
 
@@ -115,6 +115,69 @@ impl Threshold {
             Threshold::AtMost(t) => value <= t,
         }
     }
+}
+
+/// The die a reroll makes: `always` rerolls the faces `rerolled` until another comes up (those
+/// faces are gone); once, the second throw stands: each face's weight over T² slots is
+/// w·T (kept at once, when not rerolled) + W_R·w (after a reroll), W_R the rerolled weight.
+/// None when every face would be rerolled, or the weights pass 32 bits.
+fn reroll(die: &Die, rerolled: impl Fn(i64) -> bool, always: bool) -> Option<Die> {
+    let total: u64 = die.total_weight();
+    let hit: u64 = die
+        .faces
+        .iter()
+        .filter(|f| rerolled(f.value))
+        .map(|f| u64::from(f.weight))
+        .sum();
+    if hit == total {
+        return None;
+    }
+    let faces = die
+        .faces
+        .iter()
+        .filter_map(|f| {
+            let w = u64::from(f.weight);
+            let weight = if always {
+                if rerolled(f.value) {
+                    return None;
+                }
+                w
+            } else if rerolled(f.value) {
+                hit * w
+            } else {
+                w * total + hit * w
+            };
+            Some(super::die::DieFace {
+                value: f.value,
+                label: f.label.clone(),
+                weight: u32::try_from(weight).ok()?,
+            })
+        })
+        .collect::<Vec<_>>();
+    // A face whose weight did not fit: refuse rather than round.
+    let kept = die
+        .faces
+        .iter()
+        .filter(|f| !(always && rerolled(f.value)))
+        .count();
+    if faces.len() != kept {
+        return None;
+    }
+    // Lowest terms: the same odds with the smallest weights.
+    let g = faces
+        .iter()
+        .fold(0u32, |g, f| num_integer::Integer::gcd(&g, &f.weight));
+    let faces = faces
+        .into_iter()
+        .map(|mut f| {
+            f.weight /= g.max(1);
+            f
+        })
+        .collect();
+    Some(Die {
+        name: die.name.clone(),
+        faces,
+    })
 }
 
 /// n choose k, or None past 128 bits.
@@ -810,7 +873,12 @@ impl Parser<'_> {
             // the die's name, and an unknown one.
             if numeric && self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
                 let next: String = self.chars[self.pos..].iter().take(2).collect();
-                if !["kh", "kl", "dh", "dl", "vs"].contains(&next.as_str()) {
+                let reroll = next.len() == 2
+                    && next.starts_with(['r', 'R'])
+                    && next[1..].starts_with(|c: char| {
+                        c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
+                    });
+                if !reroll && !["kh", "kl", "dh", "dl", "vs"].contains(&next.as_str()) {
                     while self
                         .peek()
                         .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -830,7 +898,11 @@ impl Parser<'_> {
                     let keeps = ["kh", "kl", "dh", "dl"].iter().any(|k| {
                         rest.strip_prefix(k)
                             .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
-                    }) || rest.starts_with("vs");
+                    }) || rest.starts_with("vs")
+                        || (rest.starts_with(['r', 'R'])
+                            && rest[1..].starts_with(|c: char| {
+                                c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
+                            }));
                     if keeps && self.dice.get(&format!("d{candidate}")).is_some() {
                         self.pos = end;
                         break;
@@ -868,6 +940,39 @@ impl Parser<'_> {
 
     /// What may follow a die: keep or drop (`kh3`), a count of successes (`>=5`), or nothing.
     fn after_die(&mut self, count: u32, die: Die) -> Result<DiceTerm, DiceError> {
+        // Reroll: `r1` rerolls a 1 once (the second throw stands), `rr1` until it is not a 1;
+        // `r<3` / `rr<3` faces below 3. The die becomes the die the rerolls make.
+        let die = if matches!(self.peek(), Some('r' | 'R')) {
+            let at = self.pos;
+            self.pos += 1;
+            let always = self.eat('r') || self.eat('R');
+            let below = self.eat('<');
+            let Some(n) = self.number() else {
+                self.pos = at;
+                return Err(
+                    self.error("expected the face to reroll after 'r' (r1, rr1, r<3)".into())
+                );
+            };
+            let n = i64::try_from(n).unwrap_or(i64::MAX);
+            let rerolled = |v: i64| if below { v < n } else { v == n };
+            match reroll(&die, rerolled, always) {
+                Some(d) => d,
+                None => {
+                    self.pos = at;
+                    return Err(self.error(format!(
+                        "rerolling {} every face of {} leaves nothing to keep",
+                        if below {
+                            format!("below {n}")
+                        } else {
+                            format!("{n}")
+                        },
+                        die.name
+                    )));
+                }
+            }
+        } else {
+            die
+        };
         // Keep or drop the highest or lowest: kh3, kl1, dh1, dl1.
         for (word, keep_word, highest) in [
             ("kh", true, true),

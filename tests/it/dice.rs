@@ -657,3 +657,38 @@ fn opposed_rolls_give_win_tie_and_lose() {
     assert_eq!(even.probability(0), Fraction::new(73, 648));
     assert!(!parse("3d6>4").is_opposed(), "a count of successes");
 }
+
+/// Rerolls: `d6r1` rerolls a 1 once (the second throw stands), `d6rr1` until it is not a 1;
+/// `r<3` rerolls faces below 3. Checked against the two throws enumerated; keep and count work
+/// on the rerolled die; a reroll that leaves no face is refused.
+#[test]
+fn rerolls_once_and_always() {
+    for (notation, below, n) in [("d6r1", false, 1), ("d6r<3", true, 3), ("d8r8", false, 8)] {
+        let sides: i64 = if notation.starts_with("d8") { 8 } else { 6 };
+        let rerolled = |v: i64| if below { v < n } else { v == n };
+        // Every pair of throws, sides² equally likely: the first stands unless rerolled.
+        let mut brute: std::collections::BTreeMap<i64, u128> = Default::default();
+        for first in 1..=sides {
+            for second in 1..=sides {
+                let face = if rerolled(first) { second } else { first };
+                *brute.entry(face).or_default() += 1;
+            }
+        }
+        let exact = parse(notation).distribution().expect("exact");
+        let total: u128 = brute.values().sum();
+        for (face, ways) in &brute {
+            assert_eq!(
+                exact.probability(*face),
+                Fraction::new(*ways, total),
+                "{notation} {face}"
+            );
+        }
+    }
+    let always = parse("d6rr1").distribution().expect("exact");
+    assert_eq!(always.probability(1), Fraction::new(0, 1));
+    assert_eq!(always.probability(6), Fraction::new(1, 5));
+    assert!(parse("4d6r1kh3").distribution().is_some());
+    assert!(parse("6d6r1>=5").distribution().is_some());
+    let err = DiceExpr::parse("d2rr<3", &DieSet::new()).expect_err("nothing left");
+    assert!(err.to_string().contains("leaves nothing"), "{err}");
+}
