@@ -6,6 +6,21 @@ use std::fmt;
 use num_integer::Integer;
 use serde::Serialize;
 
+/// n choose k, or None past 128 bits (never a wrapped value). The shorter of the two
+/// products keeps the running value small: C(n, k) = C(n, n−k).
+pub fn choose(n: u128, k: u128) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r = 1u128;
+    for i in 0..k {
+        // r·(n−i) is divisible by i+1 at each step (r is then C(n, i+1)).
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
+}
+
 /// A probability as a fraction in lowest terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Fraction {

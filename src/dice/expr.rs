@@ -18,7 +18,7 @@
 use std::fmt;
 
 use super::die::{Die, DieSet};
-use super::distribution::Distribution;
+use super::distribution::{Distribution, choose};
 use super::roller::DiceError;
 
 /// How a halved (divided) die is rounded.
@@ -178,19 +178,6 @@ fn reroll(die: &Die, rerolled: impl Fn(i64) -> bool, always: bool) -> Option<Die
         name: die.name.clone(),
         faces,
     })
-}
-
-/// n choose k, or None past 128 bits.
-fn choose(n: u128, k: u128) -> Option<u128> {
-    if k > n {
-        return Some(0);
-    }
-    let k = k.min(n - k);
-    let mut r = 1u128;
-    for i in 0..k {
-        r = r.checked_mul(n - i)? / (i + 1);
-    }
-    Some(r)
 }
 
 /// The exact distribution of the number of successes among `n` dice: binomial, from the

@@ -10,7 +10,7 @@ mod expr;
 mod roller;
 
 pub use die::{Die, DieFace, DieSet};
-pub use distribution::{Distribution, Fraction};
+pub use distribution::{Distribution, Fraction, choose};
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
 };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Prepared, ResolveError, prepare};
-use crate::dice::{DiceExpr, Distribution, Fraction};
+use crate::dice::{DiceExpr, Distribution, Fraction, choose as binomial};
 use crate::rules::{Lookup, Procedure, Ruleset, Value};
 
 /// Code shown for throws that land on a missing chart cell.
@@ -94,22 +94,6 @@ impl Tally {
         }
         Ok(())
     }
-}
-
-/// n choose k, or None past 128 bits (it used to wrap silently in a release build, so a
-/// pool of three d1000 passed the size guard and ran on).
-fn binomial(n: u128, k: u128) -> Option<u128> {
-    if k > n {
-        return Some(0);
-    }
-    // C(n, k) = C(n, n−k): the shorter product keeps the running value small.
-    let k = k.min(n - k);
-    let mut r = 1u128;
-    for i in 0..k {
-        // r·(n−i) is divisible by i+1 at each step (r is then C(n, i+1)).
-        r = r.checked_mul(n - i)? / (i + 1);
-    }
-    Some(r)
 }
 
 /// Called with each distinct throw (its faces) and how many equally likely cases give it.
