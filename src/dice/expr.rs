@@ -330,14 +330,8 @@ impl DiceExpr {
                 terms: vec![(
                     1,
                     DiceTerm::Opposed {
-                        left: Box::new(DiceExpr {
-                            source: String::new(),
-                            terms: expr.terms,
-                        }),
-                        right: Box::new(DiceExpr {
-                            source: String::new(),
-                            terms: right.terms,
-                        }),
+                        left: nested(expr),
+                        right: nested(right),
                     },
                 )],
             };
@@ -604,6 +598,15 @@ struct Parsed {
     terms: Vec<(i64, DiceTerm)>,
 }
 
+/// A parsed part of a notation as a nested expression (inside parentheses, `ceil(…)`,
+/// `max(…, …)`, a side of an opposed roll).
+fn nested(parsed: Parsed) -> Box<DiceExpr> {
+    Box::new(DiceExpr {
+        source: String::new(),
+        terms: parsed.terms,
+    })
+}
+
 impl Parser<'_> {
     fn error(&self, problem: String) -> DiceError {
         DiceError::Notation {
@@ -692,8 +695,7 @@ impl Parser<'_> {
                 ),
                 (DiceTerm::Constant(k), inner) | (inner, DiceTerm::Constant(k)) => {
                     DiceTerm::Scaled {
-                        inner: Box::new(DiceExpr {
-                            source: String::new(),
+                        inner: nested(Parsed {
                             terms: vec![(1, inner)],
                         }),
                         factor: k,
@@ -723,14 +725,8 @@ impl Parser<'_> {
                     return Err(self.error("expected ')'".into()));
                 }
                 return Ok(DiceTerm::Extreme {
-                    left: Box::new(DiceExpr {
-                        source: String::new(),
-                        terms: left.terms,
-                    }),
-                    right: Box::new(DiceExpr {
-                        source: String::new(),
-                        terms: right.terms,
-                    }),
+                    left: nested(left),
+                    right: nested(right),
                     highest,
                 });
             }
@@ -743,10 +739,7 @@ impl Parser<'_> {
                 return Err(self.error("expected ')'".into()));
             }
             return Ok(DiceTerm::Scaled {
-                inner: Box::new(DiceExpr {
-                    source: String::new(),
-                    terms: inner.terms,
-                }),
+                inner: nested(inner),
                 factor: 1,
             });
         }
@@ -774,10 +767,7 @@ impl Parser<'_> {
                 return Err(self.error(format!("expected '{close}'")));
             }
             return Ok(DiceTerm::Divided {
-                inner: Box::new(DiceExpr {
-                    source: String::new(),
-                    terms: inner.terms,
-                }),
+                inner: nested(inner),
                 divisor: divisor as i64,
                 rounding,
             });

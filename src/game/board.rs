@@ -48,6 +48,17 @@ fn push_box(groups: &mut Vec<BoardGroup>, group: &str, b: BoardBox) {
     }
 }
 
+/// Counters by position, keyed by the position in words (a position with a point in it has
+/// no order of its own).
+type ByPosition<'s> = BTreeMap<String, (Position, Vec<&'s CounterState>)>;
+
+/// The counters at `position` (ids), taken out of `at` so that each shows in one box.
+fn take(at: &mut ByPosition<'_>, position: &Position) -> Vec<String> {
+    at.remove(&position.to_string())
+        .map(|(_, cs)| cs.iter().map(|c| c.id.clone()).collect())
+        .unwrap_or_default()
+}
+
 /// The map table a counter's state sits at, in a megagame: its `country` (an army's state) or
 /// the state whose ledger it is.
 fn table_of(scenario: &Scenario, c: &CounterState) -> Option<String> {
@@ -74,9 +85,7 @@ pub fn board(
     state: &GameState,
     shown: impl Fn(&CounterState) -> bool,
 ) -> Vec<BoardGroup> {
-    // By position, in the order of their names (a position with a point in it has no order
-    // of its own).
-    let mut at: BTreeMap<String, (Position, Vec<&CounterState>)> = BTreeMap::new();
+    let mut at: ByPosition<'_> = BTreeMap::new();
     for c in state.counters.values() {
         if c.removed.is_none() && shown(c) {
             at.entry(c.position.to_string())
@@ -88,10 +97,7 @@ pub fn board(
     let mut groups: Vec<BoardGroup> = Vec::new();
     for p in scenario.places.iter().filter(|p| p.hex.is_none()) {
         let position = Position::Area(p.name.clone());
-        let counters = at
-            .remove(&position.to_string())
-            .map(|(_, cs)| cs.iter().map(|c| c.id.clone()).collect())
-            .unwrap_or_default();
+        let counters = take(&mut at, &position);
         push_box(
             &mut groups,
             p.group.as_deref().unwrap_or(OTHER_AREAS),
@@ -121,10 +127,7 @@ pub fn board(
             {
                 continue;
             }
-            let counters = at
-                .remove(&position.to_string())
-                .map(|(_, cs)| cs.iter().map(|c| c.id.clone()).collect())
-                .unwrap_or_default();
+            let counters = take(&mut at, &position);
             push_box(
                 &mut groups,
                 &table.name,
