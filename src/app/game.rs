@@ -1013,32 +1013,16 @@ impl GameDesk {
     /// The result codes the text gives for the pending chart cell's table, with their words:
     /// its result key, the codes it names, or the procedure's outcomes.
     pub fn chart_codes(&self) -> Vec<(String, String)> {
-        let table = self.pending_table();
-        let mut out: Vec<(String, String)> = Vec::new();
-        if let Some(t) = table {
-            for r in &t.results {
-                out.push((
-                    r.pattern.clone(),
-                    r.label.clone().unwrap_or_default().replace("{n}", "n"),
-                ));
-            }
-            for c in &t.named_codes {
-                if !out.iter().any(|(x, _)| x == c) {
-                    out.push((c.clone(), String::new()));
-                }
-            }
-        }
-        if out.is_empty()
-            && let Some(p) = self.resolver.procedure()
-            && table.is_none()
-        {
-            out = p
+        match (self.pending_table(), self.resolver.procedure()) {
+            (Some(t), _) => t.given_codes(),
+            // A procedure read off a chart of its own: its outcomes.
+            (None, Some(p)) => p
                 .outcomes
                 .iter()
                 .map(|o| (o.code.clone(), o.label.clone()))
-                .collect();
+                .collect(),
+            (None, None) => Vec::new(),
         }
-        out
     }
 
     /// Whether a typed chart result is one of the codes the text gives (each of its words, for

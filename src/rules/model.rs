@@ -389,6 +389,28 @@ pub fn is_id_like(s: &str) -> bool {
 }
 
 impl Table {
+    /// The result codes the text gives for this table, each with its words: its result key
+    /// (a numbered code as its pattern, "D{n}"), then the codes the text names without a key
+    /// (`named_codes`). What a desk offers when a result is read off the physical chart.
+    pub fn given_codes(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .results
+            .iter()
+            .map(|r| {
+                (
+                    r.pattern.clone(),
+                    r.label.clone().unwrap_or_default().replace("{n}", "n"),
+                )
+            })
+            .collect();
+        for c in &self.named_codes {
+            if !out.iter().any(|(x, _)| x == c) {
+                out.push((c.clone(), String::new()));
+            }
+        }
+        out
+    }
+
     /// A row's heading as the chart prints it.
     pub fn row_words(&self, row: &Row) -> String {
         row.label.clone().unwrap_or_else(|| key_words(&row.key))
