@@ -490,7 +490,6 @@ impl GameDesk {
             .resolver
             .procedure()
             .map_or_else(|| "—".to_string(), |p| p.name.clone());
-        let groups = self.procedure_groups();
         let mut pick = None;
         ui.horizontal(|ui| {
             let label = ui.label(PROCEDURE_LABEL);
@@ -499,6 +498,8 @@ impl GameDesk {
                 .width(280.0)
                 .height(520.0)
                 .show_ui(ui, |ui| {
+                    // Worked out only while the list is open, not every frame.
+                    let groups = self.procedure_groups();
                     let find = ui.label(PROCEDURE_SEARCH_LABEL);
                     ui.add(
                         egui::TextEdit::singleline(&mut self.procedure_search)
