@@ -750,23 +750,28 @@ fn the_game_commands_work_end_to_end() {
     assert!(!ok && err.contains("no game file at"), "{err}");
 }
 
+/// A new game of "Venice at bay" (seed 3) in a fresh temp folder, named for the test.
+fn venice_game(tag: &str) -> (std::path::PathBuf, umpire::game::Game) {
+    let dir = std::env::temp_dir().join(format!("umpire-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = umpire::game::Game::create(
+        &dir.join("venice.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &umpire::rules::Library::shipped(),
+        Some(3),
+    )
+    .expect("game");
+    (dir, game)
+}
+
 /// An input that mirrors the game comes from the game: an Assault's Weather is this turn's
 /// Weather result (read off the chart as Rain), not a default; before the Weather is rolled it
 /// is left for the umpire.
 #[test]
 fn the_weather_input_is_this_turns_weather_result() {
     use umpire::game::effects::prefill;
-    let dir = std::env::temp_dir().join(format!("umpire-weather-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let lib = umpire::rules::Library::shipped();
-    let mut game = umpire::game::Game::create(
-        &dir.join("w.umpire"),
-        &crate::kit::scenario("s1_venice"),
-        &lib,
-        Some(3),
-    )
-    .expect("game");
+    let (dir, mut game) = venice_game("weather");
     let assault = game
         .ruleset()
         .procedure("assault")
@@ -819,17 +824,7 @@ fn the_weather_input_is_this_turns_weather_result() {
 #[test]
 fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
     use umpire::game::{Action, Actor};
-    let dir = std::env::temp_dir().join(format!("umpire-early-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let lib = umpire::rules::Library::shipped();
-    let mut game = umpire::game::Game::create(
-        &dir.join("e.umpire"),
-        &crate::kit::scenario("s1_venice"),
-        &lib,
-        Some(3),
-    )
-    .expect("game");
+    let (dir, mut game) = venice_game("early");
     let me = Actor::umpire();
     assert_eq!(game.state().cursor.step, 0);
     game.act(
@@ -870,17 +865,7 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
 #[test]
 fn a_forces_order_comes_from_its_capitano() {
     use umpire::game::effects::prefill;
-    let dir = std::env::temp_dir().join(format!("umpire-order-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let lib = umpire::rules::Library::shipped();
-    let game = umpire::game::Game::create(
-        &dir.join("o.umpire"),
-        &crate::kit::scenario("s1_venice"),
-        &lib,
-        Some(3),
-    )
-    .expect("game");
+    let (dir, game) = venice_game("order");
     let force: Vec<String> = game
         .state()
         .counters
