@@ -1,5 +1,5 @@
 //! The counters panel: find a counter, see it in the game's words, its stack (the stack
-//! inspector: list, put on top, split off, move as one), and every change an umpire makes by
+//! inspector: list, put on top (select), split off, move as one), and every change an umpire makes by
 //! hand at the table — strength or any attribute (an order, a rr3 treasury), a status marker
 //! from the ruleset's list, a counter taken off — each one journal entry with an optional note.
 
@@ -21,6 +21,10 @@ pub const SET_LABEL: &str = "Set";
 pub const TAKE_OFF_LABEL: &str = "Take off the table";
 /// Heading of the hand changes.
 pub const CHANGE_BY_HAND_LABEL: &str = "Change by hand";
+/// Width of an attribute's label and of its field in the hand changes.
+const LABEL_WIDTH: f32 = 110.0;
+const FIELD_WIDTH: f32 = 90.0;
+
 /// Heading of the section that adds a counter.
 pub const ADD_COUNTER_LABEL: &str = "Add a counter";
 /// Label of the new counter's name field.
@@ -29,8 +33,6 @@ pub const NEW_NAME_LABEL: &str = "Name";
 pub const NEW_AT_LABEL: &str = "At";
 /// Label of the button that adds the counter.
 pub const ADD_LABEL: &str = "Add it to the table";
-/// Label of a stack row's button that puts the counter on top.
-pub const ON_TOP_LABEL: &str = "On top";
 
 impl GameDesk {
     /// The counters panel: the list, the selected counter in words, its stack, and the hand
@@ -228,7 +230,9 @@ impl GameDesk {
                     let Some(face) = self.counter_face(cid) else {
                         continue;
                     };
-                    ui.horizontal_wrapped(|ui| {
+                    // One line a counter: its split box, then its name and strength (a click
+                    // selects it, and the selected counter is the one on top on the map).
+                    ui.horizontal(|ui| {
                         let own = self.shows_as_own(cid);
                         let mut split = self.split.contains(cid);
                         if own
@@ -246,16 +250,19 @@ impl GameDesk {
                         let strength = face.strength.map_or(String::new(), |s| format!(" {s}"));
                         let on = self.selected.as_deref() == Some(cid.as_str());
                         if ui
-                            .selectable_label(on, format!("{}{strength}", self.display_name(cid)))
-                            .on_hover_text(face.symbol.words())
+                            .add(
+                                egui::Button::selectable(
+                                    on,
+                                    format!("{}{strength}", self.display_name(cid)),
+                                )
+                                .truncate(),
+                            )
+                            .on_hover_text(format!(
+                                "{}{strength} ({}): click to put it on top",
+                                self.display_name(cid),
+                                face.symbol.words()
+                            ))
                             .clicked()
-                        {
-                            select = Some(cid.clone());
-                        }
-                        if !on
-                            && ui
-                                .small_button(super::counter_panel::ON_TOP_LABEL)
-                                .clicked()
                         {
                             select = Some(cid.clone());
                         }
@@ -328,8 +335,18 @@ impl GameDesk {
                 }) {
                     let current = counter.attributes.get(&a.name).cloned();
                     ui.horizontal(|ui| {
+                        // The label flush left in a column of its own width, so that the
+                        // fields line up and the row stays inside the panel.
                         let label = ui
-                            .add_sized([130.0, 18.0], egui::Label::new(&a.label).truncate())
+                            .allocate_ui_with_layout(
+                                egui::vec2(LABEL_WIDTH, 18.0),
+                                egui::Layout::left_to_right(egui::Align::Center),
+                                |ui| {
+                                    ui.set_width(LABEL_WIDTH);
+                                    ui.add(egui::Label::new(&a.label).truncate())
+                                },
+                            )
+                            .inner
                             .on_hover_text(match &a.rule {
                                 Some(r) => format!("{} [{r}]", a.label),
                                 None => a.label.clone(),
@@ -345,6 +362,8 @@ impl GameDesk {
                                     attribute_value_words(&crate::rules::Value::Text(value.clone()))
                                 };
                                 egui::ComboBox::from_id_salt(("hand_choice", &a.name))
+                                    .width(FIELD_WIDTH)
+                                    .truncate()
                                     .selected_text(shown)
                                     .show_ui(ui, |ui| {
                                         for c in choices {
@@ -366,7 +385,7 @@ impl GameDesk {
                             _ => {
                                 ui.add(
                                     egui::TextEdit::singleline(value)
-                                        .desired_width(70.0)
+                                        .desired_width(FIELD_WIDTH)
                                         .hint_text("?"),
                                 )
                                 .labelled_by(label.id);

@@ -36,7 +36,7 @@ pub use charts::{
 pub use commands::Command;
 pub use counter_panel::{
     ADD_COUNTER_LABEL, ADD_LABEL, CHANGE_BY_HAND_LABEL, EDIT_NOTE_LABEL, NEW_AT_LABEL,
-    NEW_NAME_LABEL, ON_TOP_LABEL, SET_LABEL, TAKE_OFF_LABEL,
+    NEW_NAME_LABEL, SET_LABEL, TAKE_OFF_LABEL,
 };
 pub use desk::{
     DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
