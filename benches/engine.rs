@@ -98,5 +98,46 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(engine, benches);
+/// The cases of `scripts/icepool_compare.py`, under the same ids, so the script can read
+/// Umpire's times beside icepool's (BENCHMARKS.md, "Umpire and icepool side by side").
+fn versus_icepool(c: &mut Criterion) {
+    let mut group = c.benchmark_group("versus_icepool");
+    group.sample_size(10);
+    for (id, notation) in [
+        ("sum_10d6", "10d6"),
+        ("sum_100d6", "100d6"),
+        ("sum_500d6", "500d6"),
+        ("sum_10d1000", "10d1000"),
+        ("pool_30d6_count_5up", "30d6>=5"),
+        ("pool_150d6_count_6s", "150d6>=6"),
+        ("keep_4d6kh3", "4d6kh3"),
+        ("keep_7d6kh1", "7d6kh1"),
+        ("keep_1000d6kh3", "1000d6kh3"),
+    ] {
+        let expr = DiceExpr::parse(notation, &DieSet::new()).expect("parses");
+        group.bench_function(id, |b| {
+            b.iter(|| black_box(&expr).distribution().expect("fits"))
+        });
+    }
+    // The QRS shooting pool at 34 dice: 32 base dice and the musket's +2 at point blank; one
+    // hit per 6 and one per pair of 5s (the ruling's default reading).
+    let library = Library::shipped();
+    let qrs = library.get("qrs").expect("qrs ships");
+    let shooting = qrs.procedure("shooting").expect("procedure");
+    let inputs: BTreeMap<_, _> = parse_inputs(
+        shooting,
+        &pairs(&[
+            ("base_dice", "32"),
+            ("weapon", "musket"),
+            ("band", "point_blank"),
+        ]),
+    )
+    .expect("inputs");
+    group.bench_function("qrs_shooting_34", |b| {
+        b.iter(|| odds(qrs, shooting, black_box(&inputs)).expect("odds"))
+    });
+    group.finish();
+}
+
+criterion_group!(engine, benches, versus_icepool);
 criterion_main!(engine);

@@ -331,7 +331,7 @@ impl Desk {
         };
         let label_chars =
             longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
-        let fraction_chars = longest(&|o| o.fraction.to_string().len());
+        let fraction_chars = longest(&|o| o.fraction.words().len());
         let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
         // Long outcome labels go on their own line above the bar.
         let stacked = ui.available_width() - beside < 100.0;
@@ -368,7 +368,7 @@ impl Desk {
                 ui.horizontal(|ui| {
                     bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
                     ui.label(format!("{:.1}%", o.probability * 100.0));
-                    ui.label(RichText::new(o.fraction.to_string()).monospace());
+                    ui.label(RichText::new(o.fraction.words()).monospace());
                 });
                 ui.add_space(2.0);
             }
@@ -386,7 +386,7 @@ impl Desk {
                         }
                         bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
                         ui.label(format!("{:.1}%", o.probability * 100.0));
-                        ui.label(RichText::new(o.fraction.to_string()).monospace());
+                        ui.label(RichText::new(o.fraction.words()).monospace());
                         ui.end_row();
                     }
                 });
@@ -396,10 +396,17 @@ impl Desk {
             .as_deref()
             .map_or_else(String::new, |d| format!(" of {d}"));
         ui.label(
-            RichText::new(format!(
-                "Exact, over {} equally likely throws{throws}.",
-                odds.cases
-            ))
+            RichText::new({
+                let cases = odds.cases.to_string();
+                if cases.len() <= 15 {
+                    format!("Exact, over {cases} equally likely throws{throws}.")
+                } else {
+                    format!(
+                        "Exact, over a {}-digit number of equally likely throws{throws}.",
+                        cases.len()
+                    )
+                }
+            })
             .weak(),
         );
         if !odds.complete {

@@ -36,7 +36,7 @@ pub fn run(cli: &Cli, args: &OddsArgs) -> Result<()> {
         println!(
             "{:>7.3}%  {:>9}  {bar} {name}",
             o.probability * 100.0,
-            o.fraction.to_string()
+            o.fraction.words()
         );
     }
     if !result.complete {

@@ -5,7 +5,62 @@ use clap::Args;
 use serde_json::json;
 
 use super::{Cli, find_ruleset, library, print_json};
-use umpire::dice::{AppDice, DiceExpr, DieSet};
+use umpire::dice::{AppDice, Budget, DiceExpr, DieSet, Estimate};
+
+fn parse_budget(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 3600.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds from 0 to 3600")),
+    }
+}
+
+/// A Monte Carlo estimate, labelled as one.
+fn print_estimate(expr: &DiceExpr, args: &RollArgs) -> Result<()> {
+    let seed = args.seed.unwrap_or_else(AppDice::fresh_seed);
+    let estimate = Estimate::run(expr, args.budget, seed);
+    let margin = estimate.margin();
+    if args.json {
+        let rows: Vec<_> = estimate
+            .probabilities()
+            .map(|(value, p)| json!({"value": value, "probability": p}))
+            .collect();
+        return print_json(&json!({
+            "expr": expr.source(),
+            "exact": false,
+            "estimate": {"throws": estimate.throws, "seed": seed, "margin_95": margin},
+            "distribution": rows,
+        }));
+    }
+    println!(
+        "{}: ESTIMATE, not exact — {} simulated throws (seed {seed}); each probability within ±{:.2} percentage points (95 %)",
+        expr.source(),
+        estimate.throws,
+        margin * 100.0
+    );
+    // Many values (a thousand dice): in about 40 equal bins, each a range of totals.
+    let (lo, hi) = (
+        estimate.counts.keys().next().copied().unwrap_or(0),
+        estimate.counts.keys().next_back().copied().unwrap_or(0),
+    );
+    let width = if estimate.counts.len() > 60 {
+        ((hi - lo) / 40).max(1)
+    } else {
+        1
+    };
+    let mut bins: std::collections::BTreeMap<i64, f64> = std::collections::BTreeMap::new();
+    for (value, p) in estimate.probabilities() {
+        *bins.entry(lo + (value - lo) / width * width).or_insert(0.0) += p;
+    }
+    for (start, p) in bins {
+        let label = if width == 1 {
+            start.to_string()
+        } else {
+            format!("{start}–{}", (start + width - 1).min(hi))
+        };
+        println!("{label:>17}  ~{:>6.2}%", p * 100.0);
+    }
+    Ok(())
+}
 
 /// Arguments of `roll`.
 #[derive(Debug, Args)]
@@ -20,6 +75,13 @@ pub struct RollArgs {
     /// Show the exact distribution instead of rolling.
     #[arg(long)]
     pub odds: bool,
+    /// With --odds: seconds the exact odds may take (estimated before any work is done).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+    pub budget: f64,
+    /// With --odds: when the exact odds are past the budget, estimate them by simulating
+    /// throws (Monte Carlo), labelled as an estimate with its margin.
+    #[arg(long, requires = "odds")]
+    pub estimate: bool,
     /// Use this ruleset's custom dice too.
     #[arg(long)]
     pub ruleset: Option<String>,
@@ -36,11 +98,17 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
     };
     let expr = DiceExpr::parse(&args.expr, &dice)?;
     if args.odds {
-        let dist = expr.distribution().ok_or_else(|| {
-            anyhow::anyhow!(
-                "{expr}: its exact odds count more equally likely cases than 128 bits hold"
-            )
-        })?;
+        let budget = Budget {
+            seconds: args.budget,
+            ..Budget::default()
+        };
+        let dist = match expr.distribution_within(&budget) {
+            Ok(dist) => dist,
+            Err(_) if args.estimate => return print_estimate(&expr, args),
+            Err(e) => anyhow::bail!(
+                "{e} — or add --estimate for a Monte Carlo estimate, or --budget SECONDS"
+            ),
+        };
         let rows: Vec<_> = dist
             .counts()
             .map(|(value, _)| {
@@ -49,21 +117,33 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
             })
             .collect();
         if args.json {
-            return print_json(&json!({"expr": expr.source(), "distribution": rows}));
+            return print_json(
+                &json!({"expr": expr.source(), "exact": true, "cases": dist.total().to_string(), "distribution": rows}),
+            );
         }
-        println!("{}: {} equally likely cases", expr.source(), dist.total());
+        let cases = dist.total().to_string();
+        if cases.len() <= 24 {
+            println!("{}: {cases} equally likely cases", expr.source());
+        } else {
+            println!(
+                "{}: exact odds over a {}-digit number of equally likely cases (fractions in --json)",
+                expr.source(),
+                cases.len()
+            );
+        }
         for (value, _) in dist.counts() {
             let p = dist.probability(value);
+            let words = p.words();
             if expr.is_opposed() {
                 // Two sides against each other: who is higher, in words.
-                let words = match value {
+                let side = match value {
                     1 => "the first side higher",
                     0 => "a tie",
                     _ => "the second side higher",
                 };
-                println!("{words:>22}  {:>7.3}%  {p}", p.to_f64() * 100.0);
+                println!("{side:>22}  {:>7.3}%  {words}", p.to_f64() * 100.0);
             } else {
-                println!("{value:>6}  {:>7.3}%  {p}", p.to_f64() * 100.0);
+                println!("{value:>6}  {:>7.3}%  {words}", p.to_f64() * 100.0);
             }
         }
         return Ok(());

@@ -18,7 +18,8 @@
 use std::fmt;
 
 use super::die::{Die, DieSet};
-use super::distribution::{Distribution, choose};
+use super::distribution::Distribution;
+use super::exact::{self, Budget, Cost};
 use super::roller::DiceError;
 
 /// How a halved (divided) die is rounded.
@@ -105,6 +106,8 @@ pub enum Threshold {
     AtLeast(i64),
     /// At most this value (`<=2`).
     AtMost(i64),
+    /// Exactly this value (`cs6`).
+    Exactly(i64),
 }
 
 impl Threshold {
@@ -113,6 +116,7 @@ impl Threshold {
         match self {
             Threshold::AtLeast(t) => value >= t,
             Threshold::AtMost(t) => value <= t,
+            Threshold::Exactly(t) => value == t,
         }
     }
 }
@@ -180,79 +184,6 @@ fn reroll(die: &Die, rerolled: impl Fn(i64) -> bool, always: bool) -> Option<Die
     })
 }
 
-/// The exact distribution of the number of successes among `n` dice: binomial, from the
-/// weight of the faces that meet the test (no enumeration of throws).
-fn successes_distribution(die: &Die, n: u32, test: Threshold) -> Option<Distribution> {
-    let total: u128 = die.faces.iter().map(|f| u128::from(f.weight)).sum();
-    let hit: u128 = die
-        .faces
-        .iter()
-        .filter(|f| test.met(f.value))
-        .map(|f| u128::from(f.weight))
-        .sum();
-    let miss = total - hit;
-    total.checked_pow(n)?;
-    let mut pairs = Vec::with_capacity(n as usize + 1);
-    for k in 0..=n {
-        let ways = choose(u128::from(n), u128::from(k))?
-            .checked_mul(hit.checked_pow(k)?)?
-            .checked_mul(miss.checked_pow(n - k)?)?;
-        pairs.push((i64::from(k), ways));
-    }
-    Some(Distribution::from_weights(pairs))
-}
-
-/// The exact distribution of the sum of the highest (or lowest) `keep` of `n` dice, by dynamic
-/// programming over the faces in order (highest first when keeping the highest): for each face
-/// value, how many of the dice still unassigned show it (a binomial choice), how many of those
-/// are kept, and the kept sum so far. Polynomial in `n`, never an enumeration of throws.
-fn keep_distribution(die: &Die, n: u32, keep: u32, highest: bool) -> Option<Distribution> {
-    let total: u128 = die.faces.iter().map(|f| u128::from(f.weight)).sum();
-    total.checked_pow(n)?;
-    // Equal values merged, in the order they are kept.
-    let mut faces: std::collections::BTreeMap<i64, u128> = std::collections::BTreeMap::new();
-    for f in &die.faces {
-        *faces.entry(f.value).or_insert(0) += u128::from(f.weight);
-    }
-    let mut order: Vec<(i64, u128)> = faces.into_iter().collect();
-    if highest {
-        order.reverse();
-    }
-    // state: (dice assigned, dice kept, kept sum) → ways.
-    let mut states: std::collections::BTreeMap<(u32, u32, i64), u128> =
-        std::collections::BTreeMap::from([((0, 0, 0), 1)]);
-    for (value, weight) in order {
-        let mut next: std::collections::BTreeMap<(u32, u32, i64), u128> =
-            std::collections::BTreeMap::new();
-        for (&(assigned, kept, sum), &ways) in &states {
-            let left = n - assigned;
-            for m in 0..=left {
-                let w = choose(u128::from(left), u128::from(m))?
-                    .checked_mul(weight.checked_pow(m)?)?
-                    .checked_mul(ways)?;
-                if w == 0 {
-                    continue;
-                }
-                let take = m.min(keep - kept);
-                let key = (
-                    assigned + m,
-                    kept + take,
-                    sum.checked_add(value.checked_mul(i64::from(take))?)?,
-                );
-                let slot = next.entry(key).or_insert(0);
-                *slot = slot.checked_add(w)?;
-            }
-        }
-        states = next;
-    }
-    Some(Distribution::from_weights(
-        states
-            .into_iter()
-            .filter(|((assigned, _, _), _)| *assigned == n)
-            .map(|((_, _, sum), ways)| (sum, ways)),
-    ))
-}
-
 /// A parsed dice expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiceExpr {
@@ -261,7 +192,7 @@ pub struct DiceExpr {
 }
 
 /// The most dice one expression may hold (keeps enumeration and memory bounded).
-pub const MAX_DICE: u32 = 200;
+pub const MAX_DICE: u32 = 10_000;
 
 /// The most dice a pool procedure may throw.
 pub const MAX_POOL: u32 = 100;
@@ -514,63 +445,235 @@ impl DiceExpr {
         sum
     }
 
-    /// The exact distribution of the total, by convolution. `None` only on overflow.
-    pub fn distribution(&self) -> Option<Distribution> {
-        // The number of equally likely cases is the product of the dice's slots: when it does
-        // not fit, refuse at once rather than after convolving for seconds (13d1000 took 23 s
-        // in a debug build to find out).
-        self.dice().iter().try_fold(1u128, |acc, d| {
-            acc.checked_mul(u128::from(d.total_weight()))
-        })?;
+    /// The exact distribution of the total, within the default [`Budget`] (one second).
+    pub fn distribution(&self) -> Result<Distribution, DiceError> {
+        self.distribution_within(&Budget::default())
+    }
+
+    /// The exact distribution of the total, refused at once (before any work) when its
+    /// estimated [`Cost`] passes `budget`, with what would fit.
+    pub fn distribution_within(&self, budget: &Budget) -> Result<Distribution, DiceError> {
+        let cost = self.cost();
+        if !cost.fits(budget) {
+            return Err(DiceError::TooCostly {
+                expr: self.source.clone(),
+                problem: self.over_budget(&cost, budget),
+            });
+        }
+        self.exact().ok_or_else(|| DiceError::TooCostly {
+            expr: self.source.clone(),
+            problem: "a total passes the range of whole numbers (±9.2 × 10¹⁸)".into(),
+        })
+    }
+
+    /// Why a cost is past the budget, and the largest count of the costliest dice that fits.
+    fn over_budget(&self, cost: &Cost, budget: &Budget) -> String {
+        let what = if cost.seconds() > budget.seconds {
+            format!(
+                "exact odds would take about {} (the limit is {})",
+                seconds_words(cost.seconds()),
+                seconds_words(budget.seconds)
+            )
+        } else {
+            format!(
+                "exact odds would hold about {} MiB (the limit is {} MiB)",
+                (cost.bytes / 1_048_576.0).ceil(),
+                (budget.bytes / 1_048_576.0).round()
+            )
+        };
+        match self.fits_hint(budget) {
+            Some(hint) => format!("{what}; within it: {hint}"),
+            None => what,
+        }
+    }
+
+    /// For a notation of one group of dice, the most of those dice that fit the budget.
+    fn fits_hint(&self, budget: &Budget) -> Option<String> {
+        let [(1, term)] = self.terms.as_slice() else {
+            return None;
+        };
+        let (count, rebuild): (u32, Box<dyn Fn(u32) -> DiceTerm>) = match term.clone() {
+            DiceTerm::Dice { count, die } => (
+                count,
+                Box::new(move |n| DiceTerm::Dice {
+                    count: n,
+                    die: die.clone(),
+                }),
+            ),
+            DiceTerm::Keep {
+                count,
+                die,
+                keep,
+                highest,
+            } => (
+                count,
+                Box::new(move |n| DiceTerm::Keep {
+                    count: n,
+                    die: die.clone(),
+                    keep: keep.min(n),
+                    highest,
+                }),
+            ),
+            DiceTerm::Successes { count, die, test } => (
+                count,
+                Box::new(move |n| DiceTerm::Successes {
+                    count: n,
+                    die: die.clone(),
+                    test,
+                }),
+            ),
+            _ => return None,
+        };
+        let fits = |n: u32| {
+            DiceExpr {
+                source: String::new(),
+                terms: vec![(1, rebuild(n))],
+            }
+            .cost()
+            .fits(budget)
+        };
+        let (mut lo, mut hi) = (0u32, count);
+        while lo + 1 < hi {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) { lo = mid } else { hi = mid }
+        }
+        let example = DiceExpr {
+            source: String::new(),
+            terms: vec![(1, rebuild(lo))],
+        };
+        (lo > 0).then(|| format!("up to {lo} of these dice ({})", example.describe_term()))
+    }
+
+    /// The first term written back as notation (for the hint of what fits).
+    fn describe_term(&self) -> String {
+        match self.terms.first().map(|(_, t)| t) {
+            Some(DiceTerm::Dice { count, die }) => format!("{count}{}", die.name),
+            Some(DiceTerm::Keep {
+                count,
+                die,
+                keep,
+                highest,
+            }) => format!(
+                "{count}{}k{}{keep}",
+                die.name,
+                if *highest { "h" } else { "l" }
+            ),
+            Some(DiceTerm::Successes { count, die, test }) => match test {
+                Threshold::AtLeast(t) => format!("{count}{}>={t}", die.name),
+                Threshold::AtMost(t) => format!("{count}{}<={t}", die.name),
+                Threshold::Exactly(t) => format!("{count}{}cs{t}", die.name),
+            },
+            _ => self.source.clone(),
+        }
+    }
+
+    /// What the exact distribution will take, estimated from the notation alone.
+    pub fn cost(&self) -> Cost {
+        let mut acc = Cost::constant();
+        for (_, term) in &self.terms {
+            let part = term_cost(term);
+            let values = acc.values + part.values;
+            acc = Cost::pair(&acc, &part, values);
+        }
+        acc
+    }
+
+    /// The exact distribution, whatever it costs (check [`DiceExpr::cost`] first). `None`
+    /// only when a value passes the range of an `i64`.
+    fn exact(&self) -> Option<Distribution> {
         let mut acc = Distribution::constant(0);
         for (sign, term) in &self.terms {
             let part = match term {
-                DiceTerm::Dice { count, die } => {
-                    let single = Distribution::from_weights(
-                        die.faces.iter().map(|f| (f.value, u128::from(f.weight))),
-                    );
-                    let mut d = Distribution::constant(0);
-                    for _ in 0..*count {
-                        d = d.add(&single)?;
-                    }
-                    d
-                }
+                DiceTerm::Dice { count, die } => Distribution::from_weights(
+                    die.faces.iter().map(|f| (f.value, u128::from(f.weight))),
+                )
+                .sum_of(u64::from(*count))?,
                 DiceTerm::Keep {
                     count,
                     die,
                     keep,
                     highest,
-                } => keep_distribution(die, *count, *keep, *highest)?,
-                DiceTerm::Successes { count, die, test } => {
-                    successes_distribution(die, *count, *test)?
-                }
+                } => exact::keep(die, *count, *keep, *highest)?,
+                DiceTerm::Successes { count, die, test } => exact::successes(die, *count, *test),
                 DiceTerm::Constant(c) => Distribution::constant(*c),
                 DiceTerm::Scaled { inner, factor } => {
-                    inner.distribution()?.map(|v| v.saturating_mul(*factor))
+                    inner.exact()?.map(|v| v.saturating_mul(*factor))
                 }
                 DiceTerm::Opposed { left, right } => left
-                    .distribution()?
-                    .combine(&right.distribution()?, |a, b| (a - b).signum())?,
+                    .exact()?
+                    .combine(&right.exact()?, |a, b| (a - b).signum()),
                 DiceTerm::Extreme {
                     left,
                     right,
                     highest,
                 } => {
                     let f = if *highest { i64::max } else { i64::min };
-                    left.distribution()?.combine(&right.distribution()?, f)?
+                    left.exact()?.combine(&right.exact()?, f)
                 }
                 DiceTerm::Divided {
                     inner,
                     divisor,
                     rounding,
-                } => inner
-                    .distribution()?
-                    .map(|v| divide(v, *divisor, *rounding)),
+                } => inner.exact()?.map(|v| divide(v, *divisor, *rounding)),
             };
             let signed = if *sign < 0 { part.map(|v| -v) } else { part };
             acc = acc.add(&signed)?;
         }
         Some(acc)
+    }
+}
+
+/// Seconds as people say them: "40 ms", "3 s", "2 min", "5 hours", "12 days".
+fn seconds_words(s: f64) -> String {
+    if s < 1.0 {
+        format!("{} ms", (s * 1000.0).ceil())
+    } else if s < 120.0 {
+        format!("{} s", s.ceil())
+    } else if s < 7200.0 {
+        format!("{} min", (s / 60.0).ceil())
+    } else if s < 172_800.0 {
+        format!("{} hours", (s / 3600.0).ceil())
+    } else if s < 3.2e9 {
+        format!("{} days", (s / 86_400.0).ceil())
+    } else {
+        "longer than a century".into()
+    }
+}
+
+/// The facts of a die the cost model needs: faces, value span, log₂ of its cases, and
+/// whether it is a run of equally likely whole numbers.
+fn die_shape(die: &Die) -> (f64, f64, f64, bool) {
+    let faces = die.faces.len() as f64;
+    let span = (die.max_value() - die.min_value()) as f64 + 1.0;
+    let bits = (die.total_weight().max(1) as f64).log2();
+    let uniform =
+        die.faces.len() as f64 == span && die.faces.iter().all(|f| f.weight == die.faces[0].weight);
+    (faces, span, bits, uniform)
+}
+
+fn term_cost(term: &DiceTerm) -> Cost {
+    match term {
+        DiceTerm::Dice { count, die } => {
+            let (faces, span, bits, uniform) = die_shape(die);
+            Cost::sum(f64::from(*count), faces, span, bits, uniform)
+        }
+        DiceTerm::Keep {
+            count, die, keep, ..
+        } => {
+            let (faces, span, bits, _) = die_shape(die);
+            Cost::keep(f64::from(*count), f64::from(*keep), faces, span, bits)
+        }
+        DiceTerm::Successes { count, die, .. } => {
+            let (_, _, bits, _) = die_shape(die);
+            Cost::successes(f64::from(*count), bits)
+        }
+        DiceTerm::Constant(_) => Cost::constant(),
+        DiceTerm::Scaled { inner, .. } | DiceTerm::Divided { inner, .. } => inner.cost(),
+        DiceTerm::Opposed { left, right } => Cost::pair(&left.cost(), &right.cost(), 3.0),
+        DiceTerm::Extreme { left, right, .. } => {
+            let (a, b) = (left.cost(), right.cost());
+            Cost::pair(&a, &b, a.values.max(b.values))
+        }
     }
 }
 
@@ -855,7 +958,7 @@ impl Parser<'_> {
                     && next[1..].starts_with(|c: char| {
                         c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
                     });
-                if !reroll && !["kh", "kl", "dh", "dl", "vs"].contains(&next.as_str()) {
+                if !reroll && !["kh", "kl", "dh", "dl", "vs", "cs", "cf"].contains(&next.as_str()) {
                     while self
                         .peek()
                         .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -872,7 +975,7 @@ impl Parser<'_> {
                 while end > start {
                     let candidate: String = self.chars[start..end].iter().collect();
                     let rest: String = self.chars[end..self.pos].iter().collect();
-                    let keeps = ["kh", "kl", "dh", "dl"].iter().any(|k| {
+                    let keeps = ["kh", "kl", "dh", "dl", "cs", "cf"].iter().any(|k| {
                         rest.strip_prefix(k)
                             .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
                     }) || rest.starts_with("vs")
@@ -917,6 +1020,20 @@ impl Parser<'_> {
 
     /// What may follow a die: keep or drop (`kh3`), a count of successes (`>=5`), or nothing.
     fn after_die(&mut self, count: u32, die: Die) -> Result<DiceTerm, DiceError> {
+        // Explode: `d6!` throws again on its highest face and adds, up to a depth.
+        let die = if self.eat('!') {
+            match exact::explode(&die, exact::explode_depth(&die)) {
+                Some(d) => d,
+                None => {
+                    return Err(self.error(format!(
+                        "{} has one face and would explode for ever",
+                        die.name
+                    )));
+                }
+            }
+        } else {
+            die
+        };
         // Reroll: `r1` rerolls a 1 once (the second throw stands), `rr1` until it is not a 1;
         // `r<3` / `rr<3` faces below 3. The die becomes the die the rerolls make.
         let die = if matches!(self.peek(), Some('r' | 'R')) {
@@ -982,6 +1099,24 @@ impl Parser<'_> {
                 });
             }
         }
+        // Count successes (cs) or failures (cf) as Roll20 writes them: `8d6cs>=5`, `6d10cf<=2`,
+        // `8d6cs6` (a face alone: dice showing it).
+        let counting = self.eat_word("cs") || self.eat_word("cf");
+        if counting && !matches!(self.peek(), Some('>' | '<')) {
+            let at = self.pos;
+            let negative = self.eat('-');
+            let Some(t) = self.number() else {
+                self.pos = at;
+                return Err(self
+                    .error("expected a face or a comparison to count (8d6cs>=5, 8d6cf1)".into()));
+            };
+            let t = i64::try_from(t).unwrap_or(i64::MAX) * if negative { -1 } else { 1 };
+            return Ok(DiceTerm::Successes {
+                count,
+                die,
+                test: Threshold::Exactly(t),
+            });
+        }
         // Count successes: >=5, >5, <=2, <2 (a number alone after the comparison; dice after
         // it make two sides thrown against each other, read by the caller).
         if matches!(self.peek(), Some('>' | '<')) {
@@ -992,7 +1127,9 @@ impl Parser<'_> {
             let at = self.pos;
             let negative = self.eat('-');
             let number = self.number();
-            if number.is_none() || matches!(self.peek(), Some('d' | 'D' | '(' | '*' | '{')) {
+            if !counting
+                && (number.is_none() || matches!(self.peek(), Some('d' | 'D' | '(' | '*' | '{')))
+            {
                 self.pos = before;
                 return Ok(DiceTerm::Dice { count, die });
             }

@@ -6,11 +6,15 @@
 
 mod die;
 mod distribution;
+mod estimate;
+mod exact;
 mod expr;
 mod roller;
 
 pub use die::{Die, DieFace, DieSet};
-pub use distribution::{Distribution, Fraction, choose};
+pub use distribution::{Distribution, Fraction, choose, choose_big, ratio_f64};
+pub use estimate::Estimate;
+pub use exact::{Budget, Cost, WORK_PER_SECOND};
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
 };

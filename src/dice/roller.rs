@@ -25,6 +25,14 @@ pub enum DiceError {
         /// What is wrong.
         problem: String,
     },
+    /// Exact odds past the budget (time or memory), refused before any work.
+    #[error("{expr}: {problem}")]
+    TooCostly {
+        /// The expression as written.
+        expr: String,
+        /// What it would take, and what would fit.
+        problem: String,
+    },
     /// A typed face does not exist on that die.
     #[error(
         "{typed} is not a face of a {die} (faces: {faces}); die {position} of {count} in {expr}"

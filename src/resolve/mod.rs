@@ -1191,6 +1191,62 @@ impl<'r> Prepared<'r> {
         }
     }
 
+    /// A pool's scoring, for odds that count classes of dice instead of throws: `None` when
+    /// the procedure is not a pool.
+    pub(crate) fn pool_scoring(&self) -> Option<PoolScoring<'_>> {
+        let Lookup::Pool {
+            sum,
+            hits,
+            face_floor,
+            ..
+        } = &self.procedure.lookup
+        else {
+            return None;
+        };
+        Some(PoolScoring {
+            sum: *sum,
+            hits,
+            each: self.total(AppliesTo::EachDie),
+            floor: *face_floor,
+        })
+    }
+
+    /// Whether a hit rule counts in this resolution (its `when`), and whether it matches a
+    /// scored die.
+    pub(crate) fn hit_rule_counts(&self, rule: &HitRule) -> Result<bool, ResolveError> {
+        hit_rule_applies(rule, &self.scope)
+    }
+
+    /// Whether a scored die matches a hit rule.
+    pub(crate) fn hit_rule_matches(
+        &self,
+        rule: &HitRule,
+        scored: i64,
+    ) -> Result<bool, ResolveError> {
+        hit_rule_matches(rule, scored, &self.scope)
+    }
+
+    /// A pool's outcome for a score (hits or sum), as [`Prepared::finish_with`] reaches it.
+    pub(crate) fn finish_pool_score(&self, score: i64) -> Result<Finished, ResolveError> {
+        let Lookup::Pool { outcome, .. } = &self.procedure.lookup else {
+            return Err(ResolveError::Expression {
+                what: "pool".into(),
+                problem: "not a pool".into(),
+            });
+        };
+        let mut scope = self.scope.clone();
+        scope.set("hits", Value::Int(score));
+        let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
+        Ok(Finished {
+            natural: None,
+            modified: None,
+            lookup: None,
+            outcome,
+            explanation: Vec::new(),
+            scores: Vec::new(),
+        })
+    }
+
     /// Opposed rolls: the outcome for given side scores (used by the odds, which enumerate scores).
     pub fn finish_scores(&self, scores: &[i64]) -> Result<Finished, ResolveError> {
         self.finish_scores_with(scores, self.scope.clone(), Vec::new())
@@ -1404,6 +1460,25 @@ fn count_hits(
         total += h;
     }
     Ok((total, parts))
+}
+
+/// How each die of a pool scores: its face plus the each-die modifiers, no lower than the floor;
+/// then summed, or matched against the hit rules.
+pub(crate) struct PoolScoring<'a> {
+    /// The score is the sum of the dice (not hits).
+    pub sum: bool,
+    /// The hit rules (those whose `when` fails count nothing).
+    pub hits: &'a [HitRule],
+    each: i64,
+    floor: Option<i64>,
+}
+
+impl PoolScoring<'_> {
+    /// What one face scores before the hit rules.
+    pub fn scored(&self, face: i64) -> i64 {
+        self.floor
+            .map_or(face + self.each, |fl| (face + self.each).max(fl))
+    }
 }
 
 /// What one die scores in hits, for rules that count single dice (per = 1); None if a rule counts pairs.

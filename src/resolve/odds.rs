@@ -1,8 +1,10 @@
 //! Exact odds of every outcome, before the roll, from the same definitions the resolver uses:
 //! every possible throw is pushed through [`Prepared::finish_with`] and counted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use num_bigint::BigUint;
+use num_traits::One;
 use serde::Serialize;
 
 use super::{Prepared, ResolveError, prepare};
@@ -28,7 +30,7 @@ pub struct OutcomeOdds {
     pub fraction: Fraction,
     /// Equally likely cases giving it.
     #[serde(skip)]
-    pub count: u128,
+    pub count: BigUint,
 }
 
 /// The odds of a procedure for given inputs: the JSON contract of `umpire odds`.
@@ -44,25 +46,25 @@ pub struct Odds {
     pub outcomes: Vec<OutcomeOdds>,
     /// Number of equally likely cases enumerated.
     #[serde(serialize_with = "as_string")]
-    pub cases: u128,
+    pub cases: BigUint,
     /// Whether every case reached a known cell.
     pub complete: bool,
 }
 
-fn as_string<S: serde::Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+fn as_string<S: serde::Serializer>(v: &BigUint, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
 }
 
-/// The most distinct pool throws enumerated for exact pool odds.
-const MAX_POOL_STATES: u128 = 3_000_000;
+/// The most states the pool odds may walk (counts of dice in each class of faces).
+const MAX_POOL_STATES: u64 = 3_000_000;
 
 struct Tally {
     order: Vec<(String, Option<i64>)>,
-    counts: BTreeMap<(String, Option<i64>), (String, u128)>,
+    counts: BTreeMap<(String, Option<i64>), (String, BigUint)>,
 }
 
 impl Tally {
-    fn add(&mut self, code: String, label: String, value: Option<i64>, count: u128) {
+    fn add(&mut self, code: String, label: String, value: Option<i64>, count: BigUint) {
         let key = (code, value);
         match self.counts.get_mut(&key) {
             Some(slot) => slot.1 += count,
@@ -73,14 +75,13 @@ impl Tally {
         }
     }
 
-    fn record(
+    /// Counts one finished lookup; a missing chart cell counts under [`MISSING_CODE`].
+    fn count(
         &mut self,
-        prepared: &Prepared,
-        natural: Option<i64>,
-        faces: &[i64],
-        count: u128,
+        finished: Result<super::Finished, ResolveError>,
+        count: BigUint,
     ) -> Result<(), ResolveError> {
-        match prepared.finish_with(natural, faces, None) {
+        match finished {
             Ok(f) => self.add(f.outcome.code, f.outcome.label, f.outcome.value, count),
             Err(ResolveError::MissingCell { .. }) => {
                 self.add(
@@ -94,55 +95,16 @@ impl Tally {
         }
         Ok(())
     }
-}
 
-/// Called with each distinct throw (its faces) and how many equally likely cases give it.
-type Visit<'a> = &'a mut dyn FnMut(&[i64], u128) -> Result<(), ResolveError>;
-
-/// Every multiset of faces for a pool of `n` dice: calls `f(faces, count)`.
-fn each_pool_throw(weights: &[(i64, u128)], n: u32, f: Visit<'_>) -> Result<(), ResolveError> {
-    fn go(
-        weights: &[(i64, u128)],
-        i: usize,
-        left: u32,
-        faces: &mut Vec<i64>,
-        count: u128,
-        f: Visit<'_>,
+    fn record(
+        &mut self,
+        prepared: &Prepared,
+        natural: Option<i64>,
+        faces: &[i64],
+        count: BigUint,
     ) -> Result<(), ResolveError> {
-        if i + 1 == weights.len() {
-            let (v, w) = weights[i];
-            let c = w
-                .checked_pow(left)
-                .and_then(|p| count.checked_mul(p))
-                .ok_or_else(|| {
-                    ResolveError::TooLarge("exact odds of this pool overflow 128 bits".into())
-                })?;
-            let len = faces.len();
-            faces.extend(std::iter::repeat_n(v, left as usize));
-            f(faces, c)?;
-            faces.truncate(len);
-            return Ok(());
-        }
-        let (v, w) = weights[i];
-        for k in 0..=left {
-            // Within the total (checked before the walk), so no product here overflows.
-            let c = binomial(u128::from(left), u128::from(k))
-                .and_then(|b| count.checked_mul(b))
-                .and_then(|c| c.checked_mul(w.checked_pow(k)?))
-                .ok_or_else(|| {
-                    ResolveError::TooLarge("exact odds of this pool overflow 128 bits".into())
-                })?;
-            let len = faces.len();
-            faces.extend(std::iter::repeat_n(v, k as usize));
-            go(weights, i + 1, left - k, faces, c, f)?;
-            faces.truncate(len);
-        }
-        Ok(())
+        self.count(prepared.finish_with(natural, faces, None), count)
     }
-    if weights.is_empty() {
-        return Ok(());
-    }
-    go(weights, 0, n, &mut Vec::with_capacity(n as usize), 1, f)
 }
 
 /// Exact odds of each outcome of `procedure` for these inputs.
@@ -161,8 +123,8 @@ pub fn odds(
     };
     let cases = match (&prepared.dice, &procedure.lookup) {
         (None, _) => {
-            tally.record(&prepared, None, &[], 1)?;
-            1
+            tally.record(&prepared, None, &[], BigUint::one())?;
+            BigUint::one()
         }
         (Some(expr), Lookup::Pool { .. }) => pool_odds(&prepared, expr, &mut tally)?,
         (Some(_), Lookup::Opposed { sum, hits, .. }) => {
@@ -172,15 +134,13 @@ pub fn odds(
             each_face_odds(&prepared, expr, &mut tally)?
         }
         (Some(expr), _) => {
-            let dist = expr.distribution().ok_or_else(|| {
-                ResolveError::TooLarge(format!(
-                    "{expr}: its exact odds count more equally likely cases than 128 bits hold"
-                ))
-            })?;
+            let dist = expr
+                .distribution()
+                .map_err(|e| ResolveError::TooLarge(e.to_string()))?;
             for (natural, count) in dist.counts() {
-                tally.record(&prepared, Some(natural), &[], count)?;
+                tally.record(&prepared, Some(natural), &[], count.clone())?;
             }
-            dist.total()
+            dist.total().clone()
         }
     };
     let complete = !tally.counts.keys().any(|(c, _)| c == MISSING_CODE);
@@ -193,14 +153,14 @@ pub fn odds(
         .iter()
         .map(|key| {
             let (label, count) = &tally.counts[key];
-            let fraction = Fraction::new(*count, cases);
+            let fraction = Fraction::of(count.clone(), cases.clone());
             OutcomeOdds {
                 code: key.0.clone(),
                 label: label.clone(),
                 value: key.1,
                 probability: fraction.to_f64(),
                 fraction,
-                count: *count,
+                count: count.clone(),
             }
         })
         .collect();
@@ -220,7 +180,7 @@ fn opposed_odds(
     sum: bool,
     hits: &[crate::rules::HitRule],
     tally: &mut Tally,
-) -> Result<u128, ResolveError> {
+) -> Result<BigUint, ResolveError> {
     let sides = prepared
         .groups
         .iter()
@@ -244,42 +204,45 @@ fn opposed_odds(
             };
             pairs.push((v, u128::from(f.weight)));
         }
-        let one = Distribution::from_weights(pairs);
-        for _ in 0..g.count {
-            dists[g.side] = dists[g.side]
-                .add(&one)
-                .ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
-        }
+        let group = Distribution::from_weights(pairs)
+            .sum_of(u64::from(g.count))
+            .and_then(|d| dists[g.side].add(&d))
+            .ok_or_else(|| ResolveError::TooLarge("a score passes the range of numbers".into()))?;
+        dists[g.side] = group;
     }
-    let total = dists
-        .iter()
-        .try_fold(1u128, |acc, d| acc.checked_mul(d.total()))
-        .ok_or_else(|| ResolveError::TooLarge("too many dice to enumerate".into()))?;
+    let pairs: f64 = dists.iter().map(|d| d.counts().count() as f64).product();
+    if pairs > MAX_POOL_STATES as f64 {
+        return Err(ResolveError::TooLarge(format!(
+            "exact odds of this opposed roll would compare {pairs:.0} pairs of scores; the limit is {MAX_POOL_STATES}"
+        )));
+    }
+    let total = dists.iter().fold(BigUint::one(), |acc, d| acc * d.total());
     let mut scores = vec![0i64; sides];
     fn go(
         dists: &[Distribution],
         i: usize,
         scores: &mut Vec<i64>,
-        count: u128,
+        count: &BigUint,
         prepared: &Prepared,
         tally: &mut Tally,
     ) -> Result<(), ResolveError> {
         if i == dists.len() {
-            return match prepared.finish_scores(scores) {
-                Ok(f) => {
-                    tally.add(f.outcome.code, f.outcome.label, f.outcome.value, count);
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            };
+            let f = prepared.finish_scores(scores)?;
+            tally.add(
+                f.outcome.code,
+                f.outcome.label,
+                f.outcome.value,
+                count.clone(),
+            );
+            return Ok(());
         }
         for (v, c) in dists[i].counts() {
             scores[i] = v;
-            go(dists, i + 1, scores, count * c, prepared, tally)?;
+            go(dists, i + 1, scores, &(count * c), prepared, tally)?;
         }
         Ok(())
     }
-    go(&dists, 0, &mut scores, 1, prepared, tally)?;
+    go(&dists, 0, &mut scores, &BigUint::one(), prepared, tally)?;
     Ok(total)
 }
 
@@ -291,15 +254,20 @@ fn each_face_odds(
     prepared: &Prepared,
     expr: &DiceExpr,
     tally: &mut Tally,
-) -> Result<u128, ResolveError> {
+) -> Result<BigUint, ResolveError> {
     let dice = expr.dice();
-    let total: u128 = dice.iter().map(|d| u128::from(d.total_weight())).product();
-    let combinations: u128 = dice.iter().map(|d| d.faces.len() as u128).product();
+    let combinations: u128 = dice
+        .iter()
+        .try_fold(1u128, |acc, d| acc.checked_mul(d.faces.len() as u128))
+        .unwrap_or(u128::MAX);
     if combinations > MAX_FACE_COMBINATIONS {
         return Err(ResolveError::TooLarge(format!(
             "{expr}: too many face combinations to enumerate"
         )));
     }
+    let total = dice
+        .iter()
+        .fold(BigUint::one(), |acc, d| acc * d.total_weight());
     let mut index = vec![0usize; dice.len()];
     loop {
         let faces: Vec<i64> = dice
@@ -307,11 +275,10 @@ fn each_face_odds(
             .zip(&index)
             .map(|(d, &i)| d.faces[i].value)
             .collect();
-        let count: u128 = dice
+        let count = dice
             .iter()
             .zip(&index)
-            .map(|(d, &i)| u128::from(d.faces[i].weight))
-            .product();
+            .fold(BigUint::one(), |acc, (d, &i)| acc * d.faces[i].weight);
         tally.record(prepared, Some(expr.total(&faces)), &faces, count)?;
         // Next combination (odometer).
         let mut k = 0;
@@ -329,36 +296,115 @@ fn each_face_odds(
     }
 }
 
+/// A pool's odds without enumerating its throws. Summed pools convolve the scored dice. Pools
+/// that count hits sort the faces into classes by which hit rules each scored face matches
+/// (for the QRS: 6s, 5s, and the rest); the throws are then the ways to share the dice among
+/// the classes, C(n, m)·wᵐ at a time, with the matches of each rule counted on the way — for
+/// 34 dice in three classes, 630 states instead of the 575,757 multisets of faces.
 fn pool_odds(
     prepared: &Prepared,
     expr: &DiceExpr,
     tally: &mut Tally,
-) -> Result<u128, ResolveError> {
+) -> Result<BigUint, ResolveError> {
     let dice = expr.dice();
-    let n = dice.len() as u32;
-    let Some(die) = dice.first() else {
-        tally.record(prepared, None, &[], 1)?;
-        return Ok(1);
+    let n = dice.len() as u64;
+    let (Some(die), Some(scoring)) = (dice.first(), prepared.pool_scoring()) else {
+        tally.record(prepared, None, &[], BigUint::one())?;
+        return Ok(BigUint::one());
     };
-    let weights: Vec<(i64, u128)> = die
-        .faces
-        .iter()
-        .map(|f| (f.value, u128::from(f.weight)))
-        .collect();
+    let total = BigUint::from(die.total_weight()).pow(n as u32);
+    let too_large = || ResolveError::TooLarge("a pool's score passes the range of numbers".into());
+    if scoring.sum {
+        let one = Distribution::from_weights(
+            die.faces
+                .iter()
+                .map(|f| (scoring.scored(f.value), u128::from(f.weight))),
+        );
+        for (score, count) in one.sum_of(n).ok_or_else(too_large)?.counts() {
+            tally.count(prepared.finish_pool_score(score), count.clone())?;
+        }
+        return Ok(total);
+    }
+    let mut rules = Vec::new();
+    for rule in scoring.hits {
+        if prepared.hit_rule_counts(rule)? {
+            rules.push(rule);
+        }
+    }
+    // Classes of faces: which rules a scored face matches → the weight of those faces.
+    let mut classes: BTreeMap<Vec<bool>, u64> = BTreeMap::new();
+    for f in &die.faces {
+        let scored = scoring.scored(f.value);
+        let mut signature = Vec::with_capacity(rules.len());
+        for rule in &rules {
+            signature.push(prepared.hit_rule_matches(rule, scored)?);
+        }
+        *classes.entry(signature).or_insert(0) += u64::from(f.weight);
+    }
     let states = binomial(
-        u128::from(n) + weights.len() as u128 - 1,
-        weights.len() as u128 - 1,
+        u128::from(n) + classes.len() as u128 - 1,
+        classes.len() as u128 - 1,
     );
-    let total = u128::from(die.total_weight()).checked_pow(n);
-    let Some(total) = total.filter(|_| states.is_some_and(|s| s <= MAX_POOL_STATES)) else {
+    if states.is_none_or(|s| s > u128::from(MAX_POOL_STATES)) {
         return Err(ResolveError::TooLarge(format!(
-            "exact odds of a pool of {n} {} are too large to enumerate",
+            "exact odds of a pool of {n} {} would walk more than {MAX_POOL_STATES} states",
             die.name
         )));
-    };
-    each_pool_throw(&weights, n, &mut |faces, count| {
-        tally.record(prepared, None, faces, count)
-    })?;
+    }
+    // Pascal's triangle up to n: C(a, m) for the dice left.
+    let mut pascal: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
+    for a in 1..=n as usize {
+        let prev = &pascal[a - 1];
+        let mut row = vec![BigUint::one(); a + 1];
+        for m in 1..a {
+            row[m] = &prev[m - 1] + &prev[m];
+        }
+        pascal.push(row);
+    }
+    // (dice placed, matches of each rule) → ways.
+    let mut walk: HashMap<(u64, Vec<u64>), BigUint> =
+        HashMap::from([((0, vec![0; rules.len()]), BigUint::one())]);
+    let last = classes.len() - 1;
+    for (i, (signature, weight)) in classes.iter().enumerate() {
+        let mut powers = vec![BigUint::one()];
+        for m in 1..=n as usize {
+            let next = &powers[m - 1] * *weight;
+            powers.push(next);
+        }
+        let mut next: HashMap<(u64, Vec<u64>), BigUint> = HashMap::new();
+        for ((placed, matches), ways) in walk {
+            let left = n - placed;
+            // The last class takes every die left.
+            let range = if i == last { left..=left } else { 0..=left };
+            for m in range {
+                let mut matched = matches.clone();
+                for (slot, hit) in matched.iter_mut().zip(signature) {
+                    if *hit {
+                        *slot += m;
+                    }
+                }
+                let w = &ways * &pascal[left as usize][m as usize] * &powers[m as usize];
+                *next.entry((placed + m, matched)).or_default() += w;
+            }
+        }
+        walk = next;
+    }
+    // Score each state: the rules' hits from their matches; then one lookup per score.
+    let mut by_score: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for ((_, matches), ways) in walk {
+        let mut score = 0i64;
+        for (rule, count) in rules.iter().zip(&matches) {
+            let mut h = (*count / u64::from(rule.per.max(1))) as i64 * i64::from(rule.hits);
+            if let Some(max) = rule.max_hits {
+                h = h.min(i64::from(max));
+            }
+            score += h;
+        }
+        *by_score.entry(score).or_default() += ways;
+    }
+    for (score, ways) in by_score {
+        tally.count(prepared.finish_pool_score(score), ways)?;
+    }
     Ok(total)
 }
 

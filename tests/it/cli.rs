@@ -132,8 +132,15 @@ fn roll_with_seed_gives_dice_total_and_provenance() {
 fn roll_odds_gives_the_exact_distribution() {
     let run = umpire(&["roll", "2d6", "--odds", "--json"]);
     let v = run.json();
-    assert_eq!(keys(&v), set(&["expr", "distribution"]), "{}", run.show());
+    assert_eq!(
+        keys(&v),
+        set(&["expr", "exact", "cases", "distribution"]),
+        "{}",
+        run.show()
+    );
     assert_eq!(v["expr"], "2d6");
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["cases"], "36");
     let rows = array(&v["distribution"], "distribution");
     assert_eq!(rows.len(), 11);
     let values: Vec<i64> = rows

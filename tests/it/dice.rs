@@ -135,7 +135,7 @@ fn d10_faces_are_zero_to_nine() {
     assert_eq!(values, (0..=9).collect::<Vec<_>>());
     assert_eq!((d10.min_value(), d10.max_value()), (0, 9));
     let dist = parse("d10").distribution().expect("small");
-    assert_eq!(dist.total(), 10);
+    assert_eq!(dist.total(), &big(10));
     assert_eq!((dist.min(), dist.max()), (Some(0), Some(9)));
     assert_eq!(dist.probability(0), Fraction::new(1, 10));
     assert_eq!(dist.probability(10), Fraction::new(0, 1));
@@ -253,8 +253,8 @@ fn custom_symbolic_die_accepts_labels_and_values() {
 
     // Weighted: the distribution counts slots, 6 per die.
     let dist = expr.distribution().expect("small");
-    assert_eq!(dist.total(), 36);
-    let counts: Vec<(i64, u128)> = dist.counts().collect();
+    assert_eq!(dist.total(), &big(36));
+    let counts: Vec<(i64, u128)> = small(&dist);
     assert_eq!(counts, vec![(0, 9), (1, 12), (2, 10), (3, 4), (4, 1)]);
 
     // App rolls carry the label of the face drawn.
@@ -366,7 +366,7 @@ fn notation_errors_are_refused_with_a_message() {
         ("d6+", "expected a number, a die such as d6"),
         ("ceil(d6)", "expected '/' and a divisor"),
         ("floor(d6/2", "expected ')'"),
-        ("201d6", "more than 200 dice"),
+        ("10001d6", "more than 10000 dice"),
         ("d1001", "unknown die 'd1001'"),
     ];
     for (expr, problem) in cases {
@@ -415,17 +415,23 @@ fn notation_forms_that_parse() {
 #[test]
 fn ten_d6_distribution_is_exact() {
     let dist = parse("10d6").distribution().expect("no overflow");
-    assert_eq!(dist.total(), 6u128.pow(10));
-    assert_eq!(dist.total(), 60_466_176);
+    assert_eq!(dist.total(), &big(6u128.pow(10)));
+    assert_eq!(dist.total(), &big(60_466_176));
     let p35 = dist.probability(35);
     assert_eq!(p35, Fraction::new(4_395_456, 60_466_176));
     // Reduced to lowest terms.
-    assert_eq!((p35.numerator, p35.denominator), (7_631, 104_976));
+    assert_eq!(
+        (p35.numerator(), p35.denominator()),
+        (&big(7_631), &big(104_976))
+    );
     assert_eq!(p35.to_string(), "7631/104976");
     assert_eq!(dist.probability(10), Fraction::new(1, 60_466_176));
     assert_eq!(dist.probability(60), Fraction::new(1, 60_466_176));
     assert_eq!(dist.probability(9), Fraction::new(0, 1));
-    assert_eq!(dist.counts().map(|(_, c)| c).sum::<u128>(), 60_466_176);
+    assert_eq!(
+        small(&dist).iter().map(|(_, c)| c).sum::<u128>(),
+        60_466_176
+    );
 }
 
 /// `d66` is two d6 read as tens and units (36 equally likely results, 11 to 66), not one die
@@ -439,7 +445,7 @@ fn d66_and_percentile_dice_and_no_dice() {
     assert_eq!(values.first(), Some(&11));
     assert_eq!(values.last(), Some(&66));
     assert!(!values.contains(&17) && !values.contains(&20) && !values.contains(&60));
-    assert!(d66.counts().all(|(_, n)| n == 1));
+    assert!(small(&d66).iter().all(|(_, n)| *n == 1));
     assert_eq!(d66.probability(35), Fraction::new(1, 36));
     // A typed d66 result is the two digits.
     let die = DieSet::new().get("d66").expect("d66");
@@ -507,8 +513,9 @@ fn keep_and_success_distributions_match_every_throw() {
                     *brute.entry(expr.total(&faces)).or_default() += ways;
                     total += ways;
                 }
-                assert_eq!(exact.total(), total, "{notation}");
-                let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+                assert_eq!(exact.total(), &big(total), "{notation}");
+                let counts: std::collections::BTreeMap<i64, u128> =
+                    small(&exact).into_iter().collect();
                 assert_eq!(counts, brute, "{notation}");
                 checked += 1;
             }
@@ -542,7 +549,7 @@ fn app_rolls_of_keep_and_success_pools_fit_their_exact_odds() {
         let mut cells = 0;
         let (mut expected_acc, mut seen_acc) = (0.0, 0.0);
         for (value, count) in exact.counts() {
-            expected_acc += f64::from(rolls) * count as f64 / exact.total() as f64;
+            expected_acc += f64::from(rolls) * umpire::dice::ratio_f64(count, exact.total());
             seen_acc += f64::from(*seen.get(&value).unwrap_or(&0));
             if expected_acc >= 5.0 {
                 chi += (seen_acc - expected_acc).powi(2) / expected_acc;
@@ -564,7 +571,7 @@ fn app_rolls_of_keep_and_success_pools_fit_their_exact_odds() {
 #[test]
 fn fudge_dice_and_inline_faces() {
     let fudge = parse("4dF").distribution().expect("exact");
-    assert_eq!(fudge.total(), 81);
+    assert_eq!(fudge.total(), &big(81));
     assert_eq!(fudge.probability(0), Fraction::new(19, 81));
     assert_eq!(fudge.probability(4), Fraction::new(1, 81));
     let inline = parse("d{1,1,2,2,3,4}").distribution().expect("exact");
@@ -575,7 +582,7 @@ fn fudge_dice_and_inline_faces() {
         parse("2dF").distribution(),
         "a Fudge die is its faces"
     );
-    assert!(parse("3d{1,1,2,2,3,4}kh2").distribution().is_some());
+    assert!(parse("3d{1,1,2,2,3,4}kh2").distribution().is_ok());
     let err = DiceExpr::parse("d{1,2", &DieSet::new()).expect_err("unfinished");
     assert!(err.to_string().contains("character 6"), "{err}");
     let err = DiceExpr::parse("d{1,x}", &DieSet::new()).expect_err("not a face");
@@ -617,7 +624,7 @@ fn products_parentheses_min_and_max_match_every_throw() {
         for (faces, ways) in every_throw(&expr.dice()) {
             *brute.entry(expr.total(&faces)).or_default() += ways;
         }
-        let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+        let counts: std::collections::BTreeMap<i64, u128> = small(&exact).into_iter().collect();
         assert_eq!(counts, brute, "{notation}");
     }
     let err = DiceExpr::parse("d6*d6", &DieSet::new()).expect_err("dice times dice");
@@ -644,7 +651,7 @@ fn opposed_rolls_give_win_tie_and_lose() {
         for (faces, ways) in every_throw(&expr.dice()) {
             *brute.entry(expr.total(&faces)).or_default() += ways;
         }
-        let counts: std::collections::BTreeMap<i64, u128> = exact.counts().collect();
+        let counts: std::collections::BTreeMap<i64, u128> = small(&exact).into_iter().collect();
         assert_eq!(counts, brute, "{notation}");
         assert!(counts.keys().all(|v| (-1..=1).contains(v)), "{notation}");
     }
@@ -687,8 +694,206 @@ fn rerolls_once_and_always() {
     let always = parse("d6rr1").distribution().expect("exact");
     assert_eq!(always.probability(1), Fraction::new(0, 1));
     assert_eq!(always.probability(6), Fraction::new(1, 5));
-    assert!(parse("4d6r1kh3").distribution().is_some());
-    assert!(parse("6d6r1>=5").distribution().is_some());
+    assert!(parse("4d6r1kh3").distribution().is_ok());
+    assert!(parse("6d6r1>=5").distribution().is_ok());
     let err = DiceExpr::parse("d2rr<3", &DieSet::new()).expect_err("nothing left");
     assert!(err.to_string().contains("leaves nothing"), "{err}");
+}
+
+fn big(n: u128) -> num_bigint::BigUint {
+    num_bigint::BigUint::from(n)
+}
+
+/// A distribution's counts as small numbers (the tests' cases fit 128 bits).
+fn small(dist: &umpire::dice::Distribution) -> Vec<(i64, u128)> {
+    dist.counts()
+        .map(|(v, c)| (v, u128::try_from(c).expect("fits 128 bits")))
+        .collect()
+}
+
+// ── Big exact numbers, explode, count, the budget (issue 16) ─────────────────────────────
+
+fn big_pow(base: u32, e: u32) -> num_bigint::BigUint {
+    num_bigint::BigUint::from(base).pow(e)
+}
+
+/// 500d6 is exact past 128 bits: its cases are 6⁵⁰⁰, the counts add up to them, the extremes
+/// are one case each and the sliding window agrees with plain convolution die by die.
+#[test]
+fn five_hundred_d6_is_exact_past_128_bits() {
+    let dist = parse("500d6").distribution().expect("within the budget");
+    assert_eq!(dist.total(), &big_pow(6, 500));
+    let sum: num_bigint::BigUint = dist.counts().map(|(_, c)| c).sum();
+    assert_eq!(&sum, dist.total());
+    assert_eq!(dist.probability(500), Fraction::of(big(1), big_pow(6, 500)));
+    assert_eq!(dist.probability(3000), dist.probability(500));
+    // Symmetric about 1750.
+    assert_eq!(dist.probability(1700), dist.probability(1800));
+    // The window against convolution one die at a time (a weighted die takes that path).
+    let one = umpire::dice::Distribution::from_weights((1..=6).map(|v| (v, 1)));
+    let mut slow = umpire::dice::Distribution::constant(0);
+    for _ in 0..60 {
+        slow = slow.add(&one).expect("in range");
+    }
+    assert_eq!(slow, parse("60d6").distribution().expect("exact"));
+    // The float beside the fraction is right even where a float cannot hold the numbers.
+    let p = dist.probability(1750).to_f64();
+    assert!((p - 0.010_44).abs() < 0.000_01, "{p}");
+    assert!(
+        dist.probability(500).words().ends_with("e-390"),
+        "{}",
+        dist.probability(500).words()
+    );
+}
+
+/// Keep-highest at 1,000 dice, against the closed form: the three kept sum to 18 unless fewer
+/// than three dice show a 6.
+#[test]
+fn keep_highest_of_a_thousand_matches_the_closed_form() {
+    let dist = parse("1000d6kh3")
+        .distribution()
+        .expect("within the budget");
+    let total = big_pow(6, 1000);
+    assert_eq!(dist.total(), &total);
+    let fewer_than_three =
+        big_pow(5, 1000) + big(1000) * big_pow(5, 999) + big(1000 * 999 / 2) * big_pow(5, 998);
+    assert_eq!(
+        dist.probability(18),
+        Fraction::of(&total - fewer_than_three, total.clone())
+    );
+    // The lowest kept sum, 3: every die a 1.
+    assert_eq!(dist.probability(3), Fraction::of(big(1), total));
+}
+
+/// Counting 6s among 150 dice is the binomial, exactly.
+#[test]
+fn counting_sixes_among_150_dice_is_the_binomial() {
+    let dist = parse("150d6>=6").distribution().expect("within the budget");
+    assert_eq!(dist.total(), &big_pow(6, 150));
+    let c150_2 = big(150 * 149 / 2);
+    assert_eq!(
+        dist.probability(2),
+        Fraction::of(c150_2 * big_pow(5, 148), big_pow(6, 150))
+    );
+    assert_eq!(dist.probability(150), Fraction::of(big(1), big_pow(6, 150)));
+    // cs / cf count the same way: a face alone is the dice showing it.
+    assert_eq!(
+        parse("150d6cs6").distribution(),
+        parse("150d6>=6").distribution()
+    );
+    assert_eq!(
+        parse("8d6cf<=2").distribution(),
+        parse("8d6<=2").distribution()
+    );
+}
+
+/// `d6!` explodes on a 6 up to nine more dice: 1–5 one chance in 6 each, 7–11 one in 36, and
+/// the tenth throw stands.
+#[test]
+fn exploding_dice_are_exact_to_their_depth() {
+    let dist = parse("d6!").distribution().expect("exact");
+    assert_eq!(dist.total(), &big_pow(6, 10));
+    for v in 1..=5 {
+        assert_eq!(dist.probability(v), Fraction::new(1, 6), "{v}");
+        assert_eq!(dist.probability(v + 6), Fraction::new(1, 36), "{}", v + 6);
+    }
+    assert_eq!(dist.probability(6), Fraction::new(0, 1));
+    // Nine explosions then a 6 that stands: 60.
+    assert_eq!(dist.probability(60), Fraction::of(big(1), big_pow(6, 10)));
+    assert_eq!(dist.max(), Some(60));
+    // Bigger dice go less deep, so their cases stay within 32 bits a die.
+    let d100 = parse("d100!").distribution().expect("exact");
+    assert!(d100.max().expect("values") < 100 * 10);
+    let err = DiceExpr::parse("d{3}!", &DieSet::new()).expect_err("one face");
+    assert!(err.to_string().contains("explode for ever"), "{err}");
+    assert!(err.to_string().contains("at character"), "{err}");
+}
+
+/// Past the budget: refused before any work, saying what it would take and what fits.
+#[test]
+fn a_notation_past_the_budget_is_refused_at_once_with_what_fits() {
+    let start = std::time::Instant::now();
+    let err = parse("3000d1000")
+        .distribution()
+        .expect_err("past one second");
+    assert!(start.elapsed().as_millis() < 200, "{:?}", start.elapsed());
+    let said = err.to_string();
+    assert!(said.contains("the limit is 1 s"), "{said}");
+    let fits: u32 = said
+        .split("up to ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {said}"));
+    // What it says fits does fit, and one more die does not.
+    assert!(
+        parse(&format!("{fits}d1000"))
+            .cost()
+            .fits(&umpire::dice::Budget::default())
+    );
+    assert!(
+        !parse(&format!("{}d1000", fits + 1))
+            .cost()
+            .fits(&umpire::dice::Budget::default())
+    );
+    // A larger budget takes it.
+    let generous = umpire::dice::Budget {
+        seconds: 1.0e9,
+        bytes: 1.0e15,
+    };
+    assert!(parse("3000d1000").cost().fits(&generous));
+}
+
+/// The Monte Carlo estimate lands near the exact odds and says how near.
+#[test]
+fn an_estimate_is_near_the_exact_odds_within_its_margin() {
+    let expr = parse("3d6");
+    let exact = expr.distribution().expect("exact");
+    let estimate = umpire::dice::Estimate::run(&expr, 0.05, 7);
+    assert!(estimate.throws >= 10_000);
+    assert_eq!(estimate.counts.values().sum::<u64>(), estimate.throws);
+    for (value, p) in estimate.probabilities() {
+        let truth = exact.probability(value).to_f64();
+        assert!(
+            (p - truth).abs() <= estimate.margin(),
+            "{value}: {p} against {truth}"
+        );
+    }
+    // The same seed, the same estimate.
+    assert_eq!(umpire::dice::Estimate::run(&expr, 0.05, 7), estimate);
+}
+
+/// App rolls of the shapes added last: exploding, rerolled, Fudge, d66 and counted dice
+/// follow their exact odds (χ² over 20,000 rolls, p = 0.001).
+#[test]
+fn app_rolls_of_every_new_shape_fit_their_exact_odds() {
+    for notation in ["d6!", "3d6r1", "4dF", "d66", "8d6cs6", "2d6 > 2d6"] {
+        let expr = parse(notation);
+        let exact = expr.distribution().expect("exact");
+        let rolls = 20_000u32;
+        let mut seen: std::collections::BTreeMap<i64, u32> = Default::default();
+        let mut dice = AppDice::new(1124);
+        for _ in 0..rolls {
+            *seen.entry(dice.roll(&expr).total).or_default() += 1;
+        }
+        let (mut chi, mut cells) = (0.0, 0usize);
+        let (mut expected_acc, mut seen_acc) = (0.0, 0.0);
+        for (value, count) in exact.counts() {
+            expected_acc += f64::from(rolls) * umpire::dice::ratio_f64(count, exact.total());
+            seen_acc += f64::from(*seen.get(&value).unwrap_or(&0));
+            if expected_acc >= 5.0 {
+                chi += (seen_acc - expected_acc).powi(2) / expected_acc;
+                cells += 1;
+                (expected_acc, seen_acc) = (0.0, 0.0);
+            }
+        }
+        // Critical χ² at p = 0.001 for cells − 1 degrees of freedom (Wilson–Hilferty).
+        let k = (cells.max(2) - 1) as f64;
+        let critical = k * (1.0 - 2.0 / (9.0 * k) + 3.09 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        assert!(cells >= 3, "{notation}: {cells} cells");
+        assert!(
+            chi < critical,
+            "{notation}: χ² = {chi:.1} over {cells} cells (critical {critical:.1})"
+        );
+    }
 }

@@ -91,26 +91,15 @@ fn inputs_strategy(procedure: &Procedure) -> BoxedStrategy<BTreeMap<String, Valu
 
 // ── Exact arithmetic helpers ──────────────────────────────────────────────────────────
 
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
-/// Exact sum of fractions, `None` on overflow.
+/// Exact sum of fractions (big rationals: never an overflow).
 fn sum_fractions(fractions: impl IntoIterator<Item = Fraction>) -> Option<Fraction> {
-    let mut acc = Fraction {
-        numerator: 0,
-        denominator: 1,
-    };
+    use num_bigint::BigUint;
+    let (mut n, mut d) = (BigUint::from(0u8), BigUint::from(1u8));
     for f in fractions {
-        let g = gcd(acc.denominator, f.denominator);
-        let lcm = (acc.denominator / g).checked_mul(f.denominator)?;
-        let n = acc
-            .numerator
-            .checked_mul(lcm / acc.denominator)?
-            .checked_add(f.numerator.checked_mul(lcm / f.denominator)?)?;
-        acc = Fraction::new(n, lcm);
+        n = n * f.denominator() + f.numerator() * &d;
+        d *= f.denominator();
     }
-    Some(acc)
+    Some(Fraction::of(n, d))
 }
 
 // ── The odds properties ───────────────────────────────────────────────────────────────
@@ -185,17 +174,17 @@ fn tally_all_throws(
 
 fn check_odds_sum(o: &Odds) -> Result<(), TestCaseError> {
     prop_assert!(!o.outcomes.is_empty(), "no outcomes");
-    let counted: u128 = o.outcomes.iter().map(|x| x.count).sum();
-    prop_assert_eq!(counted, o.cases, "counts do not add up to the cases");
+    let counted: num_bigint::BigUint = o.outcomes.iter().map(|x| &x.count).sum();
+    prop_assert_eq!(&counted, &o.cases, "counts do not add up to the cases");
     for x in &o.outcomes {
         prop_assert_eq!(
-            x.fraction,
-            Fraction::new(x.count, o.cases),
+            &x.fraction,
+            &Fraction::of(x.count.clone(), o.cases.clone()),
             "fraction of {} is not count/cases",
             x.code
         );
     }
-    let sum = sum_fractions(o.outcomes.iter().map(|x| x.fraction));
+    let sum = sum_fractions(o.outcomes.iter().map(|x| x.fraction.clone()));
     prop_assert_eq!(
         sum,
         Some(Fraction::new(1, 1)),
@@ -261,11 +250,18 @@ fn check_procedure(
     };
     let tally =
         tally.map_err(|e| TestCaseError::fail(format!("odds succeed but a throw fails: {e}")))?;
-    prop_assert_eq!(total, o.cases, "weighted throws ≠ odds cases");
+    prop_assert_eq!(
+        num_bigint::BigUint::from(total),
+        o.cases.clone(),
+        "weighted throws ≠ odds cases"
+    );
     let from_odds: BTreeMap<Key, u128> = o
         .outcomes
         .iter()
-        .map(|x| ((x.code.clone(), x.value), x.count))
+        .map(|x| {
+            let count = u128::try_from(&x.count).expect("small cases fit 128 bits");
+            ((x.code.clone(), x.value), count)
+        })
         .collect();
     prop_assert_eq!(
         &tally,
@@ -275,7 +271,7 @@ fn check_procedure(
     for x in &o.outcomes {
         prop_assert_eq!(
             Fraction::new(tally[&(x.code.clone(), x.value)], total),
-            x.fraction
+            x.fraction.clone()
         );
     }
     Ok(())
@@ -465,9 +461,15 @@ proptest! {
             *brute.entry(expr.total(faces)).or_insert(0) += weight;
         }
         let dist = expr.distribution().expect("no overflow for small expressions");
-        let exact: BTreeMap<i64, u128> = dist.counts().collect();
+        let exact: BTreeMap<i64, u128> = dist
+            .counts()
+            .map(|(v, c)| (v, u128::try_from(c).expect("small")))
+            .collect();
         prop_assert_eq!(&exact, &brute, "{}", source);
-        prop_assert_eq!(dist.total(), throws.iter().map(|(_, w)| w).sum::<u128>());
+        prop_assert_eq!(
+            dist.total(),
+            &num_bigint::BigUint::from(throws.iter().map(|(_, w)| w).sum::<u128>())
+        );
         prop_assert_eq!(dist.min(), brute.keys().next().copied());
         prop_assert_eq!(dist.max(), brute.keys().next_back().copied());
     }

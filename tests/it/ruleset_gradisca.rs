@@ -590,13 +590,13 @@ fn field_combat_odds_one_against_one() {
         .iter()
         .find(|x| x.code == "defender_defeated")
         .unwrap();
-    assert_eq!(def.count * 4, o.cases);
+    assert_eq!(&def.count * 4u32, o.cases);
     let att = o
         .outcomes
         .iter()
         .find(|x| x.code == "attacker_defeated")
         .unwrap();
-    assert_eq!(att.count * 4, o.cases * 3);
+    assert_eq!(&att.count * 4u32, &o.cases * 3u32);
 }
 
 // ── Bombardment (L186–196) ─────────────────────────────────────────────────

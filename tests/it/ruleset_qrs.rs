@@ -294,18 +294,18 @@ fn double_five_once_only_caps_the_fives_at_one_hit() {
     let odds_of = |rs: &Ruleset| {
         let odds = umpire::resolve::odds(rs, rs.procedure("shooting").expect("p"), &given(rs))
             .expect("odds");
-        let total: u128 = odds.outcomes.iter().map(|o| o.count).sum();
-        let at_least_two: u128 = odds
+        let total: num_bigint::BigUint = odds.outcomes.iter().map(|o| &o.count).sum();
+        let at_least_two: num_bigint::BigUint = odds
             .outcomes
             .iter()
             .filter(|o| o.value.is_some_and(|v| v >= 2))
-            .map(|o| o.count)
+            .map(|o| &o.count)
             .sum();
-        let none: u128 = odds
+        let none: num_bigint::BigUint = odds
             .outcomes
             .iter()
             .filter(|o| o.value == Some(0))
-            .map(|o| o.count)
+            .map(|o| &o.count)
             .sum();
         (total, at_least_two, none)
     };
@@ -618,4 +618,42 @@ fn retreat_slow_foot_ruling_l244() {
         )),
         "1BU"
     );
+}
+
+/// The shooting pool at 34 dice (32 base and the musket's +2 at point blank), against the
+/// multinomial: a 6 is a hit, a pair of 5s another. Computed by classes of faces, not throws.
+#[test]
+fn shooting_odds_at_34_dice_match_the_multinomial() {
+    use num_bigint::BigUint;
+    let p = qrs().procedure("shooting").expect("shooting");
+    let pairs: Vec<(String, String)> = [
+        ("base_dice", "32"),
+        ("weapon", "musket"),
+        ("band", "point_blank"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let inputs = parse_inputs(p, &pairs).expect("inputs");
+    let start = std::time::Instant::now();
+    let odds = umpire::resolve::odds(qrs(), p, &inputs).expect("odds");
+    assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+    let n = 34u32;
+    assert_eq!(odds.cases, BigUint::from(6u32).pow(n));
+    let fact = |k: u32| (1..=k).fold(BigUint::from(1u32), |a, i| a * i);
+    let mut expected: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for sixes in 0..=n {
+        for fives in 0..=n - sixes {
+            let rest = n - sixes - fives;
+            let ways =
+                fact(n) / (fact(sixes) * fact(fives) * fact(rest)) * BigUint::from(4u32).pow(rest);
+            *expected.entry(i64::from(sixes + fives / 2)).or_default() += ways;
+        }
+    }
+    let got: BTreeMap<i64, BigUint> = odds
+        .outcomes
+        .iter()
+        .map(|o| (o.value.expect("hits"), o.count.clone()))
+        .collect();
+    assert_eq!(got, expected);
 }
