@@ -42,6 +42,15 @@ pub enum Command {
     },
     /// A note in the journal.
     Note(String),
+    /// Work a deck of cards or a cup of markers (draw, fill, refill…).
+    Deck {
+        /// The deck's id.
+        deck: String,
+        /// Whose, for decks each side keeps.
+        owner: Option<String>,
+        /// What to do.
+        op: crate::game::DeckOp,
+    },
     /// Put a counter in a role of the open procedure (attacker, defender…).
     AddToRole {
         /// The role.
@@ -234,6 +243,7 @@ impl Command {
             Command::Credit { .. } => "Credit a scheduled amount",
             Command::Override { .. } => "Override a result",
             Command::Note(_) => "Add a note",
+            Command::Deck { .. } => "Work a deck or cup",
             Command::AddToRole { .. } => "Add a counter to a role",
             Command::RemoveFromRole { .. } => "Take a counter out of a role",
             Command::Edit { .. } => "Change a counter by hand",
@@ -287,6 +297,7 @@ impl Command {
             | Command::Credit { .. }
             | Command::Override { .. }
             | Command::Note(_)
+            | Command::Deck { .. }
             | Command::AddToRole { .. }
             | Command::RemoveFromRole { .. }
             | Command::Edit { .. }

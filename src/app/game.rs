@@ -57,6 +57,8 @@ pub struct GameDesk {
     pub skip_reason: String,
     /// The note field, as typed.
     pub note: String,
+    /// The Decks and cups panel: what is chosen and typed there.
+    pub deck_panel: DeckPanel,
     /// The override's outcome field, as typed.
     pub override_outcome: String,
     /// The override's reason field, as typed.
@@ -177,6 +179,45 @@ pub type JournalChoices = (
     Vec<(String, String)>,
     Vec<(String, String)>,
 );
+
+/// The Decks and cups panel's choices and fields.
+#[derive(Debug, Clone)]
+pub struct DeckPanel {
+    /// The deck or cup shown (its id).
+    pub deck: Option<String>,
+    /// Whose, for decks each side keeps.
+    pub owner: Option<String>,
+    /// How many draws ahead the "at least one" odds look.
+    pub ahead: u64,
+    /// The item drawn at the table, chosen from what is inside.
+    pub typed: Option<String>,
+    /// NAME=COUNT lines to fill it with.
+    pub fill: String,
+    /// A notation whose exact odds to show (any roll: d66, 4d6kh3…).
+    pub notation: String,
+    /// The odds last worked out for `notation` (worked out again only when it changes).
+    pub odds: Option<(String, AnyRollOdds)>,
+    /// The step (turn, index) the panel last saw: arriving at a step that draws shows its deck.
+    pub step_seen: Option<(u32, usize)>,
+}
+
+/// Each value of a notation with its probability and its fraction in words, or why not.
+pub type AnyRollOdds = Result<Vec<(String, f64, String)>, String>;
+
+impl Default for DeckPanel {
+    fn default() -> DeckPanel {
+        DeckPanel {
+            deck: None,
+            owner: None,
+            ahead: 2,
+            typed: None,
+            fill: String::new(),
+            notation: String::new(),
+            odds: None,
+            step_seen: None,
+        }
+    }
+}
 
 /// The journal's filters beyond its text and kind: one side's, one Force's or one
 /// procedure's entries.
@@ -301,6 +342,7 @@ impl GameDesk {
             move_to: String::new(),
             skip_reason: String::new(),
             note: String::new(),
+            deck_panel: DeckPanel::default(),
             override_outcome: String::new(),
             override_reason: String::new(),
             journal_filter: String::new(),
@@ -595,6 +637,64 @@ impl GameDesk {
     pub fn add_note(&mut self) -> bool {
         let text = self.note.clone();
         self.note_text(&text)
+    }
+
+    /// The exact odds of a notation typed in the desk, worked out once per notation and within a
+    /// quarter of a second (a notation past it is refused at once, saying what fits).
+    pub fn any_roll_odds(&mut self, notation: &str) -> AnyRollOdds {
+        if let Some((n, odds)) = &self.deck_panel.odds
+            && n == notation
+        {
+            return odds.clone();
+        }
+        let dice = self.game().ruleset().dice.clone();
+        let odds = crate::dice::DiceExpr::parse(notation, &dice)
+            .and_then(|expr| {
+                let budget = crate::dice::Budget {
+                    seconds: 0.25,
+                    ..Default::default()
+                };
+                let dist = expr.distribution_within(&budget)?;
+                Ok(dist
+                    .counts()
+                    .map(|(v, _)| {
+                        let p = dist.probability(v);
+                        let value = if expr.is_opposed() {
+                            match v {
+                                1 => "first higher".to_string(),
+                                0 => "a tie".to_string(),
+                                _ => "second higher".to_string(),
+                            }
+                        } else {
+                            v.to_string()
+                        };
+                        (value, p.to_f64(), p.words())
+                    })
+                    .collect())
+            })
+            .map_err(|e| e.to_string());
+        self.deck_panel.odds = Some((notation.to_string(), odds.clone()));
+        odds
+    }
+
+    /// Works a deck or cup, saying what went wrong when it is refused.
+    pub fn deck_action(
+        &mut self,
+        deck: &str,
+        owner: Option<String>,
+        op: crate::game::DeckOp,
+    ) -> bool {
+        let fill = matches!(op, crate::game::DeckOp::Fill { .. });
+        let done = self.act(Action::Deck {
+            deck: deck.to_string(),
+            owner,
+            op,
+            reason: None,
+        });
+        if done && fill {
+            self.deck_panel.fill.clear();
+        }
+        done
     }
 
     /// Records a note in the journal.

@@ -486,6 +486,36 @@ impl GameDesk {
             );
             return;
         }
+        // Decks and cups first: open at a step that draws from one (Gradisca's "Draw a
+        // Command marker"), folded away elsewhere; each step keeps its own fold.
+        if !self.game().ruleset().decks.is_empty() {
+            let cursor = self.game().state().cursor.clone();
+            let here: Vec<String> = self
+                .game()
+                .steps()
+                .get(cursor.step)
+                .map(|s| s.decks.clone())
+                .unwrap_or_default();
+            // On arriving at a step that draws, its deck is the one shown.
+            let at = (cursor.turn, cursor.step);
+            if self.deck_panel.step_seen != Some(at) {
+                self.deck_panel.step_seen = Some(at);
+                if let Some(first) = here.first()
+                    && self
+                        .deck_panel
+                        .deck
+                        .as_ref()
+                        .is_none_or(|d| !here.contains(d))
+                {
+                    self.deck_panel.deck = Some(first.clone());
+                }
+            }
+            egui::CollapsingHeader::new(RichText::new("Decks and cups").strong())
+                .id_salt(("decks", cursor.turn, cursor.step))
+                .default_open(!here.is_empty())
+                .show(ui, |ui| self.decks_ui(ui, queue));
+            ui.add_space(4.0);
+        }
         let current = self
             .resolver
             .procedure()
@@ -695,6 +725,274 @@ impl GameDesk {
             ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
         }
         self.game_result_ui(ui, queue);
+        self.any_roll_ui(ui);
+    }
+
+    /// Decks of cards and cups of markers: what is in the chosen one, the exact odds of the
+    /// next draw and of at least one of each kind in the next k, and its draws.
+    fn decks_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        let specs = self.game().ruleset().decks.clone();
+        if specs.is_empty() {
+            return;
+        }
+        let sides: Vec<(String, String)> = self
+            .game()
+            .scenario()
+            .sides
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect();
+        let chosen = self
+            .deck_panel
+            .deck
+            .clone()
+            .filter(|d| specs.iter().any(|s| &s.id == d))
+            .unwrap_or_else(|| specs[0].id.clone());
+        let spec = specs
+            .iter()
+            .find(|s| s.id == chosen)
+            .cloned()
+            .unwrap_or_else(|| specs[0].clone());
+        ui.horizontal(|ui| {
+            let label = ui.label("Deck or cup");
+            egui::ComboBox::from_id_salt("deck_choice")
+                .selected_text(&spec.name)
+                .show_ui(ui, |ui| {
+                    for s in &specs {
+                        if ui.selectable_label(s.id == spec.id, &s.name).clicked() {
+                            self.deck_panel.deck = Some(s.id.clone());
+                            self.deck_panel.typed = None;
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        let owner = if spec.per_side {
+            let owner = self
+                .deck_panel
+                .owner
+                .clone()
+                .filter(|o| sides.iter().any(|(id, _)| id == o))
+                .or_else(|| sides.first().map(|(id, _)| id.clone()));
+            ui.horizontal(|ui| {
+                let label = ui.label("Whose");
+                let shown = sides
+                    .iter()
+                    .find(|(id, _)| Some(id) == owner.as_ref())
+                    .map_or("—", |(_, n)| n.as_str());
+                egui::ComboBox::from_id_salt("deck_owner")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        for (id, name) in &sides {
+                            if ui
+                                .selectable_label(Some(id) == owner.as_ref(), name)
+                                .clicked()
+                            {
+                                self.deck_panel.owner = Some(id.clone());
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            owner
+        } else {
+            None
+        };
+        let state = self.game().state().deck(&spec, owner.as_deref());
+        if let Some(help) = &spec.help {
+            ui.label(RichText::new(help.trim()).weak().small());
+        }
+        let never_filled = state.left() == 0 && state.drawn() == 0 && state.removed.is_empty();
+        let op = |op| Command::Deck {
+            deck: spec.id.clone(),
+            owner: owner.clone(),
+            op,
+        };
+        if never_filled {
+            if let Some(missing) = &spec.missing {
+                ui.label(
+                    RichText::new(format!(
+                        "The text does not give what is in it. {}",
+                        missing.trim()
+                    ))
+                    .color(ui.visuals().warn_fg_color),
+                );
+            }
+        } else {
+            let words = state.words(&spec);
+            ui.label(format!("{}{}", words[..1].to_uppercase(), &words[1..]));
+        }
+        if state.left() > 0 {
+            ui.label(RichText::new(format!("Next {}:", spec.item_noun())).strong());
+            egui::Grid::new("deck_next").num_columns(3).show(ui, |ui| {
+                for (name, p) in state.next_odds() {
+                    ui.label(&name);
+                    ui.add(
+                        egui::ProgressBar::new(p.to_f64() as f32)
+                            .desired_width(90.0)
+                            .text(format!("{:.1}%", p.to_f64() * 100.0)),
+                    );
+                    ui.label(RichText::new(p.words()).monospace());
+                    ui.end_row();
+                }
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("At least one in the next");
+                ui.add(
+                    egui::DragValue::new(&mut self.deck_panel.ahead).range(1..=state.left().max(1)),
+                )
+                .labelled_by(label.id);
+                ui.label("draws:");
+            });
+            let k = self.deck_panel.ahead.clamp(1, state.left().max(1));
+            egui::Grid::new("deck_ahead").num_columns(3).show(ui, |ui| {
+                for name in state.inside.keys() {
+                    if let Some(p) = state.at_least_one(name, k) {
+                        ui.label(name);
+                        ui.add(
+                            egui::ProgressBar::new(p.to_f64() as f32)
+                                .desired_width(90.0)
+                                .text(format!("{:.1}%", p.to_f64() * 100.0)),
+                        );
+                        ui.label(RichText::new(p.words()).monospace());
+                        ui.end_row();
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new(format!("Draw a {}", spec.item_noun())).strong())
+                    .on_hover_text("An app draw from the game's seed, verifiable like app dice")
+                    .clicked()
+                {
+                    queue.push(op(crate::game::DeckOp::Draw {
+                        count: 1,
+                        typed: Vec::new(),
+                        side: owner.clone(),
+                    }));
+                }
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Drawn at the table");
+                let shown = self.deck_panel.typed.clone().unwrap_or_else(|| "—".into());
+                egui::ComboBox::from_id_salt("deck_typed")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        for name in state.inside.keys() {
+                            if ui
+                                .selectable_label(
+                                    self.deck_panel.typed.as_ref() == Some(name),
+                                    name,
+                                )
+                                .clicked()
+                            {
+                                self.deck_panel.typed = Some(name.clone());
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if let Some(name) = self
+                    .deck_panel
+                    .typed
+                    .clone()
+                    .filter(|n| state.inside.contains_key(n))
+                    && ui.button("Record it").clicked()
+                {
+                    queue.push(op(crate::game::DeckOp::Draw {
+                        count: 0,
+                        typed: vec![name],
+                        side: owner.clone(),
+                    }));
+                    self.deck_panel.typed = None;
+                }
+            });
+        }
+        if state.drawn() > 0
+            && ui
+                .button(format!("Put the drawn {}s back", spec.item_noun()))
+                .on_hover_text("When the rules say: everything drawn goes back in and is shuffled")
+                .clicked()
+        {
+            queue.push(op(crate::game::DeckOp::Refill));
+        }
+        egui::CollapsingHeader::new(format!("Fill the {}", spec.noun()))
+            .id_salt("deck_fill")
+            .default_open(never_filled)
+            .show(ui, |ui| {
+                let label = ui.label(
+                    RichText::new("One kind a line: its name, =, how many (Venetian Corps = 2).")
+                        .weak(),
+                );
+                ui.add(
+                    egui::TextEdit::multiline(&mut self.deck_panel.fill)
+                        .desired_rows(3)
+                        .desired_width(260.0),
+                )
+                .labelled_by(label.id);
+                if ui.button("Fill").clicked() {
+                    match parse_fill_lines(&self.deck_panel.fill) {
+                        Ok(items) => queue.push(op(crate::game::DeckOp::Fill { items })),
+                        Err(problem) => {
+                            self.refuse(&problem);
+                        }
+                    }
+                }
+            });
+    }
+
+    /// The exact odds of any notation (d66, d%, 4d6kh3, 2d6 > 2d6), for a roll no procedure
+    /// covers. Odds only: a roll that counts is made through a procedure, in the journal.
+    fn any_roll_ui(&mut self, ui: &mut Ui) {
+        egui::CollapsingHeader::new("Odds of any roll")
+            .id_salt("any_roll")
+            .default_open(false)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label(ANY_ROLL_LABEL);
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.deck_panel.notation)
+                            .hint_text("d66, 4d6kh3, 8d6>=5")
+                            .desired_width(160.0),
+                    )
+                    .labelled_by(label.id);
+                });
+                let notation = self.deck_panel.notation.trim().to_string();
+                if notation.is_empty() {
+                    return;
+                }
+                let rows = self.any_roll_odds(&notation);
+                match rows {
+                    Ok(rows) => {
+                        egui::Grid::new("any_roll_odds").num_columns(3).show(ui, |ui| {
+                            for (value, p, words) in rows.iter().take(60) {
+                                ui.label(value);
+                                ui.add(
+                                    egui::ProgressBar::new(*p as f32)
+                                        .desired_width(90.0)
+                                        .text(format!("{:.2}%", p * 100.0)),
+                                );
+                                ui.label(RichText::new(words).monospace());
+                                ui.end_row();
+                            }
+                        });
+                        if rows.len() > 60 {
+                            ui.label(
+                                RichText::new(format!(
+                                    "{} values in all: the command line lists them (umpire roll … --odds).",
+                                    rows.len()
+                                ))
+                                .weak(),
+                            );
+                        }
+                    }
+                    Err(problem) => {
+                        ui.label(RichText::new(problem).color(ui.visuals().warn_fg_color));
+                    }
+                }
+            });
     }
 
     /// The last resolution: outcome, dice, explanation, and the proposed effects with Apply.
@@ -1056,6 +1354,30 @@ impl GameDesk {
 
 fn change_text(desk: &GameDesk, c: &crate::game::CounterChange) -> String {
     crate::game::describe::Words::of(desk.game()).change(c)
+}
+
+/// The label of the notation field of "Odds of any roll".
+pub const ANY_ROLL_LABEL: &str = "Any dice";
+
+/// NAME=COUNT lines (or NAME alone, one of it) into a deck's contents.
+fn parse_fill_lines(text: &str) -> Result<Vec<(String, u32)>, String> {
+    let mut items = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (name, count) = match line.rsplit_once('=') {
+            Some((n, c)) => (
+                n.trim(),
+                c.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("'{line}': the count is not a whole number"))?,
+            ),
+            None => (line, 1),
+        };
+        items.push((name.to_string(), count));
+    }
+    if items.is_empty() {
+        return Err("type what is in it first, one kind a line".into());
+    }
+    Ok(items)
 }
 
 fn section_ui(ui: &mut Ui, title: &str) {

@@ -421,6 +421,7 @@ impl Shell {
                         reason,
                     } => g.override_with(of, &outcome, &reason),
                     Command::Note(text) => g.note_text(&text),
+                    Command::Deck { deck, owner, op } => g.deck_action(&deck, owner, op),
                     Command::AddToRole { role, counter } => {
                         g.add_to_role(&role, &counter);
                         true

@@ -128,6 +128,10 @@ pub enum GameCommand {
         #[arg(long)]
         clear: bool,
     },
+    /// Decks of cards and cups of markers: what is in them, the odds of the next draws, and
+    /// draws (app or typed in), refills, returns, removals and additions.
+    #[command(subcommand)]
+    Deck(super::deck::DeckCommand),
     /// Take a counter off the table.
     Remove {
         /// Game file, or a shared game's server URL (postgres://…?game=NAME).
@@ -468,7 +472,7 @@ fn pending_key(game: &Game, item: &str) -> Result<String> {
 }
 
 /// Records an action on an open game and says what was recorded.
-fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<()> {
+pub(super) fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<()> {
     let seqs = game.act(actor, action)?;
     print_status_line(game);
     for s in seqs {
@@ -878,6 +882,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 on: !clear,
             },
         ),
+        GameCommand::Deck(command) => super::deck::run(cli, command),
         GameCommand::Remove {
             file,
             counter,

@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand, each thin over the engine.
 
+mod deck;
 mod describe;
 mod game;
 mod megagame;

@@ -178,6 +178,17 @@ pub enum Action {
     /// Reveal the app dice's seed (usually at the end of the game): players can then check
     /// every app roll against the commitment shown from the start. App dice are refused after.
     RevealSeed,
+    /// Work a deck of cards or a cup of markers.
+    Deck {
+        /// The deck's id (or name).
+        deck: String,
+        /// The side whose own deck it is, for decks each side keeps.
+        owner: Option<String>,
+        /// What to do.
+        op: DeckOp,
+        /// Why, if said.
+        reason: Option<String>,
+    },
     /// Make an announcement to an audience.
     Announce {
         /// Who hears it.
@@ -186,6 +197,43 @@ pub enum Action {
         team: Option<String>,
         /// What is announced.
         text: String,
+    },
+}
+
+/// What is done to a deck or cup.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeckOp {
+    /// Say what is in it (names and counts), replacing what it held.
+    Fill {
+        /// (name, count) pairs.
+        items: Vec<(String, u32)>,
+    },
+    /// Draw: by the app (`typed` empty: `count` draws from the seed) or the physical ones
+    /// typed in.
+    Draw {
+        /// How many, for app draws.
+        count: u32,
+        /// The names drawn by hand.
+        typed: Vec<String>,
+        /// The side that drew (into a hand), if said.
+        side: Option<String>,
+    },
+    /// Put everything drawn back in.
+    Refill,
+    /// Put some drawn ones back in.
+    Return {
+        /// Their names.
+        items: Vec<String>,
+    },
+    /// Take out of play for good.
+    Remove {
+        /// Their names.
+        items: Vec<String>,
+    },
+    /// Put new ones in.
+    Add {
+        /// Their names.
+        items: Vec<String>,
     },
 }
 

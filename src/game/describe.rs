@@ -283,6 +283,14 @@ impl Words<'_> {
             EventKind::Redone { .. } => "Redo".into(),
             EventKind::Clock { .. } => "Clock".into(),
             EventKind::Announced { audience, .. } => format!("Announcement ({audience})"),
+            EventKind::Deck { deck, owner, .. } => {
+                let name = crate::game::deck::find(self.ruleset, deck)
+                    .map_or_else(|| choice_words(deck), |d| d.name.clone());
+                match owner {
+                    Some(side) => format!("{name} ({})", self.side(side)),
+                    None => name,
+                }
+            }
         }
     }
 
@@ -388,7 +396,69 @@ impl Words<'_> {
                 Some(t) => format!("{}: {text}", self.side(t)),
                 None => text.clone(),
             }],
+            EventKind::Deck {
+                deck,
+                change,
+                after,
+                reason,
+                ..
+            } => self.deck_words(deck, change, after, reason.as_deref()),
         }
+    }
+
+    /// A deck entry: what was done, then what is left.
+    fn deck_words(
+        &self,
+        deck: &str,
+        change: &crate::game::deck::DeckChange,
+        after: &crate::game::deck::DeckState,
+        reason: Option<&str>,
+    ) -> Vec<String> {
+        use crate::game::deck::DeckChange;
+        let spec = crate::game::deck::find(self.ruleset, deck);
+        let (noun, item) = spec.map_or(("deck", "card"), |d| (d.noun(), d.item_noun()));
+        let list = |items: &[String]| items.join(", ");
+        let mut out = vec![match change {
+            DeckChange::Filled => format!("Filled the {noun}."),
+            DeckChange::Drawn {
+                items,
+                provenance,
+                side,
+                reshuffled,
+            } => {
+                let how = match provenance {
+                    crate::dice::Provenance::App { .. } => "app draw",
+                    crate::dice::Provenance::Physical { .. } => "drawn at the table",
+                };
+                format!(
+                    "{}Drew {}{}: {} ({how}).",
+                    if *reshuffled {
+                        format!("The {noun} ran out and the drawn {item}s were shuffled back in. ")
+                    } else {
+                        String::new()
+                    },
+                    if items.len() == 1 {
+                        format!("one {item}")
+                    } else {
+                        format!("{} {item}s", items.len())
+                    },
+                    side.as_deref()
+                        .map_or_else(String::new, |s| format!(" for {}", self.side(s))),
+                    list(items)
+                )
+            }
+            DeckChange::Refilled => format!("Everything drawn went back into the {noun}."),
+            DeckChange::Returned { items } => format!("Back into the {noun}: {}.", list(items)),
+            DeckChange::Removed { items } => format!("Out of play for good: {}.", list(items)),
+            DeckChange::Added { items } => format!("Put into the {noun}: {}.", list(items)),
+        }];
+        if let Some(spec) = spec {
+            out.push(format!("Now {}.", after.words(spec)));
+        }
+        if let Some(r) = reason {
+            out.push(format!("Reason: {r}"));
+        }
+        out
     }
 
     /// A clock action: "Clock started: turn 1, Phase 1 › Diplomacy".

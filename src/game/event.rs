@@ -201,6 +201,25 @@ pub enum EventKind {
         /// What was done.
         action: ClockAction,
     },
+    /// A deck of cards or a cup of markers changed: filled, drawn from, refilled, cards
+    /// returned, removed or added. It carries the deck before and after, so the state is the
+    /// last entry's `after` and every app draw can be re-derived from the seed and `before`.
+    Deck {
+        /// The deck's id in the ruleset.
+        deck: String,
+        /// The side whose own deck it is (decks each side keeps).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
+        /// What was done.
+        change: super::deck::DeckChange,
+        /// The deck before.
+        before: super::deck::DeckState,
+        /// The deck after.
+        after: super::deck::DeckState,
+        /// Why, if said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
     /// An announcement made to an audience (megagames: Game Control's major events, Phase 4
     /// marriages and births, Phase 6 summaries; L204, L218, L220).
     Announced {
@@ -330,6 +349,7 @@ impl EventKind {
             EventKind::Redone { .. } => "redone",
             EventKind::Clock { .. } => "clock",
             EventKind::Announced { .. } => "announced",
+            EventKind::Deck { .. } => "deck",
             EventKind::SeedRevealed { .. } => "seed_revealed",
         }
     }

@@ -5,6 +5,7 @@
 pub mod action;
 pub mod board;
 pub mod check;
+pub mod deck;
 pub mod describe;
 pub mod effects;
 pub mod event;
@@ -25,7 +26,7 @@ pub mod verify;
 pub mod visibility;
 pub mod words;
 
-pub use action::{Action, Actor, Edit};
+pub use action::{Action, Actor, DeckOp, Edit};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
 pub use journal::{

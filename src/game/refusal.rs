@@ -340,6 +340,9 @@ pub enum Refusal {
     /// App dice without the seed (revealed, or a copy imported without it).
     #[error("{0}")]
     NoAppDice(NoAppDice),
+    /// A deck or cup action that cannot be done, in a sentence naming what is there.
+    #[error("{0}")]
+    Deck(String),
     /// The seed was revealed already.
     #[error("the seed was already revealed (entry {entry})")]
     AlreadyRevealed {

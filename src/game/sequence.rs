@@ -18,6 +18,8 @@ pub struct LeafStep {
     pub path: String,
     /// Procedures that belong to it.
     pub procedures: Vec<String>,
+    /// Decks or cups drawn from at it.
+    pub decks: Vec<String>,
     /// Whether its procedures must be resolved (or skipped with a reason) before moving on.
     pub mandatory: bool,
     /// When it happens, if not every turn.
@@ -42,6 +44,7 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
                     id: s.id.clone(),
                     path: path.clone(),
                     procedures: s.procedures.clone(),
+                    decks: s.decks.clone(),
                     mandatory: s.mandatory,
                     when: s.when.clone(),
                     rule: s.rule.clone(),
@@ -57,6 +60,7 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
             id: "turn".into(),
             path: "Turn".into(),
             procedures: ruleset.procedures.iter().map(|p| p.id.clone()).collect(),
+            decks: Vec::new(),
             mandatory: false,
             when: None,
             rule: None,

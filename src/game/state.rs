@@ -77,9 +77,25 @@ pub struct GameState {
     pub next_draw: u64,
     /// The entry that revealed the app dice's seed, once revealed.
     pub seed_revealed: Option<u64>,
+    /// Decks and cups that have changed, by [`super::deck::key`]; the others hold what the
+    /// ruleset says they start with ([`GameState::deck`]).
+    pub decks: BTreeMap<String, super::deck::DeckState>,
 }
 
 impl GameState {
+    /// What a deck or cup holds now: as the journal last left it, or as the ruleset's text
+    /// gives it at the start.
+    pub fn deck(
+        &self,
+        spec: &crate::rules::DeckSpec,
+        owner: Option<&str>,
+    ) -> super::deck::DeckState {
+        self.decks
+            .get(&super::deck::key(&spec.id, owner))
+            .cloned()
+            .unwrap_or_else(|| super::deck::DeckState::initial(spec))
+    }
+
     /// The id of the counter a person names: its id, or its name in any case (names are unique
     /// within a scenario). None when nothing matches.
     pub fn counter_id<'s>(&'s self, named: &'s str) -> Option<&'s str> {
@@ -249,6 +265,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         effective: BTreeSet::new(),
         next_draw: 0,
         seed_revealed: None,
+        decks: BTreeMap::new(),
     }
 }
 
@@ -291,6 +308,20 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             }
         }
     }
+    if let EventKind::Deck {
+        change:
+            super::deck::DeckChange::Drawn {
+                provenance:
+                    Provenance::App {
+                        first_draw, draws, ..
+                    },
+                ..
+            },
+        ..
+    } = &e.kind
+    {
+        state.next_draw = state.next_draw.max(first_draw + draws);
+    }
     if !state.effective.contains(&e.seq) {
         return Ok(());
     }
@@ -299,6 +330,13 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         // The phase clock is folded on its own (megagame::clock); announcements are read off
         // the journal by the megagame paper.
         EventKind::Clock { .. } | EventKind::Announced { .. } => {}
+        EventKind::Deck {
+            deck, owner, after, ..
+        } => {
+            state
+                .decks
+                .insert(super::deck::key(deck, owner.as_deref()), after.clone());
+        }
         EventKind::SeedRevealed { .. } => state.seed_revealed = Some(e.seq),
         EventKind::Changed { changes, item, .. } => {
             for c in changes {

@@ -292,6 +292,68 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
         if matches!(e.kind, EventKind::SeedRevealed { .. }) {
             revealed = Some(e.seq);
         }
+        // App draws from a deck or cup: the same draw indexes as dice, re-derived from the
+        // seed and the deck as it was before.
+        if let EventKind::Deck {
+            change:
+                crate::game::deck::DeckChange::Drawn {
+                    items,
+                    provenance:
+                        Provenance::App {
+                            first_draw, draws, ..
+                        },
+                    reshuffled,
+                    ..
+                },
+            before,
+            ..
+        } = &e.kind
+        {
+            if let Some(at) = revealed {
+                ck.problem(
+                    e.seq,
+                    format!("app draws were made after the seed was revealed (entry {at})"),
+                );
+            }
+            if contiguous && *first_draw != next {
+                ck.problem(
+                    e.seq,
+                    format!(
+                        "its app draws start at draw {first_draw}; the next unused draw was {next}"
+                    ),
+                );
+            }
+            if items.len() as u64 != *draws {
+                ck.problem(e.seq, format!("{} drawn for {draws} draws", items.len()));
+            }
+            next = next.max(first_draw.saturating_add(*draws));
+            for k in 0..*draws {
+                let index = first_draw.saturating_add(k);
+                if let Some(other) = used.insert(index, e.seq) {
+                    ck.problem(
+                        e.seq,
+                        format!("draw {index} was already used by entry {other}"),
+                    );
+                }
+            }
+            if let Some(seed) = seed {
+                match before.draw_app(seed, *first_draw, *draws as u32, *reshuffled) {
+                    Ok((again, _, _)) if &again == items => checked += items.len(),
+                    Ok((again, _, _)) => ck.problem(
+                        e.seq,
+                        format!(
+                            "the seed draws {}, the journal says {}",
+                            again.join(", "),
+                            items.join(", ")
+                        ),
+                    ),
+                    Err(had) => {
+                        ck.problem(e.seq, format!("{draws} drawn from a deck that held {had}"))
+                    }
+                }
+            }
+            continue;
+        }
         let EventKind::Resolved { resolution, .. } = &e.kind else {
             continue;
         };

@@ -231,6 +231,35 @@ impl<'a> SideView<'a> {
             | EventKind::SeedRevealed { .. } => Sight::Open,
             // The umpire's notes are the umpire's; an announcement tells the sides.
             EventKind::Note { .. } => Sight::Hidden,
+            // A deck whose draws are secret (a hand of cards): the drawing side sees its own
+            // draws; the others see that a draw was made, not what.
+            EventKind::Deck {
+                deck,
+                owner,
+                change,
+                ..
+            } => {
+                let hidden = crate::game::deck::find(self.ruleset, deck).is_some_and(|d| d.hidden);
+                let drew = match change {
+                    crate::game::deck::DeckChange::Drawn { side, .. } => side.clone(),
+                    _ => None,
+                };
+                let mine = drew.as_deref().or(owner.as_deref()) == Some(self.side.as_str());
+                if !hidden || mine {
+                    Sight::Open
+                } else if let crate::game::deck::DeckChange::Drawn { items, .. } = change {
+                    Sight::Summary(vec![format!(
+                        "{} drawn, unseen",
+                        if items.len() == 1 {
+                            "one".to_string()
+                        } else {
+                            items.len().to_string()
+                        }
+                    )])
+                } else {
+                    Sight::Hidden
+                }
+            }
             EventKind::Announced { audience, team, .. } => match audience {
                 Audience::Public => Sight::Open,
                 Audience::Team if team.as_deref() == Some(self.side.as_str()) => Sight::Open,

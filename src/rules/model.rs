@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::expr::{Expr, Value};
 use crate::dice::{DiceExpr, DieSet};
@@ -1085,6 +1085,92 @@ pub struct StatusMarker {
     pub help: Option<String>,
 }
 
+/// A deck of cards or a cup of markers, drawn without replacement: what the text says is in
+/// it, and what it does not say.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeckSpec {
+    /// Id, as the journal names it (`command_markers`).
+    pub id: String,
+    /// As printed ("Command markers").
+    pub name: String,
+    /// Cards or markers.
+    pub kind: DeckKind,
+    /// What is in it at the start, as the text gives it (empty when the text does not).
+    pub items: Vec<DeckItem>,
+    /// How many it holds, when the text says (Gradisca: "a deck of 36 cards").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// What the text does not give, with the rule: the umpire fills the deck in the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
+    /// When what was drawn goes back in.
+    pub refill: Refill,
+    /// Draws are secret (a hand of cards): only Control and the drawing side see them.
+    pub hidden: bool,
+    /// Each side has its own (arquebus: "each player places his 8 possible Seizure Counters
+    /// in a cup").
+    pub per_side: bool,
+    /// Rule reference, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// How it is used, in the text's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl DeckSpec {
+    /// "deck" or "cup", for sentences.
+    pub fn noun(&self) -> &'static str {
+        match self.kind {
+            DeckKind::Deck => "deck",
+            DeckKind::Cup => "cup",
+        }
+    }
+
+    /// "card" or "marker", for sentences.
+    pub fn item_noun(&self) -> &'static str {
+        match self.kind {
+            DeckKind::Deck => "card",
+            DeckKind::Cup => "marker",
+        }
+    }
+}
+
+/// Cards (a deck, shuffled) or markers (a cup, drawn blind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckKind {
+    /// A deck of cards.
+    Deck,
+    /// A cup (or any opaque container) of markers.
+    Cup,
+}
+
+/// When drawn cards or markers go back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refill {
+    /// Never by itself (the umpire returns or refills by hand when the rules say).
+    Never,
+    /// When a draw finds it empty, the drawn ones are shuffled back in first (Gradisca's
+    /// deck: the discards "mix them and reform the deck").
+    WhenEmpty,
+    /// At a moment the rules name (Gradisca's cup, each turn): the umpire refills it.
+    ByHand,
+}
+
+/// One kind of card or marker and how many of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckItem {
+    /// Its name, as printed.
+    pub name: String,
+    /// How many.
+    pub count: u32,
+}
+
 /// What a place is, where the text says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -1235,6 +1321,9 @@ pub struct Step {
     pub description: Option<String>,
     /// Procedures that belong to this step.
     pub procedures: Vec<String>,
+    /// Decks or cups drawn from at this step (their ids).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<String>,
     /// Whether its procedures must be resolved before moving on.
     pub mandatory: bool,
     /// When the step happens, if not every turn (text).
@@ -1305,6 +1394,8 @@ pub struct Ruleset {
     /// The status markers the text names (Disrupted, Besieged…): what the desk offers to put
     /// on a counter by hand, with their rules.
     pub statuses: Vec<StatusMarker>,
+    /// Decks of cards and cups of markers drawn without replacement (the `decks:` section).
+    pub decks: Vec<DeckSpec>,
     /// What each side may see of the others (the `visibility:` section).
     pub visibility: Visibility,
     /// Notes.

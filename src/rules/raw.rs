@@ -59,6 +59,8 @@ pub struct RawRuleset {
     #[serde(default)]
     pub statuses: Vec<RawStatus>,
     #[serde(default)]
+    pub decks: Vec<RawDeck>,
+    #[serde(default)]
     pub visibility: Option<RawVisibility>,
     #[serde(default)]
     pub notes: Option<String>,
@@ -178,6 +180,8 @@ pub struct RawStep {
     #[serde(default)]
     pub procedures: Vec<String>,
     #[serde(default)]
+    pub decks: Vec<String>,
+    #[serde(default)]
     pub mandatory: bool,
     #[serde(default)]
     pub when: Option<String>,
@@ -205,6 +209,59 @@ pub struct RawStatus {
     pub source: Option<String>,
     #[serde(default)]
     pub help: Option<String>,
+}
+
+/// A deck of cards or a cup of markers drawn without replacement.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeck {
+    pub id: String,
+    pub name: String,
+    pub kind: RawDeckKind,
+    #[serde(default)]
+    pub items: Vec<RawDeckItem>,
+    #[serde(default)]
+    pub size: Option<u32>,
+    #[serde(default)]
+    pub missing: Option<String>,
+    #[serde(default)]
+    pub refill: RawRefill,
+    #[serde(default)]
+    pub hidden: bool,
+    #[serde(default)]
+    pub per_side: bool,
+    #[serde(default)]
+    pub rule: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// Cards or markers.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawDeckKind {
+    Deck,
+    Cup,
+}
+
+/// When what was drawn goes back in.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawRefill {
+    #[default]
+    Never,
+    WhenEmpty,
+    ByHand,
+}
+
+/// One kind of card or marker and how many there are.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeckItem {
+    pub name: String,
+    pub count: u32,
 }
 
 /// A ruling the umpire can switch.

@@ -287,6 +287,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let dice = validate_dice(&mut rctx, &raw.dice);
     let rulings = validate_rulings(&mut rctx, &raw.rulings);
     let statuses = validate_statuses(&mut rctx, &root.key("statuses"), &raw.statuses);
+    let decks = validate_decks(&mut rctx, &root.key("decks"), &raw.decks);
     let ruling_names: BTreeSet<String> =
         rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
     let geometry = raw.geometry.as_ref().map(|g| Geometry {
@@ -380,11 +381,12 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         }
     }
     let mut step_ids = BTreeSet::new();
+    let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
     let sequence_of_play = validate_steps(
         &mut rctx,
         &root.key("sequence_of_play"),
         &raw.sequence_of_play,
-        &procedure_ids,
+        (&procedure_ids, &deck_ids),
         &mut step_ids,
     );
     let visibility = match &raw.visibility {
@@ -462,6 +464,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         sequence_of_play,
         rulings,
         statuses,
+        decks,
         visibility,
         notes: raw.notes,
     })
@@ -1112,7 +1115,7 @@ fn validate_steps(
     ctx: &mut FileCtx,
     path: &YamlPath,
     raw: &[RawStep],
-    procedures: &BTreeSet<String>,
+    (procedures, decks): (&BTreeSet<String>, &BTreeSet<String>),
     ids: &mut BTreeSet<String>,
 ) -> Vec<Step> {
     let mut out = Vec::new();
@@ -1141,7 +1144,23 @@ fn validate_steps(
                 );
             }
         }
-        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, procedures, ids);
+        for (k, deck) in s.decks.iter().enumerate() {
+            if !decks.contains(deck) {
+                ctx.err(
+                    &p.key("decks").index(k),
+                    format!("unknown deck '{deck}'"),
+                    if decks.is_empty() {
+                        "this ruleset declares no decks (a `decks:` section)".to_string()
+                    } else {
+                        format!(
+                            "decks of this ruleset: {}",
+                            decks.iter().cloned().collect::<Vec<_>>().join(", ")
+                        )
+                    },
+                );
+            }
+        }
+        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, (procedures, decks), ids);
         out.push(Step {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -1149,6 +1168,7 @@ fn validate_steps(
             source_lines: s.source.clone(),
             description: s.description.clone(),
             procedures: s.procedures.clone(),
+            decks: s.decks.clone(),
             mandatory: s.mandatory,
             when: s.when.clone(),
             steps,
@@ -3075,6 +3095,112 @@ fn validate_places(
             rule: p.rule.clone(),
             source_lines: p.source.clone(),
             note: p.note.clone(),
+        });
+    }
+    out
+}
+
+/// The decks and cups: ids once each, items named once each with a count of at least one, the
+/// items adding up to the size the text gives, and a `missing` note wherever the text does not
+/// give what is in it (never an invented composition).
+fn validate_decks(ctx: &mut FileCtx, at: &YamlPath, raw: &[super::raw::RawDeck]) -> Vec<DeckSpec> {
+    use super::raw::{RawDeckKind, RawRefill};
+    let mut out: Vec<DeckSpec> = Vec::new();
+    for (i, d) in raw.iter().enumerate() {
+        let here = at.index(i);
+        if !is_identifier(&d.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("deck id '{}' is not a valid id", d.id),
+                "use lower case letters, digits and _",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.id == d.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("deck '{}' is listed twice", d.id),
+                "list each deck or cup once",
+            );
+            continue;
+        }
+        if d.name.trim().is_empty() {
+            ctx.err(
+                &here.key("name"),
+                "a deck without a name",
+                "give its name as printed",
+            );
+        }
+        let mut items: Vec<DeckItem> = Vec::new();
+        for (k, item) in d.items.iter().enumerate() {
+            let name = item.name.trim();
+            if name.is_empty() {
+                ctx.err(
+                    &here.key("items").index(k).key("name"),
+                    "an item without a name",
+                    "give the card's or marker's name as printed",
+                );
+                continue;
+            }
+            if item.count == 0 {
+                ctx.err(
+                    &here.key("items").index(k).key("count"),
+                    format!("'{name}' has a count of 0"),
+                    "leave out what is not in it",
+                );
+                continue;
+            }
+            if items.iter().any(|o| o.name == name) {
+                ctx.err(
+                    &here.key("items").index(k).key("name"),
+                    format!("'{name}' is listed twice"),
+                    "give each kind once with its count",
+                );
+                continue;
+            }
+            items.push(DeckItem {
+                name: name.to_string(),
+                count: item.count,
+            });
+        }
+        let total: u64 = items.iter().map(|i| u64::from(i.count)).sum();
+        if let Some(size) = d.size
+            && !items.is_empty()
+            && total != u64::from(size)
+        {
+            ctx.err(
+                &here.key("items"),
+                format!("the items add up to {total}, the size is {size}"),
+                "make the counts add up to the size the text gives",
+            );
+        }
+        if items.is_empty() && d.missing.as_deref().is_none_or(|m| m.trim().is_empty()) {
+            ctx.err(
+                &here.key("missing"),
+                format!("deck '{}' has no items and does not say why", d.id),
+                "list what the text gives, or say in `missing:` what it does not give and where",
+            );
+        }
+        out.push(DeckSpec {
+            id: d.id.clone(),
+            name: d.name.trim().to_string(),
+            kind: match d.kind {
+                RawDeckKind::Deck => DeckKind::Deck,
+                RawDeckKind::Cup => DeckKind::Cup,
+            },
+            items,
+            size: d.size,
+            missing: d.missing.clone(),
+            refill: match d.refill {
+                RawRefill::Never => Refill::Never,
+                RawRefill::WhenEmpty => Refill::WhenEmpty,
+                RawRefill::ByHand => Refill::ByHand,
+            },
+            hidden: d.hidden,
+            per_side: d.per_side,
+            rule: d.rule.clone(),
+            source_lines: d.source.clone(),
+            help: d.help.clone(),
         });
     }
     out

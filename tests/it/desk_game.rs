@@ -1298,3 +1298,61 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
             && Command::ALL.contains(&Command::ToggleCounters)
     );
 }
+
+/// Decks and cups at the desk (issue 16): at Gradisca's set-up the panel is open on the cup of
+/// Command markers and says the text does not give what is in it; filled, its odds show; a
+/// click on Draw records an app draw in the journal; "Odds of any roll" reads d66 as two d6.
+#[test]
+fn the_cup_is_filled_drawn_and_its_odds_shown_at_the_desk() {
+    let path = temp_game("decks");
+    let mut harness = desk_on(&path, &scenario("gradisca"));
+    harness.run();
+    assert!(
+        !labels_containing(&harness, "The text does not give what is in it").is_empty(),
+        "the panel says what the text does not give"
+    );
+    harness.state_mut().shell.queue.push(Command::Deck {
+        deck: "command_markers".into(),
+        owner: None,
+        op: umpire::game::DeckOp::Fill {
+            items: vec![("Venetian A".into(), 2), ("Austrian A".into(), 1)],
+        },
+    });
+    harness.run();
+    harness.run();
+    assert!(
+        !labels_containing(&harness, "3 left: 1 Austrian A, 2 Venetian A").is_empty(),
+        "{:?}",
+        labels_containing(&harness, "left")
+    );
+    assert!(
+        !labels_containing(&harness, "2/3").is_empty(),
+        "the odds of a Venetian A"
+    );
+    click(&mut harness, "Draw a marker");
+    harness.run();
+    let events = journal(&path);
+    let drawn = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Deck {
+                change: umpire::game::deck::DeckChange::Drawn { items, .. },
+                after,
+                ..
+            } => Some((items.clone(), after.left())),
+            _ => None,
+        })
+        .expect("a draw in the journal");
+    assert_eq!(drawn.0.len(), 1);
+    assert_eq!(drawn.1, 2);
+    assert!(!labels_containing(&harness, "2 left").is_empty());
+    // Any roll's exact odds, d66 as tens and units.
+    click(&mut harness, "Odds of any roll");
+    type_into(&mut harness, "Any dice", "d66");
+    harness.run();
+    assert!(
+        !labels_containing(&harness, "1/36").is_empty(),
+        "d66: 36 outcomes"
+    );
+    assert!(!labels_containing(&harness, "66").is_empty());
+}

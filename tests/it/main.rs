@@ -5,6 +5,7 @@ mod common;
 mod kit;
 
 mod cli;
+mod decks;
 mod desk;
 mod desk_game;
 mod desk_megagame;

@@ -813,3 +813,78 @@ fn an_import_checks_the_whole_journal_before_writing_anything() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Decks and cups: an app draw is re-derived from the seed and the cup as it was, so a drawn
+/// marker swapped for a better one (every hash recomputed) fails `verify`, naming the entry and
+/// both markers; the honest game verifies.
+#[test]
+fn a_swapped_app_draw_from_a_cup_is_detected() {
+    let dir = scratch("deck");
+    let path = dir.join("gradisca.umpire");
+    let file = path.to_str().expect("utf-8");
+    let (ok, said) = umpire(&[
+        "game",
+        "new",
+        "war_of_gradisca_1615",
+        "-o",
+        file,
+        "--seed",
+        "11",
+    ]);
+    assert!(ok, "{said}");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "fill",
+        file,
+        "command_markers",
+        "Venetian A=1",
+        "Venetian B=1",
+        "Austrian A=1",
+        "Austrian B=1",
+        "Dutch=1",
+    ]);
+    assert!(ok, "{said}");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "draw",
+        file,
+        "Command markers",
+        "--count",
+        "2",
+    ]);
+    assert!(ok, "{said}");
+    let (ok, said) = umpire(&["game", "verify", file]);
+    assert!(ok, "the honest game verifies: {said}");
+    let conn = Connection::open(&path).expect("open");
+    let drawn = body(&conn, 3);
+    let items: Vec<String> = drawn["change"]["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|v| v.as_str().expect("name").to_string())
+        .collect();
+    assert_eq!(items.len(), 2);
+    // A marker still in the cup after the draw, put in place of the first one drawn.
+    let better = [
+        "Venetian A",
+        "Venetian B",
+        "Austrian A",
+        "Austrian B",
+        "Dutch",
+    ]
+    .into_iter()
+    .find(|m| !items.iter().any(|i| i == m))
+    .expect("three were left");
+    edit(&conn, 3, |v| v["change"]["items"][0] = json!(better));
+    rehash(&conn);
+    drop(conn);
+    let (ok, said) = umpire(&["game", "verify", file]);
+    assert!(!ok, "a swapped draw verifies: {said}");
+    assert!(said.contains("entry 3"), "{said}");
+    assert!(
+        said.contains(&format!("the journal says {better}")),
+        "{said}"
+    );
+}
