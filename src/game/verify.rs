@@ -393,6 +393,15 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
                 );
             }
             next = next.max(first_draw.saturating_add(*draws));
+            // The dice as the notation makes them (a rerolled or exploding die is not the
+            // plain die its name says), else by name.
+            let made = crate::dice::DiceExpr::parse(&roll.expr, &ck.cx.ruleset.dice)
+                .ok()
+                .map(|e| e.dice().into_iter().cloned().collect::<Vec<_>>())
+                .filter(|d| {
+                    d.len() == roll.dice.len()
+                        && d.iter().zip(&roll.dice).all(|(made, rolled)| made.name == rolled.die)
+                });
             for (k, die) in roll.dice.iter().enumerate() {
                 let index = first_draw.saturating_add(k as u64);
                 if let Some(other) = used.insert(index, e.seq) {
@@ -402,7 +411,11 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
                     );
                 }
                 let Some(seed) = seed else { continue };
-                let Some(d) = ck.cx.ruleset.dice.get(&die.die) else {
+                let Some(d) = made
+                    .as_ref()
+                    .and_then(|m| m.get(k).cloned())
+                    .or_else(|| ck.cx.ruleset.dice.get(&die.die))
+                else {
                     ck.problem(e.seq, format!("unknown die {}", die.die));
                     continue;
                 };
