@@ -400,7 +400,9 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
                 .map(|e| e.dice().into_iter().cloned().collect::<Vec<_>>())
                 .filter(|d| {
                     d.len() == roll.dice.len()
-                        && d.iter().zip(&roll.dice).all(|(made, rolled)| made.name == rolled.die)
+                        && d.iter()
+                            .zip(&roll.dice)
+                            .all(|(made, rolled)| made.name == rolled.die)
                 });
             for (k, die) in roll.dice.iter().enumerate() {
                 let index = first_draw.saturating_add(k as u64);

@@ -407,6 +407,14 @@ fn fraction_sum_helper_is_exact() {
 fn atom() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => prop::sample::select(vec!["d4", "d6", "d8", "d10", "2d6"]).prop_map(String::from),
+        // The shapes of issue 16: keep, count, reroll, explode, Fudge, d66, inline faces,
+        // extremes, products.
+        2 => prop::sample::select(vec![
+            "3d6kh2", "4d4dl1", "3d6kl1", "3d6>=5", "4d6cs6", "3d8cf<=2", "2d6r1", "d6rr<3",
+            "d4!", "2dF", "d66", "d{1,1,2,3}", "d{1..4}", "max(d4,d6)", "min(2d4,d6)",
+            "(d4+1)*2",
+        ])
+        .prop_map(String::from),
         1 => (0i64..=6).prop_map(|c| c.to_string()),
     ]
 }
@@ -466,6 +474,9 @@ proptest! {
             .map(|(v, c)| (v, u128::try_from(c).expect("small")))
             .collect();
         prop_assert_eq!(&exact, &brute, "{}", source);
+        // The counts add up to the cases exactly: the probabilities sum to 1.
+        let counted: num_bigint::BigUint = dist.counts().map(|(_, c)| c).sum();
+        prop_assert_eq!(&counted, dist.total(), "{}", source);
         prop_assert_eq!(
             dist.total(),
             &num_bigint::BigUint::from(throws.iter().map(|(_, w)| w).sum::<u128>())
