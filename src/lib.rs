@@ -10,3 +10,4 @@ pub mod megagame;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod serve;

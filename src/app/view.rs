@@ -905,10 +905,17 @@ impl Desk {
 /// The physical dice field's hint: as many faces as the throw has ("1 face of d6", "2 faces,
 /// e.g. 3 5").
 pub fn physical_hint(count: usize, dice: &str) -> String {
+    // The ten-sided dice are read 0–9 (a 0 counts as zero), as "Arquebus" reads them; say so,
+    // since a table may also own dice printed 1–10.
+    let d10 = if dice.contains("d10") && !dice.contains("d100") {
+        ", a 0 as 0"
+    } else {
+        ""
+    };
     match count {
         0 => "no dice: leave empty".to_string(),
-        1 => format!("1 face of {dice}"),
-        n => format!("{n} faces, e.g. 3 5 …"),
+        1 => format!("1 face of {dice}{d10}"),
+        n => format!("{n} faces, e.g. 3 5 …{d10}"),
     }
 }
 

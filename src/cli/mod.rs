@@ -11,6 +11,7 @@ mod report;
 mod resolve;
 mod roll;
 mod rules;
+mod serve;
 
 use std::path::PathBuf;
 
@@ -83,6 +84,9 @@ pub enum Command {
     /// Megagame mode: the real-time phase clock, team statements, announcements, Control log.
     #[command(subcommand)]
     Megagame(megagame::MegagameCommand),
+    /// The players' view: each side follows the game live on its phones over the LAN
+    /// (read-only, its side only, a link with a random token per side).
+    Serve(serve::ServeArgs),
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -276,6 +280,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Describe(a) => describe::run(cli, a),
         Command::Resolve(a) => resolve::run(cli, a),
         Command::Odds(a) => odds::run(cli, a),
+        Command::Serve(a) => serve::run(cli, a),
         Command::Game(c) => game::run(cli, c),
         Command::Charts(a) => report::charts(cli, a),
         Command::Sheet(a) => report::sheet(cli, a),

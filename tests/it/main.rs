@@ -31,6 +31,7 @@ mod ruleset_qrs;
 mod ruleset_rr3;
 mod safety;
 mod scenarios;
+mod serve;
 mod shapes;
 mod shared;
 mod tamper;

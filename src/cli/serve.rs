@@ -1,0 +1,78 @@
+//! `umpire serve GAME [--bind ADDR:PORT]`: the players' view — each side follows the game live
+//! on its own phones over the LAN, read-only, its side only (src/serve).
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use clap::Args;
+
+use super::{Cli, library};
+use umpire::serve::{ServeOptions, Server};
+
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Game file, or a shared game's server URL (postgres://…?game=NAME).
+    pub file: PathBuf,
+    /// Where to listen: this machine's address on the club's LAN and a port (default: the LAN
+    /// address found, port 8080). 127.0.0.1:PORT keeps it to this machine.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub bind: Option<SocketAddr>,
+    /// The most phones following live at once.
+    #[arg(long, default_value_t = 64)]
+    pub max_connections: usize,
+    /// Leave out the QR codes (links and short codes only).
+    #[arg(long)]
+    pub no_qr: bool,
+}
+
+/// Runs `serve` until interrupted.
+pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
+    let lib = library(cli)?;
+    super::password::ready(&args.file.to_string_lossy())?;
+    let bind = match args.bind {
+        Some(b) => b,
+        None => {
+            let ip = std::net::UdpSocket::bind("0.0.0.0:0")
+                .and_then(|s| s.connect("192.168.0.1:9").map(|()| s))
+                .and_then(|s| s.local_addr())
+                .map(|a| a.ip())
+                .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+            SocketAddr::new(ip, 8080)
+        }
+    };
+    let server = Server::start(
+        &args.file.to_string_lossy(),
+        lib,
+        &ServeOptions {
+            bind,
+            max_connections: args.max_connections,
+        },
+    )
+    .map_err(|e| anyhow!(e))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "players' view on http://{} (read-only)", server.addr)?;
+    for link in &server.links {
+        writeln!(
+            out,
+            "{}: {}  (code {})",
+            link.name,
+            link.url,
+            link.short_code()
+        )?;
+        if !args.no_qr {
+            writeln!(out, "{}", link.qr_text())?;
+        }
+    }
+    writeln!(
+        out,
+        "Each link shows only what that side may see. Ctrl-C stops serving."
+    )?;
+    out.flush()?;
+    drop(out);
+    loop {
+        std::thread::park();
+    }
+}

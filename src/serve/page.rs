@@ -1,0 +1,218 @@
+//! The pages of the players' view, rendered on the server with `maud` (every text from the YAML,
+//! the scenario and the umpire is escaped by construction: a unit named `<script>` shows as text).
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+use crate::game::Game;
+use crate::game::describe::Words;
+use crate::game::visibility::{SideView, Sight};
+use crate::game::words::{attribute_words, position_words, status_words};
+
+/// Who a page is for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Audience {
+    /// One side of the scenario (a megagame team is one).
+    Side(String),
+    /// Everyone: what the rules make public.
+    Public,
+}
+
+/// The stylesheet: one column, large type, readable on a phone in a hall.
+pub const STYLE: &str = r#"
+:root { color-scheme: light dark; --ink: #1d1b16; --paper: #f7f3ea; --rule: #c9bfa7; --weak: #6b6453; --accent: #7a2e14; }
+@media (prefers-color-scheme: dark) { :root { --ink: #ece6d8; --paper: #1e1c18; --rule: #4a4438; --weak: #a49b86; --accent: #e39a72; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 17px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--paper); }
+header { padding: 12px 16px 8px; border-bottom: 2px solid var(--rule); }
+header h1 { font-size: 1.2rem; margin: 0 0 2px; }
+header .when { font-weight: 600; }
+header .side { color: var(--accent); font-weight: 600; }
+main { padding: 8px 16px 40px; max-width: 760px; margin: 0 auto; }
+h2 { font-size: 1.05rem; margin: 18px 0 6px; border-bottom: 1px solid var(--rule); }
+h2.inline { display: inline; border: none; }
+details.counters { margin-top: 18px; border-bottom: none; }
+.weak { color: var(--weak); font-size: 0.9rem; }
+ul.counters { list-style: none; padding: 0; margin: 0; }
+ul.counters li { padding: 6px 0; border-bottom: 1px solid var(--rule); }
+ul.counters .name { font-weight: 600; }
+details { border-bottom: 1px solid var(--rule); padding: 6px 0; }
+summary { cursor: pointer; }
+summary .n { color: var(--weak); font-variant-numeric: tabular-nums; margin-right: 4px; }
+details p { margin: 4px 0 4px 14px; }
+.live { position: fixed; right: 10px; top: 10px; font-size: 0.8rem; color: var(--weak); }
+"#;
+
+/// Re-renders the page's `main` when the server says the game moved on (Server-Sent Events),
+/// keeping open the entries the reader opened. No framework: a dozen lines.
+const LIVE: &str = r#"
+(function () {
+  var here = location.pathname.replace(/\/$/, '');
+  var badge = document.getElementById('live');
+  function refresh() {
+    fetch(here + '/main', {cache: 'no-store'}).then(function (r) {
+      if (!r.ok) { return; }
+      return r.text().then(function (html) {
+        var open = Array.prototype.map.call(document.querySelectorAll('details[open]'), function (d) { return d.id; });
+        document.querySelector('main').innerHTML = html;
+        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+      });
+    });
+  }
+  var events = new EventSource(here + '/events');
+  events.addEventListener('update', refresh);
+  events.onopen = function () { badge.textContent = 'live'; };
+  events.onerror = function () { badge.textContent = 'reconnecting…'; };
+})();
+"#;
+
+/// The name of an audience in words.
+pub fn audience_name(game: &Game, audience: &Audience) -> String {
+    match audience {
+        Audience::Side(id) => crate::game::words::side_words(game.scenario(), id),
+        Audience::Public => "Everyone".to_string(),
+    }
+}
+
+/// A whole page: head, live script, and the main part.
+pub fn page(game: &Game, audience: &Audience) -> String {
+    let title = game.scenario().title.clone();
+    let markup: Markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " — " (audience_name(game, audience)) }
+                link rel="stylesheet" href="/style.css";
+            }
+            body {
+                span #live .live { "…" }
+                main { (main(game, audience)) }
+                script { (PreEscaped(LIVE)) }
+            }
+        }
+    };
+    markup.into_string()
+}
+
+/// The part of the page that changes as the game goes on.
+pub fn main_part(game: &Game, audience: &Audience) -> String {
+    main(game, audience).into_string()
+}
+
+fn main(game: &Game, audience: &Audience) -> Markup {
+    let status = game.status();
+    let scenario = game.scenario();
+    let ruleset = game.ruleset();
+    let view = match audience {
+        Audience::Side(id) => SideView::new(ruleset, scenario, id).ok(),
+        Audience::Public => Some(SideView::public(ruleset, scenario)),
+    };
+    let Some(view) = view else {
+        return html! { p { "This side is not in the game." } };
+    };
+    let words = Words::of(game);
+    let sights = view.journal(game.events()).unwrap_or_default();
+    let seen = view.at(game.state());
+    let mut counters = seen.counters();
+    counters.retain(|c| c.own || matches!(audience, Audience::Public));
+    counters.sort_by(|a, b| a.label.cmp(&b.label));
+    let when = match &status.date {
+        Some(date) => format!("Turn {} of {} — {date}", status.turn, status.turns),
+        None => format!("Turn {} of {}", status.turn, status.turns),
+    };
+    html! {
+        header {
+            h1 { (scenario.title) }
+            div .when { (when) }
+            div { (status.step.path) }
+            div .side { "Seen as: " (view.side_name()) }
+            div .weak { "App dice: " (game.seed_statement()) }
+        }
+        h2 { "The journal, newest first" }
+        @for s in sights.iter().rev() {
+            @let e = &game.events()[(s.seq - 1) as usize];
+            @match &s.sight {
+                Sight::Open => {
+                    details id=(format!("e{}", s.seq)) {
+                        summary { span .n { "#" (s.seq) } (words.line(e)) }
+                        p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
+                        @for line in words.detail(e) { p { (line) } }
+                    }
+                }
+                Sight::Summary(lines) => {
+                    details id=(format!("e{}", s.seq)) {
+                        summary { span .n { "#" (s.seq) } (lines.join(" ")) }
+                        p .weak { "Only what your side may know of this entry." }
+                    }
+                }
+                Sight::Hidden => {}
+            }
+        }
+        @if !counters.is_empty() {
+            details #counters .counters {
+                summary { h2 .inline {
+                    @if matches!(audience, Audience::Public) { "Counters on the table" } @else { "Your counters" }
+                    " (" (counters.len()) ")"
+                } }
+                ul .counters {
+                    @for c in &counters {
+                        li {
+                            span .name { (c.label) }
+                            " — " (position_words(scenario, &c.position))
+                            @if let Some(r) = &c.removed { " (off the table: " (r) ")" }
+                            @if !c.statuses.is_empty() {
+                                br;
+                                span .weak {
+                                    (c.statuses.iter().map(|s| status_words(ruleset, s)).collect::<Vec<_>>().join(", "))
+                                }
+                            }
+                            @if !c.attributes.is_empty() {
+                                br;
+                                span .weak {
+                                    (c.attributes.iter().map(|(k, v)| format!("{}: {}", attribute_words(ruleset, k), crate::game::words::attribute_value_words(v))).collect::<Vec<_>>().join("; "))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
+    }
+}
+
+/// The landing page, for a link without a token.
+pub fn landing() -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { "Umpire — players' view" }
+                link rel="stylesheet" href="/style.css";
+            }
+            body { main {
+                h2 { "Umpire — players' view" }
+                p { "Ask the umpire for your side's link or QR code." }
+            } }
+        }
+    }
+    .into_string()
+}
+
+/// The page for a refused link.
+pub fn forbidden() -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { "Not a link of this game" } link rel="stylesheet" href="/style.css"; }
+            body { main {
+                h2 { "Not a link of this game" }
+                p { "This link is not one the umpire gave out, or it was replaced. Ask the umpire for your side's link." }
+            } }
+        }
+    }
+    .into_string()
+}

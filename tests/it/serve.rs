@@ -1,0 +1,367 @@
+//! The players' view (issue 17): a read-only server, one link a side with a random token, each
+//! page showing only what that side may see, live by Server-Sent Events; wrong tokens refused,
+//! names escaped, open streams capped. Driven over real sockets, and the page in Debian's
+//! headless Chromium at a phone's size.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::kit::scenario;
+use umpire::game::{Action, Actor, Game};
+use umpire::rules::{Library, SourceFile};
+use umpire::serve::{Audience, ServeOptions, Server};
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-serve-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    dir.join("game.umpire")
+}
+
+fn start(path: &std::path::Path, max_connections: usize) -> Server {
+    Server::start(
+        &path.to_string_lossy(),
+        Library::shipped(),
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections,
+        },
+    )
+    .expect("serves")
+}
+
+/// A GET over a plain socket: (status, body).
+fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn link<'s>(server: &'s Server, audience: &Audience) -> &'s str {
+    &server
+        .links
+        .iter()
+        .find(|l| &l.audience == audience)
+        .expect("a link")
+        .token
+}
+
+fn side(id: &str) -> Audience {
+    Audience::Side(id.into())
+}
+
+/// An Order's AP cost: the French side's business (hidden from Venice, ailsh 1.4).
+fn order_cost() -> Action {
+    Action::Resolve {
+        procedure: "order_cost".into(),
+        inputs: vec![
+            ("force".into(), "minor".into()),
+            ("order".into(), "stand".into()),
+        ],
+        physical: None,
+        chart_result: Some("1".into()),
+        counters: [("force".to_string(), vec!["chaumont".to_string()])].into(),
+    }
+}
+
+#[test]
+fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
+    let path = scratch("sides");
+    let mut game =
+        Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let server = start(&path, 64);
+    let (french, venetian) = (
+        link(&server, &side("french")),
+        link(&server, &side("venetian")),
+    );
+    assert_ne!(french, venetian);
+    assert!(french.len() >= 20, "a token of about 100 bits");
+    let (status, page) = get(server.addr, &format!("/s/{french}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("Seen as: French"), "{page}");
+    assert!(
+        page.contains("Chaumont"),
+        "the French see their own counters"
+    );
+    assert!(page.contains("hex 2832 (Cassano)"), "places by name");
+    let (status, page) = get(server.addr, &format!("/s/{venetian}"));
+    assert_eq!(status, 200);
+    assert!(
+        !page.contains("Chaumont"),
+        "Venice does not see French counters at the start"
+    );
+    // Wrong or missing tokens: 403, and no page.
+    for bad in ["/s/aaaaaaaaaaaaaaaaaaaa", "/s/", "/s/x/main", "/s/x/events"] {
+        let (status, body) = get(server.addr, bad);
+        assert!(status == 403 || status == 404, "{bad}: {status}");
+        assert!(!body.contains("Chaumont"), "{bad}");
+    }
+    // No write endpoints: a POST is not allowed anywhere.
+    let mut s = TcpStream::connect(server.addr).expect("connect");
+    write!(
+        s,
+        "POST /s/{french} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).expect("read");
+    assert!(reply.starts_with("HTTP/1.1 405"), "{reply}");
+
+    // Live: a French stream and a Venetian one open; the umpire records the Order's cost.
+    let open = |token: &str| {
+        let mut s = TcpStream::connect(server.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(3)))
+            .expect("timeout");
+        write!(s, "GET /s/{token}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+        BufReader::new(s)
+    };
+    let mut french_stream = open(french);
+    let mut line = String::new();
+    french_stream.read_line(&mut line).expect("status line");
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    let started = Instant::now();
+    let seq = game.act(&Actor::umpire(), order_cost()).expect("recorded")[0];
+    // The update arrives within a second.
+    let mut seen = false;
+    while started.elapsed() < Duration::from_secs(2) {
+        line.clear();
+        if french_stream.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        if line.starts_with("event: update") {
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "no update event");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    let (_, french_main) = get(server.addr, &format!("/s/{french}/main"));
+    assert!(
+        french_main.contains(&format!("#{seq}")),
+        "the French see their Order's cost"
+    );
+    let (_, venetian_main) = get(server.addr, &format!("/s/{venetian}/main"));
+    assert!(
+        !venetian_main.contains(&format!("#{seq}<")),
+        "Venice does not: {venetian_main}"
+    );
+    server.stop();
+}
+
+#[test]
+fn names_are_escaped_and_open_streams_are_capped() {
+    // A counter named like a script: shown as text.
+    let mut file: SourceFile = scenario("s1_venice");
+    file.text = file.text.replace(
+        "{name: Chaumont, attributes",
+        "{name: \"<script>alert(1)</script> Chaumont\", attributes",
+    );
+    assert!(
+        file.text.contains("<script>"),
+        "the scenario names Chaumont"
+    );
+    let path = scratch("escape");
+    Game::create(&path, &file, &Library::shipped(), Some(3)).expect("game");
+    let server = start(&path, 2);
+    let french = link(&server, &side("french")).to_string();
+    let (status, page) = get(server.addr, &format!("/s/{french}"));
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; Chaumont"),
+        "{page}"
+    );
+    assert!(!page.contains("<script>alert"), "{page}");
+    // Two streams fit; the third is told to come back (503), and the pages still answer.
+    let hold = |token: &str| {
+        let mut s = TcpStream::connect(server.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(3)))
+            .expect("timeout");
+        write!(s, "GET /s/{token}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+        let mut r = BufReader::new(s);
+        let mut line = String::new();
+        r.read_line(&mut line).expect("status");
+        (r, line)
+    };
+    let (_a, first) = hold(&french);
+    let (_b, second) = hold(&french);
+    let (_c, third) = hold(&french);
+    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    let (status, _) = get(server.addr, &format!("/s/{french}"));
+    assert_eq!(status, 200, "a page while the streams are full");
+    server.stop();
+}
+
+/// A free local port for chromedriver.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// In Debian's Chromium, at a phone's size (390×844), through chromedriver: the French page
+/// shows its counters and, within a second and without a reload, the Order cost the umpire
+/// just recorded, opening to its explanation; the Venetian page never shows it; a script in a
+/// name is text and runs nothing; a wrong link says so. `.ci/run` installs chromium and
+/// chromium-driver.
+#[test]
+fn in_a_real_browser_the_page_follows_the_game_live() {
+    use fantoccini::{ClientBuilder, Locator};
+    let mut file: SourceFile = scenario("s1_venice");
+    file.text = file.text.replace(
+        "{name: Roquebertin, attributes",
+        "{name: \"<script>document.title='owned'</script> Roquebertin\", attributes",
+    );
+    let path = scratch("browser");
+    let mut game = Game::create(&path, &file, &Library::shipped(), Some(3)).expect("game");
+    let server = start(&path, 64);
+    let french = format!(
+        "http://{}/s/{}",
+        server.addr,
+        link(&server, &side("french"))
+    );
+    let venetian = format!(
+        "http://{}/s/{}",
+        server.addr,
+        link(&server, &side("venetian"))
+    );
+    let port = free_port();
+    let mut driver = std::process::Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver (Debian package chromium-driver; .ci/run installs it)");
+    let profile = path.with_file_name("chromium-profile");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let outcome = runtime.block_on(async {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--window-size=390,844",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+                // A phone: 390×844 CSS pixels (headless windows are at least 500 wide).
+                "mobileEmulation": {
+                    "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": true},
+                },
+            }),
+        );
+        // chromedriver takes a moment to listen.
+        let started = Instant::now();
+        let client = loop {
+            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(c) => break c,
+                Err(e) if started.elapsed() > Duration::from_secs(20) => {
+                    return Err(format!("no chromedriver session: {e}"));
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+            }
+        };
+        let text = |c: fantoccini::Client| async move {
+            let t = c.find(Locator::Css("main")).await.map_err(|e| e.to_string())?.text().await;
+            t.map_err(|e| e.to_string())
+        };
+        client.goto(&french).await.map_err(|e| e.to_string())?;
+        let page = text(client.clone()).await?;
+        assert!(page.contains("Seen as: French"), "{page}");
+        // The script in the name is shown, not run.
+        let title = client.title().await.map_err(|e| e.to_string())?;
+        assert_ne!(title, "owned");
+        client.find(Locator::Css("#counters summary")).await.map_err(|e| e.to_string())?
+            .click().await.map_err(|e| e.to_string())?;
+        let page = text(client.clone()).await?;
+        assert!(page.contains("<script>document.title='owned'</script> Roquebertin"), "{page}");
+        // Wait for the live link, then the umpire records the Order's cost.
+        let started = Instant::now();
+        loop {
+            let badge = client.find(Locator::Id("live")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
+            if badge == "live" { break; }
+            if started.elapsed() > Duration::from_secs(5) { return Err(format!("not live: {badge}")); }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let recorded = Instant::now();
+        let seq = game.act(&Actor::umpire(), order_cost()).map_err(|e| e.to_string())?[0];
+        let mark = format!("#{seq}");
+        loop {
+            let page = text(client.clone()).await?;
+            if page.contains(&mark) && page.contains("AP cost of an Order") { break; }
+            if recorded.elapsed() > Duration::from_secs(3) {
+                return Err(format!("entry {seq} not on the page: {page}"));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let took = recorded.elapsed();
+        // The counters stay open across the update; the entry opens to its explanation.
+        let open = client.find(Locator::Css("#counters[open]")).await;
+        assert!(open.is_ok(), "the counters closed on update");
+        client.find(Locator::Css(&format!("#e{seq} summary"))).await.map_err(|e| e.to_string())?
+            .click().await.map_err(|e| e.to_string())?;
+        let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
+            .text().await.map_err(|e| e.to_string())?;
+        let png = client.screenshot().await.map_err(|e| e.to_string())?;
+        // The Venetian page: nothing of it.
+        client.goto(&venetian).await.map_err(|e| e.to_string())?;
+        let theirs = text(client.clone()).await?;
+        // A wrong link.
+        client.goto(&format!("http://{}/s/not-a-token", server.addr)).await.map_err(|e| e.to_string())?;
+        let wrong = text(client.clone()).await?;
+        client.close().await.map_err(|e| e.to_string())?;
+        Ok((took, seq, opened, png, theirs, wrong))
+    });
+    let _ = driver.kill();
+    let _ = driver.wait();
+    let (took, seq, opened, png, theirs, wrong) = outcome.unwrap_or_else(|e| panic!("{e}"));
+    assert!(took < Duration::from_secs(1), "the update took {took:?}");
+    assert!(opened.contains("Chaumont"), "{opened}");
+    assert!(
+        !theirs.contains(&format!("#{seq}")),
+        "Venice sees the French Order cost: {theirs}"
+    );
+    assert!(theirs.contains("Seen as: Venetian"), "{theirs}");
+    assert!(wrong.contains("Not a link of this game"), "{wrong}");
+    // A phone-sized PNG (the viewport's width, at any pixel ratio).
+    assert_eq!(&png[1..4], b"PNG");
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    assert_eq!(width, 780, "390 CSS pixels at a pixel ratio of 2");
+    server.stop();
+}
