@@ -108,6 +108,26 @@ struct Shared {
     pages: RwLock<Pages>,
     version: watch::Receiver<u64>,
     streams: Arc<Semaphore>,
+    /// Questions for the watcher, which holds the game: a side's PDF, its verification.
+    asks: std::sync::Mutex<std::sync::mpsc::Sender<Ask>>,
+    /// Token → audience.
+    audiences: BTreeMap<String, Audience>,
+}
+
+/// What a page asks of the game, answered by the watcher between its looks at the journal.
+enum Ask {
+    /// The whole game's report as this audience may see it, as PDF.
+    Report(
+        Audience,
+        tokio::sync::oneshot::Sender<Result<Vec<u8>, String>>,
+    ),
+    /// The audience's export verified: the HTML of the answer (the token links back).
+    Verify(Audience, String, tokio::sync::oneshot::Sender<String>),
+    /// The audience's export itself (JSON lines), for `umpire game verify-side`.
+    Journal(
+        Audience,
+        tokio::sync::oneshot::Sender<Result<String, String>>,
+    ),
 }
 
 /// A running players' view. Dropping it (or [`Server::stop`]) shuts it down.
@@ -160,12 +180,19 @@ impl Server {
             })
             .collect();
         let (version_tx, version_rx) = watch::channel(0u64);
+        let (asks_tx, asks) = std::sync::mpsc::channel::<Ask>();
         let shared = Arc::new(Shared {
             pages: RwLock::new(Pages::default()),
             version: version_rx,
             streams: Arc::new(Semaphore::new(options.max_connections.max(1))),
+            asks: std::sync::Mutex::new(asks_tx),
+            audiences: links
+                .iter()
+                .map(|l| (l.token.clone(), l.audience.clone()))
+                .collect(),
         });
-        render_all(&game, &links, &shared);
+        let mut odds = page::OddsCache::new();
+        render_all(&game, &links, &shared, &mut odds);
         let stop = Arc::new(AtomicBool::new(false));
         // The watcher: new entries in, pages out.
         let watcher = {
@@ -174,10 +201,17 @@ impl Server {
                 .name("players-view-watcher".into())
                 .spawn(move || {
                     let mut version = 0u64;
+                    let mut last_look = std::time::Instant::now();
                     while !stop.load(Ordering::Relaxed) {
-                        std::thread::sleep(POLL);
+                        // Answer what pages ask while waiting for the next look.
+                        let wait = POLL.saturating_sub(last_look.elapsed());
+                        if let Ok(ask) = asks.recv_timeout(wait) {
+                            answer(&mut game, &library, ask);
+                            continue;
+                        }
+                        last_look = std::time::Instant::now();
                         if matches!(game.refresh(), Ok(n) if n > 0) {
-                            render_all(&game, &links, &shared);
+                            render_all(&game, &links, &shared, &mut odds);
                             version += 1;
                             version_tx.send_replace(version);
                         }
@@ -254,12 +288,82 @@ fn local_lan_address() -> Option<String> {
     (!ip.is_unspecified()).then(|| ip.to_string())
 }
 
-fn render_all(game: &Game, links: &[Link], shared: &Shared) {
+/// The side an audience's exports and reports are made for (None: everyone's, the public's).
+fn side_of(audience: &Audience) -> Option<String> {
+    match audience {
+        Audience::Side(id) => Some(id.clone()),
+        Audience::Public => None,
+    }
+}
+
+fn answer(game: &mut Game, library: &Library, ask: Ask) {
+    match ask {
+        Ask::Report(audience, reply) => {
+            let pdf = match &audience {
+                Audience::Side(id) => crate::report::Template::sheet_default()
+                    .map_err(|e| e.to_string())
+                    .and_then(|template| {
+                        crate::report::turn_report_pdf(
+                            game,
+                            &crate::report::ReportOptions {
+                                turn: None,
+                                side: Some(id.clone()),
+                                printed_at: chrono::Local::now(),
+                            },
+                            template,
+                        )
+                        .map_err(|e| e.to_string())
+                    }),
+                Audience::Public => Err("the public has no report of its own".into()),
+            };
+            let _ = reply.send(pdf);
+        }
+        Ask::Journal(audience, reply) => {
+            let text = side_export(game, &audience);
+            let _ = reply.send(text);
+        }
+        Ask::Verify(audience, token, reply) => {
+            let html = match side_export(game, &audience).and_then(|text| {
+                let export = crate::game::export::read_export("the journal", &text)
+                    .map_err(|e| e.to_string())?;
+                crate::game::export::verify_export(&export, library, None, None)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(v) => page::verification(game, &audience, &token, &v),
+                Err(e) => page::verification_failed(&e),
+            };
+            let _ = reply.send(html);
+        }
+    }
+}
+
+/// The journal as the audience may see it (sealed where it may not), as `game export --side`.
+fn side_export(game: &mut Game, audience: &Audience) -> Result<String, String> {
+    match side_of(audience) {
+        Some(side) => crate::game::export::export_text(
+            game,
+            &crate::game::export::ExportOptions {
+                side: Some(side),
+                with_seed: false,
+            },
+        )
+        .map_err(|e| e.to_string()),
+        None => Err("the public has no journal of its own: ask for a side's link".into()),
+    }
+}
+
+fn render_all(game: &Game, links: &[Link], shared: &Shared, odds: &mut page::OddsCache) {
     let mut whole = BTreeMap::new();
     let mut main = BTreeMap::new();
     for link in links {
-        whole.insert(link.token.clone(), page::page(game, &link.audience));
-        main.insert(link.token.clone(), page::main_part(game, &link.audience));
+        whole.insert(
+            link.token.clone(),
+            page::page(game, &link.audience, &link.token, odds),
+        );
+        main.insert(
+            link.token.clone(),
+            page::main_part(game, &link.audience, &link.token, odds),
+        );
     }
     if let Ok(mut pages) = shared.pages.write() {
         *pages = Pages { whole, main };
@@ -273,6 +377,9 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/s/{token}", get(whole))
         .route("/s/{token}/main", get(main_part))
         .route("/s/{token}/events", get(events))
+        .route("/s/{token}/report.pdf", get(report))
+        .route("/s/{token}/journal.jsonl", get(journal))
+        .route("/s/{token}/verify", get(verify))
         .fallback(|| async { (StatusCode::NOT_FOUND, Html(page::landing())) })
         .with_state(shared)
 }
@@ -309,6 +416,84 @@ async fn main_part(State(shared): State<Arc<Shared>>, Path(token): Path<String>)
         .ok()
         .and_then(|p| p.main.get(&token).cloned());
     page.map_or_else(forbidden, no_store)
+}
+
+/// Sends a question to the watcher and waits for its answer (a few seconds at most).
+async fn ask<T>(
+    shared: &Shared,
+    make: impl FnOnce(tokio::sync::oneshot::Sender<T>) -> Ask,
+) -> Option<T> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    shared.asks.lock().ok()?.send(make(tx)).ok()?;
+    tokio::time::timeout(Duration::from_secs(20), rx)
+        .await
+        .ok()?
+        .ok()
+}
+
+fn busy() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "5")],
+        "The game is busy; try again in a moment.",
+    )
+        .into_response()
+}
+
+async fn report(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    let Some(audience) = shared.audiences.get(&token).cloned() else {
+        return forbidden();
+    };
+    match ask(&shared, |tx| Ask::Report(audience, tx)).await {
+        Some(Ok(pdf)) => (
+            [
+                (header::CONTENT_TYPE, "application/pdf"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "inline; filename=\"report.pdf\"",
+                ),
+            ],
+            pdf,
+        )
+            .into_response(),
+        Some(Err(e)) => {
+            (StatusCode::NOT_FOUND, Html(page::message("No report", &e))).into_response()
+        }
+        None => busy(),
+    }
+}
+
+async fn journal(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    let Some(audience) = shared.audiences.get(&token).cloned() else {
+        return forbidden();
+    };
+    match ask(&shared, |tx| Ask::Journal(audience, tx)).await {
+        Some(Ok(text)) => (
+            [
+                (header::CONTENT_TYPE, "application/jsonl; charset=utf-8"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"journal.jsonl\"",
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Some(Err(e)) => {
+            (StatusCode::NOT_FOUND, Html(page::message("No journal", &e))).into_response()
+        }
+        None => busy(),
+    }
+}
+
+async fn verify(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    let Some(audience) = shared.audiences.get(&token).cloned() else {
+        return forbidden();
+    };
+    match ask(&shared, |tx| Ask::Verify(audience, token, tx)).await {
+        Some(html) => no_store(html),
+        None => busy(),
+    }
 }
 
 async fn events(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {

@@ -40,6 +40,10 @@ summary { cursor: pointer; }
 summary .n { color: var(--weak); font-variant-numeric: tabular-nums; margin-right: 4px; }
 details p { margin: 4px 0 4px 14px; }
 .live { position: fixed; right: 10px; top: 10px; font-size: 0.8rem; color: var(--weak); }
+nav { margin-top: 6px; }
+a { color: var(--accent); }
+.ok { font-weight: 600; }
+.bad { font-weight: 600; color: var(--accent); }
 "#;
 
 /// Re-renders the page's `main` when the server says the game moved on (Server-Sent Events),
@@ -74,7 +78,7 @@ pub fn audience_name(game: &Game, audience: &Audience) -> String {
 }
 
 /// A whole page: head, live script, and the main part.
-pub fn page(game: &Game, audience: &Audience) -> String {
+pub fn page(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> String {
     let title = game.scenario().title.clone();
     let markup: Markup = html! {
         (DOCTYPE)
@@ -87,7 +91,7 @@ pub fn page(game: &Game, audience: &Audience) -> String {
             }
             body {
                 span #live .live { "…" }
-                main { (main(game, audience)) }
+                main { (main(game, audience, token, odds)) }
                 script { (PreEscaped(LIVE)) }
             }
         }
@@ -96,11 +100,61 @@ pub fn page(game: &Game, audience: &Audience) -> String {
 }
 
 /// The part of the page that changes as the game goes on.
-pub fn main_part(game: &Game, audience: &Audience) -> String {
-    main(game, audience).into_string()
+pub fn main_part(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> String {
+    main(game, audience, token, odds).into_string()
 }
 
-fn main(game: &Game, audience: &Audience) -> Markup {
+/// The odds each resolution showed before its roll, by entry, worked out once.
+pub type OddsCache = std::collections::BTreeMap<u64, Option<String>>;
+
+/// The exact odds of a recorded resolution's outcomes, from its procedure and inputs — the same
+/// odds the desk showed before the roll — in words: "D 33.3% (1/3), P 50.0% (1/2)…".
+fn odds_words(game: &Game, e: &crate::game::Event, cache: &mut OddsCache) -> Option<String> {
+    let crate::game::EventKind::Resolved { resolution, .. } = &e.kind else {
+        return None;
+    };
+    cache
+        .entry(e.seq)
+        .or_insert_with(|| {
+            let ruleset = game.ruleset();
+            let procedure = ruleset.procedure(&resolution.procedure)?;
+            let odds = crate::resolve::odds(ruleset, procedure, &resolution.inputs).ok()?;
+            if odds.outcomes.len() < 2 {
+                return None;
+            }
+            let shown: Vec<String> = odds
+                .outcomes
+                .iter()
+                .take(12)
+                .map(|o| {
+                    let name = match o.value {
+                        Some(v) if o.code == "hits" || o.label == o.code => {
+                            format!("{} {v}", o.label)
+                        }
+                        _ => o.label.clone(),
+                    };
+                    format!(
+                        "{name} {:.1}% ({})",
+                        o.probability * 100.0,
+                        o.fraction.words()
+                    )
+                })
+                .collect();
+            let more = odds.outcomes.len().saturating_sub(12);
+            Some(format!(
+                "Odds before the roll: {}{}",
+                shown.join(", "),
+                if more > 0 {
+                    format!(", and {more} more")
+                } else {
+                    String::new()
+                }
+            ))
+        })
+        .clone()
+}
+
+fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> Markup {
     let status = game.status();
     let scenario = game.scenario();
     let ruleset = game.ruleset();
@@ -128,6 +182,13 @@ fn main(game: &Game, audience: &Audience) -> Markup {
             div { (status.step.path) }
             div .side { "Seen as: " (view.side_name()) }
             div .weak { "App dice: " (game.seed_statement()) }
+            @if let Audience::Side(_) = audience {
+                nav {
+                    a href=(format!("/s/{token}/verify")) { "Verify the journal" }
+                    " · "
+                    a href=(format!("/s/{token}/report.pdf")) { "The report (PDF)" }
+                }
+            }
         }
         h2 { "The journal, newest first" }
         @for s in sights.iter().rev() {
@@ -138,6 +199,7 @@ fn main(game: &Game, audience: &Audience) -> Markup {
                         summary { span .n { "#" (s.seq) } (words.line(e)) }
                         p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
                         @for line in words.detail(e) { p { (line) } }
+                        @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
                     }
                 }
                 Sight::Summary(lines) => {
@@ -180,6 +242,65 @@ fn main(game: &Game, audience: &Audience) -> Markup {
         }
         p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
     }
+}
+
+/// A small page with a heading and a sentence.
+pub fn message(heading: &str, text: &str) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; meta name="viewport" content="width=device-width, initial-scale=1"; title { (heading) } link rel="stylesheet" href="/style.css"; }
+            body { main { h2 { (heading) } p { (text) } } }
+        }
+    }
+    .into_string()
+}
+
+/// What verifying the side's journal found, in words.
+pub fn verification(
+    game: &Game,
+    audience: &Audience,
+    token: &str,
+    v: &crate::game::Verification,
+) -> String {
+    use crate::game::SeedCheck;
+    let seed = match v.seed {
+        SeedCheck::Checked => format!(
+            "{} app dice re-derived from the seed, each from its draw index.",
+            v.app_dice
+        ),
+        SeedCheck::Secret => {
+            "The seed is still secret: the app dice can be checked once the umpire reveals it."
+                .to_string()
+        }
+        SeedCheck::Mismatch => "The seed does not match the commitment made at the start.".into(),
+    };
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; meta name="viewport" content="width=device-width, initial-scale=1"; title { "Verification" } link rel="stylesheet" href="/style.css"; }
+            body { main {
+                h2 { "The journal as " (audience_name(game, audience)) " may see it" }
+                @if v.is_sound() {
+                    p .ok { "Verified: the hash chain is whole from the game's description to entry " (v.entries) ", and every result shown matches its inputs and dice." }
+                } @else {
+                    p .bad { "Problems found:" }
+                    ul { @for p in &v.problems { li { (p.to_string()) } } }
+                }
+                p { (v.entries - v.sealed) " entries shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (v.resolutions) " resolutions re-resolved." }
+                p { (seed) }
+                p .weak { "Head: " (v.head.to_string()) ". Note it: a later journal must begin with the same entries." }
+                p { a href=(format!("/s/{token}/journal.jsonl")) { "Download this journal" } " to check it yourself with " code { "umpire game verify-side" } "." }
+                p { a href=(format!("/s/{token}")) { "Back to the game" } }
+            } }
+        }
+    }
+    .into_string()
+}
+
+/// Verification that could not be made.
+pub fn verification_failed(problem: &str) -> String {
+    message("Verification could not be made", problem)
 }
 
 /// The landing page, for a link without a token.

@@ -169,6 +169,59 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
         !venetian_main.contains(&format!("#{seq}<")),
         "Venice does not: {venetian_main}"
     );
+
+    // A resolution opens to the odds shown before its roll, worked out from its inputs.
+    let fate = game
+        .act(
+            &Actor::umpire(),
+            Action::Resolve {
+                procedure: "capitano_fate".into(),
+                inputs: Vec::new(),
+                physical: Some(vec!["3".into()]),
+                chart_result: None,
+                counters: Default::default(),
+            },
+        )
+        .expect("recorded")[0];
+    let started = Instant::now();
+    let french_main = loop {
+        let (_, page) = get(server.addr, &format!("/s/{french}/main"));
+        if page.contains(&format!("id=\"e{fate}\"")) || started.elapsed() > Duration::from_secs(2) {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        french_main.contains("Odds before the roll"),
+        "{french_main}"
+    );
+    assert!(french_main.contains("16.7% (1/6)"), "{french_main}");
+    // Verification of the side's journal, its report and the journal itself to download.
+    let (status, verified) = get(server.addr, &format!("/s/{french}/verify"));
+    assert_eq!(status, 200);
+    assert!(
+        verified.contains("Verified: the hash chain is whole"),
+        "{verified}"
+    );
+    assert!(
+        verified.contains("sealed"),
+        "the notes the French may not see are sealed"
+    );
+    let (status, pdf) = get(server.addr, &format!("/s/{french}/report.pdf"));
+    assert_eq!(status, 200);
+    assert!(pdf.starts_with("%PDF"), "a PDF");
+    let (status, journal) = get(server.addr, &format!("/s/{french}/journal.jsonl"));
+    assert_eq!(status, 200);
+    assert!(
+        journal.contains("\"side\":\"french\""),
+        "{}",
+        &journal[..200.min(journal.len())]
+    );
+    let public = link(&server, &Audience::Public);
+    let (status, _) = get(server.addr, &format!("/s/{public}/journal.jsonl"));
+    assert_eq!(status, 404, "the public has no journal of its own");
+    let (status, _) = get(server.addr, "/s/nottoken/report.pdf");
+    assert_eq!(status, 403);
     server.stop();
 }
 
