@@ -131,6 +131,8 @@ pub enum Command {
     ResetView,
     /// Print a turn report, the scenario sheet or the chart sheets as PDF.
     Print,
+    /// File → Players' view…: serve the game to the players' phones.
+    PlayersView,
     /// Verify the game file (every app roll and result re-derived).
     VerifyGame,
     /// Export the journal as JSON lines.
@@ -165,7 +167,7 @@ pub enum Command {
 
 impl Command {
     /// Every command, in menu order.
-    pub const ALL: [Command; 33] = [
+    pub const ALL: [Command; 34] = [
         Command::Undo,
         Command::Redo,
         Command::Next,
@@ -185,6 +187,7 @@ impl Command {
         Command::ZoomOut,
         Command::ResetView,
         Command::Print,
+        Command::PlayersView,
         Command::VerifyGame,
         Command::ExportGame,
         Command::ChartEditor,
@@ -223,6 +226,7 @@ impl Command {
             Command::ZoomOut => "Zoom out",
             Command::ResetView => "Fit the map",
             Command::Print => "Print…",
+            Command::PlayersView => "Players' view…",
             Command::VerifyGame => "Verify the game",
             Command::ExportGame => "Export the journal…",
             Command::ChartEditor => "Chart editor…",
@@ -274,6 +278,7 @@ impl Command {
             Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
             Command::ResetView => k(Modifiers::NONE, Key::Num0),
             Command::Print => k(Modifiers::COMMAND, Key::P),
+            Command::PlayersView => return None,
             Command::VerifyGame => k(cmd_shift, Key::V),
             Command::ExportGame => k(cmd_shift, Key::E),
             Command::ChartEditor => k(Modifiers::COMMAND, Key::E),
@@ -315,6 +320,7 @@ impl Command {
                 | Command::NewGame
                 | Command::OpenGame
                 | Command::Print
+                | Command::PlayersView
                 | Command::VerifyGame
                 | Command::ExportGame
                 | Command::ChartEditor

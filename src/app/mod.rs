@@ -15,6 +15,7 @@ mod game_view;
 mod jobs;
 mod map;
 mod megagame;
+mod players;
 mod print;
 mod shared;
 mod shell;
@@ -56,6 +57,9 @@ pub use map::{CANCEL_MOVE_LABEL, MOVE_HERE_LABEL};
 pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
+};
+pub use players::{
+    PLAYERS_BIND_LABEL, PLAYERS_ROTATE_LABEL, PLAYERS_START_LABEL, PLAYERS_STOP_LABEL, PlayersView,
 };
 pub use print::{
     PRINT_KEEP_LABEL, PRINT_LABEL, PRINT_PATH_LABEL, PRINT_REPLACE_LABEL, PrintDialog, PrintWhat,

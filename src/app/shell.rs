@@ -73,6 +73,8 @@ pub struct Shell {
     pub message: Option<String>,
     /// File → Print….
     pub print: super::print::PrintDialog,
+    /// File → Players' view….
+    pub players: super::players::PlayersView,
     /// Where the rulesets come from (for the chart editor and reloading).
     pub rules: RulesSetup,
     /// The config folder that keeps each game's map underlay (None: underlays are not kept).
@@ -119,6 +121,7 @@ impl Shell {
             scenarios: None,
             message: None,
             print: super::print::PrintDialog::default(),
+            players: super::players::PlayersView::default(),
             rules: RulesSetup::default(),
             config_dir: None,
             job: None,
@@ -330,6 +333,7 @@ impl Shell {
                 g.as_ref().map_or(1, |g| g.game().state().cursor.turn),
             ),
             (Command::OpenGame, _) => self.open = true,
+            (Command::PlayersView, _) => self.players.open = true,
             (Command::ChartEditor, _) => {
                 self.charts.open = true;
                 if self.charts.ruleset.is_empty() {
@@ -467,6 +471,7 @@ impl Shell {
                     | Command::ShowGame
                     | Command::ShowProcedures
                     | Command::Print
+                    | Command::PlayersView
                     | Command::ChartEditor
                     | Command::MapUnderlay
                     | Command::VerifyGame
@@ -487,6 +492,7 @@ impl Shell {
                         Command::NewGame,
                         Command::OpenGame,
                         Command::Print,
+                        Command::PlayersView,
                         Command::VerifyGame,
                         Command::ExportGame,
                         Command::ChartEditor,
@@ -633,6 +639,8 @@ impl Shell {
             None
         };
         self.print.dialog_ui(ui, printing, charts, library);
+        self.players
+            .dialog_ui(ui, game.as_ref().map(|g| g.path()), library);
         if let Some(mut prompt) = self.password.take() {
             let mut open = true;
             match prompt.ui(&ctx, &mut open) {

@@ -1356,3 +1356,73 @@ fn the_cup_is_filled_drawn_and_its_odds_shown_at_the_desk() {
     );
     assert!(!labels_containing(&harness, "66").is_empty());
 }
+
+/// File → Players' view… (issue 17): off until started; started on the address typed, it shows
+/// a QR code, a link and a code per side; New links refuses the old ones; Stop stops it.
+#[test]
+fn the_players_view_starts_rotates_its_links_and_stops_from_the_desk() {
+    use std::io::{Read, Write};
+    use umpire::app::{
+        PLAYERS_BIND_LABEL, PLAYERS_ROTATE_LABEL, PLAYERS_START_LABEL, PLAYERS_STOP_LABEL,
+    };
+    let status = |addr: &str, path: &str| -> Option<u16> {
+        let mut s = std::net::TcpStream::connect(addr).ok()?;
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        let mut text = String::new();
+        s.read_to_string(&mut text).ok()?;
+        text.split_whitespace().nth(1)?.parse().ok()
+    };
+    let path = temp_game("players");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    assert!(
+        harness.state().shell.players.links().is_empty(),
+        "off by default"
+    );
+    harness.state_mut().shell.queue.push(Command::PlayersView);
+    harness.run();
+    harness.run();
+    type_into(&mut harness, PLAYERS_BIND_LABEL, "127.0.0.1:0");
+    click(&mut harness, PLAYERS_START_LABEL);
+    harness.run();
+    let links = harness.state().shell.players.links().to_vec();
+    assert_eq!(links.len(), 3, "French, Venetian and everyone");
+    let addr = harness.state().shell.players.bind.clone();
+    let french = links
+        .iter()
+        .find(|l| l.name.starts_with("French"))
+        .expect("French")
+        .clone();
+    assert!(
+        !labels_containing(&harness, &french.url).is_empty(),
+        "the link is shown"
+    );
+    assert!(!labels_containing(&harness, &format!("Code {}", french.short_code())).is_empty());
+    assert_eq!(status(&addr, &format!("/s/{}", french.token)), Some(200));
+    click(&mut harness, PLAYERS_ROTATE_LABEL);
+    harness.run();
+    let renewed = harness.state().shell.players.links().to_vec();
+    let new_french = renewed
+        .iter()
+        .find(|l| l.name.starts_with("French"))
+        .expect("French");
+    assert_ne!(new_french.token, french.token);
+    assert_eq!(harness.state().shell.players.bind, addr, "the same address");
+    assert_eq!(
+        status(&addr, &format!("/s/{}", french.token)),
+        Some(403),
+        "the old link"
+    );
+    assert_eq!(
+        status(&addr, &format!("/s/{}", new_french.token)),
+        Some(200)
+    );
+    click(&mut harness, PLAYERS_STOP_LABEL);
+    harness.run();
+    assert!(harness.state().shell.players.links().is_empty());
+    assert_eq!(status(&addr, "/"), None, "nothing listens any more");
+}
