@@ -278,7 +278,7 @@ impl Command {
             Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
             Command::ResetView => k(Modifiers::NONE, Key::Num0),
             Command::Print => k(Modifiers::COMMAND, Key::P),
-            Command::PlayersView => return None,
+            Command::PlayersView => None,
             Command::VerifyGame => k(cmd_shift, Key::V),
             Command::ExportGame => k(cmd_shift, Key::E),
             Command::ChartEditor => k(Modifiers::COMMAND, Key::E),
