@@ -191,11 +191,13 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             }
         }
         h2 { "The journal, newest first" }
+        // The newest entry the side sees whole is open: its explanation at a glance.
+        @let newest = sights.iter().rev().find(|s| s.sight == Sight::Open).map(|s| s.seq);
         @for s in sights.iter().rev() {
             @let e = &game.events()[(s.seq - 1) as usize];
             @match &s.sight {
                 Sight::Open => {
-                    details id=(format!("e{}", s.seq)) {
+                    details id=(format!("e{}", s.seq)) open[newest == Some(s.seq)] {
                         summary { span .n { "#" (s.seq) } (words.line(e)) }
                         p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
                         @for line in words.detail(e) { p { (line) } }

@@ -1311,3 +1311,76 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
     .expect("Game Control moves an army to another table");
     assert_eq!(compare(&game), before);
 }
+
+/// The players' view beside a shared game (issue 17): served from one login while another desk
+/// writes, each entry reaches the open pages within a second.
+#[test]
+fn the_players_view_follows_a_shared_game_written_by_another_desk() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let pg = PgServer::start("serve");
+    let url = pg.url("greta", "served");
+    let lib = Library::shipped();
+    let mut desk = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk");
+    let greta = login_actor(&desk);
+    let server = umpire::serve::Server::start(
+        &pg.url("anna", "served"),
+        lib,
+        &umpire::serve::ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: 8,
+        },
+    )
+    .expect("serves the shared game");
+    let red = server
+        .links
+        .iter()
+        .find(|l| l.audience == umpire::serve::Audience::Side("red".into()))
+        .expect("red's link")
+        .token
+        .clone();
+    let mut stream = std::net::TcpStream::connect(server.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(3)))
+        .expect("timeout");
+    write!(stream, "GET /s/{red}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+    let mut events = BufReader::new(stream);
+    let mut line = String::new();
+    events.read_line(&mut line).expect("status");
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    for to in ["3,3", "4,4"] {
+        let t0 = Instant::now();
+        let (x, y) = to.split_once(',').expect("x,y");
+        let seq = desk
+            .act(
+                &greta,
+                Action::Move {
+                    counter: "red-horse".into(),
+                    to: umpire::game::scenario::Position::Free {
+                        x: x.parse().expect("x"),
+                        y: y.parse().expect("y"),
+                    },
+                },
+            )
+            .expect("moved")[0];
+        let mut seen = false;
+        while t0.elapsed() < Duration::from_secs(2) {
+            line.clear();
+            if events.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            if line.starts_with("event: update") {
+                seen = true;
+                break;
+            }
+        }
+        assert!(seen, "no update for entry {seq}");
+        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+        let mut page = std::net::TcpStream::connect(server.addr).expect("connect");
+        write!(page, "GET /s/{red}/main HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .expect("send");
+        let mut text = String::new();
+        page.read_to_string(&mut text).expect("read");
+        assert!(text.contains(&format!("id=\"e{seq}\"")), "red sees its own move");
+    }
+    server.stop();
+}
