@@ -374,6 +374,7 @@ fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(page::landing()) }))
         .route("/style.css", get(style))
+        .route("/code", get(by_code))
         .route("/s/{token}", get(whole))
         .route("/s/{token}/main", get(main_part))
         .route("/s/{token}/events", get(events))
@@ -416,6 +417,32 @@ async fn main_part(State(shared): State<Arc<Shared>>, Path(token): Path<String>)
         .ok()
         .and_then(|p| p.main.get(&token).cloned());
     page.map_or_else(forbidden, no_store)
+}
+
+/// A short code typed on the landing page: to its side's link (a GET and a redirect: still
+/// nothing written). An unknown code is refused like a wrong link.
+async fn by_code(
+    State(shared): State<Arc<Shared>>,
+    axum::extract::Query(query): axum::extract::Query<BTreeMap<String, String>>,
+) -> Response {
+    let typed: String = query
+        .get("c")
+        .map(|c| {
+            c.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    let found: Vec<&String> = shared
+        .audiences
+        .keys()
+        .filter(|t| typed.len() == 6 && t.starts_with(&typed))
+        .collect();
+    match found.as_slice() {
+        [token] => axum::response::Redirect::to(&format!("/s/{token}")).into_response(),
+        _ => forbidden(),
+    }
 }
 
 /// Sends a question to the watcher and waits for its answer (a few seconds at most).

@@ -41,6 +41,10 @@ summary .n { color: var(--weak); font-variant-numeric: tabular-nums; margin-righ
 details p { margin: 4px 0 4px 14px; }
 .live { position: fixed; right: 10px; top: 10px; font-size: 0.8rem; color: var(--weak); }
 nav { margin-top: 6px; }
+.clock { font-weight: 600; font-variant-numeric: tabular-nums; }
+#clock { font-size: 1.3rem; color: var(--accent); }
+form.code { margin: 12px 0; }
+form.code input { font: inherit; padding: 6px; width: 9em; }
 a { color: var(--accent); }
 .ok { font-weight: 600; }
 .bad { font-weight: 600; color: var(--accent); }
@@ -62,6 +66,14 @@ const LIVE: &str = r#"
       });
     });
   }
+  // The megagame phase clock: counted down here from the phase's end.
+  setInterval(function () {
+    var clock = document.getElementById('clock');
+    if (!clock || !clock.dataset.ends) { return; }
+    var left = Math.max(0, Math.ceil((Date.parse(clock.dataset.ends) - Date.now()) / 1000));
+    var m = Math.floor(left / 60), s = left % 60;
+    clock.textContent = (m < 10 ? '0' : '') + m + ':' + (s < 10 ? '0' : '') + s;
+  }, 1000);
   var events = new EventSource(here + '/events');
   events.addEventListener('update', refresh);
   events.onopen = function () { badge.textContent = 'live'; };
@@ -181,6 +193,16 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             div .when { (when) }
             div { (status.step.path) }
             div .side { "Seen as: " (view.side_name()) }
+            @if let Some(clock) = crate::megagame::clock::clock_status(ruleset, game.events(), chrono::Utc::now()).filter(|c| c.started && !c.finished) {
+                // The phase clock: counted down on the phone from when the phase ends.
+                div .clock {
+                    (clock.headline()) " · " (clock.phase_name) ": "
+                    span #clock
+                        data-ends=[clock.ends_at.filter(|_| !clock.held).map(|t| t.to_rfc3339())]
+                    { (clock.countdown()) }
+                    @if clock.held { " (held)" }
+                }
+            }
             div .weak { "App dice: " (game.seed_statement()) }
             @if let Audience::Side(_) = audience {
                 nav {
@@ -318,7 +340,12 @@ pub fn landing() -> String {
             }
             body { main {
                 h2 { "Umpire — players' view" }
-                p { "Ask the umpire for your side's link or QR code." }
+                p { "Scan your side's QR code, or type the code the umpire reads out:" }
+                form .code method="get" action="/code" {
+                    input name="c" placeholder="abc-def" autocomplete="off" autocapitalize="none";
+                    " "
+                    button type="submit" { "Open" }
+                }
             } }
         }
     }

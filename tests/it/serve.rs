@@ -418,3 +418,60 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
     assert_eq!(width, 780, "390 CSS pixels at a pixel ratio of 2");
     server.stop();
 }
+
+/// A short code read out by the umpire opens the side's page (a redirect; a wrong code gets
+/// 403); a megagame team's page counts the phase clock down.
+#[test]
+fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
+    let path = scratch("rr3");
+    let mut game = Game::create(
+        &path,
+        &scenario("handbook_1524"),
+        &Library::shipped(),
+        Some(3),
+    )
+    .expect("game");
+    let start = umpire::megagame::clock::default_start(&game).expect("a phase clock");
+    game.act(&Actor::umpire(), Action::Clock(start))
+        .expect("started");
+    let server = start_server(&path);
+    let team = server
+        .links
+        .iter()
+        .find(|l| matches!(l.audience, Audience::Side(_)))
+        .expect("a team")
+        .clone();
+    let mut s = TcpStream::connect(server.addr).expect("connect");
+    write!(
+        s,
+        "GET /code?c={} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        team.short_code().to_uppercase()
+    )
+    .expect("send");
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).expect("read");
+    assert!(reply.starts_with("HTTP/1.1 303"), "{reply}");
+    assert!(
+        reply.contains(&format!("location: /s/{}", team.token)),
+        "{reply}"
+    );
+    let (status, _) = get(server.addr, "/code?c=zzz-zzz");
+    assert_eq!(status, 403);
+    let (status, landing) = get(server.addr, "/");
+    assert_eq!(status, 200);
+    assert!(
+        landing.contains("action=\"/code\""),
+        "the landing page asks for the code"
+    );
+    let (_, page) = get(server.addr, &format!("/s/{}", team.token));
+    assert!(page.contains("id=\"clock\""), "the phase clock");
+    assert!(
+        page.contains("data-ends=\""),
+        "counting down from the phase's end"
+    );
+    server.stop();
+}
+
+fn start_server(path: &std::path::Path) -> Server {
+    start(path, 64)
+}

@@ -1376,11 +1376,17 @@ fn the_players_view_follows_a_shared_game_written_by_another_desk() {
         assert!(seen, "no update for entry {seq}");
         assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
         let mut page = std::net::TcpStream::connect(server.addr).expect("connect");
-        write!(page, "GET /s/{red}/main HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .expect("send");
+        write!(
+            page,
+            "GET /s/{red}/main HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .expect("send");
         let mut text = String::new();
         page.read_to_string(&mut text).expect("read");
-        assert!(text.contains(&format!("id=\"e{seq}\"")), "red sees its own move");
+        assert!(
+            text.contains(&format!("id=\"e{seq}\"")),
+            "red sees its own move"
+        );
     }
     server.stop();
 }
