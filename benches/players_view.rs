@@ -114,7 +114,7 @@ fn main() {
         while start.elapsed() < Duration::from_secs(seconds) {
             if Instant::now() >= next {
                 let g = game.as_mut().expect("game");
-                let to = if k % 2 == 0 { "2833" } else { "2832" };
+                let to = if k.is_multiple_of(2) { "2833" } else { "2832" };
                 assert!(g.act(Action::Move {
                     counter: "chaumont".into(),
                     to: Position::Hex(to.into()),

@@ -41,6 +41,9 @@ summary .n { color: var(--weak); font-variant-numeric: tabular-nums; margin-righ
 details p { margin: 4px 0 4px 14px; }
 .live { position: fixed; right: 10px; top: 10px; font-size: 0.8rem; color: var(--weak); }
 nav { margin-top: 6px; }
+table.statement { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
+table.statement th, table.statement td { text-align: left; padding: 3px 4px; border-bottom: 1px solid var(--rule); vertical-align: top; }
+table.statement td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .clock { font-weight: 600; font-variant-numeric: tabular-nums; }
 #clock { font-size: 1.3rem; color: var(--accent); }
 form.code { margin: 12px 0; }
@@ -209,6 +212,30 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                     a href=(format!("/s/{token}/verify")) { "Verify the journal" }
                     " · "
                     a href=(format!("/s/{token}/report.pdf")) { "The report (PDF)" }
+                }
+            }
+        }
+        // A megagame team: its states' statements, the treasury and debt line by line.
+        @if let Audience::Side(team) = audience {
+            @for state in crate::megagame::ledger::ledgers(game).into_iter().filter(|l| l.teams.iter().any(|t| t == team)) {
+                h2 { (state.name) ": the statement" }
+                p {
+                    "Treasury: " (state.treasury().map_or_else(|| "not set yet".to_string(), |t| format!("{t} florins")))
+                    @if let Some(debt) = state.int("national_debt") { " · National debt: " (debt) }
+                }
+                @if !state.history.is_empty() {
+                    table .statement {
+                        tr { th { "Turn" } th { "" } th { "Change" } th { "Balance" } th { "Why" } }
+                        @for line in state.history.iter().rev().take(40) {
+                            tr {
+                                td { (line.turn) }
+                                td { (attribute_words(ruleset, &line.attribute)) }
+                                td .n { @if line.set { "= " } @else { (format!("{:+}", line.delta)) } }
+                                td .n { (line.balance.map_or_else(|| "?".to_string(), |b| b.to_string())) }
+                                td { (line.reason) }
+                            }
+                        }
+                    }
                 }
             }
         }

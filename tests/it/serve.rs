@@ -469,6 +469,47 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
         page.contains("data-ends=\""),
         "counting down from the phase's end"
     );
+    // The team's statement: its state's treasury, line by line, live.
+    let Audience::Side(team_id) = &team.audience else {
+        unreachable!()
+    };
+    let state = umpire::megagame::ledger::ledgers(&game)
+        .into_iter()
+        .find(|l| l.teams.contains(team_id))
+        .expect("the team's state");
+    game.act(
+        &Actor::umpire(),
+        Action::SetAttribute {
+            counter: state.counter.clone(),
+            attribute: "treasury".into(),
+            value: "40".into(),
+        },
+    )
+    .expect("set");
+    game.act(
+        &Actor::umpire(),
+        Action::Adjust {
+            counter: state.counter.clone(),
+            attribute: "treasury".into(),
+            by: 7,
+            reason: "a subsidy paid".into(),
+        },
+    )
+    .expect("adjusted");
+    let started = Instant::now();
+    let page = loop {
+        let (_, page) = get(server.addr, &format!("/s/{}/main", team.token));
+        if page.contains("a subsidy paid") || started.elapsed() > Duration::from_secs(2) {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        page.contains(&format!("{}: the statement", state.name)),
+        "{page}"
+    );
+    assert!(page.contains("Treasury: 47 florins"), "{page}");
+    assert!(page.contains("a subsidy paid"), "{page}");
     server.stop();
 }
 
