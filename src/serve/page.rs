@@ -41,6 +41,7 @@ summary .n { color: var(--weak); font-variant-numeric: tabular-nums; margin-righ
 details p { margin: 4px 0 4px 14px; }
 .live { position: fixed; right: 10px; top: 10px; font-size: 0.8rem; color: var(--weak); }
 nav { margin-top: 6px; }
+h3 { font-size: 0.95rem; margin: 12px 0 2px; color: var(--weak); }
 table.statement { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
 table.statement th, table.statement td { text-align: left; padding: 3px 4px; border-bottom: 1px solid var(--rule); vertical-align: top; }
 table.statement td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -186,6 +187,39 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
     let mut counters = seen.counters();
     counters.retain(|c| c.own || matches!(audience, Audience::Public));
     counters.sort_by(|a, b| a.label.cmp(&b.label));
+    // The side's counters by Force ("Chaumont's Force"), those in none last.
+    let mut groups: Vec<(String, Vec<&crate::game::visibility::CounterSight>)> = Vec::new();
+    for c in &counters {
+        let force = game
+            .state()
+            .counters
+            .get(&c.id)
+            .and_then(|s| s.force.as_deref())
+            .map_or_else(
+                || "Not in a Force".to_string(),
+                |f| crate::game::words::force_words(scenario, f),
+            );
+        match groups.iter_mut().find(|(f, _)| *f == force) {
+            Some((_, members)) => members.push(c),
+            None => groups.push((force, vec![c])),
+        }
+    }
+    groups.sort_by_key(|(f, _)| (f == "Not in a Force", f.clone()));
+    // The public gazette: what was announced to everyone, newest first.
+    let gazette: Vec<(u64, u32, String)> = game
+        .events()
+        .iter()
+        .filter(|e| game.state().effective.contains(&e.seq))
+        .filter_map(|e| match &e.kind {
+            crate::game::EventKind::Announced {
+                audience: crate::game::event::Audience::Public,
+                text,
+                ..
+            } => Some((e.seq, e.cursor.turn, text.clone())),
+            _ => None,
+        })
+        .rev()
+        .collect();
     let when = match &status.date {
         Some(date) => format!("Turn {} of {} — {date}", status.turn, status.turns),
         None => format!("Turn {} of {}", status.turn, status.turns),
@@ -239,6 +273,12 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                 }
             }
         }
+        @if !gazette.is_empty() {
+            h2 { "The gazette" }
+            @for (seq, turn, text) in &gazette {
+                p { span .n .weak { "Turn " (turn) " · #" (seq) " " } (text) }
+            }
+        }
         h2 { "The journal, newest first" }
         // The newest entry the side sees whole is open: its explanation at a glance.
         @let newest = sights.iter().rev().find(|s| s.sight == Sight::Open).map(|s| s.seq);
@@ -268,8 +308,10 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                     @if matches!(audience, Audience::Public) { "Counters on the table" } @else { "Your counters" }
                     " (" (counters.len()) ")"
                 } }
+                @for (force, members) in &groups {
+                h3 { (force) }
                 ul .counters {
-                    @for c in &counters {
+                    @for c in members {
                         li {
                             span .name { (c.label) }
                             " — " (position_words(scenario, &c.position))
@@ -288,6 +330,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                             }
                         }
                     }
+                }
                 }
             }
         }

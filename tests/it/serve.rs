@@ -104,6 +104,10 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
         "the French see their own counters"
     );
     assert!(page.contains("hex 2832 (Cassano)"), "places by name");
+    assert!(
+        page.contains("<h3>Chaumont's Force</h3>"),
+        "counters by Force"
+    );
     let (status, page) = get(server.addr, &format!("/s/{venetian}"));
     assert_eq!(status, 200);
     assert!(
@@ -510,6 +514,25 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
     );
     assert!(page.contains("Treasury: 47 florins"), "{page}");
     assert!(page.contains("a subsidy paid"), "{page}");
+    // The public gazette, on every team's page.
+    game.act(
+        &Actor::umpire(),
+        Action::Announce {
+            audience: umpire::game::event::Audience::Public,
+            team: None,
+            text: "The Diet of Worms is summoned".into(),
+        },
+    )
+    .expect("announced");
+    let started = Instant::now();
+    let page = loop {
+        let (_, page) = get(server.addr, &format!("/s/{}/main", team.token));
+        if page.contains("The gazette") || started.elapsed() > Duration::from_secs(2) {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(page.contains("The Diet of Worms is summoned"), "{page}");
     server.stop();
 }
 
