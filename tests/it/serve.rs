@@ -391,8 +391,8 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         // The counters stay open across the update; the entry opens to its explanation.
         let open = client.find(Locator::Css("#counters[open]")).await;
         assert!(open.is_ok(), "the counters closed on update");
-        client.find(Locator::Css(&format!("#e{seq} summary"))).await.map_err(|e| e.to_string())?
-            .click().await.map_err(|e| e.to_string())?;
+        // The newest entry is open by itself: its explanation at a glance.
+        client.find(Locator::Css(&format!("#e{seq}[open]"))).await.map_err(|e| e.to_string())?;
         let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
             .text().await.map_err(|e| e.to_string())?;
         let png = client.screenshot().await.map_err(|e| e.to_string())?;
@@ -410,6 +410,11 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
     let (took, seq, opened, png, theirs, wrong) = outcome.unwrap_or_else(|e| panic!("{e}"));
     assert!(took < Duration::from_secs(1), "the update took {took:?}");
     assert!(opened.contains("Chaumont"), "{opened}");
+    // Its explanation in the rulebook's words, each step with its rule number.
+    assert!(
+        opened.contains("Orders Table column = Minor force [5.2, 5.3.2]"),
+        "{opened}"
+    );
     assert!(
         !theirs.contains(&format!("#{seq}")),
         "Venice sees the French Order cost: {theirs}"
