@@ -11,3 +11,6 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod serve;
+
+/// The version and the git commit it was built from: "0.1.0 (3f2c1a9b0d4e)".
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("UMPIRE_COMMIT"), ")");

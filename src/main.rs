@@ -32,8 +32,13 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(command) => cli::run(&cli, command),
         // The desk loads the rulesets itself, off the UI thread, while its window opens.
-        None => cli::sources(&cli).and_then(|sources| {
-            umpire::app::run(umpire::app::RulesSetup::read(&sources, cli::user_dir(&cli)))
+        None => cli::first_game(&cli).and_then(|first| {
+            cli::sources(&cli).and_then(|sources| {
+                umpire::app::run(
+                    umpire::app::RulesSetup::read(&sources, cli::user_dir(&cli)),
+                    first,
+                )
+            })
         }),
     };
     match result {

@@ -355,7 +355,7 @@ fn forced_renderer() -> anyhow::Result<Option<eframe::Renderer>> {
 ///
 /// The rulesets are loaded and the opening game replayed on a worker thread while the window
 /// opens, so the first frame does not wait for them.
-pub fn run(rules: RulesSetup) -> anyhow::Result<()> {
+pub fn run(rules: RulesSetup, first: Option<PathBuf>) -> anyhow::Result<()> {
     let forced = forced_renderer()?;
     let (tx, rx) = std::sync::mpsc::channel();
     let worker_rules = rules.clone();
@@ -364,6 +364,18 @@ pub fn run(rules: RulesSetup) -> anyhow::Result<()> {
         // list of every ruleset follows, so another ruleset's broken or large file does not
         // hold the game up.
         let mut library = worker_rules.on_demand();
+        // A game asked for (`umpire FILE`, a double-click) goes first in the recent games, so
+        // the desk opens it; one that will not open leaves the recent games as they were.
+        if let Some(path) = &first {
+            match crate::game::Game::open_at(&path.to_string_lossy(), &library) {
+                Ok(_) => {
+                    if let Some(file) = recent_file() {
+                        let _ = remember(&file, path);
+                    }
+                }
+                Err(e) => eprintln!("umpire: {}: {e}", path.display()),
+            }
+        }
         let game = opening_game_file(&library, config_dir().as_deref());
         if game.is_some() {
             let (rest_tx, rest_rx) = std::sync::mpsc::channel();

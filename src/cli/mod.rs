@@ -28,8 +28,11 @@ use umpire::rules::{
 /// Umpire: adjudication assistant for human-umpired wargames and megagames.
 /// With no command, opens the desk.
 #[derive(Debug, Parser)]
-#[command(name = "umpire", version, about)]
+#[command(name = "umpire", version = umpire::VERSION, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// A game file to open in the desk (what a double-click on a `.umpire` file runs).
+    #[arg(value_name = "GAME")]
+    pub game: Option<PathBuf>,
     /// Read rulesets from this folder (one sub-folder per ruleset) instead of the shipped ones.
     #[arg(long, global = true, env = "UMPIRE_RULES", value_name = "DIR")]
     pub rules: Option<PathBuf>,
@@ -87,6 +90,16 @@ pub enum Command {
     /// The players' view: each side follows the game live on its phones over the LAN
     /// (read-only, its side only, a link with a random token per side).
     Serve(serve::ServeArgs),
+    /// Print the shell completions for bash, zsh or fish.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual pages (umpire.1 and one per subcommand) into a folder.
+    Manpages {
+        /// The folder.
+        dir: PathBuf,
+    },
 }
 
 /// Inputs shared by `resolve` and `odds`.
@@ -281,10 +294,66 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Resolve(a) => resolve::run(cli, a),
         Command::Odds(a) => odds::run(cli, a),
         Command::Serve(a) => serve::run(cli, a),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            // Written whole at the end, so a closed pipe is an error of writing, not a panic.
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command, "umpire", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)?;
+            Ok(())
+        }
+        Command::Manpages { dir } => manpages(dir),
         Command::Game(c) => game::run(cli, c),
         Command::Charts(a) => report::charts(cli, a),
         Command::Sheet(a) => report::sheet(cli, a),
         Command::Report(a) => report::report(cli, a),
         Command::Megagame(c) => megagame::run(cli, c),
     }
+}
+
+/// Writes `umpire.1` and `umpire-SUBCOMMAND.1` (nested ones too: `umpire-game-deck.1`).
+fn manpages(dir: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
+    fn write(dir: &std::path::Path, command: clap::Command, name: &str) -> Result<usize> {
+        // The page is named with dashes (umpire-game-deck.1); its synopsis is what is typed.
+        let command = command
+            .name(name.to_string())
+            .bin_name(name.replace('-', " "));
+        let mut out = Vec::new();
+        clap_mangen::Man::new(command.clone()).render(&mut out)?;
+        let path = dir.join(format!("{name}.1"));
+        std::fs::write(&path, out).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let mut written = 1;
+        for sub in command.get_subcommands() {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            written += write(dir, sub.clone(), &format!("{name}-{}", sub.get_name()))?;
+        }
+        Ok(written)
+    }
+    let command = <Cli as clap::CommandFactory>::command();
+    let written = write(dir, command, "umpire")?;
+    println!("wrote {written} manual pages to {}", dir.display());
+    Ok(())
+}
+
+/// `umpire FILE`: the game file to open the desk on, checked before the window opens (a file that
+/// is not a game is refused here, naming it).
+pub fn first_game(cli: &Cli) -> Result<Option<PathBuf>> {
+    let Some(path) = &cli.game else {
+        return Ok(None);
+    };
+    if !path.is_file() {
+        return Err(anyhow!("{}: no such file", path.display()));
+    }
+    if !umpire::game::is_game_file(path) {
+        return Err(anyhow!(
+            "{}: not an Umpire game file (a game starts with `umpire game new`)",
+            path.display()
+        ));
+    }
+    Ok(Some(
+        std::path::absolute(path).unwrap_or_else(|_| path.clone()),
+    ))
 }

@@ -774,3 +774,110 @@ fn a_leading_minus_is_a_value() {
         r.show()
     );
 }
+
+/// `umpire --version` says the version and the commit it was built from.
+#[test]
+fn the_version_names_the_commit() {
+    let run = umpire(&["--version"]);
+    assert!(run.success, "{}", run.show());
+    let line = run.stdout.trim();
+    let commit = line
+        .strip_prefix(&format!("umpire {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{line}"
+    );
+}
+
+/// Bash completes `umpire game <TAB>` with the game subcommands, and `umpire game deck d<TAB>`
+/// with draw.
+#[test]
+fn bash_completes_the_subcommands() {
+    let run = umpire(&["completions", "bash"]);
+    assert!(run.success, "{}", run.show());
+    let dir = std::env::temp_dir().join(format!("umpire-completions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("umpire.bash");
+    std::fs::write(&script, &run.stdout).expect("write");
+    let complete = |words: &str, cword: usize| -> String {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{words}'; \
+                 COMP_POINT=${{#COMP_LINE}}; _umpire umpire; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+                script.display()
+            ))
+            .output()
+            .expect("bash");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let game = complete("umpire game ''", 2);
+    for sub in ["new", "resolve", "deck", "verify", "export"] {
+        assert!(game.lines().any(|l| l == sub), "{sub} not offered: {game}");
+    }
+    let deck = complete("umpire game deck d", 3);
+    assert!(deck.lines().any(|l| l == "draw"), "{deck}");
+    for shell in ["zsh", "fish"] {
+        let run = umpire(&["completions", shell]);
+        assert!(
+            run.success && run.stdout.contains("deck"),
+            "{shell}: {}",
+            run.show()
+        );
+    }
+}
+
+/// The manual pages: umpire(1) and one per subcommand, whose synopsis is what is typed; `man -l`
+/// renders them.
+#[test]
+fn the_manual_pages_are_written_and_render() {
+    let dir = std::env::temp_dir().join(format!("umpire-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = umpire(&["manpages", dir.to_str().expect("utf-8")]);
+    assert!(run.success, "{}", run.show());
+    for page in [
+        "umpire.1",
+        "umpire-game.1",
+        "umpire-game-deck-draw.1",
+        "umpire-serve.1",
+        "umpire-roll.1",
+    ] {
+        assert!(dir.join(page).is_file(), "{page}");
+    }
+    let out = std::process::Command::new("man")
+        .args(["-l", "-P", "cat"])
+        .arg(dir.join("umpire-game-deck-draw.1"))
+        .env("MANWIDTH", "100")
+        .output()
+        .expect("man (Debian's man-db; .ci/run installs it)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("umpire game deck draw"), "{text}");
+    assert!(text.contains("--item"), "{text}");
+}
+
+/// `umpire FILE` is for game files: anything else is refused before a window opens.
+#[test]
+fn a_file_that_is_not_a_game_is_refused_before_the_desk_opens() {
+    let run = umpire(&["Cargo.toml"]);
+    assert!(!run.success);
+    assert!(
+        run.stderr.contains("Cargo.toml: not an Umpire game file"),
+        "{}",
+        run.show()
+    );
+    let run = umpire(&["no-such-game.umpire"]);
+    assert!(!run.success);
+    assert!(
+        run.stderr.contains("no-such-game.umpire: no such file"),
+        "{}",
+        run.show()
+    );
+}
