@@ -69,7 +69,7 @@ pub use shared::{
     queue_file_name,
 };
 pub use shell::{
-    BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
+    ABOUT_LABEL, BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
 };
 pub use side_view::SideCache;

@@ -75,6 +75,8 @@ pub struct Shell {
     pub print: super::print::PrintDialog,
     /// File → Players' view….
     pub players: super::players::PlayersView,
+    /// Help → About Umpire.
+    pub about: bool,
     /// Where the rulesets come from (for the chart editor and reloading).
     pub rules: RulesSetup,
     /// The config folder that keeps each game's map underlay (None: underlays are not kept).
@@ -122,6 +124,7 @@ impl Shell {
             message: None,
             print: super::print::PrintDialog::default(),
             players: super::players::PlayersView::default(),
+            about: false,
             rules: RulesSetup::default(),
             config_dir: None,
             job: None,
@@ -560,6 +563,12 @@ impl Shell {
             ui.menu_button("Commands", |ui| {
                 command_buttons(ui, &ctx, &Command::ALL, &mut self.queue);
             });
+            ui.menu_button("Help", |ui| {
+                if ui.button(ABOUT_LABEL).clicked() {
+                    self.about = true;
+                    ui.close();
+                }
+            });
             ui.separator();
             let tabs = [
                 (Screen::Game, "Game"),
@@ -641,6 +650,14 @@ impl Shell {
         self.print.dialog_ui(ui, printing, charts, library);
         self.players
             .dialog_ui(ui, game.as_ref().map(|g| g.path()), library);
+        if self.about {
+            let mut open = true;
+            egui::Window::new(ABOUT_LABEL)
+                .open(&mut open)
+                .collapsible(false)
+                .show(&ctx, about_ui);
+            self.about = open;
+        }
         if let Some(mut prompt) = self.password.take() {
             let mut open = true;
             match prompt.ui(&ctx, &mut open) {
@@ -1118,4 +1135,42 @@ fn command_buttons(
             queue.push(c.clone());
         }
     }
+}
+
+/// The label of Help → About.
+pub const ABOUT_LABEL: &str = "About Umpire";
+
+/// Help → About: the version and commit, the licences, and where the user's data is.
+fn about_ui(ui: &mut Ui) {
+    ui.heading("Umpire");
+    ui.label(format!("Version {}", crate::VERSION));
+    ui.label("An adjudication assistant for human-umpired tabletop wargames and megagames.");
+    ui.add_space(6.0);
+    ui.label(RichText::new("Licences").strong());
+    ui.label("Umpire: MIT or Apache-2.0, at your choice.");
+    ui.label(
+        "The DejaVu fonts embedded for the printed PDFs: the Bitstream Vera licence, with \
+         DejaVu's changes in the public domain (templates/fonts/LICENSE-DejaVu.txt).",
+    );
+    ui.add_space(6.0);
+    ui.label(RichText::new("Your data").strong());
+    let show = |p: Option<std::path::PathBuf>| {
+        p.map_or_else(
+            || "(no home folder)".to_string(),
+            |p| p.display().to_string(),
+        )
+    };
+    egui::Grid::new("about_paths")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("New games");
+            ui.label(RichText::new(super::files::games_dir().display().to_string()).monospace());
+            ui.end_row();
+            ui.label("Recent games, map underlays");
+            ui.label(RichText::new(show(super::config_dir())).monospace());
+            ui.end_row();
+            ui.label("Your transcriptions of missing tables");
+            ui.label(RichText::new(show(crate::rules::layer::default_user_dir())).monospace());
+            ui.end_row();
+        });
 }

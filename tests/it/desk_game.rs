@@ -1426,3 +1426,18 @@ fn the_players_view_starts_rotates_its_links_and_stops_from_the_desk() {
     assert!(harness.state().shell.players.links().is_empty());
     assert_eq!(status(&addr, "/"), None, "nothing listens any more");
 }
+
+/// Help → About: the version with its commit, the licences, and where the user's data is.
+#[test]
+fn about_says_the_version_the_licences_and_where_the_data_is() {
+    let path = temp_game("about");
+    let mut harness = desk_on(&path, &fixture());
+    harness.run();
+    harness.state_mut().shell.about = true;
+    harness.run();
+    harness.run();
+    assert!(!labels_containing(&harness, &format!("Version {}", umpire::VERSION)).is_empty());
+    assert!(!labels_containing(&harness, "MIT or Apache-2.0").is_empty());
+    assert!(!labels_containing(&harness, "DejaVu").is_empty());
+    assert!(!labels_containing(&harness, "Your transcriptions of missing tables").is_empty());
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the Debian package from this checkout: target/debian/umpire_VERSION_ARCH.deb.
+# It holds the binary (rulesets, scenarios, print templates and fonts are embedded in it), the
+# menu entry and its icon, the MIME type of game files (a double-click opens the desk), the shell
+# completions for bash, zsh and fish, and the manual pages. Needs Debian's dpkg-deb (dpkg) and
+# gzip; `cargo build --release` runs first unless BIN=path/to/umpire is given.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --locked
+  BIN=${CARGO_TARGET_DIR:-target}/release/umpire
+fi
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+arch=$(dpkg --print-architecture)
+out=${CARGO_TARGET_DIR:-target}/debian
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root="$stage/umpire_${version}_${arch}"
+
+install -D -m 0755 "$BIN" "$root/usr/bin/umpire"
+strip --strip-unneeded "$root/usr/bin/umpire" 2>/dev/null || true
+install -D -m 0644 packaging/umpire.desktop "$root/usr/share/applications/umpire.desktop"
+install -D -m 0644 packaging/umpire-mime.xml "$root/usr/share/mime/packages/umpire.xml"
+install -D -m 0644 packaging/umpire.svg "$root/usr/share/icons/hicolor/scalable/apps/umpire.svg"
+for size in 16 32 48 64 128 256; do
+  install -D -m 0644 "packaging/umpire-$size.png" \
+    "$root/usr/share/icons/hicolor/${size}x${size}/apps/umpire.png"
+done
+# Completions and manual pages, from the binary itself.
+mkdir -p "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
+  "$root/usr/share/fish/vendor_completions.d" "$root/usr/share/man/man1"
+"$BIN" completions bash >"$root/usr/share/bash-completion/completions/umpire"
+"$BIN" completions zsh >"$root/usr/share/zsh/vendor-completions/_umpire"
+"$BIN" completions fish >"$root/usr/share/fish/vendor_completions.d/umpire.fish"
+"$BIN" manpages "$root/usr/share/man/man1" >/dev/null
+gzip -9n "$root"/usr/share/man/man1/*.1
+# The licences: the project's and the embedded DejaVu fonts'.
+install -D -m 0644 /dev/null "$root/usr/share/doc/umpire/copyright"
+{
+  echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+  echo "Upstream-Name: umpire"
+  echo
+  echo "Files: *"
+  echo "License: MIT or Apache-2.0"
+  echo
+  echo "Files: templates/fonts/*"
+  echo "License: Bitstream-Vera and public domain (DejaVu fonts)"
+  sed 's/^/ /; s/^ $/ ./' templates/fonts/LICENSE-DejaVu.txt
+} >"$root/usr/share/doc/umpire/copyright"
+chmod 0644 "$root/usr/share/doc/umpire/copyright"
+
+size=$(du -sk "$root/usr" | cut -f1)
+mkdir -p "$root/DEBIAN"
+cat >"$root/DEBIAN/control" <<CONTROL
+Package: umpire
+Version: $version
+Architecture: $arch
+Maintainer: Umpire developers <umpire@localhost>
+Installed-Size: $size
+Section: games
+Priority: optional
+Depends: libc6 (>= 2.36), libgcc-s1, libgl1, libegl1, libxkbcommon0, libwayland-client0, libx11-6, libxcursor1, libxrandr2, libxi6
+Recommends: mesa-vulkan-drivers, xdg-desktop-portal
+Suggests: postgresql-client, postgresql
+Description: adjudication assistant for human-umpired wargames and megagames
+ Umpire keeps a tabletop wargame or a megagame at the table: where the counters are,
+ the Sequence of Play, the procedures resolved from YAML rulesets with every modifier
+ and its rule shown and the exact odds before the roll, app or physical dice, a
+ hash-chained journal players can verify, turn reports and chart sheets as PDF, and a
+ read-only live view for each side's phones.
+CONTROL
+mkdir -p "$out"
+deb="$out/umpire_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+echo "$deb"
