@@ -28,7 +28,7 @@ use umpire::rules::{
 /// Umpire: adjudication assistant for human-umpired wargames and megagames.
 /// With no command, opens the desk.
 #[derive(Debug, Parser)]
-#[command(name = "umpire", version = umpire::VERSION, about, args_conflicts_with_subcommands = true)]
+#[command(name = "umpire", version = umpire::VERSION, about)]
 pub struct Cli {
     /// A game file to open in the desk (what a double-click on a `.umpire` file runs).
     #[arg(value_name = "GAME")]
