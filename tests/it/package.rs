@@ -2,7 +2,8 @@
 //! taken apart with `dpkg-deb` (installing would change the machine), and what it holds checked
 //! as a user's system would use it: the binary answers from a folder outside the checkout, the
 //! menu entry and the MIME type validate, the manual page renders, bash completes from the
-//! installed script. `.ci/run` installs dpkg-dev's tools, desktop-file-utils and libxml2-utils.
+//! installed script, and a game file opens with Umpire's entry. `.ci/run` installs
+//! desktop-file-utils, libxml2-utils, shared-mime-info, xdg-utils and libfile-mimeinfo-perl.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -108,6 +109,56 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
         "{desktop}"
     );
     assert!(desktop.contains("Exec=umpire %f"), "{desktop}");
+    // A double-click: the MIME type installed as a desktop would (into an XDG data folder of
+    // its own here), a game file is recognised and opens with Umpire's entry.
+    let xdg = scratch.join("xdg");
+    let data = xdg.join("data");
+    for (from, to) in [
+        (
+            "usr/share/applications/umpire.desktop",
+            "applications/umpire.desktop",
+        ),
+        (
+            "usr/share/mime/packages/umpire.xml",
+            "mime/packages/umpire.xml",
+        ),
+    ] {
+        std::fs::create_dir_all(data.join(to).parent().expect("folder")).expect("dir");
+        std::fs::copy(root.join(from), data.join(to)).expect("copy");
+    }
+    let (ok, said) = run(Command::new("update-mime-database").arg(data.join("mime")));
+    assert!(ok, "{said}");
+    let (ok, said) = run(Command::new("update-desktop-database").arg(data.join("applications")));
+    assert!(ok, "{said}");
+    let (ok, said) = in_elsewhere(&[
+        "--no-user-rules",
+        "game",
+        "new",
+        "ailsh_1_venice_at_bay_1509",
+        "-o",
+        "venice.umpire",
+        "--seed",
+        "1",
+    ]);
+    assert!(ok, "{said}");
+    let xdg_mime = |args: &[&str]| {
+        run(Command::new("xdg-mime")
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &xdg)
+            .env("XDG_DATA_HOME", &data)
+            .env("XDG_CONFIG_HOME", xdg.join("config"))
+            .env("XDG_DATA_DIRS", format!("{}:/usr/share", data.display())))
+    };
+    let (ok, kind) = xdg_mime(&[
+        "query",
+        "filetype",
+        elsewhere.join("venice.umpire").to_str().expect("utf-8"),
+    ]);
+    assert!(ok && kind.trim() == "application/x-umpire-game", "{kind}");
+    let (ok, opener) = xdg_mime(&["query", "default", "application/x-umpire-game"]);
+    assert!(ok && opener.trim() == "umpire.desktop", "{opener}");
     // The manual page renders.
     let (ok, page) = run(Command::new("man")
         .args(["-l", "-P", "cat"])
