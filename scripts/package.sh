@@ -11,6 +11,9 @@ if [ -z "${BIN:-}" ]; then
   BIN=${CARGO_TARGET_DIR:-target}/release/umpire
 fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# The maintainer: whoever made the commit this package is built from.
+maintainer=$(git log -1 --format='%an <%ae>' 2>/dev/null || true)
+maintainer=${maintainer:-${DEBFULLNAME:-Umpire} <${DEBEMAIL:-$(id -un)@$(hostname -f)}>}
 arch=$(dpkg --print-architecture)
 out=${CARGO_TARGET_DIR:-target}/debian
 stage=$(mktemp -d)
@@ -49,25 +52,39 @@ install -D -m 0644 /dev/null "$root/usr/share/doc/umpire/copyright"
 } >"$root/usr/share/doc/umpire/copyright"
 chmod 0644 "$root/usr/share/doc/umpire/copyright"
 
+# A native package's changelog: the last commits of this checkout.
+{
+  echo "umpire ($version) unstable; urgency=medium"
+  echo
+  git log -20 --format='  * %s' 2>/dev/null | cut -c1-78 || echo "  * Built outside a git checkout."
+  echo
+  echo " -- $maintainer  $(date -R)"
+} | gzip -9n >"$root/usr/share/doc/umpire/changelog.gz"
+chmod 0644 "$root/usr/share/doc/umpire/changelog.gz"
+# unsafe-libyaml (through yaml_serde) is libyaml translated to Rust, linked in by design.
+install -D -m 0644 /dev/null "$root/usr/share/lintian/overrides/umpire"
+echo "umpire: embedded-library libyaml [usr/bin/umpire]" >"$root/usr/share/lintian/overrides/umpire"
+
 size=$(du -sk "$root/usr" | cut -f1)
 mkdir -p "$root/DEBIAN"
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: umpire
 Version: $version
 Architecture: $arch
-Maintainer: Umpire developers <umpire@localhost>
+Maintainer: $maintainer
 Installed-Size: $size
-Section: games
+Section: utils
 Priority: optional
 Depends: libc6 (>= 2.36), libgcc-s1, libgl1, libegl1, libxkbcommon0, libwayland-client0, libx11-6, libxcursor1, libxrandr2, libxi6
 Recommends: mesa-vulkan-drivers, xdg-desktop-portal
 Suggests: postgresql-client, postgresql
 Description: adjudication assistant for human-umpired wargames and megagames
- Umpire keeps a tabletop wargame or a megagame at the table: where the counters are,
- the Sequence of Play, the procedures resolved from YAML rulesets with every modifier
- and its rule shown and the exact odds before the roll, app or physical dice, a
- hash-chained journal players can verify, turn reports and chart sheets as PDF, and a
- read-only live view for each side's phones.
+ Umpire keeps a tabletop wargame or a megagame at the table: where the
+ counters are, the Sequence of Play, the procedures resolved from YAML
+ rulesets with every modifier and its rule shown and the exact odds before
+ the roll, app or physical dice, a hash-chained journal players can verify,
+ turn reports and chart sheets as PDF, and a read-only live view for each
+ side's phones.
 CONTROL
 mkdir -p "$out"
 deb="$out/umpire_${version}_${arch}.deb"
