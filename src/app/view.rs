@@ -347,16 +347,10 @@ impl Desk {
             filled.set_width((bar_width * probability as f32).clamp(0.0, bar_width));
             ui.painter().rect_filled(filled, 3.0, color);
         };
-        let label_text = |o: &crate::resolve::OutcomeOdds| match o.value {
-            Some(v) if o.label != v.to_string() && o.label.parse::<i64>().is_err() => {
-                format!("{} ({v})", o.label)
-            }
-            _ => o.label.clone(),
-        };
         if stacked {
             for o in &odds.outcomes {
                 let missing = o.code == MISSING_CODE;
-                let text = RichText::new(label_text(o));
+                let text = RichText::new(o.words());
                 ui.add(
                     egui::Label::new(if missing {
                         text.color(warn)
@@ -380,9 +374,9 @@ impl Desk {
                     for o in &odds.outcomes {
                         let missing = o.code == MISSING_CODE;
                         if missing {
-                            ui.colored_label(warn, label_text(o));
+                            ui.colored_label(warn, o.words());
                         } else {
-                            ui.label(RichText::new(label_text(o)).strong());
+                            ui.label(RichText::new(o.words()).strong());
                         }
                         bar_ui(ui, o.probability, if missing { warn } else { bar_fill });
                         ui.label(format!("{:.1}%", o.probability * 100.0));

@@ -33,6 +33,19 @@ pub struct OutcomeOdds {
     pub count: BigUint,
 }
 
+impl OutcomeOdds {
+    /// The outcome as people read it: its label, with the number it carries when the label
+    /// does not already say it ("Hits (3)", "D", "2").
+    pub fn words(&self) -> String {
+        match self.value {
+            Some(v) if self.label != v.to_string() && self.label.parse::<i64>().is_err() => {
+                format!("{} ({v})", self.label)
+            }
+            _ => self.label.clone(),
+        }
+    }
+}
+
 /// The odds of a procedure for given inputs: the JSON contract of `umpire odds`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Odds {

@@ -143,14 +143,9 @@ fn odds_words(game: &Game, e: &crate::game::Event, cache: &mut OddsCache) -> Opt
                 .iter()
                 .take(12)
                 .map(|o| {
-                    let name = match o.value {
-                        Some(v) if o.code == "hits" || o.label == o.code => {
-                            format!("{} {v}", o.label)
-                        }
-                        _ => o.label.clone(),
-                    };
                     format!(
-                        "{name} {:.1}% ({})",
+                        "{} {:.1}% ({})",
+                        o.words(),
                         o.probability * 100.0,
                         o.fraction.words()
                     )
