@@ -34,21 +34,17 @@ impl Default for PlayersView {
     fn default() -> PlayersView {
         PlayersView {
             open: false,
-            bind: format!("{}:8080", lan_address()),
+            // This machine's LAN address, or the loopback address without a network.
+            bind: format!(
+                "{}:8080",
+                crate::serve::lan_address()
+                    .map_or_else(|| "127.0.0.1".to_string(), |ip| ip.to_string())
+            ),
             max_connections: 64,
             server: None,
             message: None,
         }
     }
-}
-
-/// This machine's address on the LAN (the interface that would reach a private address), or
-/// the loopback address.
-fn lan_address() -> String {
-    std::net::UdpSocket::bind("0.0.0.0:0")
-        .and_then(|s| s.connect("192.168.0.1:9").map(|()| s))
-        .and_then(|s| s.local_addr())
-        .map_or_else(|_| "127.0.0.1".to_string(), |a| a.ip().to_string())
 }
 
 impl std::fmt::Debug for PlayersView {

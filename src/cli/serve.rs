@@ -32,17 +32,10 @@ pub struct ServeArgs {
 pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
     let lib = library(cli)?;
     super::password::ready(&args.file.to_string_lossy())?;
-    let bind = match args.bind {
-        Some(b) => b,
-        None => {
-            let ip = std::net::UdpSocket::bind("0.0.0.0:0")
-                .and_then(|s| s.connect("192.168.0.1:9").map(|()| s))
-                .and_then(|s| s.local_addr())
-                .map(|a| a.ip())
-                .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
-            SocketAddr::new(ip, 8080)
-        }
-    };
+    let bind = args.bind.unwrap_or_else(|| {
+        let ip = umpire::serve::lan_address().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+        SocketAddr::new(ip, 8080)
+    });
     let server = Server::start(
         &args.file.to_string_lossy(),
         lib,

@@ -156,7 +156,7 @@ impl Server {
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let host = if addr.ip().is_unspecified() {
             // Listening everywhere: a phone needs one of the machine's addresses.
-            local_lan_address().unwrap_or_else(|| "127.0.0.1".to_string())
+            lan_address().map_or_else(|| "127.0.0.1".to_string(), |ip| ip.to_string())
         } else {
             addr.ip().to_string()
         };
@@ -279,13 +279,13 @@ impl Drop for Server {
     }
 }
 
-/// An address of this machine on the LAN, found by asking the system which interface would
-/// reach a private address (no packet is sent: a UDP socket only connects).
-fn local_lan_address() -> Option<String> {
+/// This machine's address on the LAN, found by asking the system which interface would reach a
+/// private address (no packet is sent: a UDP socket only connects). None without a network.
+pub fn lan_address() -> Option<std::net::IpAddr> {
     let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
     socket.connect("192.168.0.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
-    (!ip.is_unspecified()).then(|| ip.to_string())
+    (!ip.is_unspecified()).then_some(ip)
 }
 
 /// The side an audience's exports and reports are made for (None: everyone's, the public's).
