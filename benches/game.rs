@@ -46,6 +46,7 @@ fn ten_thousand(lib: &Library) -> PathBuf {
                 inputs: vec![("discipline".into(), "B".into())],
                 physical: None,
                 chart_result: None,
+                chart_confirmed: false,
                 counters: Default::default(),
             },
             1 => Action::Move {

@@ -37,6 +37,7 @@ fn five_hundred(lib: &Library) -> Game {
                 inputs: vec![("discipline".into(), "B".into())],
                 physical: None,
                 chart_result: None,
+                chart_confirmed: false,
                 counters: [("unit".to_string(), vec!["red-horse".to_string()])].into(),
             },
             1 => Action::Move {

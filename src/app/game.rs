@@ -1084,9 +1084,10 @@ impl GameDesk {
             self.chart_unconfirmed = Some(chart);
             return false;
         }
+        let confirmed = self.chart_confirmed.as_deref() == Some(chart.as_str());
         self.chart_unconfirmed = None;
         self.chart_confirmed = None;
-        self.resolve(physical, Some(chart))
+        self.resolve(physical, Some((chart, confirmed)))
     }
 
     /// Confirms a chart code the text does not name ("as printed on my chart") and uses it.
@@ -1140,7 +1141,11 @@ impl GameDesk {
             .all(|w| codes.iter().any(|(c, _)| c.eq_ignore_ascii_case(w)))
     }
 
-    fn resolve(&mut self, physical: Option<Vec<String>>, chart_result: Option<String>) -> bool {
+    fn resolve(
+        &mut self,
+        physical: Option<Vec<String>>,
+        chart: Option<(String, bool)>,
+    ) -> bool {
         let Some(procedure) = self.procedure_id() else {
             self.message = Some("pick a procedure first".into());
             return false;
@@ -1149,7 +1154,8 @@ impl GameDesk {
             procedure,
             inputs: self.inputs_as_typed(),
             physical: physical.clone(),
-            chart_result,
+            chart_result: chart.as_ref().map(|(c, _)| c.clone()),
+            chart_confirmed: chart.as_ref().is_some_and(|(_, confirmed)| *confirmed),
             counters: self.roles.clone(),
         };
         match self.game.act(&self.actor(), action) {

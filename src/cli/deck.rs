@@ -147,10 +147,11 @@ fn owner_of(game: &Game, deck: &str, side: Option<&String>) -> Result<(String, O
             anyhow!("no deck or cup '{deck}' — there are: {}", known.join("; "))
         }
     })?;
-    Ok((
-        spec.id.clone(),
-        if spec.per_side { side.cloned() } else { None },
-    ))
+    let owner = match (spec.per_side, side) {
+        (true, Some(s)) => Some(umpire::game::Names::of(game).side(s)?.into()),
+        _ => None,
+    };
+    Ok((spec.id.clone(), owner))
 }
 
 fn parse_fill(items: &[String]) -> Result<Vec<(String, u32)>> {
@@ -270,6 +271,11 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
     let who = actor(cli, &game, None)?;
     let (deck, owner) = owner_of(&game, deck, side.as_ref())?;
+    // The side drawing into its hand, as an id (a side's name works as well).
+    let mut op = op;
+    if let DeckOp::Draw { side: Some(s), .. } = &mut op {
+        *s = umpire::game::Names::of(&game).side(s)?.into();
+    }
     act_on(
         &mut game,
         &who,

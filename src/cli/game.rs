@@ -10,7 +10,7 @@ use clap::Subcommand;
 use super::{Cli, library, print_json};
 use umpire::game::export::{ExportOptions, SeedSecret, export_text, import, read_export};
 use umpire::game::scenario::Position;
-use umpire::game::{Action, Actor, Event, Game, Head, visibility};
+use umpire::game::{Action, Actor, Event, Game, Head, Names, visibility};
 use umpire::megagame::remit::SignedIn;
 use umpire::resolve::describe_effect;
 use umpire::rules::Library;
@@ -86,6 +86,15 @@ pub enum GameCommand {
         /// negative one too: `--chart-result -2`).
         #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
         chart_result: Option<String>,
+        /// The result read off the physical chart when the text does not name it among the
+        /// chart's codes: you confirm your chart prints CODE (recorded with the result).
+        #[arg(
+            long,
+            value_name = "CODE",
+            allow_hyphen_values = true,
+            conflicts_with = "chart_result"
+        )]
+        chart_prints: Option<String>,
         /// A counter involved, ROLE=COUNTER (e.g. attacker=fr-1).
         #[arg(long = "counter", value_name = "ROLE=ID")]
         counters: Vec<String>,
@@ -444,8 +453,15 @@ pub(super) fn actor(cli: &Cli, game: &Game, by: Option<&String>) -> Result<Actor
 }
 
 fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
+    act_with(cli, file, |_| Ok(action))
+}
+
+/// Opens the game, builds the action against it (names settled into ids by [`Names`]) and
+/// records it.
+fn act_with(cli: &Cli, file: &Path, build: impl FnOnce(&Names) -> Result<Action>) -> Result<()> {
     let (mut game, _) = open(cli, file)?;
     let actor = actor(cli, &game, None)?;
+    let action = build(&Names::of(&game))?;
     act_on(&mut game, &actor, action)
 }
 
@@ -487,12 +503,6 @@ pub(super) fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<(
     Ok(())
 }
 
-/// A state id names its ledger counter; anything else is a counter id.
-fn ledger_or_counter(game: &Game, name: &str) -> String {
-    umpire::megagame::People::of(game)
-        .ledger_counter(name)
-        .map_or_else(|| name.to_string(), str::to_string)
-}
 
 fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
     let words = umpire::game::describe::Words::of(game);
@@ -687,7 +697,8 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             json,
         } => {
             let (game, _) = open(cli, file)?;
-            side_status(&game, side, *json)
+            let side = Names::of(&game).side(side)?;
+            side_status(&game, side.as_str(), *json)
         }
         GameCommand::RevealContacts { file } => {
             let (mut game, _) = open(cli, file)?;
@@ -800,21 +811,27 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             inputs,
             roll,
             chart_result,
+            chart_prints,
             counters,
             by,
             json,
         } => {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, by.as_ref())?;
+            let names = Names::of(&game);
             let mut roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
-            for (role, id) in pairs(counters, "--counter")? {
-                roles.entry(role).or_default().push(id);
+            for (role, named) in pairs(counters, "--counter")? {
+                let id = names
+                    .counter(&named)
+                    .map_err(|e| anyhow!("--counter {role}={named}: {e}"))?;
+                roles.entry(role).or_default().push(id.into());
             }
             let action = Action::Resolve {
-                procedure: procedure.clone(),
+                procedure: names.procedure(procedure)?.into(),
                 inputs: pairs(inputs, "--input")?,
                 physical: (!roll.is_empty()).then(|| roll.clone()),
-                chart_result: chart_result.clone(),
+                chart_result: chart_result.clone().or_else(|| chart_prints.clone()),
+                chart_confirmed: chart_prints.is_some(),
                 counters: roles,
             };
             let seqs = game.act(&actor, action)?;
@@ -845,56 +862,44 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, None)?;
             let to = parse_position(&game, to)?;
-            act_on(
-                &mut game,
-                &actor,
-                Action::Move {
-                    counter: counter.clone(),
-                    to,
-                },
-            )
+            let counter = Names::of(&game).counter(counter)?.into();
+            act_on(&mut game, &actor, Action::Move { counter, to })
         }
         GameCommand::Set {
             file,
             counter,
             attribute,
             value,
-        } => act(
-            cli,
-            file,
-            Action::SetAttribute {
-                counter: counter.clone(),
+        } => act_with(cli, file, |names| {
+            Ok(Action::SetAttribute {
+                counter: names.ledger_or_counter(counter)?.into(),
                 attribute: attribute.clone(),
                 value: value.clone(),
-            },
-        ),
+            })
+        }),
         GameCommand::Mark {
             file,
             counter,
             status,
             clear,
-        } => act(
-            cli,
-            file,
-            Action::SetStatus {
-                counter: counter.clone(),
+        } => act_with(cli, file, |names| {
+            Ok(Action::SetStatus {
+                counter: names.counter(counter)?.into(),
                 status: status.clone(),
                 on: !clear,
-            },
-        ),
+            })
+        }),
         GameCommand::Deck(command) => super::deck::run(cli, command),
         GameCommand::Remove {
             file,
             counter,
             reason,
-        } => act(
-            cli,
-            file,
-            Action::Remove {
-                counter: counter.clone(),
+        } => act_with(cli, file, |names| {
+            Ok(Action::Remove {
+                counter: names.counter(counter)?.into(),
                 reason: reason.clone(),
-            },
-        ),
+            })
+        }),
         GameCommand::Override {
             file,
             entry,
@@ -941,7 +946,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, by.as_ref())?;
-            let counter = ledger_or_counter(&game, counter);
+            let counter = Names::of(&game).ledger_or_counter(counter)?.into();
             act_on(
                 &mut game,
                 &actor,
@@ -963,8 +968,9 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, None)?;
-            let from = ledger_or_counter(&game, from);
-            let to = ledger_or_counter(&game, to);
+            let names = Names::of(&game);
+            let from = names.ledger_or_counter(from)?.into();
+            let to = names.ledger_or_counter(to)?.into();
             act_on(
                 &mut game,
                 &actor,
@@ -1127,22 +1133,12 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 force.check(p)?;
             }
             let (mut game, _) = open(cli, file)?;
-            if let Some(side) = side
-                && !game.scenario().sides.iter().any(|s| s.id == *side)
-            {
-                bail!(
-                    "no side '{side}' in {} — sides: {}",
-                    game.scenario().title,
-                    game.scenario()
-                        .sides
-                        .iter()
-                        .map(|s| s.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
+            let side = side
+                .as_deref()
+                .map(|s| Names::of(&game).side(s))
+                .transpose()?;
             let options = ExportOptions {
-                side: side.clone(),
+                side: side.map(String::from),
                 with_seed: *with_seed,
             };
             let text = export_text(&mut game, &options)?;
@@ -1183,27 +1179,44 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             if *proposed {
                 changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
             }
-            for (id, n) in pairs(losses, "--loss")? {
+            let names = Names::of(&game);
+            for (named, n) in pairs(losses, "--loss")? {
                 let n: i64 = n
                     .parse()
-                    .map_err(|_| anyhow!("--loss {id}={n}: the loss is a whole number"))?;
+                    .map_err(|_| anyhow!("--loss {named}={n}: the loss is a whole number"))?;
+                let id = names
+                    .counter(&named)
+                    .map_err(|e| anyhow!("--loss {named}={n}: {e}"))?;
+                let Some(attribute) = &game.ruleset().strength_attribute else {
+                    bail!("this ruleset names no strength attribute: use `game set`");
+                };
                 let change =
                     umpire::game::effects::strength_loss(game.ruleset(), game.state(), &id, n)
                         .ok_or_else(|| {
-                            anyhow!("this ruleset names no strength attribute: use `game set`")
+                            anyhow!(
+                                "--loss {named}={n}: {} has no {} to lose (use `game set`)",
+                                game.state().counter_name(id.as_str()),
+                                umpire::game::describe::Words::of(&game).attribute(attribute)
+                            )
                         })?;
                 changes.push(change);
             }
-            for (id, status) in pairs(statuses, "--status")? {
+            for (named, status) in pairs(statuses, "--status")? {
+                let id = names
+                    .counter(&named)
+                    .map_err(|e| anyhow!("--status {named}={status}: {e}"))?;
                 changes.push(umpire::game::CounterChange::Status {
-                    counter: id,
+                    counter: id.into(),
                     status,
                     on: true,
                 });
             }
-            for id in eliminated {
+            for named in eliminated {
+                let id = names
+                    .counter(named)
+                    .map_err(|e| anyhow!("--eliminate {named}: {e}"))?;
                 changes.push(umpire::game::CounterChange::Remove {
-                    counter: id.clone(),
+                    counter: id.into(),
                     reason: format!("eliminated (entry {entry})"),
                 });
             }
@@ -1388,6 +1401,7 @@ fn soak(
                 inputs: Vec::new(),
                 physical: None,
                 chart_result: None,
+                chart_confirmed: false,
                 counters: BTreeMap::new(),
             },
             (2, _, Some(c)) => Action::Move {

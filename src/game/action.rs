@@ -87,6 +87,9 @@ pub enum Action {
         physical: Option<Vec<String>>,
         /// The result read off the physical chart, for a cell the text does not give.
         chart_result: Option<String>,
+        /// The umpire confirms `chart_result` is what their chart prints, though the text does
+        /// not name it among the chart's codes (recorded with the result).
+        chart_confirmed: bool,
         /// Counters involved, by role.
         counters: BTreeMap<String, Vec<String>>,
     },

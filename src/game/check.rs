@@ -70,6 +70,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             inputs,
             physical,
             chart_result,
+            chart_confirmed,
             counters,
         } => check_resolve(
             view,
@@ -77,7 +78,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             procedure,
             inputs,
             physical.as_deref(),
-            chart_result.as_deref(),
+            chart_result.as_deref().map(|c| (c, *chart_confirmed)),
             counters,
         ),
         Action::ApplyEffects { of, changes } => check_apply_effects(view, *of, changes),
@@ -344,26 +345,13 @@ fn check_deck(
 
 /// The counter of that id, or a refusal naming the counters with a similar one.
 pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusal> {
-    view.state.counters.get(id).ok_or_else(|| {
-        let wanted = id.to_lowercase();
-        Refusal::NoCounter {
+    view.state
+        .counters
+        .get(id)
+        .ok_or_else(|| Refusal::NoCounter {
             counter: id.to_string(),
-            close: view
-                .state
-                .counters
-                .values()
-                .filter(|c| {
-                    let name = c.name.to_lowercase();
-                    name.contains(&wanted)
-                        || wanted.contains(&name)
-                        || c.id.contains(id)
-                        || id.contains(c.id.as_str())
-                })
-                .take(8)
-                .map(|c| format!("\"{}\"", c.name))
-                .collect(),
-        }
-    })
+            close: super::names::close_counters(view.state, id),
+        })
 }
 
 /// Checks a position against the game's geometry.
@@ -760,7 +748,7 @@ fn check_resolve(
     procedure: &str,
     typed: &[(String, String)],
     physical: Option<&[String]>,
-    chart_result: Option<&str>,
+    chart: Option<(&str, bool)>,
     counters: &BTreeMap<String, Vec<String>>,
 ) -> Checked {
     let Some(p) = view.ruleset.procedure(procedure) else {
@@ -818,11 +806,62 @@ fn check_resolve(
             },
         },
     };
-    let resolution = resolve(view.ruleset, p, &given, dice, chart_result)?;
+    let mut resolution = resolve(view.ruleset, p, &given, dice, chart.map(|(c, _)| c))?;
+    if let Some((code, confirmed)) = chart
+        && resolution.outcome.from_physical_chart
+    {
+        chart_code(view.ruleset, p, &mut resolution, code, confirmed)?;
+    }
     Ok(vec![EventKind::Resolved {
         resolution: Box::new(resolution),
         counters: counters.clone(),
     }])
+}
+
+/// A result read off the umpire's chart: taken when it is one of the codes the text gives for
+/// that chart (each word of a combined result such as "A1 D3"), else only when the umpire
+/// confirms it is what the chart prints — recorded with the result.
+fn chart_code(
+    ruleset: &crate::rules::Ruleset,
+    p: &crate::rules::Procedure,
+    resolution: &mut crate::resolve::Resolution,
+    code: &str,
+    confirmed: bool,
+) -> Result<(), Refusal> {
+    let table = resolution.lookup.as_ref().and_then(|l| ruleset.table(&l.table));
+    // A table with a result key holds the code to it already (the resolver refuses others).
+    if table.is_some_and(|t| !t.results.is_empty()) {
+        return Ok(());
+    }
+    // The codes the text gives: the chart's own, and the procedure's outcomes.
+    let mut codes: Vec<String> = table
+        .map(|t| t.given_codes().into_iter().map(|(c, _)| c).collect())
+        .unwrap_or_default();
+    for o in &p.outcomes {
+        if !codes.contains(&o.code) {
+            codes.push(o.code.clone());
+        }
+    }
+    let title = table.map_or_else(|| p.name.clone(), |t| t.title.clone());
+    let known = code
+        .split_whitespace()
+        .all(|w| codes.iter().any(|c| c.eq_ignore_ascii_case(w)));
+    if known {
+        return Ok(());
+    }
+    if !confirmed {
+        return Err(Refusal::UndeclaredChartCode {
+            code: code.trim().to_string(),
+            chart: title,
+            codes,
+        });
+    }
+    resolution.outcome.chart_confirmed = true;
+    resolution.explanation.push(format!(
+        "{} is not among the codes the text gives for {title}; the umpire confirmed the chart prints it",
+        code.trim()
+    ));
+    Ok(())
 }
 
 fn check_apply_effects(view: &View, of: u64, changes: &[CounterChange]) -> Checked {

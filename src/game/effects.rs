@@ -297,7 +297,11 @@ pub fn propose(
             "sp_loss" => {
                 let amount = effect.amount.unwrap_or(0);
                 match (&ruleset.strength_attribute, single) {
-                    (Some(_), Some(id)) => (strength_loss(ruleset, state, &id, amount), None),
+                    (Some(_), Some(id)) => (
+                        super::names::CounterId::of(state, &id)
+                            .and_then(|id| strength_loss(ruleset, state, &id, amount)),
+                        None,
+                    ),
                     (Some(_), None) => (
                         None,
                         Some(format!(
@@ -365,20 +369,24 @@ pub fn propose(
 }
 
 /// The change for a strength loss of `amount` on one counter (never below 0), when the ruleset
-/// names its strength attribute.
+/// names its strength attribute. The counter is an id settled at the edge ([`super::Names`]),
+/// never a name typed: a name looked up as an id found nothing and took the unit to 0.
 pub fn strength_loss(
     ruleset: &Ruleset,
     state: &GameState,
-    counter: &str,
+    counter: &super::names::CounterId,
     amount: i64,
 ) -> Option<CounterChange> {
     let attribute = ruleset.strength_attribute.clone()?;
     let from = state
         .counters
-        .get(counter)
+        .get(counter.as_str())
         .and_then(|c| c.attributes.get(&attribute))
         .cloned();
-    let now = if let Some(Value::Int(v)) = from { v } else { 0 };
+    // A counter without a strength has nothing to lose: no change, rather than a 0 invented.
+    let Some(Value::Int(now)) = from else {
+        return None;
+    };
     Some(CounterChange::Attribute {
         counter: counter.to_string(),
         attribute,

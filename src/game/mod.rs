@@ -14,6 +14,7 @@ pub mod face;
 pub mod gate;
 pub mod hex;
 pub mod journal;
+pub mod names;
 pub mod output;
 pub mod people;
 pub mod refusal;
@@ -29,6 +30,7 @@ pub mod words;
 pub use action::{Action, Actor, DeckOp, Edit};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
+pub use names::{CounterId, Names, ProcedureId, SideId};
 pub use journal::{
     BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
     on_busy_wait,

@@ -78,6 +78,24 @@ pub enum Refusal {
         /// Counters with a similar id.
         close: Vec<String>,
     },
+    /// A name two or more counters share.
+    #[error("'{counter}' names more than one counter — give one of: {}", matches.join(", "))]
+    AmbiguousCounter {
+        /// What was asked for.
+        counter: String,
+        /// The counters of that name, "name" (id).
+        matches: Vec<String>,
+    },
+    /// A chart result the text does not name, not confirmed as printed on the umpire's chart.
+    #[error("'{code}' is not a result the text gives for {chart}{} — if your chart prints it, confirm it (`--chart-prints {code}` on the command line, \"My chart prints …\" at the desk)", if codes.is_empty() { " (the text names none)".to_string() } else { format!(" (it gives: {})", codes.join(", ")) })]
+    UndeclaredChartCode {
+        /// As typed.
+        code: String,
+        /// The chart's title.
+        chart: String,
+        /// The codes the text gives.
+        codes: Vec<String>,
+    },
     /// A hex id of the wrong shape.
     #[error("'{hex}' is not a hex id of this map — hex ids have {digits} digits, e.g. \"0114\"")]
     NotAHex {

@@ -116,6 +116,9 @@ pub struct Outcome {
     /// Whether the umpire entered it from the physical chart.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_physical_chart: bool,
+    /// Whether the umpire confirmed a code the text does not name as what their chart prints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chart_confirmed: bool,
 }
 
 /// Where a table lookup landed.
@@ -974,6 +977,7 @@ impl<'r> Prepared<'r> {
             value,
             effects,
             from_physical_chart: false,
+            chart_confirmed: false,
         })
     }
 

@@ -13,7 +13,7 @@ pub(crate) struct Run {
     pub(crate) success: bool,
     code: Option<i32>,
     pub(crate) stdout: String,
-    stderr: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {

@@ -41,6 +41,7 @@ fn resolve_discipline(discipline: &str, physical: Option<&str>) -> Action {
         inputs: vec![("discipline".into(), discipline.into())],
         physical: physical.map(|f| vec![f.to_string()]),
         chart_result: None,
+        chart_confirmed: false,
         counters: [("unit".to_string(), vec!["red-musketeers".to_string()])].into(),
     }
 }
@@ -604,6 +605,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                 ],
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
+                chart_confirmed: false,
                 counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
             },
         )
@@ -667,6 +669,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                 ],
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
+                chart_confirmed: false,
                 counters: [(
                     "unit".to_string(),
                     vec!["red-musketeers".to_string(), "red-horse".to_string()],
@@ -793,6 +796,7 @@ fn the_weather_input_is_this_turns_weather_result() {
             inputs: Vec::new(),
             physical: Some(vec!["4".into()]),
             chart_result: Some("rain".into()),
+            chart_confirmed: false,
             counters: none.clone(),
         },
     )
@@ -834,6 +838,7 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
             inputs: Vec::new(),
             physical: Some(vec!["4".into()]),
             chart_result: Some("rain".into()),
+            chart_confirmed: false,
             counters: std::collections::BTreeMap::new(),
         },
     )

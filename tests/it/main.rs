@@ -21,6 +21,7 @@ mod malformed;
 mod megagame;
 mod megagame_clock;
 mod megagame_paper;
+mod names;
 mod package;
 mod properties;
 mod references;

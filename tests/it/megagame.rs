@@ -121,6 +121,7 @@ fn resolve(
                     .collect(),
                 physical: Some(faces.iter().map(|f| f.to_string()).collect()),
                 chart_result: None,
+                chart_confirmed: false,
                 counters,
             },
         )
@@ -1189,6 +1190,7 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
                 inputs: typed.clone(),
                 physical: None,
                 chart_result: None,
+                chart_confirmed: false,
                 counters: counters.clone(),
             };
             let seq = match game.act(&anna(), action.clone()) {

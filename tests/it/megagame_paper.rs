@@ -115,6 +115,7 @@ pub(crate) fn played_game(dir: &Path) -> PathBuf {
             inputs: vec![("turn".into(), "1".into())],
             physical: None,
             chart_result: Some("dies".into()),
+            chart_confirmed: false,
             counters: roles,
         },
     )

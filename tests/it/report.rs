@@ -581,6 +581,7 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
             ],
             physical: None,
             chart_result: None,
+            chart_confirmed: false,
             counters: unit("red-musketeers"),
         },
     )
@@ -622,6 +623,7 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
                 ],
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
+                chart_confirmed: false,
                 counters: unit("blue-pikes"),
             },
         )

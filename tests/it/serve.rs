@@ -80,6 +80,7 @@ fn order_cost() -> Action {
         ],
         physical: None,
         chart_result: Some("1".into()),
+        chart_confirmed: false,
         counters: [("force".to_string(), vec!["chaumont".to_string()])].into(),
     }
 }
@@ -183,6 +184,7 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
                 inputs: Vec::new(),
                 physical: Some(vec!["3".into()]),
                 chart_result: None,
+                chart_confirmed: false,
                 counters: Default::default(),
             },
         )

@@ -35,6 +35,7 @@ fn discipline(physical: Option<&str>) -> Action {
         inputs: vec![("discipline".into(), "B".into())],
         physical: physical.map(|f| vec![f.to_string()]),
         chart_result: None,
+        chart_confirmed: false,
         counters: [("unit".to_string(), vec!["red-musketeers".to_string()])].into(),
     }
 }

@@ -418,6 +418,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
             ],
             physical: Some(vec!["4".into()]),
             chart_result: Some("D".into()),
+            chart_confirmed: false,
             counters: unit("fr-chaumont-french-gendarmes-1"),
         },
     );
@@ -475,6 +476,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
             ],
             physical: None,
             chart_result: Some("1".into()),
+            chart_confirmed: false,
             counters: [("force".to_string(), vec!["chaumont".to_string()])].into(),
         },
     );

@@ -84,6 +84,8 @@ pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
             .collect(),
         physical: Some(vec![roll.to_string()]),
         chart_result: chart.map(str::to_string),
+        // Read off the umpire's own chart (the Assault Table is not in the text).
+        chart_confirmed: chart.is_some(),
         counters: counters
             .iter()
             .map(|(role, ids)| {

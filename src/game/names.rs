@@ -1,0 +1,222 @@
+//! Names and ids, settled once at the edge. People type a counter's name ("Venetian Infantry
+//! (Alviano)"), a side's name, a state's name or a procedure's; the journal keeps ids. The CLI
+//! and the desk turn every such reference into a typed id here, before any engine function sees
+//! it, so a name and its id give the same journal by construction: an engine function that needs
+//! a counter takes a [`CounterId`], which only [`Names`] (or the state's own counters) can make.
+//! An unknown name is refused with the close names; a name two counters share is refused with
+//! both.
+
+use std::fmt;
+
+use super::refusal::Refusal;
+use super::scenario::Scenario;
+use super::state::GameState;
+use crate::rules::Ruleset;
+
+/// The id of a counter this game has (or had: a counter taken off keeps its id).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CounterId(String);
+
+/// The id of one of the scenario's sides.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SideId(String);
+
+/// The id of one of the ruleset's procedures.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProcedureId(String);
+
+macro_rules! id_text {
+    ($t:ty) => {
+        impl $t {
+            /// The id as the journal keeps it.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl From<$t> for String {
+            fn from(id: $t) -> String {
+                id.0
+            }
+        }
+        impl AsRef<str> for $t {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+id_text!(CounterId);
+id_text!(SideId);
+id_text!(ProcedureId);
+
+impl CounterId {
+    /// The id of a counter the state holds, as the state keys it (None when it has none).
+    pub fn of(state: &GameState, id: &str) -> Option<CounterId> {
+        state
+            .counters
+            .get_key_value(id)
+            .map(|(k, _)| CounterId(k.clone()))
+    }
+}
+
+/// Turns what a person typed into ids, against one game.
+pub struct Names<'g> {
+    state: &'g GameState,
+    scenario: &'g Scenario,
+    ruleset: &'g Ruleset,
+}
+
+impl<'g> Names<'g> {
+    /// Names of an open game.
+    pub fn of(game: &'g super::Game) -> Names<'g> {
+        Names::new(game.state(), game.scenario(), game.ruleset())
+    }
+
+    /// Names over a state, its scenario and ruleset.
+    pub fn new(state: &'g GameState, scenario: &'g Scenario, ruleset: &'g Ruleset) -> Names<'g> {
+        Names {
+            state,
+            scenario,
+            ruleset,
+        }
+    }
+
+    /// The counter named: its id, or its name in any case and spacing. Refused when nothing
+    /// matches (with the close names) or when two counters share the name (with both ids).
+    pub fn counter(&self, named: &str) -> Result<CounterId, Refusal> {
+        let named = named.trim();
+        if let Some(id) = CounterId::of(self.state, named) {
+            return Ok(id);
+        }
+        let wanted = squeeze(named);
+        let matches: Vec<&super::state::CounterState> = self
+            .state
+            .counters
+            .values()
+            .filter(|c| squeeze(&c.name) == wanted)
+            .collect();
+        match matches.as_slice() {
+            [one] => Ok(CounterId(one.id.clone())),
+            [] => Err(Refusal::NoCounter {
+                counter: named.to_string(),
+                close: close_counters(self.state, named),
+            }),
+            many => Err(Refusal::AmbiguousCounter {
+                counter: named.to_string(),
+                matches: many
+                    .iter()
+                    .map(|c| format!("\"{}\" ({})", c.name, c.id))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// A state's ledger counter by the state's id or name (megagames), else the counter named.
+    pub fn ledger_or_counter(&self, named: &str) -> Result<CounterId, Refusal> {
+        let wanted = squeeze(named);
+        if let Some(m) = &self.scenario.megagame
+            && let Some(s) = m
+                .states
+                .iter()
+                .find(|s| s.id == named.trim() || squeeze(&s.name) == wanted)
+            && let Some(id) = CounterId::of(self.state, &s.counter)
+        {
+            return Ok(id);
+        }
+        self.counter(named)
+    }
+
+    /// The side named: its id, or its name in any case.
+    pub fn side(&self, named: &str) -> Result<SideId, Refusal> {
+        let wanted = squeeze(named);
+        self.scenario
+            .sides
+            .iter()
+            .find(|s| s.id == named.trim())
+            .or_else(|| {
+                self.scenario
+                    .sides
+                    .iter()
+                    .find(|s| squeeze(&s.name) == wanted)
+            })
+            .map(|s| SideId(s.id.clone()))
+            .ok_or_else(|| Refusal::NoSide {
+                side: named.to_string(),
+                sides: self
+                    .scenario
+                    .sides
+                    .iter()
+                    .map(|s| format!("{} ({})", s.name, s.id))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// The procedure named: its id, or its name in any case.
+    pub fn procedure(&self, named: &str) -> Result<ProcedureId, Refusal> {
+        let wanted = squeeze(named);
+        let procedures = &self.ruleset.procedures;
+        procedures
+            .iter()
+            .find(|p| p.id == named.trim())
+            .or_else(|| procedures.iter().find(|p| squeeze(&p.name) == wanted))
+            // The name without its bracketed gloss: "Discipline Check" for "Discipline Check
+            // (one Combat Unit's column)", when only one procedure reads so.
+            .or_else(|| {
+                let mut short = procedures.iter().filter(|p| {
+                    p.name
+                        .split_once(" (")
+                        .is_some_and(|(head, _)| squeeze(head) == wanted)
+                });
+                match (short.next(), short.next()) {
+                    (Some(p), None) => Some(p),
+                    _ => None,
+                }
+            })
+            .map(|p| ProcedureId(p.id.clone()))
+            .ok_or_else(|| Refusal::NoProcedure {
+                procedure: named.to_string(),
+                ruleset: self.ruleset.id.clone(),
+                procedures: procedures.iter().map(|p| p.id.clone()).collect(),
+            })
+    }
+}
+
+/// Lower case, runs of white space as one space, trimmed: how two spellings of a name compare.
+fn squeeze(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Up to eight counters whose name or id is close to what was typed, quoted by name.
+pub fn close_counters(state: &GameState, typed: &str) -> Vec<String> {
+    let wanted = squeeze(typed);
+    let mut close = state
+        .counters
+        .values()
+        .filter_map(|c| {
+            let name = squeeze(&c.name);
+            let contained = name.contains(&wanted)
+                || wanted.contains(&name)
+                || c.id.contains(typed)
+                || typed.contains(c.id.as_str());
+            // A typing slip ("Chamont" for "Chaumont"): most of the letters in order.
+            let likeness = strsim::jaro_winkler(&name, &wanted)
+                .max(strsim::jaro_winkler(&c.id, typed.trim()));
+            (contained || likeness >= 0.9).then_some((likeness, &c.name))
+        })
+        .collect::<Vec<_>>();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0));
+    close
+        .into_iter()
+        .take(8)
+        .map(|(_, name)| format!("\"{name}\""))
+        .collect()
+}
