@@ -250,6 +250,13 @@ EOF
         password=$(openssl rand -base64 24 | tr -d '/+=\n' | cut -c1-24)
         ;;
     esac
+    pgpass_file=${PGPASSFILE:-$HOME/.pgpass}
+    # --pgpass: the file must take the line before the login exists, or the password would be
+    # lost with the login made (a test of the real append: as root, `-w` says yes to anything).
+    if [ "$password_mode" = pgpass ] && ! (umask 077; : >> "$pgpass_file") 2>/dev/null; then
+      echo "control-server: cannot write the password to $pgpass_file — nothing created; make it writable, set PGPASSFILE, or leave out --pgpass to have the password shown once" >&2
+      exit 1
+    fi
     tablesql=NULL
     [ -n "$table" ] && tablesql=$(sql_quote "$table")
     # The password reaches psql on standard input (never a command line), and the session logs
@@ -264,13 +271,25 @@ INSERT INTO umpire_umpires (login, name, role, map_table)
 VALUES ($(sql_quote "$login"), $(sql_quote "$name"), $(sql_quote "$role"), $tablesql);
 COMMIT;
 SQL
+    if [ "$password_mode" = pgpass ]; then
+      file=$pgpass_file
+      escaped=$(printf '%s' "$password" | sed 's/[\\:]/\\&/g')
+      if ! (umask 077; printf '*:%s:umpire:%s:%s\n' "$(conf_port)" "$login" "$escaped" >> "$file") 2>/dev/null \
+        || ! chmod 600 "$file" 2>/dev/null; then
+        # The line did not go in after all (a full disk…): the login goes, so no password is lost.
+        admin_sql -d umpire <<SQL >/dev/null
+BEGIN;
+DELETE FROM umpire_umpires WHERE login = $(sql_quote "$login");
+DROP ROLE IF EXISTS "$login";
+COMMIT;
+SQL
+        echo "control-server: could not write the password to $file — the login '$login' was removed again; nothing changed" >&2
+        exit 1
+      fi
+    fi
     echo "control-server: added $name ($role${table:+, $table}) with the login '$login'"
     case "$password_mode" in
       pgpass)
-        file=${PGPASSFILE:-$HOME/.pgpass}
-        escaped=$(printf '%s' "$password" | sed 's/[\\:]/\\&/g')
-        (umask 077; printf '*:%s:umpire:%s:%s\n' "$(conf_port)" "$login" "$escaped" >> "$file")
-        chmod 600 "$file"
         echo "control-server: the password is in $file (not shown)"
         ;;
       ask) ;;

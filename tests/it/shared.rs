@@ -1390,3 +1390,28 @@ fn the_players_view_follows_a_shared_game_written_by_another_desk() {
     }
     server.stop();
 }
+
+/// `add-umpire --pgpass` with a password file it cannot write creates nothing and says so: the
+/// login made and the password lost was the old way (issue 24).
+#[test]
+fn add_umpire_with_an_unwritable_password_file_creates_nothing() {
+    let pg = PgServer::start("pgpass");
+    let nowhere = pg.dir().join("no-such-folder").join("pgpass");
+    let (ok, said) = pg.try_script(&["add-umpire", "Walter", "game", "--pgpass"], &nowhere);
+    assert!(!ok, "refused: {said}");
+    assert!(
+        said.contains("cannot write the password") && said.contains("nothing created"),
+        "{said}"
+    );
+    let listed = pg.script(&["list-umpires"]);
+    assert!(!listed.contains("walter"), "no login made:\n{listed}");
+    let (exists, out) = pg.psql(
+        None,
+        "SELECT count(*) FROM pg_roles WHERE rolname = 'walter'",
+        &[],
+    );
+    assert!(exists && out.contains('0'), "no role either: {out}");
+    // The same with a file it can write works.
+    pg.add_umpire("Walter", "game", None);
+    assert!(pg.script(&["list-umpires"]).contains("walter"));
+}

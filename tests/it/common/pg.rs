@@ -138,6 +138,27 @@ impl PgServer {
         run(&all, &self.pgpass)
     }
 
+    /// Runs the script on this server with another password file, success or not: (success,
+    /// stdout and stderr).
+    pub fn try_script(&self, args: &[&str], pgpass: &Path) -> (bool, String) {
+        let d = self.dir.to_string_lossy().to_string();
+        let out = Command::new("bash")
+            .arg(script())
+            .args(args)
+            .args(["--dir", &d])
+            .env("PGPASSFILE", pgpass)
+            .output()
+            .expect("run scripts/control-server.sh");
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    }
+
     /// The password file the script wrote the logins' passwords to (mode 0600).
     pub fn pgpass(&self) -> &Path {
         &self.pgpass
