@@ -270,7 +270,7 @@ impl GameDesk {
                 }
                 if let Some(s) = select {
                     // The selected counter is the one on top of its stack on the map.
-                    self.selected = Some(s);
+                    self.select(Some(&s));
                 }
                 let hint = if self.split.is_empty() {
                     "A drag or Move takes the whole stack. Tick counters to split them off; \
@@ -307,6 +307,11 @@ impl GameDesk {
         let Some(counter) = counter else {
             return;
         };
+        // The form belongs to the counter shown: values typed for another are dropped.
+        if self.edit_values_for.as_deref() != Some(id) {
+            self.edit_values.clear();
+            self.edit_values_for = Some(id.to_string());
+        }
         let open = std::mem::take(&mut self.open_hand_changes).then_some(true);
         egui::CollapsingHeader::new(RichText::new(CHANGE_BY_HAND_LABEL).strong())
             .id_salt("hand_changes")

@@ -112,6 +112,9 @@ pub struct GameDesk {
     pub edit_note: String,
     /// The values typed for hand changes, by attribute.
     pub edit_values: std::collections::BTreeMap<String, String>,
+    /// The counter `edit_values` were typed for: the form is rebuilt from the counter shown
+    /// whenever it is another, so no value typed for one counter is ever set on the next.
+    pub edit_values_for: Option<String>,
     /// The counters split off in the stack inspector: what a drag or "Move here" moves
     /// instead of the whole stack (empty: the whole stack).
     pub split: std::collections::BTreeSet<String>,
@@ -372,6 +375,7 @@ impl GameDesk {
             adding: NewCounter::default(),
             edit_note: String::new(),
             edit_values: std::collections::BTreeMap::new(),
+            edit_values_for: None,
             action_bounds: None,
             journal_rows: None,
             underlay: None,
@@ -898,6 +902,15 @@ impl GameDesk {
             self.message = Some(format!("no procedure '{id}' in {}", self.game.ruleset().id));
             return;
         };
+        // The counters picked for one procedure are not the next one's: another procedure
+        // opens with no counters in its roles.
+        if self
+            .resolver
+            .procedure()
+            .is_some_and(|before| before.id != id)
+        {
+            self.roles.clear();
+        }
         self.resolver.select_procedure(index);
         self.pending_chart = None;
         self.chart_entry.clear();

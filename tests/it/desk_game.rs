@@ -1441,3 +1441,99 @@ fn about_says_the_version_the_licences_and_where_the_data_is() {
     assert!(!labels_containing(&harness, "DejaVu").is_empty());
     assert!(!labels_containing(&harness, "Your transcriptions of missing tables").is_empty());
 }
+
+/// A value typed for one counter is never set on the next (issue 24): with a strength typed
+/// for Vitelli's infantry and not set, a click on the Stradiots in the stack inspector shows
+/// the Stradiots' own values, every Set button off, and a press records nothing.
+#[test]
+fn a_value_typed_for_one_counter_is_not_set_on_the_next() {
+    let path = temp_game("form-follows");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    select_counter(
+        &mut harness,
+        "Vitelli",
+        "Italian Infantry (Venetian service, Vitelli)",
+    );
+    open_hand_changes(&mut harness);
+    type_into(&mut harness, "Strength Points (current)", "3");
+    let before = journal(&path).len();
+    let stradiots = harness
+        .get_all_by_role_and_label(Role::Button, "Stradiots Light Cavalry (Vitelli) 1")
+        .next()
+        .expect("the Stradiots in the stack inspector");
+    stradiots.click();
+    harness.run();
+    harness.run();
+    {
+        let g = harness.state().game.as_ref().expect("game");
+        let picked = g.selected.clone().expect("a counter selected");
+        assert_eq!(
+            g.game().state().counter_name(&picked),
+            "Stradiots Light Cavalry (Vitelli)"
+        );
+    }
+    let set = harness.get_all_by_label(umpire::app::SET_LABEL).next();
+    if let Some(set) = set {
+        set.click();
+    }
+    harness.run();
+    assert_eq!(
+        journal(&path).len(),
+        before,
+        "nothing recorded: no value was typed for the Stradiots"
+    );
+    let g = harness.state().game.as_ref().expect("game");
+    let id = g
+        .game()
+        .state()
+        .counter_id("Stradiots Light Cavalry (Vitelli)")
+        .expect("the Stradiots")
+        .to_string();
+    assert_eq!(
+        g.game().state().counters[&id]
+            .attributes
+            .get("strength_points"),
+        Some(&umpire::rules::Value::Int(1)),
+        "the Stradiots keep their strength"
+    );
+}
+
+/// The counters picked for one procedure do not follow the umpire into the next (issue 24):
+/// the Assault's attackers are not the Discipline Check's unit.
+#[test]
+fn another_procedure_opens_with_no_counters() {
+    let path = temp_game("roles-cleared");
+    let mut harness = desk_on(&path, &scenario("s1_venice"));
+    harness.run();
+    let run = |harness: &mut Harness<'static, DeskApp>, c: Command| {
+        harness.state_mut().shell.queue.push(c);
+        harness.run();
+    };
+    let gendarmes = {
+        let g = harness.state().game.as_ref().expect("game");
+        g.game()
+            .state()
+            .counter_id("French Gendarmes (Chaumont)")
+            .expect("the Gendarmes")
+            .to_string()
+    };
+    run(&mut harness, Command::OpenProcedure("assault".into()));
+    run(
+        &mut harness,
+        Command::AddToRole {
+            role: "attacker".into(),
+            counter: gendarmes.clone(),
+        },
+    );
+    assert_eq!(
+        harness.state().game.as_ref().expect("game").roles()["attacker"],
+        vec![gendarmes]
+    );
+    run(&mut harness, Command::OpenProcedure("discipline_check".into()));
+    let g = harness.state().game.as_ref().expect("game");
+    assert!(
+        g.roles().is_empty(),
+        "the Discipline Check starts with no counters: {:?}",
+        g.roles()
+    );
+}
