@@ -6,7 +6,7 @@
 //! skipped items and the steps passed without entries folded into one line each. Every word
 //! comes from the engine's describer ([`crate::game::describe::Words`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::game::describe::{Words, and_list, force_words};
 use crate::game::event::{CounterChange, Event, EventKind};
@@ -85,11 +85,27 @@ pub(crate) fn write_entries(
     // The state just before each entry: who was where, with what strength, when it happened.
     let mut running = initial_state(game.scenario());
     let mut before: BTreeMap<u64, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    let mut movers: BTreeMap<(u64, String), String> = BTreeMap::new();
+    let mut moving = Moving::default();
+    let early = Words::at(game, final_state);
     let mut shown: Vec<Shown> = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let in_span = turn.is_none_or(|t| e.cursor.turn == t);
+        let path = early.step(e.cursor.step);
+        let phase = (e.cursor.turn, path.split(" › ").next().unwrap_or("").to_string());
+        if moving.phase.as_ref() != Some(&phase) {
+            movers.extend(moving.settle(game, &running));
+            moving.phase = Some(phase);
+        }
         if in_span && let EventKind::Resolved { counters, .. } = &e.kind {
             before.insert(e.seq, who_and_where(game, &running, counters));
+        }
+        if in_span && let EventKind::Changed { changes, .. } = &e.kind {
+            for c in changes {
+                if let CounterChange::Move { counter, to, .. } = c {
+                    moving.moves.push((e.seq, counter.clone(), to.clone()));
+                }
+            }
         }
         if in_span {
             match sights.map(|s| &s[i].sight) {
@@ -109,18 +125,37 @@ pub(crate) fn write_entries(
             _ => append_event(&mut running, e).map_err(ReportError::Layout)?,
         }
     }
-    let words = Words::at(game, final_state);
-    // Effects applied and overrides belong under the resolution they follow.
+    movers.extend(moving.settle(game, &running));
+    let words = early;
+    // Effects applied and overrides belong under the resolution they follow; one undone says
+    // so where it stands, once.
     let mut attached: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for s in &shown {
         let e = s.event();
+        let undone = e.kind.is_undoable() && !final_state.effective.contains(&e.seq);
         let line = match &e.kind {
+            EventKind::EffectsApplied { of, changes } if undone => Some((
+                *of,
+                format!(
+                    "Undone (entry {}): applied, then taken back — {}",
+                    e.seq,
+                    words.changes(changes, None)
+                ),
+            )),
             EventKind::EffectsApplied { of, changes } => Some((
                 *of,
                 format!(
                     "Applied (entry {}): {}",
                     e.seq,
                     words.changes(changes, None)
+                ),
+            )),
+            EventKind::Overridden { of, .. } if undone => Some((
+                *of,
+                format!(
+                    "Undone (entry {}): overridden, then taken back — {}",
+                    e.seq,
+                    words.detail(e).join(" ")
                 ),
             )),
             EventKind::Overridden { of, .. } => Some((
@@ -140,6 +175,7 @@ pub(crate) fn write_entries(
             attached.entry(of).or_default().push(line);
         }
     }
+    let shown_seqs: BTreeSet<u64> = shown.iter().map(|s| s.event().seq).collect();
     let mut turns: Vec<(u32, Vec<Phase>)> = Vec::new();
     for s in &shown {
         let e = s.event();
@@ -156,7 +192,15 @@ pub(crate) fn write_entries(
             });
         }
         let phase = phases.last_mut().expect("a phase");
-        let recorded = add(phase, s, &words, final_state, &before, &attached);
+        let cx = Context {
+            words: &words,
+            state: final_state,
+            before: &before,
+            attached: &attached,
+            shown: &shown_seqs,
+            movers: &movers,
+        };
+        let recorded = add(phase, s, &cx);
         match phase.steps.iter_mut().find(|(i, _)| *i == e.cursor.step) {
             Some(step) => step.1 |= recorded,
             None => phase.steps.push((e.cursor.step, recorded)),
@@ -186,16 +230,26 @@ pub(crate) fn write_entries(
     Ok(count)
 }
 
+/// What filing an entry needs to know of the rest of the report.
+struct Context<'a> {
+    words: &'a Words<'a>,
+    /// The state after the whole journal (what stands).
+    state: &'a GameState,
+    /// Who and where, just before each resolution.
+    before: &'a BTreeMap<u64, (Vec<String>, Vec<String>)>,
+    /// Lines filed under a resolution (effects applied, overrides).
+    attached: &'a BTreeMap<u64, Vec<String>>,
+    /// The entries this report shows.
+    shown: &'a BTreeSet<u64>,
+    /// Who each move moved, by entry and counter: the Force when the whole Force went,
+    /// else the counter.
+    movers: &'a BTreeMap<(u64, String), String>,
+}
+
 /// Files one entry under its phase; whether it is something recorded at its step (a step
 /// entered is not).
-fn add(
-    phase: &mut Phase,
-    s: &Shown,
-    words: &Words,
-    state: &GameState,
-    before: &BTreeMap<u64, (Vec<String>, Vec<String>)>,
-    attached: &BTreeMap<u64, Vec<String>>,
-) -> bool {
+fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
+    let (words, state, before, attached) = (cx.words, cx.state, cx.before, cx.attached);
     let e = s.event();
     let undone = e.kind.is_undoable() && !state.effective.contains(&e.seq);
     if let Shown::Summary(_, lines) = s {
@@ -207,15 +261,32 @@ fn add(
         return !matches!(e.kind, EventKind::Stepped { .. });
     }
     if undone {
-        phase.corrections.push(format!(
-            "entry {} ({}) was undone",
-            e.seq,
-            words.title(e).to_lowercase()
-        ));
+        // Where it stands, once: not as if it held, nor again under Corrections.
+        let what = match &e.kind {
+            EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. }
+                if attached.contains_key(of) =>
+            {
+                return true;
+            }
+            EventKind::Resolved {
+                resolution,
+                counters,
+            } => format!(
+                "{} → {}",
+                words.resolution_head(resolution, counters),
+                crate::game::describe::outcome(resolution)
+            ),
+            _ => words.line(e),
+        };
+        phase
+            .items
+            .push(Item::Line(format!("Undone (entry {}): {what}", e.seq)));
         return true;
     }
     match &e.kind {
         EventKind::Stepped { .. } => return false,
+        // The entry undone says it where it stands, when this report shows it.
+        EventKind::Undone { event } if cx.shown.contains(event) => {}
         EventKind::Undone { event } => {
             phase.corrections.push(format!("entry {event} undone"));
         }
@@ -272,7 +343,12 @@ fn add(
                 .collect();
             for m in &moves {
                 if let CounterChange::Move { counter, from, to } = m {
-                    add_move(phase, words, state, e.seq, counter, from.as_ref(), to);
+                    let who = cx
+                        .movers
+                        .get(&(e.seq, counter.clone()))
+                        .cloned()
+                        .unwrap_or_else(|| words.counter(counter));
+                    add_move(phase, words, e.seq, who, from.as_ref(), to);
                 }
             }
             let others: Vec<CounterChange> = changes
@@ -295,24 +371,50 @@ fn add(
     true
 }
 
-/// Adds a move to its Force's line (a counter without a Force has a line of its own).
+/// The moves of one phase, named once the phase is over: by the Force when every counter of
+/// the Force that is still on the table ended the phase where the move went (the Force moved),
+/// else by the counter (the Gendarmes sent on alone are not Chaumont's Force).
+#[derive(Default)]
+struct Moving {
+    /// The phase: (turn, phase name).
+    phase: Option<(u32, String)>,
+    /// (entry, counter, where to).
+    moves: Vec<(u64, String, Position)>,
+}
+
+impl Moving {
+    /// Names the phase's moves against the state at its end, and starts afresh.
+    fn settle(&mut self, game: &Game, end: &GameState) -> Vec<((u64, String), String)> {
+        let words = Words::at(game, end);
+        std::mem::take(&mut self.moves)
+            .into_iter()
+            .map(|(seq, id, to)| {
+                let force = end.counters.get(&id).and_then(|c| c.force.clone());
+                let whole = force.filter(|f| {
+                    end.counters
+                        .values()
+                        .filter(|o| o.force.as_deref() == Some(f) && o.removed.is_none())
+                        .all(|o| o.position == to)
+                });
+                let who = whole.map_or_else(
+                    || words.counter(&id),
+                    |f| force_words(game.scenario(), &f),
+                );
+                ((seq, id), who)
+            })
+            .collect()
+    }
+}
+
+/// Adds a move to its mover's line: a Force that moved whole, or a counter.
 fn add_move(
     phase: &mut Phase,
     words: &Words,
-    state: &GameState,
     seq: u64,
-    counter: &str,
+    who: String,
     from: Option<&Position>,
     to: &Position,
 ) {
-    let who = state
-        .counters
-        .get(counter)
-        .and_then(|c| c.force.as_deref())
-        .map_or_else(
-            || words.counter(counter),
-            |f| force_words(words.scenario(), f),
-        );
     let to = words.position(to);
     match phase.moves.iter_mut().find(|m| m.0 == who) {
         Some(m) => {

@@ -926,3 +926,116 @@ fn a_chart_without_its_columns_prints_as_a_generous_blank_grid() {
         "{text}"
     );
 }
+
+/// An application later undone says so where it stands, once — not "Applied" with a line
+/// under Corrections pages later that said each undo twice; a counter that leaves its Force
+/// moves under its own name, the Force staying where it is (issue 24).
+#[test]
+fn an_undone_application_says_so_once_and_a_lone_counter_moves_under_its_name() {
+    use std::collections::BTreeMap;
+    use umpire::game::scenario::Position;
+    use umpire::game::{Action, CounterChange, Game};
+    let dir = std::env::temp_dir().join(format!("umpire-report-undone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("venice.umpire");
+    let mut game = Game::create(
+        &path,
+        &crate::kit::scenario("s1_venice"),
+        &Library::shipped(),
+        Some(24),
+    )
+    .expect("the game starts");
+    let me = Actor::umpire();
+    let alviano = game
+        .state()
+        .counter_id("Venetian Infantry (Alviano)")
+        .expect("Alviano's infantry")
+        .to_string();
+    let gendarmes = game
+        .state()
+        .counter_id("French Gendarmes (Chaumont)")
+        .expect("the Gendarmes")
+        .to_string();
+    let seqs = game
+        .act(
+            &me,
+            Action::Resolve {
+                procedure: "discipline_check".into(),
+                inputs: vec![
+                    ("reason".into(), "combat".into()),
+                    ("troop_quality".into(), "3".into()),
+                    ("reliability".into(), "S".into()),
+                ],
+                physical: Some(vec!["4".into()]),
+                chart_result: Some("D".into()),
+                chart_confirmed: false,
+                counters: BTreeMap::from([("unit".to_string(), vec![alviano.clone()])]),
+            },
+        )
+        .expect("resolved");
+    let resolved = seqs[0];
+    let applied = game
+        .act(
+            &me,
+            Action::ApplyEffects {
+                of: resolved,
+                changes: vec![CounterChange::Attribute {
+                    counter: alviano.clone(),
+                    attribute: "strength_points".into(),
+                    from: Some(umpire::rules::Value::Int(8)),
+                    to: umpire::rules::Value::Int(0),
+                }],
+            },
+        )
+        .expect("applied")[0];
+    game.act(&me, Action::Undo).expect("undone");
+    game.act(
+        &me,
+        Action::Move {
+            counter: gendarmes,
+            to: Position::Hex("2933".into()),
+        },
+    )
+    .expect("the Gendarmes alone");
+    let options = umpire::report::ReportOptions {
+        turn: Some(1),
+        side: None,
+        printed_at: chrono::Local::now(),
+    };
+    let bytes = umpire::report::turn_report_pdf(
+        &game,
+        &options,
+        Template::sheet_default().expect("template"),
+    )
+    .expect("report");
+    let pdf = dir.join("turn1.pdf");
+    std::fs::write(&pdf, &bytes).expect("write");
+    let text = pdftotext(&pdf)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        !text.contains(&format!("Applied (entry {applied})")),
+        "an undone application is not printed as applied:\n{text}"
+    );
+    assert_eq!(
+        text.matches(&format!("Undone (entry {applied})")).count(),
+        1,
+        "said once, where it stands:\n{text}"
+    );
+    assert!(
+        !text.contains(&format!("entry {applied} undone"))
+            && !text.contains(&format!("entry {applied} (")),
+        "not said again under Corrections:\n{text}"
+    );
+    assert!(
+        text.contains("French Gendarmes (Chaumont): hex 2832 (Cassano) → hex 2933"),
+        "the Gendarmes moved, under their name:\n{text}"
+    );
+    assert!(
+        !text.contains("Chaumont's Force: hex 2832 (Cassano) → hex 2933"),
+        "the Force stayed at Cassano:\n{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
