@@ -197,7 +197,18 @@ impl Words<'_> {
         r: &Resolution,
         counters: &BTreeMap<String, Vec<String>>,
     ) -> String {
-        let chart = if r.outcome.from_physical_chart {
+        self.resolution_line_at(None, r, counters)
+    }
+
+    /// [`Words::resolution_line`] of the resolution recorded as entry `seq`: headed by the
+    /// result that stands (an override's, not the roll's).
+    pub fn resolution_line_at(
+        &self,
+        seq: Option<u64>,
+        r: &Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> String {
+        let chart = if r.outcome.from_physical_chart && self.overridden(seq).is_none() {
             ", read off the physical chart"
         } else {
             ""
@@ -205,9 +216,27 @@ impl Words<'_> {
         format!(
             "{} → {}{chart} ({})",
             self.resolution_head(r, counters),
-            outcome(r),
+            self.standing_outcome(seq, r),
             dice(&r.rolls)
         )
+    }
+
+    /// The override that stands on entry `seq`, if any.
+    fn overridden(&self, seq: Option<u64>) -> Option<&String> {
+        self.state.overrides.get(&seq?)
+    }
+
+    /// The result of the resolution recorded as entry `seq` that stands: an override's, with
+    /// what the roll gave; else the roll's own.
+    pub fn standing_outcome(&self, seq: Option<u64>, r: &Resolution) -> String {
+        match self.overridden(seq) {
+            Some(code) => format!(
+                "{} (overridden; the roll gave {})",
+                self.outcome_label(&r.procedure, code),
+                outcome(r)
+            ),
+            None => outcome(r),
+        }
     }
 
     /// A resolution whole, as a person explains the roll: who it was for, the inputs that
@@ -300,7 +329,7 @@ impl Words<'_> {
             EventKind::Resolved {
                 resolution,
                 counters,
-            } => self.resolution_line(resolution, counters),
+            } => self.resolution_line_at(Some(e.seq), resolution, counters),
             EventKind::Changed {
                 changes, reason, ..
             } => self.changes(changes, reason.as_deref()),

@@ -317,7 +317,8 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             // row and column, the result.
             lines.extend(words.resolution(resolution, counters).into_iter().skip(1));
             lines.extend(attached.get(&e.seq).cloned().unwrap_or_default());
-            let chart = if resolution.outcome.from_physical_chart {
+            let overridden = state.overrides.contains_key(&e.seq);
+            let chart = if resolution.outcome.from_physical_chart && !overridden {
                 ", read off the physical chart"
             } else {
                 ""
@@ -327,7 +328,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                     "#{} {} → {}{chart}",
                     e.seq,
                     words.resolution_head(resolution, counters),
-                    crate::game::describe::outcome(resolution)
+                    words.standing_outcome(Some(e.seq), resolution)
                 ),
                 lines,
             ));

@@ -1538,6 +1538,70 @@ fn hit_rule_applies(rule: &HitRule, scope: &Scope) -> Result<bool, ResolveError>
     }
 }
 
+/// The faces of a throw, as the procedure reads them: each side's dice as that side's in an
+/// opposed roll ("Attacker [3, 5, 2]; Defender [4, 1]"), each die on its own where the
+/// procedure reads the dice one by one (the activation contest's "A [2]; B [5]"), else the
+/// faces and their sum. A sum of both sides' dice is never printed as if it meant something.
+fn roll_words(prepared: &Prepared, faces: &[String], total: i64) -> String {
+    let words = |name: &str| {
+        let w = name.replace('_', " ");
+        let mut c = w.chars();
+        c.next()
+            .map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+    };
+    match &prepared.procedure.lookup {
+        Lookup::Opposed { sides, .. } if !prepared.groups.is_empty() => {
+            let mut by_side: Vec<Vec<&str>> = vec![Vec::new(); sides.len()];
+            let mut offset = 0usize;
+            for g in &prepared.groups {
+                let end = (offset + g.count as usize).min(faces.len());
+                if let Some(side) = by_side.get_mut(g.side) {
+                    side.extend(faces[offset..end].iter().map(String::as_str));
+                }
+                offset = end;
+            }
+            sides
+                .iter()
+                .zip(&by_side)
+                .map(|(side, f)| format!("{} [{}]", words(&side.name), f.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+        Lookup::Compute { lets, cases } if faces.len() > 1 => {
+            let reads = |name: &str| {
+                lets.iter().any(|l| l.expr.reads().iter().any(|r| r == name))
+                    || cases.iter().any(|c| {
+                        c.when
+                            .iter()
+                            .chain(c.value.iter())
+                            .any(|e| e.reads().iter().any(|r| r == name))
+                    })
+            };
+            if reads("roll") || reads("natural") {
+                return format!("[{}] = {total}", faces.join(", "));
+            }
+            // Each die by whose it is: the label of the value that reads it ("A: modified
+            // Initiative − die" reads die 1: A's die).
+            faces
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let die = format!("die_{}", k + 1);
+                    let whose = lets
+                        .iter()
+                        .find(|l| l.expr.reads().iter().any(|r| *r == die))
+                        .and_then(|l| l.label.as_deref())
+                        .and_then(|l| l.split_once(": ").map(|(who, _)| who.to_string()))
+                        .unwrap_or_else(|| format!("die {}", k + 1));
+                    format!("{whose} [{f}]")
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+        _ => format!("[{}] = {total}", faces.join(", ")),
+    }
+}
+
 /// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
 pub fn resolve(
     ruleset: &Ruleset,
@@ -1586,10 +1650,9 @@ pub fn resolve(
                 })
                 .collect();
             explanation.push(format!(
-                "Roll {}: [{}] = {} ({source})",
+                "Roll {}: {} ({source})",
                 roll.expr,
-                faces_text.join(", "),
-                roll.total
+                roll_words(&prepared, &faces_text, roll.total)
             ));
             let faces = roll.faces();
             rolls.push(roll);

@@ -334,3 +334,103 @@ fn every_rulesets_side_reports_keep_the_seed_and_speak_words() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each side's dice are shown as that side's, never as one sum of both (issue 24): the rr3
+/// battle printed "= 34", the activation contest "[2, 5] = 7".
+#[test]
+fn opposed_dice_are_shown_side_by_side_never_summed() {
+    use crate::common::{run_in, shipped};
+    let r = run_in(
+        shipped("rr3"),
+        "battle",
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "23"),
+            ("defender_thousands", "17"),
+        ],
+        &["3", "5", "2", "6", "3", "1", "4", "3", "5"],
+    );
+    let roll = r
+        .explanation
+        .iter()
+        .find(|l| l.starts_with("Roll "))
+        .expect("a roll line");
+    assert!(
+        roll.contains("Attacker [3, 5, 2, 6, 3]; Defender [1, 4, 3, 5]"),
+        "{roll}"
+    );
+    assert!(!roll.contains("= 32"), "no sum of both sides' dice: {roll}");
+
+    let r = run_in(
+        shipped("ailsh"),
+        "activation",
+        &[
+            ("initiative_a", "3"),
+            ("order_a", "attack"),
+            ("ma_a", "6"),
+            ("initiative_b", "2"),
+            ("order_b", "manoeuvre"),
+            ("ma_b", "6"),
+        ],
+        &["2", "5"],
+    );
+    let roll = r
+        .explanation
+        .iter()
+        .find(|l| l.starts_with("Roll "))
+        .expect("a roll line");
+    assert!(roll.contains("A [2]; B [5]"), "{roll}");
+    assert!(!roll.contains("= 7"), "{roll}");
+}
+
+/// An overridden result is headed by the result that stands, with what the roll gave (issue
+/// 24: "→ 4 AP" stayed after the override to 2).
+#[test]
+fn an_overridden_result_is_headed_by_the_result_that_stands() {
+    let dir = std::env::temp_dir().join(format!("umpire-words-override-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = dir.join("g.umpire").display().to_string();
+    assert!(umpire(&["game", "new", "ailsh_1_venice_at_bay_1509", "-o", &game]).success);
+    let r = umpire(&[
+        "game",
+        "resolve",
+        &game,
+        "order_cost",
+        "-i",
+        "force=minor",
+        "-i",
+        "order=stand",
+        "--chart-result",
+        "1",
+    ]);
+    assert!(r.success, "{}", r.show());
+    let entry = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("recorded entry "))
+        .expect("the entry")
+        .trim()
+        .to_string();
+    let o = umpire(&[
+        "game",
+        "override",
+        &game,
+        &entry,
+        "0",
+        "--reason",
+        "the umpire's ruling",
+    ]);
+    assert!(o.success, "{}", o.show());
+    let lib = umpire::rules::Library::shipped();
+    let g = umpire::game::Game::open(std::path::Path::new(&game), &lib).expect("opens");
+    let words = umpire::game::describe::Words::of(&g);
+    let n: u64 = entry.parse().expect("a number");
+    let line = words.line(&g.events()[n as usize - 1]);
+    assert!(
+        line.contains("→ 0 AP (overridden; the roll gave 1 AP") && !line.contains("→ 1 AP"),
+        "{line}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
