@@ -310,6 +310,7 @@ impl GameDesk {
         // The form belongs to the counter shown: values typed for another are dropped.
         if self.edit_values_for.as_deref() != Some(id) {
             self.edit_values.clear();
+            self.edit_seen.clear();
             self.edit_values_for = Some(id.to_string());
         }
         let open = std::mem::take(&mut self.open_hand_changes).then_some(true);
@@ -356,6 +357,11 @@ impl GameDesk {
                                 Some(r) => format!("{} [{r}]", a.label),
                                 None => a.label.clone(),
                             });
+                        let seen = self
+                            .edit_seen
+                            .entry(a.name.clone())
+                            .or_insert_with(|| current.clone())
+                            .clone();
                         let value = self.edit_values.entry(a.name.clone()).or_insert_with(|| {
                             current.as_ref().map(|v| v.to_string()).unwrap_or_default()
                         });
@@ -407,6 +413,7 @@ impl GameDesk {
                             edit = Some(Edit::Set {
                                 attribute: a.name.clone(),
                                 value: value.clone(),
+                                seen: crate::game::Seen::Value(seen),
                             });
                         }
                     });

@@ -115,6 +115,9 @@ pub struct GameDesk {
     /// The counter `edit_values` were typed for: the form is rebuilt from the counter shown
     /// whenever it is another, so no value typed for one counter is ever set on the next.
     pub edit_values_for: Option<String>,
+    /// The value each field showed when the umpire began typing it: a Set is refused when
+    /// another desk changed the value since (then pressing Set again sets it anyway).
+    pub edit_seen: std::collections::BTreeMap<String, Option<crate::rules::Value>>,
     /// The counters split off in the stack inspector: what a drag or "Move here" moves
     /// instead of the whole stack (empty: the whole stack).
     pub split: std::collections::BTreeSet<String>,
@@ -376,6 +379,7 @@ impl GameDesk {
             edit_note: String::new(),
             edit_values: std::collections::BTreeMap::new(),
             edit_values_for: None,
+            edit_seen: std::collections::BTreeMap::new(),
             action_bounds: None,
             journal_rows: None,
             underlay: None,
@@ -723,6 +727,10 @@ impl GameDesk {
 
     /// A hand change of a counter, with the umpire's note.
     pub fn edit(&mut self, counter: &str, edit: crate::game::Edit, note: Option<String>) -> bool {
+        let set = match &edit {
+            crate::game::Edit::Set { attribute, .. } => Some(attribute.clone()),
+            _ => None,
+        };
         let done = self.act(Action::Edit {
             counter: counter.to_string(),
             edit,
@@ -731,6 +739,18 @@ impl GameDesk {
         if done {
             self.edit_note.clear();
             self.edit_values.clear();
+            self.edit_seen.clear();
+        } else if let Some(attribute) = set {
+            // Refused (another desk changed it, say): the umpire has now seen the value as it
+            // is, so pressing Set again sets theirs anyway.
+            let now = self
+                .game
+                .state()
+                .counters
+                .get(counter)
+                .and_then(|c| c.attributes.get(&attribute))
+                .cloned();
+            self.edit_seen.insert(attribute, now);
         }
         done
     }
@@ -740,6 +760,7 @@ impl GameDesk {
         let before = self.selected_hex();
         if self.selected.as_deref() != counter {
             self.edit_values.clear();
+            self.edit_seen.clear();
         }
         self.selected = counter.map(str::to_string);
         if self.selected_hex() != before || counter.is_none() {

@@ -429,15 +429,20 @@ impl GameDesk {
             .collect();
         for l in &ledgers {
             ui.add_space(4.0);
-            ui.label(
-                RichText::new(format!(
-                    "{LEDGER_PREFIX}{} — treasury {}",
-                    l.name,
-                    number(l, TREASURY)
-                ))
-                .strong()
-                .size(15.0),
-            );
+            // A treasury below zero (taken there at the umpire's word) stands out in red.
+            let below = matches!(l.values.get(TREASURY), Some(crate::rules::Value::Int(v)) if *v < 0);
+            let mut head = RichText::new(format!(
+                "{LEDGER_PREFIX}{} — treasury {}{}",
+                l.name,
+                number(l, TREASURY),
+                if below { " (below 0)" } else { "" }
+            ))
+            .strong()
+            .size(15.0);
+            if below {
+                head = head.color(ui.visuals().error_fg_color);
+            }
+            ui.label(head);
             let mut facts = vec![format!("debt {}", number(l, DEBT))];
             for (k, v) in &l.values {
                 if k.contains("unrest") || k.contains("card") {

@@ -124,6 +124,10 @@ pub enum GameCommand {
         attribute: String,
         /// Value.
         value: String,
+        /// The value you saw ("?" for none): refused, naming who changed it and when, if
+        /// another desk has changed it since (a shared game's guard against two sets at once).
+        #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+        was: Option<String>,
     },
     /// Set (or clear) a status marker on a counter.
     Mark {
@@ -456,6 +460,21 @@ fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
     act_with(cli, file, |_| Ok(action))
 }
 
+/// A value as typed after `--was`: a whole number, yes/no, "?" for none, else text.
+fn seen_value(typed: &str) -> Option<umpire::rules::Value> {
+    use umpire::rules::Value;
+    let t = typed.trim();
+    match t {
+        "?" | "" => None,
+        "true" | "yes" => Some(Value::Bool(true)),
+        "false" | "no" => Some(Value::Bool(false)),
+        _ => Some(
+            t.parse::<i64>()
+                .map_or_else(|_| Value::Text(t.to_string()), Value::Int),
+        ),
+    }
+}
+
 /// Opens the game, builds the action against it (names settled into ids by [`Names`]) and
 /// records it.
 fn act_with(cli: &Cli, file: &Path, build: impl FnOnce(&Names) -> Result<Action>) -> Result<()> {
@@ -525,7 +544,15 @@ fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
     let values: Vec<String> = l
         .values
         .iter()
-        .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
+        .map(|(k, v)| {
+            let below = matches!(v, umpire::rules::Value::Int(n) if *n < 0);
+            format!(
+                "{} {}{}",
+                words.attribute(k),
+                words.value(v),
+                if below { " (below 0)" } else { "" }
+            )
+        })
         .chain(
             l.unknown
                 .iter()
@@ -562,8 +589,10 @@ fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
             e.turn,
             words.attribute(&e.attribute),
             e.delta,
-            e.balance
-                .map_or_else(|| " = ?".to_string(), |b| format!(" = {b}")),
+            e.balance.map_or_else(
+                || " = ?".to_string(),
+                |b| format!(" = {b}{}", if b < 0 { " (below 0)" } else { "" })
+            ),
             e.reason
         );
     }
@@ -870,11 +899,16 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             counter,
             attribute,
             value,
+            was,
         } => act_with(cli, file, |names| {
             Ok(Action::SetAttribute {
                 counter: names.ledger_or_counter(counter)?.into(),
                 attribute: attribute.clone(),
                 value: value.clone(),
+                seen: match was {
+                    Some(w) => umpire::game::Seen::Value(seen_value(w)),
+                    None => umpire::game::Seen::Unchecked,
+                },
             })
         }),
         GameCommand::Mark {

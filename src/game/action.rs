@@ -67,6 +67,8 @@ pub enum Action {
         attribute: String,
         /// New value, as typed.
         value: String,
+        /// The value the umpire saw: the set is refused when another desk has changed it since.
+        seen: Seen,
     },
     /// Set or clear a status marker.
     SetStatus {
@@ -240,6 +242,18 @@ pub enum DeckOp {
     },
 }
 
+/// What the umpire saw of a value before setting it. Two desks setting one value at once:
+/// the second is refused, naming who changed it and when, rather than the last one winning
+/// silently (an `adjust` needs no such guard: deltas commute).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Seen {
+    /// Set whatever it is now (a script, or the umpire confirming after a refusal).
+    #[default]
+    Unchecked,
+    /// The value shown when the umpire chose the new one (None: it had none).
+    Value(Option<crate::rules::Value>),
+}
+
 /// A hand change of one counter.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
@@ -249,6 +263,8 @@ pub enum Edit {
         attribute: String,
         /// The value, as typed.
         value: String,
+        /// The value the umpire saw.
+        seen: Seen,
     },
     /// Put a status marker on, or take it off.
     Status {

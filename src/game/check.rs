@@ -59,7 +59,8 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             counter,
             attribute,
             value,
-        } => check_set_attribute(view, counter, attribute, value),
+            seen,
+        } => check_set_attribute(view, counter, attribute, value, seen),
         Action::SetStatus {
             counter,
             status,
@@ -81,7 +82,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             chart_result.as_deref().map(|c| (c, *chart_confirmed)),
             counters,
         ),
-        Action::ApplyEffects { of, changes } => check_apply_effects(view, *of, changes),
+        Action::ApplyEffects { of, changes } => check_apply_effects(view, actor, *of, changes),
         Action::Change { changes, reason } => check_change(view, changes, reason),
         Action::Override {
             of,
@@ -98,14 +99,14 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             attribute,
             by,
             reason,
-        } => check_adjust(view, counter, attribute, *by, reason),
+        } => check_adjust(view, actor, counter, attribute, *by, reason),
         Action::Transfer {
             from,
             to,
             attribute,
             amount,
             reason,
-        } => check_transfer(view, from, to, attribute, *amount, reason),
+        } => check_transfer(view, actor, from, to, attribute, *amount, reason),
         Action::Undo => check_undo(view, actor),
         Action::Redo => check_redo(view),
         Action::Clock(action) => check_clock(view, action),
@@ -495,30 +496,53 @@ pub fn adjustable(view: &View, id: &str, attribute: &str) -> Result<(), Refusal>
 }
 
 /// Refuses a delta that takes an attribute out of its declared range.
-fn adjust_range(view: &View, id: &str, attribute: &str, by: i64) -> Result<(), Refusal> {
+/// Checks a delta against the attribute's range. Below its floor (a treasury at 0: a state
+/// pays only what it has) it goes only at the umpire's word, with the reason: then the words
+/// to record with it.
+fn adjust_range(
+    view: &View,
+    id: &str,
+    attribute: &str,
+    by: i64,
+    confirmed: Option<&str>,
+) -> Result<Option<String>, Refusal> {
     let c = counter(view, id)?;
+    // An unknown value stays unknown under deltas: nothing to hold to a range yet.
     let now = match c.attributes.get(attribute) {
         Some(Value::Int(v)) => *v,
-        _ => 0,
+        _ => return Ok(None),
     };
     let after = now.saturating_add(by);
-    if let Some(AttributeKind::Int { min, max }) = specs(view.ruleset, c)
+    let spec = specs(view.ruleset, c)
         .iter()
         .find(|a| a.name == attribute)
-        .map(|a| &a.kind)
-        && (min.is_some_and(|m| after < m) || max.is_some_and(|m| after > m))
+        .cloned();
+    if let Some(spec) = spec
+        && let AttributeKind::Int { min, max } = &spec.kind
     {
-        return Err(Refusal::AdjustOutOfRange {
-            counter: id.to_string(),
-            attribute: attribute.to_string(),
-            now,
-            by,
-            after,
-            min: *min,
-            max: *max,
-        });
+        let below = min.is_some_and(|m| after < m);
+        if below && let Some(why) = confirmed.map(str::trim).filter(|w| !w.is_empty()) {
+            return Ok(Some(format!(
+                "{}'s {} taken to {after}, below {}, at the umpire's word: {why}",
+                c.name,
+                spec.label,
+                min.unwrap_or_default()
+            )));
+        }
+        if below || max.is_some_and(|m| after > m) {
+            return Err(Refusal::AdjustOutOfRange {
+                counter: c.name.clone(),
+                attribute: spec.label.clone(),
+                now,
+                by,
+                after,
+                min: *min,
+                max: *max,
+                rule: spec.rule.clone(),
+            });
+        }
     }
-    Ok(())
+    Ok(None)
 }
 
 fn needs_reason(reason: &str, what: &'static str) -> Result<(), Refusal> {
@@ -592,7 +616,11 @@ fn check_edit(view: &View, id: &str, edit: &super::action::Edit, note: Option<&s
     use super::action::Edit;
     let note = note.map(str::trim).filter(|n| !n.is_empty());
     let mut kinds = match edit {
-        Edit::Set { attribute, value } => check_set_attribute(view, id, attribute, value)?,
+        Edit::Set {
+            attribute,
+            value,
+            seen,
+        } => check_set_attribute(view, id, attribute, value, seen)?,
         Edit::Status { status, on } => check_set_status(view, id, status, *on)?,
         Edit::Remove => check_remove(view, id, note.unwrap_or("taken off by the umpire"))?,
     };
@@ -697,9 +725,21 @@ fn check_remove(view: &View, id: &str, reason: &str) -> Checked {
     ))
 }
 
-fn check_set_attribute(view: &View, id: &str, attribute: &str, value: &str) -> Checked {
+fn check_set_attribute(
+    view: &View,
+    id: &str,
+    attribute: &str,
+    value: &str,
+    seen: &super::action::Seen,
+) -> Checked {
     let c = counter(view, id)?;
     let to = attribute_value(view.ruleset, c, attribute, value)?;
+    let now = c.attributes.get(attribute);
+    if let super::action::Seen::Value(saw) = seen
+        && saw.as_ref() != now
+    {
+        return Err(changed_since(view, c, attribute, saw.as_ref(), &to));
+    }
     Ok(changed(
         vec![CounterChange::Attribute {
             counter: id.to_string(),
@@ -709,6 +749,55 @@ fn check_set_attribute(view: &View, id: &str, attribute: &str, value: &str) -> C
         }],
         None,
     ))
+}
+
+/// The refusal of a set whose value another desk changed after the umpire saw it: who changed
+/// it, when, and to what (the last entry that stands touching it).
+fn changed_since(
+    view: &View,
+    c: &CounterState,
+    attribute: &str,
+    saw: Option<&Value>,
+    to: &Value,
+) -> Refusal {
+    let touches = |changes: &[CounterChange]| {
+        changes.iter().any(|ch| match ch {
+            CounterChange::Attribute {
+                counter,
+                attribute: a,
+                ..
+            }
+            | CounterChange::Adjust {
+                counter,
+                attribute: a,
+                ..
+            } => *counter == c.id && a == attribute,
+            _ => false,
+        })
+    };
+    let last = view.events.iter().rev().find(|e| {
+        view.state.effective.contains(&e.seq)
+            && match &e.kind {
+                EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                    touches(changes)
+                }
+                _ => false,
+            }
+    });
+    let show = |v: Option<&Value>| v.map_or_else(|| "unknown".to_string(), Value::to_string);
+    Refusal::ChangedSince {
+        counter: c.name.clone(),
+        attribute: specs(view.ruleset, c)
+            .iter()
+            .find(|a| a.name == attribute)
+            .map_or_else(|| attribute.replace('_', " "), |a| a.label.clone()),
+        saw: show(saw),
+        now: show(c.attributes.get(attribute)),
+        to: to.to_string(),
+        by: last.and_then(|e| e.by.clone()),
+        entry: last.map(|e| e.seq),
+        at: last.map(|e| e.at.with_timezone(&chrono::Local).format("%H:%M").to_string()),
+    }
 }
 
 fn check_set_status(view: &View, id: &str, status: &str, on: bool) -> Checked {
@@ -864,16 +953,36 @@ fn chart_code(
     Ok(())
 }
 
-fn check_apply_effects(view: &View, of: u64, changes: &[CounterChange]) -> Checked {
+fn check_apply_effects(
+    view: &View,
+    actor: &Actor,
+    of: u64,
+    changes: &[CounterChange],
+) -> Checked {
     standing_resolution(view, of)?;
     if view.state.applied.contains(&of) {
         return Err(Refusal::EffectsAlreadyApplied { entry: of });
     }
     check_changes(view, changes)?;
-    Ok(vec![EventKind::EffectsApplied {
+    // A delta past a floor (a treasury below 0) only at the umpire's word, recorded beside.
+    let mut words = Vec::new();
+    for c in changes {
+        if let CounterChange::Adjust {
+            counter,
+            attribute,
+            by,
+        } = c
+            && let Some(w) = adjust_range(view, counter, attribute, *by, actor.reason.as_deref())?
+        {
+            words.push(w);
+        }
+    }
+    let mut kinds = vec![EventKind::EffectsApplied {
         of,
         changes: changes.to_vec(),
-    }])
+    }];
+    kinds.extend(words.into_iter().map(|text| EventKind::Note { text }));
+    Ok(kinds)
 }
 
 fn check_change(view: &View, changes: &[CounterChange], reason: &str) -> Checked {
@@ -993,11 +1102,19 @@ fn check_credit(view: &View, item: &str) -> Checked {
     }])
 }
 
-fn check_adjust(view: &View, id: &str, attribute: &str, by: i64, reason: &str) -> Checked {
+fn check_adjust(
+    view: &View,
+    actor: &Actor,
+    id: &str,
+    attribute: &str,
+    by: i64,
+    reason: &str,
+) -> Checked {
     counter(view, id)?;
     adjustable(view, id, attribute)?;
-    adjust_range(view, id, attribute, by)?;
+    let word = adjust_range(view, id, attribute, by, actor.reason.as_deref())?;
     needs_reason(reason, "an adjustment")?;
+    let reason = with_word(reason, word);
     Ok(changed(
         vec![CounterChange::Adjust {
             counter: id.to_string(),
@@ -1008,8 +1125,17 @@ fn check_adjust(view: &View, id: &str, attribute: &str, by: i64, reason: &str) -
     ))
 }
 
+/// A reason with the umpire's word for going past a floor, when there is one.
+fn with_word(reason: &str, word: Option<String>) -> String {
+    match word {
+        Some(w) => format!("{reason} — {w}"),
+        None => reason.to_string(),
+    }
+}
+
 fn check_transfer(
     view: &View,
+    actor: &Actor,
     from: &str,
     to: &str,
     attribute: &str,
@@ -1026,9 +1152,10 @@ fn check_transfer(
         counter(view, id)?;
         adjustable(view, id, attribute)?;
     }
-    adjust_range(view, from, attribute, -amount)?;
-    adjust_range(view, to, attribute, amount)?;
+    let word = adjust_range(view, from, attribute, -amount, actor.reason.as_deref())?;
+    adjust_range(view, to, attribute, amount, None)?;
     needs_reason(reason, "a transfer")?;
+    let reason = with_word(reason, word);
     let adjust = |counter: &str, by: i64| CounterChange::Adjust {
         counter: counter.to_string(),
         attribute: attribute.to_string(),

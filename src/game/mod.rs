@@ -27,7 +27,7 @@ pub mod verify;
 pub mod visibility;
 pub mod words;
 
-pub use action::{Action, Actor, DeckOp, Edit};
+pub use action::{Action, Actor, DeckOp, Edit, Seen};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
 pub use names::{CounterId, Names, ProcedureId, SideId};

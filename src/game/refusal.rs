@@ -96,6 +96,26 @@ pub enum Refusal {
         /// The codes the text gives.
         codes: Vec<String>,
     },
+    /// A set of a value another desk changed after the umpire saw it.
+    #[error("{} set {counter}'s {attribute} to {now}{}{} (you saw {saw}) — set it to {to} anyway? Press Set again at the desk, or give `--was {now}` on the command line", by.as_deref().unwrap_or("another desk"), at.as_ref().map_or_else(String::new, |t| format!(" at {t}")), entry.map_or_else(String::new, |n| format!(", entry {n}")))]
+    ChangedSince {
+        /// The counter's name.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+        /// What the umpire saw.
+        saw: String,
+        /// What it is now.
+        now: String,
+        /// What the umpire wanted to set.
+        to: String,
+        /// Who changed it last, if the journal names them.
+        by: Option<String>,
+        /// The entry that changed it last.
+        entry: Option<u64>,
+        /// When (the desk's local time, HH:MM).
+        at: Option<String>,
+    },
     /// A hex id of the wrong shape.
     #[error("'{hex}' is not a hex id of this map — hex ids have {digits} digits, e.g. \"0114\"")]
     NotAHex {
@@ -196,7 +216,7 @@ pub enum Refusal {
         value: String,
     },
     /// A delta that takes an attribute out of its range.
-    #[error("{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}", bound(*min), bound(*max))]
+    #[error("{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}{}", bound(*min), bound(*max), if min.is_some_and(|m| *after < m) { format!(" — the ruleset keeps it at {} or more{}; to go below anyway, give the reason (`--discretion REASON`, or the desk's Reason field)", bound(*min), rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"))) } else { String::new() })]
     AdjustOutOfRange {
         /// The counter.
         counter: String,
@@ -212,6 +232,8 @@ pub enum Refusal {
         min: Option<i64>,
         /// Highest allowed.
         max: Option<i64>,
+        /// The rule that bounds it, as the ruleset cites it.
+        rule: Option<String>,
     },
     /// No such procedure.
     #[error("no procedure '{procedure}' in {ruleset} — procedures: {}", procedures.join(", "))]

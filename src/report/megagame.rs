@@ -351,6 +351,15 @@ fn time_of(e: &Event) -> String {
     e.at.with_timezone(&Local).format("%H:%M:%S").to_string()
 }
 
+/// A balance as a statement prints it: one below zero says so.
+fn balance_words(b: i64) -> String {
+    if b < 0 {
+        format!("{b} (below 0)")
+    } else {
+        b.to_string()
+    }
+}
+
 /// A ledger as it stood in `state` (its values, and what belonged to its state then); its
 /// history is kept whole.
 fn as_at(mut l: StateLedger, people: &People, state: &GameState) -> StateLedger {
@@ -455,7 +464,7 @@ pub fn statement_pdf(
                 cell(e.reason.clone()),
                 cell(short_step(game, e.step)),
                 cell(amount),
-                cell(e.balance.map_or_else(|| "?".to_string(), |b| b.to_string())),
+                cell(e.balance.map_or_else(|| "?".to_string(), balance_words)),
             ]);
             end = e.balance;
         }
@@ -464,7 +473,7 @@ pub fn statement_pdf(
             cell(format!("End of turn {turn}")),
             cell(""),
             cell(""),
-            cell(end.map_or_else(|| "?".to_string(), |b| b.to_string())),
+            cell(end.map_or_else(|| "?".to_string(), balance_words)),
         ]);
         sheet.writer.table(&Grid {
             header: vec![vec![

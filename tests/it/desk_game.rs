@@ -1114,6 +1114,7 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                         edit: umpire::game::Edit::Set {
                             attribute: "strength_points".into(),
                             value: "1".into(),
+                            seen: umpire::game::Seen::Unchecked,
                         },
                         note: Some("Assault D1".into()),
                     },

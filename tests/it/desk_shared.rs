@@ -142,6 +142,7 @@ fn the_desk_is_signed_in_as_its_login_and_shows_another_desks_event_live() {
                 counter: "upper-austria".into(),
                 attribute: "in_revolt".into(),
                 value: "yes".into(),
+                seen: umpire::game::Seen::Unchecked,
             })
     );
     other.refresh().expect("refresh");

@@ -78,6 +78,7 @@ fn a_session_survives_reopening_with_the_same_state() {
             counter: "blue-pikes".into(),
             attribute: "vbu".into(),
             value: "4".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("strength");
@@ -123,6 +124,7 @@ fn bad_actions_are_refused_and_write_nothing() {
                 counter: "red-horse".into(),
                 attribute: "vbu".into(),
                 value: "99".into(),
+                seen: umpire::game::Seen::Unchecked,
             },
             "must be from 0 to 20",
         ),
@@ -131,6 +133,7 @@ fn bad_actions_are_refused_and_write_nothing() {
                 counter: "red-horse".into(),
                 attribute: "colour".into(),
                 value: "red".into(),
+                seen: umpire::game::Seen::Unchecked,
             },
             "has no attribute 'colour'",
         ),

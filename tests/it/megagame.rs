@@ -601,6 +601,7 @@ fn an_unknown_treasury_stays_unknown_under_deltas() {
             counter: "state-bosrovia".into(),
             attribute: "treasury".into(),
             value: "12".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("set");
@@ -824,6 +825,7 @@ fn people_are_many_to_many_and_remits_follow_the_handbook() {
             counter: "monluc".into(),
             attribute: "player".into(),
             value: "player-ferdinand".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("set player");
@@ -1138,6 +1140,7 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
             counter: "ferdinand".into(),
             attribute: "married_this_turn".into(),
             value: "true".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("married");
@@ -1231,4 +1234,107 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
             "{needle} not among {applied_kinds:?}"
         );
     }
+}
+
+/// Two desks setting one value at once: the second is refused, naming who set it, when and
+/// to what — the last one no longer wins silently; pressing on with the value seen now works.
+/// An adjustment needs no such guard (issue 24).
+#[test]
+fn a_set_over_a_value_changed_since_is_refused_naming_who_changed_it() {
+    use umpire::game::{Refusal, Seen};
+    let mut game = new_game("set-race");
+    let walter = Actor::named("Walter (Political Control)");
+    let set = |value: &str, seen: Seen| Action::SetAttribute {
+        counter: "state-france".into(),
+        attribute: "treasury".into(),
+        value: value.into(),
+        seen,
+    };
+    game.act(&walter, set("30", Seen::Unchecked)).expect("first set");
+    // Both desks saw 30; Walter sets 40 first.
+    game.act(&walter, set("40", Seen::Value(Some(Value::Int(30)))))
+        .expect("Walter's set");
+    let refused = game
+        .act(&anna(), set("35", Seen::Value(Some(Value::Int(30)))))
+        .expect_err("the second set is refused");
+    let said = refused.to_string();
+    assert!(
+        matches!(
+            refused,
+            umpire::game::GameError::Refused(Refusal::ChangedSince { .. })
+        ),
+        "{said}"
+    );
+    for part in ["Walter (Political Control) set", "to 40 at ", "you saw 30", "to 35 anyway"] {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
+    assert_eq!(int(&game, "state-france", "treasury"), 40, "nothing written");
+    // Anna has now seen 40: her set goes through, and records the 40 it replaces.
+    let seq = game
+        .act(&anna(), set("35", Seen::Value(Some(Value::Int(40)))))
+        .expect("set anyway")[0];
+    assert_eq!(int(&game, "state-france", "treasury"), 35);
+    let EventKind::Changed { changes, .. } = &game.events()[seq as usize - 1].kind else {
+        panic!("a change");
+    };
+    assert!(matches!(
+        &changes[..],
+        [CounterChange::Attribute { from: Some(Value::Int(40)), .. }]
+    ));
+    // Deltas commute: no guard.
+    game.act(
+        &walter,
+        Action::Adjust {
+            counter: "state-france".into(),
+            attribute: "treasury".into(),
+            by: -5,
+            reason: "pay".into(),
+        },
+    )
+    .expect("adjust");
+    assert_eq!(int(&game, "state-france", "treasury"), 30);
+}
+
+/// A treasury does not go below zero (a state pays only what it has; troops not paid in full
+/// are in Arrears, The Campaign System › Pay): refused with the rule, unless the umpire gives
+/// the reason, which the journal keeps; a ledger below zero says so (issue 24).
+#[test]
+fn a_treasury_below_zero_is_refused_unless_the_umpire_says_why() {
+    let mut game = new_game("below-zero");
+    game.act(
+        &anna(),
+        Action::SetAttribute {
+            counter: "state-france".into(),
+            attribute: "treasury".into(),
+            value: "4".into(),
+            seen: umpire::game::Seen::Unchecked,
+        },
+    )
+    .expect("set");
+    let pay = Action::Adjust {
+        counter: "state-france".into(),
+        attribute: "treasury".into(),
+        by: -10,
+        reason: "pay the army".into(),
+    };
+    let refused = game.act(&anna(), pay.clone()).expect_err("refused");
+    let said = refused.to_string();
+    assert!(
+        said.contains("0 or more") && said.contains("The Campaign System › Pay"),
+        "{said}"
+    );
+    assert_eq!(int(&game, "state-france", "treasury"), 4);
+    let why = anna().with_reason(Some("a loan the umpire allowed on credit".into()));
+    let seq = game.act(&why, pay).expect("at the umpire's word")[0];
+    assert_eq!(int(&game, "state-france", "treasury"), -6);
+    let EventKind::Changed { reason, .. } = &game.events()[seq as usize - 1].kind else {
+        panic!("a change");
+    };
+    let reason = reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("below 0, at the umpire's word: a loan the umpire allowed on credit"),
+        "{reason}"
+    );
+    let l = state_ledger(&game, "france");
+    assert_eq!(l.history.last().and_then(|h| h.balance), Some(-6));
 }

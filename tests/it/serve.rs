@@ -494,6 +494,7 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
             counter: state.counter.clone(),
             attribute: "treasury".into(),
             value: "40".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("set");

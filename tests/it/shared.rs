@@ -423,6 +423,7 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
                 counter: "upper-austria".into(),
                 attribute: "in_revolt".into(),
                 value: "yes".into(),
+                seen: umpire::game::Seen::Unchecked,
             },
         )
         .expect("her own table");
@@ -606,6 +607,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
             counter: "upper-austria".into(),
             attribute: "in_revolt".into(),
             value: "yes".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("own area, offline");
@@ -632,6 +634,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
                 counter: "upper-austria".into(),
                 attribute: "purge_attempts".into(),
                 value: n.into(),
+                seen: umpire::game::Seen::Unchecked,
             },
         )
         .expect("own area again, offline");
@@ -1306,6 +1309,7 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
             counter: army,
             attribute: "map_table".into(),
             value: "the_mediterranean".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     )
     .expect("Game Control moves an army to another table");

@@ -85,6 +85,7 @@ fn play(dir: &Path) -> Played {
             counter: "blue-pikes".into(),
             attribute: "vbu".into(),
             value: "4".into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     );
     let physical_roll = act(&mut game, discipline(Some("5")));

@@ -75,6 +75,7 @@ fn set(game: &mut Game, counter: &str, attribute: &str, value: &str) {
             counter: counter.into(),
             attribute: attribute.into(),
             value: value.into(),
+            seen: umpire::game::Seen::Unchecked,
         },
     );
 }
