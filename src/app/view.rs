@@ -231,16 +231,14 @@ impl Desk {
     /// One widget per input: numbers and choices in a grid, flags as checkboxes.
     pub fn inputs_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Inputs");
-        let Some(procedure) = self
-            .library()
-            .rulesets
-            .get(self.ruleset_index())
-            .and_then(|r| r.procedures.get(self.procedure_index()))
-        else {
+        let Some(ruleset) = self.library().rulesets.get(self.ruleset_index()) else {
+            return;
+        };
+        let Some(procedure) = ruleset.procedures.get(self.procedure_index()) else {
             return;
         };
         let mut values = self.inputs().clone();
-        inputs_grid_ui(ui, procedure, &mut values);
+        inputs_grid_ui(ui, ruleset, procedure, &mut values);
         if let Some(Ok((_, derived))) = self.preview().map(|p| &p.prepared)
             && !derived.is_empty()
         {
@@ -609,13 +607,26 @@ fn section_ui(ui: &mut Ui, title: &str) {
 }
 
 /// Numbers and choices in a label/widget grid, then the flags as wrapped checkboxes.
-fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<String, Value>) {
-    // An input the case in hand does not need (its `needed_when` false for the values above
-    // it, e.g. a Skirmish's Force SPs in a Storm) is not shown.
+fn inputs_grid_ui(
+    ui: &mut Ui,
+    ruleset: &crate::rules::Ruleset,
+    procedure: &Procedure,
+    values: &mut BTreeMap<String, Value>,
+) {
+    // An input the result cannot depend on under the values given (a melee test's "Shot
+    // from", the Artillery fire value with no Artillery, a Skirmish's Force SPs in a Storm) is
+    // not shown: the engine works it out from the procedure (resolve::needed).
     let mut scope = crate::rules::Scope::new();
     for (k, v) in values.iter() {
         scope.set(k, v.clone());
     }
+    let mut known = values.clone();
+    for i in &procedure.inputs {
+        if matches!(i.kind, InputKind::Flag) {
+            known.entry(i.name.clone()).or_insert(Value::Bool(false));
+        }
+    }
+    let needed = crate::resolve::needed::needed_inputs(ruleset, procedure, &known);
     let fields: Vec<_> = procedure
         .inputs
         .iter()
@@ -625,6 +636,7 @@ fn inputs_grid_ui(ui: &mut Ui, procedure: &Procedure, values: &mut BTreeMap<Stri
                 .as_ref()
                 .is_none_or(|w| w.eval_bool(&scope).unwrap_or(true))
         })
+        .filter(|i| needed.contains(&i.name))
         .collect();
     if !fields.is_empty() {
         // Long labels wrap, so that the widgets stay inside the column.

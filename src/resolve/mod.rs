@@ -3,6 +3,7 @@
 
 mod error;
 mod lookup;
+pub mod needed;
 mod odds;
 
 use std::collections::BTreeMap;
@@ -347,6 +348,20 @@ pub fn prepare<'r>(
             });
         }
     }
+    // What the result can depend on under the values known: an input nothing live reads is
+    // not asked for (needed.rs).
+    let known: BTreeMap<String, Value> = procedure
+        .inputs
+        .iter()
+        .filter_map(|spec| {
+            let v = given.get(&spec.name).cloned().or_else(|| spec.default.clone());
+            let v = v.or_else(|| {
+                matches!(spec.kind, crate::rules::InputKind::Flag).then_some(Value::Bool(false))
+            });
+            v.map(|v| (spec.name.clone(), v))
+        })
+        .collect();
+    let needed = needed::needed_inputs(ruleset, procedure, &known);
     let mut missing = Vec::new();
     // Inputs the case in hand does not need (their `needed_when` is false): not asked for, and
     // whatever reads them is left out rather than fed a made-up value.
@@ -366,6 +381,10 @@ pub fn prepare<'r>(
                     w.eval_bool(&scope).is_ok_and(|needed| !needed)
                 }) =>
                 {
+                    not_needed.insert(spec.name.clone());
+                    continue;
+                }
+                None if !needed.contains(&spec.name) => {
                     not_needed.insert(spec.name.clone());
                     continue;
                 }
@@ -597,13 +616,14 @@ fn prepare_opposed(
                 .eval_int(&prepared.scope)
                 .map_err(expr_err(format!("{} dice", side.name)))?;
             let n = (base + if g == 0 { extra_dice } else { 0 }).max(0);
-            let own = group
-                .modifier
-                .as_ref()
-                .map(|e| e.eval_int(&prepared.scope))
-                .transpose()
-                .map_err(expr_err(format!("{} die modifier", side.name)))?
-                .unwrap_or(0);
+            // A group that throws no dice has no modifier to work out (what it reads may not
+            // have been asked: needed.rs).
+            let own = match &group.modifier {
+                Some(e) if n > 0 => e
+                    .eval_int(&prepared.scope)
+                    .map_err(expr_err(format!("{} die modifier", side.name)))?,
+                _ => 0,
+            };
             let Some(die) = prepared.ruleset.dice.get(&group.die) else {
                 return Err(ResolveError::Expression {
                     what: "opposed roll".into(),

@@ -16,6 +16,7 @@ mod fuzz_loader;
 mod game;
 mod golden;
 mod hostile;
+mod inputs;
 mod journal;
 mod malformed;
 mod megagame;

@@ -1,0 +1,146 @@
+//! An input is asked for only when the result can depend on it (issue 24, deliverable 5):
+//! worked out from the procedure (`resolve::needed`), not from hand-written conditions. A melee
+//! Cohesion Test was refused without "Shot from"; every Field Combat without Artillery demanded
+//! both Artillery fire values.
+
+use std::collections::BTreeMap;
+
+use umpire::rules::{InputKind, Library, Value};
+
+use crate::common::{shipped, try_run};
+
+#[test]
+fn a_melee_cohesion_test_does_not_ask_where_it_was_shot_from() {
+    let qrs = shipped("qrs");
+    let r = try_run(
+        qrs,
+        "cohesion_test",
+        &[("vbu", "6"), ("damage", "2"), ("test_from", "melee")],
+        &["3"],
+        None,
+    )
+    .unwrap_or_else(|e| panic!("a melee test needs no Shot from: {e}"));
+    assert!(!r.inputs.contains_key("shot_range"), "{:?}", r.inputs);
+    // Shooting still asks it: its modifiers read it.
+    let e = try_run(
+        qrs,
+        "cohesion_test",
+        &[("vbu", "6"), ("damage", "2"), ("test_from", "shooting")],
+        &["3"],
+        None,
+    )
+    .expect_err("a shot needs its range");
+    assert!(e.to_string().contains("Shot from"), "{e}");
+}
+
+#[test]
+fn a_field_combat_without_artillery_does_not_ask_artillery_fire_values() {
+    let gradisca = shipped("gradisca");
+    let r = try_run(
+        gradisca,
+        "field_combat",
+        &[
+            ("attacker_fv3", "1"),
+            ("defender_fv3", "1"),
+            ("attacker_two_hit_units", "1"),
+            ("attacker_one_hit_units", "0"),
+            ("defender_two_hit_units", "1"),
+            ("defender_one_hit_units", "0"),
+        ],
+        &["2", "5"],
+        None,
+    )
+    .unwrap_or_else(|e| panic!("no Artillery, no Artillery fire value: {e}"));
+    assert_eq!(r.outcome.code, "defender_defeated");
+    // With a gun on one side, that side's fire value is asked, the other's still not.
+    let e = try_run(
+        gradisca,
+        "field_combat",
+        &[
+            ("attacker_fv3", "1"),
+            ("defender_fv3", "1"),
+            ("attacker_artillery", "1"),
+            ("attacker_two_hit_units", "1"),
+            ("attacker_one_hit_units", "0"),
+            ("defender_two_hit_units", "1"),
+            ("defender_one_hit_units", "0"),
+        ],
+        &["2", "5", "4"],
+        None,
+    )
+    .expect_err("a gun needs its fire value");
+    let said = e.to_string();
+    assert!(said.contains("Attacker Artillery printed fire value"), "{said}");
+    assert!(!said.contains("Defender Artillery"), "{said}");
+}
+
+/// Every procedure of the five rulesets, with nothing given and with each choice given each of
+/// its values: every input the engine then asks for is read by some expression of the
+/// procedure (a modifier, a derived value, the lookup, an effect) — never one that cannot
+/// change any outcome (the Cavalry Charge asked "Heavy or Light" of a table the text does not
+/// give, read by nothing). And what it asks is a subset of what it asks with less given.
+#[test]
+fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
+    use umpire::resolve::{ResolveError, prepare};
+    let lib = Library::shipped();
+    let mut idle = Vec::new();
+    let mut cases = 0;
+    for rs in &lib.rulesets {
+        for p in &rs.procedures {
+            // Every name any expression of the procedure reads, statically.
+            let mut read: Vec<&str> = p.lookup.reads();
+            for d in &p.derived {
+                read.extend(d.expr.reads().iter().map(String::as_str));
+            }
+            for m in &p.modifiers {
+                read.extend(m.when.iter().flat_map(|w| w.reads()).map(String::as_str));
+                if let umpire::rules::ModifierValue::Expr(e) = &m.value {
+                    read.extend(e.reads().iter().map(String::as_str));
+                }
+                if let umpire::rules::ModifierValue::Table(t) = &m.value {
+                    for e in t.row.iter().chain(&t.column).chain(&t.line) {
+                        read.extend(e.reads().iter().map(String::as_str));
+                    }
+                }
+            }
+            for o in &p.outcomes {
+                for e in &o.effects {
+                    read.extend(e.when.iter().chain(&e.amount).flat_map(|x| x.reads()).map(String::as_str));
+                }
+            }
+            let mut givens: Vec<BTreeMap<String, Value>> = vec![BTreeMap::new()];
+            for i in &p.inputs {
+                if let InputKind::Choice { choices } = &i.kind {
+                    for c in choices {
+                        givens.push(BTreeMap::from([(i.name.clone(), Value::Text(c.clone()))]));
+                    }
+                }
+            }
+            let asked = |given: &BTreeMap<String, Value>| -> Vec<String> {
+                match prepare(rs, p, given) {
+                    Err(ResolveError::MissingInputs { missing, .. }) => {
+                        missing.into_iter().map(|m| m.name).collect()
+                    }
+                    _ => Vec::new(),
+                }
+            };
+            let with_nothing = asked(&BTreeMap::new());
+            for given in &givens {
+                cases += 1;
+                for name in asked(given) {
+                    if !read.contains(&name.as_str()) {
+                        idle.push(format!("{} › {} › {name} (given {given:?})", rs.id, p.id));
+                    }
+                    assert!(
+                        with_nothing.contains(&name),
+                        "{} › {}: {name} asked with {given:?} but not with nothing given",
+                        rs.id,
+                        p.id
+                    );
+                }
+            }
+        }
+    }
+    assert!(cases > 300, "every procedure and choice: {cases}");
+    assert!(idle.is_empty(), "asked, yet nothing reads them:\n{}", idle.join("\n"));
+}
