@@ -340,6 +340,19 @@ impl GameDesk {
                     counter.attributes.contains_key(&a.name) || counter.unknown.contains(&a.name)
                 }) {
                     let current = counter.attributes.get(&a.name).cloned();
+                    // A field not typed in follows the counter (an undo, a result applied,
+                    // another desk): it never offers a Set of a value nobody typed.
+                    let untouched =
+                        match (self.edit_values.get(&a.name), self.edit_seen.get(&a.name)) {
+                            (Some(v), Some(seen)) => {
+                                *v == seen.as_ref().map(ToString::to_string).unwrap_or_default()
+                            }
+                            _ => false,
+                        };
+                    if untouched && self.edit_seen.get(&a.name) != Some(&current) {
+                        self.edit_values.remove(&a.name);
+                        self.edit_seen.remove(&a.name);
+                    }
                     ui.horizontal(|ui| {
                         // The label flush left in a column of its own width, so that the
                         // fields line up and the row stays inside the panel.

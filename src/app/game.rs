@@ -911,7 +911,8 @@ impl GameDesk {
         }
     }
 
-    /// Opens a procedure (by id) in the resolve panel, keeping the counters chosen.
+    /// Opens a procedure (by id) in the resolve panel; another procedure than the one open
+    /// opens with no counters in its roles.
     pub fn select_procedure(&mut self, id: &str) {
         let Some(index) = self
             .game
@@ -1175,11 +1176,7 @@ impl GameDesk {
             .all(|w| codes.iter().any(|(c, _)| c.eq_ignore_ascii_case(w)))
     }
 
-    fn resolve(
-        &mut self,
-        physical: Option<Vec<String>>,
-        chart: Option<(String, bool)>,
-    ) -> bool {
+    fn resolve(&mut self, physical: Option<Vec<String>>, chart: Option<(String, bool)>) -> bool {
         let Some(procedure) = self.procedure_id() else {
             self.message = Some("pick a procedure first".into());
             return false;

@@ -430,7 +430,8 @@ impl GameDesk {
         for l in &ledgers {
             ui.add_space(4.0);
             // A treasury below zero (taken there at the umpire's word) stands out in red.
-            let below = matches!(l.values.get(TREASURY), Some(crate::rules::Value::Int(v)) if *v < 0);
+            let below =
+                matches!(l.values.get(TREASURY), Some(crate::rules::Value::Int(v)) if *v < 0);
             let mut head = RichText::new(format!(
                 "{LEDGER_PREFIX}{} — treasury {}{}",
                 l.name,

@@ -522,7 +522,6 @@ pub(super) fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<(
     Ok(())
 }
 
-
 fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
     let words = umpire::game::describe::Words::of(game);
     let people = umpire::megagame::People::of(game);

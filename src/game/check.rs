@@ -9,7 +9,7 @@ use super::event::{Audience, ClockAction, CounterChange, Cursor, Event, EventKin
 use super::journal::GameMeta;
 use super::refusal::{NoAppDice, Refusal};
 use super::scenario::{CounterKind, Position, Scenario};
-use super::sequence::{LeafStep, Pending, next_cursor, pending, previous_cursor};
+use super::sequence::{LeafStep, Pending, next_step, pending, previous_step};
 use super::state::{CounterState, GameState};
 use crate::dice::AppDice;
 use crate::resolve::{DiceSource, parse_inputs, resolve};
@@ -796,7 +796,11 @@ fn changed_since(
         to: to.to_string(),
         by: last.and_then(|e| e.by.clone()),
         entry: last.map(|e| e.seq),
-        at: last.map(|e| e.at.with_timezone(&chrono::Local).format("%H:%M").to_string()),
+        at: last.map(|e| {
+            e.at.with_timezone(&chrono::Local)
+                .format("%H:%M")
+                .to_string()
+        }),
     }
 }
 
@@ -917,7 +921,10 @@ fn chart_code(
     code: &str,
     confirmed: bool,
 ) -> Result<(), Refusal> {
-    let table = resolution.lookup.as_ref().and_then(|l| ruleset.table(&l.table));
+    let table = resolution
+        .lookup
+        .as_ref()
+        .and_then(|l| ruleset.table(&l.table));
     // A table with a result key holds the code to it already (the resolver refuses others).
     if table.is_some_and(|t| !t.results.is_empty()) {
         return Ok(());
@@ -953,12 +960,7 @@ fn chart_code(
     Ok(())
 }
 
-fn check_apply_effects(
-    view: &View,
-    actor: &Actor,
-    of: u64,
-    changes: &[CounterChange],
-) -> Checked {
+fn check_apply_effects(view: &View, actor: &Actor, of: u64, changes: &[CounterChange]) -> Checked {
     standing_resolution(view, of)?;
     if view.state.applied.contains(&of) {
         return Err(Refusal::EffectsAlreadyApplied { entry: of });
@@ -1033,7 +1035,7 @@ fn check_next(view: &View) -> Checked {
     if !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
     }
-    let to = next_cursor(&view.state.cursor, view.steps.len());
+    let to = next_step(&view.state.cursor, view.steps, view.scenario.turns.max(1));
     if to.turn > view.scenario.turns.max(1) {
         return Err(Refusal::ScenarioEnds {
             turns: view.scenario.turns,
@@ -1046,7 +1048,8 @@ fn check_next(view: &View) -> Checked {
 }
 
 fn check_back(view: &View) -> Checked {
-    let to = previous_cursor(&view.state.cursor, view.steps.len()).ok_or(Refusal::FirstStep)?;
+    let to = previous_step(&view.state.cursor, view.steps, view.scenario.turns.max(1))
+        .ok_or(Refusal::FirstStep)?;
     Ok(vec![EventKind::Stepped {
         from: view.state.cursor.clone(),
         to,

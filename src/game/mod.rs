@@ -30,11 +30,11 @@ pub mod words;
 pub use action::{Action, Actor, DeckOp, Edit, Seen};
 pub use event::{CounterChange, Cursor, Event, EventKind};
 pub use gate::Gate;
-pub use names::{CounterId, Names, ProcedureId, SideId};
 pub use journal::{
     BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
     on_busy_wait,
 };
+pub use names::{CounterId, Names, ProcedureId, SideId};
 pub use refusal::{GameError, Refusal, SetupError};
 pub use session::{Game, Status};
 pub use state::{CounterState, GameState};

@@ -208,8 +208,8 @@ pub fn close_counters(state: &GameState, typed: &str) -> Vec<String> {
                 || c.id.contains(typed)
                 || typed.contains(c.id.as_str());
             // A typing slip ("Chamont" for "Chaumont"): most of the letters in order.
-            let likeness = strsim::jaro_winkler(&name, &wanted)
-                .max(strsim::jaro_winkler(&c.id, typed.trim()));
+            let likeness =
+                strsim::jaro_winkler(&name, &wanted).max(strsim::jaro_winkler(&c.id, typed.trim()));
             (contained || likeness >= 0.9).then_some((likeness, &c.name))
         })
         .collect::<Vec<_>>();

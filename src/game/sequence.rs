@@ -24,14 +24,17 @@ pub struct LeafStep {
     pub mandatory: bool,
     /// When it happens, if not every turn.
     pub when: Option<String>,
+    /// Only at the end of the scenario: `next` passes it by on every turn but the last.
+    pub scenario_end: bool,
     /// Rule reference.
     pub rule: Option<String>,
 }
 
 /// The leaf steps of a ruleset's Sequence of Play, in order (one "Turn" step if it has none).
 pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
-    fn walk(steps: &[Step], prefix: &str, out: &mut Vec<LeafStep>) {
+    fn walk(steps: &[Step], prefix: &str, end: bool, out: &mut Vec<LeafStep>) {
         for s in steps {
+            let end = end || s.scenario_end;
             let path = if prefix.is_empty() {
                 s.name.clone()
             } else {
@@ -47,14 +50,15 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
                     decks: s.decks.clone(),
                     mandatory: s.mandatory,
                     when: s.when.clone(),
+                    scenario_end: end,
                     rule: s.rule.clone(),
                 });
             }
-            walk(&s.steps, &path, out);
+            walk(&s.steps, &path, end, out);
         }
     }
     let mut out = Vec::new();
-    walk(&ruleset.sequence_of_play, "", &mut out);
+    walk(&ruleset.sequence_of_play, "", false, &mut out);
     if out.is_empty() {
         out.push(LeafStep {
             id: "turn".into(),
@@ -63,6 +67,7 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
             decks: Vec::new(),
             mandatory: false,
             when: None,
+            scenario_end: false,
             rule: None,
         });
     }
@@ -147,6 +152,35 @@ pub fn next_cursor(c: &Cursor, steps: usize) -> Cursor {
             step: 0,
         }
     }
+}
+
+/// The step `next` goes to from `c`: the next one, passing by the end-of-scenario steps on
+/// every turn but the last.
+pub fn next_step(c: &Cursor, steps: &[LeafStep], last_turn: u32) -> Cursor {
+    let mut to = next_cursor(c, steps.len());
+    for _ in 0..steps.len() {
+        match steps.get(to.step) {
+            Some(s) if s.scenario_end && to.turn < last_turn => {
+                to = next_cursor(&to, steps.len());
+            }
+            _ => break,
+        }
+    }
+    to
+}
+
+/// The step `back` goes to from `c`, passing by the end-of-scenario steps of earlier turns.
+pub fn previous_step(c: &Cursor, steps: &[LeafStep], last_turn: u32) -> Option<Cursor> {
+    let mut to = previous_cursor(c, steps.len())?;
+    for _ in 0..steps.len() {
+        match steps.get(to.step) {
+            Some(s) if s.scenario_end && to.turn < last_turn => {
+                to = previous_cursor(&to, steps.len())?;
+            }
+            _ => break,
+        }
+    }
+    Some(to)
 }
 
 /// The cursor before `c`, if any.

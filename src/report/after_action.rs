@@ -92,7 +92,10 @@ pub(crate) fn write_entries(
     for (i, e) in events.iter().enumerate() {
         let in_span = turn.is_none_or(|t| e.cursor.turn == t);
         let path = early.step(e.cursor.step);
-        let phase = (e.cursor.turn, path.split(" › ").next().unwrap_or("").to_string());
+        let phase = (
+            e.cursor.turn,
+            path.split(" › ").next().unwrap_or("").to_string(),
+        );
         if moving.phase.as_ref() != Some(&phase) {
             movers.extend(moving.settle(game, &running));
             moving.phase = Some(phase);
@@ -253,12 +256,20 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
     let e = s.event();
     let undone = e.kind.is_undoable() && !state.effective.contains(&e.seq);
     if let Shown::Summary(_, lines) = s {
-        if !matches!(e.kind, EventKind::Stepped { .. }) {
-            phase
+        match &e.kind {
+            EventKind::Stepped { .. } => return false,
+            // The entry undone says it where it stands, when this report shows it.
+            EventKind::Undone { event } if cx.shown.contains(event) => {}
+            _ if undone => phase.items.push(Item::Line(format!(
+                "Undone (entry {}): {}",
+                e.seq,
+                lines.join(" ")
+            ))),
+            _ => phase
                 .items
-                .push(Item::Line(format!("#{} {}", e.seq, lines.join(" "))));
+                .push(Item::Line(format!("#{} {}", e.seq, lines.join(" ")))),
         }
-        return !matches!(e.kind, EventKind::Stepped { .. });
+        return true;
     }
     if undone {
         // Where it stands, once: not as if it held, nor again under Corrections.
@@ -268,14 +279,23 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             {
                 return true;
             }
+            // An undone resolution keeps what is filed under it (an application of another
+            // desk's that still stands, on a shared game).
             EventKind::Resolved {
                 resolution,
                 counters,
-            } => format!(
-                "{} → {}",
-                words.resolution_head(resolution, counters),
-                crate::game::describe::outcome(resolution)
-            ),
+            } => {
+                phase.items.push(Item::Block(
+                    format!(
+                        "Undone (entry {}): {} → {}",
+                        e.seq,
+                        words.resolution_head(resolution, counters),
+                        crate::game::describe::outcome(resolution)
+                    ),
+                    attached.get(&e.seq).cloned().unwrap_or_default(),
+                ));
+                return true;
+            }
             _ => words.line(e),
         };
         phase
@@ -290,6 +310,8 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
         EventKind::Undone { event } => {
             phase.corrections.push(format!("entry {event} undone"));
         }
+        // Restored: the entry stands where it is, as if never undone.
+        EventKind::Redone { event } if cx.shown.contains(event) => {}
         EventKind::Redone { event } => {
             phase.corrections.push(format!("entry {event} restored"));
         }
@@ -387,7 +409,15 @@ impl Moving {
     /// Names the phase's moves against the state at its end, and starts afresh.
     fn settle(&mut self, game: &Game, end: &GameState) -> Vec<((u64, String), String)> {
         let words = Words::at(game, end);
-        std::mem::take(&mut self.moves)
+        let moves = std::mem::take(&mut self.moves);
+        // Who moved this phase, by entries that stand: a counter that joins its Force where
+        // the rest already stood is not the Force moving.
+        let moved: BTreeSet<String> = moves
+            .iter()
+            .filter(|(seq, ..)| end.effective.contains(seq))
+            .map(|(_, id, _)| id.clone())
+            .collect();
+        moves
             .into_iter()
             .map(|(seq, id, to)| {
                 let force = end.counters.get(&id).and_then(|c| c.force.clone());
@@ -395,12 +425,10 @@ impl Moving {
                     end.counters
                         .values()
                         .filter(|o| o.force.as_deref() == Some(f) && o.removed.is_none())
-                        .all(|o| o.position == to)
+                        .all(|o| o.position == to && moved.contains(&o.id))
                 });
-                let who = whole.map_or_else(
-                    || words.counter(&id),
-                    |f| force_words(game.scenario(), &f),
-                );
+                let who =
+                    whole.map_or_else(|| words.counter(&id), |f| force_words(game.scenario(), &f));
                 ((seq, id), who)
             })
             .collect()

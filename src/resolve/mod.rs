@@ -354,7 +354,10 @@ pub fn prepare<'r>(
         .inputs
         .iter()
         .filter_map(|spec| {
-            let v = given.get(&spec.name).cloned().or_else(|| spec.default.clone());
+            let v = given
+                .get(&spec.name)
+                .cloned()
+                .or_else(|| spec.default.clone());
             let v = v.or_else(|| {
                 matches!(spec.kind, crate::rules::InputKind::Flag).then_some(Value::Bool(false))
             });
@@ -1566,8 +1569,9 @@ fn roll_words(prepared: &Prepared, faces: &[String], total: i64) -> String {
     let words = |name: &str| {
         let w = name.replace('_', " ");
         let mut c = w.chars();
-        c.next()
-            .map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+        c.next().map_or_else(String::new, |f| {
+            f.to_uppercase().collect::<String>() + c.as_str()
+        })
     };
     match &prepared.procedure.lookup {
         Lookup::Opposed { sides, .. } if !prepared.groups.is_empty() => {
@@ -1589,7 +1593,8 @@ fn roll_words(prepared: &Prepared, faces: &[String], total: i64) -> String {
         }
         Lookup::Compute { lets, cases } if faces.len() > 1 => {
             let reads = |name: &str| {
-                lets.iter().any(|l| l.expr.reads().iter().any(|r| r == name))
+                lets.iter()
+                    .any(|l| l.expr.reads().iter().any(|r| r == name))
                     || cases.iter().any(|c| {
                         c.when
                             .iter()
@@ -1731,6 +1736,18 @@ pub fn resolve(
 /// check (defender tests cohesion)", a note by its text. The kind and the ids stay in the JSON.
 pub fn describe_effect(e: &Effect) -> String {
     let words = |t: &str| t.replace('_', " ");
+    // A note with a number says the number ("attacker: 9 thousand men left"), never the words
+    // alone.
+    if e.kind == "note"
+        && let Some(a) = e.amount
+    {
+        let side = e
+            .side
+            .as_deref()
+            .map_or_else(String::new, |s| format!("{}: ", words(s)));
+        let text = e.text.as_deref().unwrap_or_default();
+        return format!("{side}{a} {text}").trim_end().to_string();
+    }
     let what = match (e.kind.as_str(), e.amount, &e.value) {
         ("sp_loss", Some(a), _) => format!("loses {a} SP"),
         ("sp_loss", None, _) => "loses SP".to_string(),

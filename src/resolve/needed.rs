@@ -121,7 +121,13 @@ pub fn needed_inputs(
     readers.extend(procedure.lookup.reads());
     for o in &procedure.outcomes {
         for e in &o.effects {
-            readers.extend(e.when.iter().chain(&e.amount).flat_map(|x| x.reads()).map(String::as_str));
+            readers.extend(
+                e.when
+                    .iter()
+                    .chain(&e.amount)
+                    .flat_map(|x| x.reads())
+                    .map(String::as_str),
+            );
         }
     }
     for d in &procedure.derived {

@@ -1328,6 +1328,9 @@ pub struct Step {
     pub mandatory: bool,
     /// When the step happens, if not every turn (text).
     pub when: Option<String>,
+    /// Only at the end of the scenario (after its last turn), never between turns.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scenario_end: bool,
     /// Sub-steps.
     pub steps: Vec<Step>,
 }

@@ -185,6 +185,9 @@ pub struct RawStep {
     pub mandatory: bool,
     #[serde(default)]
     pub when: Option<String>,
+    /// Only after the last turn (the end of the scenario), never between turns.
+    #[serde(default)]
+    pub scenario_end: bool,
     #[serde(default)]
     pub steps: Vec<RawStep>,
 }

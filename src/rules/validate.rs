@@ -1171,6 +1171,7 @@ fn validate_steps(
             decks: s.decks.clone(),
             mandatory: s.mandatory,
             when: s.when.clone(),
+            scenario_end: s.scenario_end,
             steps,
         });
     }

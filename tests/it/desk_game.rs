@@ -1530,7 +1530,10 @@ fn another_procedure_opens_with_no_counters() {
         harness.state().game.as_ref().expect("game").roles()["attacker"],
         vec![gendarmes]
     );
-    run(&mut harness, Command::OpenProcedure("discipline_check".into()));
+    run(
+        &mut harness,
+        Command::OpenProcedure("discipline_check".into()),
+    );
     let g = harness.state().game.as_ref().expect("game");
     assert!(
         g.roles().is_empty(),

@@ -70,7 +70,10 @@ fn a_field_combat_without_artillery_does_not_ask_artillery_fire_values() {
     )
     .expect_err("a gun needs its fire value");
     let said = e.to_string();
-    assert!(said.contains("Attacker Artillery printed fire value"), "{said}");
+    assert!(
+        said.contains("Attacker Artillery printed fire value"),
+        "{said}"
+    );
     assert!(!said.contains("Defender Artillery"), "{said}");
 }
 
@@ -105,7 +108,13 @@ fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
             }
             for o in &p.outcomes {
                 for e in &o.effects {
-                    read.extend(e.when.iter().chain(&e.amount).flat_map(|x| x.reads()).map(String::as_str));
+                    read.extend(
+                        e.when
+                            .iter()
+                            .chain(&e.amount)
+                            .flat_map(|x| x.reads())
+                            .map(String::as_str),
+                    );
                 }
             }
             let mut givens: Vec<BTreeMap<String, Value>> = vec![BTreeMap::new()];
@@ -142,5 +151,9 @@ fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
         }
     }
     assert!(cases > 300, "every procedure and choice: {cases}");
-    assert!(idle.is_empty(), "asked, yet nothing reads them:\n{}", idle.join("\n"));
+    assert!(
+        idle.is_empty(),
+        "asked, yet nothing reads them:\n{}",
+        idle.join("\n")
+    );
 }

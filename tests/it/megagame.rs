@@ -1250,7 +1250,8 @@ fn a_set_over_a_value_changed_since_is_refused_naming_who_changed_it() {
         value: value.into(),
         seen,
     };
-    game.act(&walter, set("30", Seen::Unchecked)).expect("first set");
+    game.act(&walter, set("30", Seen::Unchecked))
+        .expect("first set");
     // Both desks saw 30; Walter sets 40 first.
     game.act(&walter, set("40", Seen::Value(Some(Value::Int(30)))))
         .expect("Walter's set");
@@ -1265,10 +1266,19 @@ fn a_set_over_a_value_changed_since_is_refused_naming_who_changed_it() {
         ),
         "{said}"
     );
-    for part in ["Walter (Political Control) set", "to 40 at ", "you saw 30", "to 35 anyway"] {
+    for part in [
+        "Walter (Political Control) set",
+        "to 40 at ",
+        "you saw 30",
+        "to 35 anyway",
+    ] {
         assert!(said.contains(part), "{part:?} in {said}");
     }
-    assert_eq!(int(&game, "state-france", "treasury"), 40, "nothing written");
+    assert_eq!(
+        int(&game, "state-france", "treasury"),
+        40,
+        "nothing written"
+    );
     // Anna has now seen 40: her set goes through, and records the 40 it replaces.
     let seq = game
         .act(&anna(), set("35", Seen::Value(Some(Value::Int(40)))))
@@ -1279,7 +1289,10 @@ fn a_set_over_a_value_changed_since_is_refused_naming_who_changed_it() {
     };
     assert!(matches!(
         &changes[..],
-        [CounterChange::Attribute { from: Some(Value::Int(40)), .. }]
+        [CounterChange::Attribute {
+            from: Some(Value::Int(40)),
+            ..
+        }]
     ));
     // Deltas commute: no guard.
     game.act(

@@ -67,7 +67,13 @@ fn both(copies: &(PathBuf, PathBuf), by_name: &[&str], by_id: &[&str]) -> (Strin
         let file = file.display().to_string();
         let args: Vec<String> = args
             .iter()
-            .map(|a| if *a == "{}" { file.clone() } else { a.to_string() })
+            .map(|a| {
+                if *a == "{}" {
+                    file.clone()
+                } else {
+                    a.to_string()
+                }
+            })
             .collect();
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let r = umpire(&refs);
@@ -102,7 +108,14 @@ fn every_counter_command_records_the_same_by_name_and_by_id() {
     // Any case and spacing of a name.
     both(
         &copies,
-        &["game", "set", "{}", "venetian  infantry (alviano)", "troop_quality", "2"],
+        &[
+            "game",
+            "set",
+            "{}",
+            "venetian  infantry (alviano)",
+            "troop_quality",
+            "2",
+        ],
         &["game", "set", "{}", &infantry, "troop_quality", "2"],
     );
     both(
@@ -166,15 +179,35 @@ fn every_counter_command_records_the_same_by_name_and_by_id() {
     );
     both(
         &copies,
-        &["game", "remove", "{}", chaumont, "--reason", "routed off the map"],
-        &["game", "remove", "{}", &gendarmes, "--reason", "routed off the map"],
+        &[
+            "game",
+            "remove",
+            "{}",
+            chaumont,
+            "--reason",
+            "routed off the map",
+        ],
+        &[
+            "game",
+            "remove",
+            "{}",
+            &gendarmes,
+            "--reason",
+            "routed off the map",
+        ],
     );
     same_journals(&copies);
 
     // The side by its name or id: the same view.
     let (a, b) = both(
         &copies,
-        &["game", "status", "{}", "--side", "venetian: the republic of venice"],
+        &[
+            "game",
+            "status",
+            "{}",
+            "--side",
+            "venetian: the republic of venice",
+        ],
         &["game", "status", "{}", "--side", "venetian"],
     );
     assert_eq!(a, b, "a side's view by name and by id");
@@ -250,7 +283,8 @@ fn an_unknown_name_is_refused_with_the_close_ones_and_nothing_recorded() {
     let r = umpire(&["game", "status", &game, "--side", "Ottomans"]);
     assert!(!r.success, "{}", r.show());
     assert!(
-        r.stderr.contains("Venetian: the Republic of Venice (venetian)"),
+        r.stderr
+            .contains("Venetian: the Republic of Venice (venetian)"),
         "the sides are listed: {}",
         r.show()
     );
@@ -277,14 +311,26 @@ fn a_ledger_and_a_deck_by_name_and_by_id() {
     );
     both(
         &copies,
-        &["game", "adjust", "{}", "France", "treasury", "-5", "--reason", "pay"],
-        &["game", "adjust", "{}", "france", "treasury", "-5", "--reason", "pay"],
+        &[
+            "game", "adjust", "{}", "France", "treasury", "-5", "--reason", "pay",
+        ],
+        &[
+            "game", "adjust", "{}", "france", "treasury", "-5", "--reason", "pay",
+        ],
     );
     both(
         &copies,
         &[
-            "game", "transfer", "{}", "France", "England", "10", "--attribute", "treasury",
-            "--reason", "subsidy",
+            "game",
+            "transfer",
+            "{}",
+            "France",
+            "England",
+            "10",
+            "--attribute",
+            "treasury",
+            "--reason",
+            "subsidy",
         ],
         &[
             "game",
@@ -361,7 +407,9 @@ fn a_chart_code_the_text_does_not_give_needs_confirming() {
     let refused = run(args("--chart-result", "Q7"));
     assert!(!refused.success, "{}", refused.show());
     assert!(
-        refused.stderr.contains("'Q7' is not a result the text gives")
+        refused
+            .stderr
+            .contains("'Q7' is not a result the text gives")
             && refused.stderr.contains("--chart-prints"),
         "{}",
         refused.show()

@@ -434,3 +434,76 @@ fn an_overridden_result_is_headed_by_the_result_that_stands() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every effect with its number (issue 24: the rr3 battle's effects read "thousand men left;
+/// thousand men left").
+#[test]
+fn every_effect_says_its_number() {
+    use crate::common::{run_in, shipped};
+    let r = run_in(
+        shipped("rr3"),
+        "battle",
+        &[
+            ("attacker_nationality", "other"),
+            ("defender_nationality", "other"),
+            ("attacker_thousands", "23"),
+            ("defender_thousands", "17"),
+        ],
+        &["3", "5", "2", "6", "3", "1", "4", "3", "5"],
+    );
+    let said: Vec<String> = r
+        .outcome
+        .effects
+        .iter()
+        .map(umpire::resolve::describe_effect)
+        .collect();
+    assert!(
+        said.contains(&"defender: 9 thousand men left".to_string()),
+        "{said:?}"
+    );
+    assert!(
+        said.contains(&"attacker: 21 thousand men left".to_string()),
+        "{said:?}"
+    );
+    for (e, s) in r.outcome.effects.iter().zip(&said) {
+        if let Some(a) = e.amount {
+            assert!(s.contains(&a.to_string()), "{s:?} leaves out {a}");
+        }
+    }
+}
+
+/// End-of-scenario steps come at the end only (issue 24: "End of the scenario — Fate of the
+/// Capitani" after every turn): `next` passes them by on every turn but the last.
+#[test]
+fn end_of_scenario_steps_only_at_the_end() {
+    use umpire::game::Cursor;
+    use umpire::game::sequence::{leaf_steps, next_step, previous_step};
+    let ailsh = crate::common::shipped("ailsh");
+    let steps = leaf_steps(ailsh);
+    let end = steps
+        .iter()
+        .position(|s| s.id == "end_of_scenario")
+        .expect("the end-of-scenario step");
+    assert!(steps[end].scenario_end);
+    let before = Cursor {
+        turn: 1,
+        step: end - 1,
+    };
+    let to = next_step(&before, &steps, 4);
+    assert_eq!((to.turn, to.step), (2, 0), "turn 1 goes on to turn 2");
+    assert_eq!(
+        previous_step(&to, &steps, 4).map(|c| (c.turn, c.step)),
+        Some((1, end - 1)),
+        "and back"
+    );
+    let last = Cursor {
+        turn: 4,
+        step: end - 1,
+    };
+    let to = next_step(&last, &steps, 4);
+    assert_eq!(
+        (to.turn, to.step),
+        (4, end),
+        "the last turn ends the scenario"
+    );
+}
