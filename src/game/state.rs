@@ -384,6 +384,16 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         }
         EventKind::Overridden { of, outcome, .. } => {
             state.overrides.insert(*of, outcome.clone());
+            // The number that stands is the override's (a credit of "4 AP" overridden to 2
+            // credits 2); a result in words carries none rather than the roll's.
+            match outcome.trim().trim_start_matches('+').parse::<i64>() {
+                Ok(v) => {
+                    state.values.insert(*of, v);
+                }
+                Err(_) => {
+                    state.values.remove(of);
+                }
+            }
         }
         EventKind::Stepped { to, .. } => state.cursor = to.clone(),
         EventKind::Skipped { item, reason } => {

@@ -1122,11 +1122,10 @@ impl<'r> Prepared<'r> {
                     }
                 };
                 let code = if passed { pass } else { fail };
-                explanation.push(format!(
-                    "Test: {why} → {}",
-                    if passed { "pass" } else { "fail" }
-                ));
                 let outcome = self.outcome(code, None, None, &mut scope)?;
+                // Headed by what happened ("→ Capitano eliminated"), not by whether the number
+                // was reached: a "pass" of the Capitano Elimination Test is his death.
+                explanation.push(format!("Test: {why} → {}", outcome.label));
                 Ok(Finished {
                     natural,
                     modified,

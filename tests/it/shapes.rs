@@ -1004,7 +1004,7 @@ fn discipline_at_least_target() {
         explains(&pass, &format!("Target = {target} [fixture §10.1]"));
         explains(
             &pass,
-            &format!("Test: {target} against {target} or more → pass"),
+            &format!("Test: {target} against {target} or more → Pass"),
         );
         let fail = run(
             "discipline",
@@ -1036,7 +1036,7 @@ fn discipline_natural_overrides() {
     );
     assert_eq!(r.modified, Some(4));
     assert_eq!(r.outcome.code, "fail");
-    explains(&r, "Test: an unmodified 1 always fails → fail");
+    explains(&r, "Test: an unmodified 1 always fails → Fail");
 
     // Modified 6 − 1 = 5 against a target of 5 + 1 = 6 would fail, but an unmodified 6 passes.
     let r = run(
@@ -1050,7 +1050,7 @@ fn discipline_natural_overrides() {
     );
     assert_eq!(r.modified, Some(5));
     assert_eq!(r.outcome.code, "pass");
-    explains(&r, "Test: an unmodified 6 always passes → pass");
+    explains(&r, "Test: an unmodified 6 always passes → Pass");
 
     // Target modifiers are shown as a sum.
     let r = run(
@@ -1058,7 +1058,7 @@ fn discipline_natural_overrides() {
         &[("discipline", "B"), ("shaken", "true")],
         &["5"],
     );
-    explains(&r, "Test: 5 against 4 + 1 = 5 or more → pass");
+    explains(&r, "Test: 5 against 4 + 1 = 5 or more → Pass");
 
     // With +3, Discipline A passes on everything but the natural 1.
     let o = odds_of(
@@ -1089,7 +1089,7 @@ fn discipline_natural_overrides() {
 fn gradisca_hits_on_fire_value_or_less() {
     let r = run("gradisca_fire", &[("fire_value", "4")], &["4"]);
     assert_eq!(r.outcome.code, "hit");
-    explains(&r, "Test: 4 against 4 or less → pass");
+    explains(&r, "Test: 4 against 4 or less → Hit");
     assert_eq!(
         effects(&r),
         vec![eff("sp_loss", Some("defender"), Some(1), None, None)]
@@ -1469,7 +1469,7 @@ fn qrs_discipline_examples() {
     );
     assert_eq!(r.modified, Some(3));
     assert_eq!(r.outcome.code, "fail");
-    explains(&r, "Test: 3 against 4 or more → fail");
+    explains(&r, "Test: 3 against 4 or more → Fail");
 
     let r = run_in(
         qrs(),
@@ -1492,7 +1492,7 @@ fn qrs_discipline_examples() {
         &r,
         "Modifier: Opportunity Charge: in Disorder −1 to the roll [The Discipline Test › Additional Modifiers › For Opportunity Charge]",
     );
-    explains(&r, "Test: an unmodified 6 always passes → pass");
+    explains(&r, "Test: an unmodified 6 always passes → Pass");
 
     let r = run_in(
         qrs(),
@@ -1502,7 +1502,7 @@ fn qrs_discipline_examples() {
     );
     assert_eq!(r.modified, Some(2));
     assert_eq!(r.outcome.code, "fail");
-    explains(&r, "Test: an unmodified 1 always fails → fail");
+    explains(&r, "Test: an unmodified 1 always fails → Fail");
 }
 
 #[test]

@@ -427,6 +427,11 @@ fn an_overridden_result_is_headed_by_the_result_that_stands() {
     let g = umpire::game::Game::open(std::path::Path::new(&game), &lib).expect("opens");
     let words = umpire::game::describe::Words::of(&g);
     let n: u64 = entry.parse().expect("a number");
+    assert_eq!(
+        g.state().values.get(&n),
+        Some(&0),
+        "the number that stands (what a credit adds) is the override's"
+    );
     let line = words.line(&g.events()[n as usize - 1]);
     assert!(
         line.contains("→ 0 AP (overridden; the roll gave 1 AP") && !line.contains("→ 1 AP"),
@@ -506,4 +511,20 @@ fn end_of_scenario_steps_only_at_the_end() {
         (4, end),
         "the last turn ends the scenario"
     );
+}
+
+/// A test's result is headed by what happened to the unit (issue 24: "Test … → pass" where the
+/// Capitano was eliminated).
+#[test]
+fn a_test_is_headed_by_what_happened() {
+    use crate::common::{run_in, shipped};
+    let r = run_in(shipped("ailsh"), "capitano_elimination", &[], &["1"]);
+    let test = r
+        .explanation
+        .iter()
+        .find(|l| l.starts_with("Test: "))
+        .expect("a test line");
+    assert_eq!(r.outcome.code, "eliminated");
+    assert!(test.ends_with("→ Capitano eliminated"), "{test}");
+    assert!(!r.explanation.iter().any(|l| l.ends_with("→ pass")), "{:?}", r.explanation);
 }
