@@ -302,8 +302,17 @@ impl<'a> SideView<'a> {
     ) -> Sight {
         let involved: Vec<&String> = counters.values().flatten().collect();
         // A roll that involves no counter (the Weather) hides nothing from anyone.
-        if involved.is_empty() || involved.iter().any(|id| before.owns(id)) {
+        if involved.is_empty() {
             return Sight::Open;
+        }
+        // One's own roll is seen whole, but for what it took from the other side's counters
+        // that the rules hide (the other Capitano's Order in the activation contest, 5.2).
+        if involved.iter().any(|id| before.owns(id)) {
+            let withheld = self.withheld_inputs(before, resolution, counters);
+            if withheld.is_empty() {
+                return Sight::Open;
+            }
+            return Sight::Summary(self.without(resolution, &withheld));
         }
         let vis = &self.ruleset.visibility;
         if vis.results_with_counters.is_some()
@@ -345,11 +354,58 @@ impl<'a> SideView<'a> {
         if !dice.is_empty() {
             lines.push(format!("Dice: {}", dice.join("; ")));
         }
-        // The players say which units are affected (ailsh 1.4): the counters by name.
+        // Enough to read one's own chart again: the modified roll, where it was read, the
+        // result (1.4: results are open).
+        let mut read = Vec::new();
+        if let (Some(n), Some(m)) = (resolution.natural, resolution.modified)
+            && n != m
+        {
+            read.push(format!(
+                "modified roll {n} {} {} = {m}",
+                if m >= n { "+" } else { "−" },
+                (m - n).abs()
+            ));
+        } else if let Some(m) = resolution.modified {
+            read.push(format!("roll {m}"));
+        }
+        if let Some(l) = &resolution.lookup {
+            let chart = self
+                .ruleset
+                .table(&l.table)
+                .map_or_else(|| l.table.clone(), |t| t.title.clone());
+            read.push(match &l.column {
+                Some(c) => format!("read on {chart} at row {}, column {c}", l.row),
+                None => format!("read on {chart} at row {}", l.row),
+            });
+        }
+        if !read.is_empty() {
+            read.push(format!("→ {}", resolution.outcome.label));
+            lines.push(format!("Read: {}", read.join(", ")));
+        }
+        // The players say which units are affected, and how (ailsh 1.4): the counters by name
+        // when the result does something to them (or the text gives no effects to tell); a
+        // result that does nothing (an Attrition check losing 0 SP) names no unit still hidden
+        // on its card.
+        let affects = !resolution
+            .outcome
+            .effects
+            .iter()
+            .filter(|x| x.kind != "follow_up" && x.kind != "note")
+            .all(|x| x.amount == Some(0))
+            || resolution.outcome.effects.is_empty();
         let names: Vec<String> = counters
             .iter()
             .map(|(role, ids)| {
-                let names: Vec<String> = ids.iter().map(|id| before.named(id)).collect();
+                let names: Vec<String> = ids
+                    .iter()
+                    .map(|id| {
+                        if affects {
+                            before.named(id)
+                        } else {
+                            before.unnamed(id)
+                        }
+                    })
+                    .collect();
                 format!("{}: {}", role.replace('_', " "), names.join(", "))
             })
             .collect();
@@ -357,6 +413,95 @@ impl<'a> SideView<'a> {
             lines.push(format!("Counters: {}", names.join("; ")));
         }
         Sight::Summary(lines)
+    }
+
+    /// The inputs of a resolution taken from another side's counters' attributes this side
+    /// may not see (an input's `from: role.attribute`), with the derived values that read them.
+    fn withheld_inputs(
+        &self,
+        before: &Sighted,
+        resolution: &crate::resolve::Resolution,
+        counters: &BTreeMap<String, Vec<String>>,
+    ) -> BTreeSet<String> {
+        let Some(p) = self.ruleset.procedure(&resolution.procedure) else {
+            return BTreeSet::new();
+        };
+        let mut out: BTreeSet<String> = p
+            .inputs
+            .iter()
+            .filter(|i| resolution.inputs.contains_key(&i.name))
+            .filter(|i| {
+                let Some(src) = &i.from else { return false };
+                let ids = counters.get(&src.role).map_or(&[][..], Vec::as_slice);
+                !ids.is_empty()
+                    && ids.iter().all(|id| !before.owns(id))
+                    && ids.iter().any(|id| {
+                        before
+                            .counter(id)
+                            .is_none_or(|s| !s.attributes.contains_key(&src.attribute))
+                    })
+            })
+            .map(|i| i.name.clone())
+            .collect();
+        loop {
+            let n = out.len();
+            for d in &p.derived {
+                if d.expr.reads().iter().any(|r| out.contains(r)) {
+                    out.insert(d.name.clone());
+                }
+            }
+            if out.len() == n {
+                break;
+            }
+        }
+        out
+    }
+
+    /// A resolution's explanation without the inputs (and derived values) withheld.
+    fn without(
+        &self,
+        resolution: &crate::resolve::Resolution,
+        withheld: &BTreeSet<String>,
+    ) -> Vec<String> {
+        let p = self.ruleset.procedure(&resolution.procedure);
+        let label = |name: &str| {
+            p.and_then(|p| {
+                p.input(name).map(|i| i.label.clone()).or_else(|| {
+                    p.derived
+                        .iter()
+                        .find(|d| d.name == name)
+                        .and_then(|d| d.label.clone())
+                })
+            })
+            .unwrap_or_else(|| name.replace('_', " "))
+        };
+        let hidden: Vec<String> = withheld.iter().map(|n| label(n)).collect();
+        let mut lines = Vec::new();
+        for line in &resolution.explanation {
+            if let Some(list) = line.strip_prefix("Inputs: ") {
+                let kept: Vec<&str> = list
+                    .split(", ")
+                    .filter(|part| {
+                        !hidden
+                            .iter()
+                            .any(|h| *part == h.as_str() || part.starts_with(&format!("{h} = ")))
+                    })
+                    .collect();
+                if !kept.is_empty() {
+                    lines.push(format!("Inputs: {}", kept.join(", ")));
+                }
+                continue;
+            }
+            if hidden.iter().any(|h| line.starts_with(&format!("{h} = "))) {
+                continue;
+            }
+            lines.push(line.clone());
+        }
+        lines.push(format!(
+            "Not shown: {} (the other side's, hidden by the rules)",
+            hidden.join(", ")
+        ));
+        lines
     }
 
     /// The sight of a list of counter changes: whole when every change is seen whole, a
@@ -594,9 +739,20 @@ impl<'s> Sighted<'s> {
     fn named(&self, id: &str) -> String {
         match self.state.counters.get(id) {
             Some(c) => match self.counter(id) {
+                // Seen by its presence only (a face-down Capitano): as it is seen. A unit on
+                // its card that a result affects is named (1.4: players say which).
                 Some(s) if s.level == SightLevel::Presence => s.label,
                 _ => c.name.clone(),
             },
+            None => id.to_string(),
+        }
+    }
+
+    /// The counter as the side sees it without being told which it is: its name if it may
+    /// know it, else its side ("a counter (French)").
+    fn unnamed(&self, id: &str) -> String {
+        match self.counter(id) {
+            Some(s) => s.label,
             None => id.to_string(),
         }
     }
@@ -623,7 +779,8 @@ impl<'s> Sighted<'s> {
             .unwrap_or_else(|| c.side.clone());
         let label = match (level, &shown_as) {
             (SightLevel::Presence, Some(words)) => format!("{words} ({side_word})"),
-            (SightLevel::Presence, None) => format!("a counter ({side_word})"),
+            // Not seen at all (a unit on its Capitano's card): nothing of it but its side.
+            (SightLevel::Presence | SightLevel::Hidden, _) => format!("a counter ({side_word})"),
             _ => c.name.clone(),
         };
         let known = level >= SightLevel::Identity;

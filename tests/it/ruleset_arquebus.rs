@@ -216,7 +216,10 @@ fn loss_check_derived_l18() {
     );
     let r = run("loss_check", &inputs, &["6"]);
     assert_eq!(r.outcome.code, "loses");
-    explains(&r, "Test: 26 against 25 or less → DR + FP above the Flight Level — this player loses (a draw if the other player also exceeds)");
+    explains(
+        &r,
+        "Test: 26 against 25 or less → DR + FP above the Flight Level — this player loses (a draw if the other player also exceeds)",
+    );
     // Both exceeding on the same check is a draw.
     let both = [
         ("player_1_flight_points", "20"),

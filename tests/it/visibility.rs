@@ -837,3 +837,156 @@ fn the_desk_seen_by_venice_hides_what_venice_may_not_see() {
     assert!(found(&harness, "French Gendarmes"));
     assert!(!labels_containing(&harness, "Imbault").is_empty());
 }
+
+/// The Venetian and French copies of a busy turn (the example turn, an activation contest
+/// between a French and a Venetian Capitano, a French result the Venetian sees summarised) hold
+/// no name of a unit the side could not see at the end of it and no Order the rules hide (5.2);
+/// a summarised open result can be read again on one's own chart (issue 24).
+#[test]
+fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
+    let dir = std::env::temp_dir().join(format!("umpire-vis-busy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let mut game = crate::kit::venice_turn_one(&dir.join("venice.umpire"));
+    // The activation contest: Louis XII (French, Order Attack) against Pitigliano (Venetian).
+    set(&mut game, "louis-xii", "order", "attack");
+    let contest = act(
+        &mut game,
+        Action::Resolve {
+            procedure: "activation".into(),
+            inputs: vec![
+                ("initiative_a".into(), "2".into()),
+                ("ma_a".into(), "6".into()),
+                ("initiative_b".into(), "3".into()),
+                ("ma_b".into(), "6".into()),
+            ],
+            physical: Some(vec!["2".into(), "5".into()]),
+            chart_result: None,
+            chart_confirmed: false,
+            counters: BTreeMap::from([
+                ("a".to_string(), vec!["pitigliano".to_string()]),
+                ("b".to_string(), vec!["louis-xii".to_string()]),
+            ]),
+        },
+    )[0];
+    // A French Discipline Check the Venetian sees summarised (1.4: results are open).
+    let check = act(
+        &mut game,
+        Action::Resolve {
+            procedure: "discipline_check".into(),
+            inputs: vec![
+                ("reason".into(), "combat".into()),
+                ("troop_quality".into(), "2".into()),
+                ("reliability".into(), "N".into()),
+            ],
+            physical: Some(vec!["4".into()]),
+            chart_result: Some("D".into()),
+            chart_confirmed: false,
+            counters: BTreeMap::from([(
+                "unit".to_string(),
+                vec!["fr-chaumont-french-gendarmes-1".to_string()],
+            )]),
+        },
+    )[0];
+    // An Attrition check of Louis XII's Force that loses nothing: it names none of his units,
+    // still on his card (1.4 names the units a result affects).
+    act(
+        &mut game,
+        Action::Resolve {
+            procedure: "attrition".into(),
+            inputs: vec![
+                ("trigger".into(), "attrition_segment".into()),
+                ("force_sp".into(), "24".into()),
+                ("weather".into(), "fair".into()),
+            ],
+            physical: Some(vec!["3".into()]),
+            chart_result: Some("0".into()),
+            chart_confirmed: false,
+            counters: BTreeMap::from([(
+                "force".to_string(),
+                vec![
+                    "fr-louis-french-gendarmes-1".to_string(),
+                    "fr-louis-french-gendarmes-2".to_string(),
+                ],
+            )]),
+        },
+    );
+    let whole = report_text(&game, None);
+    assert!(
+        whole.contains("B: Order = Attack"),
+        "the umpire's copy has it:\n{whole}"
+    );
+    for (side, other) in [("venetian", "french"), ("french", "venetian")] {
+        let text = report_text(&game, Some(side));
+        // The Sequence of Play's and the procedures' own names are not counters ("Field
+        // Engineers of a Besieged Force" is a step, the French "Field Engineers" a unit).
+        let mut scrubbed = text.clone();
+        for step in umpire::game::sequence::leaf_steps(game.ruleset()) {
+            for part in step.path.split(" › ") {
+                scrubbed = scrubbed.replace(part, "");
+            }
+        }
+        for p in &game.ruleset().procedures {
+            scrubbed = scrubbed.replace(&p.name, "");
+        }
+        let view = SideView::new(game.ruleset(), game.scenario(), side).expect("side");
+        let seen = view.at(game.state());
+        // Units of the other side it could not see at the end of the turn.
+        let hidden: Vec<String> = game
+            .state()
+            .counters
+            .values()
+            .filter(|c| c.side == other)
+            .filter(|c| c.kind == umpire::game::scenario::CounterKind::Unit)
+            .filter(|c| seen.level(&c.id) == SightLevel::Hidden)
+            .map(|c| c.name.clone())
+            .collect();
+        assert!(!hidden.is_empty(), "{side} has something hidden from it");
+        for name in &hidden {
+            // A name is hidden only if no other counter the side may see carries it whole.
+            let also_seen = game.state().counters.values().any(|c| {
+                c.name != *name
+                    && c.name.contains(name.as_str())
+                    && seen.level(&c.id) > SightLevel::Hidden
+            });
+            if !also_seen {
+                assert!(
+                    !scrubbed.contains(name.as_str()),
+                    "the {side} copy names {name}:\n{text}"
+                );
+            }
+        }
+        if side == "venetian" {
+            assert!(
+                !text.contains("B: Order = ") && !text.contains("Order = Attack"),
+                "the French Order is hidden from the Venetian (5.2):\n{text}"
+            );
+            assert!(
+                text.contains("A: Order = Garrison"),
+                "its own Order stays:\n{text}"
+            );
+        } else {
+            assert!(
+                !text.contains("A: Order = "),
+                "the Venetian Order is hidden from the French (5.2):\n{text}"
+            );
+        }
+    }
+    let venetian = sights(&game, "venetian");
+    let entry = venetian
+        .iter()
+        .find(|s| s.seq == contest)
+        .expect("the contest is in the Venetian's journal");
+    assert!(entry.sight.seen(), "the Venetian sees its own contest");
+    // A summarised open result gives the modified roll, where it was read, the result.
+    let Some(Sight::Summary(lines)) = venetian.iter().find(|s| s.seq == check).map(|s| &s.sight)
+    else {
+        panic!("the French check is summarised for the Venetian");
+    };
+    let text = lines.join(" | ");
+    assert!(
+        text.contains("Read: roll 4, read on Discipline Table at row 4"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

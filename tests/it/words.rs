@@ -526,5 +526,9 @@ fn a_test_is_headed_by_what_happened() {
         .expect("a test line");
     assert_eq!(r.outcome.code, "eliminated");
     assert!(test.ends_with("→ Capitano eliminated"), "{test}");
-    assert!(!r.explanation.iter().any(|l| l.ends_with("→ pass")), "{:?}", r.explanation);
+    assert!(
+        !r.explanation.iter().any(|l| l.ends_with("→ pass")),
+        "{:?}",
+        r.explanation
+    );
 }
