@@ -277,12 +277,20 @@ SQL
       if ! (umask 077; printf '*:%s:umpire:%s:%s\n' "$(conf_port)" "$login" "$escaped" >> "$file") 2>/dev/null \
         || ! chmod 600 "$file" 2>/dev/null; then
         # The line did not go in after all (a full disk…): the login goes, so no password is lost.
-        admin_sql -d umpire <<SQL >/dev/null
+        if ! admin_sql -d umpire <<SQL >/dev/null
 BEGIN;
 DELETE FROM umpire_umpires WHERE login = $(sql_quote "$login");
 DROP ROLE IF EXISTS "$login";
 COMMIT;
 SQL
+        then
+          echo "control-server: could not write the password to $file, and could not remove the login '$login' again — run: $0 remove-umpire $login" >&2
+          exit 1
+        fi
+        # A line written before chmod failed belongs to no login now.
+        if [ -f "$file" ] && [ ! -L "$file" ]; then
+          sed -i "/:umpire:$login:/d" "$file" 2>/dev/null || true
+        fi
         echo "control-server: could not write the password to $file — the login '$login' was removed again; nothing changed" >&2
         exit 1
       fi

@@ -967,15 +967,21 @@ fn check_apply_effects(view: &View, actor: &Actor, of: u64, changes: &[CounterCh
     }
     check_changes(view, changes)?;
     // A delta past a floor (a treasury below 0) only at the umpire's word, recorded beside.
-    let mut words = Vec::new();
+    // Deltas on one attribute add up (two payments of 3 and 4 from a treasury of 5).
+    let mut totals: BTreeMap<(&str, &str), i64> = BTreeMap::new();
     for c in changes {
         if let CounterChange::Adjust {
             counter,
             attribute,
             by,
         } = c
-            && let Some(w) = adjust_range(view, counter, attribute, *by, actor.reason.as_deref())?
         {
+            *totals.entry((counter.as_str(), attribute.as_str())).or_default() += by;
+        }
+    }
+    let mut words = Vec::new();
+    for ((counter, attribute), by) in totals {
+        if let Some(w) = adjust_range(view, counter, attribute, by, actor.reason.as_deref())? {
             words.push(w);
         }
     }

@@ -1415,6 +1415,21 @@ fn add_umpire_with_an_unwritable_password_file_creates_nothing() {
         &[],
     );
     assert!(exists && out.contains('0'), "no role either: {out}");
+    // A file that takes the test but not the line (a full disk: /dev/full): the login made
+    // is removed again, and said so.
+    let (ok, said) = pg.try_script(
+        &["add-umpire", "Walter", "game", "--pgpass"],
+        std::path::Path::new("/dev/full"),
+    );
+    assert!(!ok, "refused: {said}");
+    assert!(said.contains("was removed again"), "{said}");
+    let (_, out) = pg.psql(
+        None,
+        "SELECT count(*) FROM pg_roles WHERE rolname = 'walter'",
+        &[],
+    );
+    assert!(out.contains('0'), "the role went again: {out}");
+    assert!(!pg.script(&["list-umpires"]).contains("walter"));
     // The same with a file it can write works.
     pg.add_umpire("Walter", "game", None);
     assert!(pg.script(&["list-umpires"]).contains("walter"));
