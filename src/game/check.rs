@@ -976,7 +976,9 @@ fn check_apply_effects(view: &View, actor: &Actor, of: u64, changes: &[CounterCh
             by,
         } = c
         {
-            *totals.entry((counter.as_str(), attribute.as_str())).or_default() += by;
+            *totals
+                .entry((counter.as_str(), attribute.as_str()))
+                .or_default() += by;
         }
     }
     let mut words = Vec::new();

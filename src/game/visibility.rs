@@ -92,6 +92,23 @@ impl Sight {
     }
 }
 
+/// A side's own numbers for the entries it sees, 1, 2, 3… in journal order: no gap counts the
+/// entries it may not see (ruleset `visibility: hidden_entries`). Steps of the Sequence of Play
+/// go unnumbered: a report does not list them, so they would leave gaps of their own.
+pub fn side_numbers(sights: &[EntrySight], events: &[Event]) -> BTreeMap<u64, u64> {
+    sights
+        .iter()
+        .filter(|s| s.sight.seen())
+        .filter(|s| {
+            !events
+                .get(s.seq.saturating_sub(1) as usize)
+                .is_some_and(|e| matches!(e.kind, EventKind::Stepped { .. }))
+        })
+        .enumerate()
+        .map(|(n, s)| (s.seq, n as u64 + 1))
+        .collect()
+}
+
 /// One journal entry's sight for a side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EntrySight {

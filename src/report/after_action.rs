@@ -38,12 +38,14 @@ pub(crate) struct Styles {
 enum Shown<'e> {
     Whole(&'e Event),
     Summary(&'e Event, Vec<String>),
+    /// Where entries the side may not see were, when the ruleset lets it know (its first).
+    Gap(&'e Event),
 }
 
 impl Shown<'_> {
     fn event(&self) -> &Event {
         match self {
-            Shown::Whole(e) | Shown::Summary(e, _) => e,
+            Shown::Whole(e) | Shown::Summary(e, _) | Shown::Gap(e) => e,
         }
     }
 }
@@ -89,6 +91,11 @@ pub(crate) fn write_entries(
     let mut moving = Moving::default();
     let early = Words::at(game, final_state);
     let mut shown: Vec<Shown> = Vec::new();
+    // A side's own numbers (no gap counts what it may not see), and whether it is told where
+    // hidden entries were.
+    let numbers = sights.map(|s| crate::game::visibility::side_numbers(s, events));
+    let placeholder =
+        game.ruleset().visibility.hidden_entries == crate::rules::HiddenEntries::Placeholder;
     for (i, e) in events.iter().enumerate() {
         let in_span = turn.is_none_or(|t| e.cursor.turn == t);
         let path = early.step(e.cursor.step);
@@ -117,6 +124,13 @@ pub(crate) fn write_entries(
                 Some(_) if matches!(e.kind, EventKind::Clock { .. }) => {}
                 Some(Sight::Open) => shown.push(Shown::Whole(e)),
                 Some(Sight::Summary(lines)) => shown.push(Shown::Summary(e, lines.clone())),
+                Some(Sight::Hidden)
+                    if placeholder
+                        && !matches!(e.kind, EventKind::Stepped { .. })
+                        && !matches!(shown.last(), Some(Shown::Gap(_))) =>
+                {
+                    shown.push(Shown::Gap(e));
+                }
                 Some(Sight::Hidden) => {}
             }
         }
@@ -130,6 +144,12 @@ pub(crate) fn write_entries(
     }
     movers.extend(moving.settle(game, &running));
     let words = early;
+    let num = |seq: u64| {
+        numbers
+            .as_ref()
+            .and_then(|m| m.get(&seq).copied())
+            .unwrap_or(seq)
+    };
     // Effects applied and overrides belong under the resolution they follow; one undone says
     // so where it stands, once.
     let mut attached: BTreeMap<u64, Vec<String>> = BTreeMap::new();
@@ -141,7 +161,7 @@ pub(crate) fn write_entries(
                 *of,
                 format!(
                     "Undone (entry {}): applied, then taken back — {}",
-                    e.seq,
+                    num(e.seq),
                     words.changes(changes, None)
                 ),
             )),
@@ -149,7 +169,7 @@ pub(crate) fn write_entries(
                 *of,
                 format!(
                     "Applied (entry {}): {}",
-                    e.seq,
+                    num(e.seq),
                     words.changes(changes, None)
                 ),
             )),
@@ -157,7 +177,7 @@ pub(crate) fn write_entries(
                 *of,
                 format!(
                     "Undone (entry {}): overridden, then taken back — {}",
-                    e.seq,
+                    num(e.seq),
                     words.detail(e).join(" ")
                 ),
             )),
@@ -165,7 +185,7 @@ pub(crate) fn write_entries(
                 *of,
                 format!(
                     "Overridden (entry {}): {}",
-                    e.seq,
+                    num(e.seq),
                     words.detail(e).join(" ")
                 ),
             )),
@@ -202,6 +222,7 @@ pub(crate) fn write_entries(
             attached: &attached,
             shown: &shown_seqs,
             movers: &movers,
+            numbers: numbers.as_ref(),
         };
         let recorded = add(phase, s, &cx);
         match phase.steps.iter_mut().find(|(i, _)| *i == e.cursor.step) {
@@ -247,6 +268,17 @@ struct Context<'a> {
     /// Who each move moved, by entry and counter: the Force when the whole Force went,
     /// else the counter.
     movers: &'a BTreeMap<(u64, String), String>,
+    /// A side's own numbers for the entries it sees (None: the journal's).
+    numbers: Option<&'a BTreeMap<u64, u64>>,
+}
+
+impl Context<'_> {
+    /// The number an entry goes by in this report.
+    fn num(&self, seq: u64) -> u64 {
+        self.numbers
+            .and_then(|m| m.get(&seq).copied())
+            .unwrap_or(seq)
+    }
 }
 
 /// Files one entry under its phase; whether it is something recorded at its step (a step
@@ -254,6 +286,12 @@ struct Context<'a> {
 fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
     let (words, state, before, attached) = (cx.words, cx.state, cx.before, cx.attached);
     let e = s.event();
+    if let Shown::Gap(_) = s {
+        phase
+            .items
+            .push(Item::Line("Entries you may not see.".to_string()));
+        return false;
+    }
     let undone = e.kind.is_undoable() && !state.effective.contains(&e.seq);
     if let Shown::Summary(_, lines) = s {
         match &e.kind {
@@ -262,12 +300,14 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             EventKind::Undone { event } if cx.shown.contains(event) => {}
             _ if undone => phase.items.push(Item::Line(format!(
                 "Undone (entry {}): {}",
-                e.seq,
+                cx.num(e.seq),
                 lines.join(" ")
             ))),
-            _ => phase
-                .items
-                .push(Item::Line(format!("#{} {}", e.seq, lines.join(" ")))),
+            _ => phase.items.push(Item::Line(format!(
+                "#{} {}",
+                cx.num(e.seq),
+                lines.join(" ")
+            ))),
         }
         return true;
     }
@@ -288,7 +328,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                 phase.items.push(Item::Block(
                     format!(
                         "Undone (entry {}): {} → {}",
-                        e.seq,
+                        cx.num(e.seq),
                         words.resolution_head(resolution, counters),
                         crate::game::describe::outcome(resolution)
                     ),
@@ -298,9 +338,10 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             }
             _ => words.line(e),
         };
-        phase
-            .items
-            .push(Item::Line(format!("Undone (entry {}): {what}", e.seq)));
+        phase.items.push(Item::Line(format!(
+            "Undone (entry {}): {what}",
+            cx.num(e.seq)
+        )));
         return true;
     }
     match &e.kind {
@@ -348,7 +389,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             phase.items.push(Item::Block(
                 format!(
                     "#{} {} → {}{chart}",
-                    e.seq,
+                    cx.num(e.seq),
                     words.resolution_head(resolution, counters),
                     words.standing_outcome(Some(e.seq), resolution)
                 ),
@@ -371,7 +412,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                         .get(&(e.seq, counter.clone()))
                         .cloned()
                         .unwrap_or_else(|| words.counter(counter));
-                    add_move(phase, words, e.seq, who, from.as_ref(), to);
+                    add_move(phase, words, cx.num(e.seq), who, from.as_ref(), to);
                 }
             }
             let others: Vec<CounterChange> = changes
@@ -382,14 +423,14 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             if !others.is_empty() {
                 phase.items.push(Item::Line(format!(
                     "#{} {}",
-                    e.seq,
+                    cx.num(e.seq),
                     words.changes(&others, reason.as_deref())
                 )));
             }
         }
         _ => phase
             .items
-            .push(Item::Line(format!("#{} {}", e.seq, words.line(e)))),
+            .push(Item::Line(format!("#{} {}", cx.num(e.seq), words.line(e)))),
     }
     true
 }

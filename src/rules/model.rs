@@ -1695,10 +1695,27 @@ pub struct Visibility {
     pub results_with_counters: Option<SightSource>,
     /// Reveals offered at steps of the Sequence of Play.
     pub reveals: Vec<Reveal>,
+    /// How a side's copy numbers the journal around what it may not see.
+    pub hidden_entries: HiddenEntries,
     /// Notes.
     pub notes: Option<String>,
     /// Whether the ruleset declares its visibility (false: the default below).
     pub declared: bool,
+}
+
+/// How a side's copy numbers the journal around the entries it may not see. Either way the
+/// side sees its own numbering, 1, 2, 3… with no gap that would count what it may not see (the
+/// three units that moved with Chaumont on his card); the journal's own numbers stay in the
+/// side's export, whose hash chain needs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HiddenEntries {
+    /// Nothing marks where hidden entries were.
+    #[default]
+    Renumber,
+    /// "Entries you may not see" where some were (once for a run, with no count): for rules
+    /// that let a side know something happened.
+    Placeholder,
 }
 
 impl Default for Visibility {
@@ -1715,6 +1732,7 @@ impl Default for Visibility {
             open_results: Vec::new(),
             results_with_counters: None,
             reveals: Vec::new(),
+            hidden_entries: HiddenEntries::Renumber,
             notes: None,
             declared: false,
         }

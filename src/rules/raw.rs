@@ -979,5 +979,16 @@ pub struct RawVisibility {
     #[serde(default)]
     pub reveals: Vec<RawReveal>,
     #[serde(default)]
+    pub hidden_entries: RawHiddenEntries,
+    #[serde(default)]
     pub notes: Option<String>,
+}
+
+/// How a side's copy numbers the journal around the entries it may not see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawHiddenEntries {
+    #[default]
+    Renumber,
+    Placeholder,
 }

@@ -986,6 +986,10 @@ fn validate_visibility(
         open_results,
         results_with_counters,
         reveals,
+        hidden_entries: match raw.hidden_entries {
+            crate::rules::raw::RawHiddenEntries::Renumber => HiddenEntries::Renumber,
+            crate::rules::raw::RawHiddenEntries::Placeholder => HiddenEntries::Placeholder,
+        },
         notes: raw.notes.clone(),
         declared: true,
     }

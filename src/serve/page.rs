@@ -178,6 +178,13 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
     };
     let words = Words::of(game);
     let sights = view.journal(game.events()).unwrap_or_default();
+    // The side's own numbers: no gap counts the entries it may not see.
+    let numbers = crate::game::visibility::side_numbers(&sights, game.events());
+    let num = |seq: u64| {
+        numbers
+            .get(&seq)
+            .map_or_else(String::new, |n| format!("#{n} "))
+    };
     let seen = view.at(game.state());
     let mut counters = seen.counters();
     counters.retain(|c| c.own || matches!(audience, Audience::Public));
@@ -271,7 +278,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
         @if !gazette.is_empty() {
             h2 { "The gazette" }
             @for (seq, turn, text) in &gazette {
-                p { span .n .weak { "Turn " (turn) " · #" (seq) " " } (text) }
+                p { span .n .weak { "Turn " (turn) " · " (num(*seq)) } (text) }
             }
         }
         h2 { "The journal, newest first" }
@@ -282,7 +289,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             @match &s.sight {
                 Sight::Open => {
                     details id=(format!("e{}", s.seq)) open[newest == Some(s.seq)] {
-                        summary { span .n { "#" (s.seq) } (words.line(e)) }
+                        summary { span .n { (num(s.seq)) } (words.line(e)) }
                         p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
                         @for line in words.detail(e) { p { (line) } }
                         @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
@@ -290,7 +297,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                 }
                 Sight::Summary(lines) => {
                     details id=(format!("e{}", s.seq)) {
-                        summary { span .n { "#" (s.seq) } (lines.join(" ")) }
+                        summary { span .n { (num(s.seq)) } (lines.join(" ")) }
                         p .weak { "Only what your side may know of this entry." }
                     }
                 }

@@ -990,3 +990,43 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A ruleset that lets a side know something happened (`hidden_entries: placeholder`): its
+/// copy says "Entries you may not see." once where a run of them was, with no count, and
+/// still numbers what it sees without a gap.
+#[test]
+fn a_placeholder_marks_where_hidden_entries_were_without_counting_them() {
+    let mut lib = Library::shipped();
+    for rs in &mut lib.rulesets {
+        if rs.id == "ailsh" {
+            rs.visibility.hidden_entries = umpire::rules::HiddenEntries::Placeholder;
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("umpire-vis-gap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let mut game = Game::create(
+        &dir.join("g.umpire"),
+        &scenario("s1_venice"),
+        &lib,
+        Some(1509),
+    )
+    .expect("game");
+    // Three French units moved on Chaumont's card, one entry each: hidden from Venice.
+    move_to(&mut game, &CHAUMONT_FORCE[1..], "2833");
+    act(
+        &mut game,
+        Action::Note {
+            text: "between".into(),
+        },
+    );
+    let text = report_text(&game, Some("venetian"));
+    assert_eq!(
+        text.matches("Entries you may not see.").count(),
+        1,
+        "one line for the run, no count:\n{text}"
+    );
+    let whole = report_text(&game, None);
+    assert!(!whole.contains("Entries you may not see."), "{whole}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
