@@ -432,15 +432,21 @@ pub fn prepare<'r>(
     }
     let mut derived = Vec::new();
     for d in &procedure.derived {
-        if d.expr.reads().iter().any(|n| not_needed.contains(n)) {
-            // Reads an input this case does not need: not computed, and neither is what reads it.
-            not_needed.insert(d.name.clone());
-            continue;
-        }
-        let value = d
-            .expr
-            .eval(&scope)
-            .map_err(expr_err(format!("derived value '{}'", d.name)))?;
+        let value = if d.expr.reads().iter().any(|n| not_needed.contains(n)) {
+            // Reads an input this case does not need: its value when the rest decides it
+            // (`if(no_engineers, 1, fire_value)`), else not computed, nor what reads it.
+            match d.expr.partial(&scope) {
+                crate::rules::Partial::Known(v) => v,
+                crate::rules::Partial::Open(_) => {
+                    not_needed.insert(d.name.clone());
+                    continue;
+                }
+            }
+        } else {
+            d.expr
+                .eval(&scope)
+                .map_err(expr_err(format!("derived value '{}'", d.name)))?
+        };
         // A value the ruleset labels for people is said in words; an unlabelled helper (and
         // every expression) stays in the JSON's derived values and the procedure's description.
         if let Some(label) = &d.label {
@@ -475,6 +481,14 @@ pub fn prepare<'r>(
             })
             .any(|n| not_needed.contains(n));
         let active = match &m.when {
+            // Reads an input this case does not need: on only when the rest decides it is.
+            Some(w) if reads_unneeded => {
+                w.partial(&scope) == crate::rules::Partial::Known(Value::Bool(true))
+                    && match &m.value {
+                        ModifierValue::Expr(e) => !e.reads().iter().any(|n| not_needed.contains(n)),
+                        ModifierValue::Table(_) => true,
+                    }
+            }
             _ if reads_unneeded => false,
             Some(w) => w
                 .eval_bool(&scope)

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::rules::{
-    Expr, InputKind, Lookup, ModifierValue, Procedure, Ruleset, Scope, TableRef, Value,
+    Expr, InputKind, Lookup, ModifierValue, Partial, Procedure, Ruleset, Scope, TableRef, Value,
 };
 
 /// Most assignments of unknown choices tried when deciding whether a condition can hold.
@@ -31,9 +31,10 @@ pub fn needed_inputs(
     for (k, v) in known {
         scope.set(k, v.clone());
     }
-    // Derived values that can be worked out already.
+    // Derived values that can be worked out already (an `if` decided by what is known needs
+    // nothing of its other branch).
     for d in &procedure.derived {
-        if let Ok(v) = d.expr.eval(&scope) {
+        if let Partial::Known(v) = d.expr.partial(&scope) {
             scope.set(&d.name, v);
         }
     }
@@ -48,9 +49,18 @@ pub fn needed_inputs(
         .collect();
     let decide = |e: &Expr| decide(e, &scope, &unknown_choices);
 
+    // What live expressions read: every name (a known input they read stays shown), and of
+    // the names not known yet only those they still depend on once what is known is
+    // evaluated (`false && x` needs no `x`).
     let mut live: BTreeSet<String> = BTreeSet::new();
-    let read = |e: &Expr, live: &mut BTreeSet<String>| {
-        live.extend(e.reads().iter().cloned());
+    let read = |e: &Expr, live: &mut BTreeSet<String>| match e.partial(&scope) {
+        Partial::Open(open) => {
+            live.extend(open);
+            live.extend(e.reads().iter().filter(|n| scope.get(n).is_some()).cloned());
+        }
+        Partial::Known(_) => {
+            live.extend(e.reads().iter().filter(|n| scope.get(n).is_some()).cloned());
+        }
     };
     for m in &procedure.modifiers {
         if let Some(w) = &m.when {
@@ -74,7 +84,7 @@ pub fn needed_inputs(
         } => {
             for g in sides.iter().flat_map(|s| &s.groups) {
                 // A group that throws no dice needs nothing it reads.
-                if g.count.eval_int(&scope) == Ok(0) {
+                if g.count.partial(&scope) == Partial::Known(Value::Int(0)) {
                     continue;
                 }
                 read(&g.count, &mut live);
@@ -143,7 +153,7 @@ pub fn needed_inputs(
         let before = live.len();
         for d in &procedure.derived {
             if live.contains(&d.name) {
-                live.extend(d.expr.reads().iter().cloned());
+                read(&d.expr, &mut live);
             }
         }
         if live.len() == before {
@@ -171,8 +181,10 @@ fn table_reads(t: &TableRef, live: &mut BTreeSet<String>) {
 /// Whether a condition holds whatever the unknown choices it reads turn out to be (`Some`), or
 /// depends on them or on an unknown number (`None`).
 fn decide(e: &Expr, scope: &Scope, unknown: &BTreeMap<&str, &[String]>) -> Option<bool> {
-    if let Ok(b) = e.eval_bool(scope) {
-        return Some(b);
+    match e.partial(scope) {
+        Partial::Known(Value::Bool(b)) => return Some(b),
+        Partial::Known(_) => return None,
+        Partial::Open(_) => {}
     }
     let open: Vec<(&str, &[String])> = e
         .reads()

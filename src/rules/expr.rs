@@ -220,6 +220,14 @@ impl Expr {
         })
     }
 
+    /// Evaluates what can be evaluated when some names are not known yet: the value when the
+    /// names it needs are known — `false && x`, `if(false, x, 2)` need no `x` —, else the
+    /// unknown names it still depends on. (evalexpr itself evaluates every operand, so `flag &&
+    /// n != 0` with `n` unknown fails even when `flag` is false.)
+    pub fn partial(&self, scope: &Scope) -> Partial {
+        partial(&self.node, &scope.ctx)
+    }
+
     /// Evaluates to an integer.
     pub fn eval_int(&self, scope: &Scope) -> Result<i64, String> {
         match self.eval(scope)? {
@@ -251,5 +259,85 @@ impl Expr {
             Value::Int(i) => Ok(i.to_string()),
             Value::Bool(b) => Err(format!("'{}' gives {b}, expected a name", self.source)),
         }
+    }
+}
+
+/// An expression's value, or the unknown names it still depends on ([`Expr::partial`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Partial {
+    /// Its value.
+    Known(Value),
+    /// Not known yet: the unknown names it reads that could still matter (empty when it fails
+    /// for another reason).
+    Open(std::collections::BTreeSet<String>),
+}
+
+fn partial(
+    node: &evalexpr::Node<DefaultNumericTypes>,
+    ctx: &HashMapContext<DefaultNumericTypes>,
+) -> Partial {
+    use evalexpr::{Context as _, Operator};
+    // A name on its own (evalexpr lists a leaf's name on its parent, not on the leaf).
+    if let Operator::VariableIdentifierRead { identifier } = node.operator() {
+        return match ctx.get_value(identifier).and_then(Value::from_eval) {
+            Some(v) => Partial::Known(v),
+            None => Partial::Open(std::collections::BTreeSet::from([identifier.to_string()])),
+        };
+    }
+    let open: std::collections::BTreeSet<String> = node
+        .iter_read_variable_identifiers()
+        .filter(|v| ctx.get_value(v).is_none())
+        .map(str::to_string)
+        .collect();
+    if open.is_empty() {
+        return match node
+            .eval_with_context(ctx)
+            .ok()
+            .as_ref()
+            .and_then(Value::from_eval)
+        {
+            Some(v) => Partial::Known(v),
+            None => Partial::Open(open),
+        };
+    }
+    let kids = node.children();
+    let union = |parts: Vec<Partial>| {
+        Partial::Open(
+            parts
+                .into_iter()
+                .flat_map(|p| match p {
+                    Partial::Open(s) => s,
+                    Partial::Known(_) => std::collections::BTreeSet::new(),
+                })
+                .collect(),
+        )
+    };
+    match node.operator() {
+        Operator::RootNode if kids.len() == 1 => partial(&kids[0], ctx),
+        op @ (Operator::And | Operator::Or) if kids.len() == 2 => {
+            // `false && x` is false and `true || x` true whatever x is.
+            let decisive = Partial::Known(Value::Bool(matches!(op, Operator::Or)));
+            let (a, b) = (partial(&kids[0], ctx), partial(&kids[1], ctx));
+            if a == decisive || b == decisive {
+                decisive
+            } else {
+                union(vec![a, b])
+            }
+        }
+        Operator::FunctionIdentifier { identifier } if identifier == "if" && kids.len() == 1 => {
+            let mut args = &kids[0];
+            while matches!(args.operator(), Operator::RootNode) && args.children().len() == 1 {
+                args = &args.children()[0];
+            }
+            match (args.operator(), args.children()) {
+                (Operator::Tuple, [c, t, f]) => match partial(c, ctx) {
+                    Partial::Known(Value::Bool(true)) => partial(t, ctx),
+                    Partial::Known(Value::Bool(false)) => partial(f, ctx),
+                    c => union(vec![c, partial(t, ctx), partial(f, ctx)]),
+                },
+                _ => Partial::Open(open),
+            }
+        }
+        _ => union(kids.iter().map(|k| partial(k, ctx)).collect()),
     }
 }

@@ -12,7 +12,7 @@ mod raw;
 pub(crate) mod validate;
 
 pub use error::{LoadError, LoadErrors};
-pub use expr::{Expr, Scope, Value};
+pub use expr::{Expr, Partial, Scope, Value};
 pub use library::{
     Library, RulesetSource, read_rules_root, read_ruleset_dir, rules_root_sources,
     shipped_ruleset_sources, shipped_sources,

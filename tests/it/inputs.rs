@@ -157,3 +157,65 @@ fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
         idle.join("\n")
     );
 }
+
+/// What an expression still needs once what is known is evaluated: `false && x` and
+/// `if(true, 1, x)` need no `x` (evalexpr alone evaluates every operand).
+#[test]
+fn partial_evaluation_needs_only_what_can_still_matter() {
+    use std::collections::BTreeSet;
+    use umpire::rules::{Expr, Partial, Scope};
+    let e = Expr::compile("within_range && !leader_is_oc && oc != 0").expect("compiles");
+    let mut s = Scope::new();
+    s.set("within_range", Value::Bool(false));
+    assert_eq!(e.partial(&s), Partial::Known(Value::Bool(false)));
+    s.set("within_range", Value::Bool(true));
+    assert_eq!(
+        e.partial(&s),
+        Partial::Open(BTreeSet::from([
+            "leader_is_oc".to_string(),
+            "oc".to_string()
+        ]))
+    );
+    s.set("leader_is_oc", Value::Bool(true));
+    assert_eq!(e.partial(&s), Partial::Known(Value::Bool(false)));
+    let f = Expr::compile(r#"if(rule == "bombardment" && !engineers, 1, fire_value)"#)
+        .expect("compiles");
+    let mut s = Scope::new();
+    s.set("rule", Value::Text("bombardment".into()));
+    s.set("engineers", Value::Bool(false));
+    assert_eq!(f.partial(&s), Partial::Known(Value::Int(1)));
+    s.set("engineers", Value::Bool(true));
+    assert_eq!(
+        f.partial(&s),
+        Partial::Open(BTreeSet::from(["fire_value".to_string()]))
+    );
+    let none = Scope::new();
+    assert_eq!(
+        f.partial(&none),
+        Partial::Open(BTreeSet::from([
+            "engineers".to_string(),
+            "fire_value".to_string(),
+            "rule".to_string()
+        ]))
+    );
+}
+
+/// The Continuation battle's Overall Commander effectiveness is asked only when it can count:
+/// within range of an OC who is not the leader (arquebus 6.2).
+#[test]
+fn an_input_behind_a_false_guard_is_not_asked() {
+    use umpire::resolve::needed::needed_inputs;
+    let arquebus = shipped("arquebus");
+    let p = arquebus
+        .procedure("continuation_battle")
+        .expect("the procedure");
+    let mut known: BTreeMap<String, Value> = BTreeMap::new();
+    for i in &p.inputs {
+        if matches!(i.kind, InputKind::Flag) {
+            known.insert(i.name.clone(), Value::Bool(false));
+        }
+    }
+    assert!(!needed_inputs(arquebus, p, &known).contains("oc_effectiveness"));
+    known.insert("within_oc_range".into(), Value::Bool(true));
+    assert!(needed_inputs(arquebus, p, &known).contains("oc_effectiveness"));
+}
