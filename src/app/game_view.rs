@@ -1013,7 +1013,9 @@ impl GameDesk {
                 ui.label(
                     RichText::new(format!(
                         "{GAME_RESULT_PREFIX}{}",
-                        super::desk::outcome_text(&result)
+                        // The result that stands: an override's, with what the roll gave.
+                        crate::game::describe::Words::of(self.game())
+                            .standing_outcome(Some(entry.seq), &result)
                     ))
                     .size(20.0)
                     .strong(),

@@ -363,11 +363,7 @@ impl<'a> SideView<'a> {
                 effects.join("; ")
             )
         }];
-        let dice: Vec<String> = resolution
-            .rolls
-            .iter()
-            .map(crate::dice::Roll::words)
-            .collect();
+        let dice = crate::resolve::dice_words(resolution);
         if !dice.is_empty() {
             lines.push(format!("Dice: {}", dice.join("; ")));
         }

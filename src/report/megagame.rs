@@ -228,10 +228,7 @@ fn outcome_of(game: &Game, e: &Event) -> Option<String> {
     let EventKind::Resolved { resolution, .. } = &e.kind else {
         return None;
     };
-    Some(match game.state().overrides.get(&e.seq) {
-        Some(code) => format!("{code} (overridden; was {})", resolution.outcome.label),
-        None => resolution.outcome.label.clone(),
-    })
+    Some(crate::game::describe::Words::of(game).standing_outcome(Some(e.seq), resolution))
 }
 
 fn procedure_name(game: &Game, id: &str) -> String {
@@ -682,11 +679,7 @@ pub fn statement_pdf(
                 )
             })
             .collect();
-        let dice: Vec<String> = resolution
-            .rolls
-            .iter()
-            .map(crate::dice::Roll::words)
-            .collect();
+        let dice = crate::resolve::dice_words(resolution);
         rows.push(vec![
             cell(e.seq.to_string()),
             cell(short_step(game, e.cursor.step)),

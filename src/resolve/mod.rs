@@ -1640,6 +1640,23 @@ fn roll_words(prepared: &Prepared, faces: &[String], total: i64) -> String {
     }
 }
 
+/// A resolution's dice in words, each side's as that side's: the explanation's roll lines
+/// ("9d6: Attacker [3, 5, 2, 6, 3]; Defender [1, 4, 3, 5] (physical dice)"), or for a journal
+/// recorded before they said so, each roll as thrown.
+pub fn dice_words(r: &Resolution) -> Vec<String> {
+    let lines: Vec<String> = r
+        .explanation
+        .iter()
+        .filter_map(|l| l.strip_prefix("Roll "))
+        .map(str::to_string)
+        .collect();
+    if lines.is_empty() {
+        r.rolls.iter().map(crate::dice::Roll::words).collect()
+    } else {
+        lines
+    }
+}
+
 /// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
 pub fn resolve(
     ruleset: &Ruleset,

@@ -437,7 +437,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
         text.starts_with("Discipline Check (one Combat Unit's column): D"),
         "{text}"
     );
-    assert!(text.contains("d6 [4] = 4"), "the die is open: {text}");
+    assert!(text.contains("d6: [4] = 4"), "the die is open: {text}");
     assert!(
         text.contains("French Gendarmes"),
         "the players say which unit: {text}"
