@@ -118,6 +118,11 @@ pub struct GameDesk {
     /// The value each field showed when the umpire began typing it: a Set is refused when
     /// another desk changed the value since (then pressing Set again sets it anyway).
     pub edit_seen: std::collections::BTreeMap<String, Option<crate::rules::Value>>,
+    /// An action refused because it takes a ledger below its floor (a treasury below 0): the
+    /// umpire may give the reason and go ahead.
+    below_floor: Option<Action>,
+    /// The reason typed for going below the floor.
+    pub floor_reason: String,
     /// The counters split off in the stack inspector: what a drag or "Move here" moves
     /// instead of the whole stack (empty: the whole stack).
     pub split: std::collections::BTreeSet<String>,
@@ -380,6 +385,8 @@ impl GameDesk {
             edit_values: std::collections::BTreeMap::new(),
             edit_values_for: None,
             edit_seen: std::collections::BTreeMap::new(),
+            below_floor: None,
+            floor_reason: String::new(),
             action_bounds: None,
             journal_rows: None,
             underlay: None,
@@ -574,8 +581,43 @@ impl GameDesk {
 
     /// Runs an action; a refusal becomes the desk's message. Returns whether it was committed.
     pub fn act(&mut self, action: Action) -> bool {
+        let kept = action.clone();
         let result = self.game.act(&self.actor(), action);
-        self.after(result).is_some()
+        let below = matches!(
+            &result,
+            Err(GameError::Refused(Refusal::AdjustOutOfRange { after, min: Some(m), .. }))
+                if after < m
+        );
+        let done = self.after(result).is_some();
+        self.below_floor = below.then_some(kept);
+        done
+    }
+
+    /// The action waiting for the umpire's word to go below a floor, if any.
+    pub fn below_floor(&self) -> Option<&Action> {
+        self.below_floor.as_ref()
+    }
+
+    /// Records the action refused for going below a floor, with the reason typed
+    /// ([`GameDesk::floor_reason`]), which the journal keeps.
+    pub fn go_below_floor(&mut self) -> bool {
+        let Some(action) = self.below_floor.clone() else {
+            return false;
+        };
+        let reason = self.floor_reason.trim().to_string();
+        if reason.is_empty() {
+            self.message = Some("give the reason for going below, for the journal".into());
+            return false;
+        }
+        let result = self
+            .game
+            .act(&self.actor().with_reason(Some(reason)), action);
+        let done = self.after(result).is_some();
+        if done {
+            self.below_floor = None;
+            self.floor_reason.clear();
+        }
+        done
     }
 
     fn after(&mut self, result: Result<Vec<u64>, GameError>) -> Option<Vec<u64>> {

@@ -52,6 +52,10 @@ pub const FIND_COUNTER_LABEL: &str = "Find counter";
 pub const PROCEDURE_LABEL: &str = "Procedure";
 /// Start of the label of the button that confirms a chart code the text does not name.
 pub const CONFIRM_CHART_LABEL: &str = "My chart prints";
+/// The reason field for taking a ledger below its floor.
+pub const FLOOR_REASON_LABEL: &str = "Reason to go below";
+/// The button that takes a ledger below its floor with the reason given.
+pub const GO_BELOW_LABEL: &str = "Go below anyway";
 /// Label of the procedure picker's search field.
 pub const PROCEDURE_SEARCH_LABEL: &str = "Find a procedure";
 /// Label of the Apply button.
@@ -178,6 +182,19 @@ impl GameDesk {
         });
         if let Some(m) = self.message() {
             ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
+        }
+        if self.below_floor().is_some() {
+            // The umpire's word for going below the floor: the reason, kept in the journal.
+            let label = ui.label(FLOOR_REASON_LABEL);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.floor_reason)
+                    .hint_text("why, for the journal")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+            if ui.button(GO_BELOW_LABEL).clicked() {
+                self.go_below_floor();
+            }
         }
         ui.add_space(6.0);
         section_ui(ui, "Pending");

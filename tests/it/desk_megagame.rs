@@ -385,3 +385,63 @@ fn an_area_board_groups_the_boxes_and_takes_a_dragged_counter() {
         [umpire::game::CounterChange::Move { to: umpire::game::scenario::Position::Area(a), .. }] if a == "Picardy"
     ));
 }
+
+/// A payment that would take a treasury below 0 is refused at the desk with the rule; the
+/// umpire types the reason and goes ahead, and the journal keeps the reason (issue 24).
+#[test]
+fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
+    use umpire::app::{FLOOR_REASON_LABEL, GO_BELOW_LABEL};
+    use umpire::game::Action;
+    let path = temp_game("floor");
+    let mut harness = desk_on(&path);
+    harness.run();
+    let before = journal(&path).len();
+    {
+        let g = harness.state_mut().game.as_mut().expect("game");
+        let refused = !g.act(Action::Adjust {
+            counter: "state-france".into(),
+            attribute: "treasury".into(),
+            by: -50,
+            reason: "army pay".into(),
+        });
+        assert!(refused, "40 − 50 goes below 0");
+        assert!(g.below_floor().is_some());
+    }
+    harness.run();
+    assert!(
+        !labels_containing(&harness, "0 or more").is_empty(),
+        "the refusal says the floor"
+    );
+    assert_eq!(journal(&path).len(), before, "nothing recorded yet");
+    kit::type_into(
+        &mut harness,
+        FLOOR_REASON_LABEL,
+        "a loan agreed at the table",
+    );
+    kit::click(&mut harness, GO_BELOW_LABEL);
+    harness.run();
+
+    let events = journal(&path);
+    assert_eq!(
+        events.len(),
+        before + 1,
+        "one entry: {:?} {:?}",
+        harness.state().game.as_ref().and_then(|g| g.message()),
+        harness
+            .state()
+            .game
+            .as_ref()
+            .map(|g| g.floor_reason.clone())
+    );
+    let EventKind::Changed { reason, .. } = &events[before].kind else {
+        panic!("{:?}", events[before].kind)
+    };
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("at the umpire's word: a loan agreed at the table")),
+        "{reason:?}"
+    );
+    let g = harness.state().game.as_ref().expect("game");
+    assert!(g.below_floor().is_none());
+}

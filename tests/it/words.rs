@@ -363,7 +363,10 @@ fn opposed_dice_are_shown_side_by_side_never_summed() {
     assert!(!roll.contains("= 32"), "no sum of both sides' dice: {roll}");
     // The same words where a side's copy, the Control log and the page give the dice.
     let dice = umpire::resolve::dice_words(&r).join("; ");
-    assert!(dice.contains("Attacker [3, 5, 2, 6, 3]; Defender [1, 4, 3, 5]"), "{dice}");
+    assert!(
+        dice.contains("Attacker [3, 5, 2, 6, 3]; Defender [1, 4, 3, 5]"),
+        "{dice}"
+    );
     assert!(!dice.contains("= 32"), "{dice}");
 
     let r = run_in(
