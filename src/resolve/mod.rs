@@ -1627,7 +1627,7 @@ fn roll_words(prepared: &Prepared, faces: &[String], total: i64) -> String {
                     let die = format!("die_{}", k + 1);
                     let whose = lets
                         .iter()
-                        .find(|l| l.expr.reads().iter().any(|r| *r == die))
+                        .find(|l| l.expr.reads().contains(&die))
                         .and_then(|l| l.label.as_deref())
                         .and_then(|l| l.split_once(": ").map(|(who, _)| who.to_string()))
                         .unwrap_or_else(|| format!("die {}", k + 1));

@@ -91,6 +91,32 @@ fn same_journals(copies: &(PathBuf, PathBuf)) {
     }
 }
 
+/// `game resolve GAME discipline_check` for `unit` (a name or an id), the README's example
+/// inputs and a 4 on the die, then the chart flag and code given.
+fn discipline(game: &str, unit: &str, flag: &str, code: &str) -> Vec<String> {
+    [
+        "game",
+        "resolve",
+        game,
+        "discipline_check",
+        "--counter",
+        &format!("unit={unit}"),
+        "-i",
+        "reason=combat",
+        "-i",
+        "troop_quality=3",
+        "-i",
+        "reliability=S",
+        "--roll",
+        "4",
+        flag,
+        code,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
 #[test]
 fn every_counter_command_records_the_same_by_name_and_by_id() {
     let copies = two_copies("venice", "ailsh_1_venice_at_bay_1509");
@@ -123,29 +149,7 @@ fn every_counter_command_records_the_same_by_name_and_by_id() {
         &["game", "mark", "{}", "Pitigliano", "revealed"],
         &["game", "mark", "{}", &pitigliano, "revealed"],
     );
-    let resolve = |unit: &str| -> Vec<String> {
-        [
-            "game",
-            "resolve",
-            "{}",
-            "discipline_check",
-            "--counter",
-            &format!("unit={unit}"),
-            "-i",
-            "reason=combat",
-            "-i",
-            "troop_quality=3",
-            "-i",
-            "reliability=S",
-            "--roll",
-            "4",
-            "--chart-result",
-            "D",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
-    };
+    let resolve = |unit: &str| discipline("{}", unit, "--chart-result", "D");
     let (a, b) = (resolve(chaumont), resolve(&gendarmes));
     both(&copies, &strs(&a), &strs(&b));
     // The procedure by its name too.
@@ -220,24 +224,7 @@ fn the_readme_loss_by_name_takes_one_strength_point() {
     let alviano = "Venetian Infantry (Alviano)";
     let before = strength(&copies.0, alviano);
     assert_eq!(before, 8, "the scenario gives Alviano's infantry 8 SP");
-    let resolved = umpire(&[
-        "game",
-        "resolve",
-        &game,
-        "discipline_check",
-        "--counter",
-        &format!("unit={alviano}"),
-        "-i",
-        "reason=combat",
-        "-i",
-        "troop_quality=3",
-        "-i",
-        "reliability=S",
-        "--roll",
-        "4",
-        "--chart-result",
-        "D",
-    ]);
+    let resolved = umpire(&strs(&discipline(&game, alviano, "--chart-result", "D")));
     assert!(resolved.success, "{}", resolved.show());
     let entry = journal(&copies.0).len().to_string();
     let applied = umpire(&[
@@ -379,29 +366,8 @@ fn a_ledger_and_a_deck_by_name_and_by_id() {
 fn a_chart_code_the_text_does_not_give_needs_confirming() {
     let copies = two_copies("chart", "ailsh_1_venice_at_bay_1509");
     let game = copies.0.display().to_string();
-    let args = |flag: &str, code: &str| -> Vec<String> {
-        [
-            "game",
-            "resolve",
-            &game,
-            "discipline_check",
-            "--counter",
-            "unit=French Gendarmes (Chaumont)",
-            "-i",
-            "reason=combat",
-            "-i",
-            "troop_quality=3",
-            "-i",
-            "reliability=S",
-            "--roll",
-            "4",
-            flag,
-            code,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
-    };
+    let args =
+        |flag: &str, code: &str| discipline(&game, "French Gendarmes (Chaumont)", flag, code);
     let run = |v: Vec<String>| umpire(&v.iter().map(String::as_str).collect::<Vec<_>>());
     let before = journal(&copies.0).len();
     let refused = run(args("--chart-result", "Q7"));
