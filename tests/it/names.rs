@@ -224,23 +224,47 @@ fn the_readme_loss_by_name_takes_one_strength_point() {
     let alviano = "Venetian Infantry (Alviano)";
     let before = strength(&copies.0, alviano);
     assert_eq!(before, 8, "the scenario gives Alviano's infantry 8 SP");
-    let resolved = umpire(&strs(&discipline(&game, alviano, "--chart-result", "D")));
+    // The README's tour, command for command.
+    let chaumont = "French Gendarmes (Chaumont)";
+    for args in [
+        vec!["game", "credit", &game, "1"],
+        vec!["game", "move", &game, chaumont, "2728"],
+    ] {
+        let r = umpire(&args);
+        assert!(r.success, "{}", r.show());
+    }
+    let resolved = umpire(&strs(&discipline(&game, chaumont, "--chart-result", "D")));
     assert!(resolved.success, "{}", resolved.show());
-    let entry = journal(&copies.0).len().to_string();
+    assert!(
+        resolved.stdout.contains("recorded entry 4"),
+        "{}",
+        resolved.show()
+    );
     let applied = umpire(&[
         "game",
         "apply",
         &game,
-        &entry,
+        "4",
+        "--proposed",
         "--loss",
         &format!("{alviano}=1"),
     ]);
     assert!(applied.success, "{}", applied.show());
     assert_eq!(strength(&copies.0, alviano), 7, "8 SP less 1 is 7");
     assert!(
-        applied.stdout.contains('7') && !applied.stdout.contains(" 0"),
+        applied
+            .stdout
+            .contains("Venetian Infantry (Alviano): Strength Points (current) 8 → 7"),
         "the entry says 8 → 7:\n{}",
         applied.show()
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("the README");
+    assert!(
+        readme.contains(
+            "umpire game apply agnadello.umpire 4 --proposed --loss \"Venetian Infantry (Alviano)=1\""
+        ),
+        "the README's example is the one tested"
     );
 }
 
