@@ -185,6 +185,19 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             .get(&seq)
             .map_or_else(String::new, |n| format!("#{n} "))
     };
+    // An entry's anchor (kept open across live updates) by the side's number too: the page's
+    // source says no more than its text. Steps, unnumbered, are counted among the steps.
+    let steps: std::collections::BTreeMap<u64, usize> = sights
+        .iter()
+        .filter(|s| s.sight.seen() && !numbers.contains_key(&s.seq))
+        .enumerate()
+        .map(|(k, s)| (s.seq, k + 1))
+        .collect();
+    let anchor = |seq: u64| match (numbers.get(&seq), steps.get(&seq)) {
+        (Some(n), _) => format!("e{n}"),
+        (None, Some(k)) => format!("s{k}"),
+        (None, None) => String::new(),
+    };
     let seen = view.at(game.state());
     let mut counters = seen.counters();
     counters.retain(|c| c.own || matches!(audience, Audience::Public));
@@ -288,7 +301,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             @let e = &game.events()[(s.seq - 1) as usize];
             @match &s.sight {
                 Sight::Open => {
-                    details id=(format!("e{}", s.seq)) open[newest == Some(s.seq)] {
+                    details id=(anchor(s.seq)) open[newest == Some(s.seq)] {
                         summary { span .n { (num(s.seq)) } (words.line(e)) }
                         p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
                         @for line in words.detail(e) { p { (line) } }
@@ -296,7 +309,7 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                     }
                 }
                 Sight::Summary(lines) => {
-                    details id=(format!("e{}", s.seq)) {
+                    details id=(anchor(s.seq)) {
                         summary { span .n { (num(s.seq)) } (lines.join(" ")) }
                         p .weak { "Only what your side may know of this entry." }
                     }

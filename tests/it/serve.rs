@@ -165,15 +165,29 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
         started.elapsed()
     );
     let (_, french_main) = get(server.addr, &format!("/s/{french}/main"));
+    // The French number what they see, 1, 2, 3…: the cost is theirs, under their number.
+    let french_sights =
+        umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
+            .expect("side")
+            .journal(game.events())
+            .expect("sights");
+    let n = umpire::game::visibility::side_numbers(&french_sights, game.events())[&seq];
     assert!(
-        french_main.contains(&format!("#{seq}")),
-        "the French see their Order's cost"
+        french_main.contains(&format!("#{n} </span>AP cost of an Order")),
+        "the French see their Order's cost: {french_main}"
     );
     let (_, venetian_main) = get(server.addr, &format!("/s/{venetian}/main"));
     assert!(
-        !venetian_main.contains(&format!("#{seq}<")),
+        !venetian_main.contains("AP cost of an Order"),
         "Venice does not: {venetian_main}"
     );
+    // Neither page's source gives the journal's own numbers of what it shows.
+    for page in [&french_main, &venetian_main] {
+        assert!(
+            !page.contains(&format!("id=\"e{seq}\"")) || seq == n,
+            "{page}"
+        );
+    }
 
     // A resolution opens to the odds shown before its roll, worked out from its inputs.
     let fate = game
@@ -379,8 +393,13 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let recorded = Instant::now();
-        let seq = game.act(&Actor::umpire(), order_cost()).map_err(|e| e.to_string())?[0];
-        let mark = format!("#{seq}");
+        let recorded_as = game.act(&Actor::umpire(), order_cost()).map_err(|e| e.to_string())?[0];
+        // The French page numbers what the French see, 1, 2, 3…
+        let sights = umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
+            .map_err(|e| e.to_string())?
+            .journal(game.events())?;
+        let seq = umpire::game::visibility::side_numbers(&sights, game.events())[&recorded_as];
+        let mark = format!("#{seq} ");
         loop {
             let page = text(client.clone()).await?;
             if page.contains(&mark) && page.contains("AP cost of an Order") { break; }
