@@ -350,21 +350,31 @@ pub fn prepare<'r>(
     }
     // What the result can depend on under the values known: an input nothing live reads is
     // not asked for (needed.rs).
-    let known: BTreeMap<String, Value> = procedure
-        .inputs
-        .iter()
-        .filter_map(|spec| {
-            let v = given
-                .get(&spec.name)
-                .cloned()
-                .or_else(|| spec.default.clone());
-            let v = v.or_else(|| {
+    // Worked out only when some input has no value (given, default, or a flag's off): a
+    // resolution with every input given pays nothing for it.
+    let valued = |spec: &crate::rules::InputSpec| {
+        given
+            .get(&spec.name)
+            .cloned()
+            .or_else(|| spec.default.clone())
+            .or_else(|| {
                 matches!(spec.kind, crate::rules::InputKind::Flag).then_some(Value::Bool(false))
-            });
-            v.map(|v| (spec.name.clone(), v))
-        })
-        .collect();
-    let needed = needed::needed_inputs(ruleset, procedure, &known);
+            })
+    };
+    let needed: std::collections::BTreeSet<String> = if procedure.inputs.iter().all(|spec| {
+        given.contains_key(&spec.name)
+            || spec.default.is_some()
+            || matches!(spec.kind, crate::rules::InputKind::Flag)
+    }) {
+        std::collections::BTreeSet::new()
+    } else {
+        let known: BTreeMap<String, Value> = procedure
+            .inputs
+            .iter()
+            .filter_map(|spec| valued(spec).map(|v| (spec.name.clone(), v)))
+            .collect();
+        needed::needed_inputs(ruleset, procedure, &known)
+    };
     let mut missing = Vec::new();
     // Inputs the case in hand does not need (their `needed_when` is false): not asked for, and
     // whatever reads them is left out rather than fed a made-up value.
