@@ -735,8 +735,13 @@ fn check_set_attribute(
     let c = counter(view, id)?;
     let to = attribute_value(view.ruleset, c, attribute, value)?;
     let now = c.attributes.get(attribute);
+    // What the umpire saw against what is there: names in any case ("--was Catholic").
+    let same = |a: Option<&Value>, b: Option<&Value>| match (a, b) {
+        (Some(Value::Text(x)), Some(Value::Text(y))) => x.eq_ignore_ascii_case(y),
+        (a, b) => a == b,
+    };
     if let super::action::Seen::Value(saw) = seen
-        && saw.as_ref() != now
+        && !same(saw.as_ref(), now)
     {
         return Err(changed_since(view, c, attribute, saw.as_ref(), &to));
     }
