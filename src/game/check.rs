@@ -499,7 +499,7 @@ pub fn adjustable(view: &View, id: &str, attribute: &str) -> Result<(), Refusal>
 /// Checks a delta against the attribute's range. Below its floor (a treasury at 0: a state
 /// pays only what it has) it goes only at the umpire's word, with the reason: then the words
 /// to record with it.
-fn adjust_range(
+pub(crate) fn adjust_range(
     view: &View,
     id: &str,
     attribute: &str,

@@ -51,6 +51,55 @@ impl Fold for World {
         self.state.cursor.clone()
     }
 
+    fn breaches(&self, events: &[Event], action: &[Event]) -> Vec<String> {
+        // The deltas the action makes, added up by counter and attribute.
+        let mut deltas: std::collections::BTreeMap<(&str, &str), i64> =
+            std::collections::BTreeMap::new();
+        for e in action {
+            let changes = match &e.kind {
+                EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                    changes
+                }
+                _ => continue,
+            };
+            for c in changes {
+                if let super::event::CounterChange::Adjust {
+                    counter,
+                    attribute,
+                    by,
+                } = c
+                {
+                    *deltas
+                        .entry((counter.as_str(), attribute.as_str()))
+                        .or_default() += by;
+                }
+            }
+        }
+        if deltas.is_empty() {
+            return Vec::new();
+        }
+        // The game as the other desks left it.
+        let Ok(state) = super::state::replay(&self.scenario, events) else {
+            return Vec::new();
+        };
+        let world = World {
+            ruleset: self.ruleset.clone(),
+            scenario: self.scenario.clone(),
+            steps: self.steps.clone(),
+            state,
+            meta: self.meta.clone(),
+        };
+        let view = world.view(events, true);
+        deltas
+            .into_iter()
+            .filter_map(|((counter, attribute), by)| {
+                super::check::adjust_range(&view, counter, attribute, by, None)
+                    .err()
+                    .map(|refusal| refusal.to_string())
+            })
+            .collect()
+    }
+
     fn fold(&mut self, events: &[Event], from: usize) -> Result<(), String> {
         let new = &events[from.min(events.len())..];
         let again = from == 0

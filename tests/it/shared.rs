@@ -1434,3 +1434,63 @@ fn add_umpire_with_an_unwritable_password_file_creates_nothing() {
     pg.add_umpire("Walter", "game", None);
     assert!(pg.script(&["list-umpires"]).contains("walter"));
 }
+
+/// Deltas commute, a floor does not: a payment made offline that another desk's spending has
+/// left no room for is held for the umpire when the link returns, saying why, rather than
+/// taking the treasury below 0 (issue 24).
+#[test]
+fn an_offline_payment_past_the_floor_is_held_not_sent() {
+    use umpire::megagame::remit::SignedIn;
+    let pg = PgServer::start("floor");
+    let link = common::pg::Link::new(pg.port);
+    let lib = Library::shipped();
+    let direct = pg.url("greta", "floor");
+    let mut control = Game::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let greta = SignedIn::parse("Greta:game").expect("game control").actor();
+    control
+        .act(
+            &greta,
+            Action::SetAttribute {
+                counter: "state-austria".into(),
+                attribute: "treasury".into(),
+                value: "10".into(),
+                seen: umpire::game::Seen::Unchecked,
+            },
+        )
+        .expect("treasury 10");
+    let dir = std::env::temp_dir().join(format!("umpire-offline-floor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let queue = dir.join("desk.queue.json");
+    let _ = std::fs::remove_file(&queue);
+    let mut desk = Game::open_at(&link.url(&pg, "greta", "floor"), &lib).expect("second desk");
+    desk.use_offline_queue(queue.clone()).expect("queue");
+    let pay = |by: i64| Action::Adjust {
+        counter: "state-austria".into(),
+        attribute: "treasury".into(),
+        by,
+        reason: "army pay".into(),
+    };
+    link.cut();
+    desk.act(&greta, pay(-8)).expect("8 of 10, offline");
+    assert_eq!(desk.queued(), 1);
+    // Meanwhile the connected desk pays 8 too: 2 left.
+    control.act(&greta, pay(-8)).expect("8 of 10, online");
+    link.restore();
+    let report = desk.sync().expect("sync");
+    assert_eq!((report.sent, report.held), (0, 1), "{report:?}");
+    let held = desk.held();
+    assert!(
+        held[0].clashes.iter().any(|c| c.contains("0 or more")),
+        "{:?}",
+        held[0].clashes
+    );
+    control.refresh().expect("refresh");
+    assert_eq!(
+        control.state().counters["state-austria"]
+            .attributes
+            .get("treasury"),
+        Some(&umpire::rules::Value::Int(2)),
+        "the treasury stays at 2"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -104,6 +104,12 @@ pub trait Fold {
     fn cursor(&self) -> Cursor;
     /// Folds `events[from..]`, just added, into the state; everything again when `from` is 0.
     fn fold(&mut self, events: &[Event], from: usize) -> Result<(), String>;
+    /// What an action queued offline would break once appended after `events` (another desk's
+    /// changes taken in meanwhile): a ledger taken below its floor, in words. Deltas commute;
+    /// a floor does not, so such an action is held for the umpire rather than sent.
+    fn breaches(&self, _events: &[Event], _action: &[Event]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Says whether an action's events may wait in the offline queue (the reason when not).

@@ -339,7 +339,7 @@ impl Journal {
             for e in &mut action {
                 remap(&mut e.kind, &sending.map);
             }
-            if let Err(e) = self.send_one(action.clone(), &mut sending, &mut report) {
+            if let Err(e) = self.send_one(world, action.clone(), &mut sending, &mut report) {
                 self.requeue(action);
                 failed = Some(e);
                 break;
@@ -362,8 +362,9 @@ impl Journal {
     /// Sends one queued action: skipped when it landed already (an answer lost when the link
     /// dropped), held when it clashes with another desk's change, else appended (after taking
     /// in whatever other desks wrote meanwhile).
-    fn send_one(
+    fn send_one<W: Fold>(
         &mut self,
+        world: &W,
         action: Vec<Event>,
         sending: &mut Sending,
         report: &mut SyncReport,
@@ -392,10 +393,13 @@ impl Journal {
                 .filter(|e| !sending.sent.contains(&e.seq))
                 .cloned()
                 .collect();
-            let clashes: Vec<String> = keys(&action)
+            let mut clashes: Vec<String> = keys(&action)
                 .intersection(&keys(&others))
                 .cloned()
                 .collect();
+            // Deltas commute, floors do not: a payment that the other desks' changes leave no
+            // room for waits for the umpire (a treasury below 0).
+            clashes.extend(world.breaches(&self.events, &action));
             if !clashes.is_empty() {
                 self.offline.held.push(Held {
                     events: action,
