@@ -379,7 +379,11 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
                     ui.label(
                         RichText::new(format!(
                             "Another desk changed meanwhile: {}",
-                            h.clashes.join(", ")
+                            h.clashes
+                                .iter()
+                                .map(|c| clash_words(desk, c))
+                                .collect::<Vec<_>>()
+                                .join("; ")
                         ))
                         .color(Color32::from_rgb(190, 30, 30)),
                     );
@@ -484,5 +488,26 @@ impl PasswordPrompt {
         crate::game::journal::server::pgpass::remember(&self.target, &self.password);
         self.password.clear();
         Some(self.path.clone())
+    }
+}
+
+/// A clash held offline in the game's words: "Bohemia: position — Greta (Game Control) at
+/// 10:42, entry 17" rather than the counter's id.
+fn clash_words(desk: &GameDesk, clash: &str) -> String {
+    let (key, rest) = clash.split_once(" — ").unwrap_or((clash, ""));
+    let Some((id, what)) = key.split_once(": ") else {
+        return clash.to_string();
+    };
+    let words = crate::game::describe::Words::of(desk.game());
+    let what = if what == "position" {
+        "where it is".to_string()
+    } else {
+        words.attribute(what)
+    };
+    let head = format!("{}: {what}", words.counter(id));
+    if rest.is_empty() {
+        head
+    } else {
+        format!("{head} — {rest}")
     }
 }

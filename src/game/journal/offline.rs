@@ -393,9 +393,24 @@ impl Journal {
                 .filter(|e| !sending.sent.contains(&e.seq))
                 .cloned()
                 .collect();
+            // Each clash with who made the other change, and when.
             let mut clashes: Vec<String> = keys(&action)
                 .intersection(&keys(&others))
-                .cloned()
+                .map(|key| {
+                    let last = others
+                        .iter()
+                        .rev()
+                        .find(|o| keys(std::slice::from_ref(o)).contains(key));
+                    match last {
+                        Some(o) => format!(
+                            "{key} — {} at {}, entry {}",
+                            o.by.as_deref().unwrap_or("another desk"),
+                            o.at.with_timezone(&chrono::Local).format("%H:%M"),
+                            o.seq
+                        ),
+                        None => key.clone(),
+                    }
+                })
                 .collect();
             // Deltas commute, floors do not: a payment that the other desks' changes leave no
             // room for waits for the umpire (a treasury below 0).
