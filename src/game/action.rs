@@ -279,7 +279,11 @@ pub enum Edit {
 
 impl Action {
     /// The same action with every counter named by its name (as people type it) named by its
-    /// id, as the journal keeps it; a name that matches nothing is left for the check to refuse.
+    /// id, as the journal keeps it; a name that matches nothing (or that two counters share) is
+    /// left for the check to refuse. [`super::Game::act`] runs it first, so whatever reaches a
+    /// check is an id; the CLI and the desk settle names at the edge already
+    /// ([`super::Names`]), and an engine function that computes from a counter outside an
+    /// action takes a [`super::CounterId`].
     pub fn with_counter_ids(mut self, state: &super::state::GameState) -> Action {
         let id = |c: &mut String| {
             if let Some(found) = state.counter_id(c) {

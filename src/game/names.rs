@@ -89,31 +89,7 @@ impl<'g> Names<'g> {
     /// The counter named: its id, or its name in any case and spacing. Refused when nothing
     /// matches (with the close names) or when two counters share the name (with both ids).
     pub fn counter(&self, named: &str) -> Result<CounterId, Refusal> {
-        let named = named.trim();
-        if let Some(id) = CounterId::of(self.state, named) {
-            return Ok(id);
-        }
-        let wanted = squeeze(named);
-        let matches: Vec<&super::state::CounterState> = self
-            .state
-            .counters
-            .values()
-            .filter(|c| squeeze(&c.name) == wanted)
-            .collect();
-        match matches.as_slice() {
-            [one] => Ok(CounterId(one.id.clone())),
-            [] => Err(Refusal::NoCounter {
-                counter: named.to_string(),
-                close: close_counters(self.state, named),
-            }),
-            many => Err(Refusal::AmbiguousCounter {
-                counter: named.to_string(),
-                matches: many
-                    .iter()
-                    .map(|c| format!("\"{}\" ({})", c.name, c.id))
-                    .collect(),
-            }),
-        }
+        counter_in(self.state, named)
     }
 
     /// A state's ledger counter by the state's id or name (megagames), else the counter named.
@@ -184,6 +160,37 @@ impl<'g> Names<'g> {
                 ruleset: self.ruleset.id.clone(),
                 procedures: procedures.iter().map(|p| p.id.clone()).collect(),
             })
+    }
+}
+
+/// The counter named in a state: its id, or its name in any case and spacing; refused when
+/// nothing matches (with the close names) or when two counters share the name. The one
+/// definition of "the counter a person means": [`Names::counter`] at the edge and
+/// [`GameState::counter_id`] in [`super::Game::act`] both use it.
+pub fn counter_in(state: &GameState, named: &str) -> Result<CounterId, Refusal> {
+    let named = named.trim();
+    if let Some(id) = CounterId::of(state, named) {
+        return Ok(id);
+    }
+    let wanted = squeeze(named);
+    let matches: Vec<&super::state::CounterState> = state
+        .counters
+        .values()
+        .filter(|c| squeeze(&c.name) == wanted)
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(CounterId(one.id.clone())),
+        [] => Err(Refusal::NoCounter {
+            counter: named.to_string(),
+            close: close_counters(state, named),
+        }),
+        many => Err(Refusal::AmbiguousCounter {
+            counter: named.to_string(),
+            matches: many
+                .iter()
+                .map(|c| format!("\"{}\" ({})", c.name, c.id))
+                .collect(),
+        }),
     }
 }
 

@@ -99,18 +99,11 @@ impl GameState {
     /// The id of the counter a person names: its id, or its name in any case (names are unique
     /// within a scenario). None when nothing matches.
     pub fn counter_id<'s>(&'s self, named: &'s str) -> Option<&'s str> {
-        let named = named.trim();
-        if let Some((id, _)) = self.counters.get_key_value(named) {
-            return Some(id);
-        }
-        let mut by_name = self
-            .counters
-            .values()
-            .filter(|c| c.name.eq_ignore_ascii_case(named));
-        match (by_name.next(), by_name.next()) {
-            (Some(c), None) => Some(&c.id),
-            _ => None,
-        }
+        // One definition of the counter a person means (game::names::counter_in).
+        let id = super::names::counter_in(self, named).ok()?;
+        self.counters
+            .get_key_value(id.as_str())
+            .map(|(k, _)| k.as_str())
     }
 
     /// A counter's name (the id itself when the game has no such counter).
