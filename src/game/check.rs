@@ -972,22 +972,8 @@ fn check_apply_effects(view: &View, actor: &Actor, of: u64, changes: &[CounterCh
     }
     check_changes(view, changes)?;
     // A delta past a floor (a treasury below 0) only at the umpire's word, recorded beside.
-    // Deltas on one attribute add up (two payments of 3 and 4 from a treasury of 5).
-    let mut totals: BTreeMap<(&str, &str), i64> = BTreeMap::new();
-    for c in changes {
-        if let CounterChange::Adjust {
-            counter,
-            attribute,
-            by,
-        } = c
-        {
-            *totals
-                .entry((counter.as_str(), attribute.as_str()))
-                .or_default() += by;
-        }
-    }
     let mut words = Vec::new();
-    for ((counter, attribute), by) in totals {
+    for ((counter, attribute), by) in delta_totals(changes) {
         if let Some(w) = adjust_range(view, counter, attribute, by, actor.reason.as_deref())? {
             words.push(w);
         }
@@ -1139,6 +1125,27 @@ fn check_adjust(
         }],
         Some(reason.to_string()),
     ))
+}
+
+/// The deltas of a list of changes added up by counter and attribute: two payments of 3 and 4
+/// from a treasury of 5 are held to its floor together.
+pub(crate) fn delta_totals<'c>(
+    changes: impl IntoIterator<Item = &'c CounterChange>,
+) -> BTreeMap<(&'c str, &'c str), i64> {
+    let mut totals: BTreeMap<(&str, &str), i64> = BTreeMap::new();
+    for c in changes {
+        if let CounterChange::Adjust {
+            counter,
+            attribute,
+            by,
+        } = c
+        {
+            *totals
+                .entry((counter.as_str(), attribute.as_str()))
+                .or_default() += by;
+        }
+    }
+    totals
 }
 
 /// A reason with the umpire's word for going past a floor, when there is one.

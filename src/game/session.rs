@@ -52,29 +52,12 @@ impl Fold for World {
     }
 
     fn breaches(&self, events: &[Event], action: &[Event]) -> Vec<String> {
-        // The deltas the action makes, added up by counter and attribute.
-        let mut deltas: std::collections::BTreeMap<(&str, &str), i64> =
-            std::collections::BTreeMap::new();
-        for e in action {
-            let changes = match &e.kind {
-                EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
-                    changes
-                }
-                _ => continue,
-            };
-            for c in changes {
-                if let super::event::CounterChange::Adjust {
-                    counter,
-                    attribute,
-                    by,
-                } = c
-                {
-                    *deltas
-                        .entry((counter.as_str(), attribute.as_str()))
-                        .or_default() += by;
-                }
+        let deltas = check::delta_totals(action.iter().flat_map(|e| match &e.kind {
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                changes.as_slice()
             }
-        }
+            _ => &[],
+        }));
         if deltas.is_empty() {
             return Vec::new();
         }
@@ -82,18 +65,14 @@ impl Fold for World {
         let Ok(state) = super::state::replay(&self.scenario, events) else {
             return Vec::new();
         };
-        let world = World {
-            ruleset: self.ruleset.clone(),
-            scenario: self.scenario.clone(),
-            steps: self.steps.clone(),
-            state,
-            meta: self.meta.clone(),
+        let view = View {
+            state: &state,
+            ..self.view(events, true)
         };
-        let view = world.view(events, true);
         deltas
             .into_iter()
             .filter_map(|((counter, attribute), by)| {
-                super::check::adjust_range(&view, counter, attribute, by, None)
+                check::adjust_range(&view, counter, attribute, by, None)
                     .err()
                     .map(|refusal| refusal.to_string())
             })
