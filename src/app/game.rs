@@ -583,11 +583,7 @@ impl GameDesk {
     pub fn act(&mut self, action: Action) -> bool {
         let kept = action.clone();
         let result = self.game.act(&self.actor(), action);
-        let below = matches!(
-            &result,
-            Err(GameError::Refused(Refusal::AdjustOutOfRange { after, min: Some(m), .. }))
-                if after < m
-        );
+        let below = matches!(&result, Err(GameError::Refused(r)) if r.below_floor());
         let done = self.after(result).is_some();
         self.below_floor = below.then_some(kept);
         done

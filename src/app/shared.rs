@@ -381,7 +381,7 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
                             "Another desk changed meanwhile: {}",
                             h.clashes
                                 .iter()
-                                .map(|c| clash_words(desk, c))
+                                .map(|c| crate::game::describe::Words::of(desk.game()).clash(c))
                                 .collect::<Vec<_>>()
                                 .join("; ")
                         ))
@@ -488,26 +488,5 @@ impl PasswordPrompt {
         crate::game::journal::server::pgpass::remember(&self.target, &self.password);
         self.password.clear();
         Some(self.path.clone())
-    }
-}
-
-/// A clash held offline in the game's words: "Bohemia: position — Greta (Game Control) at
-/// 10:42, entry 17" rather than the counter's id.
-fn clash_words(desk: &GameDesk, clash: &str) -> String {
-    let (key, rest) = clash.split_once(" — ").unwrap_or((clash, ""));
-    let Some((id, what)) = key.split_once(": ") else {
-        return clash.to_string();
-    };
-    let words = crate::game::describe::Words::of(desk.game());
-    let what = if what == "position" {
-        "where it is".to_string()
-    } else {
-        words.attribute(what)
-    };
-    let head = format!("{}: {what}", words.counter(id));
-    if rest.is_empty() {
-        head
-    } else {
-        format!("{head} — {rest}")
     }
 }

@@ -221,6 +221,26 @@ impl Words<'_> {
         )
     }
 
+    /// A clash held offline ("bohemia: position — Greta (Game Control) at 10:42, entry 17", as
+    /// the queue keeps it) in the game's words: the counter's name and the attribute's label.
+    pub fn clash(&self, clash: &str) -> String {
+        let (key, rest) = clash.split_once(" — ").unwrap_or((clash, ""));
+        let Some((id, what)) = key.split_once(": ") else {
+            return clash.to_string();
+        };
+        let what = if what == "position" {
+            "where it is".to_string()
+        } else {
+            self.attribute(what)
+        };
+        let head = format!("{}: {what}", self.counter(id));
+        if rest.is_empty() {
+            head
+        } else {
+            format!("{head} — {rest}")
+        }
+    }
+
     /// The override that stands on entry `seq`, if any.
     fn overridden(&self, seq: Option<u64>) -> Option<&String> {
         self.state.overrides.get(&seq?)

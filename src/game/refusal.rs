@@ -52,6 +52,14 @@ impl From<ResolveError> for GameError {
 }
 
 /// A value range's end for messages ("…" when open).
+impl Refusal {
+    /// Whether this is a change taken below its floor (a treasury below 0), which goes ahead
+    /// at the umpire's word with a reason.
+    pub fn below_floor(&self) -> bool {
+        matches!(self, Refusal::AdjustOutOfRange { after, min: Some(m), .. } if after < m)
+    }
+}
+
 fn bound(b: Option<i64>) -> String {
     b.map_or("…".into(), |m| m.to_string())
 }

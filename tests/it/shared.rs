@@ -695,6 +695,11 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
         clashes[0].starts_with("bohemia: position — Greta") && clashes[0].contains(", entry "),
         "the clash says who changed it and when: {clashes:?}"
     );
+    let said = umpire::game::describe::Words::of(&east).clash(&clashes[0]);
+    assert!(
+        said.starts_with("Bohemia: where it is — Greta"),
+        "the desk says it in the game's words: {said}"
+    );
     assert!(!east.is_offline());
 
     // Nothing lost, nothing doubled: each offline action is in the journal once.
