@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::rules::{
-    Expr, InputKind, Lookup, ModifierValue, Partial, Procedure, Ruleset, Scope, TableRef, Value,
+    Expr, InputKind, Lookup, ModifierValue, Partial, Procedure, Ruleset, Scope, Value,
 };
 
 /// Most assignments of unknown choices tried when deciding whether a condition can hold.
@@ -69,40 +69,24 @@ pub fn needed_inputs(
             }
             read(w, &mut live);
         }
-        match &m.value {
-            ModifierValue::Expr(e) => read(e, &mut live),
-            ModifierValue::Table(t) => table_reads(t, &mut live),
-        }
+        modifier_exprs(m)
+            .into_iter()
+            .for_each(|e| read(e, &mut live));
     }
-    match &procedure.lookup {
-        Lookup::Opposed {
-            sides,
-            hits,
-            lets,
-            cases,
-            ..
-        } => {
-            for g in sides.iter().flat_map(|s| &s.groups) {
-                // A group that throws no dice needs nothing it reads.
-                if g.count.partial(&scope) == Partial::Known(Value::Int(0)) {
-                    continue;
-                }
-                read(&g.count, &mut live);
-                if let Some(m) = &g.modifier {
-                    read(m, &mut live);
-                }
-            }
-            for h in hits {
-                h.at_least.iter().for_each(|e| read(e, &mut live));
-                h.at_most.iter().for_each(|e| read(e, &mut live));
-            }
-            lets.iter().for_each(|l| read(&l.expr, &mut live));
-            for c in cases {
-                c.when.iter().for_each(|e| read(e, &mut live));
-                c.value.iter().for_each(|e| read(e, &mut live));
-            }
+    // A group of dice that throws none needs nothing it reads.
+    let empty: Vec<&Expr> = match &procedure.lookup {
+        Lookup::Opposed { sides, .. } => sides
+            .iter()
+            .flat_map(|s| &s.groups)
+            .filter(|g| g.count.partial(&scope) == Partial::Known(Value::Int(0)))
+            .flat_map(|g| std::iter::once(&g.count).chain(g.modifier.iter()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for e in procedure.lookup.exprs() {
+        if !empty.iter().any(|x| std::ptr::eq(*x, e)) {
+            read(e, &mut live);
         }
-        other => live.extend(other.reads().into_iter().map(str::to_string)),
     }
     for o in &procedure.outcomes {
         for e in &o.effects {
@@ -114,19 +98,13 @@ pub fn needed_inputs(
     // Force): what it reads is live. One that feeds something else is live only when that is.
     let mut readers: BTreeSet<&str> = BTreeSet::new();
     for m in &procedure.modifiers {
-        readers.extend(m.when.iter().flat_map(|w| w.reads()).map(String::as_str));
-        if let ModifierValue::Expr(e) = &m.value {
-            readers.extend(e.reads().iter().map(String::as_str));
-        }
-        if let ModifierValue::Table(t) = &m.value {
-            let mut r = BTreeSet::new();
-            table_reads(t, &mut r);
-            for n in r {
-                if let Some(d) = procedure.derived.iter().find(|d| d.name == n) {
-                    readers.insert(d.name.as_str());
-                }
-            }
-        }
+        readers.extend(
+            m.when
+                .iter()
+                .chain(modifier_exprs(m))
+                .flat_map(|e| e.reads())
+                .map(String::as_str),
+        );
     }
     readers.extend(procedure.lookup.reads());
     for o in &procedure.outcomes {
@@ -168,13 +146,11 @@ pub fn needed_inputs(
         .collect()
 }
 
-fn table_reads(t: &TableRef, live: &mut BTreeSet<String>) {
-    for e in t.row.iter().chain(&t.column).chain(&t.line) {
-        live.extend(e.reads().iter().cloned());
-    }
-    if let Some((a, b)) = &t.ratio {
-        live.extend(a.reads().iter().cloned());
-        live.extend(b.reads().iter().cloned());
+/// A modifier's value: its expression, or the table cell's row, column and line.
+fn modifier_exprs(m: &crate::rules::Modifier) -> Vec<&Expr> {
+    match &m.value {
+        ModifierValue::Expr(e) => vec![e],
+        ModifierValue::Table(t) => t.exprs(),
     }
 }
 

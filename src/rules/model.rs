@@ -732,6 +732,23 @@ pub enum ModifierValue {
     Table(TableRef),
 }
 
+impl TableRef {
+    /// Its expressions: row, column, header line, and the two sides of a ratio.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        let mut exprs: Vec<&Expr> = self
+            .row
+            .iter()
+            .chain(&self.column)
+            .chain(&self.line)
+            .collect();
+        if let Some((a, b)) = &self.ratio {
+            exprs.push(a);
+            exprs.push(b);
+        }
+        exprs
+    }
+}
+
 /// A modifier with its condition and rule reference.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Modifier {
@@ -891,19 +908,13 @@ pub enum Lookup {
 }
 
 impl Lookup {
-    /// Every name the lookup's expressions read.
-    pub fn reads(&self) -> Vec<&str> {
+    /// Every expression of the lookup, in order: a table's row, column, header line and ratio;
+    /// a threshold's target; a pool's or each opposed group's count and modifier, the hit
+    /// rules, the `let`s and the cases.
+    pub fn exprs(&self) -> Vec<&Expr> {
         let mut exprs: Vec<&Expr> = Vec::new();
         match self {
-            Lookup::Table(r) => {
-                exprs.extend(r.row.iter());
-                exprs.extend(r.column.iter());
-                exprs.extend(r.line.iter());
-                if let Some((a, b)) = &r.ratio {
-                    exprs.push(a);
-                    exprs.push(b);
-                }
-            }
+            Lookup::Table(r) => exprs.extend(r.exprs()),
             Lookup::Threshold { target, .. } => exprs.push(target),
             Lookup::Pool { count, hits, .. } => {
                 exprs.push(count);
@@ -944,7 +955,12 @@ impl Lookup {
             }
         }
         exprs
-            .iter()
+    }
+
+    /// Every name the lookup's expressions read.
+    pub fn reads(&self) -> Vec<&str> {
+        self.exprs()
+            .into_iter()
             .flat_map(|e| e.reads().iter().map(String::as_str))
             .collect()
     }
