@@ -381,14 +381,18 @@ impl<'a> SideView<'a> {
         } else if let Some(m) = resolution.modified {
             read.push(format!("roll {m}"));
         }
-        if let Some(l) = &resolution.lookup {
-            let chart = self
-                .ruleset
-                .table(&l.table)
-                .map_or_else(|| l.table.clone(), |t| t.title.clone());
+        // The row and column as the chart prints them (the resolver's own words for them).
+        if let Some(l) = &resolution.lookup
+            && let Some(t) = self.ruleset.table(&l.table)
+        {
+            let row = t.row_words_for(&l.row);
             read.push(match &l.column {
-                Some(c) => format!("read on {chart} at row {}, column {c}", l.row),
-                None => format!("read on {chart} at row {}", l.row),
+                Some(c) => format!(
+                    "read on {} at row {row}, column {}",
+                    t.title,
+                    t.column_words_for(c)
+                ),
+                None => format!("read on {} at row {row}", t.title),
             });
         }
         if !read.is_empty() {
