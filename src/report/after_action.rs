@@ -98,14 +98,19 @@ pub(crate) fn write_entries(
         game.ruleset().visibility.hidden_entries == crate::rules::HiddenEntries::Placeholder;
     for (i, e) in events.iter().enumerate() {
         let in_span = turn.is_none_or(|t| e.cursor.turn == t);
-        let path = early.step(e.cursor.step);
-        let phase = (
-            e.cursor.turn,
-            path.split(" › ").next().unwrap_or("").to_string(),
-        );
-        if moving.phase.as_ref() != Some(&phase) {
-            movers.extend(moving.settle(game, &running));
-            moving.phase = Some(phase);
+        // A new phase settles the last one's moves (its name worked out only when the step
+        // changes).
+        if moving.at != Some((e.cursor.turn, e.cursor.step)) {
+            moving.at = Some((e.cursor.turn, e.cursor.step));
+            let path = early.step(e.cursor.step);
+            let phase = (
+                e.cursor.turn,
+                path.split(" › ").next().unwrap_or("").to_string(),
+            );
+            if moving.phase.as_ref() != Some(&phase) {
+                movers.extend(moving.settle(game, &running));
+                moving.phase = Some(phase);
+            }
         }
         if in_span && let EventKind::Resolved { counters, .. } = &e.kind {
             before.insert(e.seq, who_and_where(game, &running, counters));
@@ -440,6 +445,8 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
 /// else by the counter (the Gendarmes sent on alone are not Chaumont's Force).
 #[derive(Default)]
 struct Moving {
+    /// The step last seen: (turn, step).
+    at: Option<(u32, usize)>,
     /// The phase: (turn, phase name).
     phase: Option<(u32, String)>,
     /// (entry, counter, where to).
