@@ -241,6 +241,15 @@ impl Words<'_> {
         }
     }
 
+    /// An application of a result's effects, the result named by the number the reader knows
+    /// it by (a side's own number in a side's copy).
+    pub fn applied(&self, of: u64, changes: &[CounterChange]) -> String {
+        format!(
+            "Effects of entry {of} applied: {}",
+            self.changes(changes, None)
+        )
+    }
+
     /// The override that stands on entry `seq`, if any.
     fn overridden(&self, seq: Option<u64>) -> Option<&String> {
         self.state.overrides.get(&seq?)
@@ -353,12 +362,7 @@ impl Words<'_> {
             EventKind::Changed {
                 changes, reason, ..
             } => self.changes(changes, reason.as_deref()),
-            EventKind::EffectsApplied { of, changes } => {
-                format!(
-                    "Effects of entry {of} applied: {}",
-                    self.changes(changes, None)
-                )
-            }
+            EventKind::EffectsApplied { of, changes } => self.applied(*of, changes),
             EventKind::Stepped { to, .. } => {
                 format!("Turn {}: {}", to.turn, self.step(to.step))
             }

@@ -198,7 +198,11 @@ pub(crate) fn write_entries(
         };
         if let Some((of, line)) = line
             && matches!(s, Shown::Whole(_))
-            && shown.iter().any(|x| x.event().seq == of)
+            // Under a resolution shown whole; one summarised has no block to hold it, so the
+            // application stands on its own line.
+            && shown
+                .iter()
+                .any(|x| matches!(x, Shown::Whole(_)) && x.event().seq == of)
         {
             attached.entry(of).or_default().push(line);
         }
@@ -341,6 +345,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                 ));
                 return true;
             }
+            EventKind::EffectsApplied { of, changes } => words.applied(cx.num(*of), changes),
             _ => words.line(e),
         };
         phase.items.push(Item::Line(format!(
@@ -433,9 +438,16 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                 )));
             }
         }
-        _ => phase
-            .items
-            .push(Item::Line(format!("#{} {}", cx.num(e.seq), words.line(e)))),
+        _ => phase.items.push(Item::Line(format!(
+            "#{} {}",
+            cx.num(e.seq),
+            match &e.kind {
+                EventKind::EffectsApplied { of, changes } => {
+                    words.applied(cx.num(*of), changes)
+                }
+                _ => words.line(e),
+            }
+        ))),
     }
     true
 }

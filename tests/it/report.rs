@@ -1063,3 +1063,91 @@ fn an_undone_application_says_so_once_and_a_lone_counter_moves_under_its_name() 
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An application of a result a side sees only summarised stands on its own line in that
+/// side's copy (there is no block to file it under), naming the result by the side's own
+/// number; undone, it says so.
+#[test]
+fn an_application_of_a_summarised_result_stands_on_its_own_line() {
+    use std::collections::BTreeMap;
+    use umpire::game::{Action, CounterChange, Game};
+    let dir = std::env::temp_dir().join(format!("umpire-report-summ-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut game = Game::create(
+        &dir.join("g.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &Library::shipped(),
+        Some(24),
+    )
+    .expect("game");
+    let me = Actor::umpire();
+    let check = game
+        .act(
+            &me,
+            Action::Resolve {
+                procedure: "discipline_check".into(),
+                inputs: vec![
+                    ("reason".into(), "combat".into()),
+                    ("troop_quality".into(), "3".into()),
+                    ("reliability".into(), "S".into()),
+                ],
+                physical: Some(vec!["4".into()]),
+                chart_result: Some("D".into()),
+                chart_confirmed: false,
+                counters: BTreeMap::from([(
+                    "unit".to_string(),
+                    vec!["fr-chaumont-french-gendarmes-1".to_string()],
+                )]),
+            },
+        )
+        .expect("the French check")[0];
+    let alviano = game
+        .state()
+        .counter_id("Venetian Infantry (Alviano)")
+        .expect("Alviano")
+        .to_string();
+    game.act(
+        &me,
+        Action::ApplyEffects {
+            of: check,
+            changes: vec![CounterChange::Attribute {
+                counter: alviano,
+                attribute: "strength_points".into(),
+                from: Some(umpire::rules::Value::Int(8)),
+                to: umpire::rules::Value::Int(7),
+            }],
+        },
+    )
+    .expect("applied");
+    game.act(&me, Action::Undo).expect("undone");
+    let bytes = umpire::report::turn_report_pdf(
+        &game,
+        &umpire::report::ReportOptions {
+            turn: Some(1),
+            side: Some("venetian".into()),
+            printed_at: chrono::Local::now(),
+        },
+        Template::sheet_default().expect("template"),
+    )
+    .expect("report");
+    let pdf = dir.join("venetian.pdf");
+    std::fs::write(&pdf, &bytes).expect("write");
+    let text = pdftotext(&pdf)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let sights =
+        umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "venetian")
+            .expect("side")
+            .journal(game.events())
+            .expect("sights");
+    let n = umpire::game::visibility::side_numbers(&sights, game.events())[&check];
+    assert!(
+        text.contains(&format!(
+            "Effects of entry {n} applied: Venetian Infantry (Alviano): Strength Points (current) 8 → 7"
+        )) && text.contains("Undone (entry"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
