@@ -71,7 +71,7 @@ fn thousand_counters(library: &Library) -> GameDesk {
         let k = i * 2 / 5;
         let hex = format!("{:02}{:02}", 10 + k % 20, 10 + k / 20);
         assert!(game.act(Action::Move {
-            counter: id.clone(),
+            counter: id.clone().into(),
             to: Position::Hex(hex),
         }));
     }

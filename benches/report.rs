@@ -3,6 +3,7 @@
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use umpire::game::CounterId;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use umpire::game::Actor;
@@ -38,7 +39,7 @@ fn five_hundred(lib: &Library) -> Game {
                 physical: None,
                 chart_result: None,
                 chart_confirmed: false,
-                counters: [("unit".to_string(), vec!["red-horse".to_string()])].into(),
+                counters: [("unit".to_string(), vec![CounterId::from("red-horse")])].into(),
             },
             1 => Action::Move {
                 counter: "red-horse".into(),

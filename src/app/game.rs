@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::game::effects::{Prefilled, Proposal, prefill, propose};
+use crate::game::names::CounterId;
 use crate::game::scenario::Position;
 use crate::game::visibility::Sight;
 use crate::game::{
@@ -37,7 +38,7 @@ pub struct GameDesk {
     /// The procedure desk used for the inputs, modifiers and odds of the resolve panel (over
     /// the game's ruleset only).
     pub resolver: Desk,
-    roles: BTreeMap<String, Vec<String>>,
+    roles: BTreeMap<String, Vec<CounterId>>,
     prefilled: Vec<Prefilled>,
     /// The physical dice field, as typed.
     pub physical: String,
@@ -427,7 +428,7 @@ impl GameDesk {
     }
 
     /// Counters involved in the next resolution, by role.
-    pub fn roles(&self) -> &BTreeMap<String, Vec<String>> {
+    pub fn roles(&self) -> &BTreeMap<String, Vec<CounterId>> {
         &self.roles
     }
 
@@ -770,7 +771,7 @@ impl GameDesk {
             _ => None,
         };
         let done = self.act(Action::Edit {
-            counter: counter.to_string(),
+            counter: CounterId::new(counter),
             edit,
             note,
         });
@@ -832,11 +833,11 @@ impl GameDesk {
         self.move_target = None;
         let done = match ids {
             [one] => self.act(Action::Move {
-                counter: one.clone(),
+                counter: CounterId::new(one.as_str()),
                 to,
             }),
             _ => self.act(Action::MoveStack {
-                counters: ids.to_vec(),
+                counters: ids.iter().map(|id| CounterId::new(id.as_str())).collect(),
                 to,
             }),
         };
@@ -1067,8 +1068,8 @@ impl GameDesk {
     /// Adds a counter to a role of the next resolution and prefills the inputs again.
     pub fn add_to_role(&mut self, role: &str, counter: &str) {
         let ids = self.roles.entry(role.to_string()).or_default();
-        if !ids.iter().any(|c| c == counter) {
-            ids.push(counter.to_string());
+        if !ids.iter().any(|c| c.as_str() == counter) {
+            ids.push(CounterId::new(counter));
         }
         self.reprefill();
     }
@@ -1076,7 +1077,7 @@ impl GameDesk {
     /// Takes a counter out of a role.
     pub fn remove_from_role(&mut self, role: &str, counter: &str) {
         if let Some(ids) = self.roles.get_mut(role) {
-            ids.retain(|c| c != counter);
+            ids.retain(|c| c.as_str() != counter);
             if ids.is_empty() {
                 self.roles.remove(role);
             }

@@ -594,11 +594,11 @@ impl GameDesk {
                 ui.label(RichText::new(format!("{role}:")).strong());
                 for id in self.roles().get(&role).cloned().unwrap_or_default() {
                     if ui
-                        .small_button(format!("{} ×", self.counter_name(&id)))
+                        .small_button(format!("{} ×", self.counter_name(id.as_str())))
                         .on_hover_text("take it out")
                         .clicked()
                     {
-                        remove = Some((role.clone(), id.clone()));
+                        remove = Some((role.clone(), id.to_string()));
                     }
                 }
                 if self.roles().get(&role).is_none_or(Vec::is_empty) {

@@ -10,7 +10,7 @@ use clap::Subcommand;
 use super::{Cli, library, print_json};
 use umpire::game::export::{ExportOptions, SeedSecret, export_text, import, read_export};
 use umpire::game::scenario::Position;
-use umpire::game::{Action, Actor, Event, Game, Head, Names, visibility};
+use umpire::game::{Action, Actor, CounterId, Event, Game, Head, Names, visibility};
 use umpire::megagame::remit::SignedIn;
 use umpire::resolve::describe_effect;
 use umpire::rules::Library;
@@ -847,12 +847,12 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, by.as_ref())?;
             let names = Names::of(&game);
-            let mut roles: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            let mut roles: BTreeMap<String, Vec<CounterId>> = BTreeMap::new();
             for (role, named) in pairs(counters, "--counter")? {
                 let id = names
                     .counter(&named)
                     .map_err(|e| anyhow!("--counter {role}={named}: {e}"))?;
-                roles.entry(role).or_default().push(id.into());
+                roles.entry(role).or_default().push(id);
             }
             let action = Action::Resolve {
                 procedure: names.procedure(procedure)?.into(),
@@ -890,7 +890,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, None)?;
             let to = parse_position(&game, to)?;
-            let counter = Names::of(&game).counter(counter)?.into();
+            let counter = Names::of(&game).counter(counter)?;
             act_on(&mut game, &actor, Action::Move { counter, to })
         }
         GameCommand::Set {
@@ -901,7 +901,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             was,
         } => act_with(cli, file, |names| {
             Ok(Action::SetAttribute {
-                counter: names.ledger_or_counter(counter)?.into(),
+                counter: names.ledger_or_counter(counter)?,
                 attribute: attribute.clone(),
                 value: value.clone(),
                 seen: match was {
@@ -917,7 +917,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             clear,
         } => act_with(cli, file, |names| {
             Ok(Action::SetStatus {
-                counter: names.counter(counter)?.into(),
+                counter: names.counter(counter)?,
                 status: status.clone(),
                 on: !clear,
             })
@@ -929,7 +929,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             reason,
         } => act_with(cli, file, |names| {
             Ok(Action::Remove {
-                counter: names.counter(counter)?.into(),
+                counter: names.counter(counter)?,
                 reason: reason.clone(),
             })
         }),
@@ -979,7 +979,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, by.as_ref())?;
-            let counter = Names::of(&game).ledger_or_counter(counter)?.into();
+            let counter = Names::of(&game).ledger_or_counter(counter)?;
             act_on(
                 &mut game,
                 &actor,
@@ -1002,8 +1002,8 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, None)?;
             let names = Names::of(&game);
-            let from = names.ledger_or_counter(from)?.into();
-            let to = names.ledger_or_counter(to)?.into();
+            let from = names.ledger_or_counter(from)?;
+            let to = names.ledger_or_counter(to)?;
             act_on(
                 &mut game,
                 &actor,
@@ -1415,7 +1415,7 @@ fn soak(
                 && let Some((counter, attribute)) = owned.get((i as usize / 2) % owned.len().max(1))
             {
                 Action::Adjust {
-                    counter: counter.clone(),
+                    counter: CounterId::new(counter.as_str()),
                     attribute: attribute.clone(),
                     by: 1,
                     reason: format!("scripted turn, step {i}"),
@@ -1438,7 +1438,7 @@ fn soak(
                 counters: BTreeMap::new(),
             },
             (2, _, Some(c)) => Action::Move {
-                counter: c.clone(),
+                counter: CounterId::new(c.as_str()),
                 to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
                     Some(umpire::rules::GeometryKind::Hex) => {
                         Position::Hex(format!("{:04}", 101 + i % 50))

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::event::{Audience, ClockAction, CounterChange, Cursor};
 use super::gate::Gate;
+use super::names::CounterId;
 use super::scenario::Position;
 
 /// What the umpire asks for.
@@ -15,7 +16,7 @@ pub enum Action {
     /// Move a counter (or place a reinforcement).
     Move {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// Where to.
         to: Position,
     },
@@ -23,7 +24,7 @@ pub enum Action {
     /// journal entry (one undo).
     MoveStack {
         /// Counter ids.
-        counters: Vec<String>,
+        counters: Vec<CounterId>,
         /// Where to.
         to: Position,
     },
@@ -31,7 +32,7 @@ pub enum Action {
     /// order, a ledger value, a counter taken off), with a note for the journal.
     Edit {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// What changes.
         edit: Edit,
         /// Why, in the umpire's words (optional).
@@ -55,14 +56,14 @@ pub enum Action {
     /// Take a counter off the table.
     Remove {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// Why.
         reason: String,
     },
     /// Set an attribute (strength, a rating the text does not print…).
     SetAttribute {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// Attribute.
         attribute: String,
         /// New value, as typed.
@@ -73,7 +74,7 @@ pub enum Action {
     /// Set or clear a status marker.
     SetStatus {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// Status.
         status: String,
         /// Set or clear.
@@ -93,7 +94,7 @@ pub enum Action {
         /// not name it among the chart's codes (recorded with the result).
         chart_confirmed: bool,
         /// Counters involved, by role.
-        counters: BTreeMap<String, Vec<String>>,
+        counters: BTreeMap<String, Vec<CounterId>>,
     },
     /// Several counter changes as one entry, with the reason (the reveals of an Intelligence
     /// step, a Force regrouped).
@@ -145,7 +146,7 @@ pub enum Action {
     /// adjustment of a ledger: a treasury, an Unrest Index, Arrears). Deltas commute.
     Adjust {
         /// Counter id.
-        counter: String,
+        counter: CounterId,
         /// Attribute (a whole number).
         attribute: String,
         /// The delta.
@@ -157,9 +158,9 @@ pub enum Action {
     /// one event: two adjustments that stand or fall together.
     Transfer {
         /// Paying counter (a state's ledger).
-        from: String,
+        from: CounterId,
         /// Receiving counter.
-        to: String,
+        to: CounterId,
         /// Attribute (e.g. treasury).
         attribute: String,
         /// How much (positive).
@@ -275,50 +276,6 @@ pub enum Edit {
     },
     /// Take the counter off the table.
     Remove,
-}
-
-impl Action {
-    /// The same action with every counter named by its name (as people type it) named by its
-    /// id, as the journal keeps it; a name that matches nothing (or that two counters share) is
-    /// left for the check to refuse. [`super::Game::act`] runs it first, so whatever reaches a
-    /// check is an id; the CLI and the desk settle names at the edge already
-    /// ([`super::Names`]), and an engine function that computes from a counter outside an
-    /// action takes a [`super::CounterId`].
-    pub fn with_counter_ids(mut self, state: &super::state::GameState) -> Action {
-        let id = |c: &mut String| {
-            if let Some(found) = state.counter_id(c) {
-                *c = found.to_string();
-            }
-        };
-        let change = |c: &mut CounterChange| match c {
-            CounterChange::Attribute { counter, .. }
-            | CounterChange::Status { counter, .. }
-            | CounterChange::Move { counter, .. }
-            | CounterChange::Remove { counter, .. }
-            | CounterChange::Adjust { counter, .. } => id(counter),
-            // A counter added is named by its new id.
-            CounterChange::Add { .. } => {}
-        };
-        match &mut self {
-            Action::Move { counter, .. }
-            | Action::Edit { counter, .. }
-            | Action::Remove { counter, .. }
-            | Action::SetAttribute { counter, .. }
-            | Action::SetStatus { counter, .. }
-            | Action::Adjust { counter, .. } => id(counter),
-            Action::Transfer { from, to, .. } => {
-                id(from);
-                id(to);
-            }
-            Action::Resolve { counters, .. } => counters.values_mut().flatten().for_each(id),
-            Action::MoveStack { counters, .. } => counters.iter_mut().for_each(id),
-            Action::Change { changes, .. } | Action::ApplyEffects { changes, .. } => {
-                changes.iter_mut().for_each(change);
-            }
-            _ => {}
-        }
-        self
-    }
 }
 
 /// Who acts: the name the journal records, the remit they are held to (a megagame Control

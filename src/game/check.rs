@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::action::{Action, Actor};
 use super::event::{Audience, ClockAction, CounterChange, Cursor, Event, EventKind};
 use super::journal::GameMeta;
+use super::names::CounterId;
 use super::refusal::{NoAppDice, Refusal};
 use super::scenario::{CounterKind, Position, Scenario};
 use super::sequence::{LeafStep, Pending, next_step, pending, previous_step};
@@ -39,7 +40,7 @@ type Checked = Result<Vec<EventKind>, Refusal>;
 /// The events an action makes, judged against the game as it stands.
 pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
     match action {
-        Action::Move { counter, to } => check_move(view, counter, to),
+        Action::Move { counter, to } => check_move(view, counter.as_str(), to),
         Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
         Action::AddCounter {
             name,
@@ -53,19 +54,19 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             counter,
             edit,
             note,
-        } => check_edit(view, counter, edit, note.as_deref()),
-        Action::Remove { counter, reason } => check_remove(view, counter, reason),
+        } => check_edit(view, counter.as_str(), edit, note.as_deref()),
+        Action::Remove { counter, reason } => check_remove(view, counter.as_str(), reason),
         Action::SetAttribute {
             counter,
             attribute,
             value,
             seen,
-        } => check_set_attribute(view, counter, attribute, value, seen),
+        } => check_set_attribute(view, counter.as_str(), attribute, value, seen),
         Action::SetStatus {
             counter,
             status,
             on,
-        } => check_set_status(view, counter, status, *on),
+        } => check_set_status(view, counter.as_str(), status, *on),
         Action::Resolve {
             procedure,
             inputs,
@@ -99,14 +100,22 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             attribute,
             by,
             reason,
-        } => check_adjust(view, actor, counter, attribute, *by, reason),
+        } => check_adjust(view, actor, counter.as_str(), attribute, *by, reason),
         Action::Transfer {
             from,
             to,
             attribute,
             amount,
             reason,
-        } => check_transfer(view, actor, from, to, attribute, *amount, reason),
+        } => check_transfer(
+            view,
+            actor,
+            from.as_str(),
+            to.as_str(),
+            attribute,
+            *amount,
+            reason,
+        ),
         Action::Undo => check_undo(view, actor),
         Action::Redo => check_redo(view),
         Action::Clock(action) => check_clock(view, action),
@@ -588,10 +597,10 @@ fn check_move(view: &View, id: &str, to: &Position) -> Checked {
     ))
 }
 
-fn check_move_stack(view: &View, ids: &[String], to: &Position) -> Checked {
+fn check_move_stack(view: &View, ids: &[CounterId], to: &Position) -> Checked {
     position(view.ruleset, to)?;
     let mut changes = Vec::new();
-    for id in ids {
+    for id in ids.iter().map(CounterId::as_str) {
         let c = counter(view, id)?;
         if c.position != *to
             && !changes
@@ -847,7 +856,7 @@ fn check_resolve(
     typed: &[(String, String)],
     physical: Option<&[String]>,
     chart: Option<(&str, bool)>,
-    counters: &BTreeMap<String, Vec<String>>,
+    counters: &BTreeMap<String, Vec<CounterId>>,
 ) -> Checked {
     let Some(p) = view.ruleset.procedure(procedure) else {
         return Err(Refusal::NoProcedure {
@@ -862,7 +871,7 @@ fn check_resolve(
         });
     };
     for id in counters.values().flatten() {
-        counter(view, id)?;
+        counter(view, id.as_str())?;
     }
     // Inputs typed by the umpire win over those taken from the counters.
     let mut pairs: Vec<(String, String)> =
@@ -912,7 +921,10 @@ fn check_resolve(
     }
     Ok(vec![EventKind::Resolved {
         resolution: Box::new(resolution),
-        counters: counters.clone(),
+        counters: counters
+            .iter()
+            .map(|(role, ids)| (role.clone(), ids.iter().map(ToString::to_string).collect()))
+            .collect(),
     }])
 }
 

@@ -116,8 +116,13 @@ pub fn prefill(
     state: &GameState,
     events: &[super::event::Event],
     ruleset: Option<&Ruleset>,
-    roles: &BTreeMap<String, Vec<String>>,
+    roles: &BTreeMap<String, Vec<super::names::CounterId>>,
 ) -> Vec<Prefilled> {
+    let roles: BTreeMap<String, Vec<String>> = roles
+        .iter()
+        .map(|(role, ids)| (role.clone(), ids.iter().map(ToString::to_string).collect()))
+        .collect();
+    let roles = &roles;
     let counters = |ids: &[String]| -> Vec<&CounterState> {
         ids.iter().filter_map(|id| state.counters.get(id)).collect()
     };

@@ -1,8 +1,9 @@
 //! Names and ids, settled once at the edge. People type a counter's name ("Venetian Infantry
 //! (Alviano)"), a side's name, a state's name or a procedure's; the journal keeps ids. The CLI
 //! and the desk turn every such reference into a typed id here, before any engine function sees
-//! it, so a name and its id give the same journal by construction: an engine function that needs
-//! a counter takes a [`CounterId`], which only [`Names`] (or the state's own counters) can make.
+//! it, so a name and its id give the same journal by construction: an [`super::Action`] carries
+//! [`CounterId`]s and an engine function that needs a counter takes one. The engine looks no
+//! name up: a name put where an id belongs is refused as an unknown counter, never guessed at.
 //! An unknown name is refused with the close names; a name two counters share is refused with
 //! both.
 
@@ -55,12 +56,34 @@ id_text!(SideId);
 id_text!(ProcedureId);
 
 impl CounterId {
+    /// An id as the journal keeps it, taken as given. The engine looks no name up: a name
+    /// given here (rather than through [`Names`]) is refused by the check as an unknown
+    /// counter, never guessed at. For ids read from the game itself (the desk's selection, a
+    /// script's fixed ids, an effect proposed for a counter the state holds).
+    pub fn new(id: impl Into<String>) -> CounterId {
+        CounterId(id.into())
+    }
+
     /// The id of a counter the state holds, as the state keys it (None when it has none).
     pub fn of(state: &GameState, id: &str) -> Option<CounterId> {
         state
             .counters
             .get_key_value(id)
             .map(|(k, _)| CounterId(k.clone()))
+    }
+}
+
+/// An id taken as given, as [`CounterId::new`]: a script's or a test's fixed ids.
+impl From<&str> for CounterId {
+    fn from(id: &str) -> CounterId {
+        CounterId::new(id)
+    }
+}
+
+/// An id taken as given, as [`CounterId::new`].
+impl From<String> for CounterId {
+    fn from(id: String) -> CounterId {
+        CounterId(id)
     }
 }
 

@@ -313,7 +313,6 @@ impl Game {
     /// Checks an action, passes it through the actor's gate, commits its events and folds
     /// them in. Nothing is written when it is refused.
     pub fn act(&mut self, actor: &Actor, action: Action) -> Result<Vec<u64>, GameError> {
-        let action = action.with_counter_ids(&self.world.state);
         let shared = self.journal.is_shared();
         let judge = |world: &World, events: &[Event]| -> Result<Vec<EventKind>, GameError> {
             let mut kinds = check::check(&world.view(events, shared), actor, &action)?;

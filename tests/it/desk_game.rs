@@ -1528,7 +1528,7 @@ fn another_procedure_opens_with_no_counters() {
     );
     assert_eq!(
         harness.state().game.as_ref().expect("game").roles()["attacker"],
-        vec![gendarmes]
+        vec![umpire::game::CounterId::from(gendarmes)]
     );
     run(
         &mut harness,

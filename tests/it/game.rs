@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use umpire::game::CounterId;
 
 use umpire::game::Actor;
 use umpire::game::scenario::Position;
@@ -42,7 +43,7 @@ fn resolve_discipline(discipline: &str, physical: Option<&str>) -> Action {
         physical: physical.map(|f| vec![f.to_string()]),
         chart_result: None,
         chart_confirmed: false,
-        counters: [("unit".to_string(), vec!["red-musketeers".to_string()])].into(),
+        counters: [("unit".to_string(), vec![CounterId::from("red-musketeers")])].into(),
     }
 }
 
@@ -609,7 +610,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                 physical: Some(vec!["6".into()]),
                 chart_result: None,
                 chart_confirmed: false,
-                counters: [("unit".to_string(), vec!["blue-pikes".to_string()])].into(),
+                counters: [("unit".to_string(), vec![CounterId::from("blue-pikes")])].into(),
             },
         )
         .expect("resolve");
@@ -675,7 +676,10 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                 chart_confirmed: false,
                 counters: [(
                     "unit".to_string(),
-                    vec!["red-musketeers".to_string(), "red-horse".to_string()],
+                    vec![
+                        CounterId::from("red-musketeers"),
+                        CounterId::from("red-horse"),
+                    ],
                 )]
                 .into(),
             },
@@ -874,12 +878,12 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
 fn a_forces_order_comes_from_its_capitano() {
     use umpire::game::effects::prefill;
     let (dir, game) = venice_game("order");
-    let force: Vec<String> = game
+    let force: Vec<CounterId> = game
         .state()
         .counters
         .values()
         .filter(|c| c.position == umpire::game::scenario::Position::Hex("2832".into()))
-        .map(|c| c.id.clone())
+        .map(|c| CounterId::from(c.id.as_str()))
         .collect();
     assert!(force.len() > 1);
     let p = game

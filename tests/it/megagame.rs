@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use umpire::game::CounterId;
 
 use proptest::prelude::*;
 use umpire::game::Actor;
@@ -51,10 +52,10 @@ fn anna() -> Actor {
     Actor::named("Anna (Map Control, The East)")
 }
 
-fn roles(pairs: &[(&str, &str)]) -> BTreeMap<String, Vec<String>> {
+fn roles(pairs: &[(&str, &str)]) -> BTreeMap<String, Vec<CounterId>> {
     pairs
         .iter()
-        .map(|(r, id)| (r.to_string(), vec![id.to_string()]))
+        .map(|(r, id)| (r.to_string(), vec![CounterId::from(*id)]))
         .collect()
 }
 
@@ -81,7 +82,7 @@ fn int(game: &Game, counter: &str, attribute: &str) -> i64 {
 fn assert_prefilled(
     game: &Game,
     procedure: &str,
-    counters: &BTreeMap<String, Vec<String>>,
+    counters: &BTreeMap<String, Vec<CounterId>>,
     input: &str,
     counter: &str,
     value: Value,
@@ -108,7 +109,7 @@ fn resolve(
     procedure: &str,
     inputs: &[(&str, &str)],
     faces: &[&str],
-    counters: BTreeMap<String, Vec<String>>,
+    counters: BTreeMap<String, Vec<CounterId>>,
 ) -> u64 {
     let seqs = game
         .act(
@@ -1166,9 +1167,9 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
     for id in ids {
         let p = game.ruleset().procedure(&id).expect("procedure").clone();
         let roles = umpire::game::effects::roles_of(game.ruleset(), &p);
-        let counters: BTreeMap<String, Vec<String>> = roles
+        let counters: BTreeMap<String, Vec<CounterId>> = roles
             .iter()
-            .map(|r| (r.clone(), vec![counter_for(r).to_string()]))
+            .map(|r| (r.clone(), vec![CounterId::from(counter_for(r))]))
             .collect();
         // What the rules give no value for, the umpire types (a counter may not hold it).
         let typed: Vec<(String, String)> = p

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use umpire::game::CounterId;
 
 use lopdf::Document;
 use umpire::game::Actor;
@@ -107,7 +108,7 @@ pub(crate) fn played_game(dir: &Path) -> PathBuf {
     .expect("hide");
     let dora = Actor::named("Dora (Character Control)");
     let mut roles = BTreeMap::new();
-    roles.insert("character".to_string(), vec!["henry-viii".to_string()]);
+    roles.insert("character".to_string(), vec![CounterId::from("henry-viii")]);
     game.act(
         &dora,
         Action::Resolve {

@@ -421,3 +421,39 @@ fn a_chart_code_the_text_does_not_give_needs_confirming() {
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
+
+/// The engine looks no name up: an action carries counter ids ([`CounterId`]), and a name
+/// put where an id belongs is refused, nothing recorded; the same counter through
+/// [`Names`] moves.
+#[test]
+fn the_engine_takes_ids_and_refuses_a_name_in_their_place() {
+    use umpire::game::scenario::Position;
+    use umpire::game::{Action, Actor, CounterId, Names};
+    let copies = two_copies("engine-ids", "ailsh_1_venice_at_bay_1509");
+    let mut game = Game::open(&copies.0, &Library::shipped()).expect("opens");
+    let before = game.events().len();
+    let named = "French Gendarmes (Chaumont)";
+    let refused = game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: CounterId::new(named),
+            to: Position::Hex("2933".into()),
+        },
+    );
+    assert!(refused.is_err(), "a name is not an id");
+    assert_eq!(game.events().len(), before, "nothing recorded");
+    let id = Names::of(&game).counter(named).expect("the name is known");
+    assert_ne!(id.as_str(), named);
+    game.act(
+        &Actor::umpire(),
+        Action::Move {
+            counter: id.clone(),
+            to: Position::Hex("2933".into()),
+        },
+    )
+    .expect("moves by id");
+    assert_eq!(
+        game.state().counters[id.as_str()].position,
+        Position::Hex("2933".into())
+    );
+}

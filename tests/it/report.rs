@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use umpire::game::CounterId;
 
 use lopdf::content::Content;
 use lopdf::{Document, Object};
@@ -570,7 +571,7 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
         std::env::temp_dir().join(format!("umpire-report-{dir}-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let mut game = Game::create(&path, &source, &lib, Some(5)).expect("create");
-    let unit = |id: &str| [("unit".to_string(), vec![id.to_string()])].into();
+    let unit = |id: &str| [("unit".to_string(), vec![CounterId::from(id)])].into();
     game.act(
         &Actor::umpire(),
         Action::Resolve {
@@ -994,7 +995,10 @@ fn an_undone_application_says_so_once_and_a_lone_counter_moves_under_its_name() 
                 physical: Some(vec!["4".into()]),
                 chart_result: Some("D".into()),
                 chart_confirmed: false,
-                counters: BTreeMap::from([("unit".to_string(), vec![alviano.clone()])]),
+                counters: BTreeMap::from([(
+                    "unit".to_string(),
+                    vec![CounterId::from(alviano.as_str())],
+                )]),
             },
         )
         .expect("resolved");
@@ -1017,7 +1021,7 @@ fn an_undone_application_says_so_once_and_a_lone_counter_moves_under_its_name() 
     game.act(
         &me,
         Action::Move {
-            counter: gendarmes,
+            counter: gendarmes.into(),
             to: Position::Hex("2933".into()),
         },
     )
@@ -1097,7 +1101,7 @@ fn an_application_of_a_summarised_result_stands_on_its_own_line() {
                 chart_confirmed: false,
                 counters: BTreeMap::from([(
                     "unit".to_string(),
-                    vec!["fr-chaumont-french-gendarmes-1".to_string()],
+                    vec![CounterId::from("fr-chaumont-french-gendarmes-1")],
                 )]),
             },
         )

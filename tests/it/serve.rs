@@ -7,6 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use umpire::game::CounterId;
 
 use crate::kit::scenario;
 use umpire::game::{Action, Actor, Game};
@@ -81,7 +82,7 @@ fn order_cost() -> Action {
         physical: None,
         chart_result: Some("1".into()),
         chart_confirmed: false,
-        counters: [("force".to_string(), vec!["chaumont".to_string()])].into(),
+        counters: [("force".to_string(), vec![CounterId::from("chaumont")])].into(),
     }
 }
 
@@ -508,7 +509,7 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
     game.act(
         &Actor::umpire(),
         Action::SetAttribute {
-            counter: state.counter.clone(),
+            counter: state.counter.clone().into(),
             attribute: "treasury".into(),
             value: "40".into(),
             seen: umpire::game::Seen::Unchecked,
@@ -518,7 +519,7 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
     game.act(
         &Actor::umpire(),
         Action::Adjust {
-            counter: state.counter.clone(),
+            counter: state.counter.clone().into(),
             attribute: "treasury".into(),
             by: 7,
             reason: "a subsidy paid".into(),

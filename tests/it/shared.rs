@@ -1313,7 +1313,7 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
     game.act(
         &greta,
         Action::SetAttribute {
-            counter: army,
+            counter: army.into(),
             attribute: "map_table".into(),
             value: "the_mediterranean".into(),
             seen: umpire::game::Seen::Unchecked,

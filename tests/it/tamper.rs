@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use umpire::game::CounterId;
 
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
@@ -36,7 +37,7 @@ fn discipline(physical: Option<&str>) -> Action {
         physical: physical.map(|f| vec![f.to_string()]),
         chart_result: None,
         chart_confirmed: false,
-        counters: [("unit".to_string(), vec!["red-musketeers".to_string()])].into(),
+        counters: [("unit".to_string(), vec![CounterId::from("red-musketeers")])].into(),
     }
 }
 

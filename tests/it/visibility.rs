@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use umpire::game::CounterId;
 
 use eframe::egui;
 use egui_kittest::Harness;
@@ -61,7 +62,7 @@ fn move_to(game: &mut Game, counters: &[&str], hex: &str) {
         act(
             game,
             Action::Move {
-                counter: c.to_string(),
+                counter: c.to_string().into(),
                 to: Position::Hex(hex.into()),
             },
         );
@@ -405,8 +406,8 @@ fn a_face_down_capitano_shows_by_its_presence_only_until_turned_face_up() {
 #[test]
 fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
     let (mut game, path) = new_game("discipline", "s1_venice");
-    let unit = |id: &str| -> BTreeMap<String, Vec<String>> {
-        [("unit".to_string(), vec![id.to_string()])].into()
+    let unit = |id: &str| -> BTreeMap<String, Vec<CounterId>> {
+        [("unit".to_string(), vec![CounterId::from(id)])].into()
     };
     let check = act(
         &mut game,
@@ -478,7 +479,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
             physical: None,
             chart_result: Some("1".into()),
             chart_confirmed: false,
-            counters: [("force".to_string(), vec!["chaumont".to_string()])].into(),
+            counters: [("force".to_string(), vec![CounterId::from("chaumont")])].into(),
         },
     );
     assert_eq!(
@@ -864,8 +865,8 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
             chart_result: None,
             chart_confirmed: false,
             counters: BTreeMap::from([
-                ("a".to_string(), vec!["pitigliano".to_string()]),
-                ("b".to_string(), vec!["louis-xii".to_string()]),
+                ("a".to_string(), vec![CounterId::from("pitigliano")]),
+                ("b".to_string(), vec![CounterId::from("louis-xii")]),
             ]),
         },
     )[0];
@@ -884,7 +885,7 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
             chart_confirmed: false,
             counters: BTreeMap::from([(
                 "unit".to_string(),
-                vec!["fr-chaumont-french-gendarmes-1".to_string()],
+                vec![CounterId::from("fr-chaumont-french-gendarmes-1")],
             )]),
         },
     )[0];
@@ -905,8 +906,8 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
             counters: BTreeMap::from([(
                 "force".to_string(),
                 vec![
-                    "fr-louis-french-gendarmes-1".to_string(),
-                    "fr-louis-french-gendarmes-2".to_string(),
+                    CounterId::from("fr-louis-french-gendarmes-1"),
+                    CounterId::from("fr-louis-french-gendarmes-2"),
                 ],
             )]),
         },

@@ -6,6 +6,7 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use umpire::game::CounterId;
 
 use umpire::app::DeskApp;
 use umpire::game::scenario::shipped_scenarios;
@@ -91,7 +92,7 @@ pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
             .map(|(role, ids)| {
                 (
                     role.to_string(),
-                    ids.iter().map(|i| i.to_string()).collect(),
+                    ids.iter().map(|i| CounterId::from(*i)).collect(),
                 )
             })
             .collect(),
