@@ -442,6 +442,20 @@ pub fn prepare<'r>(
     }
     let mut derived = Vec::new();
     for d in &procedure.derived {
+        // A value for one case of the procedure only (`when:`): not worked out, nor shown,
+        // in another, and whatever reads it is left out with it.
+        if let Some(w) = &d.when {
+            let holds = match w.partial(&scope) {
+                crate::rules::Partial::Known(v) => v == Value::Bool(true),
+                crate::rules::Partial::Open(_) => w
+                    .eval_bool(&scope)
+                    .map_err(expr_err(format!("derived value '{}' (when)", d.name)))?,
+            };
+            if !holds {
+                not_needed.insert(d.name.clone());
+                continue;
+            }
+        }
         let value = if d.expr.reads().iter().any(|n| not_needed.contains(n)) {
             // Reads an input this case does not need: its value when the rest decides it
             // (`if(no_engineers, 1, fire_value)`), else not computed, nor what reads it.

@@ -121,8 +121,10 @@ pub fn needed_inputs(
     for d in &procedure.derived {
         readers.extend(d.expr.reads().iter().map(String::as_str));
     }
+    // A derived value for one case only (`when:`) that is not this case reads nothing.
+    let off = |d: &crate::rules::Derived| d.when.as_ref().is_some_and(|w| decide(w) == Some(false));
     for d in &procedure.derived {
-        if !readers.contains(d.name.as_str()) {
+        if !readers.contains(d.name.as_str()) && !off(d) {
             live.insert(d.name.clone());
         }
     }
@@ -130,7 +132,8 @@ pub fn needed_inputs(
     loop {
         let before = live.len();
         for d in &procedure.derived {
-            if live.contains(&d.name) {
+            if live.contains(&d.name) && !off(d) {
+                d.when.iter().for_each(|w| read(w, &mut live));
                 read(&d.expr, &mut live);
             }
         }

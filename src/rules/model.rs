@@ -665,6 +665,13 @@ pub struct Derived {
     pub expr: Expr,
     /// Expression as written.
     pub source: String,
+    /// Computed and shown only when this holds (None: always). A value that belongs to one
+    /// case of the procedure says so here, and what it reads is asked for only in that case.
+    #[serde(skip)]
+    pub when: Option<Expr>,
+    /// `when` as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_source: Option<String>,
     /// Rule reference.
     pub rule: Option<String>,
     /// Where the text extraction has it (line numbers of the seed): provenance for the source

@@ -373,6 +373,10 @@ pub struct RawInputSourceFull {
 pub struct RawDerived {
     pub name: String,
     pub expr: RawScalar,
+    /// Shown (and computed) only when this holds: a value that belongs to one case of the
+    /// procedure (a Skirmish's Larger Force), so what it reads is not asked for otherwise.
+    #[serde(default)]
+    pub when: Option<RawScalar>,
     #[serde(default)]
     pub label: Option<String>,
     #[serde(default)]

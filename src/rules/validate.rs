@@ -2347,6 +2347,13 @@ fn validate_procedure(
         let Some(expr) = ctx.expr(&p.key("expr"), &rd.expr, &known) else {
             continue;
         };
+        let when = rd.when.as_ref().and_then(|w| {
+            let e = ctx.expr(&p.key("when"), w, &known)?;
+            if let Some(problem) = type_problem(e.eval(&scope), "flag") {
+                ctx.err(&p.key("when"), problem, "write a condition (true or false)");
+            }
+            Some(e)
+        });
         let value = expr.eval(&scope);
         if let Some(problem) = type_problem(value.clone(), "any") {
             ctx.err(
@@ -2362,6 +2369,8 @@ fn validate_procedure(
             label: rd.label.clone(),
             source: expr.source().to_string(),
             expr,
+            when_source: when.as_ref().map(|w| w.source().to_string()),
+            when,
             rule: rd.rule.clone(),
             source_lines: rd.source.clone(),
             ruling: rd.ruling.clone(),
@@ -2801,6 +2810,13 @@ fn validate_cases(
             );
             continue;
         }
+        if l.when.is_some() {
+            ctx.err(
+                &p.key("when"),
+                "a compute lookup's value is always worked out",
+                "put the condition in the cases, or on a derived value of the procedure",
+            );
+        }
         let Some(expr) = ctx.expr(&p.key("expr"), &l.expr, lookup_known) else {
             continue;
         };
@@ -2819,6 +2835,8 @@ fn validate_cases(
             label: l.label.clone(),
             source: expr.source().to_string(),
             expr,
+            when: None,
+            when_source: None,
             rule: l.rule.clone(),
             source_lines: l.source.clone(),
             ruling: l.ruling.clone(),

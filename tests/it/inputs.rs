@@ -219,3 +219,68 @@ fn an_input_behind_a_false_guard_is_not_asked() {
     known.insert("within_oc_range".into(), Value::Bool(true));
     assert!(needed_inputs(arquebus, p, &known).contains("oc_effectiveness"));
 }
+
+/// The Skirmish's Larger Force (11.5) belongs to a Skirmish (`when:` on the derived value): a
+/// Major Battle does not ask for the whole Forces' SPs nor shows a Larger Force; a Skirmish
+/// asks for both and names the larger. No shipped ruleset keeps a hand-written `needed_when`.
+#[test]
+fn a_major_battle_does_not_ask_the_skirmish_force_sps() {
+    let ailsh = shipped("ailsh");
+    let common = [
+        ("weather", "fair"),
+        ("attacker_q2_sp", "6"),
+        ("defender_q2_sp", "3"),
+        ("odds_drm", "0"),
+    ];
+    let with = |battle: &'static str, more: &[(&'static str, &'static str)]| {
+        let mut v: Vec<(&str, &str)> = vec![("battle", battle)];
+        v.extend(common);
+        v.extend_from_slice(more);
+        v
+    };
+    let r = try_run(
+        ailsh,
+        "assault",
+        &with("major_battle", &[]),
+        &["4"],
+        Some("X"),
+    )
+    .unwrap_or_else(|e| panic!("a Major Battle needs no Skirmish Force SPs: {e}"));
+    assert!(
+        !r.inputs.contains_key("attacker_force_sp"),
+        "{:?}",
+        r.inputs
+    );
+    assert!(r.derived.iter().all(|d| d.name != "larger_force"));
+    assert!(!r.explanation.iter().any(|l| l.contains("Larger Force")));
+    let e = try_run(ailsh, "assault", &with("skirmish", &[]), &["4"], Some("X"))
+        .expect_err("a Skirmish needs the Force SPs");
+    assert!(e.to_string().contains("whole attacking Force"), "{e}");
+    let r = try_run(
+        ailsh,
+        "assault",
+        &with(
+            "skirmish",
+            &[("attacker_force_sp", "4"), ("defender_force_sp", "9")],
+        ),
+        &["4"],
+        Some("X"),
+    )
+    .expect("a Skirmish with its Force SPs");
+    assert!(
+        r.explanation
+            .iter()
+            .any(|l| l.contains("Larger Force") && l.ends_with("= Defender [11.5]")),
+        "{:?}",
+        r.explanation
+    );
+    for id in ["ailsh", "qrs", "arquebus", "gradisca", "rr3"] {
+        for p in &shipped(id).procedures {
+            assert!(
+                p.inputs.iter().all(|i| i.needed_when.is_none()),
+                "{id} {}: a hand-written needed_when",
+                p.id
+            );
+        }
+    }
+}

@@ -297,6 +297,14 @@ const CASES: &[Case] = &[
         5,
         "rows[1]: a list or mapping is given where a number, true/false or text is needed",
     ),
+    // A derived value's `when:` must be a condition.
+    case(
+        "38_derived_when_not_a_condition",
+        "ruleset.yaml",
+        9,
+        45,
+        "where flag is needed",
+    ),
 ];
 
 fn fixtures_root() -> PathBuf {
