@@ -460,9 +460,15 @@ impl<'a> SideView<'a> {
             })
             .map(|i| i.name.clone())
             .collect();
+        // What reads them is withheld with them: the procedure's derived values and a computed
+        // lookup's values (the contest's "B: modified Initiative − die" would give B's Order away).
+        let lets = match &p.lookup {
+            crate::rules::Lookup::Compute { lets, .. } => lets.as_slice(),
+            _ => &[],
+        };
         loop {
             let n = out.len();
-            for d in &p.derived {
+            for d in p.derived.iter().chain(lets) {
                 if d.expr.reads().iter().any(|r| out.contains(r)) {
                     out.insert(d.name.clone());
                 }
@@ -484,8 +490,13 @@ impl<'a> SideView<'a> {
         let label = |name: &str| {
             p.and_then(|p| {
                 p.input(name).map(|i| i.label.clone()).or_else(|| {
+                    let lets = match &p.lookup {
+                        crate::rules::Lookup::Compute { lets, .. } => lets.as_slice(),
+                        _ => &[],
+                    };
                     p.derived
                         .iter()
+                        .chain(lets)
                         .find(|d| d.name == name)
                         .and_then(|d| d.label.clone())
                 })

@@ -966,6 +966,16 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
                 text.contains("A: Order = Garrison"),
                 "its own Order stays:\n{text}"
             );
+            // B's score would give its modified Initiative, so its Order, away (7.2.2, 7.2.4).
+            assert!(
+                !text.contains("B: modified Initiative − die = ")
+                    && !text.contains("B: MPs if activated = "),
+                "the French score is withheld with its Order:\n{text}"
+            );
+            assert!(
+                text.contains("A: modified Initiative − die = "),
+                "its own score stays:\n{text}"
+            );
         } else {
             assert!(
                 !text.contains("A: Order = "),

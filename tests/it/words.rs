@@ -539,3 +539,24 @@ fn a_test_is_headed_by_what_happened() {
         r.explanation
     );
 }
+
+/// Every text a shipped ruleset gives a result's effect is read by people as it stands (the
+/// desk, the reports, the players' view): no id of a procedure, input or value in it ("the
+/// activated Force moves its MA less any penalty (mp_a / mp_b)" was printed so).
+#[test]
+fn every_effect_text_of_the_shipped_rulesets_is_in_words() {
+    let lib = umpire::rules::Library::shipped();
+    let mut checked = 0;
+    for id in ["ailsh", "qrs", "arquebus", "gradisca", "rr3"] {
+        let rs = lib.get(id).expect("shipped ruleset");
+        for p in &rs.procedures {
+            for o in &p.outcomes {
+                for text in o.effects.iter().filter_map(|e| e.text.as_deref()) {
+                    assert_in_words(&format!("{id} {} {}", p.id, o.code), text);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "effect texts checked: {checked}");
+}
