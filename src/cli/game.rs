@@ -1024,9 +1024,13 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             json,
         } => {
             let (game, _) = open(cli, file)?;
+            let team = team
+                .as_deref()
+                .map(|t| super::team_of(&game, t))
+                .transpose()?;
             let filter = umpire::megagame::LedgerFilter {
                 table: table.clone(),
-                team: team.clone(),
+                team,
                 state: state.clone(),
             };
             let ledgers = umpire::megagame::ledgers_filtered(&game, &filter);
@@ -1050,26 +1054,16 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => {
             let (mut game, _) = open(cli, file)?;
             let actor = actor(cli, &game, by.as_ref())?;
-            if let Some(t) = team {
-                let teams = umpire::report::megagame::known_teams(&game);
-                if !teams.iter().any(|(id, _)| id == t) {
-                    bail!(
-                        "no team '{t}' in {} — teams: {}",
-                        game.scenario().title,
-                        teams
-                            .iter()
-                            .map(|(id, _)| id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                }
-            }
+            let team = team
+                .as_deref()
+                .map(|t| super::team_of(&game, t))
+                .transpose()?;
             act_on(
                 &mut game,
                 &actor,
                 Action::Announce {
                     audience: *audience,
-                    team: team.clone(),
+                    team,
                     text: text.clone(),
                 },
             )

@@ -11,9 +11,7 @@ use super::{Cli, print_json};
 use umpire::game::Game;
 use umpire::game::event::ClockAction;
 use umpire::megagame::clock::{ClockStatus, act_clock, clock_status, default_start, tick};
-use umpire::report::megagame::{
-    PaperOptions, announcements_pdf, control_log_pdf, known_teams, statement_pdf,
-};
+use umpire::report::megagame::{PaperOptions, announcements_pdf, control_log_pdf, statement_pdf};
 use umpire::report::{Paper, Template};
 
 /// `megagame` subcommands.
@@ -245,20 +243,9 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
         MegagameCommand::Statement { file, team, paper } => {
             paper.force.check(&paper.output)?;
             let game = open(cli, file)?;
-            let teams = known_teams(&game);
-            if !teams.iter().any(|(id, _)| id == team) {
-                bail!(
-                    "no team '{team}' in {} — teams: {}",
-                    game.scenario().title,
-                    teams
-                        .iter()
-                        .map(|(id, _)| id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
+            let team = super::team_of(&game, team)?;
             let (options, template) = options(&game, paper)?;
-            let bytes = statement_pdf(&game, team, &options, template)?;
+            let bytes = statement_pdf(&game, &team, &options, template)?;
             write(paper, &bytes)
         }
         MegagameCommand::Announcements { file, paper } => {

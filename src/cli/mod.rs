@@ -266,6 +266,27 @@ pub fn find_procedure<'a>(ruleset: &'a Ruleset, id: &str) -> Result<&'a Procedur
 }
 
 /// Prints a value as pretty JSON.
+/// The megagame team a person means (a team is a side: its id, name or short name, in any
+/// case), refused with the teams listed.
+pub fn team_of(game: &umpire::game::Game, named: &str) -> Result<String> {
+    let teams = umpire::report::megagame::known_teams(game);
+    let list = || {
+        teams
+            .iter()
+            .map(|(id, name)| format!("{name} ({id})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match umpire::game::side_in(game.scenario(), named) {
+        Ok(side) if teams.iter().any(|(id, _)| id == side.as_str()) => Ok(side.into()),
+        _ => Err(anyhow::anyhow!(
+            "no team '{named}' in {} — teams: {}",
+            game.scenario().title,
+            list()
+        )),
+    }
+}
+
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())

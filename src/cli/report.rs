@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::Args;
 
 use super::output::Force;
@@ -130,21 +130,17 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
     let ruleset = lib
         .get(&scenario.ruleset)
         .ok_or_else(|| anyhow!("ruleset '{}' is not loaded", scenario.ruleset))?;
-    if let Some(side) = &args.side
-        && !scenario.sides.iter().any(|s| s.id == *side)
-    {
-        bail!(
-            "no side '{side}' in {} — sides: {}",
-            scenario.title,
-            scenario
-                .sides
-                .iter()
-                .map(|s| format!("{} ({})", s.id, s.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let bytes = scenario_pdf(&scenario, ruleset, args.side.as_deref(), template)?;
+    let side = args
+        .side
+        .as_deref()
+        .map(|s| umpire::game::side_in(&scenario, s))
+        .transpose()?;
+    let bytes = scenario_pdf(
+        &scenario,
+        ruleset,
+        side.as_ref().map(|s| s.as_str()),
+        template,
+    )?;
     args.force.write(&args.output, &bytes)?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
     Ok(())
@@ -181,20 +177,11 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     super::password::ready(&args.file.to_string_lossy())?;
     let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
-    if let Some(side) = &args.side
-        && !game.scenario().sides.iter().any(|s| s.id == *side)
-    {
-        return Err(anyhow!(
-            "no side '{side}' in {} — sides: {}",
-            game.scenario().title,
-            game.scenario()
-                .sides
-                .iter()
-                .map(|s| s.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
+    let side = args
+        .side
+        .as_deref()
+        .map(|s| umpire::game::side_in(game.scenario(), s))
+        .transpose()?;
     if let Some(turn) = args.turn
         && (turn == 0 || turn > game.scenario().turns)
     {
@@ -212,7 +199,7 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     }
     let options = umpire::report::ReportOptions {
         turn: args.turn,
-        side: args.side.clone(),
+        side: side.map(String::from),
         printed_at: chrono::Local::now(),
     };
     let bytes = umpire::report::turn_report_pdf(&game, &options, template)?;

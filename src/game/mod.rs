@@ -34,7 +34,7 @@ pub use journal::{
     BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,
     on_busy_wait,
 };
-pub use names::{CounterId, Names, ProcedureId, SideId};
+pub use names::{CounterId, Names, ProcedureId, SideId, side_in};
 pub use refusal::{GameError, Refusal, SetupError};
 pub use session::{Game, Status};
 pub use state::{CounterState, GameState};

@@ -130,30 +130,9 @@ impl<'g> Names<'g> {
         self.counter(named)
     }
 
-    /// The side named: its id, or its name in any case.
+    /// The side named: its id or its name, in any case (see [`side_in`]).
     pub fn side(&self, named: &str) -> Result<SideId, Refusal> {
-        let wanted = squeeze(named);
-        self.scenario
-            .sides
-            .iter()
-            .find(|s| s.id == named.trim())
-            .or_else(|| {
-                self.scenario
-                    .sides
-                    .iter()
-                    .find(|s| squeeze(&s.name) == wanted)
-            })
-            .map(|s| SideId(s.id.clone()))
-            .ok_or_else(|| Refusal::NoSide {
-                side: named.to_string(),
-                sides: self
-                    .scenario
-                    .sides
-                    .iter()
-                    .map(|s| format!("{} ({})", s.name, s.id))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+        side_in(self.scenario, named)
     }
 
     /// The procedure named: its id, or its name in any case.
@@ -218,6 +197,31 @@ pub fn counter_in(state: &GameState, named: &str) -> Result<CounterId, Refusal> 
 }
 
 /// Lower case, runs of white space as one space, trimmed: how two spellings of a name compare.
+/// The side of `scenario` a person means: its id, its name ("French: the Kingdom of France"),
+/// or the name's short form before the colon ("French"), in any case and spacing. Refused,
+/// with the sides listed, when none matches. For commands that have a scenario and no game
+/// (a scenario sheet) as well as those that have a game ([`Names::side`]).
+pub fn side_in(scenario: &Scenario, named: &str) -> Result<SideId, Refusal> {
+    let wanted = squeeze(named);
+    let short = |name: &str| squeeze(name.split(':').next().unwrap_or(name));
+    let sides = &scenario.sides;
+    sides
+        .iter()
+        .find(|s| s.id == named.trim())
+        .or_else(|| sides.iter().find(|s| squeeze(&s.id) == wanted))
+        .or_else(|| sides.iter().find(|s| squeeze(&s.name) == wanted))
+        .or_else(|| sides.iter().find(|s| short(&s.name) == wanted))
+        .map(|s| SideId(s.id.clone()))
+        .ok_or_else(|| Refusal::NoSide {
+            side: named.to_string(),
+            sides: sides
+                .iter()
+                .map(|s| format!("{} ({})", s.name, s.id))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
 fn squeeze(s: &str) -> String {
     s.split_whitespace()
         .collect::<Vec<_>>()

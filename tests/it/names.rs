@@ -457,3 +457,72 @@ fn the_engine_takes_ids_and_refuses_a_name_in_their_place() {
         Position::Hex("2933".into())
     );
 }
+
+/// A side or a team is taken by its id, its name or the name's short form ("French" for
+/// "French: the Kingdom of France"), in any case, by every command that takes one: the side's
+/// report, the scenario sheet, the side's status and export, a team's statement, ledger and
+/// announcement. One nobody has is refused with the sides listed.
+#[test]
+fn every_command_takes_a_side_or_a_team_by_name() {
+    let copies = two_copies("sides", "ailsh_1_venice_at_bay_1509");
+    let game = copies.0.display().to_string();
+    let dir = copies.0.parent().expect("folder").to_path_buf();
+    let pdf = |n: &str| dir.join(n).display().to_string();
+    for (i, side) in ["French", "french", "FRENCH: the kingdom of France"]
+        .iter()
+        .enumerate()
+    {
+        let out = pdf(&format!("fr{i}.pdf"));
+        let r = umpire(&["report", &game, "--side", side, "-o", &out]);
+        assert!(r.success, "report --side {side}: {}", r.show());
+        let out = pdf(&format!("sheet{i}.pdf"));
+        let r = umpire(&[
+            "sheet",
+            "ailsh_1_venice_at_bay_1509",
+            "--side",
+            side,
+            "-o",
+            &out,
+        ]);
+        assert!(r.success, "sheet --side {side}: {}", r.show());
+        let r = umpire(&["game", "status", &game, "--side", side]);
+        assert!(r.success, "status --side {side}: {}", r.show());
+        let r = umpire(&["game", "export", &game, "--jsonl", "--side", side]);
+        assert!(r.success, "export --side {side}: {}", r.show());
+    }
+    let r = umpire(&["report", &game, "--side", "Ottomans", "-o", &pdf("x.pdf")]);
+    assert!(!r.success, "{}", r.show());
+    assert!(
+        r.stderr.contains("French: the Kingdom of France (french)"),
+        "{}",
+        r.show()
+    );
+    let rr3 = two_copies("teams", "rr3_handbook_1524");
+    let by_name = rr3.0.display().to_string();
+    let by_id = rr3.1.display().to_string();
+    for (g, team) in [(&by_name, "the habsburgs"), (&by_id, "habsburgs")] {
+        let r = umpire(&[
+            "game",
+            "announce",
+            g,
+            "Troops muster",
+            "--audience",
+            "team",
+            "--team",
+            team,
+        ]);
+        assert!(r.success, "announce --team {team}: {}", r.show());
+        let r = umpire(&["game", "ledger", g, "--team", team]);
+        assert!(r.success, "ledger --team {team}: {}", r.show());
+        let out = pdf(&format!("statement-{team}.pdf").replace(' ', "-"));
+        let r = umpire(&["megagame", "statement", g, "--team", team, "-o", &out]);
+        assert!(r.success, "statement --team {team}: {}", r.show());
+    }
+    same_journals(&rr3);
+    let r = umpire(&["game", "ledger", &by_name, "--team", "Ottomans"]);
+    assert!(
+        !r.success && r.stderr.contains("The Habsburgs (habsburgs)"),
+        "{}",
+        r.show()
+    );
+}
