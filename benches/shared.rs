@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use umpire::game::journal::server::{Signal, listen};
+use umpire::server::{Signal, listen};
 use umpire::game::{Action, Actor, Game, Location};
 use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
@@ -47,8 +47,8 @@ fn main() {
 
     // 1. Propagation: desk A records a note; desk B's listener hears of it and B takes it in.
     let url = server.url("greta", "propagation");
-    let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
-    let mut b = Game::open_at(&server.url("anna", "propagation"), &lib).expect("desk b");
+    let mut a = umpire::server::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
+    let mut b = umpire::server::open_at(&server.url("anna", "propagation"), &lib).expect("desk b");
     let greta = login_actor(&a);
     let Location::Server(address) = Location::parse(&url).expect("url") else {
         unreachable!()
@@ -89,7 +89,7 @@ fn main() {
 
     // 2. Sustained: 6 desks recording as fast as they can for a while.
     let url = server.url("greta", "sustained");
-    drop(Game::create_at(&url, &fixture(), &lib, Some(2)).expect("create"));
+    drop(umpire::server::create_at(&url, &fixture(), &lib, Some(2)).expect("create"));
     let run_for = if quick {
         Duration::from_secs(1)
     } else {
@@ -102,7 +102,7 @@ fn main() {
             let lib = lib.clone();
             let stop = Arc::clone(&stop);
             thread::spawn(move || {
-                let mut game = Game::open_at(&url, &lib).expect("desk");
+                let mut game = umpire::server::open_at(&url, &lib).expect("desk");
                 let desk = login_actor(&game);
                 let mut n = 0u64;
                 while !stop.load(Ordering::Relaxed) {
@@ -147,14 +147,14 @@ fn main() {
             )
             .expect("note");
         }
-        g.publish(&url).expect("publish");
+        umpire::server::publish(&mut g, &url).expect("publish");
         let _ = std::fs::remove_dir_all(&dir);
     }
     let runs = if quick { 2 } else { 10 };
     let mut times = Vec::new();
     for _ in 0..runs {
         let t0 = Instant::now();
-        let g = Game::open_at(&url, &lib).expect("open");
+        let g = umpire::server::open_at(&url, &lib).expect("open");
         times.push(t0.elapsed());
         assert_eq!(g.events().len() as u64, n);
     }

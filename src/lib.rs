@@ -1,16 +1,19 @@
 //! Umpire: an adjudication assistant for human-umpired tabletop wargames and megagames.
 //!
-//! Layers, each depending only on those before it: [`dice`] ← [`rules`] ← [`resolve`] ←
-//! {`cli`, `app`}. Nothing below the front ends imports egui, eframe or clap.
+//! The work is done in the workspace's crates, one per layer (README, "Layout"); each may use
+//! only those below it, and the compiler holds it to that:
+//!
+//! - `umpire-core`: [`dice`] ← [`rules`] ← [`resolve`] ← [`game`] ← [`megagame`] — the engine,
+//!   the journal and the SQLite game file; no window, no network server, no PDF;
+//! - `umpire-server` ([`server`]): a game's journal on a PostgreSQL server, over TLS;
+//! - `umpire-report` ([`report`]): the printed paper, as PDF;
+//! - `umpire-serve` ([`serve`]): the players' view over the LAN;
+//! - `umpire-desk` ([`app`]): the eframe/egui desk;
+//! - this package: the `umpire` command line (`src/cli`), and this facade, which names the
+//!   crates as the integration tests and benches use them.
 
-pub mod app;
-pub mod dice;
-pub mod game;
-pub mod megagame;
-pub mod report;
-pub mod resolve;
-pub mod rules;
-pub mod serve;
-
-/// The version and the git commit it was built from: "0.1.0 (3f2c1a9b0d4e)".
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("UMPIRE_COMMIT"), ")");
+pub use umpire_core::{VERSION, dice, game, megagame, resolve, rules};
+pub use umpire_desk as app;
+pub use umpire_report as report;
+pub use umpire_serve as serve;
+pub use umpire_server as server;

@@ -417,7 +417,7 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
 pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     let lib = library(cli)?;
     super::password::ready(&file.to_string_lossy())?;
-    let game = Game::open_at(&file.to_string_lossy(), &lib)
+    let game = umpire::server::open_at(&file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     Ok((game, lib))
 }
@@ -692,7 +692,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
             let game = match (output, server) {
                 (_, Some(url)) => {
                     super::password::ready(url)?;
-                    Game::create_at(url, &source, &lib, *seed)
+                    umpire::server::create_at(url, &source, &lib, *seed)
                 }
                 (Some(path), None) => Game::create(path, &source, &lib, *seed),
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
@@ -711,7 +711,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         GameCommand::Publish { file, server } => {
             let (mut game, _) = open(cli, file)?;
             super::password::ready(server)?;
-            let at = game.publish(server)?;
+            let at = umpire::server::publish(&mut game, server)?;
             println!(
                 "published {} ({} journal entries) to {at}",
                 file.display(),

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use anyhow::Result;
 
 use umpire::game::Location;
-use umpire::game::journal::server::{self, pgpass};
+use umpire::server::{self, pgpass};
 
 /// Makes sure a password is at hand for a game on a server (`location` a URL; a file needs
 /// none): asks on the terminal when the URL, this process and the password file have none. Off

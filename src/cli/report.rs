@@ -175,7 +175,7 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
     args.force.check(&args.output)?;
     let lib = library(cli)?;
     super::password::ready(&args.file.to_string_lossy())?;
-    let game = umpire::game::Game::open_at(&args.file.to_string_lossy(), &lib)
+    let game = umpire::server::open_at(&args.file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     let side = args
         .side

@@ -356,7 +356,7 @@ fn bad_input_is_refused_clearly() {
     ]);
     assert!(!success);
     assert!(
-        stderr.contains("no team 'spain'") && stderr.contains("france, england"),
+        stderr.contains("no team 'spain'") && stderr.contains("France (france), England (england)"),
         "{stderr}"
     );
     let (success, _, stderr) = umpire(&["game", "announce", file, "Hello", "--audience", "team"]);

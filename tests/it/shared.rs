@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::pg::PgServer;
 use umpire::dice::Provenance;
 use umpire::game::Actor;
-use umpire::game::journal::server::{Signal, listen};
+use umpire::server::{Signal, listen};
 use umpire::game::{Action, EventKind, Game, GameError, Location, StoreError};
 use umpire::rules::{Library, SourceFile};
 
@@ -147,7 +147,7 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
         ],
     );
     assert!(ok, "{out}");
-    let shared = Game::open_at(&pg.url("greta", "published"), &lib).expect("open published");
+    let shared = umpire::server::open_at(&pg.url("greta", "published"), &lib).expect("open published");
     assert_eq!(shared.events(), local.events());
     assert_eq!(shared.state(), local.state());
     let _ = std::fs::remove_dir_all(&dir);
@@ -158,7 +158,7 @@ fn a_server_that_is_not_there_is_named_with_what_to_do() {
     let lib = Library::shipped();
     // Nothing listens on port 1.
     let url = "postgres://umpire@127.0.0.1:1/umpire?game=x&connect_timeout=2";
-    let Err(GameError::Store(StoreError::Server { location, message })) = Game::open_at(url, &lib)
+    let Err(GameError::Store(StoreError::Server { location, message })) = umpire::server::open_at(url, &lib)
     else {
         panic!("expected a server error");
     };
@@ -171,7 +171,7 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     let pg = PgServer::start("desks");
     let lib = Library::shipped();
     drop(
-        Game::create_at(&pg.url("greta", "turn-one"), &fixture(), &lib, Some(42))
+        umpire::server::create_at(&pg.url("greta", "turn-one"), &fixture(), &lib, Some(42))
             .expect("create on server"),
     );
 
@@ -222,7 +222,7 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     assert_eq!(acks, desks * actions, "every action acknowledged once");
     assert_eq!(states.len(), 1, "desks disagree: {states:?}");
 
-    let mut game = Game::open_at(&pg.url("greta", "turn-one"), &lib).expect("open");
+    let mut game = umpire::server::open_at(&pg.url("greta", "turn-one"), &lib).expect("open");
     assert_eq!(game.events().len(), total);
     assert_eq!(game.integrity_check().expect("check"), "ok");
     let verified = game.verify(None).expect("verify");
@@ -257,8 +257,8 @@ fn another_desk_sees_an_event_within_a_second() {
     let pg = PgServer::start("notify");
     let url = pg.url("greta", "live");
     let lib = Library::shipped();
-    let mut a = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
-    let mut b = Game::open_at(&pg.url("anna", "live"), &lib).expect("desk b");
+    let mut a = umpire::server::create_at(&url, &fixture(), &lib, Some(1)).expect("desk a");
+    let mut b = umpire::server::open_at(&pg.url("anna", "live"), &lib).expect("desk b");
     let (greta, anna) = (login_actor(&a), login_actor(&b));
     let listener = listen(&server_of(&url));
     assert_eq!(
@@ -315,7 +315,7 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
     let pg = PgServer::start("restart");
     let url = pg.url("greta", "restart");
     let lib = Library::shipped();
-    drop(Game::create_at(&url, &fixture(), &lib, Some(3)).expect("create"));
+    drop(umpire::server::create_at(&url, &fixture(), &lib, Some(3)).expect("create"));
     let listener = listen(&server_of(&url));
     assert_eq!(
         listener.recv_timeout(Duration::from_secs(10)),
@@ -375,7 +375,7 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
         .filter_map(|l| l.strip_prefix("ack ").and_then(|n| n.parse().ok()))
         .collect();
     assert_eq!(acks.len(), 400);
-    let mut game = Game::open_at(&url, &lib).expect("open");
+    let mut game = umpire::server::open_at(&url, &lib).expect("open");
     assert_eq!(game.events().len(), 401, "no event lost, none doubled");
     assert_eq!(
         acks,
@@ -564,7 +564,7 @@ fn the_cli_refuses_an_out_of_remit_action_on_a_shared_game() {
     );
     assert!(ok, "{out}");
     let lib = Library::shipped();
-    let game = Game::open_at(&pg.url("greta", "remit"), &lib).expect("open");
+    let game = umpire::server::open_at(&pg.url("greta", "remit"), &lib).expect("open");
     assert_eq!(game.events().len(), 2);
     assert_eq!(
         game.events()[1].by.as_deref(),
@@ -581,7 +581,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
     let direct = pg.url("greta", "offline");
-    let mut control = Game::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let mut control = umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
     let greta = SignedIn::parse("Greta:game").expect("game control").actor();
 
     let dir = std::env::temp_dir().join(format!("umpire-offline-{}", std::process::id()));
@@ -589,7 +589,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let queue = dir.join("east.queue.json");
     let _ = std::fs::remove_file(&queue);
     let anna = SignedIn::parse("Anna:map:the_east").expect("anna").actor();
-    let mut east = Game::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("east desk");
+    let mut east = umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("east desk");
     east.use_offline_queue(queue.clone()).expect("queue");
     east.act(
         &anna,
@@ -682,7 +682,7 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     // The East desk crashes while offline; its queue is on disk. It comes back with the link.
     drop(east);
     link.restore();
-    let mut east = Game::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("reopen");
+    let mut east = umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("reopen");
     east.use_offline_queue(queue.clone()).expect("queue back");
     assert_eq!(east.queued(), 5, "the queue survived the crash");
 
@@ -750,7 +750,7 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
     pg.add_umpire("Chiara", "political", None);
     let url = pg.url("greta", "scripted-turn");
     let lib = Library::shipped();
-    let start = Game::create_at(&url, &examples(), &lib, Some(8)).expect("create");
+    let start = umpire::server::create_at(&url, &examples(), &lib, Some(8)).expect("create");
     let initial = start.state().clone();
     drop(start);
     // Three Map Control desks, Political Control and Game Control, each at its own work, each
@@ -814,7 +814,7 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
 
     // The adjustments combined in whatever order the server took them: each ledger moved by
     // the sum of its deltas.
-    let game = Game::open_at(&url, &lib).expect("open");
+    let game = umpire::server::open_at(&url, &lib).expect("open");
     assert_eq!(game.events().len(), total);
     let mut sums: std::collections::BTreeMap<(String, String), i64> = Default::default();
     for e in game.events() {
@@ -889,7 +889,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
     let lib = Library::shipped();
     let name = "enforced";
     let mut control =
-        Game::create_at(&pg.url("greta", name), &examples(), &lib, Some(5)).expect("create");
+        umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(5)).expect("create");
     let greta = login_actor(&control);
     control
         .act(
@@ -914,7 +914,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
 
     // Through psql, as the login anna, with entries chained correctly: the server judges them.
     let anna_by = "Anna (Map Control, the_east)";
-    let mut anna = Game::open_at(&pg.url("anna", name), &lib).expect("anna's desk");
+    let mut anna = umpire::server::open_at(&pg.url("anna", name), &lib).expect("anna's desk");
     let head = anna.head();
     assert_eq!(head.entries, 3);
     let seq = (head.entries + 1).to_string();
@@ -1048,7 +1048,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
 fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
     let pg = PgServer::start("logins");
     let lib = Library::shipped();
-    drop(Game::create_at(&pg.url("greta", "g"), &fixture(), &lib, Some(1)).expect("create"));
+    drop(umpire::server::create_at(&pg.url("greta", "g"), &fixture(), &lib, Some(1)).expect("create"));
 
     // No password anywhere: refused, saying where a password goes (and never asking off a
     // terminal).
@@ -1069,7 +1069,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
         "postgres://anna:not-her-secret@127.0.0.1:{}/umpire?game=g",
         pg.port
     );
-    let Err(e) = Game::open_at(&wrong, &lib) else {
+    let Err(e) = umpire::server::open_at(&wrong, &lib) else {
         panic!("a wrong password got in");
     };
     let text = e.to_string();
@@ -1140,7 +1140,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
     let fingerprint = pg.script(&["fingerprint"]).trim().to_string();
     assert!(fingerprint.starts_with("sha256:"), "{fingerprint}");
     let url = |extra: &str| format!("{}&{extra}", pg.url("anna", "g"));
-    let pinned = Game::open_at(
+    let pinned = umpire::server::open_at(
         &url(&format!("sslmode=require&fingerprint={fingerprint}")),
         &lib,
     )
@@ -1155,7 +1155,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
     assert_ne!(out.trim(), "0", "the desk's link is TLS");
     drop(pinned);
     let other = format!("sha256:{}", vec!["00"; 32].join(":"));
-    let Err(e) = Game::open_at(&url(&format!("sslmode=require&fingerprint={other}")), &lib) else {
+    let Err(e) = umpire::server::open_at(&url(&format!("sslmode=require&fingerprint={other}")), &lib) else {
         panic!("a certificate that is not the pinned one was taken");
     };
     let text = e.to_string();
@@ -1163,7 +1163,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
         text.contains("not the one pinned") && text.contains(&fingerprint),
         "{text}"
     );
-    let Err(e) = Game::open_at(
+    let Err(e) = umpire::server::open_at(
         &url(&format!("sslmode=disable&fingerprint={fingerprint}")),
         &lib,
     ) else {
@@ -1200,7 +1200,7 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
     let lib = Library::shipped();
     let name = "agree";
     let mut game =
-        Game::create_at(&pg.url("greta", name), &examples(), &lib, Some(7)).expect("create");
+        umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(7)).expect("create");
     let compare = |game: &Game| -> usize {
         let people = People::of(game);
         let tables: Vec<Option<String>> = std::iter::once(None)
@@ -1331,7 +1331,7 @@ fn the_players_view_follows_a_shared_game_written_by_another_desk() {
     let pg = PgServer::start("serve");
     let url = pg.url("greta", "served");
     let lib = Library::shipped();
-    let mut desk = Game::create_at(&url, &fixture(), &lib, Some(1)).expect("desk");
+    let mut desk = umpire::server::create_at(&url, &fixture(), &lib, Some(1)).expect("desk");
     let greta = login_actor(&desk);
     let server = umpire::serve::Server::start(
         &pg.url("anna", "served"),
@@ -1452,7 +1452,7 @@ fn an_offline_payment_past_the_floor_is_held_not_sent() {
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
     let direct = pg.url("greta", "floor");
-    let mut control = Game::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let mut control = umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
     let greta = SignedIn::parse("Greta:game").expect("game control").actor();
     control
         .act(
@@ -1469,7 +1469,7 @@ fn an_offline_payment_past_the_floor_is_held_not_sent() {
     std::fs::create_dir_all(&dir).expect("dir");
     let queue = dir.join("desk.queue.json");
     let _ = std::fs::remove_file(&queue);
-    let mut desk = Game::open_at(&link.url(&pg, "greta", "floor"), &lib).expect("second desk");
+    let mut desk = umpire::server::open_at(&link.url(&pg, "greta", "floor"), &lib).expect("second desk");
     desk.use_offline_queue(queue.clone()).expect("queue");
     let pay = |by: i64| Action::Adjust {
         counter: "state-austria".into(),

@@ -1,0 +1,545 @@
+//! A game: a journal ([`Journal`]: where it is kept, its hash chain, the offline queue) and the
+//! world folded from it ([`World`]: ruleset, scenario, state). An action is checked on a
+//! read-only view ([`super::check`]), passed through the actor's gate (a remit), committed to
+//! the journal and folded in — `Game::act`.
+
+use std::path::Path;
+
+use chrono::Utc;
+use serde::Serialize;
+
+use super::action::{Action, Actor};
+use super::check::{self, View};
+use super::event::{Event, EventKind};
+use super::journal::{
+    Entry, Fold, GameFile, GameMeta, Head, Journal, Login, PublicMeta, Store, StoreError,
+    SyncReport,
+};
+use super::refusal::{GameError, Refusal, SetupError};
+use super::scenario::{Position, Scenario};
+use super::sequence::{LeafStep, Pending, leaf_steps};
+use super::state::{GameState, append_event, initial_state, replay};
+use crate::dice::AppDice;
+use crate::rules::{Library, Ruleset, SourceFile};
+
+/// The game as folded from its journal: what a check looks at.
+pub struct World {
+    ruleset: Ruleset,
+    scenario: Scenario,
+    steps: Vec<LeafStep>,
+    state: GameState,
+    meta: GameMeta,
+}
+
+impl World {
+    /// A read-only view for checking an action against `events`.
+    pub fn view<'a>(&'a self, events: &'a [Event], shared: bool) -> View<'a> {
+        View {
+            ruleset: &self.ruleset,
+            scenario: &self.scenario,
+            steps: &self.steps,
+            state: &self.state,
+            events,
+            meta: &self.meta,
+            shared,
+        }
+    }
+}
+
+impl Fold for World {
+    fn cursor(&self) -> super::event::Cursor {
+        self.state.cursor.clone()
+    }
+
+    fn breaches(&self, events: &[Event], action: &[Event]) -> Vec<String> {
+        let deltas = check::delta_totals(action.iter().flat_map(|e| match &e.kind {
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                changes.as_slice()
+            }
+            _ => &[],
+        }));
+        if deltas.is_empty() {
+            return Vec::new();
+        }
+        // The game as the other desks left it.
+        let Ok(state) = super::state::replay(&self.scenario, events) else {
+            return Vec::new();
+        };
+        let view = View {
+            state: &state,
+            ..self.view(events, true)
+        };
+        deltas
+            .into_iter()
+            .filter_map(|((counter, attribute), by)| {
+                check::adjust_range(&view, counter, attribute, by, None)
+                    .err()
+                    .map(|refusal| refusal.to_string())
+            })
+            .collect()
+    }
+
+    fn fold(&mut self, events: &[Event], from: usize) -> Result<(), String> {
+        let new = &events[from.min(events.len())..];
+        let again = from == 0
+            || new
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Undone { .. } | EventKind::Redone { .. }));
+        if again {
+            self.state = replay(&self.scenario, events)?;
+        } else {
+            for event in new {
+                append_event(&mut self.state, event)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A game.
+pub struct Game {
+    journal: Journal,
+    world: World,
+}
+
+/// What `status` shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    /// Scenario title.
+    pub scenario: String,
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Turn.
+    pub turn: u32,
+    /// Turns in the scenario.
+    pub turns: u32,
+    /// The turn's calendar date.
+    pub date: Option<String>,
+    /// The current step.
+    pub step: LeafStep,
+    /// Its index and the number of steps.
+    pub step_index: usize,
+    /// Number of steps in a turn.
+    pub steps: usize,
+    /// Pending and done items.
+    pub pending: Vec<Pending>,
+    /// Journal length.
+    pub events: usize,
+    /// Where the journal stands: entries and the last one's hash.
+    pub head: Head,
+    /// The commitment to the app dice's seed.
+    pub seed_commitment: String,
+    /// The seed, only where it is not secret: chosen by the umpire, or revealed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Counters.
+    pub counters: Vec<super::state::CounterState>,
+}
+
+fn scenario_from(meta: &GameMeta, rulesets: &Library) -> Result<Scenario, GameError> {
+    let file = SourceFile {
+        name: meta.scenario_file.clone(),
+        text: meta.scenario_text.clone(),
+    };
+    super::scenario::load_scenario(&file, rulesets).map_err(|e| {
+        SetupError::Scenario(format!(
+            "the scenario stored in the game no longer loads:\n{e}"
+        ))
+        .into()
+    })
+}
+
+fn ruleset_for(rulesets: &Library, id: &str, what: &str) -> Result<Ruleset, GameError> {
+    rulesets.get(id).cloned().ok_or_else(|| {
+        SetupError::RulesetMissing {
+            what: what.to_string(),
+            ruleset: id.to_string(),
+        }
+        .into()
+    })
+}
+
+impl Game {
+    /// Starts a new game file from a scenario. `seed`: one the umpire chooses (for tests and
+    /// replays; marked as not secret), or None for a fresh secret one.
+    pub fn create(
+        path: &Path,
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: Option<u64>,
+    ) -> Result<Game, GameError> {
+        let (world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+        // The start is written with the file, which appears whole (see GameFile::create_with):
+        // a game file never exists without it, so a killed `game new` never blocks a retry.
+        let start = Event {
+            seq: 1,
+            at: Utc::now(),
+            by: None,
+            cursor: world.cursor(),
+            kind: Game::started(&meta),
+        };
+        let entry = Entry::seal(start, &meta.genesis())?;
+        let file = GameFile::create_with(path, meta, &[entry])?;
+        Game::from_store(Box::new(file), rulesets)
+    }
+
+    /// Starts a new game in a store made for it from its description (a shared game's server:
+    /// `umpire_server::create_at`); [`Game::create`] makes a game file.
+    pub fn create_in(
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: Option<u64>,
+        store: impl FnOnce(GameMeta) -> Result<Box<dyn Store>, StoreError>,
+    ) -> Result<Game, GameError> {
+        let (world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+        Game::start(store(meta)?, world)
+    }
+
+    /// Every entry of the journal, sealed, as its store keeps them (to put the game elsewhere:
+    /// `umpire_server::publish`).
+    pub fn entries(&mut self) -> Result<Vec<Entry>, GameError> {
+        Ok(self.journal.read_entries()?)
+    }
+
+    fn prepare(
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: Option<u64>,
+    ) -> Result<(World, GameMeta), GameError> {
+        let scenario = super::scenario::load_scenario(scenario_file, rulesets)
+            .map_err(|e| SetupError::Scenario(e.to_string()))?;
+        let ruleset = ruleset_for(
+            rulesets,
+            &scenario.ruleset,
+            &format!("scenario {}", scenario.id),
+        )?;
+        let meta = GameMeta::new(
+            ruleset.id.clone(),
+            scenario.id.clone(),
+            scenario_file.name.clone(),
+            scenario_file.text.clone(),
+            seed.unwrap_or_else(AppDice::fresh_seed),
+            seed.is_some(),
+        );
+        let world = World {
+            steps: leaf_steps(&ruleset),
+            state: initial_state(&scenario),
+            ruleset,
+            scenario,
+            meta: meta.clone(),
+        };
+        Ok((world, meta))
+    }
+
+    fn start(store: Box<dyn Store>, world: World) -> Result<Game, GameError> {
+        let meta = store.meta().clone();
+        let mut game = Game {
+            journal: Journal::open(store)?,
+            world,
+        };
+        game.journal
+            .record_fixed(&mut game.world, vec![Game::started(&meta)], None)?;
+        Ok(game)
+    }
+
+    /// The journal's first entry: what the game started from, the seed's commitment (the seed
+    /// itself only when the umpire chose it in the open).
+    fn started(meta: &GameMeta) -> EventKind {
+        EventKind::GameStarted {
+            ruleset: meta.ruleset.clone(),
+            scenario: meta.scenario.clone(),
+            seed_commitment: meta.seed_commitment.clone(),
+            seed: meta.seed.filter(|_| meta.seed_public),
+        }
+    }
+
+    /// Opens a game file and rebuilds its state from the journal.
+    pub fn open(path: &Path, rulesets: &Library) -> Result<Game, GameError> {
+        Game::from_store(Box::new(GameFile::open(path)?), rulesets)
+    }
+
+    /// Rebuilds a game from any store.
+    pub fn from_store(store: Box<dyn Store>, rulesets: &Library) -> Result<Game, GameError> {
+        let meta = store.meta().clone();
+        let ruleset = ruleset_for(rulesets, &meta.ruleset, &store.location())?;
+        let scenario = scenario_from(&meta, rulesets)?;
+        let journal = Journal::open(store)?;
+        if !journal
+            .events()
+            .first()
+            .is_some_and(|e| matches!(e.kind, EventKind::GameStarted { .. }))
+        {
+            return Err(SetupError::NoStart {
+                location: journal.location(),
+            }
+            .into());
+        }
+        let mut world = World {
+            steps: leaf_steps(&ruleset),
+            state: initial_state(&scenario),
+            ruleset,
+            scenario,
+            meta,
+        };
+        world.fold(journal.events(), 0).map_err(|problem| {
+            super::journal::StoreError::Contradiction {
+                location: journal.location(),
+                problem,
+            }
+        })?;
+        Ok(Game { journal, world })
+    }
+
+    /// Checks an action, passes it through the actor's gate, commits its events and folds
+    /// them in. Nothing is written when it is refused.
+    pub fn act(&mut self, actor: &Actor, action: Action) -> Result<Vec<u64>, GameError> {
+        let shared = self.journal.is_shared();
+        let judge = |world: &World, events: &[Event]| -> Result<Vec<EventKind>, GameError> {
+            let mut kinds = check::check(&world.view(events, shared), actor, &action)?;
+            if let Some(gate) = &actor.gate {
+                let reason = actor.reason.as_deref();
+                kinds.extend(gate.judge(&world.scenario, &world.state, &kinds, reason)?);
+            }
+            Ok(kinds)
+        };
+        let may_queue = |world: &World, kinds: &[EventKind]| match &actor.gate {
+            Some(gate) => gate.owns_all(&world.scenario, &world.state, kinds),
+            None => Err(
+                "sign in with a Control role to keep working offline on what the role owns"
+                    .to_string(),
+            ),
+        };
+        let by = actor.by.as_deref();
+        self.journal
+            .record(&mut self.world, &action, by, judge, &may_queue)
+    }
+
+    /// A read-only view of the game as it stands (what a check sees).
+    pub fn view(&self) -> View<'_> {
+        self.world
+            .view(self.journal.events(), self.journal.is_shared())
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.world.ruleset
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.world.scenario
+    }
+
+    /// The state.
+    pub fn state(&self) -> &GameState {
+        &self.world.state
+    }
+
+    /// The journal's events.
+    pub fn events(&self) -> &[Event] {
+        self.journal.events()
+    }
+
+    /// What the game started from, secret seed included (the umpire's).
+    pub fn meta(&self) -> &GameMeta {
+        self.journal.meta()
+    }
+
+    /// What anyone may know of how the game started.
+    pub fn public_meta(&self) -> PublicMeta {
+        self.journal.meta().public()
+    }
+
+    /// Where the journal stands: entries and the last one's hash.
+    pub fn head(&self) -> Head {
+        self.journal.head()
+    }
+
+    /// The seed, where it is not secret: chosen by the umpire, or revealed in the journal.
+    pub fn public_seed(&self) -> Option<u64> {
+        let meta = self.meta();
+        if meta.seed_public {
+            return meta.seed;
+        }
+        let entry = self.state().seed_revealed?;
+        match &self.events().get(entry as usize - 1)?.kind {
+            EventKind::SeedRevealed { seed, .. } => Some(*seed),
+            _ => None,
+        }
+    }
+
+    /// The app dice's seed in words, as anyone may read it: its commitment while it is secret,
+    /// the seed once revealed or when the umpire chose it.
+    pub fn seed_statement(&self) -> String {
+        let meta = self.meta();
+        let short = &meta.seed_commitment[..meta.seed_commitment.len().min(16)];
+        if let Some(entry) = self.state().seed_revealed
+            && let Some(seed) = self.public_seed()
+        {
+            return format!(
+                "app dice seed {seed}, revealed at entry {entry} (commitment {short}…)"
+            );
+        }
+        match self.public_seed() {
+            Some(seed) => format!("app dice seed {seed}, chosen by the umpire: not secret"),
+            None => format!("app dice seed secret until revealed; commitment {short}…"),
+        }
+    }
+
+    /// Who this desk is logged in as, on a server that knows its umpires.
+    pub fn login(&self) -> Option<&Login> {
+        self.journal.login()
+    }
+
+    /// Where the game is kept, for people (a path, or a server and game name).
+    pub fn location(&self) -> String {
+        self.journal.location()
+    }
+
+    /// Whether several desks share the journal (a server).
+    pub fn is_shared(&self) -> bool {
+        self.journal.is_shared()
+    }
+
+    /// The journal store's own integrity check ("ok" when sound).
+    pub fn integrity_check(&mut self) -> Result<String, GameError> {
+        Ok(self.journal.integrity_check()?)
+    }
+
+    /// Every entry as stored (text and hash), for verification and export.
+    pub fn read_entries(&mut self) -> Result<Vec<super::journal::Entry>, GameError> {
+        Ok(self.journal.read_entries()?)
+    }
+
+    /// The journal, for what works on it directly (verification).
+    pub(super) fn journal_mut(&mut self) -> &mut Journal {
+        &mut self.journal
+    }
+
+    /// Takes in the events other desks added since this desk last looked; returns how many.
+    pub fn refresh(&mut self) -> Result<usize, GameError> {
+        self.journal.refresh(&mut self.world)
+    }
+
+    /// Keeps this desk's offline queue in `path` (see [`Journal::use_offline_queue`]).
+    pub fn use_offline_queue(&mut self, path: std::path::PathBuf) -> Result<(), GameError> {
+        self.journal.use_offline_queue(&mut self.world, path)
+    }
+
+    /// Actions recorded offline, not yet in the shared journal.
+    pub fn queued(&self) -> usize {
+        self.journal.queued()
+    }
+
+    /// Offline actions held after a clash, for the umpire to settle.
+    pub fn held(&self) -> &[super::journal::Held] {
+        self.journal.held()
+    }
+
+    /// Whether this desk is working offline.
+    pub fn is_offline(&self) -> bool {
+        self.journal.is_offline()
+    }
+
+    /// What the desk's listener says of the link to the server.
+    pub fn set_link_up(&mut self, up: bool) {
+        self.journal.set_link_up(up);
+    }
+
+    /// Sends the offline queue (see [`Journal::sync`]).
+    pub fn sync(&mut self) -> Result<SyncReport, GameError> {
+        self.journal.sync(&mut self.world)
+    }
+
+    /// Settles a held offline action: sends it after all, or drops it (noted in the journal).
+    pub fn settle(
+        &mut self,
+        actor: &Actor,
+        index: usize,
+        send: bool,
+    ) -> Result<Vec<u64>, GameError> {
+        self.journal
+            .settle(&mut self.world, index, send, actor.by.as_deref())
+    }
+
+    /// The leaf steps of the Sequence of Play.
+    pub fn steps(&self) -> &[LeafStep] {
+        &self.world.steps
+    }
+
+    /// Items pending or done at the current step.
+    pub fn pending(&self) -> Vec<Pending> {
+        check::pending_items(&self.view())
+    }
+
+    /// Turn, date, step, pending items, the journal's head and counters.
+    pub fn status(&self) -> Status {
+        let c = &self.state().cursor;
+        let steps = self.steps();
+        Status {
+            scenario: self.scenario().title.clone(),
+            ruleset: self.ruleset().id.clone(),
+            turn: c.turn,
+            turns: self.scenario().turns,
+            date: self
+                .scenario()
+                .calendar
+                .get((c.turn as usize).saturating_sub(1))
+                .cloned(),
+            step: steps
+                .get(c.step)
+                .or(steps.first())
+                .cloned()
+                .unwrap_or_default(),
+            step_index: c.step,
+            steps: steps.len(),
+            pending: self.pending(),
+            events: self.events().len(),
+            head: self.head(),
+            seed_commitment: self.meta().seed_commitment.clone(),
+            seed: self.public_seed(),
+            counters: self.state().counters.values().cloned().collect(),
+        }
+    }
+
+    /// Checks a position against the game's geometry.
+    pub fn check_position(&self, p: &Position) -> Result<(), Refusal> {
+        check::position(self.ruleset(), p)
+    }
+
+    /// Refuses an adjustment of an attribute that is not a whole number.
+    pub fn check_adjustable(&self, counter: &str, attribute: &str) -> Result<(), Refusal> {
+        check::adjustable(&self.view(), counter, attribute)
+    }
+
+    /// The changes proposed for the effects of a resolution (after any override).
+    pub fn proposals(&self, of: u64) -> Result<Vec<super::effects::Proposal>, Refusal> {
+        let view = self.view();
+        let Some(Event {
+            kind:
+                EventKind::Resolved {
+                    resolution,
+                    counters,
+                },
+            ..
+        }) = check::standing(&view, of)
+        else {
+            return Err(Refusal::NotAStandingResolution { entry: of });
+        };
+        let overridden = self.events().iter().rev().find_map(|e| match &e.kind {
+            EventKind::Overridden { of: o, effects, .. }
+                if *o == of && self.state().effective.contains(&e.seq) =>
+            {
+                Some(effects.clone())
+            }
+            _ => None,
+        });
+        let effects = overridden.unwrap_or_else(|| resolution.outcome.effects.clone());
+        Ok(super::effects::propose(
+            self.ruleset(),
+            self.state(),
+            &effects,
+            counters,
+        ))
+    }
+}

@@ -1,0 +1,712 @@
+//! The hex map: the scan of the user's own map under a hex grid, the places the text names
+//! (the ruleset's gazetteer), and the counters as faces, one per stack. A stack (a Force) is
+//! dragged as one move; Shift drags only the selected counter. A click selects and never moves:
+//! a click on a hex while a stack is selected offers "Move here", which the umpire confirms.
+
+use eframe::egui::{self, Color32, Sense, Stroke, Ui, Vec2, pos2};
+
+use super::commands::Command;
+use super::game::GameDesk;
+use umpire_core::game::face::{Face, StackFace, Symbol, face, stack_face};
+use umpire_core::game::hex::HexId;
+use umpire_core::game::scenario::Position;
+
+/// Start of the label of the button that confirms a move picked by a click.
+pub const MOVE_HERE_LABEL: &str = "Move here";
+/// Label of the button that drops a move picked by a click.
+pub const CANCEL_MOVE_LABEL: &str = "Cancel the move";
+
+/// The map's paper, the grid, and the ink of the places.
+const PAPER: Color32 = Color32::from_rgb(236, 230, 212);
+const GRID: Color32 = Color32::from_rgb(170, 160, 140);
+const PLACE_INK: Color32 = Color32::from_rgb(92, 52, 24);
+const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
+
+/// A font size for the map, in whole points: sizes that follow the zoom would each rasterise
+/// the glyphs into the font atlas again (memory that stays).
+fn points(size: f32, lo: f32, hi: f32) -> f32 {
+    size.clamp(lo, hi).round()
+}
+
+/// Where a hex's centre is on screen, for a map drawn from `origin` with hex radius `r`.
+pub(crate) fn screen_centre(origin: egui::Pos2, r: f32, hex: HexId) -> egui::Pos2 {
+    let [x, y] = hex.centre();
+    origin + Vec2::new(x as f32, y as f32) * r
+}
+
+/// The zoom (hex radius in points) that fits the hexes `[c0, r0, c1, r1]` in a `size` view.
+fn fit_zoom(size: Vec2, span: [u32; 4]) -> f32 {
+    let [c0, r0, c1, r1] = span;
+    let cols = (c1 - c0 + 1) as f32;
+    let rows = (r1 - r0 + 1) as f32;
+    // A hex column is 1.5 r wide, a row √3 r high (plus half a row for the offset columns).
+    let zoom_w = size.x / (cols * 1.5 + 0.5);
+    let zoom_h = size.y / ((rows + 0.5) * 3f32.sqrt());
+    zoom_w.min(zoom_h).clamp(4.0, 40.0)
+}
+
+/// The pan that puts the middle of the hexes `span` in the middle of a `size` view at zoom
+/// `r`, `first` being the first column and row drawn.
+fn centring_pan(size: Vec2, span: [u32; 4], first: (u32, u32), r: f32) -> Vec2 {
+    let [c0, r0, c1, r1] = span;
+    let h = 3f32.sqrt() * r;
+    let mid = Vec2::new(
+        (c0 + c1) as f32 / 2.0 - first.0 as f32,
+        (r0 + r1) as f32 / 2.0 - first.1 as f32,
+    );
+    size / 2.0 - Vec2::new(r, h) - Vec2::new(mid.x * 1.5 * r, mid.y * h)
+}
+
+impl GameDesk {
+    /// A counter's face as the view may see it: all of it in the umpire's view or for the
+    /// side's own counters, only what is seen of another side's.
+    pub fn counter_face(&self, id: &str) -> Option<Face> {
+        let ruleset = self.game().ruleset();
+        if let Some(seen) = self.side_counter(id) {
+            return Some(face(
+                ruleset,
+                &seen.side,
+                seen.kind,
+                &seen.label,
+                &seen.attributes,
+            ));
+        }
+        let c = self.game().state().counters.get(id)?;
+        Some(face(ruleset, &c.side, Some(c.kind), &c.name, &c.attributes))
+    }
+
+    /// A stack's face, its top counter first (the selected one when it is in the stack).
+    pub fn stack_face_of(&self, ids: &[String]) -> Option<StackFace> {
+        let faces: Vec<Face> = ids.iter().filter_map(|i| self.counter_face(i)).collect();
+        stack_face(&faces)
+    }
+
+    /// The hex map. Drag a stack onto a hex to move it (Shift: the selected counter alone),
+    /// drag the map to pan, scroll to zoom; a click selects, and offers "Move here".
+    pub fn hex_map_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+        let digits = self
+            .game()
+            .ruleset()
+            .geometry
+            .as_ref()
+            .and_then(|g| g.hex_id_digits)
+            .unwrap_or(4) as usize;
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, PAPER);
+        let Some(span) = self.hex_bounds() else {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "No counter is on the map, and the rules name no place.",
+                egui::FontId::proportional(16.0),
+                Color32::DARK_GRAY,
+            );
+            return;
+        };
+        let [c0, r0, c1, r1] = span;
+        let (c0, r0, c1, r1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2, r1 + 2);
+        // Zoom around the pointer, pan by dragging.
+        if response.hovered() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = zoom * (scroll / 400.0).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                let new_zoom = (self.zoom * factor).clamp(4.0, 80.0);
+                if let Some(p) = response.hover_pos() {
+                    let anchor = p - rect.min - self.pan;
+                    self.pan -= anchor * (new_zoom / self.zoom - 1.0);
+                }
+                self.zoom = new_zoom;
+            }
+        }
+        if !self.fitted {
+            // On opening: the scenario's action (its counters on the map) in the middle, at a
+            // zoom where the counters read; Fit the map: every place and counter in view.
+            let target = if self.fit_all {
+                span
+            } else {
+                self.action_bounds().unwrap_or(span)
+            };
+            let zoom = fit_zoom(rect.size(), target);
+            self.zoom = if self.fit_all { zoom } else { zoom.max(22.0) };
+            self.pan = centring_pan(rect.size(), target, (c0, r0), self.zoom);
+            self.fitted = true;
+            self.fit_all = false;
+        }
+        let r = self.zoom;
+        let h = 3f32.sqrt() * r;
+        let origin =
+            rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
+        self.map_geometry = Some((origin, r, h, digits, rect));
+        let centre = |col: u32, row: u32| screen_centre(origin, r, HexId::new(col, row, digits));
+        self.underlay_ui(ui, &painter, origin, r);
+        // Visible columns and rows only.
+        let col_lo =
+            (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
+        let col_hi = (((rect.max.x - origin.x) / (1.5 * r)).ceil() as i64 + 1)
+            .min(c1 as i64)
+            .max(0) as u32;
+        let row_lo = (((rect.min.y - origin.y) / h).floor() as i64 - 1).max(r0 as i64) as u32;
+        let row_hi = (((rect.max.y - origin.y) / h).ceil() as i64 + 1)
+            .min(r1 as i64)
+            .max(0) as u32;
+        let in_view = |col: u32, row: u32| {
+            (col_lo..=col_hi).contains(&col) && (row_lo..=row_hi).contains(&row)
+        };
+        let grid = Stroke::new(1.0, GRID);
+        let id_font = egui::FontId::monospace(points(r * 0.3, 7.0, 11.0));
+        // Hex ids where they can be read (7 points and up); below that the places and faces
+        // carry the map, and a thousand tiny ids would cost a frame its budget.
+        let show_ids = r >= 18.0;
+        // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges; its
+        // lower edges are the upper edges of the hexes below it, so only the hexes on the edge
+        // of the drawn block draw all six.
+        let corners: [Vec2; 6] = std::array::from_fn(|k| {
+            let a = std::f32::consts::PI / 3.0 * k as f32;
+            Vec2::new(r * a.cos(), r * a.sin())
+        });
+        let occupied: std::collections::HashSet<(u32, u32)> = self
+            .stacks()
+            .keys()
+            .filter_map(|h| HexId::parse_any(h).map(|h| (h.col(), h.row())))
+            .collect();
+        for col in col_lo..=col_hi {
+            for row in row_lo..=row_hi {
+                let c = centre(col, row);
+                if row == row_hi || col == col_lo || col == col_hi {
+                    let pts: Vec<egui::Pos2> = corners.iter().map(|v| c + *v).collect();
+                    painter.add(egui::Shape::closed_line(pts, grid));
+                } else {
+                    let pts: Vec<egui::Pos2> =
+                        [3, 4, 5, 0].iter().map(|&k| c + corners[k]).collect();
+                    painter.add(egui::Shape::line(pts, grid));
+                }
+                if show_ids && !occupied.contains(&(col, row)) {
+                    painter.text(
+                        pos2(c.x, c.y - h * 0.38),
+                        egui::Align2::CENTER_CENTER,
+                        HexId::new(col, row, digits).id(),
+                        id_font.clone(),
+                        Color32::from_rgb(120, 110, 95),
+                    );
+                }
+            }
+        }
+        // The places the text names: a mark in the hex, the name at its foot.
+        let place_font = egui::FontId::proportional(points(r * 0.34, 9.0, 15.0));
+        let mut named = std::collections::BTreeSet::new();
+        for place in &self.game().scenario().places {
+            let Some(hex) = place.hex.as_deref().and_then(HexId::parse_any) else {
+                continue;
+            };
+            // One name a hex (the text names hex 3032 both Trezzo and Trezzo d'Adda; the
+            // tooltip gives both).
+            if !in_view(hex.col(), hex.row()) || !named.insert(hex.id()) {
+                continue;
+            }
+            let c = screen_centre(origin, r, hex);
+            let mark = c + Vec2::new(0.0, r * 0.68);
+            let fortified = place.kind.is_some_and(|k| k.fortified());
+            let size = (r * 0.13).max(2.5);
+            if fortified {
+                painter.rect_filled(
+                    egui::Rect::from_center_size(mark, Vec2::splat(size * 2.0)),
+                    0.0,
+                    PLACE_INK,
+                );
+            } else {
+                painter.circle_filled(mark, size, PLACE_INK);
+            }
+            if r >= 7.0 {
+                let galley =
+                    painter.layout_no_wrap(place.name.clone(), place_font.clone(), PLACE_INK);
+                let at = pos2(mark.x - galley.size().x / 2.0, mark.y + size + 1.0);
+                let back = egui::Rect::from_min_size(at, galley.size()).expand(1.5);
+                painter.rect_filled(back, 2.0, PAPER.gamma_multiply(0.85));
+                painter.galley(at, galley, PLACE_INK);
+            }
+        }
+        // Counters: one face a stack.
+        let selected_hex = self.selected_hex();
+        let size = r * 1.15;
+        let name_font = egui::FontId::proportional(points(r * 0.22, 6.0, 12.0));
+        let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
+        let stacks = if self.hide_counters {
+            None
+        } else {
+            Some(self.stacks())
+        };
+        for (hex, ids) in stacks.into_iter().flatten() {
+            let Some(hid) = HexId::parse_any(hex) else {
+                continue;
+            };
+            if !in_view(hid.col(), hid.row()) {
+                continue;
+            }
+            let c = screen_centre(origin, r, hid) + Vec2::new(0.0, -r * 0.1);
+            // The selected counter is on top of its stack; every other stack's face is the
+            // one worked out with the stacks.
+            let selected_here = self
+                .selected
+                .as_ref()
+                .and_then(|s| ids.iter().position(|x| x == s));
+            let face = match selected_here {
+                Some(i) => {
+                    let mut ordered = ids.clone();
+                    let s = ordered.remove(i);
+                    ordered.insert(0, s);
+                    self.stack_face_of(&ordered)
+                }
+                None => self.cached_face(hex).cloned(),
+            };
+            let Some(face) = face else {
+                continue;
+            };
+            // The counters under the top one, as one edge.
+            let under = (ids.len() - 1).min(1);
+            for k in (1..=under).rev() {
+                let off = Vec2::splat(k as f32 * r * 0.08);
+                painter.add(egui::epaint::RectShape::new(
+                    egui::Rect::from_center_size(c + off, Vec2::splat(size)),
+                    0.0,
+                    self.side_colour(&face.side).gamma_multiply(0.8),
+                    Stroke::new(1.0, Color32::BLACK),
+                    egui::StrokeKind::Inside,
+                ));
+            }
+            let counter_rect = egui::Rect::from_center_size(c, Vec2::splat(size));
+            self.draw_face(&painter, counter_rect, &face, &name_font, &small_font, r);
+            let marked = ids.iter().any(|id| match self.side_counter(id) {
+                Some(seen) => !seen.statuses.is_empty(),
+                None => self
+                    .game()
+                    .state()
+                    .counters
+                    .get(id)
+                    .is_some_and(|c| !c.statuses.is_empty()),
+            });
+            if marked {
+                painter.circle_filled(
+                    counter_rect.left_top() + Vec2::new(r * 0.12, r * 0.12),
+                    (r * 0.1).max(2.0),
+                    Color32::YELLOW,
+                );
+            }
+            if selected_hex.as_deref() == Some(hex.as_str()) {
+                painter.rect_stroke(
+                    counter_rect.expand(2.0),
+                    3.0,
+                    Stroke::new(2.5, SELECTED),
+                    egui::StrokeKind::Outside,
+                );
+            }
+        }
+        let hex_at = |p: egui::Pos2| -> Option<String> {
+            let at = (p - origin) / r;
+            HexId::at([f64::from(at.x), f64::from(at.y)], digits)
+                .filter(|h| (c0..=c1).contains(&h.col()) && (r0..=r1).contains(&h.row()))
+                .map(|h| h.id())
+        };
+        if let Some(p) = response.hover_pos()
+            && let Some(hex) = hex_at(p)
+        {
+            let mut lines = vec![format!("hex {hex}")];
+            for place in self
+                .game()
+                .scenario()
+                .places
+                .iter()
+                .filter(|p| p.hex.as_deref() == Some(hex.as_str()))
+            {
+                let kind = place
+                    .kind
+                    .map_or(String::new(), |k| format!(", {}", k.words()));
+                let rule = place
+                    .rule
+                    .as_deref()
+                    .and_then(|r| r.split(';').next())
+                    .map_or(String::new(), |r| format!(" [{}]", r.trim()));
+                lines.push(format!("{}{kind}{rule}", place.name));
+            }
+            if let Some(ids) = self.stacks().get(&hex) {
+                lines.extend(ids.iter().map(|i| self.display_name(i)));
+            }
+            if lines.len() > 1 {
+                response.clone().on_hover_text_at_pointer(lines.join("\n"));
+            }
+        }
+        // Drag a stack (Shift: the selected counter alone) onto a hex to move it; drag
+        // anywhere else to pan.
+        if response.drag_started()
+            && self.underlay_pick.is_none()
+            && !self.hide_counters
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+            && let Some(hex) = hex_at(p)
+            && let Some(stack) = self.stacks().get(&hex).cloned()
+        {
+            let alone = ui.input(|i| i.modifiers.shift);
+            let top = self
+                .selected
+                .clone()
+                .filter(|s| stack.contains(s))
+                .unwrap_or_else(|| stack[0].clone());
+            let moving = if alone {
+                vec![top.clone()]
+            } else {
+                self.moving_group(&hex, &stack)
+            };
+            self.select(Some(&top));
+            self.dragging = Some((moving, p));
+        }
+        if response.dragged() {
+            match &mut self.dragging {
+                Some((_, at)) => {
+                    if let Some(p) = response.interact_pointer_pos() {
+                        *at = p;
+                    }
+                }
+                None => self.pan += response.drag_delta(),
+            }
+        }
+        if let Some((ids, at)) = self.dragging.clone() {
+            let target = hex_at(at);
+            if let Some(t) = target.as_deref().and_then(HexId::parse_any) {
+                painter.circle_stroke(
+                    screen_centre(origin, r, t),
+                    r * 0.9,
+                    Stroke::new(2.5, SELECTED),
+                );
+            }
+            if let Some(face) = self.stack_face_of(&ids) {
+                let ghost = egui::Rect::from_center_size(at, Vec2::splat(size));
+                painter.rect_filled(ghost, 0.0, self.side_colour(&face.side).gamma_multiply(0.7));
+                if ids.len() > 1 {
+                    painter.text(
+                        ghost.right_bottom() + Vec2::new(4.0, 0.0),
+                        egui::Align2::LEFT_BOTTOM,
+                        format!("{} counters", ids.len()),
+                        small_font.clone(),
+                        Color32::BLACK,
+                    );
+                }
+            }
+            if response.drag_stopped() {
+                self.dragging = None;
+                if let Some(t) = target
+                    && !ids.is_empty()
+                {
+                    queue.push(Command::Move {
+                        counters: ids,
+                        to: Position::Hex(t),
+                    });
+                }
+            }
+        }
+        if let Some(i) = self.underlay_pick {
+            // Aligning the underlay: the click picks a point on the image.
+            if response.clicked()
+                && let Some(p) = response.interact_pointer_pos()
+                && let Some(inverse) = self
+                    .underlay
+                    .as_ref()
+                    .and_then(|u| u.settings.transform.inverse())
+            {
+                let map = [
+                    f64::from((p.x - origin.x) / r),
+                    f64::from((p.y - origin.y) / r),
+                ];
+                self.underlay_picked = Some((i, inverse.apply(map)));
+                self.underlay_pick = None;
+            }
+            painter.text(
+                rect.center_top() + Vec2::new(0.0, 14.0),
+                egui::Align2::CENTER_TOP,
+                format!("click point {} on the map image", i + 1),
+                egui::FontId::proportional(15.0),
+                Color32::from_rgb(160, 40, 0),
+            );
+        } else if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            match hex_at(p) {
+                Some(hex) => self.click_hex(&hex),
+                None => self.move_target = None,
+            }
+        }
+        // A move picked by a click waits for the umpire's word.
+        if let Some(target) = self.move_target.clone()
+            && let Some(t) = HexId::parse_any(&target)
+        {
+            let at = screen_centre(origin, r, t);
+            painter.circle_stroke(at, r * 0.9, Stroke::new(2.5, SELECTED));
+            let moving = self.selected_group();
+            let what = self.group_words(&moving);
+            let place = self.hex_words(&target);
+            let area = egui::Area::new(egui::Id::unique("move_here"))
+                .fixed_pos(at + Vec2::new(r, -r))
+                .order(egui::Order::Foreground);
+            area.show(ui.ctx(), |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    if ui
+                        .button(format!("{MOVE_HERE_LABEL}: {what} to {place}"))
+                        .clicked()
+                    {
+                        queue.push(Command::Move {
+                            counters: moving.clone(),
+                            to: Position::Hex(target.clone()),
+                        });
+                        self.move_target = None;
+                    }
+                    if ui.button(CANCEL_MOVE_LABEL).clicked() {
+                        self.move_target = None;
+                    }
+                });
+            });
+        }
+        painter.text(
+            rect.right_bottom() - Vec2::new(6.0, 6.0),
+            egui::Align2::RIGHT_BOTTOM,
+            "drag a stack onto a hex to move it (Shift: one counter) · drag the map to pan · scroll to zoom",
+            egui::FontId::proportional(11.0),
+            Color32::from_gray(90),
+        );
+    }
+
+    /// The photo or scan of the physical map, under the grid, placed by its alignment.
+    fn underlay_ui(&mut self, ui: &Ui, painter: &egui::Painter, origin: egui::Pos2, r: f32) {
+        let Some(u) = self.underlay.as_mut() else {
+            return;
+        };
+        let corners = u.corners();
+        let tint = Color32::WHITE.gamma_multiply(u.settings.opacity.clamp(0.0, 1.0));
+        if let Some(texture) = u.texture(ui.ctx()) {
+            let mut mesh = egui::Mesh::with_texture(texture.id());
+            let uvs = [
+                pos2(0.0, 0.0),
+                pos2(1.0, 0.0),
+                pos2(1.0, 1.0),
+                pos2(0.0, 1.0),
+            ];
+            for (m, uv) in corners.iter().zip(uvs) {
+                mesh.vertices.push(egui::epaint::Vertex {
+                    pos: origin + Vec2::new(m[0] as f32 * r, m[1] as f32 * r),
+                    uv,
+                    color: tint,
+                });
+            }
+            mesh.add_triangle(0, 1, 2);
+            mesh.add_triangle(0, 2, 3);
+            painter.add(egui::Shape::mesh(mesh));
+        }
+    }
+
+    /// Draws one stack's face: the side's colour, the type's symbol, the strength in the
+    /// lower right, the leader's (or unit's) name along the foot, the count in a badge.
+    fn draw_face(
+        &self,
+        painter: &egui::Painter,
+        rect: egui::Rect,
+        face: &StackFace,
+        name_font: &egui::FontId,
+        small_font: &egui::FontId,
+        r: f32,
+    ) {
+        let fill = self.side_colour(&face.side);
+        // Square corners, fill and outline in one shape: a rounded rectangle costs dozens of
+        // vertices, and a thousand of them dominated the frame.
+        painter.add(egui::epaint::RectShape::new(
+            rect,
+            0.0,
+            fill,
+            Stroke::new(
+                1.0,
+                if face.contested {
+                    Color32::RED
+                } else {
+                    Color32::BLACK
+                },
+            ),
+            egui::StrokeKind::Inside,
+        ));
+        let ink = Color32::WHITE;
+        let thin = Stroke::new((r * 0.05).clamp(1.0, 2.0), ink);
+        let (w, h) = (rect.width(), rect.height());
+        // The type box (NATO style) at the top, the strength at the foot, the leader's (or
+        // unit's) name between them when there is room to read it.
+        if r >= 9.0 {
+            let sym = egui::Rect::from_min_size(
+                rect.min + Vec2::new(w * 0.22, h * 0.1),
+                Vec2::new(w * 0.56, h * 0.32),
+            );
+            draw_symbol(painter, sym, face.symbol, thin);
+        }
+        if r >= 26.0 {
+            let name: String = face
+                .label
+                .chars()
+                .take(((r / 2.8) as usize).max(5))
+                .collect();
+            painter.text(
+                pos2(rect.center().x, rect.top() + h * 0.6),
+                egui::Align2::CENTER_CENTER,
+                name,
+                name_font.clone(),
+                ink,
+            );
+        }
+        if let Some(sp) = face.strength
+            && r >= 12.0
+        {
+            painter.text(
+                pos2(rect.center().x, rect.bottom() - 1.0),
+                egui::Align2::CENTER_BOTTOM,
+                sp.to_string(),
+                egui::FontId::proportional(points(r * 0.34, 7.0, 16.0)),
+                ink,
+            );
+        }
+        let _ = small_font;
+        if face.count > 1 {
+            // The badge: how many counters the stack holds.
+            let at = rect.right_bottom() + Vec2::new(0.0, 0.0);
+            let radius = (r * 0.2).clamp(5.0, 10.0);
+            painter.circle_filled(at, radius, Color32::from_rgb(30, 30, 30));
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                face.count.to_string(),
+                egui::FontId::proportional(points(radius * 1.2, 6.0, 12.0)),
+                Color32::WHITE,
+            );
+        }
+    }
+
+    /// A hex in words: "hex 2834 (Treviglio)".
+    pub fn hex_words(&self, hex: &str) -> String {
+        umpire_core::game::words::position_words(self.game().scenario(), &Position::Hex(hex.to_string()))
+    }
+
+    /// The hex of the selected counter, if it is on the hex map.
+    pub fn selected_hex(&self) -> Option<String> {
+        self.selected
+            .as_ref()
+            .and_then(|id| self.game().state().counters.get(id))
+            .and_then(|c| match &c.position {
+                Position::Hex(h) => Some(h.clone()),
+                _ => None,
+            })
+    }
+
+    /// A click on a hex: selects the (next) counter of its stack; on another hex, with a
+    /// stack selected, offers to move it there (never moves by itself).
+    pub fn click_hex(&mut self, hex: &str) {
+        let stack = self.stacks().get(hex).cloned().unwrap_or_default();
+        let selected_here = self
+            .selected
+            .as_ref()
+            .and_then(|s| stack.iter().position(|c| c == s));
+        self.move_target = None;
+        match (&self.selected, selected_here) {
+            (_, Some(i)) => {
+                let next = stack[(i + 1) % stack.len()].clone();
+                self.select(Some(&next));
+            }
+            (Some(_), None) if stack.is_empty() => {
+                self.move_target = Some(hex.to_string());
+            }
+            (_, None) => {
+                if let Some(first) = stack.first().cloned() {
+                    self.select(Some(&first));
+                }
+            }
+        }
+    }
+
+    /// Where a hex's centre was on screen in the last frame of the hex map (for tests and
+    /// tools that point at the map).
+    pub fn hex_screen_pos(&self, hex: &str) -> Option<egui::Pos2> {
+        let (origin, r, _, _, _) = self.map_geometry?;
+        Some(screen_centre(origin, r, HexId::parse_any(hex)?))
+    }
+
+    /// The hex map's rectangle on screen in the last frame.
+    pub fn map_rect(&self) -> Option<egui::Rect> {
+        self.map_geometry.map(|g| g.4)
+    }
+}
+
+/// A type's symbol in a box, as on a printed counter: a cross for foot, a diagonal for horse,
+/// a dot for guns, a bridge arc for engineers, a hull for ships; a leader's a star-like mark.
+fn draw_symbol(painter: &egui::Painter, b: egui::Rect, symbol: Symbol, stroke: Stroke) {
+    let boxed = !matches!(symbol, Symbol::Leader | Symbol::Marker);
+    if boxed {
+        painter.rect_stroke(b, 0.0, stroke, egui::StrokeKind::Inside);
+    }
+    match symbol {
+        Symbol::Infantry => {
+            painter.line_segment([b.left_top(), b.right_bottom()], stroke);
+            painter.line_segment([b.left_bottom(), b.right_top()], stroke);
+        }
+        Symbol::Cavalry => {
+            painter.line_segment([b.left_bottom(), b.right_top()], stroke);
+        }
+        Symbol::Artillery => {
+            painter.circle_filled(b.center(), b.height() * 0.2, stroke.color);
+        }
+        Symbol::Engineers => {
+            let y = b.center().y;
+            painter.line_segment(
+                [pos2(b.left() + 2.0, y + 2.0), pos2(b.left() + 2.0, y - 2.0)],
+                stroke,
+            );
+            painter.line_segment(
+                [
+                    pos2(b.left() + 2.0, y - 2.0),
+                    pos2(b.right() - 2.0, y - 2.0),
+                ],
+                stroke,
+            );
+            painter.line_segment(
+                [
+                    pos2(b.right() - 2.0, y - 2.0),
+                    pos2(b.right() - 2.0, y + 2.0),
+                ],
+                stroke,
+            );
+        }
+        Symbol::Fleet => {
+            let y = b.center().y;
+            painter.line_segment([pos2(b.left() + 2.0, y), pos2(b.right() - 2.0, y)], stroke);
+            painter.line_segment(
+                [
+                    pos2(b.left() + 4.0, y + 3.0),
+                    pos2(b.right() - 4.0, y + 3.0),
+                ],
+                stroke,
+            );
+        }
+        Symbol::Army => {
+            painter.line_segment([b.left_top(), b.right_bottom()], stroke);
+            painter.line_segment([b.left_bottom(), b.right_top()], stroke);
+            painter.line_segment([b.center_top(), b.center_bottom()], stroke);
+        }
+        Symbol::Leader => {
+            // A pennant on a staff.
+            let staff_x = b.left() + b.width() * 0.3;
+            painter.line_segment([pos2(staff_x, b.bottom()), pos2(staff_x, b.top())], stroke);
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    pos2(staff_x, b.top()),
+                    pos2(b.right(), b.top() + b.height() * 0.25),
+                    pos2(staff_x, b.top() + b.height() * 0.5),
+                ],
+                stroke.color,
+                Stroke::NONE,
+            ));
+        }
+        Symbol::Marker => {
+            painter.circle_stroke(b.center(), b.height() * 0.35, stroke);
+        }
+        Symbol::Unit => {}
+    }
+}

@@ -1,0 +1,935 @@
+//! The paper of a megagame (rr3 §6.2 of the digest; L204, L218, L220): a team's confidential
+//! statement for a turn, the public announcements sheet, and the Control log for the debrief.
+//!
+//! Like the turn report ([`super::turn`]), each sheet shows only what its readers may know, as
+//! the ruleset's `visibility:` section declares it ([`umpire_core::game::visibility`]). A team's
+//! statement shows its own states' ledgers, armies, fleets and characters and the resolutions
+//! that involved them — never another state's treasury, and only the counters of other teams it
+//! may see. The announcements sheet shows announcements made public and the results the ruleset
+//! makes open to all, under the headings of `templates/megagame.yaml` (battles, deaths,
+//! marriages, births, revolts, conversions), naming only the counters the public sees. The
+//! Control log shows everything, with who made each entry and when.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Local};
+use serde::Deserialize;
+
+use umpire_core::game::event::{Audience, Event, EventKind};
+use umpire_core::game::state::{CounterState, replay};
+use umpire_core::game::visibility::{SideView, SightLevel};
+use umpire_core::game::{Game, GameState};
+use umpire_core::megagame::ledger::{DEBT, StateLedger, TREASURY, ledger};
+use umpire_core::megagame::{LedgerItem, People};
+use umpire_core::rules::Value;
+
+use super::error::ReportError;
+use super::font::Weight;
+use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
+use super::template::{Template, parse_colour};
+
+/// What the megagame paper lists as public results: `templates/megagame.yaml`, embedded.
+pub const MEGAGAME_TEMPLATE: &str = include_str!("../../../templates/megagame.yaml");
+
+/// What to print.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaperOptions {
+    /// One turn (statements and announcements: the current turn when None; the Control log:
+    /// the whole game).
+    pub turn: Option<u32>,
+    /// When it is printed (shown in the header).
+    pub printed_at: DateTime<Local>,
+}
+
+/// A procedure whose results are public, with the heading they are printed under.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublicResult {
+    /// Procedure id.
+    pub procedure: String,
+    /// Heading on the sheet ("Battles").
+    pub heading: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MegagamePaper {
+    public_results: BTreeMap<String, Vec<PublicResult>>,
+}
+
+/// The procedures whose results are public in a ruleset, from `templates/megagame.yaml`.
+pub fn public_results(ruleset: &str) -> Result<Vec<PublicResult>, ReportError> {
+    let paper: MegagamePaper = yaml_serde::from_str(MEGAGAME_TEMPLATE)
+        .map_err(|e| ReportError::Template(format!("templates/megagame.yaml (embedded): {e}")))?;
+    Ok(paper
+        .public_results
+        .get(ruleset)
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// The game's teams, (id, name), for choosing one and for error messages.
+pub fn known_teams(game: &Game) -> Vec<(String, String)> {
+    People::of(game)
+        .teams
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect()
+}
+
+fn cell(s: impl Into<String>) -> GridCell {
+    GridCell::Text(s.into())
+}
+
+/// The page furniture every sheet shares.
+struct Sheet {
+    writer: Writer,
+    ink: (f32, f32, f32),
+    accent: (f32, f32, f32),
+    small: TextStyle,
+    body: TextStyle,
+    title_size: f32,
+    table_size: f32,
+}
+
+impl Sheet {
+    fn with(
+        game: &Game,
+        title: &str,
+        facts: &[String],
+        template: Option<Template>,
+    ) -> Result<Sheet, ReportError> {
+        let template = match template {
+            Some(t) => t,
+            None => Template::sheet_default()?,
+        };
+        let full = format!("{} — {title}", game.scenario().title);
+        let writer = Writer::new(&full, &format!("Umpire · {full}"), template)?;
+        let t = writer.template().clone();
+        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
+        let mut sheet = Sheet {
+            writer,
+            ink,
+            accent,
+            small: TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+            body: TextStyle {
+                size: t.fonts.body,
+                weight: Weight::Regular,
+                colour: ink,
+            },
+            title_size: t.fonts.title,
+            table_size: t.fonts.table,
+        };
+        sheet.writer.paragraph(
+            None,
+            title,
+            TextStyle {
+                size: sheet.title_size * 1.4,
+                weight: Weight::Bold,
+                colour: sheet.ink,
+            },
+            0.0,
+        );
+        sheet
+            .writer
+            .paragraph(None, &facts.join(" · "), sheet.small, 0.0);
+        // What a reader keeps to check later that the journal was not rewritten.
+        let head = game.head();
+        let trust = format!(
+            "Journal: {} entries, head {} · {}",
+            head.entries,
+            head.hash,
+            game.seed_statement()
+        );
+        sheet.writer.paragraph(None, &trust, sheet.small, 0.0);
+        Ok(sheet)
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.writer
+            .heading(text, self.title_size, self.accent, self.table_size * 6.0);
+    }
+
+    fn line(&mut self, lead: Option<&str>, text: &str) {
+        self.writer.paragraph(lead, text, self.body, 0.0);
+    }
+
+    fn note(&mut self, text: &str) {
+        self.writer.paragraph(None, text, self.small, 0.0);
+    }
+
+    fn table(&mut self, header: &[&str], rows: Vec<Vec<GridCell>>, continued: &str) {
+        if rows.is_empty() {
+            self.note("None.");
+            return;
+        }
+        self.writer.table(&Grid {
+            header: vec![header.iter().map(|h| cell(*h)).collect()],
+            rows,
+            continued: continued.into(),
+        });
+    }
+
+    fn finish(self) -> Vec<u8> {
+        self.writer.finish()
+    }
+}
+
+/// "turn 2 (1529 - 1532)".
+fn turn_label(game: &Game, turn: u32) -> String {
+    let years = game
+        .ruleset()
+        .clock()
+        .and_then(|c| c.turn(turn))
+        .and_then(|t| t.years.clone())
+        .or_else(|| {
+            game.scenario()
+                .calendar
+                .get((turn as usize).saturating_sub(1))
+                .cloned()
+        });
+    match years {
+        Some(y) => format!("Turn {turn} ({y})"),
+        None => format!("Turn {turn}"),
+    }
+}
+
+fn step_path(game: &Game, step: usize) -> String {
+    game.steps()
+        .get(step)
+        .map_or_else(|| format!("step {}", step + 1), |s| s.path.clone())
+}
+
+/// A step's own name (the last level of its path), for narrow columns.
+fn short_step(game: &Game, step: usize) -> String {
+    let path = step_path(game, step);
+    path.rsplit(" › ").next().unwrap_or(&path).to_string()
+}
+
+fn value_text(v: Option<&Value>) -> String {
+    v.map_or_else(|| "—".to_string(), |v| v.to_string())
+}
+
+fn attr(item: &LedgerItem, name: &str) -> String {
+    if item.unknown.iter().any(|u| u == name) {
+        return "?".to_string();
+    }
+    value_text(item.attributes.get(name))
+}
+
+/// The outcome that stands for a resolution (an override wins).
+fn outcome_of(game: &Game, e: &Event) -> Option<String> {
+    let EventKind::Resolved { resolution, .. } = &e.kind else {
+        return None;
+    };
+    Some(umpire_core::game::describe::Words::of(game).standing_outcome(Some(e.seq), resolution))
+}
+
+fn procedure_name(game: &Game, id: &str) -> String {
+    game.ruleset()
+        .procedure(id)
+        .map_or_else(|| id.to_string(), |p| p.name.clone())
+}
+
+fn in_turn(e: &Event, turn: Option<u32>) -> bool {
+    turn.is_none_or(|t| e.cursor.turn == t)
+}
+
+/// The phase an entry was made in ("Phase 2 — …"), or its step's own name.
+fn phase_of(game: &Game, step: usize) -> String {
+    let path = step_path(game, step);
+    path.split(" › ")
+        .find(|p| p.starts_with("Phase"))
+        .map(|p| p.split(" — ").next().unwrap_or(p).to_string())
+        .unwrap_or_else(|| short_step(game, step))
+}
+
+/// The clock time an entry was made at, "10:42".
+fn clock_of(e: &Event) -> String {
+    e.at.with_timezone(&Local).format("%H:%M").to_string()
+}
+
+/// A public result as the gazette reports it, one sentence: what, who (by role, as the public
+/// sees them), each side's score in an opposed roll, the result, and each side's losses.
+fn gazette_sentence(
+    game: &Game,
+    resolution: &umpire_core::resolve::Resolution,
+    counters: &BTreeMap<String, Vec<String>>,
+    overridden: Option<&String>,
+    public_name: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    use umpire_core::game::describe::{and_list, capitalised};
+    let role_names = |role: &str| -> String {
+        and_list(
+            counters
+                .get(role)
+                .into_iter()
+                .flatten()
+                .filter_map(|id| public_name(id))
+                .collect(),
+        )
+    };
+    let who: Vec<String> = counters
+        .keys()
+        .map(|role| (role, role_names(role)))
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(role, names)| {
+            if counters.len() > 1 {
+                format!("{names} ({})", role.replace('_', " "))
+            } else {
+                names
+            }
+        })
+        .collect();
+    let mut s = procedure_name(game, &resolution.procedure);
+    if !who.is_empty() {
+        s.push_str(&format!(": {}", who.join(" against ")));
+    }
+    // Each side's score, in an opposed roll: never summed into one number.
+    let scores: Vec<String> = resolution
+        .scores
+        .iter()
+        .map(|n| {
+            let names = role_names(&n.name);
+            if names.is_empty() {
+                format!("{} {}", n.name.replace('_', " "), n.value)
+            } else {
+                format!("{names} {}", n.value)
+            }
+        })
+        .collect();
+    if !scores.is_empty() {
+        s.push_str(&format!(" — scores: {}", scores.join(", ")));
+    }
+    let outcome = match overridden {
+        Some(code) => {
+            umpire_core::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
+        }
+        None => resolution.outcome.label.clone(),
+    };
+    s.push_str(&format!(". {}", capitalised(&outcome)));
+    if overridden.is_none() {
+        let losses: Vec<String> = resolution
+            .outcome
+            .effects
+            .iter()
+            .filter(|x| x.kind == "sp_loss")
+            .filter_map(|x| {
+                let amount = x.amount?;
+                let who = x
+                    .side
+                    .as_deref()
+                    .map(role_names)
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| "the loser".into());
+                let unit = x
+                    .text
+                    .as_deref()
+                    .map(|t| t.split(" (").next().unwrap_or(t).to_string())
+                    .unwrap_or_else(|| "SP".into());
+                Some(format!("{who} loses {amount} {unit}"))
+            })
+            .collect();
+        if !losses.is_empty() {
+            s.push_str(&format!("; {}", losses.join(", ")));
+        }
+    }
+    s.push('.');
+    s
+}
+
+fn time_of(e: &Event) -> String {
+    e.at.with_timezone(&Local).format("%H:%M:%S").to_string()
+}
+
+/// A balance as a statement prints it: one below zero says so.
+fn balance_words(b: i64) -> String {
+    if b < 0 {
+        format!("{b} (below 0)")
+    } else {
+        b.to_string()
+    }
+}
+
+/// A ledger as it stood in `state` (its values, and what belonged to its state then); its
+/// history is kept whole.
+fn as_at(mut l: StateLedger, people: &People, state: &GameState) -> StateLedger {
+    if let Some(c) = state.counters.get(&l.counter) {
+        l.values = c.attributes.clone();
+        l.unknown = c.unknown.clone();
+        l.statuses = c.statuses.clone();
+    }
+    umpire_core::megagame::ledger::fill_items(&mut l, state, people);
+    l
+}
+
+/// One team's confidential statement for a turn: the treasury's lines of that turn, and
+/// everything else as it stood at the turn's end.
+pub fn statement_pdf(
+    game: &Game,
+    team: &str,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let turn = options.turn.unwrap_or(game.state().cursor.turn);
+    // The game as it stood at the end of the turn (the treasury history is the whole journal's).
+    let last = game
+        .events()
+        .iter()
+        .rposition(|e| e.cursor.turn <= turn)
+        .map_or(0, |i| i + 1);
+    let at_end = replay(game.scenario(), &game.events()[..last]).map_err(ReportError::Layout)?;
+    let people = People::new(game.scenario(), &at_end);
+    let Some(team_spec) = people.teams.iter().find(|t| t.id == team) else {
+        let known: Vec<&str> = people.teams.iter().map(|t| t.id.as_str()).collect();
+        return Err(ReportError::Layout(format!(
+            "no team '{team}' — teams: {}",
+            known.join(", ")
+        )));
+    };
+    let ledgers: Vec<StateLedger> = team_spec
+        .states
+        .iter()
+        .filter_map(|s| ledger(game, s))
+        .map(|l| as_at(l, &people, &at_end))
+        .collect();
+    // The team's own counters (its ledgers, what belongs to its states, its characters and
+    // counters of its side), as the ruleset's visibility says a team owns them.
+    let view = SideView::new(game.ruleset(), game.scenario(), team).map_err(ReportError::Layout)?;
+    let own: BTreeSet<String> = {
+        let sighted = view.at(&at_end);
+        at_end
+            .counters
+            .keys()
+            .filter(|id| sighted.owns(id))
+            .cloned()
+            .collect()
+    };
+
+    let title = format!(
+        "{} — confidential statement — {}",
+        team_spec.name,
+        turn_label(game, turn)
+    );
+    let facts = [
+        format!("for {} only", team_spec.name),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+
+    if ledgers.is_empty() {
+        sheet.heading("Treasury");
+        sheet.note("This team plays no state with a ledger in this scenario.");
+    }
+    for l in &ledgers {
+        sheet.heading(&format!("{} — treasury", l.name));
+        let start_value = game
+            .scenario()
+            .all_counters()
+            .find(|c| c.id == l.counter)
+            .and_then(|c| match c.attributes.get(TREASURY) {
+                Some(Value::Int(v)) => Some(*v),
+                _ => None,
+            });
+        let before: Option<i64> = l
+            .history_of(TREASURY)
+            .filter(|e| e.turn < turn)
+            .last()
+            .map_or(start_value, |e| e.balance);
+        let mut rows = vec![vec![
+            cell(""),
+            cell(format!("Start of turn {turn}")),
+            cell(""),
+            cell(""),
+            cell(before.map_or_else(|| "?".to_string(), |b| b.to_string())),
+        ]];
+        let mut end = before;
+        for e in l.history_of(TREASURY).filter(|e| e.turn == turn) {
+            let amount = if e.set {
+                format!("set ({:+})", e.delta)
+            } else {
+                format!("{:+}", e.delta)
+            };
+            rows.push(vec![
+                cell(e.seq.to_string()),
+                cell(e.reason.clone()),
+                cell(short_step(game, e.step)),
+                cell(amount),
+                cell(e.balance.map_or_else(|| "?".to_string(), balance_words)),
+            ]);
+            end = e.balance;
+        }
+        rows.push(vec![
+            cell(""),
+            cell(format!("End of turn {turn}")),
+            cell(""),
+            cell(""),
+            cell(end.map_or_else(|| "?".to_string(), balance_words)),
+        ]);
+        sheet.writer.table(&Grid {
+            header: vec![vec![
+                cell("Entry"),
+                cell("Income or expense"),
+                cell("When"),
+                cell("Florins"),
+                cell("Balance"),
+            ]],
+            rows,
+            continued: format!("{} — treasury", l.name),
+        });
+        // Debt, cards and unrest as they stand.
+        let words = |k: &str| umpire_core::game::describe::attribute_words(game.ruleset(), k);
+        let mut facts = vec![format!(
+            "{} {}",
+            words(DEBT),
+            if l.unknown.iter().any(|u| u == DEBT) {
+                "?".to_string()
+            } else {
+                value_text(l.values.get(DEBT))
+            }
+        )];
+        for (k, v) in &l.values {
+            if k == TREASURY || k == DEBT {
+                continue;
+            }
+            if k.contains("card") || k.contains("unrest") || k.contains("prestige") {
+                facts.push(format!("{} {v}", words(k)));
+            }
+        }
+        for u in &l.unknown {
+            if (u.contains("card") || u.contains("unrest")) && u != DEBT {
+                facts.push(format!("{} ?", words(u)));
+            }
+        }
+        sheet.writer.space(mm(1.0));
+        sheet.line(Some("Ledger:"), &facts.join(" · "));
+        let debt_lines: Vec<String> = l
+            .history_of(DEBT)
+            .filter(|e| e.turn == turn)
+            .map(|e| format!("entry {}: {:+} — {}", e.seq, e.delta, e.reason))
+            .collect();
+        if !debt_lines.is_empty() {
+            sheet.line(Some("Debt this turn:"), &debt_lines.join("; "));
+        }
+    }
+
+    // Armies and fleets of the team's states, and of its side.
+    let mut forces: Vec<&LedgerItem> = ledgers
+        .iter()
+        .flat_map(|l| l.armies.iter().chain(&l.fleets))
+        .collect();
+    let mut seen: BTreeSet<&str> = forces.iter().map(|i| i.id.as_str()).collect();
+    let side_items: Vec<LedgerItem> = at_end
+        .counters
+        .values()
+        .filter(|c| c.side == team && !seen.contains(c.id.as_str()))
+        .filter(|c| {
+            matches!(
+                people.class_of(&c.id),
+                Some(umpire_core::megagame::CounterClass::Army | umpire_core::megagame::CounterClass::Fleet)
+            ) && c.kind != umpire_core::game::scenario::CounterKind::Leader
+        })
+        .map(|c| umpire_core::megagame::ledger::item(c, &people))
+        .collect();
+    for i in &side_items {
+        seen.insert(i.id.as_str());
+    }
+    forces.extend(side_items.iter());
+    sheet.heading("Armies and fleets");
+    let strength = game
+        .ruleset()
+        .strength_attribute
+        .clone()
+        .unwrap_or_else(|| "strength".to_string());
+    let rows: Vec<Vec<GridCell>> = forces
+        .iter()
+        .map(|i| {
+            let place = match &i.removed {
+                Some(r) => format!("removed: {r}"),
+                None => i.position.clone(),
+            };
+            vec![
+                cell(i.name.clone()),
+                cell(format!("{:?}", i.class).to_lowercase()),
+                cell(place),
+                cell(attr(i, &strength)),
+                cell(attr(i, "arrears")),
+                cell(attr(i, "fatigue")),
+                cell(i.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
+            ]
+        })
+        .collect();
+    sheet.table(
+        &[
+            "Army or fleet",
+            "Kind",
+            "Location",
+            "Strength",
+            "Arrears",
+            "Fatigue",
+            "Status",
+        ],
+        rows,
+        "Armies and fleets",
+    );
+
+    // Characters.
+    sheet.heading("Characters");
+    let mut chars: Vec<&CounterState> = team_spec
+        .characters
+        .iter()
+        .filter_map(|id| at_end.counters.get(id))
+        .collect();
+    for l in &ledgers {
+        for c in &l.characters {
+            if !chars.iter().any(|x| x.id == c.id)
+                && let Some(cs) = at_end.counters.get(&c.id)
+            {
+                chars.push(cs);
+            }
+        }
+    }
+    let name_of = |id: &str| -> String {
+        at_end
+            .counters
+            .get(id)
+            .map_or_else(|| id.to_string(), |c| c.name.clone())
+    };
+    let rows: Vec<Vec<GridCell>> = chars
+        .iter()
+        .map(|c| {
+            let a = |k: &str| {
+                if c.unknown.iter().any(|u| u == k) {
+                    "?".to_string()
+                } else {
+                    match c.attributes.get(k) {
+                        Some(Value::Text(t)) if !t.is_empty() => name_of(t),
+                        other => value_text(other),
+                    }
+                }
+            };
+            let alive = match c.attributes.get("alive") {
+                Some(Value::Bool(false)) => "dead".to_string(),
+                _ if c.removed.is_some() => "removed".to_string(),
+                _ => "alive".to_string(),
+            };
+            vec![
+                cell(c.name.clone()),
+                cell(a("age")),
+                cell(a("spouse")),
+                cell(a("heir")),
+                cell(alive),
+            ]
+        })
+        .collect();
+    sheet.table(
+        &["Character", "Age", "Spouse", "Heir", ""],
+        rows,
+        "Characters",
+    );
+
+    // Resolutions this turn that involved the team's counters.
+    sheet.heading(&format!(
+        "Resolutions involving {} this turn",
+        team_spec.name
+    ));
+    let state = game.state();
+    let seen_now = view.at(state);
+    let mut rows = Vec::new();
+    for e in game.events().iter().filter(|e| e.cursor.turn == turn) {
+        let EventKind::Resolved {
+            resolution,
+            counters,
+        } = &e.kind
+        else {
+            continue;
+        };
+        if !state.effective.contains(&e.seq) {
+            continue;
+        }
+        let involved: Vec<&String> = counters.values().flatten().collect();
+        if !involved.iter().any(|id| own.contains(*id)) {
+            continue;
+        }
+        let shown: Vec<String> = counters
+            .iter()
+            .map(|(role, ids)| {
+                let names: Vec<String> = ids
+                    .iter()
+                    .filter_map(|id| match seen_now.counter(id) {
+                        Some(c) if c.level >= SightLevel::Identity => Some(name_of(id)),
+                        Some(c) if c.level == SightLevel::Presence => Some(c.label),
+                        Some(_) => None,
+                        None => Some(id.clone()),
+                    })
+                    .collect();
+                format!(
+                    "{role}: {}",
+                    if names.is_empty() {
+                        "(not revealed)".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )
+            })
+            .collect();
+        let dice = umpire_core::resolve::dice_words(resolution);
+        rows.push(vec![
+            cell(e.seq.to_string()),
+            cell(short_step(game, e.cursor.step)),
+            cell(procedure_name(game, &resolution.procedure)),
+            cell(shown.join("; ")),
+            cell(format!(
+                "{}{}",
+                outcome_of(game, e).unwrap_or_default(),
+                if dice.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — dice {}", dice.join("; "))
+                }
+            )),
+        ]);
+    }
+    sheet.table(
+        &["Entry", "When", "Procedure", "Counters", "Result"],
+        rows,
+        "Resolutions",
+    );
+
+    // Announcements to the team this turn.
+    let said: Vec<Vec<GridCell>> = game
+        .events()
+        .iter()
+        .filter(|e| e.cursor.turn == turn && state.effective.contains(&e.seq))
+        .filter_map(|e| match &e.kind {
+            EventKind::Announced {
+                audience: Audience::Team,
+                team: Some(t),
+                text,
+            } if t == team => Some(vec![
+                cell(time_of(e)),
+                cell(e.by.clone().unwrap_or_default()),
+                cell(text.clone()),
+            ]),
+            _ => None,
+        })
+        .collect();
+    if !said.is_empty() {
+        sheet.heading("Announcements to the team");
+        sheet.table(&["Time", "By", "Announcement"], said, "Announcements");
+    }
+
+    // The next turn's phase ends, from the timetable.
+    if let Some(next) = game.ruleset().clock().and_then(|c| c.turn(turn + 1))
+        && !next.phase_ends.is_empty()
+    {
+        sheet.heading(&format!("Next: {}", turn_label(game, turn + 1)));
+        let ends: Vec<String> = next
+            .phase_ends
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("phase {} ends {e}", i + 1))
+            .collect();
+        sheet.line(Some("Timetable:"), &ends.join(" · "));
+    }
+    sheet.writer.space(mm(2.0));
+    sheet.note(
+        "Confidential: this statement shows this team's own states, forces and characters only; \
+         other teams' counters only as far as the rules let a team see them.",
+    );
+    Ok(sheet.finish())
+}
+
+/// The public announcements sheet for a turn.
+pub fn announcements_pdf(
+    game: &Game,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let turn = options.turn.unwrap_or(game.state().cursor.turn);
+    let state = game.state();
+    let title = format!("Announcements — {}", turn_label(game, turn));
+    let facts = [
+        "public".to_string(),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+    let events: Vec<&Event> = game
+        .events()
+        .iter()
+        .filter(|e| e.cursor.turn == turn && state.effective.contains(&e.seq))
+        .collect();
+
+    sheet.heading("Announcements");
+    let rows: Vec<Vec<GridCell>> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Announced {
+                audience: Audience::Public,
+                text,
+                ..
+            } => Some(vec![
+                cell(time_of(e)),
+                cell(short_step(game, e.cursor.step)),
+                cell(e.by.clone().unwrap_or_default()),
+                cell(text.clone()),
+            ]),
+            _ => None,
+        })
+        .collect();
+    sheet.table(
+        &["Time", "When", "By", "Announcement"],
+        rows,
+        "Announcements",
+    );
+
+    // The results the ruleset makes open to all, grouped under the template's headings in its
+    // order (an open procedure the template does not place goes under "Other results").
+    let vis = &game.ruleset().visibility;
+    let mut public: Vec<PublicResult> = public_results(&game.ruleset().id)?
+        .into_iter()
+        .filter(|p| vis.open_result(&p.procedure).is_some())
+        .collect();
+    for o in &vis.open_results {
+        for p in &o.procedures {
+            if !public.iter().any(|x| x.procedure == *p) {
+                public.push(PublicResult {
+                    procedure: p.clone(),
+                    heading: "Other results".to_string(),
+                });
+            }
+        }
+    }
+    let mut headings: Vec<&str> = Vec::new();
+    for p in &public {
+        if !headings.contains(&p.heading.as_str()) {
+            headings.push(&p.heading);
+        }
+    }
+    let everyone = SideView::public(game.ruleset(), game.scenario());
+    let seen = everyone.at(state);
+    let public_name = |id: &str| -> Option<String> {
+        match seen.counter(id) {
+            Some(c) if c.level >= SightLevel::Identity => Some(c.label),
+            Some(c) if c.level == SightLevel::Presence => Some(c.label),
+            Some(_) => None,
+            None => Some(id.to_string()),
+        }
+    };
+    let mut any = false;
+    for heading in headings {
+        let procs: Vec<&str> = public
+            .iter()
+            .filter(|p| p.heading == heading)
+            .map(|p| p.procedure.as_str())
+            .collect();
+        let mut rows = Vec::new();
+        for e in &events {
+            let EventKind::Resolved {
+                resolution,
+                counters,
+            } = &e.kind
+            else {
+                continue;
+            };
+            if !procs.contains(&resolution.procedure.as_str()) {
+                continue;
+            }
+            rows.push(vec![
+                cell(format!(
+                    "{}, {}",
+                    phase_of(game, e.cursor.step),
+                    clock_of(e)
+                )),
+                cell(gazette_sentence(
+                    game,
+                    resolution,
+                    counters,
+                    state.overrides.get(&e.seq),
+                    &public_name,
+                )),
+            ]);
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        any = true;
+        sheet.heading(heading);
+        sheet.table(&["When", "What happened"], rows, heading);
+    }
+    if !any {
+        sheet.heading("Results");
+        sheet.note("No public results this turn.");
+    }
+    Ok(sheet.finish())
+}
+
+/// The Control log: every event of the game (or of one turn) with its time, who made it, the
+/// step, the procedure, dice with provenance, the result, and overrides with their reasons.
+pub fn control_log_pdf(
+    game: &Game,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<Vec<u8>, ReportError> {
+    let span = options
+        .turn
+        .map_or_else(|| "whole game".to_string(), |t| turn_label(game, t));
+    let title = format!("Control log — {span}");
+    let facts = [
+        "Control only".to_string(),
+        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+    ];
+    let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
+    let state: &GameState = game.state();
+    // Each turn's entries in runs of one step: the step is said once, over its entries.
+    type Run = (String, Vec<Vec<GridCell>>);
+    let mut by_turn: BTreeMap<u32, Vec<Run>> = BTreeMap::new();
+    for e in game.events().iter().filter(|e| in_turn(e, options.turn)) {
+        let mut row = super::turn::event_row(game, state, e);
+        // Entry, Step, Event, Details → Entry, Time, By, Event, Details.
+        row.remove(1);
+        row.insert(1, cell(time_of(e)));
+        row.insert(2, cell(e.by.clone().unwrap_or_else(|| "—".to_string())));
+        let step = short_step(game, e.cursor.step);
+        let runs = by_turn.entry(e.cursor.turn).or_default();
+        match runs.last_mut() {
+            Some((last, rows)) if *last == step => rows.push(row),
+            _ => runs.push((step, vec![row])),
+        }
+    }
+    if by_turn.is_empty() {
+        sheet.heading("Events");
+        sheet.note("Nothing recorded.");
+    }
+    let bold = TextStyle {
+        weight: Weight::Bold,
+        ..sheet.body
+    };
+    for (turn, runs) in by_turn {
+        let label = turn_label(game, turn);
+        sheet.heading(&label);
+        for (step, rows) in runs {
+            // The step's name kept with its table's header and first rows.
+            sheet.writer.ensure(sheet.table_size * 8.0);
+            sheet.writer.space(mm(1.0));
+            sheet.writer.paragraph(None, &step, bold, 0.0);
+            sheet.table(
+                &["Entry", "Time", "By", "Event", "Details"],
+                rows,
+                &format!("{label} — {step}"),
+            );
+        }
+    }
+    sheet.writer.space(mm(2.0));
+    sheet.note(
+        "Times are the desk's local time when each entry was recorded. Undone entries stay in the \
+         journal, marked (undone). `umpire game verify` re-derives every app roll from the seed.",
+    );
+    Ok(sheet.finish())
+}
