@@ -18,10 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use umpire::server::{Signal, listen};
 use umpire::game::{Action, Actor, Game, Location};
 use umpire::megagame::remit::SignedIn;
 use umpire::rules::{Library, SourceFile};
+use umpire::server::{Signal, listen};
 
 fn fixture() -> SourceFile {
     pg::source("tests/fixtures/scenarios/skirmish.yaml")

@@ -70,8 +70,8 @@ fn the_desk_is_signed_in_as_its_login_and_shows_another_desks_event_live() {
     let pg = PgServer::start("desk-live");
     let name = game_name("live");
     let lib = Library::shipped();
-    let mut other =
-        umpire::server::create_at(&pg.url("greta", &name), &examples(), &lib, Some(2)).expect("create");
+    let mut other = umpire::server::create_at(&pg.url("greta", &name), &examples(), &lib, Some(2))
+        .expect("create");
     let greta = SignedIn::parse("Greta:game").expect("greta").actor();
     let url = pg.url("anna", &name);
     let mut harness = desk_at(&url);
@@ -160,7 +160,8 @@ fn the_desk_says_at_once_when_the_link_drops_and_sends_its_work_when_it_returns(
     let name = game_name("link");
     let lib = Library::shipped();
     let mut control =
-        umpire::server::create_at(&pg.url("greta", &name), &examples(), &lib, Some(3)).expect("create");
+        umpire::server::create_at(&pg.url("greta", &name), &examples(), &lib, Some(3))
+            .expect("create");
     let mut harness = desk_at(&link.url(&pg, "anna", &name));
     harness.run();
     harness

@@ -1,5 +1,6 @@
 //! The integration tests, in one binary (it links once instead of once per file): CLI, game
-//! sessions and journal, rulesets, scenarios, PDFs, the desk (egui_kittest) and shared games.
+//! sessions and journal, PDFs, the desk (egui_kittest), the players' view and shared games. The
+//! engine's own (rulesets, dice, scenarios, lookup shapes) are `crates/core/tests/engine`.
 
 mod common;
 mod kit;
@@ -11,31 +12,18 @@ mod desk_game;
 mod desk_megagame;
 mod desk_shared;
 mod desk_tools;
-mod dice;
-mod fuzz_loader;
 mod game;
 mod golden;
 mod hostile;
-mod inputs;
 mod journal;
-mod malformed;
 mod megagame;
 mod megagame_clock;
 mod megagame_paper;
 mod names;
 mod package;
-mod properties;
-mod references;
 mod report;
-mod ruleset_ailsh;
-mod ruleset_arquebus;
-mod ruleset_gradisca;
-mod ruleset_qrs;
-mod ruleset_rr3;
 mod safety;
-mod scenarios;
 mod serve;
-mod shapes;
 mod shared;
 mod tamper;
 mod transcription;

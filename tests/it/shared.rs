@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use common::pg::PgServer;
 use umpire::dice::Provenance;
 use umpire::game::Actor;
-use umpire::server::{Signal, listen};
 use umpire::game::{Action, EventKind, Game, GameError, Location, StoreError};
 use umpire::rules::{Library, SourceFile};
+use umpire::server::{Signal, listen};
 
 fn umpire() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
@@ -147,7 +147,8 @@ fn a_game_lives_on_the_server_and_every_game_command_takes_its_url() {
         ],
     );
     assert!(ok, "{out}");
-    let shared = umpire::server::open_at(&pg.url("greta", "published"), &lib).expect("open published");
+    let shared =
+        umpire::server::open_at(&pg.url("greta", "published"), &lib).expect("open published");
     assert_eq!(shared.events(), local.events());
     assert_eq!(shared.state(), local.state());
     let _ = std::fs::remove_dir_all(&dir);
@@ -158,7 +159,8 @@ fn a_server_that_is_not_there_is_named_with_what_to_do() {
     let lib = Library::shipped();
     // Nothing listens on port 1.
     let url = "postgres://umpire@127.0.0.1:1/umpire?game=x&connect_timeout=2";
-    let Err(GameError::Store(StoreError::Server { location, message })) = umpire::server::open_at(url, &lib)
+    let Err(GameError::Store(StoreError::Server { location, message })) =
+        umpire::server::open_at(url, &lib)
     else {
         panic!("expected a server error");
     };
@@ -581,7 +583,8 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
     let direct = pg.url("greta", "offline");
-    let mut control = umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let mut control =
+        umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
     let greta = SignedIn::parse("Greta:game").expect("game control").actor();
 
     let dir = std::env::temp_dir().join(format!("umpire-offline-{}", std::process::id()));
@@ -589,7 +592,8 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     let queue = dir.join("east.queue.json");
     let _ = std::fs::remove_file(&queue);
     let anna = SignedIn::parse("Anna:map:the_east").expect("anna").actor();
-    let mut east = umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("east desk");
+    let mut east =
+        umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("east desk");
     east.use_offline_queue(queue.clone()).expect("queue");
     east.act(
         &anna,
@@ -682,7 +686,8 @@ fn a_desk_cut_off_mid_phase_keeps_its_own_work_and_sends_it_when_the_link_return
     // The East desk crashes while offline; its queue is on disk. It comes back with the link.
     drop(east);
     link.restore();
-    let mut east = umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("reopen");
+    let mut east =
+        umpire::server::open_at(&link.url(&pg, "anna", "offline"), &lib).expect("reopen");
     east.use_offline_queue(queue.clone()).expect("queue back");
     assert_eq!(east.queued(), 5, "the queue survived the crash");
 
@@ -888,8 +893,8 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
     let pg = PgServer::start("enforce");
     let lib = Library::shipped();
     let name = "enforced";
-    let mut control =
-        umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(5)).expect("create");
+    let mut control = umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(5))
+        .expect("create");
     let greta = login_actor(&control);
     control
         .act(
@@ -1048,7 +1053,10 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
 fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
     let pg = PgServer::start("logins");
     let lib = Library::shipped();
-    drop(umpire::server::create_at(&pg.url("greta", "g"), &fixture(), &lib, Some(1)).expect("create"));
+    drop(
+        umpire::server::create_at(&pg.url("greta", "g"), &fixture(), &lib, Some(1))
+            .expect("create"),
+    );
 
     // No password anywhere: refused, saying where a password goes (and never asking off a
     // terminal).
@@ -1155,7 +1163,9 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
     assert_ne!(out.trim(), "0", "the desk's link is TLS");
     drop(pinned);
     let other = format!("sha256:{}", vec!["00"; 32].join(":"));
-    let Err(e) = umpire::server::open_at(&url(&format!("sslmode=require&fingerprint={other}")), &lib) else {
+    let Err(e) =
+        umpire::server::open_at(&url(&format!("sslmode=require&fingerprint={other}")), &lib)
+    else {
         panic!("a certificate that is not the pinned one was taken");
     };
     let text = e.to_string();
@@ -1199,8 +1209,8 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
     let pg = PgServer::start("remit-agree");
     let lib = Library::shipped();
     let name = "agree";
-    let mut game =
-        umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(7)).expect("create");
+    let mut game = umpire::server::create_at(&pg.url("greta", name), &examples(), &lib, Some(7))
+        .expect("create");
     let compare = |game: &Game| -> usize {
         let people = People::of(game);
         let tables: Vec<Option<String>> = std::iter::once(None)
@@ -1452,7 +1462,8 @@ fn an_offline_payment_past_the_floor_is_held_not_sent() {
     let link = common::pg::Link::new(pg.port);
     let lib = Library::shipped();
     let direct = pg.url("greta", "floor");
-    let mut control = umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
+    let mut control =
+        umpire::server::create_at(&direct, &examples(), &lib, Some(6)).expect("create");
     let greta = SignedIn::parse("Greta:game").expect("game control").actor();
     control
         .act(
@@ -1469,7 +1480,8 @@ fn an_offline_payment_past_the_floor_is_held_not_sent() {
     std::fs::create_dir_all(&dir).expect("dir");
     let queue = dir.join("desk.queue.json");
     let _ = std::fs::remove_file(&queue);
-    let mut desk = umpire::server::open_at(&link.url(&pg, "greta", "floor"), &lib).expect("second desk");
+    let mut desk =
+        umpire::server::open_at(&link.url(&pg, "greta", "floor"), &lib).expect("second desk");
     desk.use_offline_queue(queue.clone()).expect("queue");
     let pay = |by: i64| Action::Adjust {
         counter: "state-austria".into(),

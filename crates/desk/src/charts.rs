@@ -13,7 +13,9 @@ use saphyr_parser::{Event, Parser};
 use umpire_core::rules::layer;
 use umpire_core::rules::library::declared_id;
 use umpire_core::rules::locate::Seg;
-use umpire_core::rules::{Library, LoadErrors, RulesetFiles, RulesetSource, SourceFile, load_ruleset};
+use umpire_core::rules::{
+    Library, LoadErrors, RulesetFiles, RulesetSource, SourceFile, load_ruleset,
+};
 
 /// Label of the chart editor's ruleset picker.
 pub const CHART_RULESET_LABEL: &str = "Chart ruleset";
@@ -499,8 +501,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .parent()
         .ok_or_else(|| format!("{}: no folder", path.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    umpire_core::game::output::write_output(path, bytes, umpire_core::game::output::Existing::Replace)
-        .map_err(|e| e.to_string())
+    umpire_core::game::output::write_output(
+        path,
+        bytes,
+        umpire_core::game::output::Existing::Replace,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// The chart editor window's state.

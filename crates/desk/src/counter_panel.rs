@@ -154,9 +154,9 @@ impl GameDesk {
                     .statuses
                     .iter()
                     .map(|s| {
-                        umpire_core::game::words::capitalised(&umpire_core::game::words::status_words(
-                            ruleset, s,
-                        ))
+                        umpire_core::game::words::capitalised(
+                            &umpire_core::game::words::status_words(ruleset, s),
+                        )
                     })
                     .collect();
                 ui.label(
@@ -383,7 +383,9 @@ impl GameDesk {
                                 let shown = if value.is_empty() {
                                     "—".to_string()
                                 } else {
-                                    attribute_value_words(&umpire_core::rules::Value::Text(value.clone()))
+                                    attribute_value_words(&umpire_core::rules::Value::Text(
+                                        value.clone(),
+                                    ))
                                 };
                                 egui::ComboBox::from_id_salt(("hand_choice", &a.name))
                                     .width(FIELD_WIDTH)

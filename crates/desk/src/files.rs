@@ -36,7 +36,9 @@ pub fn read_recent(file: &Path) -> Vec<PathBuf> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(PathBuf::from)
-        .filter(|p| p.exists() || umpire_core::game::journal::location::is_server(&p.to_string_lossy()))
+        .filter(|p| {
+            p.exists() || umpire_core::game::journal::location::is_server(&p.to_string_lossy())
+        })
         .take(RECENT_LIMIT)
         .collect()
 }

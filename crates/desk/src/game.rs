@@ -762,7 +762,12 @@ impl GameDesk {
     }
 
     /// A hand change of a counter, with the umpire's note.
-    pub fn edit(&mut self, counter: &str, edit: umpire_core::game::Edit, note: Option<String>) -> bool {
+    pub fn edit(
+        &mut self,
+        counter: &str,
+        edit: umpire_core::game::Edit,
+        note: Option<String>,
+    ) -> bool {
         let set = match &edit {
             umpire_core::game::Edit::Set { attribute, .. } => Some(attribute.clone()),
             _ => None,

@@ -237,8 +237,10 @@ impl GameDesk {
                             self.game().scenario(),
                             self.game().state(),
                         ) {
-                            let place =
-                                umpire_core::game::words::position_words(self.game().scenario(), &at);
+                            let place = umpire_core::game::words::position_words(
+                                self.game().scenario(),
+                                &at,
+                            );
                             if ui
                                 .button(format!("{PLACE_LABEL} {} at {place}", counters.len()))
                                 .on_hover_text(

@@ -583,7 +583,10 @@ impl GameDesk {
 
     /// A hex in words: "hex 2834 (Treviglio)".
     pub fn hex_words(&self, hex: &str) -> String {
-        umpire_core::game::words::position_words(self.game().scenario(), &Position::Hex(hex.to_string()))
+        umpire_core::game::words::position_words(
+            self.game().scenario(),
+            &Position::Hex(hex.to_string()),
+        )
     }
 
     /// The hex of the selected counter, if it is on the hex map.

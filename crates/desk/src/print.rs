@@ -9,8 +9,8 @@ use eframe::egui::{self, RichText, Ui};
 use umpire_core::game::Game;
 use umpire_core::game::output::{Existing, OutputError, check_output, write_output};
 use umpire_core::game::scenario::Scenario;
-use umpire_report::{Paper, ReportOptions, Template, charts_pdf, scenario_pdf, turn_report_pdf};
 use umpire_core::rules::{Library, Ruleset};
+use umpire_report::{Paper, ReportOptions, Template, charts_pdf, scenario_pdf, turn_report_pdf};
 
 /// Label of the Print dialog's button.
 pub const PRINT_LABEL: &str = "Write the PDF";

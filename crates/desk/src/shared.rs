@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Color32, RichText, Ui};
 
 use super::game::GameDesk;
-use umpire_server::{Listener, Signal, listen};
 use umpire_core::game::scenario::ControlRole;
 use umpire_core::game::{Game, Location};
 use umpire_core::megagame::People;
 use umpire_core::megagame::remit::SignedIn;
+use umpire_server::{Listener, Signal, listen};
 
 /// Hover text of the link's status dot.
 pub const LINK_LABEL: &str = "Link to the server";
@@ -381,7 +381,8 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
                             "Another desk changed meanwhile: {}",
                             h.clashes
                                 .iter()
-                                .map(|c| umpire_core::game::describe::Words::of(desk.game()).clash(c))
+                                .map(|c| umpire_core::game::describe::Words::of(desk.game())
+                                    .clash(c))
                                 .collect::<Vec<_>>()
                                 .join("; ")
                         ))

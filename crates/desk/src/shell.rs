@@ -1170,7 +1170,9 @@ fn about_ui(ui: &mut Ui) {
             ui.label(RichText::new(show(super::config_dir())).monospace());
             ui.end_row();
             ui.label("Your transcriptions of missing tables");
-            ui.label(RichText::new(show(umpire_core::rules::layer::default_user_dir())).monospace());
+            ui.label(
+                RichText::new(show(umpire_core::rules::layer::default_user_dir())).monospace(),
+            );
             ui.end_row();
         });
 }

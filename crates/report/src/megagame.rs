@@ -532,7 +532,10 @@ pub fn statement_pdf(
         .filter(|c| {
             matches!(
                 people.class_of(&c.id),
-                Some(umpire_core::megagame::CounterClass::Army | umpire_core::megagame::CounterClass::Fleet)
+                Some(
+                    umpire_core::megagame::CounterClass::Army
+                        | umpire_core::megagame::CounterClass::Fleet
+                )
             ) && c.kind != umpire_core::game::scenario::CounterKind::Leader
         })
         .map(|c| umpire_core::megagame::ledger::item(c, &people))

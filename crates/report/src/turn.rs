@@ -239,10 +239,11 @@ fn set_report(
         }
         s
     };
-    let place = |removed: &Option<String>, position: &umpire_core::game::scenario::Position| match removed
-    {
-        Some(r) => format!("removed ({r})"),
-        None => position.to_string(),
+    let place = |removed: &Option<String>, position: &umpire_core::game::scenario::Position| {
+        match removed {
+            Some(r) => format!("removed ({r})"),
+            None => position.to_string(),
+        }
     };
     let mut seen: Vec<(String, bool, String, String)> = Vec::new();
     match &side_view {

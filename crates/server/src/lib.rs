@@ -22,11 +22,11 @@ use postgres::config::{Host, SslMode};
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Config};
 
+use umpire_core::game::Game;
 use umpire_core::game::event::Event;
 use umpire_core::game::journal::location::ServerAddress;
 use umpire_core::game::journal::{Entry, GameMeta, Location, Login, Store, StoreError};
 use umpire_core::game::refusal::{GameError, SetupError};
-use umpire_core::game::Game;
 use umpire_core::rules::{Library, SourceFile};
 
 /// The schema this build reads and writes on a server (`scripts/control-server.sql`).

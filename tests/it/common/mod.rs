@@ -1,82 +1,9 @@
-//! Helpers shared by the ruleset tests: resolve a procedure with physical dice and check the
-//! explanation. (Each test crate uses a subset.)
-#![allow(dead_code)]
+//! Helpers shared by the integration tests: the engine's (one file with the engine's own tests,
+//! `crates/core/tests/engine/common.rs`) and a PostgreSQL server of their own ([`pg`]).
+#![allow(dead_code, unused_imports)]
 
+#[path = "../../../crates/core/tests/engine/common.rs"]
+mod engine;
 pub mod pg;
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-use umpire::resolve::{DiceSource, Resolution, ResolveError, parse_inputs, resolve};
-use umpire::rules::{Library, Ruleset, Value};
-
-/// A shipped ruleset, loaded once per test binary; panics with the load errors if it fails.
-pub fn shipped(id: &str) -> &'static Ruleset {
-    static LIB: OnceLock<Library> = OnceLock::new();
-    let lib = LIB.get_or_init(Library::shipped);
-    lib.get(id).unwrap_or_else(|| {
-        panic!(
-            "{id} does not load: {:?}",
-            lib.failed
-                .iter()
-                .map(|(id, e)| format!("{id}: {e}"))
-                .collect::<Vec<_>>()
-        )
-    })
-}
-
-/// Typed inputs from NAME, VALUE pairs.
-pub fn inputs_for(
-    rs: &Ruleset,
-    procedure: &str,
-    inputs: &[(&str, &str)],
-) -> BTreeMap<String, Value> {
-    let p = rs
-        .procedure(procedure)
-        .unwrap_or_else(|| panic!("no procedure {procedure}"));
-    let pairs: Vec<(String, String)> = inputs
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    parse_inputs(p, &pairs).expect("inputs parse")
-}
-
-/// Resolves with physical dice (and a chart result, if given).
-pub fn try_run(
-    rs: &Ruleset,
-    procedure: &str,
-    inputs: &[(&str, &str)],
-    faces: &[&str],
-    chart: Option<&str>,
-) -> Result<Resolution, Box<ResolveError>> {
-    let p = rs
-        .procedure(procedure)
-        .unwrap_or_else(|| panic!("no procedure {procedure}"));
-    let given = inputs_for(rs, procedure, inputs);
-    let dice = DiceSource::Physical {
-        faces: faces.iter().map(|f| f.to_string()).collect(),
-        entered_by: None,
-    };
-    resolve(rs, p, &given, dice, chart).map_err(Box::new)
-}
-
-/// Resolves with physical dice; panics with the error.
-pub fn run_in(
-    rs: &Ruleset,
-    procedure: &str,
-    inputs: &[(&str, &str)],
-    faces: &[&str],
-) -> Resolution {
-    try_run(rs, procedure, inputs, faces, None)
-        .unwrap_or_else(|e| panic!("{procedure} {inputs:?} {faces:?}: {e}"))
-}
-
-/// Asserts that some explanation line contains `needle`.
-#[track_caller]
-pub fn explains(r: &Resolution, needle: &str) {
-    assert!(
-        r.explanation.iter().any(|l| l.contains(needle)),
-        "no explanation line contains {needle:?}:\n{}",
-        r.explanation.join("\n")
-    );
-}
+pub use engine::*;

@@ -14,7 +14,6 @@ pub mod location;
 mod meta;
 mod offline;
 
-
 use std::time::{Duration, Instant};
 
 use chrono::Utc;

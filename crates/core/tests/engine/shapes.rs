@@ -1,12 +1,11 @@
 //! Every table shape the engine must express, resolved with physical dice against the
 //! `tests/fixtures/shapes/shapes` ruleset, plus the QRS derived examples on the shipped rules.
 
-use std::path::Path;
 use std::sync::OnceLock;
 
-use umpire::dice::Fraction;
-use umpire::resolve::{Effect, Odds, Resolution, ResolveError, odds};
-use umpire::rules::{Library, Ruleset, load_ruleset, read_ruleset_dir};
+use umpire_core::dice::Fraction;
+use umpire_core::resolve::{Effect, Odds, Resolution, ResolveError, odds};
+use umpire_core::rules::{Library, Ruleset, load_ruleset, read_ruleset_dir};
 
 use crate::common;
 use common::{explains, inputs_for, run_in, try_run};
@@ -14,7 +13,7 @@ use common::{explains, inputs_for, run_in, try_run};
 fn shapes() -> &'static Ruleset {
     static SHAPES: OnceLock<Ruleset> = OnceLock::new();
     SHAPES.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shapes/shapes");
+        let dir = crate::root().join("tests/fixtures/shapes/shapes");
         let files = read_ruleset_dir(&dir).expect("fixture folder reads");
         match load_ruleset(&files) {
             Ok(r) => r,

@@ -7,15 +7,14 @@
 //! proptest prints the failing, shrunk inputs instead.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use umpire::dice::{DiceExpr, DieSet, Fraction};
-use umpire::resolve::{Odds, ResolveError, odds, prepare};
-use umpire::rules::{
+use umpire_core::dice::{DiceExpr, DieSet, Fraction};
+use umpire_core::resolve::{Odds, ResolveError, odds, prepare};
+use umpire_core::rules::{
     InputKind, InputSpec, Library, Procedure, Ruleset, Value, load_ruleset, read_ruleset_dir,
 };
 
@@ -38,7 +37,7 @@ fn config(cases: u32) -> Config {
 fn shapes() -> &'static Ruleset {
     static SHAPES: OnceLock<Ruleset> = OnceLock::new();
     SHAPES.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shapes/shapes");
+        let dir = crate::root().join("tests/fixtures/shapes/shapes");
         let files = read_ruleset_dir(&dir).expect("fixture folder reads");
         load_ruleset(&files).unwrap_or_else(|e| panic!("shapes fixture does not load:\n{e}"))
     })
@@ -107,7 +106,7 @@ fn sum_fractions(fractions: impl IntoIterator<Item = Fraction>) -> Option<Fracti
 type Key = (String, Option<i64>);
 
 /// Every throw of the prepared dice, with its weight: `None` when there are too many.
-fn each_throw(dice: &[&umpire::dice::Die]) -> Option<Vec<(Vec<i64>, u128)>> {
+fn each_throw(dice: &[&umpire_core::dice::Die]) -> Option<Vec<(Vec<i64>, u128)>> {
     let combinations = dice
         .iter()
         .try_fold(1u128, |acc, d| acc.checked_mul(d.faces.len() as u128))?;
@@ -278,7 +277,7 @@ fn check_procedure(
 }
 
 fn is_pool(procedure: &Procedure) -> bool {
-    matches!(procedure.lookup, umpire::rules::Lookup::Pool { .. })
+    matches!(procedure.lookup, umpire_core::rules::Lookup::Pool { .. })
 }
 
 /// Runs the odds properties on every procedure of `ruleset` that `pick` selects; returns how
@@ -486,7 +485,7 @@ proptest! {
     }
 }
 
-fn each_throw_unbounded(dice: &[&umpire::dice::Die]) -> Vec<(Vec<i64>, u128)> {
+fn each_throw_unbounded(dice: &[&umpire_core::dice::Die]) -> Vec<(Vec<i64>, u128)> {
     let mut out: Vec<(Vec<i64>, u128)> = vec![(Vec::new(), 1)];
     for die in dice {
         out = out

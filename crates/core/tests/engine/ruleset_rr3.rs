@@ -2,8 +2,8 @@
 //! text (digest §5, E1–E6) and the derived checks D1–D10, resolved with physical dice on the
 //! shipped ruleset. "L…" are lines of seeds/001_a316a7ada873c985.txt.
 
-use umpire::resolve::{Effect, Resolution, ResolveError, odds};
-use umpire::rules::{Ruleset, Value};
+use umpire_core::resolve::{Effect, Resolution, ResolveError, odds};
+use umpire_core::rules::{Ruleset, Value};
 
 use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run};

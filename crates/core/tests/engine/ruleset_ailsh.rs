@@ -2,8 +2,8 @@
 //! data can carry, plus the fixed-number procedures. Line numbers (L…) refer to
 //! seeds/000_73d28750ad550589.txt.
 
-use umpire::resolve::{Odds, Resolution, ResolveError, odds};
-use umpire::rules::{Ruleset, Value};
+use umpire_core::resolve::{Odds, Resolution, ResolveError, odds};
+use umpire_core::rules::{Ruleset, Value};
 
 use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run as try_run_in};
@@ -86,7 +86,7 @@ fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
 #[test]
 fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
     let rs = ailsh();
-    let steps = umpire::game::sequence::leaf_steps(rs);
+    let steps = umpire_core::game::sequence::leaf_steps(rs);
     let at = |id: &str| {
         steps
             .iter()
@@ -111,7 +111,7 @@ fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
         vec!["field_engineers_defence".to_string()]
     );
     // Every procedure the sequence names is in some leaf step.
-    fn named(steps: &[umpire::rules::Step], out: &mut Vec<String>) {
+    fn named(steps: &[umpire_core::rules::Step], out: &mut Vec<String>) {
         for s in steps {
             out.extend(s.procedures.iter().cloned());
             named(&s.steps, out);
@@ -2051,7 +2051,7 @@ fn engaged_sps_at_most_twice_the_engaging_sps_l1148() {
 /// actions (C.2.b), the Engagement limit at each fight's Engagement declarations (Steps 6-a, 7-a).
 #[test]
 fn movement_costs_and_the_engagement_limit_are_in_the_sequence_of_play() {
-    let steps = umpire::game::sequence::leaf_steps(ailsh());
+    let steps = umpire_core::game::sequence::leaf_steps(ailsh());
     let procedures_of = |id: &str| {
         steps
             .iter()
@@ -2196,28 +2196,29 @@ fn capitano_elimination_consequences_l324_l334() {
 // ── Scenario special rules with dice, placed in the Sequence of Play ─────────────────────────
 
 /// A game of a shipped ailsh scenario (its file under scenarios/ailsh/).
-fn scenario_game(file: &str, name: &str) -> umpire::game::Game {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+fn scenario_game(file: &str, name: &str) -> umpire_core::game::Game {
+    let root = crate::root();
     let path = root.join("scenarios/ailsh").join(file);
-    let source = umpire::rules::SourceFile {
+    let source = umpire_core::rules::SourceFile {
         name: path.display().to_string(),
         text: std::fs::read_to_string(&path).expect("scenario file"),
     };
     let dir = std::env::temp_dir().join(format!("umpire-ailsh-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
-    static LIB: std::sync::OnceLock<umpire::rules::Library> = std::sync::OnceLock::new();
-    let lib = LIB.get_or_init(umpire::rules::Library::shipped);
-    umpire::game::Game::create(&dir.join("game.umpire"), &source, lib, Some(5)).expect("create")
+    static LIB: std::sync::OnceLock<umpire_core::rules::Library> = std::sync::OnceLock::new();
+    let lib = LIB.get_or_init(umpire_core::rules::Library::shipped);
+    umpire_core::game::Game::create(&dir.join("game.umpire"), &source, lib, Some(5))
+        .expect("create")
 }
 
 /// The pending items of `game` with its cursor at turn `turn` (a calendar label) and leaf step
 /// `step`.
 fn pending_at(
-    game: &umpire::game::Game,
+    game: &umpire_core::game::Game,
     turn: &str,
     step: &str,
-) -> Vec<umpire::game::sequence::Pending> {
+) -> Vec<umpire_core::game::sequence::Pending> {
     let mut state = game.state().clone();
     state.cursor.turn = game
         .scenario()
@@ -2228,7 +2229,7 @@ fn pending_at(
         .iter()
         .position(|s| s.id == step)
         .unwrap_or_else(|| panic!("no leaf step {step}"));
-    umpire::game::sequence::pending(game.ruleset(), game.scenario(), &state)
+    umpire_core::game::sequence::pending(game.ruleset(), game.scenario(), &state)
 }
 
 /// The schedule `schedule` puts an item naming `procedure` at `step` on `due` turns (mandatory
@@ -2236,7 +2237,7 @@ fn pending_at(
 /// and nothing at `step` on `not_due` turns nor at `elsewhere` on a due turn.
 #[track_caller]
 fn scheduled_at(
-    game: &umpire::game::Game,
+    game: &umpire_core::game::Game,
     schedule: &str,
     procedure: &str,
     step: &str,
@@ -2752,9 +2753,9 @@ fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
         ]
     };
     let typed = |pairs: Vec<(String, String)>| {
-        umpire::resolve::parse_inputs(assault, &pairs).expect("inputs parse")
+        umpire_core::resolve::parse_inputs(assault, &pairs).expect("inputs parse")
     };
-    let storm = umpire::resolve::prepare(ailsh, assault, &typed(given("storm")));
+    let storm = umpire_core::resolve::prepare(ailsh, assault, &typed(given("storm")));
     assert!(storm.is_ok(), "{:?}", storm.err());
     let storm = storm.unwrap();
     assert!(storm.scope().get("attacker_force_sp").is_none());
@@ -2766,8 +2767,8 @@ fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
         "{:?}",
         storm.explanation()
     );
-    match umpire::resolve::prepare(ailsh, assault, &typed(given("skirmish"))) {
-        Err(umpire::resolve::ResolveError::MissingInputs { missing, .. }) => {
+    match umpire_core::resolve::prepare(ailsh, assault, &typed(given("skirmish"))) {
+        Err(umpire_core::resolve::ResolveError::MissingInputs { missing, .. }) => {
             let names: Vec<&str> = missing.iter().map(|m| m.name.as_str()).collect();
             assert_eq!(names, ["attacker_force_sp", "defender_force_sp"]);
         }
@@ -2776,8 +2777,8 @@ fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
     let mut skirmish = given("skirmish");
     skirmish.push(("attacker_force_sp".into(), "12".into()));
     skirmish.push(("defender_force_sp".into(), "9".into()));
-    let prepared =
-        umpire::resolve::prepare(ailsh, assault, &typed(skirmish)).expect("a Skirmish with SPs");
+    let prepared = umpire_core::resolve::prepare(ailsh, assault, &typed(skirmish))
+        .expect("a Skirmish with SPs");
     assert!(
         prepared
             .explanation()

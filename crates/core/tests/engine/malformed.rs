@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use umpire::rules::{Library, LoadError, RulesetFiles, SourceFile, load_ruleset, read_ruleset_dir};
+use umpire_core::rules::{
+    Library, LoadError, RulesetFiles, SourceFile, load_ruleset, read_ruleset_dir,
+};
 
 /// One malformed fixture and the single error it must give.
 struct Case {
@@ -308,7 +310,7 @@ const CASES: &[Case] = &[
 ];
 
 fn fixtures_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/malformed")
+    crate::root().join("tests/fixtures/malformed")
 }
 
 fn fixture(dir: &str) -> RulesetFiles {
@@ -453,8 +455,7 @@ fn fixtures_use_a_minimal_valid_ruleset_shape() {
 }
 
 fn shipped_qrs() -> RulesetFiles {
-    read_ruleset_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/qrs"))
-        .expect("tables/qrs is readable")
+    read_ruleset_dir(&crate::root().join("tables/qrs")).expect("tables/qrs is readable")
 }
 
 #[test]

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use umpire::game::scenario::{
+use umpire_core::game::scenario::{
     CounterKind, CounterSpec, Position, Scenario, ScenarioLibrary, distribute_sp,
     five_day_calendar, load_scenario, shipped_scenarios,
 };
-use umpire::rules::{Library, LoadError, SourceFile, Value};
+use umpire_core::rules::{Library, LoadError, SourceFile, Value};
 
 fn rulesets() -> &'static Library {
     static LIB: OnceLock<Library> = OnceLock::new();

@@ -2,8 +2,8 @@
 //! derived test vectors, resolved with physical dice on the shipped ruleset. "L…" are lines of
 //! seeds/003_d1258e844ae2dec0.txt (printed page N is line 10 + 2·(N − 1)).
 
-use umpire::resolve::{Resolution, ResolveError, odds};
-use umpire::rules::Ruleset;
+use umpire_core::resolve::{Resolution, ResolveError, odds};
+use umpire_core::rules::Ruleset;
 
 use crate::common;
 use common::{explains, inputs_for, run_in, shipped, try_run};

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use umpire::resolve::{DiceSource, Resolution, ResolveError, parse_inputs, resolve};
-use umpire::rules::{Library, Ruleset, Value};
+use umpire_core::resolve::{DiceSource, Resolution, ResolveError, parse_inputs, resolve};
+use umpire_core::rules::{Library, Ruleset, Value};
 
 fn qrs() -> &'static Ruleset {
     static LIB: OnceLock<Library> = OnceLock::new();
@@ -292,7 +292,7 @@ fn double_five_once_only_caps_the_fives_at_one_hit() {
         parse_inputs(p, &pairs).expect("inputs")
     };
     let odds_of = |rs: &Ruleset| {
-        let odds = umpire::resolve::odds(rs, rs.procedure("shooting").expect("p"), &given(rs))
+        let odds = umpire_core::resolve::odds(rs, rs.procedure("shooting").expect("p"), &given(rs))
             .expect("odds");
         let total: num_bigint::BigUint = odds.outcomes.iter().map(|o| &o.count).sum();
         let at_least_two: num_bigint::BigUint = odds
@@ -636,7 +636,7 @@ fn shooting_odds_at_34_dice_match_the_multinomial() {
     .collect();
     let inputs = parse_inputs(p, &pairs).expect("inputs");
     let start = std::time::Instant::now();
-    let odds = umpire::resolve::odds(qrs(), p, &inputs).expect("odds");
+    let odds = umpire_core::resolve::odds(qrs(), p, &inputs).expect("odds");
     assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
     let n = 34u32;
     assert_eq!(odds.cases, BigUint::from(6u32).pow(n));

@@ -3,8 +3,8 @@
 //! citing its line in seeds/004_9b3b8f080dc13fa8.txt ("AT-nn" are the acceptance
 //! vectors of the digest, rules-digests/gradisca.md §6). Ambiguous rules are tested
 //! under each ruling option.
-use umpire::resolve::{DiceSource, Resolution, odds, parse_inputs, resolve};
-use umpire::rules::{Cell, Library, Ruleset, Value};
+use umpire_core::resolve::{DiceSource, Resolution, odds, parse_inputs, resolve};
+use umpire_core::rules::{Cell, Library, Ruleset, Value};
 
 fn ruleset() -> Ruleset {
     let lib = Library::shipped();

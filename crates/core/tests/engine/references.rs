@@ -5,12 +5,12 @@
 //! docs/numbering/<ruleset>.yaml, so CI needs no copy of the texts.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const RULESETS: [&str; 5] = ["ailsh", "rr3", "qrs", "arquebus", "gradisca"];
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+fn root() -> PathBuf {
+    crate::root()
 }
 
 /// A text's length and its blank lines, from its numbering map.
@@ -279,7 +279,7 @@ fn no_text_shown_to_users_cites_a_line_of_the_text() {
 /// hand changes, and a status an effect names outside it would have no name to show.
 #[test]
 fn every_status_an_effect_names_is_a_listed_marker() {
-    let lib = umpire::rules::Library::shipped();
+    let lib = umpire_core::rules::Library::shipped();
     for id in RULESETS {
         let r = lib.get(id).expect("shipped ruleset");
         assert!(!r.statuses.is_empty(), "{id} lists no status markers");

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use umpire::rules::{InputKind, Library, Value};
+use umpire_core::rules::{InputKind, Library, Value};
 
 use crate::common::{shipped, try_run};
 
@@ -84,7 +84,7 @@ fn a_field_combat_without_artillery_does_not_ask_artillery_fire_values() {
 /// give, read by nothing). And what it asks is a subset of what it asks with less given.
 #[test]
 fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
-    use umpire::resolve::{ResolveError, prepare};
+    use umpire_core::resolve::{ResolveError, prepare};
     let lib = Library::shipped();
     let mut idle = Vec::new();
     let mut cases = 0;
@@ -97,10 +97,10 @@ fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
             }
             for m in &p.modifiers {
                 read.extend(m.when.iter().flat_map(|w| w.reads()).map(String::as_str));
-                if let umpire::rules::ModifierValue::Expr(e) = &m.value {
+                if let umpire_core::rules::ModifierValue::Expr(e) = &m.value {
                     read.extend(e.reads().iter().map(String::as_str));
                 }
-                if let umpire::rules::ModifierValue::Table(t) = &m.value {
+                if let umpire_core::rules::ModifierValue::Table(t) = &m.value {
                     for e in t.row.iter().chain(&t.column).chain(&t.line) {
                         read.extend(e.reads().iter().map(String::as_str));
                     }
@@ -163,7 +163,7 @@ fn no_procedure_asks_for_an_input_that_cannot_change_the_result() {
 #[test]
 fn partial_evaluation_needs_only_what_can_still_matter() {
     use std::collections::BTreeSet;
-    use umpire::rules::{Expr, Partial, Scope};
+    use umpire_core::rules::{Expr, Partial, Scope};
     let e = Expr::compile("within_range && !leader_is_oc && oc != 0").expect("compiles");
     let mut s = Scope::new();
     s.set("within_range", Value::Bool(false));
@@ -204,7 +204,7 @@ fn partial_evaluation_needs_only_what_can_still_matter() {
 /// within range of an OC who is not the leader (arquebus 6.2).
 #[test]
 fn an_input_behind_a_false_guard_is_not_asked() {
-    use umpire::resolve::needed::needed_inputs;
+    use umpire_core::resolve::needed::needed_inputs;
     let arquebus = shipped("arquebus");
     let p = arquebus
         .procedure("continuation_battle")

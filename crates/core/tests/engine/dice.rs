@@ -1,7 +1,7 @@
 //! Dice: the seeded stream (pinned), physical entry, custom dice, provenance, notation errors
 //! and exact distributions.
 
-use umpire::dice::{
+use umpire_core::dice::{
     AppDice, DiceError, DiceExpr, Die, DieFace, DieSet, Fraction, Provenance, Roll,
     SAMPLER_ALGORITHM,
 };
@@ -549,7 +549,7 @@ fn app_rolls_of_keep_and_success_pools_fit_their_exact_odds() {
         let mut cells = 0;
         let (mut expected_acc, mut seen_acc) = (0.0, 0.0);
         for (value, count) in exact.counts() {
-            expected_acc += f64::from(rolls) * umpire::dice::ratio_f64(count, exact.total());
+            expected_acc += f64::from(rolls) * umpire_core::dice::ratio_f64(count, exact.total());
             seen_acc += f64::from(*seen.get(&value).unwrap_or(&0));
             if expected_acc >= 5.0 {
                 chi += (seen_acc - expected_acc).powi(2) / expected_acc;
@@ -705,7 +705,7 @@ fn big(n: u128) -> num_bigint::BigUint {
 }
 
 /// A distribution's counts as small numbers (the tests' cases fit 128 bits).
-fn small(dist: &umpire::dice::Distribution) -> Vec<(i64, u128)> {
+fn small(dist: &umpire_core::dice::Distribution) -> Vec<(i64, u128)> {
     dist.counts()
         .map(|(v, c)| (v, u128::try_from(c).expect("fits 128 bits")))
         .collect()
@@ -730,8 +730,8 @@ fn five_hundred_d6_is_exact_past_128_bits() {
     // Symmetric about 1750.
     assert_eq!(dist.probability(1700), dist.probability(1800));
     // The window against convolution one die at a time (a weighted die takes that path).
-    let one = umpire::dice::Distribution::from_weights((1..=6).map(|v| (v, 1)));
-    let mut slow = umpire::dice::Distribution::constant(0);
+    let one = umpire_core::dice::Distribution::from_weights((1..=6).map(|v| (v, 1)));
+    let mut slow = umpire_core::dice::Distribution::constant(0);
     for _ in 0..60 {
         slow = slow.add(&one).expect("in range");
     }
@@ -829,15 +829,15 @@ fn a_notation_past_the_budget_is_refused_at_once_with_what_fits() {
     assert!(
         parse(&format!("{fits}d1000"))
             .cost()
-            .fits(&umpire::dice::Budget::default())
+            .fits(&umpire_core::dice::Budget::default())
     );
     assert!(
         !parse(&format!("{}d1000", fits + 1))
             .cost()
-            .fits(&umpire::dice::Budget::default())
+            .fits(&umpire_core::dice::Budget::default())
     );
     // A larger budget takes it.
-    let generous = umpire::dice::Budget {
+    let generous = umpire_core::dice::Budget {
         seconds: 1.0e9,
         bytes: 1.0e15,
     };
@@ -849,7 +849,7 @@ fn a_notation_past_the_budget_is_refused_at_once_with_what_fits() {
 fn an_estimate_is_near_the_exact_odds_within_its_margin() {
     let expr = parse("3d6");
     let exact = expr.distribution().expect("exact");
-    let estimate = umpire::dice::Estimate::run(&expr, 0.05, 7);
+    let estimate = umpire_core::dice::Estimate::run(&expr, 0.05, 7);
     assert!(estimate.throws >= 10_000);
     assert_eq!(estimate.counts.values().sum::<u64>(), estimate.throws);
     for (value, p) in estimate.probabilities() {
@@ -860,7 +860,7 @@ fn an_estimate_is_near_the_exact_odds_within_its_margin() {
         );
     }
     // The same seed, the same estimate.
-    assert_eq!(umpire::dice::Estimate::run(&expr, 0.05, 7), estimate);
+    assert_eq!(umpire_core::dice::Estimate::run(&expr, 0.05, 7), estimate);
 }
 
 /// App rolls of the shapes added last: exploding, rerolled, Fudge, d66 and counted dice
@@ -879,7 +879,7 @@ fn app_rolls_of_every_new_shape_fit_their_exact_odds() {
         let (mut chi, mut cells) = (0.0, 0usize);
         let (mut expected_acc, mut seen_acc) = (0.0, 0.0);
         for (value, count) in exact.counts() {
-            expected_acc += f64::from(rolls) * umpire::dice::ratio_f64(count, exact.total());
+            expected_acc += f64::from(rolls) * umpire_core::dice::ratio_f64(count, exact.total());
             seen_acc += f64::from(*seen.get(&value).unwrap_or(&0));
             if expected_acc >= 5.0 {
                 chi += (seen_acc - expected_acc).powi(2) / expected_acc;

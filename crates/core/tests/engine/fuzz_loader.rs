@@ -3,13 +3,11 @@
 //!
 //! Bounded: 300 cases per property (`UMPIRE_FUZZ_CASES` overrides), no regression files written.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
-use umpire::rules::locate::{YamlIndex, YamlPath};
-use umpire::rules::{LoadErrors, RulesetFiles, SourceFile, load_ruleset, read_ruleset_dir};
+use umpire_core::rules::locate::{YamlIndex, YamlPath};
+use umpire_core::rules::{LoadErrors, RulesetFiles, SourceFile, load_ruleset, read_ruleset_dir};
 
 fn config() -> Config {
     Config {
@@ -851,8 +849,7 @@ proptest! {
 // (b) Mutations of the shipped, valid qrs ruleset.
 
 fn qrs() -> RulesetFiles {
-    read_ruleset_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/qrs"))
-        .expect("tables/qrs is readable")
+    read_ruleset_dir(&crate::root().join("tables/qrs")).expect("tables/qrs is readable")
 }
 
 #[derive(Debug, Clone)]
