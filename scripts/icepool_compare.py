@@ -157,7 +157,7 @@ def umpire_distribution(umpire, notation):
         return None, f"umpire failed: {lines[-1]}"
     # Shape (src/cli/roll.rs): {"expr": ..., "distribution": [{"value", "probability",
     # "fraction": "n/d"}, ...]}; zero-probability values are absent.
-    # `umpire odds` (src/resolve/odds.rs): {"outcomes": [{"code", "value", "fraction"}, ...]}.
+    # `umpire odds` (crates/core/src/resolve/odds.rs): {"outcomes": [{"code", "value", "fraction"}, ...]}.
     data = json.loads(out.stdout)
     rows = data["distribution"] if notation is not None else data["outcomes"]
     return {int(r["value"]): Fraction(r["fraction"]) for r in rows}, None

@@ -1,5 +1,5 @@
 //! `umpire serve GAME [--bind ADDR:PORT]`: the players' view — each side follows the game live
-//! on its own phones over the LAN, read-only, its side only (src/serve).
+//! on its own phones over the LAN, read-only, its side only (the umpire-serve crate).
 
 use std::io::Write;
 use std::net::SocketAddr;

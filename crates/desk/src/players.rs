@@ -1,4 +1,4 @@
-//! File → Players' view…: serve the open game to the players' phones (src/serve) — off until
+//! File → Players' view…: serve the open game to the players' phones (the umpire-serve crate) — off until
 //! the umpire starts it, on the LAN address the umpire chooses; a QR code, a link and a short
 //! code per side; new links (the old ones refused from then on) at a click.
 
