@@ -1183,10 +1183,11 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         } => soak(cli, file, *actions, by.clone(), *gentle, *wait_for),
         GameCommand::Effects { file, entry } => {
             let (game, _) = open(cli, file)?;
+            let words = umpire::game::describe::Words::of(&game);
             for p in game.proposals(*entry)? {
                 let what = describe_effect(&p.effect);
                 match (&p.change, &p.choice) {
-                    (Some(c), _) => println!("  {what}: proposed {}", serde_json::to_string(c)?),
+                    (Some(c), _) => println!("  {what}: proposed {}", words.change(c)),
                     (None, Some(choice)) => println!("  {what}: {choice}"),
                     (None, None) => println!("  {what}"),
                 }

@@ -560,3 +560,39 @@ fn every_effect_text_of_the_shipped_rulesets_is_in_words() {
     }
     assert!(checked > 100, "effect texts checked: {checked}");
 }
+
+/// `game effects` proposes its changes in words ("French Gendarmes (Chaumont): Strength Points
+/// (current) 6 → 4"), not as the journal's JSON.
+#[test]
+fn proposed_changes_are_shown_in_words() {
+    let dir = scratch("effects");
+    let text = played(
+        &dir,
+        "ailsh_1_venice_at_bay_1509",
+        &[
+            &[
+                "resolve",
+                "attrition",
+                "--counter",
+                "force=French Gendarmes (Chaumont)",
+                "-i",
+                "trigger=attrition_segment",
+                "-i",
+                "force_sp=6",
+                "-i",
+                "weather=fair",
+                "--roll",
+                "3",
+                "--chart-result",
+                "2",
+            ],
+            &["effects", "2"],
+        ],
+    );
+    assert!(
+        text.contains("proposed French Gendarmes (Chaumont): Strength Points (current) 6 → 4"),
+        "{text}"
+    );
+    assert_in_words("game effects", &text);
+    assert!(!text.contains("{\""), "{text}");
+}
