@@ -159,3 +159,47 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Games recorded before effects were typed (`tests/fixtures/games/*-before-typed-effects.jsonl`,
+/// exported by the build before: notes, losses, eliminations, a follow-up, a ledger set) still
+/// import, verify whole and export byte for byte as they were: the journal's JSON did not change.
+#[test]
+fn games_recorded_before_typed_effects_still_open_and_verify() {
+    let dir = std::env::temp_dir().join(format!("umpire-old-games-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games");
+    let mut kinds = std::collections::BTreeSet::new();
+    for name in ["venice", "rr3", "qrs"] {
+        let old = fixtures.join(format!("{name}-before-typed-effects.jsonl"));
+        let text = std::fs::read_to_string(&old).expect("fixture");
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            if let Some(effects) = v.pointer("/entry/resolution/outcome/effects") {
+                for e in effects.as_array().expect("effects") {
+                    kinds.insert(e["kind"].as_str().expect("a kind").to_string());
+                }
+            }
+        }
+        let game = dir.join(format!("{name}.umpire"));
+        let game = game.to_string_lossy().to_string();
+        let r = crate::cli::umpire(&["game", "import", &old.to_string_lossy(), "-o", &game]);
+        assert!(r.success, "{name}: {}", r.show());
+        let r = crate::cli::umpire(&["game", "verify", &game]);
+        assert!(
+            r.success && r.stdout.contains("verified"),
+            "{name}: {}",
+            r.show()
+        );
+        let r = crate::cli::umpire(&["game", "export", &game, "--jsonl", "--with-seed"]);
+        assert!(r.success, "{name}: {}", r.show());
+        assert_eq!(r.stdout, text, "{name}: exported as it was recorded");
+    }
+    let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    assert_eq!(
+        kinds,
+        ["eliminate", "follow_up", "note", "set", "sp_loss"],
+        "the fixtures hold these kinds"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
