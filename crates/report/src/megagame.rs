@@ -319,7 +319,7 @@ fn gazette_sentence(
             .outcome
             .effects
             .iter()
-            .filter(|x| x.kind == "sp_loss")
+            .filter(|x| x.kind == umpire_core::rules::EffectKind::SpLoss)
             .filter_map(|x| {
                 let amount = x.amount?;
                 let who = x

@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::event::CounterChange;
 use super::state::{CounterState, GameState};
 use crate::resolve::Effect;
-use crate::rules::{InputKind, Procedure, Ruleset, Value};
+use crate::rules::{EffectKind, InputKind, Procedure, Ruleset, Value};
 
 /// An input value taken from the counters, with where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -298,8 +298,8 @@ pub fn propose(
     for effect in effects {
         let cands = candidates(effect, state, roles);
         let single = (cands.len() == 1).then(|| cands[0].clone());
-        let (change, choice) = match effect.kind.as_str() {
-            "sp_loss" => {
+        let (change, choice) = match effect.kind {
+            EffectKind::SpLoss => {
                 let amount = effect.amount.unwrap_or(0);
                 match (&ruleset.strength_attribute, single) {
                     (Some(_), Some(id)) => (
@@ -322,7 +322,7 @@ pub fn propose(
                     ),
                 }
             }
-            "status" => match (single, &effect.status) {
+            EffectKind::Status => match (single, &effect.status) {
                 (Some(id), Some(status)) => (
                     Some(CounterChange::Status {
                         counter: id,
@@ -340,7 +340,7 @@ pub fn propose(
                 ),
                 _ => (None, None),
             },
-            "eliminate" => match single {
+            EffectKind::Eliminate => match single {
                 Some(id) => (
                     Some(CounterChange::Remove {
                         counter: id,
@@ -356,12 +356,14 @@ pub fn propose(
                     )),
                 ),
             },
-            "adjust" | "set" => attribute_change(effect, state, &cands, single),
-            "retreat" | "advance" | "move" => (
+            EffectKind::Adjust | EffectKind::Set => attribute_change(effect, state, &cands, single),
+            EffectKind::Retreat | EffectKind::Advance | EffectKind::Move => (
                 None,
                 Some("move the counters on the table, then record the move".into()),
             ),
-            _ => (None, None),
+            // Words and numbers for the umpire, and a procedure queued by the Sequence of Play:
+            // no counter changes.
+            EffectKind::FollowUp | EffectKind::Note | EffectKind::Value => (None, None),
         };
         out.push(Proposal {
             effect: effect.clone(),
@@ -410,8 +412,8 @@ fn attribute_change(
     let Some(attribute) = effect.attribute.clone() else {
         return (None, None);
     };
-    let what = match (effect.kind.as_str(), effect.amount, &effect.value) {
-        ("adjust", Some(by), _) => format!("{attribute} {by:+}"),
+    let what = match (effect.kind, effect.amount, &effect.value) {
+        (EffectKind::Adjust, Some(by), _) => format!("{attribute} {by:+}"),
         (_, Some(a), _) => format!("{attribute} = {a}"),
         (_, None, Some(v)) => format!("{attribute} = {v}"),
         _ => attribute.clone(),
@@ -432,14 +434,14 @@ fn attribute_change(
             }),
         );
     };
-    let change = match (effect.kind.as_str(), effect.amount, &effect.value) {
-        ("adjust", Some(0), _) => return (None, None),
-        ("adjust", Some(by), _) => CounterChange::Adjust {
+    let change = match (effect.kind, effect.amount, &effect.value) {
+        (EffectKind::Adjust, Some(0), _) => return (None, None),
+        (EffectKind::Adjust, Some(by), _) => CounterChange::Adjust {
             counter: id,
             attribute,
             by,
         },
-        ("set", amount, value) => {
+        (EffectKind::Set, amount, value) => {
             let Some(to) = amount.map(Value::Int).or_else(|| value.clone()) else {
                 return (None, None);
             };
@@ -458,6 +460,7 @@ fn attribute_change(
                 to,
             }
         }
+        // An adjust with no amount; the other kinds do not come here.
         _ => return (None, None),
     };
     (Some(change), None)

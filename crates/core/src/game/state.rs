@@ -358,7 +358,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                 state.follow_ups.remove(i);
             }
             for effect in &resolution.outcome.effects {
-                if effect.kind == "follow_up"
+                if effect.kind == crate::rules::EffectKind::FollowUp
                     && let Some(p) = &effect.procedure
                 {
                     state.follow_ups.push(FollowUp {

@@ -23,7 +23,7 @@ use serde::Serialize;
 use super::event::{Audience, CounterChange, Event, EventKind};
 use super::scenario::{CounterKind, Position, Scenario};
 use super::state::{CounterState, GameState, append_event, initial_state, replay};
-use crate::rules::{Condition, Owner, PieceKind, Reveal, Ruleset, Value, Visibility};
+use crate::rules::{Condition, EffectKind, Owner, PieceKind, Reveal, Ruleset, Value, Visibility};
 
 pub use crate::rules::SightLevel;
 
@@ -351,7 +351,7 @@ impl<'a> SideView<'a> {
             .outcome
             .effects
             .iter()
-            .filter(|x| x.kind != "follow_up" && x.kind != "note")
+            .filter(|x| !matches!(x.kind, EffectKind::FollowUp | EffectKind::Note))
             .map(crate::resolve::describe_effect)
             .collect();
         let mut lines = vec![if effects.is_empty() {
@@ -407,7 +407,7 @@ impl<'a> SideView<'a> {
             .outcome
             .effects
             .iter()
-            .filter(|x| x.kind != "follow_up" && x.kind != "note")
+            .filter(|x| !matches!(x.kind, EffectKind::FollowUp | EffectKind::Note))
             .all(|x| x.amount == Some(0))
             || resolution.outcome.effects.is_empty();
         let names: Vec<String> = counters

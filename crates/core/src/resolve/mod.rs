@@ -16,8 +16,8 @@ pub use odds::{Odds, OutcomeOdds, odds};
 
 use crate::dice::{AppDice, DiceExpr, Provenance, Roll};
 use crate::rules::{
-    AppliesTo, Cell, EffectSpec, HitRule, Key, KeyKind, Lookup, ModifierValue, Procedure, Ruleset,
-    Scope, Success, Table, TableRef, Value,
+    AppliesTo, Cell, EffectKind, EffectSpec, HitRule, Key, KeyKind, Lookup, ModifierValue,
+    Procedure, Ruleset, Scope, Success, Table, TableRef, Value,
 };
 
 /// Where the dice come from.
@@ -74,8 +74,8 @@ fn held() -> bool {
 /// An effect of an outcome, with its amount computed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Effect {
-    /// Kind (sp_loss, status, follow_up…).
-    pub kind: String,
+    /// Kind (written `sp_loss`, `status`, `follow_up`… as before it was typed).
+    pub kind: crate::rules::EffectKind,
     /// Side it falls on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
@@ -959,7 +959,7 @@ fn effects_from(specs: &[EffectSpec], scope: &Scope) -> Result<Vec<Effect>, Reso
                 .transpose()
                 .map_err(expr_err(format!("amount of a {} effect", s.kind)))?;
             Ok(Effect {
-                kind: s.kind.clone(),
+                kind: s.kind,
                 side: s.side.clone(),
                 amount,
                 status: s.status.clone(),
@@ -1792,7 +1792,7 @@ pub fn describe_effect(e: &Effect) -> String {
     let words = |t: &str| t.replace('_', " ");
     // A note with a number says the number ("attacker: 9 thousand men left"), never the words
     // alone.
-    if e.kind == "note"
+    if e.kind == EffectKind::Note
         && let Some(a) = e.amount
     {
         let side = e
@@ -1802,52 +1802,41 @@ pub fn describe_effect(e: &Effect) -> String {
         let text = e.text.as_deref().unwrap_or_default();
         return format!("{side}{a} {text}").trim_end().to_string();
     }
-    let what = match (e.kind.as_str(), e.amount, &e.value) {
-        ("sp_loss", Some(a), _) => format!("loses {a} SP"),
-        ("sp_loss", None, _) => "loses SP".to_string(),
-        ("retreat", Some(a), _) => format!("retreats {a}"),
-        ("advance", Some(a), _) => format!("advances {a}"),
-        ("eliminate", _, _) => "eliminated".to_string(),
-        ("adjust", Some(a), _) => {
-            format!("{} {a:+}", words(e.attribute.as_deref().unwrap_or("value")))
-        }
+    let attribute = || words(e.attribute.as_deref().unwrap_or("value"));
+    // The kind's own word with the amount, where the kind has no sentence of its own.
+    let plain = || match e.amount {
+        Some(a) => format!("{} {a}", words(e.kind.id())),
+        None => words(e.kind.id()),
+    };
+    let what = match e.kind {
+        EffectKind::SpLoss => e
+            .amount
+            .map_or_else(|| "loses SP".to_string(), |a| format!("loses {a} SP")),
+        EffectKind::Retreat => e.amount.map_or_else(plain, |a| format!("retreats {a}")),
+        EffectKind::Advance => e.amount.map_or_else(plain, |a| format!("advances {a}")),
+        EffectKind::Eliminate => "eliminated".to_string(),
+        EffectKind::Adjust => e
+            .amount
+            .map_or_else(plain, |a| format!("{} {a:+}", attribute())),
         // "army becomes mutinous", "character is no longer alive", "treasury set to 12".
-        ("set", Some(a), _) => {
-            format!(
-                "{} set to {a}",
-                words(e.attribute.as_deref().unwrap_or("value"))
-            )
-        }
-        ("set", None, Some(Value::Bool(true))) => {
-            format!(
-                "becomes {}",
-                words(e.attribute.as_deref().unwrap_or("value"))
-            )
-        }
-        ("set", None, Some(Value::Bool(false))) => {
-            format!(
-                "is no longer {}",
-                words(e.attribute.as_deref().unwrap_or("value"))
-            )
-        }
-        ("set", None, Some(v)) => {
-            format!(
-                "{} set to {v}",
-                words(e.attribute.as_deref().unwrap_or("value"))
-            )
-        }
-        ("status", _, _) => e.status.as_deref().map(words).unwrap_or_default(),
-        ("follow_up", _, _) => format!(
+        EffectKind::Set => match (e.amount, &e.value) {
+            (Some(a), _) => format!("{} set to {a}", attribute()),
+            (None, Some(Value::Bool(true))) => format!("becomes {}", attribute()),
+            (None, Some(Value::Bool(false))) => format!("is no longer {}", attribute()),
+            (None, Some(v)) => format!("{} set to {v}", attribute()),
+            (None, None) => plain(),
+        },
+        EffectKind::Status => e.status.as_deref().map(words).unwrap_or_default(),
+        EffectKind::FollowUp => format!(
             "then {}",
             e.procedure.as_deref().map(words).unwrap_or_default()
         ),
-        ("note", _, _) => String::new(),
-        (kind, Some(a), _) => format!("{} {a}", words(kind)),
-        (kind, None, _) => words(kind),
+        EffectKind::Note => String::new(),
+        EffectKind::Value | EffectKind::Move => plain(),
     };
     let mut s = match (&e.side, what.is_empty()) {
         (Some(side), false)
-            if what.starts_with(|c: char| c.is_lowercase()) && e.kind != "status" =>
+            if what.starts_with(|c: char| c.is_lowercase()) && e.kind != EffectKind::Status =>
         {
             format!("{} {what}", words(side))
         }
@@ -1862,7 +1851,7 @@ pub fn describe_effect(e: &Effect) -> String {
         }
     }
     if s.is_empty() {
-        s = words(&e.kind);
+        s = words(e.kind.id());
     }
     s
 }

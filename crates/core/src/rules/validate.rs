@@ -37,19 +37,6 @@ pub const LOOKUP_NAMES: [&str; 5] = [
     "dice_modifier",
 ];
 const OUTCOME_NAMES: [&str; 2] = ["value", "n"];
-const EFFECT_KINDS: [&str; 11] = [
-    "adjust",
-    "set",
-    "sp_loss",
-    "status",
-    "retreat",
-    "advance",
-    "follow_up",
-    "eliminate",
-    "note",
-    "value",
-    "move",
-];
 
 struct FileCtx<'a> {
     file: &'a SourceFile,
@@ -1322,14 +1309,17 @@ fn validate_effects(
     let mut out = Vec::new();
     for (k, e) in raw.iter().enumerate() {
         let p = path.index(k);
-        if !EFFECT_KINDS.contains(&e.kind.as_str()) {
+        let Some(kind) = EffectKind::from_id(&e.kind) else {
             ctx.err(
                 &p.key("kind"),
                 format!("unknown effect kind '{}'", e.kind),
-                format!("use one of: {}", EFFECT_KINDS.join(", ")),
+                format!(
+                    "use one of: {}",
+                    EffectKind::ALL.map(EffectKind::id).join(", ")
+                ),
             );
             continue;
-        }
+        };
         if e.kind == "follow_up" && e.procedure.is_none() {
             ctx.err(
                 &p,
@@ -1361,7 +1351,7 @@ fn validate_effects(
             None => None,
         };
         out.push(EffectSpec {
-            kind: e.kind.clone(),
+            kind,
             when,
             side: e.side.clone(),
             amount_source: e.amount.as_ref().map(RawScalar::text),

@@ -73,7 +73,7 @@ fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
     r.outcome
         .effects
         .iter()
-        .filter(|e| e.kind == kind)
+        .filter(|e| e.kind.id() == kind)
         .filter_map(|e| e.amount)
         .collect()
 }
@@ -1729,10 +1729,10 @@ fn missing_inputs(result: Result<Resolution, Box<ResolveError>>) -> Vec<String> 
 
 /// Whether some effect of the outcome is a note containing `needle`.
 fn notes(r: &Resolution, needle: &str) -> bool {
-    r.outcome
-        .effects
-        .iter()
-        .any(|e| e.kind == "note" && e.text.as_deref().is_some_and(|t| t.contains(needle)))
+    r.outcome.effects.iter().any(|e| {
+        e.kind == umpire_core::rules::EffectKind::Note
+            && e.text.as_deref().is_some_and(|t| t.contains(needle))
+    })
 }
 
 #[test]
@@ -2579,7 +2579,7 @@ fn s5_imperial_expedition_to_genova_l2694_l2703() {
         r.outcome
             .effects
             .iter()
-            .any(|e| e.kind == "follow_up"
+            .any(|e| e.kind == umpire_core::rules::EffectKind::FollowUp
                 && e.procedure.as_deref() == Some("genova_expedition_force")),
         "two dice follow in the Activation Phase: {:?}",
         r.outcome.effects

@@ -429,7 +429,7 @@ fn leader_casualties_derived_l22() {
 fn artillery_disorder_check_derived_l42() {
     let r = run("artillery_disorder_check", &[], &["4"]);
     assert_eq!(r.outcome.code, "eliminated");
-    assert_eq!(r.outcome.effects[0].kind, "eliminate");
+    assert_eq!(r.outcome.effects[0].kind.id(), "eliminate");
     assert_eq!(
         run("artillery_disorder_check", &[], &["5"]).outcome.code,
         "no_effect"
@@ -624,7 +624,7 @@ fn e3_gonzaga_charisma_l20() {
     .expect("chart result");
     assert_eq!(r.modified, Some(7));
     explains(&r, "Modifier: Leader Presence (Charisma) +4 to the roll");
-    assert_eq!(r.outcome.effects[0].kind, "retreat");
+    assert_eq!(r.outcome.effects[0].kind.id(), "retreat");
     let r = try_run(
         arquebus(),
         "charge_resolution",

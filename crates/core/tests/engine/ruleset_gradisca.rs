@@ -64,7 +64,7 @@ fn effect_amount(r: &Resolution, kind: &str, side: &str) -> Option<i64> {
     r.outcome
         .effects
         .iter()
-        .find(|e| e.kind == kind && e.side.as_deref() == Some(side))
+        .find(|e| e.kind.id() == kind && e.side.as_deref() == Some(side))
         .and_then(|e| e.amount)
 }
 
@@ -365,7 +365,8 @@ fn field_combat_defender_defeated_l160_l174() {
         r.outcome
             .effects
             .iter()
-            .any(|e| e.kind == "retreat" && e.side.as_deref() == Some("defender"))
+            .any(|e| e.kind == umpire_core::rules::EffectKind::Retreat
+                && e.side.as_deref() == Some("defender"))
     );
 }
 
@@ -721,7 +722,8 @@ fn at19_bombardment_hit_and_forts_ruling_l196_l236() {
         r.outcome
             .effects
             .iter()
-            .any(|e| e.kind == "follow_up" && e.procedure.as_deref() == Some("commander_survival"))
+            .any(|e| e.kind == umpire_core::rules::EffectKind::FollowUp
+                && e.procedure.as_deref() == Some("commander_survival"))
     );
     let fort = [
         ("printed_fire_value", "3"),

@@ -514,7 +514,7 @@ fn command_break_discipline_test_l262() {
     // DERIVED: at VDC 0 every Unit tests; failing Units are eliminated.
     let r = run("command_break_test", &[("discipline", "B")], &["3"]);
     assert_eq!(r.outcome.code, "eliminated");
-    assert_eq!(r.outcome.effects[0].kind, "eliminate");
+    assert_eq!(r.outcome.effects[0].kind.id(), "eliminate");
     assert_eq!(
         run("command_break_test", &[("discipline", "B")], &["4"])
             .outcome
@@ -540,7 +540,12 @@ fn d15_leader_lost_in_melee_l98() {
     // DERIVED D15: leader loss in melee, d6 5 → leader lost, no troop test.
     let r = run("leader_loss_melee", &[], &["5"]);
     assert_eq!(r.outcome.code, "leader_lost");
-    assert!(!r.outcome.effects.iter().any(|e| e.kind == "follow_up"));
+    assert!(
+        !r.outcome
+            .effects
+            .iter()
+            .any(|e| e.kind == umpire_core::rules::EffectKind::FollowUp)
+    );
     let r = run("leader_loss_melee", &[], &["6"]);
     assert!(
         r.outcome

@@ -43,7 +43,7 @@ fn effects(r: &Resolution) -> Vec<(String, Option<String>, Option<i64>)> {
     r.outcome
         .effects
         .iter()
-        .map(|e: &Effect| (e.kind.clone(), e.side.clone(), e.amount))
+        .map(|e: &Effect| (e.kind.id().to_string(), e.side.clone(), e.amount))
         .collect()
 }
 
@@ -51,7 +51,7 @@ fn effect<'a>(r: &'a Resolution, kind: &str, side: Option<&str>) -> &'a Effect {
     r.outcome
         .effects
         .iter()
-        .find(|e| e.kind == kind && e.side.as_deref() == side)
+        .find(|e| e.kind.id() == kind && e.side.as_deref() == side)
         .unwrap_or_else(|| panic!("no {kind} effect for {side:?} in {:?}", effects(r)))
 }
 
@@ -62,7 +62,7 @@ fn ledger(r: &Resolution, side: &str, attribute: &str) -> Option<i64> {
         .effects
         .iter()
         .find(|e| {
-            matches!(e.kind.as_str(), "adjust" | "set")
+            matches!(e.kind.id(), "adjust" | "set")
                 && e.side.as_deref() == Some(side)
                 && e.attribute.as_deref() == Some(attribute)
         })

@@ -99,7 +99,7 @@ fn effects(r: &Resolution) -> Vec<EffectSummary> {
         .iter()
         .map(|e: &Effect| {
             (
-                e.kind.clone(),
+                e.kind.id().to_string(),
                 e.side.clone(),
                 e.amount,
                 e.status.clone(),
@@ -886,7 +886,7 @@ fn missing_cell_resolves_with_a_chart_result() {
     assert_eq!(r.outcome.code, "B");
     assert_eq!(r.outcome.label, "Breakout");
     assert_eq!(r.outcome.effects.len(), 1);
-    assert_eq!(r.outcome.effects[0].kind, "move");
+    assert_eq!(r.outcome.effects[0].kind.id(), "move");
     assert_eq!(cell_at(&r), rc("5-6", Some("breakout"), "B"));
     explains(
         &r,
@@ -1521,7 +1521,7 @@ fn qrs_cohesion_examples() {
         (r.outcome.code.as_str(), r.outcome.value),
         ("fail", Some(1))
     );
-    assert_eq!(r.outcome.effects[0].kind, "sp_loss");
+    assert_eq!(r.outcome.effects[0].kind.id(), "sp_loss");
     assert_eq!(r.outcome.effects[0].amount, Some(1));
 
     let r = run_in(qrs(), "cohesion_test", &inputs, &["4"]);
@@ -1569,13 +1569,13 @@ fn qrs_pursuit_and_retreat() {
     );
     assert_eq!(cell_at(&r), rc("4", Some("mounted"), "1BU"));
     assert_eq!(r.outcome.label, "1 BU");
-    assert_eq!(r.outcome.effects[0].kind, "advance");
+    assert_eq!(r.outcome.effects[0].kind.id(), "advance");
     assert_eq!(r.outcome.effects[0].amount, Some(1));
 
     let r = run_in(qrs(), "retreat", &[("troop_class", "slow_mounted")], &["6"]);
     assert_eq!(cell_at(&r), rc("6", Some("slow_mounted"), "3BU"));
     assert_eq!(r.outcome.label, "Retreat 3 BU");
-    assert_eq!(r.outcome.effects[0].kind, "retreat");
+    assert_eq!(r.outcome.effects[0].kind.id(), "retreat");
     assert_eq!(r.outcome.effects[0].amount, Some(3));
 }
 
