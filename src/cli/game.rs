@@ -367,26 +367,6 @@ pub enum GameCommand {
         #[command(flatten)]
         force: super::output::Force,
     },
-    /// Testing aid: performs N actions (notes, app-dice resolutions, moves, undos), printing
-    /// `ack N` after each commit (used by the crash tests).
-    #[command(hide = true)]
-    Soak {
-        /// Game file or server URL.
-        file: PathBuf,
-        /// How many actions.
-        #[arg(long, default_value_t = 1000)]
-        actions: u64,
-        /// Who is at the desk (recorded on each event).
-        #[arg(long)]
-        by: Option<String>,
-        /// Only notes and app-dice resolutions (no moves or undos: desks sharing a game).
-        #[arg(long)]
-        gentle: bool,
-        /// Afterwards, wait (up to 60 s) until the journal has this many entries, then print
-        /// `state LEN JSON-HASH` (used by the shared-game tests to compare desks).
-        #[arg(long)]
-        wait_for: Option<u64>,
-    },
     /// Read an exported journal back into a new game file.
     Import {
         /// The JSON-lines file.
@@ -1174,13 +1154,6 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
                 None => Ok(std::io::stdout().lock().write_all(text.as_bytes())?),
             }
         }
-        GameCommand::Soak {
-            file,
-            actions,
-            by,
-            gentle,
-            wait_for,
-        } => soak(cli, file, *actions, by.clone(), *gentle, *wait_for),
         GameCommand::Effects { file, entry } => {
             let (game, _) = open(cli, file)?;
             let words = umpire::game::describe::Words::of(&game);
@@ -1351,152 +1324,5 @@ fn print_verification(location: &str, integrity: Option<&str>, v: &umpire::game:
     }
     for p in v.problems.iter().skip(1) {
         eprintln!("MISMATCH {p}");
-    }
-}
-
-/// Performs `actions` actions, acknowledging each commit on standard output.
-fn soak(
-    cli: &Cli,
-    file: &Path,
-    actions: u64,
-    by: Option<String>,
-    gentle: bool,
-    wait_for: Option<u64>,
-) -> Result<()> {
-    let (mut game, _) = open(cli, file)?;
-    let actor = actor(cli, &game, by.as_ref())?;
-    let signed_in = cli.sign_in.as_deref().and_then(|s| SignedIn::parse(s).ok());
-    // A procedure that resolves on its defaults, and a counter on the table.
-    let procedure =
-        game.ruleset()
-            .procedures
-            .iter()
-            .find(|p| {
-                p.inputs.iter().all(|i| {
-                    i.default.is_some() || matches!(i.kind, umpire::rules::InputKind::Flag)
-                }) && p.roll.is_some()
-            })
-            .map(|p| p.id.clone());
-    let counter = game.state().counters.keys().next().cloned();
-    // Signed in with a Control role (--as): the desk's own work, as at a megagame table —
-    // adjustments to the whole-number attributes its role owns, between notes.
-    let owned: Vec<(String, String)> = match signed_in.clone() {
-        Some(who) => {
-            let people = umpire::megagame::People::of(&game);
-            game.state()
-                .counters
-                .values()
-                .flat_map(|c| {
-                    c.attributes
-                        .iter()
-                        .filter(|(_, v)| matches!(v, umpire::rules::Value::Int(_)))
-                        .map(|(a, _)| (c.id.clone(), a.clone()))
-                })
-                .filter(|(c, a)| {
-                    people
-                        .remit_check(who.role, who.table.as_deref(), c, Some(a))
-                        .remit
-                        == umpire::megagame::Remit::Own
-                })
-                .collect()
-        }
-        None => Vec::new(),
-    };
-    let mut out = std::io::stdout().lock();
-    for i in 0..actions {
-        let phase = if gentle { i % 2 } else { i % 5 };
-        if signed_in.is_some() {
-            let action = if i % 2 == 0
-                && let Some((counter, attribute)) = owned.get((i as usize / 2) % owned.len().max(1))
-            {
-                Action::Adjust {
-                    counter: CounterId::new(counter.as_str()),
-                    attribute: attribute.clone(),
-                    by: 1,
-                    reason: format!("scripted turn, step {i}"),
-                }
-            } else {
-                Action::Note {
-                    text: format!("soak {i}"),
-                }
-            };
-            soak_act(&mut game, &actor, action, &mut out)?;
-            continue;
-        }
-        let action = match (phase, &procedure, &counter) {
-            (1, Some(p), _) => Action::Resolve {
-                procedure: p.clone(),
-                inputs: Vec::new(),
-                physical: None,
-                chart_result: None,
-                chart_confirmed: false,
-                counters: BTreeMap::new(),
-            },
-            (2, _, Some(c)) => Action::Move {
-                counter: CounterId::new(c.as_str()),
-                to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
-                    Some(umpire::rules::GeometryKind::Hex) => {
-                        Position::Hex(format!("{:04}", 101 + i % 50))
-                    }
-                    Some(umpire::rules::GeometryKind::Area) => {
-                        Position::Area(format!("area {}", i % 7))
-                    }
-                    _ => Position::Free {
-                        x: (i % 40) as f64,
-                        y: (i % 13) as f64,
-                    },
-                },
-            },
-            (4, _, _) if i % 3 == 0 => Action::Undo,
-            _ => Action::Note {
-                text: format!("soak {i}"),
-            },
-        };
-        soak_act(&mut game, &actor, action, &mut out)?;
-    }
-    if let Some(target) = wait_for {
-        let started = std::time::Instant::now();
-        while (game.events().len() as u64) < target {
-            if started.elapsed() > std::time::Duration::from_secs(60) {
-                bail!(
-                    "the journal has {} entries after 60 s, not {target}",
-                    game.events().len()
-                );
-            }
-            if game.refresh().unwrap_or(0) == 0 {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-        }
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        serde_json::to_string(game.state())?.hash(&mut h);
-        writeln!(out, "state {} {:016x}", game.events().len(), h.finish())?;
-    }
-    Ok(())
-}
-
-/// One soak action, printing `ack N` per entry. A server that restarts is waited for (up to
-/// 60 s); the action is not lost or doubled. A refused action is skipped (and said).
-fn soak_act(game: &mut Game, actor: &Actor, action: Action, out: &mut impl Write) -> Result<()> {
-    let started = std::time::Instant::now();
-    loop {
-        match game.act(actor, action.clone()) {
-            Ok(seqs) => {
-                for s in seqs {
-                    writeln!(out, "ack {s}")?;
-                }
-                out.flush()?;
-            }
-            Err(umpire::game::GameError::Refused(e)) => eprintln!("refused: {e}"),
-            Err(e @ umpire::game::GameError::Store(umpire::game::StoreError::Server { .. }))
-                if started.elapsed() < std::time::Duration::from_secs(60) =>
-            {
-                eprintln!("retrying: {e}");
-                std::thread::sleep(std::time::Duration::from_millis(200));
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        return Ok(());
     }
 }

@@ -626,7 +626,11 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     );
     assert!(umpire(&["game", "new", fixture, "-o", &game, "--seed", "1"]).success);
     // A journal long enough that its export cannot fit in the pipe.
-    assert!(umpire(&["game", "soak", &game, "--actions", "400"]).success);
+    let soaked = Command::new(env!("CARGO_BIN_EXE_umpire-soak"))
+        .args([game.as_ref(), "--actions", "400"])
+        .output()
+        .expect("umpire-soak runs");
+    assert!(soaked.status.success());
     let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(["game", "export", &game, "--jsonl"])
         .env_remove("UMPIRE_RULES")

@@ -523,14 +523,8 @@ fn sigkill_loses_nothing_acknowledged() {
     let mut kills = 0;
     let mut rng_state = 0x9E37_79B9_7F4A_7C15u64;
     while kills < 50 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .args([
-                "game",
-                "soak",
-                path.to_str().unwrap(),
-                "--actions",
-                "100000",
-            ])
+        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire-soak"))
+            .args([path.to_str().unwrap(), "--actions", "100000"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

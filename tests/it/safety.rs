@@ -377,16 +377,8 @@ fn two_writers_on_one_file_both_finish() {
     let dir = scratch("two-writers");
     let game = new_game(&dir);
     let soak = || {
-        Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .args([
-                "--no-user-rules",
-                "game",
-                "soak",
-                game.to_str().unwrap(),
-                "--actions",
-                "40",
-                "--gentle",
-            ])
+        Command::new(env!("CARGO_BIN_EXE_umpire-soak"))
+            .args([game.to_str().unwrap(), "--actions", "40", "--gentle"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -30,6 +30,14 @@ fn umpire_on(pg: &PgServer) -> Command {
     c
 }
 
+/// The testing aid that performs N actions on a game (`benches/soak.rs`), with the server's
+/// passwords.
+fn soak_on(pg: &PgServer) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire-soak"));
+    c.env("PGPASSFILE", pg.pgpass());
+    c
+}
+
 /// The actor a desk signed in as `login` is (the server records who each login is).
 fn login_actor(game: &Game) -> Actor {
     let login = game.login().expect("a server game knows its login");
@@ -186,10 +194,8 @@ fn four_desks_at_once_end_with_the_same_state_and_no_draw_used_twice() {
     let total = 1 + desks * actions;
     let children: Vec<_> = (0..desks)
         .map(|d| {
-            umpire_on(&pg)
+            soak_on(&pg)
                 .args([
-                    "game",
-                    "soak",
                     &pg.bare_url(&format!("desk_{d}"), "turn-one"),
                     "--actions",
                     &actions.to_string(),
@@ -323,10 +329,8 @@ fn a_server_restarted_mid_phase_loses_nothing_and_doubles_nothing() {
         listener.recv_timeout(Duration::from_secs(10)),
         Some(Signal::Up)
     );
-    let child = umpire_on(&pg)
+    let child = soak_on(&pg)
         .args([
-            "game",
-            "soak",
             &pg.bare_url("greta", "restart"),
             "--actions",
             "400",
@@ -773,14 +777,8 @@ fn a_control_team_plays_a_scripted_turn_at_once_and_every_desk_ends_the_same() {
         .iter()
         .map(|who| {
             let login = who.split(':').next().unwrap_or_default().to_lowercase();
-            umpire_on(&pg)
-                .args([
-                    "--as",
-                    who,
-                    "game",
-                    "soak",
-                    &pg.bare_url(&login, "scripted-turn"),
-                ])
+            soak_on(&pg)
+                .args([&pg.bare_url(&login, "scripted-turn"), "--as", who])
                 .args([
                     "--actions",
                     &actions.to_string(),
