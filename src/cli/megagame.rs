@@ -1,7 +1,8 @@
 //! `umpire megagame …`: the real-time phase clock and the paper of a megagame (per-team
 //! confidential statements, the public announcements sheet, the Control log).
 
-use std::path::{Path, PathBuf};
+use crate::cli::GameFile;
+use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use chrono::Utc;
@@ -11,16 +12,16 @@ use super::{Cli, print_json};
 use umpire::game::Game;
 use umpire::game::event::ClockAction;
 use umpire::megagame::clock::{ClockStatus, act_clock, clock_status, default_start, tick};
+use umpire::report::Template;
 use umpire::report::megagame::{PaperOptions, announcements_pdf, control_log_pdf, statement_pdf};
-use umpire::report::{Paper, Template};
 
 /// `megagame` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum MegagameCommand {
     /// The phase clock: its status, or start, hold, resume, advance, set, tick.
     Clock {
-        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// What to do (the status when omitted). `tick` moves the Sequence of Play to the
         /// clock's phase when time has run out (safe to run from several desks at once).
         action: Option<ClockVerb>,
@@ -44,8 +45,8 @@ pub enum MegagameCommand {
     /// One team's confidential statement for a turn, as PDF: its states' treasuries line by
     /// line, debt, cards, unrest, armies, fleets and characters — nothing of other teams'.
     Statement {
-        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// The team (a side of the scenario).
         #[arg(long)]
         team: String,
@@ -55,16 +56,16 @@ pub enum MegagameCommand {
     /// The public announcements sheet for a turn, as PDF: announcements made public, and the
     /// public results (battles, deaths, marriages, births, revolts, conversions).
     Announcements {
-        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         #[command(flatten)]
         paper: PaperArgs,
     },
     /// The Control log for the debrief, as PDF: every event with its time, who made it, the
     /// procedure, dice with provenance, result, overrides with reasons.
     Log {
-        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         #[command(flatten)]
         paper: PaperArgs,
     },
@@ -93,17 +94,8 @@ pub struct PaperArgs {
     /// One turn (the current one when omitted; the Control log: the whole game).
     #[arg(long)]
     pub turn: Option<u32>,
-    /// Where to write the PDF.
-    #[arg(short, long, value_name = "OUT.pdf")]
-    pub output: PathBuf,
     #[command(flatten)]
-    pub force: super::output::Force,
-    /// Paper size, overriding the template's.
-    #[arg(long, value_name = "a4|letter")]
-    pub paper: Option<Paper>,
-    /// Layout file instead of the shipped templates/sheet.yaml.
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
+    pub pdf: super::output::PdfOut,
     /// Print JSON ({"output", "bytes", "pages"}).
     #[arg(long)]
     pub json: bool,
@@ -167,7 +159,7 @@ fn print_clock(s: &ClockStatus) {
 pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
     match command {
         MegagameCommand::Clock {
-            file,
+            game: GameFile { file },
             action,
             turn,
             phase,
@@ -240,23 +232,33 @@ pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
             println!("Sequence of Play: turn {}, {}", s.turn, s.step.path);
             Ok(())
         }
-        MegagameCommand::Statement { file, team, paper } => {
-            paper.force.check(&paper.output)?;
+        MegagameCommand::Statement {
+            game: GameFile { file },
+            team,
+            paper,
+        } => {
+            paper.pdf.force.check(&paper.pdf.output)?;
             let game = open(cli, file)?;
             let team = super::team_of(&game, team)?;
             let (options, template) = options(&game, paper)?;
             let bytes = statement_pdf(&game, &team, &options, template)?;
             write(paper, &bytes)
         }
-        MegagameCommand::Announcements { file, paper } => {
-            paper.force.check(&paper.output)?;
+        MegagameCommand::Announcements {
+            game: GameFile { file },
+            paper,
+        } => {
+            paper.pdf.force.check(&paper.pdf.output)?;
             let game = open(cli, file)?;
             let (options, template) = options(&game, paper)?;
             let bytes = announcements_pdf(&game, &options, template)?;
             write(paper, &bytes)
         }
-        MegagameCommand::Log { file, paper } => {
-            paper.force.check(&paper.output)?;
+        MegagameCommand::Log {
+            game: GameFile { file },
+            paper,
+        } => {
+            paper.pdf.force.check(&paper.pdf.output)?;
             let game = open(cli, file)?;
             let (options, template) = options(&game, paper)?;
             let bytes = control_log_pdf(&game, &options, template)?;
@@ -274,11 +276,11 @@ fn options(game: &Game, args: &PaperArgs) -> Result<(PaperOptions, Template)> {
             game.scenario().turns
         );
     }
-    let mut template = match &args.template {
+    let mut template = match &args.pdf.template {
         Some(path) => Template::read(path)?,
         None => Template::sheet_default()?,
     };
-    if let Some(paper) = args.paper {
+    if let Some(paper) = args.pdf.paper {
         template.paper = paper;
     }
     Ok((
@@ -291,8 +293,8 @@ fn options(game: &Game, args: &PaperArgs) -> Result<(PaperOptions, Template)> {
 }
 
 fn write(args: &PaperArgs, bytes: &[u8]) -> Result<()> {
-    let output = &args.output;
-    args.force.write(output, bytes)?;
+    let output = &args.pdf.output;
+    args.pdf.force.write(output, bytes)?;
     if args.json {
         return print_json(&serde_json::json!({
             "output": output.display().to_string(),

@@ -1,6 +1,5 @@
 //! The command line: one file per subcommand, each thin over the engine.
 
-mod deck;
 mod describe;
 mod game;
 mod megagame;
@@ -265,7 +264,13 @@ pub fn find_procedure<'a>(ruleset: &'a Ruleset, id: &str) -> Result<&'a Procedur
     })
 }
 
-/// Prints a value as pretty JSON.
+/// The game a command works on: the game file argument every such command takes.
+#[derive(Debug, clap::Args)]
+pub struct GameFile {
+    /// Game file, or a shared game's server URL (postgres://…?game=NAME).
+    pub file: PathBuf,
+}
+
 /// The megagame team a person means (a team is a side: its id, name or short name, in any
 /// case), refused with the teams listed.
 pub fn team_of(game: &umpire::game::Game, named: &str) -> Result<String> {
@@ -287,6 +292,7 @@ pub fn team_of(game: &umpire::game::Game, named: &str) -> Result<String> {
     }
 }
 
+/// Prints a value as pretty JSON.
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())

@@ -2,12 +2,13 @@
 //! `umpire::game::output`: never over a game file, over another file only with `--force`, never
 //! half-written).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
 
 use umpire::game::output::{Existing, check_output, write_output};
+use umpire::report::Paper;
 
 /// `--force`, shared by the commands that write a file.
 #[derive(Debug, Clone, Copy, Args)]
@@ -32,4 +33,22 @@ impl Force {
     pub fn write(self, path: &Path, bytes: &[u8]) -> Result<()> {
         Ok(write_output(path, bytes, self.existing())?)
     }
+}
+
+/// Where a PDF goes and how it is laid out: shared by every command that prints (`charts`,
+/// `sheet`, `report`, the megagame's papers).
+#[derive(Debug, Args)]
+pub struct PdfOut {
+    /// Where to write the PDF.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub force: Force,
+    /// Paper size, overriding the template's.
+    #[arg(long, value_name = "a4|letter")]
+    pub paper: Option<Paper>,
+    /// Layout file instead of the shipped one (templates/charts.yaml for chart sheets,
+    /// templates/sheet.yaml for the others): page size, margins, font sizes, colours.
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
 }

@@ -1,35 +1,25 @@
 //! `umpire charts` and `umpire sheet`: chart sheets and scenario sheets as PDF.
 
-use std::path::PathBuf;
+use crate::cli::GameFile;
 
 use anyhow::{Result, anyhow};
 use clap::Args;
 
-use super::output::Force;
+use super::output::PdfOut;
 use super::{Cli, find_ruleset, library};
 use umpire::game::scenario::load_scenario;
-use umpire::report::{Paper, Template, charts_pdf, scenario_pdf};
+use umpire::report::{Template, charts_pdf, scenario_pdf};
 
 /// Arguments of `umpire charts`.
 #[derive(Debug, Args)]
 pub struct ChartsArgs {
     /// Ruleset id (see `umpire rules list`).
     pub ruleset: String,
-    /// Where to write the PDF.
-    #[arg(short, long, value_name = "OUT.pdf")]
-    pub output: PathBuf,
     #[command(flatten)]
-    pub force: Force,
+    pub pdf: PdfOut,
     /// Only these tables (repeat the flag); all tables when omitted.
     #[arg(long = "table", value_name = "TABLE")]
     pub tables: Vec<String>,
-    /// Paper size, overriding the template's.
-    #[arg(long, value_name = "a4|letter")]
-    pub paper: Option<Paper>,
-    /// Layout file instead of the shipped templates/charts.yaml (page size, margins, font
-    /// sizes, colours).
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
     /// Chart cards: a player aid in two columns, each procedure with how it is resolved, its
     /// modifiers with their rules, its table and its results (instead of the tables alone).
     #[arg(long, conflicts_with = "tables")]
@@ -41,7 +31,7 @@ pub struct ChartsArgs {
 
 /// Runs `charts`: every table with the umpire's transcriptions laid over the shipped ones.
 pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
-    args.force.check(&args.output)?;
+    args.pdf.force.check(&args.pdf.output)?;
     let lib = library(cli)?;
     let ruleset = find_ruleset(&lib, &args.ruleset)?;
     for id in &args.tables {
@@ -58,17 +48,17 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
             ));
         }
     }
-    let mut template = match &args.template {
+    let mut template = match &args.pdf.template {
         Some(path) => Template::read(path)?,
         None if args.cards => Template::cards_default()?,
         None => Template::charts_default()?,
     };
-    if let Some(paper) = args.paper {
+    if let Some(paper) = args.pdf.paper {
         template.paper = paper;
     }
     if args.landscape {
         template.orientation = umpire::report::template::Orientation::Landscape;
-        if args.cards && args.template.is_none() {
+        if args.cards && args.pdf.template.is_none() {
             template.columns = Some(3);
         }
     }
@@ -77,10 +67,10 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
     } else {
         charts_pdf(ruleset, &args.tables, template)?
     };
-    args.force.write(&args.output, &bytes)?;
+    args.pdf.force.write(&args.pdf.output, &bytes)?;
     println!(
         "wrote {} ({} tables, {} bytes)",
-        args.output.display(),
+        args.pdf.output.display(),
         if args.tables.is_empty() {
             ruleset.tables.len()
         } else {
@@ -96,17 +86,8 @@ pub fn charts(cli: &Cli, args: &ChartsArgs) -> Result<()> {
 pub struct SheetArgs {
     /// Scenario id (shipped) or a scenario YAML file.
     pub scenario: String,
-    /// Where to write the PDF.
-    #[arg(short, long, value_name = "OUT.pdf")]
-    pub output: PathBuf,
     #[command(flatten)]
-    pub force: Force,
-    /// Paper size, overriding the template's.
-    #[arg(long, value_name = "a4|letter")]
-    pub paper: Option<Paper>,
-    /// Layout file instead of the shipped templates/sheet.yaml.
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
+    pub pdf: PdfOut,
     /// One side's handout: only that side's set-up, reinforcements, supply sources and cards
     /// (a side id of the scenario, e.g. venetian).
     #[arg(long, value_name = "SIDE")]
@@ -115,16 +96,16 @@ pub struct SheetArgs {
 
 /// Runs `sheet`.
 pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
-    args.force.check(&args.output)?;
+    args.pdf.force.check(&args.pdf.output)?;
     let lib = library(cli)?;
     let source = super::scenario_source(&args.scenario)?;
     let scenario = load_scenario(&source, &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, anyhow!("{e}")))?;
-    let mut template = match &args.template {
+    let mut template = match &args.pdf.template {
         Some(path) => Template::read(path)?,
         None => Template::sheet_default()?,
     };
-    if let Some(paper) = args.paper {
+    if let Some(paper) = args.pdf.paper {
         template.paper = paper;
     }
     let ruleset = lib
@@ -141,41 +122,36 @@ pub fn sheet(cli: &Cli, args: &SheetArgs) -> Result<()> {
         side.as_ref().map(|s| s.as_str()),
         template,
     )?;
-    args.force.write(&args.output, &bytes)?;
-    println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
+    args.pdf.force.write(&args.pdf.output, &bytes)?;
+    println!(
+        "wrote {} ({} bytes)",
+        args.pdf.output.display(),
+        bytes.len()
+    );
     Ok(())
 }
 
 /// Arguments of `umpire report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The game file, or a shared game's server URL (postgres://…?game=NAME).
-    pub file: PathBuf,
+    #[command(flatten)]
+    pub game: GameFile,
     /// One turn (the whole game when omitted).
     #[arg(long)]
     pub turn: Option<u32>,
     /// One side's view: its own forces, and the enemy only as the rules reveal it.
     #[arg(long)]
     pub side: Option<String>,
-    /// Where to write the PDF.
-    #[arg(short, long, value_name = "OUT.pdf")]
-    pub output: PathBuf,
     #[command(flatten)]
-    pub force: Force,
-    /// Paper size, overriding the template's.
-    #[arg(long, value_name = "a4|letter")]
-    pub paper: Option<Paper>,
-    /// Layout file instead of the shipped templates/sheet.yaml.
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
+    pub pdf: PdfOut,
 }
 
 /// Runs `report`: the turn's events and the forces at its end, for the umpire or one side.
 pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
-    args.force.check(&args.output)?;
+    args.pdf.force.check(&args.pdf.output)?;
     let lib = library(cli)?;
-    super::password::ready(&args.file.to_string_lossy())?;
-    let game = umpire::server::open_at(&args.file.to_string_lossy(), &lib)
+    super::password::ready(&args.game.file.to_string_lossy())?;
+    let game = umpire::server::open_at(&args.game.file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
     let side = args
         .side
@@ -190,11 +166,11 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
             game.scenario().turns
         ));
     }
-    let mut template = match &args.template {
+    let mut template = match &args.pdf.template {
         Some(path) => Template::read(path)?,
         None => Template::sheet_default()?,
     };
-    if let Some(paper) = args.paper {
+    if let Some(paper) = args.pdf.paper {
         template.paper = paper;
     }
     let options = umpire::report::ReportOptions {
@@ -203,7 +179,11 @@ pub fn report(cli: &Cli, args: &ReportArgs) -> Result<()> {
         printed_at: chrono::Local::now(),
     };
     let bytes = umpire::report::turn_report_pdf(&game, &options, template)?;
-    args.force.write(&args.output, &bytes)?;
-    println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
+    args.pdf.force.write(&args.pdf.output, &bytes)?;
+    println!(
+        "wrote {} ({} bytes)",
+        args.pdf.output.display(),
+        bytes.len()
+    );
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `umpire serve GAME [--bind ADDR:PORT]`: the players' view — each side follows the game live
 //! on its own phones over the LAN, read-only, its side only (the umpire-serve crate).
 
+use crate::cli::GameFile;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use clap::Args;
@@ -14,8 +14,8 @@ use umpire::serve::{ServeOptions, Server};
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-    pub file: PathBuf,
+    #[command(flatten)]
+    pub game: GameFile,
     /// Where to listen: this machine's address on the club's LAN and a port (default: the LAN
     /// address found, port 8080). 127.0.0.1:PORT keeps it to this machine.
     #[arg(long, value_name = "ADDR:PORT")]
@@ -31,13 +31,13 @@ pub struct ServeArgs {
 /// Runs `serve` until interrupted.
 pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
     let lib = library(cli)?;
-    super::password::ready(&args.file.to_string_lossy())?;
+    super::password::ready(&args.game.file.to_string_lossy())?;
     let bind = args.bind.unwrap_or_else(|| {
         let ip = umpire::serve::lan_address().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
         SocketAddr::new(ip, 8080)
     });
     let server = Server::start(
-        &args.file.to_string_lossy(),
+        &args.game.file.to_string_lossy(),
         lib,
         &ServeOptions {
             bind,

@@ -1,14 +1,14 @@
 //! `umpire game deck …`: decks of cards and cups of markers — what is in them, the exact odds
 //! of the next draws, and draws (app or typed), refills, returns, removals and additions.
 
-use std::path::PathBuf;
+use crate::cli::GameFile;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 use serde_json::json;
 
-use super::game::{act_on, actor, open};
-use super::{Cli, print_json};
+use super::{act_on, actor, open};
+use crate::cli::{Cli, print_json};
 use umpire::game::deck::{self, DeckState};
 use umpire::game::{Action, DeckOp, Game};
 use umpire::rules::DeckSpec;
@@ -18,8 +18,8 @@ use umpire::rules::DeckSpec;
 pub enum DeckCommand {
     /// What is in each deck or cup, and the exact odds of the next draw (and of the next K).
     Show {
-        /// Game file, or a shared game's server URL (postgres://…?game=NAME).
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// One deck or cup (id or name); all when left out.
         deck: Option<String>,
         /// Whose own deck, for decks each side keeps (a side id).
@@ -35,8 +35,8 @@ pub enum DeckCommand {
     /// Draw: by the app (seeded and verifiable, like app dice), or type what was drawn at
     /// the table with --item.
     Draw {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// How many the app draws.
@@ -55,8 +55,8 @@ pub enum DeckCommand {
     /// Say what is in a deck or cup, NAME=COUNT for each kind (for what the text does not
     /// give: Gradisca's Command markers follow the Scenario Instructions card).
     Fill {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// NAME=COUNT, one per kind.
@@ -71,8 +71,8 @@ pub enum DeckCommand {
     },
     /// Put everything drawn back in (and shuffle), when the rules say.
     Refill {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// Whose own deck, for decks each side keeps.
@@ -84,8 +84,8 @@ pub enum DeckCommand {
     },
     /// Put drawn cards or markers back in.
     Return {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// Their names.
@@ -100,8 +100,8 @@ pub enum DeckCommand {
     },
     /// Take cards or markers out of play for good ("remove if used").
     Remove {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// Their names.
@@ -116,8 +116,8 @@ pub enum DeckCommand {
     },
     /// Put new cards or markers in (cards joining the deck, a marker for a Corps that enters).
     Add {
-        /// Game file, or a shared game's server URL.
-        file: PathBuf,
+        #[command(flatten)]
+        game: GameFile,
         /// Deck or cup (id or name).
         deck: String,
         /// Their names.
@@ -174,7 +174,7 @@ fn parse_fill(items: &[String]) -> Result<Vec<(String, u32)>> {
 pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
     let (file, deck, side, reason, op) = match command {
         DeckCommand::Show {
-            file,
+            game: GameFile { file },
             deck,
             side,
             next,
@@ -184,7 +184,7 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
             return show(&game, deck.as_deref(), side.as_deref(), *next, *json);
         }
         DeckCommand::Draw {
-            file,
+            game: GameFile { file },
             deck,
             count,
             items,
@@ -202,7 +202,7 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
             },
         ),
         DeckCommand::Fill {
-            file,
+            game: GameFile { file },
             deck,
             items,
             side,
@@ -217,13 +217,13 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
             },
         ),
         DeckCommand::Refill {
-            file,
+            game: GameFile { file },
             deck,
             side,
             reason,
         } => (file, deck, side, reason, DeckOp::Refill),
         DeckCommand::Return {
-            file,
+            game: GameFile { file },
             deck,
             items,
             side,
@@ -238,7 +238,7 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
             },
         ),
         DeckCommand::Remove {
-            file,
+            game: GameFile { file },
             deck,
             items,
             side,
@@ -253,7 +253,7 @@ pub fn run(cli: &Cli, command: &DeckCommand) -> Result<()> {
             },
         ),
         DeckCommand::Add {
-            file,
+            game: GameFile { file },
             deck,
             items,
             side,

@@ -1,0 +1,270 @@
+//! `umpire game move`, `set`, `mark`, `remove`, `adjust`, `transfer`, `note` and `announce`:
+//! the changes made at the table, in the journal.
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use super::{GameFile, Reason, act, act_on, act_with, actor, open};
+use crate::cli::Cli;
+use umpire::game::scenario::Position;
+use umpire::game::{Action, Game, Names};
+
+/// `game` subcommands: changes made at the table.
+#[derive(Debug, Subcommand)]
+pub enum EditCommand {
+    /// Move a counter: TO is a hex id ("0114"), an area name, or x,y in base units.
+    Move {
+        #[command(flatten)]
+        game: GameFile,
+        /// Counter id.
+        counter: String,
+        /// Where to.
+        to: String,
+    },
+    /// Set a counter's attribute (strength, a rating…).
+    Set {
+        #[command(flatten)]
+        game: GameFile,
+        /// Counter id.
+        counter: String,
+        /// Attribute.
+        attribute: String,
+        /// Value.
+        value: String,
+        /// The value you saw ("?" for none): refused, naming who changed it and when, if
+        /// another desk has changed it since (a shared game's guard against two sets at once).
+        #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+        was: Option<String>,
+    },
+    /// Set (or clear) a status marker on a counter.
+    Mark {
+        #[command(flatten)]
+        game: GameFile,
+        /// Counter id.
+        counter: String,
+        /// Status (disordered, demoralised…).
+        status: String,
+        /// Clear it instead.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Take a counter off the table.
+    Remove {
+        #[command(flatten)]
+        game: GameFile,
+        /// Counter id.
+        counter: String,
+        #[command(flatten)]
+        reason: Reason,
+    },
+    /// Change a whole-number attribute by a delta, with a reason (a ledger's treasury, an
+    /// army's Arrears…). COUNTER may be a state id for its ledger. Deltas from several umpires
+    /// add up in any order.
+    Adjust {
+        #[command(flatten)]
+        game: GameFile,
+        /// Counter id (or a state id, for its ledger counter).
+        counter: String,
+        /// Attribute (treasury, national_debt, unrest_index, arrears…).
+        attribute: String,
+        /// The delta, e.g. +3 or -2.
+        #[arg(allow_hyphen_values = true, value_name = "±N")]
+        delta: i64,
+        #[command(flatten)]
+        reason: Reason,
+        /// Who is at the desk.
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Move florins (or another whole-number attribute) from one state to another as one event.
+    Transfer {
+        #[command(flatten)]
+        game: GameFile,
+        /// Paying state (or counter).
+        from: String,
+        /// Receiving state (or counter).
+        to: String,
+        /// How much.
+        amount: i64,
+        /// The attribute moved.
+        #[arg(long, default_value = "treasury")]
+        attribute: String,
+        #[command(flatten)]
+        reason: Reason,
+    },
+    /// Add a note to the journal.
+    Note {
+        #[command(flatten)]
+        game: GameFile,
+        /// Text.
+        text: String,
+    },
+    /// Make an announcement (megagames): to everyone (printed on the announcements sheet), to
+    /// one team (its statement), or to Control only (the Control log).
+    Announce {
+        #[command(flatten)]
+        game: GameFile,
+        /// What is announced.
+        text: String,
+        /// Who hears it: public, team or control.
+        #[arg(long, default_value = "public")]
+        audience: umpire::game::event::Audience,
+        /// The team, for --audience team.
+        #[arg(long)]
+        team: Option<String>,
+        /// Who announces it (recorded on the event).
+        #[arg(long)]
+        by: Option<String>,
+    },
+}
+
+/// Runs one of them.
+pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
+    match command {
+        EditCommand::Move {
+            game: GameFile { file },
+            counter,
+            to,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let to = parse_position(&game, to)?;
+            let counter = Names::of(&game).counter(counter)?;
+            act_on(&mut game, &actor, Action::Move { counter, to })
+        }
+        EditCommand::Set {
+            game: GameFile { file },
+            counter,
+            attribute,
+            value,
+            was,
+        } => act_with(cli, file, |names| {
+            Ok(Action::SetAttribute {
+                counter: names.ledger_or_counter(counter)?,
+                attribute: attribute.clone(),
+                value: value.clone(),
+                seen: match was {
+                    Some(w) => umpire::game::Seen::Value(seen_value(w)),
+                    None => umpire::game::Seen::Unchecked,
+                },
+            })
+        }),
+        EditCommand::Mark {
+            game: GameFile { file },
+            counter,
+            status,
+            clear,
+        } => act_with(cli, file, |names| {
+            Ok(Action::SetStatus {
+                counter: names.counter(counter)?,
+                status: status.clone(),
+                on: !clear,
+            })
+        }),
+        EditCommand::Remove {
+            game: GameFile { file },
+            counter,
+            reason: Reason { reason },
+        } => act_with(cli, file, |names| {
+            Ok(Action::Remove {
+                counter: names.counter(counter)?,
+                reason: reason.clone(),
+            })
+        }),
+        EditCommand::Adjust {
+            game: GameFile { file },
+            counter,
+            attribute,
+            delta,
+            reason: Reason { reason },
+            by,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, by.as_ref())?;
+            let counter = Names::of(&game).ledger_or_counter(counter)?;
+            act_on(
+                &mut game,
+                &actor,
+                Action::Adjust {
+                    counter,
+                    attribute: attribute.clone(),
+                    by: *delta,
+                    reason: reason.clone(),
+                },
+            )
+        }
+        EditCommand::Transfer {
+            game: GameFile { file },
+            from,
+            to,
+            amount,
+            attribute,
+            reason: Reason { reason },
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let names = Names::of(&game);
+            let from = names.ledger_or_counter(from)?;
+            let to = names.ledger_or_counter(to)?;
+            act_on(
+                &mut game,
+                &actor,
+                Action::Transfer {
+                    from,
+                    to,
+                    attribute: attribute.clone(),
+                    amount: *amount,
+                    reason: reason.clone(),
+                },
+            )
+        }
+        EditCommand::Note {
+            game: GameFile { file },
+            text,
+        } => act(cli, file, Action::Note { text: text.clone() }),
+        EditCommand::Announce {
+            game: GameFile { file },
+            text,
+            audience,
+            team,
+            by,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, by.as_ref())?;
+            let team = team
+                .as_deref()
+                .map(|t| crate::cli::team_of(&game, t))
+                .transpose()?;
+            act_on(
+                &mut game,
+                &actor,
+                Action::Announce {
+                    audience: *audience,
+                    team,
+                    text: text.clone(),
+                },
+            )
+        }
+    }
+}
+
+/// A typed place, read in the game's geometry (the desk reads it the same way).
+fn parse_position(game: &Game, text: &str) -> Result<Position> {
+    let geometry = game.ruleset().geometry.as_ref().map(|g| g.kind);
+    Ok(umpire::game::hex::read_position(text, geometry)?)
+}
+
+/// A value as typed after `--was`: a whole number, yes/no, "?" for none, else text.
+fn seen_value(typed: &str) -> Option<umpire::rules::Value> {
+    use umpire::rules::Value;
+    let t = typed.trim();
+    match t {
+        "?" | "" => None,
+        "true" | "yes" => Some(Value::Bool(true)),
+        "false" | "no" => Some(Value::Bool(false)),
+        _ => Some(
+            t.parse::<i64>()
+                .map_or_else(|_| Value::Text(t.to_string()), Value::Int),
+        ),
+    }
+}

@@ -1,0 +1,149 @@
+//! `umpire game …`: game sessions on a game file.
+
+mod deck;
+mod edit;
+mod journal;
+mod resolve;
+mod sequence;
+mod share;
+mod status;
+
+use std::path::Path;
+
+use anyhow::{Result, anyhow, bail};
+use clap::Subcommand;
+
+use super::GameFile;
+use super::{Cli, library};
+use umpire::game::{Action, Actor, Game, Names};
+use umpire::megagame::remit::SignedIn;
+use umpire::rules::Library;
+
+/// The reason an action that must give one records.
+#[derive(Debug, clap::Args)]
+pub struct Reason {
+    /// Why, for the journal (and a ledger's history).
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// `game` subcommands, by group (each group's file holds its commands and runs them).
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    #[command(flatten)]
+    Share(share::ShareCommand),
+    #[command(flatten)]
+    Status(status::StatusCommand),
+    #[command(flatten)]
+    Resolve(resolve::ResolveCommand),
+    #[command(flatten)]
+    Edit(edit::EditCommand),
+    /// Decks of cards and cups of markers: what is in them, the odds of the next draws, and
+    /// draws (app or typed in), refills, returns, removals and additions.
+    #[command(subcommand)]
+    Deck(deck::DeckCommand),
+    #[command(flatten)]
+    Sequence(sequence::SequenceCommand),
+    #[command(flatten)]
+    Journal(journal::JournalCommand),
+}
+
+/// Runs a `game` subcommand.
+pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
+    match command {
+        GameCommand::Share(c) => share::run(cli, c),
+        GameCommand::Status(c) => status::run(cli, c),
+        GameCommand::Resolve(c) => resolve::run(cli, c),
+        GameCommand::Edit(c) => edit::run(cli, c),
+        GameCommand::Deck(c) => deck::run(cli, c),
+        GameCommand::Sequence(c) => sequence::run(cli, c),
+        GameCommand::Journal(c) => journal::run(cli, c),
+    }
+}
+
+/// Opens a game: a game file, or a game on a server when `file` is a postgres:// URL.
+pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
+    let lib = library(cli)?;
+    super::password::ready(&file.to_string_lossy())?;
+    let game = umpire::server::open_at(&file.to_string_lossy(), &lib)
+        .map_err(|e| super::with_ruleset_errors(&lib, e))?;
+    Ok((game, lib))
+}
+
+/// Who acts: on a server that knows its umpires, the login's umpire (`--as` must agree); else
+/// the umpire signed in with `--as NAME:ROLE[:TABLE]`, or named with `--by`, or the umpire of a
+/// game of their own. `--discretion` is the reason for what rests on Control's discretion.
+pub(super) fn actor(cli: &Cli, game: &Game, by: Option<&String>) -> Result<Actor> {
+    let claimed = cli
+        .sign_in
+        .as_deref()
+        .map(|who| SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}")))
+        .transpose()?;
+    let actor = match (game.login(), claimed) {
+        (Some(login), claimed) => {
+            let who =
+                SignedIn::from_login(login).map_err(|e| anyhow!("{}: {e}", game.location()))?;
+            if let Some(c) = claimed
+                && c != who
+            {
+                bail!(
+                    "--as {}: on a shared game you are who you log in as — {} is {}",
+                    c.by(),
+                    login.user,
+                    who.by()
+                );
+            }
+            who.actor()
+        }
+        (None, Some(who)) => who.actor(),
+        (None, None) => match by {
+            Some(b) => Actor::named(b.clone()),
+            None => Actor::umpire(),
+        },
+    };
+    Ok(actor.with_reason(cli.discretion.clone()))
+}
+
+fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {
+    act_with(cli, file, |_| Ok(action))
+}
+
+/// Records an action on an open game and says what was recorded.
+pub(super) fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<()> {
+    let seqs = game.act(actor, action)?;
+    print_status_line(game);
+    for s in seqs {
+        if let Some(e) = game.events().get(s as usize - 1) {
+            println!(
+                "recorded entry {}: {}",
+                e.seq,
+                umpire::game::describe::Words::of(game).line(e)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn print_status_line(game: &Game) {
+    let s = game.status();
+    println!(
+        "Turn {}/{}{} — {}",
+        s.turn,
+        s.turns,
+        s.date.map_or_else(String::new, |d| format!(" ({d})")),
+        s.step.path
+    );
+}
+
+/// Opens the game, builds the action against it (names settled into ids by [`Names`]) and
+/// records it.
+pub(super) fn act_with(
+    cli: &Cli,
+    file: &Path,
+    build: impl FnOnce(&Names) -> Result<Action>,
+) -> Result<()> {
+    let (mut game, _) = open(cli, file)?;
+    let actor = actor(cli, &game, None)?;
+    let action = build(&Names::of(&game))?;
+    act_on(&mut game, &actor, action)
+}
