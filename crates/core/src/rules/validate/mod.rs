@@ -1,0 +1,476 @@
+//! Raw YAML → validated ruleset, collecting every problem with its file, line and column. This
+//! file holds the context every check writes its problems to ([`FileCtx`]) and the order the
+//! ruleset is read in ([`load_ruleset`]); each section has its file: [`setup`] (rulings,
+//! attributes, steps, dice, places, decks, statuses), [`visibility`], [`tables`], [`effects`],
+//! [`clock`], [`procedures`].
+
+mod clock;
+mod effects;
+mod procedures;
+mod setup;
+mod tables;
+mod visibility;
+
+use clock::*;
+use effects::*;
+use procedures::*;
+use setup::*;
+use tables::*;
+use visibility::*;
+
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::error::{LoadError, LoadErrors};
+use super::expr::{Expr, Scope, Value};
+use super::locate::{YamlIndex, YamlPath};
+use super::model::*;
+use super::raw::*;
+use crate::dice::{DiceExpr, Die, DieFace, DieSet};
+
+/// A rules file: its display name and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path or `embedded:<ruleset>/<file>`.
+    pub name: String,
+    /// Contents.
+    pub text: String,
+}
+
+/// The files of one ruleset: `ruleset.yaml` and one file per table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesetFiles {
+    /// `ruleset.yaml`.
+    pub ruleset: SourceFile,
+    /// Table files.
+    pub tables: Vec<SourceFile>,
+}
+
+/// Names the engine sets during a lookup; inputs may not use them.
+pub const LOOKUP_NAMES: [&str; 5] = [
+    "natural",
+    "roll",
+    "roll_modifier",
+    "target_modifier",
+    "dice_modifier",
+];
+const OUTCOME_NAMES: [&str; 2] = ["value", "n"];
+
+struct FileCtx<'a> {
+    file: &'a SourceFile,
+    index: OnceCell<YamlIndex>,
+    errors: Vec<LoadError>,
+    /// The ruleset's unit and leader attributes, once known: what `adjust`/`set` effects and
+    /// inputs' `from:` may name.
+    attributes: Option<Vec<AttributeSpec>>,
+}
+
+impl<'a> FileCtx<'a> {
+    fn new(file: &'a SourceFile) -> FileCtx<'a> {
+        FileCtx {
+            file,
+            index: OnceCell::new(),
+            errors: Vec::new(),
+            attributes: None,
+        }
+    }
+
+    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
+        let (line, column) = self
+            .index
+            .get_or_init(|| YamlIndex::build(&self.file.text))
+            .locate(path);
+        let mut problem = problem.into();
+        if !path.0.is_empty() {
+            problem = format!("{path}: {problem}");
+        }
+        self.errors.push(LoadError {
+            file: self.file.name.clone(),
+            line,
+            column,
+            problem,
+            hint: hint.into(),
+        });
+    }
+
+    /// Compiles an expression and checks that it reads only `known` names.
+    fn expr(&mut self, path: &YamlPath, raw: &RawScalar, known: &BTreeSet<String>) -> Option<Expr> {
+        let source = raw.text();
+        if source.trim().is_empty() {
+            self.err(
+                path,
+                "empty expression",
+                "write a number, a name or a formula",
+            );
+            return None;
+        }
+        // Measured before compiling, with its own hint: evalexpr is not asked to read it.
+        if let Err(e) = super::expr::check_shape(&source) {
+            self.err(
+                path,
+                e,
+                "split it into named steps (a procedure's derived: values) or a table",
+            );
+            return None;
+        }
+        let expr = match Expr::compile(&source) {
+            Ok(e) => e,
+            Err(e) => {
+                self.err(
+                    path,
+                    e,
+                    "see the expression syntax in the README (evalexpr)",
+                );
+                return None;
+            }
+        };
+        for name in expr.reads() {
+            if !known.contains(name) {
+                let list: Vec<&str> = known.iter().map(String::as_str).collect();
+                self.err(
+                    path,
+                    format!("'{source}' reads unknown name '{name}'"),
+                    format!("known here: {}", list.join(", ")),
+                );
+                return None;
+            }
+        }
+        Some(expr)
+    }
+}
+
+/// Trial evaluation with fallback values catches type errors (a number where a flag is
+/// needed…) at load time. Division by zero and overflow depend on the values, so they are not
+/// errors here.
+fn type_problem(result: Result<Value, String>, want: &str) -> Option<String> {
+    match result {
+        Ok(v) => {
+            let ok = match want {
+                "number" => matches!(v, Value::Int(_)),
+                "flag" => matches!(v, Value::Bool(_)),
+                _ => true,
+            };
+            (!ok).then(|| format!("gives {} where {want} is needed", v.type_name()))
+        }
+        Err(e) => {
+            let lower = e.to_lowercase();
+            (!(lower.contains("dividing") || lower.contains("overflow"))).then_some(e)
+        }
+    }
+}
+
+fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
+    // A few whole-document errors (a second document…) carry no position: point at the start.
+    let start = usize::from(!file.text.is_empty());
+    let (line, column) = e
+        .location()
+        .map_or((start, start), |l| (l.line(), l.column()));
+    let mut problem = e.to_string();
+    // Drop the position the location already gives; keep a syntax error's context position
+    // ("while scanning a quoted scalar at line 2 column 8" says where the quote opened).
+    let mark = format!(" at line {line} column {column}");
+    if let Some(i) = problem.find(&mark) {
+        problem.replace_range(i..i + mark.len(), "");
+    }
+    let (line, column) = clamp_to_text(&file.text, line, column);
+    // yaml_serde stops at 128 levels of nesting, and at aliases that multiply the document.
+    if problem.starts_with("recursion limit exceeded") {
+        problem = "lists or mappings are nested too deep (more than 128 levels)".into();
+    } else if problem.starts_with("repetition limit exceeded") {
+        problem = "aliases (*name) repeat parts of the file too many times".into();
+    }
+    let hint = if problem.contains("nested too deep") {
+        "no rules file nests that deep: look for brackets that are never closed"
+    } else if problem.contains("aliases (*name)") {
+        "write the repeated parts out, or use fewer aliases"
+    } else if problem.contains("unknown field") {
+        "remove the field or correct its spelling"
+    } else if problem.contains("missing field") {
+        "add the field"
+    } else if problem.contains("unknown variant") {
+        "use one of the values listed"
+    } else if problem.contains("invalid type") {
+        "check the value's type (number, text, list or mapping); quote ids with leading zeros, e.g. \"0114\""
+    } else if problem.contains("did not match any variant") {
+        "write a number, true/false or text"
+    } else if problem.contains("duplicate") {
+        "write each key once in a mapping: remove or rename the repeated one"
+    } else {
+        "check the YAML syntax (indentation, quotes, colons)"
+    };
+    // Name no internal type: RawScalar is the one untagged enum.
+    let problem = problem.replace(
+        "data did not match any variant of untagged enum RawScalar",
+        "a list or mapping is given where a number, true/false or text is needed",
+    );
+    LoadError {
+        file: file.name.clone(),
+        line,
+        column,
+        problem,
+        hint: hint.to_string(),
+    }
+}
+
+/// libyaml puts the end of a file that lacks a final line break on a line after the last one;
+/// point at the end of the last line instead. (Line breaks as libyaml counts them.)
+fn clamp_to_text(text: &str, line: usize, column: usize) -> (usize, usize) {
+    let (mut breaks, mut last_len) = (0, 0);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            if c == '\r' {
+                chars.next_if_eq(&'\n');
+            }
+            breaks += 1;
+            last_len = 0;
+        } else {
+            last_len += 1;
+        }
+    }
+    if line > breaks + 1 {
+        (breaks + 1, last_len + 1)
+    } else {
+        (line, column)
+    }
+}
+
+/// Deserialises a file. yaml_serde checks the shape of the events read before a syntax error
+/// and reports a shape error first (a misplaced line reads as "missing field"); reading the
+/// text as a plain value, which has no shape to fail, brings the syntax error forward.
+///
+/// A file past the size or nesting limits ([`super::limits`]) is refused before any YAML
+/// parser reads it: files read from disk were measured before reading, but a text may come
+/// from anywhere (a scenario kept in a game file, an import).
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
+    file: &SourceFile,
+) -> Result<T, LoadError> {
+    super::limits::check_size(&file.name, &file.text)?;
+    super::limits::check_yaml_depth(&file.name, &file.text)?;
+    yaml_serde::from_str(&file.text).map_err(|e| {
+        let syntax = yaml_serde::from_str::<yaml_serde::Value>(&file.text).err();
+        yaml_error(file, syntax.as_ref().unwrap_or(&e))
+    })
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Loads and validates a ruleset. Either everything loads or nothing does.
+pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
+    let mut errors = Vec::new();
+    let raw: Option<RawRuleset> = match parse_yaml(&files.ruleset) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    };
+    let mut raw_tables = Vec::new();
+    for file in &files.tables {
+        match parse_yaml::<RawTable>(file) {
+            Ok(t) => raw_tables.push((file, t)),
+            Err(e) => errors.push(e),
+        }
+    }
+    let Some(raw) = raw else {
+        return Err(LoadErrors(errors));
+    };
+
+    let mut rctx = FileCtx::new(&files.ruleset);
+    let root = YamlPath::root();
+    if !is_identifier(&raw.id) {
+        rctx.err(
+            &root.key("id"),
+            format!("ruleset id '{}' is not a valid id", raw.id),
+            "use lower case letters, digits and _",
+        );
+    }
+    let dice = validate_dice(&mut rctx, &raw.dice);
+    let rulings = validate_rulings(&mut rctx, &raw.rulings);
+    let statuses = validate_statuses(&mut rctx, &root.key("statuses"), &raw.statuses);
+    let decks = validate_decks(&mut rctx, &root.key("decks"), &raw.decks);
+    let ruling_names: BTreeSet<String> =
+        rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
+    let geometry = raw.geometry.as_ref().map(|g| Geometry {
+        kind: match g.kind {
+            RawGeometryKind::Hex => GeometryKind::Hex,
+            RawGeometryKind::Area => GeometryKind::Area,
+            RawGeometryKind::Free => GeometryKind::Free,
+        },
+        hex_id_digits: g.hex_id_digits,
+        distance_unit: g.distance_unit.clone(),
+        rule: g.rule.clone(),
+        source_lines: g.source.clone(),
+        notes: g.notes.clone(),
+        places: Vec::new(),
+    });
+    let geometry = match (geometry, &raw.geometry) {
+        (Some(mut g), Some(raw_g)) => {
+            g.places = validate_places(&mut rctx, &root.key("geometry").key("places"), &g, raw_g);
+            Some(g)
+        }
+        (g, _) => g,
+    };
+    let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
+    let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
+    let declared: Vec<AttributeSpec> = units.iter().chain(&leaders).cloned().collect();
+    rctx.attributes = Some(declared.clone());
+    if let Some(name) = &raw.strength_attribute
+        && !units
+            .iter()
+            .any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
+    {
+        rctx.err(
+            &root.key("strength_attribute"),
+            format!("'{name}' is not a whole-number unit attribute"),
+            "name the unit attribute that holds strength, e.g. strength_points",
+        );
+    }
+
+    if let Some(name) = &raw.type_attribute
+        && !units.iter().any(|a| a.name == *name)
+    {
+        rctx.err(
+            &root.key("type_attribute"),
+            format!("'{name}' is not a unit attribute"),
+            "name the unit attribute that holds the unit type, e.g. unit_type",
+        );
+    }
+    let mut tables = BTreeMap::new();
+    let mut table_files: BTreeMap<String, String> = BTreeMap::new();
+    for (file, raw_table) in &raw_tables {
+        let mut tctx = FileCtx::new(file);
+        tctx.attributes = Some(declared.clone());
+        if let Some(table) = validate_table(&mut tctx, raw_table, &dice) {
+            if let Some(other) = table_files.get(&table.id) {
+                tctx.err(
+                    &YamlPath::root().key("id"),
+                    format!("table id '{}' is also used by {other}", table.id),
+                    "give each table its own id",
+                );
+            } else {
+                table_files.insert(table.id.clone(), file.name.clone());
+                tables.insert(table.id.clone(), table);
+            }
+        }
+        errors.append(&mut tctx.errors);
+    }
+
+    let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
+    let mut procedures = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, rp) in raw.procedures.iter().enumerate() {
+        let path = root.key("procedures").index(i);
+        if !seen.insert(rp.id.clone()) {
+            rctx.err(
+                &path.key("id"),
+                format!("procedure id '{}' is used twice", rp.id),
+                "give each procedure its own id",
+            );
+            continue;
+        }
+        if let Some(p) = validate_procedure(
+            &mut rctx,
+            &path,
+            rp,
+            &dice,
+            &tables,
+            &procedure_ids,
+            &ruling_names,
+        ) {
+            procedures.push(p);
+        }
+    }
+    let mut step_ids = BTreeSet::new();
+    let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
+    let sequence_of_play = validate_steps(
+        &mut rctx,
+        &root.key("sequence_of_play"),
+        &raw.sequence_of_play,
+        (&procedure_ids, &deck_ids),
+        &mut step_ids,
+    );
+    let visibility = match &raw.visibility {
+        Some(v) => validate_visibility(
+            &mut rctx,
+            v,
+            &VisibilityNames {
+                units: &units,
+                leaders: &leaders,
+                procedures: &procedure_ids,
+                steps: &sequence_of_play,
+                rulings: &rulings,
+                hex: geometry
+                    .as_ref()
+                    .is_some_and(|g| g.kind == GeometryKind::Hex),
+            },
+        ),
+        None => Visibility::default(),
+    };
+    // Follow-ups named in table results must exist too, and a clock's phases must be steps.
+    for (file, raw_table) in &raw_tables {
+        let mut tctx = FileCtx::new(file);
+        if let Some(clock) = &raw_table.clock {
+            for (i, p) in clock.phases.iter().enumerate() {
+                if !step_ids.contains(p) {
+                    tctx.err(
+                        &YamlPath::root().key("clock").key("phases").index(i),
+                        format!("'{p}' is not a step of the Sequence of Play"),
+                        "name the ids of sequence_of_play steps in ruleset.yaml, e.g. phase_1",
+                    );
+                }
+            }
+        }
+        for (code, result) in &raw_table.results {
+            for (k, effect) in result.effects.iter().enumerate() {
+                if let Some(p) = &effect.procedure
+                    && !procedure_ids.contains(p)
+                {
+                    tctx.err(
+                        &YamlPath::root()
+                            .key("results")
+                            .key(code)
+                            .key("effects")
+                            .index(k)
+                            .key("procedure"),
+                        format!("unknown procedure '{p}'"),
+                        format!(
+                            "procedures of this ruleset: {}",
+                            procedure_ids.iter().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+        errors.append(&mut tctx.errors);
+    }
+    errors.append(&mut rctx.errors);
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
+    }
+    inherit_choice_labels(&mut procedures, tables.values());
+    Ok(Ruleset {
+        id: raw.id,
+        name: raw.name,
+        source: raw.source,
+        description: raw.description,
+        dice,
+        procedures,
+        tables,
+        geometry,
+        strength_attribute: raw.strength_attribute,
+        type_attribute: raw.type_attribute,
+        units,
+        leaders,
+        sequence_of_play,
+        rulings,
+        statuses,
+        decks,
+        visibility,
+        notes: raw.notes,
+    })
+}

@@ -1,0 +1,529 @@
+//! The ruleset's set-up sections: rulings, counter attributes, the Sequence of Play's steps, custom dice, places, decks and cups, statuses.
+
+use super::*;
+
+pub(super) fn leaf_step_ids(steps: &[Step], out: &mut BTreeSet<String>) {
+    for s in steps {
+        if s.steps.is_empty() {
+            out.insert(s.id.clone());
+        } else {
+            leaf_step_ids(&s.steps, out);
+        }
+    }
+}
+
+/// The value `is:` gives for an attribute, checked against its type.
+pub(super) fn attribute_value(
+    spec: &AttributeSpec,
+    raw: &RawScalar,
+) -> Result<Value, (String, String)> {
+    let name = &spec.name;
+    match (&spec.kind, raw) {
+        (AttributeKind::Int { .. }, RawScalar::Int(i)) => Ok(Value::Int(*i)),
+        (AttributeKind::Flag, RawScalar::Bool(b)) => Ok(Value::Bool(*b)),
+        (AttributeKind::Text, RawScalar::Text(t)) => Ok(Value::Text(t.clone())),
+        (AttributeKind::Choice { choices } | AttributeKind::Choices { choices }, r) => {
+            let t = r.text();
+            if choices.contains(&t) {
+                Ok(Value::Text(t))
+            } else {
+                Err((
+                    format!("'{t}' is not a choice of {name}"),
+                    format!("choices: {}", choices.join(", ")),
+                ))
+            }
+        }
+        (AttributeKind::Int { .. }, r) => Err((
+            format!("{name} is a whole number, not '{}'", r.text()),
+            "write a number".to_string(),
+        )),
+        (AttributeKind::Flag, r) => Err((
+            format!("{name} is a flag, not '{}'", r.text()),
+            "write true or false".to_string(),
+        )),
+        (AttributeKind::Text, r) => Ok(Value::Text(r.text())),
+    }
+}
+
+/// Checks an entry id: snake_case and unique in its list.
+pub(super) fn check_entry_id(
+    ctx: &mut FileCtx,
+    p: &YamlPath,
+    id: &str,
+    ids: &mut BTreeSet<String>,
+) -> bool {
+    if is_identifier(id) && ids.insert(id.to_string()) {
+        return true;
+    }
+    ctx.err(
+        &p.key("id"),
+        format!("id '{id}' is invalid or used twice in visibility"),
+        "use a unique snake_case id",
+    );
+    false
+}
+
+pub(super) fn validate_rulings(ctx: &mut FileCtx, raw: &[RawRuling]) -> Vec<Ruling> {
+    let mut out = Vec::new();
+    let mut ids = BTreeSet::new();
+    for (i, r) in raw.iter().enumerate() {
+        let p = YamlPath::root().key("rulings").index(i);
+        if !is_identifier(&r.id) || !ids.insert(r.id.clone()) {
+            ctx.err(
+                &p.key("id"),
+                format!("ruling id '{}' is invalid or used twice", r.id),
+                "use a unique snake_case id",
+            );
+            continue;
+        }
+        if r.options.len() < 2 {
+            ctx.err(
+                &p.key("options"),
+                "a ruling needs at least two options",
+                "list each reading the umpire may choose",
+            );
+            continue;
+        }
+        if !r.options.iter().any(|o| o.id == r.default) {
+            ctx.err(
+                &p.key("default"),
+                format!("default '{}' is not one of the options", r.default),
+                format!(
+                    "options: {}",
+                    r.options
+                        .iter()
+                        .map(|o| o.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            continue;
+        }
+        out.push(Ruling {
+            id: r.id.clone(),
+            rule: r.rule.clone(),
+            source_lines: r.source.clone(),
+            text: r.text.clone(),
+            options: r
+                .options
+                .iter()
+                .map(|o| RulingOption {
+                    id: o.id.clone(),
+                    text: o.text.clone(),
+                })
+                .collect(),
+            selected: r.default.clone(),
+        });
+    }
+    out
+}
+
+pub(super) fn validate_attributes(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawAttribute],
+) -> Vec<AttributeSpec> {
+    let mut out = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, a) in raw.iter().enumerate() {
+        let p = path.index(i);
+        if !is_identifier(&a.name) || !names.insert(a.name.clone()) {
+            ctx.err(
+                &p.key("name"),
+                format!("attribute name '{}' is invalid or used twice", a.name),
+                "use a unique snake_case name",
+            );
+            continue;
+        }
+        let choices: Vec<String> = a.choices.iter().flatten().map(RawScalar::text).collect();
+        let kind = match a.kind {
+            RawAttributeKind::Int => {
+                if let (Some(min), Some(max)) = (a.min, a.max)
+                    && min > max
+                {
+                    ctx.err(
+                        &p.key("min"),
+                        format!("min {min} is above max {max}"),
+                        "swap them",
+                    );
+                    continue;
+                }
+                AttributeKind::Int {
+                    min: a.min,
+                    max: a.max,
+                }
+            }
+            RawAttributeKind::Choice | RawAttributeKind::Choices => {
+                if choices.is_empty() {
+                    ctx.err(
+                        &p,
+                        format!("attribute '{}' has no choices", a.name),
+                        "add choices: [a, b, …]",
+                    );
+                    continue;
+                }
+                if a.kind == RawAttributeKind::Choice {
+                    AttributeKind::Choice { choices }
+                } else {
+                    AttributeKind::Choices { choices }
+                }
+            }
+            RawAttributeKind::Flag => AttributeKind::Flag,
+            RawAttributeKind::Text => AttributeKind::Text,
+        };
+        out.push(AttributeSpec {
+            name: a.name.clone(),
+            label: a.label.clone().unwrap_or_else(|| a.name.replace('_', " ")),
+            kind,
+            rule: a.rule.clone(),
+            source_lines: a.source.clone(),
+            help: a.help.clone(),
+        });
+    }
+    out
+}
+
+pub(super) fn validate_steps(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawStep],
+    (procedures, decks): (&BTreeSet<String>, &BTreeSet<String>),
+    ids: &mut BTreeSet<String>,
+) -> Vec<Step> {
+    let mut out = Vec::new();
+    for (i, s) in raw.iter().enumerate() {
+        let p = path.index(i);
+        if !is_identifier(&s.id) || !ids.insert(s.id.clone()) {
+            ctx.err(
+                &p.key("id"),
+                format!(
+                    "step id '{}' is invalid or used twice in the Sequence of Play",
+                    s.id
+                ),
+                "use a unique snake_case id",
+            );
+            continue;
+        }
+        for (k, proc_id) in s.procedures.iter().enumerate() {
+            if !procedures.contains(proc_id) {
+                ctx.err(
+                    &p.key("procedures").index(k),
+                    format!("unknown procedure '{proc_id}'"),
+                    format!(
+                        "procedures of this ruleset: {}",
+                        procedures.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                );
+            }
+        }
+        for (k, deck) in s.decks.iter().enumerate() {
+            if !decks.contains(deck) {
+                ctx.err(
+                    &p.key("decks").index(k),
+                    format!("unknown deck '{deck}'"),
+                    if decks.is_empty() {
+                        "this ruleset declares no decks (a `decks:` section)".to_string()
+                    } else {
+                        format!(
+                            "decks of this ruleset: {}",
+                            decks.iter().cloned().collect::<Vec<_>>().join(", ")
+                        )
+                    },
+                );
+            }
+        }
+        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, (procedures, decks), ids);
+        out.push(Step {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            rule: s.rule.clone(),
+            source_lines: s.source.clone(),
+            description: s.description.clone(),
+            procedures: s.procedures.clone(),
+            decks: s.decks.clone(),
+            mandatory: s.mandatory,
+            when: s.when.clone(),
+            scenario_end: s.scenario_end,
+            steps,
+        });
+    }
+    out
+}
+
+pub(super) fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {
+    let mut set = DieSet::new();
+    for (i, d) in raw.iter().enumerate() {
+        let path = YamlPath::root().key("dice").index(i);
+        let name_ok = d.name.len() > 1
+            && d.name.starts_with('d')
+            && d.name[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !name_ok {
+            ctx.err(
+                &path.key("name"),
+                format!("die name '{}' is not usable in notation", d.name),
+                "start with 'd' followed by letters or digits, e.g. dcmd",
+            );
+            continue;
+        }
+        if d.faces.is_empty() {
+            ctx.err(
+                &path.key("faces"),
+                "a die needs at least one face",
+                "list its faces with value (and label, weight)",
+            );
+            continue;
+        }
+        if d.faces.iter().any(|f| f.weight == Some(0)) {
+            ctx.err(
+                &path.key("faces"),
+                "a face weight of 0 can never come up",
+                "use a weight of 1 or more, or remove the face",
+            );
+            continue;
+        }
+        set.insert(Die {
+            name: d.name.clone(),
+            faces: d
+                .faces
+                .iter()
+                .map(|f| DieFace {
+                    value: f.value,
+                    label: f.label.clone(),
+                    weight: f.weight.unwrap_or(1),
+                })
+                .collect(),
+        });
+    }
+    set
+}
+
+/// The gazetteer: each place named once, at a hex of the map's form on a hex map (a quoted
+/// string of `hex_id_digits` digits), in a group on an area map.
+pub(super) fn validate_places(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    geometry: &Geometry,
+    raw: &crate::rules::raw::RawGeometry,
+) -> Vec<Place> {
+    use crate::rules::raw::RawPlaceKind as R;
+    let mut seen: BTreeSet<(String, Option<String>)> = BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, p) in raw.places.iter().enumerate() {
+        let here = at.index(i);
+        if p.name.trim().is_empty() {
+            ctx.err(
+                &here.key("name"),
+                "a place without a name",
+                "give its name as printed",
+            );
+            continue;
+        }
+        if let Some(hex) = &p.hex {
+            let digits = geometry.hex_id_digits.unwrap_or(4) as usize;
+            if geometry.kind != GeometryKind::Hex {
+                ctx.err(
+                    &here.key("hex"),
+                    format!("'{}' has a hex on a map without hexes", p.name),
+                    "give an area map's places a group, not a hex",
+                );
+            } else if hex.len() != digits || !hex.chars().all(|c| c.is_ascii_digit()) {
+                ctx.err(
+                    &here.key("hex"),
+                    format!("'{hex}' is not a hex of this map ({digits} digits)"),
+                    "write the hex as the map prints it, in quotes: \"2834\"",
+                );
+            }
+        } else if geometry.kind == GeometryKind::Hex {
+            ctx.err(
+                &here.key("hex"),
+                format!("'{}' has no hex", p.name),
+                "give the hex the text names it with",
+            );
+        }
+        if !seen.insert((p.name.clone(), p.hex.clone())) {
+            ctx.err(
+                &here.key("name"),
+                format!("'{}' is listed twice", p.name),
+                "list each place once",
+            );
+        }
+        out.push(Place {
+            name: p.name.trim().to_string(),
+            hex: p.hex.clone(),
+            group: p.group.clone(),
+            kind: p.kind.map(|k| match k {
+                R::City => PlaceKind::City,
+                R::FortifiedCity => PlaceKind::FortifiedCity,
+                R::Fortress => PlaceKind::Fortress,
+                R::FortifiedTown => PlaceKind::FortifiedTown,
+                R::Town => PlaceKind::Town,
+                R::Castle => PlaceKind::Castle,
+                R::Village => PlaceKind::Village,
+                R::Bridge => PlaceKind::Bridge,
+                R::Port => PlaceKind::Port,
+                R::Pass => PlaceKind::Pass,
+                R::Difficult => PlaceKind::Difficult,
+                R::Other => PlaceKind::Other,
+            }),
+            rule: p.rule.clone(),
+            source_lines: p.source.clone(),
+            note: p.note.clone(),
+        });
+    }
+    out
+}
+
+/// The decks and cups: ids once each, items named once each with a count of at least one, the
+/// items adding up to the size the text gives, and a `missing` note wherever the text does not
+/// give what is in it (never an invented composition).
+pub(super) fn validate_decks(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    raw: &[crate::rules::raw::RawDeck],
+) -> Vec<DeckSpec> {
+    use crate::rules::raw::{RawDeckKind, RawRefill};
+    let mut out: Vec<DeckSpec> = Vec::new();
+    for (i, d) in raw.iter().enumerate() {
+        let here = at.index(i);
+        if !is_identifier(&d.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("deck id '{}' is not a valid id", d.id),
+                "use lower case letters, digits and _",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.id == d.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("deck '{}' is listed twice", d.id),
+                "list each deck or cup once",
+            );
+            continue;
+        }
+        if d.name.trim().is_empty() {
+            ctx.err(
+                &here.key("name"),
+                "a deck without a name",
+                "give its name as printed",
+            );
+        }
+        let mut items: Vec<DeckItem> = Vec::new();
+        for (k, item) in d.items.iter().enumerate() {
+            let name = item.name.trim();
+            if name.is_empty() {
+                ctx.err(
+                    &here.key("items").index(k).key("name"),
+                    "an item without a name",
+                    "give the card's or marker's name as printed",
+                );
+                continue;
+            }
+            if item.count == 0 {
+                ctx.err(
+                    &here.key("items").index(k).key("count"),
+                    format!("'{name}' has a count of 0"),
+                    "leave out what is not in it",
+                );
+                continue;
+            }
+            if items.iter().any(|o| o.name == name) {
+                ctx.err(
+                    &here.key("items").index(k).key("name"),
+                    format!("'{name}' is listed twice"),
+                    "give each kind once with its count",
+                );
+                continue;
+            }
+            items.push(DeckItem {
+                name: name.to_string(),
+                count: item.count,
+            });
+        }
+        let total: u64 = items.iter().map(|i| u64::from(i.count)).sum();
+        if let Some(size) = d.size
+            && !items.is_empty()
+            && total != u64::from(size)
+        {
+            ctx.err(
+                &here.key("items"),
+                format!("the items add up to {total}, the size is {size}"),
+                "make the counts add up to the size the text gives",
+            );
+        }
+        if items.is_empty() && d.missing.as_deref().is_none_or(|m| m.trim().is_empty()) {
+            ctx.err(
+                &here.key("missing"),
+                format!("deck '{}' has no items and does not say why", d.id),
+                "list what the text gives, or say in `missing:` what it does not give and where",
+            );
+        }
+        out.push(DeckSpec {
+            id: d.id.clone(),
+            name: d.name.trim().to_string(),
+            kind: match d.kind {
+                RawDeckKind::Deck => DeckKind::Deck,
+                RawDeckKind::Cup => DeckKind::Cup,
+            },
+            items,
+            size: d.size,
+            missing: d.missing.clone(),
+            refill: match d.refill {
+                RawRefill::Never => Refill::Never,
+                RawRefill::WhenEmpty => Refill::WhenEmpty,
+                RawRefill::ByHand => Refill::ByHand,
+            },
+            hidden: d.hidden,
+            per_side: d.per_side,
+            rule: d.rule.clone(),
+            source_lines: d.source.clone(),
+            help: d.help.clone(),
+        });
+    }
+    out
+}
+
+/// The status markers: ids as effects name them, each once, each with its printed label.
+pub(super) fn validate_statuses(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    raw: &[crate::rules::raw::RawStatus],
+) -> Vec<StatusMarker> {
+    let mut out: Vec<StatusMarker> = Vec::new();
+    for (i, s) in raw.iter().enumerate() {
+        let here = at.index(i);
+        if !is_identifier(&s.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("status id '{}' is not a valid id", s.id),
+                "use lower case letters, digits and _",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.id == s.id) {
+            ctx.err(
+                &here.key("id"),
+                format!("status '{}' is listed twice", s.id),
+                "list each marker once",
+            );
+            continue;
+        }
+        if s.label.trim().is_empty() {
+            ctx.err(
+                &here.key("label"),
+                "a status without a label",
+                "give the marker's name as printed",
+            );
+        }
+        out.push(StatusMarker {
+            id: s.id.clone(),
+            label: s.label.trim().to_string(),
+            rule: s.rule.clone(),
+            source_lines: s.source.clone(),
+            help: s.help.clone(),
+        });
+    }
+    out
+}
