@@ -9,6 +9,7 @@ mod common;
 mod dice;
 mod fuzz_loader;
 mod inputs;
+mod layers;
 mod malformed;
 mod properties;
 mod references;
