@@ -1,0 +1,210 @@
+//! Checking an action: one function per action, on a read-only [`View`] of the game (ruleset,
+//! scenario, state, journal), returning the events the action makes or a typed [`Refusal`].
+//! Nothing here writes; `Game::act` commits what a check returns. This file dispatches
+//! ([`check`]) and holds what every check reads; the checks are grouped by what they act on:
+//! [`counters`], [`resolve`], [`sequence`], [`ledger`], [`journal`], [`deck`].
+
+mod counters;
+mod deck;
+mod journal;
+mod ledger;
+mod resolve;
+mod sequence;
+
+use counters::*;
+use deck::*;
+use journal::*;
+use ledger::*;
+use resolve::*;
+use sequence::*;
+
+pub use journal::{redo_target, undo_target};
+pub use ledger::adjustable;
+pub(crate) use ledger::{adjust_range, delta_totals};
+
+use std::collections::BTreeMap;
+
+use super::action::{Action, Actor};
+use super::event::{Audience, ClockAction, CounterChange, Cursor, Event, EventKind};
+use super::journal::GameMeta;
+use super::names::CounterId;
+use super::refusal::{NoAppDice, Refusal};
+use super::scenario::{CounterKind, Position, Scenario};
+use super::sequence::{LeafStep, Pending, next_step, pending, previous_step};
+use super::state::{CounterState, GameState};
+use crate::dice::AppDice;
+use crate::resolve::{DiceSource, parse_inputs, resolve};
+use crate::rules::{AttributeKind, AttributeSpec, GeometryKind, Ruleset, Value};
+
+/// What a check may look at: the game as it stands, read-only.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The ruleset.
+    pub ruleset: &'a Ruleset,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// The Sequence of Play's leaf steps.
+    pub steps: &'a [LeafStep],
+    /// The state.
+    pub state: &'a GameState,
+    /// The journal (offline events last).
+    pub events: &'a [Event],
+    /// What the game started from (the app dice's seed among it).
+    pub meta: &'a GameMeta,
+    /// Whether several desks share the journal.
+    pub shared: bool,
+}
+
+type Checked = Result<Vec<EventKind>, Refusal>;
+
+/// The events an action makes, judged against the game as it stands.
+pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
+    match action {
+        Action::Move { counter, to } => check_move(view, counter.as_str(), to),
+        Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
+        Action::AddCounter {
+            name,
+            side,
+            kind,
+            at,
+            attributes,
+            note,
+        } => check_add_counter(view, name, side, *kind, at, attributes, note.as_deref()),
+        Action::Edit {
+            counter,
+            edit,
+            note,
+        } => check_edit(view, counter.as_str(), edit, note.as_deref()),
+        Action::Remove { counter, reason } => check_remove(view, counter.as_str(), reason),
+        Action::SetAttribute {
+            counter,
+            attribute,
+            value,
+            seen,
+        } => check_set_attribute(view, counter.as_str(), attribute, value, seen),
+        Action::SetStatus {
+            counter,
+            status,
+            on,
+        } => check_set_status(view, counter.as_str(), status, *on),
+        Action::Resolve {
+            procedure,
+            inputs,
+            physical,
+            chart_result,
+            chart_confirmed,
+            counters,
+        } => check_resolve(
+            view,
+            actor,
+            procedure,
+            inputs,
+            physical.as_deref(),
+            chart_result.as_deref().map(|c| (c, *chart_confirmed)),
+            counters,
+        ),
+        Action::ApplyEffects { of, changes } => check_apply_effects(view, actor, *of, changes),
+        Action::Change { changes, reason } => check_change(view, changes, reason),
+        Action::Override {
+            of,
+            outcome,
+            reason,
+        } => check_override(view, *of, outcome, reason),
+        Action::Next => check_next(view),
+        Action::Back => check_back(view),
+        Action::Skip { item, reason } => check_skip(view, item, reason),
+        Action::Credit { item } => check_credit(view, item),
+        Action::Note { text } => Ok(vec![EventKind::Note { text: text.clone() }]),
+        Action::Adjust {
+            counter,
+            attribute,
+            by,
+            reason,
+        } => check_adjust(view, actor, counter.as_str(), attribute, *by, reason),
+        Action::Transfer {
+            from,
+            to,
+            attribute,
+            amount,
+            reason,
+        } => check_transfer(
+            view,
+            actor,
+            from.as_str(),
+            to.as_str(),
+            attribute,
+            *amount,
+            reason,
+        ),
+        Action::Undo => check_undo(view, actor),
+        Action::Redo => check_redo(view),
+        Action::Clock(action) => check_clock(view, action),
+        Action::ClockStep { to } => check_clock_step(view, to),
+        Action::RevealSeed => check_reveal(view),
+        Action::Announce {
+            audience,
+            team,
+            text,
+        } => check_announce(*audience, team.as_deref(), text),
+        Action::Deck {
+            deck,
+            owner,
+            op,
+            reason,
+        } => check_deck(view, deck, owner.as_deref(), op, reason.as_deref()),
+    }
+}
+
+/// The counter of that id, or a refusal naming the counters with a similar one.
+pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusal> {
+    view.state
+        .counters
+        .get(id)
+        .ok_or_else(|| Refusal::NoCounter {
+            counter: id.to_string(),
+            close: super::names::close_counters(view.state, id),
+        })
+}
+
+/// Checks a position against the game's geometry.
+pub fn position(ruleset: &Ruleset, p: &Position) -> Result<(), Refusal> {
+    let kind = ruleset.geometry.as_ref().map(|g| g.kind);
+    match p {
+        Position::Hex(h) => {
+            let digits = ruleset
+                .geometry
+                .as_ref()
+                .and_then(|g| g.hex_id_digits)
+                .unwrap_or(4) as usize;
+            if super::hex::HexId::parse(h, digits).is_none() {
+                return Err(Refusal::NotAHex {
+                    hex: h.clone(),
+                    digits,
+                });
+            }
+            if let Some(k) = kind.filter(|k| *k != GeometryKind::Hex) {
+                return Err(Refusal::NoHexMap {
+                    geometry: format!("{k:?}").to_lowercase(),
+                });
+            }
+        }
+        Position::Area(a) if a.trim().is_empty() => return Err(Refusal::EmptyArea),
+        Position::Free { x, y } if !x.is_finite() || !y.is_finite() => {
+            return Err(Refusal::BadFreePosition);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// An event that stands (not undone).
+pub fn standing<'a>(view: &View<'a>, seq: u64) -> Option<&'a Event> {
+    view.events
+        .get(seq.saturating_sub(1) as usize)
+        .filter(|e| view.state.effective.contains(&e.seq))
+}
+
+/// Items pending or done at the current step.
+pub fn pending_items(view: &View) -> Vec<Pending> {
+    pending(view.ruleset, view.scenario, view.state)
+}

@@ -1,0 +1,116 @@
+//! Checks of the Sequence of Play and the megagame clock: next, back, skip, credit, the clock's work and its steps.
+
+use super::*;
+
+pub(super) fn check_next(view: &View) -> Checked {
+    let open = numbered(&pending_items(view), |p| p.mandatory && !p.done);
+    if !open.is_empty() {
+        return Err(Refusal::MandatoryPending { items: open });
+    }
+    let to = next_step(&view.state.cursor, view.steps, view.scenario.turns.max(1));
+    if to.turn > view.scenario.turns.max(1) {
+        return Err(Refusal::ScenarioEnds {
+            turns: view.scenario.turns,
+        });
+    }
+    Ok(vec![EventKind::Stepped {
+        from: view.state.cursor.clone(),
+        to,
+    }])
+}
+
+pub(super) fn check_back(view: &View) -> Checked {
+    let to = previous_step(&view.state.cursor, view.steps, view.scenario.turns.max(1))
+        .ok_or(Refusal::FirstStep)?;
+    Ok(vec![EventKind::Stepped {
+        from: view.state.cursor.clone(),
+        to,
+    }])
+}
+
+/// A pending item named by its label (its key when it is not one of this step's).
+pub(super) fn item_words(all: &[Pending], key: &str) -> String {
+    all.iter()
+        .find(|p| p.key == key)
+        .map_or_else(|| key.to_string(), |p| p.label.clone())
+}
+
+/// The items that pass `keep`, "number. label" as `game status` numbers them.
+pub(super) fn numbered(all: &[Pending], keep: impl Fn(&Pending) -> bool) -> Vec<String> {
+    all.iter()
+        .enumerate()
+        .filter(|(_, p)| keep(p))
+        .map(|(n, p)| format!("{}. {}", n + 1, p.label))
+        .collect()
+}
+
+pub(super) fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
+    needs_reason(reason, "skipping")?;
+    let all = pending_items(view);
+    if !all.iter().any(|p| p.key == item && !p.done) {
+        return Err(Refusal::NothingPending {
+            item: item_words(&all, item),
+            pending: numbered(&all, |p| !p.done),
+        });
+    }
+    Ok(vec![EventKind::Skipped {
+        item: item.to_string(),
+        reason: reason.to_string(),
+    }])
+}
+
+pub(super) fn check_credit(view: &View, item: &str) -> Checked {
+    let Some((change, reason)) =
+        crate::game::sequence::credit_change(view.ruleset, view.scenario, view.state, item)
+    else {
+        let all = pending_items(view);
+        return Err(Refusal::NothingToCredit {
+            item: item_words(&all, item),
+            creditable: numbered(&all, |p| p.credit.is_some()),
+        });
+    };
+    counter(view, change.counter())?;
+    Ok(vec![EventKind::Changed {
+        changes: vec![change],
+        reason: Some(reason),
+        item: Some(item.to_string()),
+    }])
+}
+
+pub(super) fn check_clock(view: &View, action: &ClockAction) -> Checked {
+    let Some(clock) = view.ruleset.clock() else {
+        return Err(Refusal::NoClock {
+            ruleset: view.ruleset.name.clone(),
+        });
+    };
+    if let ClockAction::Start { turn, phase } = action {
+        if clock.turn(*turn).is_none() {
+            return Err(Refusal::NoClockTurn {
+                turn: *turn,
+                turns: clock.turns.iter().map(|t| t.turn.to_string()).collect(),
+            });
+        }
+        if !clock.phases.contains(phase) {
+            return Err(Refusal::NoClockPhase {
+                phase: phase.clone(),
+                phases: clock.phases.clone(),
+            });
+        }
+    }
+    Ok(vec![EventKind::Clock {
+        action: action.clone(),
+    }])
+}
+
+pub(super) fn check_clock_step(view: &View, to: &Cursor) -> Checked {
+    if *to <= view.state.cursor {
+        Ok(Vec::new())
+    } else if to.step >= view.steps.len() {
+        Err(Refusal::NoStep { step: to.step + 1 })
+    } else {
+        Ok(vec![EventKind::Stepped {
+            from: view.state.cursor.clone(),
+            to: to.clone(),
+        }])
+    }
+}
