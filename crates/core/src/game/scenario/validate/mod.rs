@@ -1,0 +1,276 @@
+//! Raw scenario → validated [`Scenario`], checked against its ruleset, with located errors.
+//! This file holds the context problems are collected in and the reading order
+//! ([`load_scenario`]); [`places`], [`counters`], [`sections`] and [`megagame`] check the rest.
+
+mod counters;
+mod megagame;
+mod places;
+mod sections;
+
+use counters::*;
+use megagame::*;
+use places::*;
+use sections::*;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+use super::model::*;
+use super::raw::*;
+use crate::rules::locate::{YamlIndex, YamlPath};
+use crate::rules::{
+    AttributeKind, AttributeSpec, GeometryKind, Library, LoadError, LoadErrors, Ruleset,
+    SourceFile, Value,
+};
+
+/// Month names of the 5-day turn calendar.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+struct Ctx<'a> {
+    file: &'a SourceFile,
+    index: YamlIndex,
+    /// Start positions of plain (unquoted) scalars.
+    plain: HashSet<(usize, usize)>,
+    errors: Vec<LoadError>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(file: &'a SourceFile) -> Ctx<'a> {
+        let mut plain = HashSet::new();
+        for item in Parser::new_from_str(&file.text) {
+            let Ok((event, span)) = item else { break };
+            if let Event::Scalar(_, ScalarStyle::Plain, ..) = event {
+                plain.insert((span.start.line(), span.start.col() + 1));
+            }
+        }
+        Ctx {
+            file,
+            index: YamlIndex::build(&file.text),
+            plain,
+            errors: Vec::new(),
+        }
+    }
+
+    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
+        let (line, column) = self.index.locate(path);
+        let mut problem = problem.into();
+        if !path.0.is_empty() {
+            problem = format!("{path}: {problem}");
+        }
+        self.errors.push(LoadError {
+            file: self.file.name.clone(),
+            line,
+            column,
+            problem,
+            hint: hint.into(),
+        });
+    }
+
+    /// Whether the scalar at `path` was written without quotes.
+    fn is_plain(&self, path: &YamlPath) -> bool {
+        self.plain.contains(&self.index.locate(path))
+    }
+}
+
+/// The same deserialisation, with the same located errors, as ruleset files.
+fn parse_yaml<T: serde::de::DeserializeOwned>(file: &SourceFile) -> Result<T, LoadError> {
+    crate::rules::validate::parse_yaml(file)
+}
+
+/// Labels of a 5-day-turn calendar: "<Month>, <n>", six turns to a month, the year shown on
+/// turn 1 and when it changes ("January, 1 (1525)"). ailsh digest §6.3; L1703–1704.
+pub fn five_day_calendar(
+    month: usize,
+    turn: u32,
+    year: i32,
+    turns_per_month: u32,
+    count: u32,
+) -> Vec<String> {
+    let (mut m, mut t, mut y) = (month, turn, year);
+    let mut out = Vec::new();
+    for i in 0..count {
+        let label = format!("{}, {t}", MONTHS[m % 12]);
+        if i == 0 || (m % 12 == 0 && t == 1) {
+            out.push(format!("{label} ({y})"));
+        } else {
+            out.push(label);
+        }
+        t += 1;
+        if t > turns_per_month {
+            t = 1;
+            m += 1;
+            if m == 12 {
+                m = 0;
+                y += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Splits `sp` Strength Points over counters of the given maximum strengths, as evenly as
+/// possible: each SP goes to the counter holding least that still has room, larger counters
+/// first on ties. `None` if the SPs do not fit (`count ≤ sp ≤ Σ max`).
+pub fn distribute_sp(sp: u32, maxima: &[u32]) -> Option<Vec<u32>> {
+    let total: u32 = maxima.iter().sum();
+    if maxima.is_empty() || sp < maxima.len() as u32 || sp > total {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..maxima.len()).collect();
+    order.sort_by(|&a, &b| maxima[b].cmp(&maxima[a]).then(a.cmp(&b)));
+    let mut held = vec![0u32; maxima.len()];
+    for _ in 0..sp {
+        let next = order
+            .iter()
+            .copied()
+            .filter(|&i| held[i] < maxima[i])
+            .min_by_key(|&i| held[i])?;
+        held[next] += 1;
+    }
+    Some(held)
+}
+
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// Loads and validates a scenario against the loaded rulesets. Either everything loads or
+/// nothing does.
+pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, LoadErrors> {
+    let raw: RawScenario = parse_yaml(file).map_err(|e| LoadErrors(vec![e]))?;
+    let mut ctx = Ctx::new(file);
+    let root = YamlPath::root();
+    let ruleset = scenario_ruleset(&mut ctx, &raw, rulesets)?;
+    let calendar = calendar(&mut ctx, &raw);
+    let (sides, side_ids) = sides(&mut ctx, &raw);
+    let (armies, army_sides) = armies(&mut ctx, &raw, &side_ids);
+    let strength = strength(&mut ctx, &raw, ruleset);
+    let defaults = unknown_defaults(&mut ctx, &raw, ruleset);
+    let mut refs = Refs {
+        ruleset,
+        sides: side_ids,
+        armies: army_sides,
+        strength,
+        ids: BTreeSet::new(),
+        calendar: calendar.clone(),
+        turns: raw.turns,
+        notes: Vec::new(),
+        unknown_units: defaults.units,
+        unknown_leaders: defaults.leaders,
+        map_tables: Vec::new(),
+        qualifiers: BTreeMap::new(),
+    };
+    if let Some(fp) = &raw.first_player {
+        check_side(&mut ctx, &refs, &root.key("first_player"), fp);
+    }
+    let (forces, mut start_counters) = start_forces(&mut ctx, &mut refs, &raw);
+    let reinforcements = reinforcements(&mut ctx, &mut refs, &raw);
+    let special_rules = text_items(
+        &mut ctx,
+        &refs,
+        &root.key("special_rules"),
+        &raw.special_rules,
+    );
+    let conditional = conditional_reinforcements(&mut ctx, &mut refs, &raw, &special_rules);
+    let schedules = schedules(&mut ctx, &refs, &raw);
+    let supply_sources = supply_sources(&mut ctx, &refs, &raw);
+    let holdings = holdings(&mut ctx, &refs, &raw);
+    let capitano_cards = capitano_cards(&mut ctx, &refs, &raw);
+    let regions = raw
+        .regions
+        .iter()
+        .map(|r| RegionAlignment {
+            region: r.region.clone(),
+            alignment: r.alignment.clone(),
+            alternative: r.alternative.clone(),
+            note: r.note.clone(),
+        })
+        .collect();
+    let victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
+    let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
+    let megagame = raw.megagame.as_ref().map(|m| {
+        let leaders = leader_ids(&start_counters, &reinforcements, &conditional);
+        megagame_section(
+            &mut ctx,
+            &mut refs,
+            &root.key("megagame"),
+            m,
+            &leaders,
+            &mut start_counters,
+        )
+    });
+
+    if !ctx.errors.is_empty() {
+        return Err(LoadErrors(ctx.errors));
+    }
+    let mut reinforcements = reinforcements;
+    let mut conditional = conditional;
+    unique_names(
+        &refs.qualifiers,
+        start_counters
+            .iter_mut()
+            .chain(
+                reinforcements
+                    .iter_mut()
+                    .flat_map(|r| r.counters.iter_mut()),
+            )
+            .chain(conditional.iter_mut().flat_map(|r| r.counters.iter_mut()))
+            .collect(),
+    );
+    Ok(Scenario {
+        id: raw.id,
+        ruleset: raw.ruleset,
+        title: raw.title,
+        source: raw.source,
+        date: raw.date,
+        turns: raw.turns,
+        calendar,
+        sides,
+        armies,
+        first_player: raw.first_player,
+        map: raw.map,
+        forces,
+        counters: start_counters,
+        counter_notes: refs.notes,
+        reinforcements,
+        conditional_reinforcements: conditional,
+        schedules,
+        supply_sources,
+        regions,
+        holdings,
+        capitano_cards,
+        victory,
+        special_rules,
+        rulings,
+        notes: raw.notes,
+        megagame,
+        places: refs
+            .ruleset
+            .geometry
+            .as_ref()
+            .map(|g| g.places.clone())
+            .unwrap_or_default(),
+    })
+}
