@@ -12,7 +12,7 @@
 //! - this package: the `umpire` command line (`src/cli`), and this facade, which names the
 //!   crates as the integration tests and benches use them.
 
-pub use umpire_core::{VERSION, dice, game, megagame, resolve, rules};
+pub use umpire_core::{VERSION, dice, game, megagame, resolve, rules, schema};
 pub use umpire_desk as app;
 pub use umpire_report as report;
 pub use umpire_serve as serve;

@@ -1,4 +1,4 @@
-//! `umpire rules list|check|show|template`.
+//! `umpire rules list|check|show|template|schema`.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +10,7 @@ use super::{Cli, find_ruleset, full_library, library, print_json, sources, user_
 use umpire::rules::chart::render_table;
 use umpire::rules::layer::template;
 use umpire::rules::{Library, LoadErrors, Ruleset, RulesetSource};
+use umpire::schema::{FileKind, schema_text};
 
 /// `rules` subcommands.
 #[derive(Debug, Subcommand)]
@@ -52,6 +53,14 @@ pub enum RulesCommand {
         #[command(flatten)]
         force: super::output::Force,
     },
+    /// Write the YAML files' JSON Schemas (ruleset, table, scenario) and their Markdown
+    /// reference, generated from the types the loader reads the files into.
+    Schema {
+        /// The folder to write ruleset.schema.json, table.schema.json, scenario.schema.json and
+        /// schema.md into (created if need be; the four files are replaced).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 /// Runs `rules`.
@@ -70,6 +79,7 @@ pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
             output,
             force,
         } => write_template(cli, ruleset, table, output.as_deref(), *force),
+        RulesCommand::Schema { out } => write_schema(out),
     }
 }
 
@@ -270,16 +280,22 @@ fn write_template(
         .read()
         .map_err(|e| anyhow!("{e}"))?;
     let text = template(&files, ruleset, t).ok_or_else(|| anyhow!("no file for table {table}"))?;
+    // In the transcription folder, the table schema the template's first line names
+    // (`../table.schema.json`) is written beside the ruleset folders.
+    let mut schema_at = None;
     let path = match output {
         Some(p) if p == Path::new("-") => {
             print!("{text}");
             return Ok(());
         }
         Some(p) => p.to_path_buf(),
-        None => user_dir(cli)
-            .ok_or_else(|| anyhow!("no transcription folder: give -o FILE or --user-rules DIR"))?
-            .join(ruleset)
-            .join(format!("{table}.yaml")),
+        None => {
+            let dir = user_dir(cli).ok_or_else(|| {
+                anyhow!("no transcription folder: give -o FILE or --user-rules DIR")
+            })?;
+            schema_at = Some(dir.join(FileKind::Table.schema_file()));
+            dir.join(ruleset).join(format!("{table}.yaml"))
+        }
     };
     if !force.force && !umpire::game::is_game_file(&path) && path.exists() {
         bail!(
@@ -296,5 +312,20 @@ fn write_template(
         path.display(),
         t.missing_cells().len()
     );
+    if let Some(schema) = schema_at {
+        std::fs::write(&schema, schema_text(FileKind::Table))
+            .map_err(|e| anyhow!("cannot write {}: {e}", schema.display()))?;
+        println!("wrote {} (the table schema, for editors)", schema.display());
+    }
+    Ok(())
+}
+
+fn write_schema(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
+    for (name, text) in umpire::schema::files() {
+        let path = dir.join(&name);
+        std::fs::write(&path, text).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }

@@ -23,6 +23,7 @@ mod names;
 mod package;
 mod report;
 mod safety;
+mod schema;
 mod serve;
 mod shared;
 mod tamper;

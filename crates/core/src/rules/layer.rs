@@ -126,6 +126,12 @@ pub fn apply(
     }
 }
 
+/// The start of a YAML language server's modeline (`crate::schema::MODELINE_PREFIX`).
+const MODELINE_PREFIX: &str = "# yaml-language-server: $schema=";
+
+/// The first line of a transcription template: the table schema, beside the ruleset folders.
+pub const TEMPLATE_MODELINE: &str = "# yaml-language-server: $schema=../table.schema.json";
+
 /// A transcription template for one table: the shipped file with a commented header saying
 /// which cells to fill in and how to check the result.
 pub fn template(
@@ -136,6 +142,11 @@ pub fn template(
     let source = files.tables.iter().find(|f| stem(&f.name) == table.id)?;
     let missing = table.missing_cells();
     let mut out = String::new();
+    // An editor's YAML language server reads the first line: the table schema, one folder up
+    // from `<ruleset>/<table>.yaml`, where `umpire rules template` writes it (the shipped
+    // file's own modeline, which points into the repository's docs/schema, is left out).
+    out.push_str(TEMPLATE_MODELINE);
+    out.push('\n');
     out.push_str(&format!(
         "# {} — transcription template for ruleset {ruleset_id}\n",
         table.title
@@ -161,7 +172,18 @@ pub fn template(
             out.push_str(&format!("#   row {row}, column {column}\n"));
         }
     }
+    out.push_str(
+        "#\n# The first line names the table schema for editors: ../table.schema.json, beside\n",
+    );
+    out.push_str(
+        "# the ruleset folders of your transcription folder (written there with a template\n",
+    );
+    out.push_str("# saved there; `umpire rules schema --out DIR` writes it anywhere).\n");
     out.push('\n');
-    out.push_str(&source.text);
+    let body = match source.text.split_once('\n') {
+        Some((first, rest)) if first.starts_with(MODELINE_PREFIX) => rest,
+        _ => source.text.as_str(),
+    };
+    out.push_str(body);
     Some(out)
 }

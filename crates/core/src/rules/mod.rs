@@ -8,7 +8,7 @@ pub mod library;
 pub mod limits;
 pub mod locate;
 pub mod model;
-mod raw;
+pub(crate) mod raw;
 pub(crate) mod validate;
 
 pub use error::{LoadError, LoadErrors};

@@ -13,7 +13,7 @@ use include_dir::{Dir, include_dir};
 use crate::rules::{Library, LoadError, LoadErrors, SourceFile};
 
 pub mod model;
-mod raw;
+pub(crate) mod raw;
 mod validate;
 
 pub use model::*;
