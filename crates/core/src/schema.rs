@@ -427,6 +427,17 @@ pub fn markdown() -> String {
          `source:` the lines of the text extraction it comes from (\"L408–416\"), kept as \
          provenance.\n\n",
     );
+    out.push_str(
+        "The schema checks what needs no other file: field names and types, the allowed values, \
+         ids, groups of which exactly one is given, what a kind of input or effect needs. \
+         `umpire rules check` and the scenario loader check the rest (an unknown table or \
+         procedure, a name an expression does not know, a scenario's attributes against its \
+         ruleset). Where YAML is read two ways they can differ: a key with nothing after it \
+         (`name:`) is null to the schema, refused where a value is needed, though the loader \
+         reads empty text or an empty list; `1.0` passes the schema as a whole number but not \
+         the loader; and editors read YAML 1.2, where a bare `0114` is the number 114 (the \
+         loader keeps it as text, and refuses it unquoted as a hex id).\n\n",
+    );
     out.push_str("Files:\n\n");
     for kind in FileKind::ALL {
         let root = root_name(kind);
