@@ -1,0 +1,386 @@
+//! What a ruleset sets up besides its procedures: the megagame clock, the map's geometry, status markers, decks and cups, places, counter attributes, the Sequence of Play's steps, rulings.
+
+use super::*;
+
+/// A megagame's real-time phase clock, from a timetable table's `clock:` section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Clock {
+    /// The Sequence-of-Play step ids that are the clock's phases, in order.
+    pub phases: Vec<String>,
+    /// How long before a phase ends the desk warns, in seconds.
+    pub warning_seconds: u32,
+    /// Each turn's phases.
+    pub turns: Vec<ClockTurn>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+/// One turn of a phase clock.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClockTurn {
+    /// Game turn, from 1.
+    pub turn: u32,
+    /// The turn's game years (from the timetable row), e.g. "1524 - 1528".
+    pub years: Option<String>,
+    /// Scheduled start, "HH:MM", when the timetable gives one.
+    pub starts: Option<String>,
+    /// Each phase's length, in seconds, in the order of [`Clock::phases`].
+    pub phase_seconds: Vec<u32>,
+    /// Scheduled phase ends, "HH:MM", when given.
+    pub phase_ends: Vec<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+}
+
+impl Clock {
+    /// The schedule of one turn.
+    pub fn turn(&self, turn: u32) -> Option<&ClockTurn> {
+        self.turns.iter().find(|t| t.turn == turn)
+    }
+
+    /// The last turn the clock runs.
+    pub fn last_turn(&self) -> u32 {
+        self.turns.iter().map(|t| t.turn).max().unwrap_or(0)
+    }
+}
+
+/// How positions are given on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeometryKind {
+    /// A hex map with numbered hexes ("0114").
+    Hex,
+    /// Named areas with adjacency.
+    Area,
+    /// A free-form table; distances measured in base units.
+    Free,
+}
+
+/// The game's geometry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Geometry {
+    /// Kind.
+    pub kind: GeometryKind,
+    /// Digits of a hex id (4 for "0114").
+    pub hex_id_digits: Option<u32>,
+    /// Unit of distance for free-form tables (BU).
+    pub distance_unit: Option<String>,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// The gazetteer: the places the text names, with their hex on a hex map or their group
+    /// on an area map, drawn on the desk's map and named wherever a position is said.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<Place>,
+}
+
+/// A status marker the text names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatusMarker {
+    /// Id, as effects and the journal name it (`disrupted`).
+    pub id: String,
+    /// As printed ("Disrupted").
+    pub label: String,
+    /// Rule reference, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// What it means, in the text's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// A deck of cards or a cup of markers, drawn without replacement: what the text says is in
+/// it, and what it does not say.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeckSpec {
+    /// Id, as the journal names it (`command_markers`).
+    pub id: String,
+    /// As printed ("Command markers").
+    pub name: String,
+    /// Cards or markers.
+    pub kind: DeckKind,
+    /// What is in it at the start, as the text gives it (empty when the text does not).
+    pub items: Vec<DeckItem>,
+    /// How many it holds, when the text says (Gradisca: "a deck of 36 cards").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// What the text does not give, with the rule: the umpire fills the deck in the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
+    /// When what was drawn goes back in.
+    pub refill: Refill,
+    /// Draws are secret (a hand of cards): only Control and the drawing side see them.
+    pub hidden: bool,
+    /// Each side has its own (arquebus: "each player places his 8 possible Seizure Counters
+    /// in a cup").
+    pub per_side: bool,
+    /// Rule reference, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// How it is used, in the text's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl DeckSpec {
+    /// "deck" or "cup", for sentences.
+    pub fn noun(&self) -> &'static str {
+        match self.kind {
+            DeckKind::Deck => "deck",
+            DeckKind::Cup => "cup",
+        }
+    }
+
+    /// "card" or "marker", for sentences.
+    pub fn item_noun(&self) -> &'static str {
+        match self.kind {
+            DeckKind::Deck => "card",
+            DeckKind::Cup => "marker",
+        }
+    }
+}
+
+/// Cards (a deck, shuffled) or markers (a cup, drawn blind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckKind {
+    /// A deck of cards.
+    Deck,
+    /// A cup (or any opaque container) of markers.
+    Cup,
+}
+
+/// When drawn cards or markers go back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refill {
+    /// Never by itself (the umpire returns or refills by hand when the rules say).
+    Never,
+    /// When a draw finds it empty, the drawn ones are shuffled back in first (Gradisca's
+    /// deck: the discards "mix them and reform the deck").
+    WhenEmpty,
+    /// At a moment the rules name (Gradisca's cup, each turn): the umpire refills it.
+    ByHand,
+}
+
+/// One kind of card or marker and how many of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckItem {
+    /// Its name, as printed.
+    pub name: String,
+    /// How many.
+    pub count: u32,
+}
+
+/// What a place is, where the text says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    /// A city.
+    City,
+    /// A fortified city.
+    FortifiedCity,
+    /// A fortress.
+    Fortress,
+    /// A fortified town (a castle).
+    FortifiedTown,
+    /// A town.
+    Town,
+    /// A castle.
+    Castle,
+    /// A village.
+    Village,
+    /// A bridge.
+    Bridge,
+    /// A port.
+    Port,
+    /// A mountain pass.
+    Pass,
+    /// Difficult terrain (an area map's).
+    Difficult,
+    /// Something else the text names.
+    Other,
+}
+
+impl PlaceKind {
+    /// The kind in words ("fortified city").
+    pub fn words(self) -> &'static str {
+        match self {
+            PlaceKind::City => "city",
+            PlaceKind::FortifiedCity => "fortified city",
+            PlaceKind::Fortress => "fortress",
+            PlaceKind::FortifiedTown => "fortified town",
+            PlaceKind::Town => "town",
+            PlaceKind::Castle => "castle",
+            PlaceKind::Village => "village",
+            PlaceKind::Bridge => "bridge",
+            PlaceKind::Port => "port",
+            PlaceKind::Pass => "pass",
+            PlaceKind::Difficult => "difficult terrain",
+            PlaceKind::Other => "place",
+        }
+    }
+
+    /// Whether the place is walled (drawn with a bastion mark).
+    pub fn fortified(self) -> bool {
+        matches!(
+            self,
+            PlaceKind::FortifiedCity
+                | PlaceKind::Fortress
+                | PlaceKind::FortifiedTown
+                | PlaceKind::Castle
+        )
+    }
+}
+
+/// A place the rule text names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Place {
+    /// Its name as printed ("Treviglio").
+    pub name: String,
+    /// Its hex on a hex map ("2834").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// The group the text puts an area in ("Istria").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// What it is, where the text says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<PlaceKind>,
+    /// Where the text names it, as the rulebook numbers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The lines of the text extraction (source details only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// A note (a name the text gives two hexes, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Type of a unit or leader attribute.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AttributeKind {
+    /// A whole number in a range.
+    Int {
+        /// Lowest.
+        min: Option<i64>,
+        /// Highest.
+        max: Option<i64>,
+    },
+    /// One of several names.
+    Choice {
+        /// The names.
+        choices: Vec<String>,
+    },
+    /// Any number of several names (e.g. special features I/S/A/C/W).
+    Choices {
+        /// The names.
+        choices: Vec<String>,
+    },
+    /// Yes or no.
+    Flag,
+    /// Free text (a name).
+    Text,
+}
+
+/// An attribute of a unit or leader.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttributeSpec {
+    /// Name.
+    pub name: String,
+    /// Label.
+    pub label: String,
+    /// Type.
+    #[serde(flatten)]
+    pub kind: AttributeKind,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// Help.
+    pub help: Option<String>,
+}
+
+/// A phase, segment or step of the Sequence of Play.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Procedures that belong to this step.
+    pub procedures: Vec<String>,
+    /// Decks or cups drawn from at this step (their ids).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<String>,
+    /// Whether its procedures must be resolved before moving on.
+    pub mandatory: bool,
+    /// When the step happens, if not every turn (text).
+    pub when: Option<String>,
+    /// Only at the end of the scenario (after its last turn), never between turns.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scenario_end: bool,
+    /// Sub-steps.
+    pub steps: Vec<Step>,
+}
+
+/// A reading of an ambiguous rule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RulingOption {
+    /// Id.
+    pub id: String,
+    /// What it means.
+    pub text: String,
+}
+
+/// A ruling the umpire can switch; expressions read it as `ruling_<id>`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ruling {
+    /// Id.
+    pub id: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// Where the text extraction has it (line numbers of the seed): provenance for the source
+    /// details and the JSON, never the reference shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
+    /// The ambiguity.
+    pub text: String,
+    /// The readings.
+    pub options: Vec<RulingOption>,
+    /// The reading in force.
+    pub selected: String,
+}
