@@ -2,10 +2,11 @@
 //! file holds the context every check writes its problems to ([`FileCtx`]) and the order the
 //! ruleset is read in ([`load_ruleset`]); each section has its file: [`setup`] (rulings,
 //! attributes, steps, dice, places, decks, statuses), [`visibility`], [`tables`], [`effects`],
-//! [`clock`], [`procedures`].
+//! [`clock`], [`procedures`] and [`lookup`] (each lookup shape).
 
 mod clock;
 mod effects;
+mod lookup;
 mod procedures;
 mod setup;
 mod tables;
@@ -13,6 +14,7 @@ mod visibility;
 
 use clock::*;
 use effects::*;
+use lookup::*;
 use procedures::*;
 use setup::*;
 use tables::*;
