@@ -58,30 +58,42 @@ pub const LOOKUP_NAMES: [&str; 5] = [
 ];
 const OUTCOME_NAMES: [&str; 2] = ["value", "n"];
 
-struct FileCtx<'a> {
-    file: &'a SourceFile,
+/// The problems found in one file, each located at the line and column of the YAML path it is
+/// about: the one collector the ruleset's validator ([`FileCtx`]) and the scenario's
+/// (`game::scenario`) both write to, so a problem reads the same wherever it is found.
+pub(crate) struct Problems<'a> {
+    /// The file.
+    pub(crate) file: &'a SourceFile,
     index: OnceCell<YamlIndex>,
-    errors: Vec<LoadError>,
-    /// The ruleset's unit and leader attributes, once known: what `adjust`/`set` effects and
-    /// inputs' `from:` may name.
-    attributes: Option<Vec<AttributeSpec>>,
+    /// What is wrong so far, in the order found.
+    pub(crate) errors: Vec<LoadError>,
 }
 
-impl<'a> FileCtx<'a> {
-    fn new(file: &'a SourceFile) -> FileCtx<'a> {
-        FileCtx {
+impl<'a> Problems<'a> {
+    /// No problems yet in `file`.
+    pub(crate) fn new(file: &'a SourceFile) -> Problems<'a> {
+        Problems {
             file,
             index: OnceCell::new(),
             errors: Vec::new(),
-            attributes: None,
         }
     }
 
-    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
-        let (line, column) = self
-            .index
+    /// Where a path is in the file (line and column from 1).
+    pub(crate) fn locate(&self, path: &YamlPath) -> (usize, usize) {
+        self.index
             .get_or_init(|| YamlIndex::build(&self.file.text))
-            .locate(path);
+            .locate(path)
+    }
+
+    /// Records a problem at `path`, with the hint that says how to put it right.
+    pub(crate) fn err(
+        &mut self,
+        path: &YamlPath,
+        problem: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        let (line, column) = self.locate(path);
         let mut problem = problem.into();
         if !path.0.is_empty() {
             problem = format!("{path}: {problem}");
@@ -93,6 +105,36 @@ impl<'a> FileCtx<'a> {
             problem,
             hint: hint.into(),
         });
+    }
+}
+
+/// The ruleset validator's context: the file's [`Problems`], and what a later section may name.
+struct FileCtx<'a> {
+    problems: Problems<'a>,
+    /// The ruleset's unit and leader attributes, once known: what `adjust`/`set` effects and
+    /// inputs' `from:` may name.
+    attributes: Option<Vec<AttributeSpec>>,
+}
+
+impl<'a> std::ops::Deref for FileCtx<'a> {
+    type Target = Problems<'a>;
+    fn deref(&self) -> &Problems<'a> {
+        &self.problems
+    }
+}
+
+impl std::ops::DerefMut for FileCtx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.problems
+    }
+}
+
+impl<'a> FileCtx<'a> {
+    fn new(file: &'a SourceFile) -> FileCtx<'a> {
+        FileCtx {
+            problems: Problems::new(file),
+            attributes: None,
+        }
     }
 
     /// Compiles an expression and checks that it reads only `known` names.

@@ -669,18 +669,15 @@ pub(super) fn input_source(
     if let Some(attrs) = &ctx.attributes {
         let Some(spec) = attrs.iter().find(|a| a.name == attribute) else {
             let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
-            ctx.err(
-                path,
-                format!("unknown attribute '{attribute}'"),
-                format!(
-                    "name a unit or leader attribute of the ruleset: {}",
-                    if names.is_empty() {
-                        "none declared".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ),
+            let hint = format!(
+                "name a unit or leader attribute of the ruleset: {}",
+                if names.is_empty() {
+                    "none declared".to_string()
+                } else {
+                    names.join(", ")
+                }
             );
+            ctx.err(path, format!("unknown attribute '{attribute}'"), hint);
             return None;
         };
         let fits = matches!(

@@ -18,7 +18,8 @@ use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use super::model::*;
 use super::raw::*;
-use crate::rules::locate::{YamlIndex, YamlPath};
+use crate::rules::locate::YamlPath;
+use crate::rules::validate::Problems;
 use crate::rules::{
     AttributeKind, AttributeSpec, GeometryKind, Library, LoadError, LoadErrors, Ruleset,
     SourceFile, Value,
@@ -40,12 +41,25 @@ const MONTHS: [&str; 12] = [
     "December",
 ];
 
+/// The scenario validator's context: the file's problems (the collector the ruleset validator
+/// uses too), and which scalars were written without quotes (a hex id must be quoted).
 struct Ctx<'a> {
-    file: &'a SourceFile,
-    index: YamlIndex,
+    problems: Problems<'a>,
     /// Start positions of plain (unquoted) scalars.
     plain: HashSet<(usize, usize)>,
-    errors: Vec<LoadError>,
+}
+
+impl<'a> std::ops::Deref for Ctx<'a> {
+    type Target = Problems<'a>;
+    fn deref(&self) -> &Problems<'a> {
+        &self.problems
+    }
+}
+
+impl std::ops::DerefMut for Ctx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.problems
+    }
 }
 
 impl<'a> Ctx<'a> {
@@ -58,31 +72,14 @@ impl<'a> Ctx<'a> {
             }
         }
         Ctx {
-            file,
-            index: YamlIndex::build(&file.text),
+            problems: Problems::new(file),
             plain,
-            errors: Vec::new(),
         }
-    }
-
-    fn err(&mut self, path: &YamlPath, problem: impl Into<String>, hint: impl Into<String>) {
-        let (line, column) = self.index.locate(path);
-        let mut problem = problem.into();
-        if !path.0.is_empty() {
-            problem = format!("{path}: {problem}");
-        }
-        self.errors.push(LoadError {
-            file: self.file.name.clone(),
-            line,
-            column,
-            problem,
-            hint: hint.into(),
-        });
     }
 
     /// Whether the scalar at `path` was written without quotes.
     fn is_plain(&self, path: &YamlPath) -> bool {
-        self.plain.contains(&self.index.locate(path))
+        self.plain.contains(&self.locate(path))
     }
 }
 
@@ -223,7 +220,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     });
 
     if !ctx.errors.is_empty() {
-        return Err(LoadErrors(ctx.errors));
+        return Err(LoadErrors(std::mem::take(&mut ctx.errors)));
     }
     let mut reinforcements = reinforcements;
     let mut conditional = conditional;
