@@ -89,7 +89,7 @@ pub struct SheetArgs {
     #[command(flatten)]
     pub pdf: PdfOut,
     /// One side's handout: only that side's set-up, reinforcements, supply sources and cards
-    /// (a side id of the scenario, e.g. venetian).
+    /// (a side of the scenario, by name or id, e.g. Venetian).
     #[arg(long, value_name = "SIDE")]
     pub side: Option<String>,
 }

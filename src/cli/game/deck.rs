@@ -22,7 +22,7 @@ pub enum DeckCommand {
         game: GameFile,
         /// One deck or cup (id or name); all when left out.
         deck: Option<String>,
-        /// Whose own deck, for decks each side keeps (a side id).
+        /// Whose own deck, for decks each side keeps (a side, by name or id).
         #[arg(long)]
         side: Option<String>,
         /// Also the chance of at least one of each kind among the next K draws.

@@ -15,7 +15,7 @@ pub enum StatusCommand {
     Status {
         #[command(flatten)]
         game: GameFile,
-        /// Show the game as this side may see it (a side id, e.g. venetian; a megagame team).
+        /// Show the game as this side may see it (its name or id, e.g. Venetian; a megagame team).
         #[arg(long, value_name = "ID")]
         side: Option<String>,
         /// Print JSON.
