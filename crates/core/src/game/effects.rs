@@ -118,11 +118,7 @@ pub fn prefill(
     ruleset: Option<&Ruleset>,
     roles: &BTreeMap<String, Vec<super::names::CounterId>>,
 ) -> Vec<Prefilled> {
-    let roles: BTreeMap<String, Vec<String>> = roles
-        .iter()
-        .map(|(role, ids)| (role.clone(), ids.iter().map(ToString::to_string).collect()))
-        .collect();
-    let roles = &roles;
+    let roles = &super::names::role_ids_text(roles);
     let counters = |ids: &[String]| -> Vec<&CounterState> {
         ids.iter().filter_map(|id| state.counters.get(id)).collect()
     };

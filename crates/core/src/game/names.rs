@@ -7,6 +7,7 @@
 //! An unknown name is refused with the close names; a name two counters share is refused with
 //! both.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::refusal::Refusal;
@@ -71,6 +72,14 @@ impl CounterId {
             .get_key_value(id)
             .map(|(k, _)| CounterId(k.clone()))
     }
+}
+
+/// The counters of each role as the journal keeps them (ids as text).
+pub fn role_ids_text(roles: &BTreeMap<String, Vec<CounterId>>) -> BTreeMap<String, Vec<String>> {
+    roles
+        .iter()
+        .map(|(role, ids)| (role.clone(), ids.iter().map(ToString::to_string).collect()))
+        .collect()
 }
 
 /// An id taken as given, as [`CounterId::new`]: a script's or a test's fixed ids.

@@ -462,10 +462,7 @@ impl<'a> SideView<'a> {
             .collect();
         // What reads them is withheld with them: the procedure's derived values and a computed
         // lookup's values (the contest's "B: modified Initiative − die" would give B's Order away).
-        let lets = match &p.lookup {
-            crate::rules::Lookup::Compute { lets, .. } => lets.as_slice(),
-            _ => &[],
-        };
+        let lets = p.lookup.lets();
         loop {
             let n = out.len();
             for d in p.derived.iter().chain(lets) {
@@ -490,13 +487,9 @@ impl<'a> SideView<'a> {
         let label = |name: &str| {
             p.and_then(|p| {
                 p.input(name).map(|i| i.label.clone()).or_else(|| {
-                    let lets = match &p.lookup {
-                        crate::rules::Lookup::Compute { lets, .. } => lets.as_slice(),
-                        _ => &[],
-                    };
                     p.derived
                         .iter()
-                        .chain(lets)
+                        .chain(p.lookup.lets())
                         .find(|d| d.name == name)
                         .and_then(|d| d.label.clone())
                 })

@@ -97,10 +97,7 @@ pub(super) fn check_resolve(
     }
     Ok(vec![EventKind::Resolved {
         resolution: Box::new(resolution),
-        counters: counters
-            .iter()
-            .map(|(role, ids)| (role.clone(), ids.iter().map(ToString::to_string).collect()))
-            .collect(),
+        counters: crate::game::names::role_ids_text(counters),
     }])
 }
 

@@ -422,6 +422,14 @@ pub enum Lookup {
 }
 
 impl Lookup {
+    /// The values a computed lookup works out before its cases (`let:`); none for the others.
+    pub fn lets(&self) -> &[Derived] {
+        match self {
+            Lookup::Compute { lets, .. } => lets,
+            _ => &[],
+        }
+    }
+
     /// Every expression of the lookup, in order: a table's row, column, header line and ratio;
     /// a threshold's target; a pool's or each opposed group's count and modifier, the hit
     /// rules, the `let`s and the cases.
