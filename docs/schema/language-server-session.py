@@ -8,8 +8,9 @@ Run from the repository's root, after `npm install yaml-language-server` in some
 
 It lays the ruleset below out as in the repository (`tables/demo/ruleset.yaml` beside a copy of
 `docs/schema/`) in a temporary folder, starts the server with `--stdio`, speaks LSP to it
-(`initialize`, `textDocument/didOpen`, one `textDocument/hover`), collects the
-`textDocument/publishDiagnostics` it sends, runs `umpire rules check` on the same folder, and
+(`initialize`, `textDocument/didOpen`, one `textDocument/hover`, then the file with a new,
+empty line typed into the procedure and `textDocument/completion` there), collects the
+`textDocument/publishDiagnostics` it sends and the fields it offers to complete, runs `umpire rules check` on the same folder, and
 prints the transcript as Markdown. No setting names the schema: the file's modeline does.
 """
 
@@ -147,7 +148,9 @@ init = request("initialize", {
     "rootUri": root_uri,
     "workspaceFolders": [{"uri": root_uri, "name": "demo"}],
     "capabilities": {
-        "textDocument": {"publishDiagnostics": {}, "hover": {"contentFormat": ["plaintext"]}},
+        "textDocument": {"publishDiagnostics": {}, "hover": {"contentFormat": ["plaintext"]},
+                         "completion": {"completionItem": {
+                             "documentationFormat": ["plaintext"], "snippetSupport": False}}},
         "workspace": {"configuration": True},
     },
 })
@@ -168,6 +171,18 @@ hover_id = request("textDocument/hover", {
     "textDocument": {"uri": uri},
     "position": {"line": hover_line, "character": lines[hover_line].index("mandatory") + 2}})
 hover = pump(lambda m: m.get("id") == hover_id)["result"]
+
+# The umpire starts a new line in the procedure, indented as its fields are: the server offers
+# the fields a procedure may still have, each with its doc comment from the schema.
+typed_after = next(i for i, l in enumerate(lines) if "name: Morale check" in l)
+typing = lines[:typed_after + 1] + ["    "] + lines[typed_after + 1:]
+notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                  "contentChanges": [{"text": "\n".join(typing)}]})
+completion_id = request("textDocument/completion", {
+    "textDocument": {"uri": uri},
+    "position": {"line": typed_after + 1, "character": 4}})
+completion = pump(lambda m: m.get("id") == completion_id)["result"]
+items = completion.get("items", []) if isinstance(completion, dict) else (completion or [])
 proc.kill()
 
 check = subprocess.run([umpire, "rules", "check", "tables/demo"], cwd=work,
@@ -179,7 +194,8 @@ w = out.append
 w("# The YAML language server and the ruleset schema: a recorded session\n")
 w("Recorded by `docs/schema/language-server-session.py` (its docstring says how to run it again): "
   "`yaml-language-server` %s, from npm, started with `--stdio` and spoken to over LSP "
-  "(`initialize`, `textDocument/didOpen`, one `textDocument/hover`), on a deliberately wrong "
+  "(`initialize`, `textDocument/didOpen`, one `textDocument/hover`, one "
+  "`textDocument/completion`), on a deliberately wrong "
   "ruleset laid out as in the repository: `tables/demo/ruleset.yaml` beside `docs/schema/`, so "
   "that its first line, `# yaml-language-server: $schema=../../docs/schema/ruleset.schema.json`, "
   "finds the schema. No setting names the schema: the modeline does. The diagnostics are what "
@@ -212,6 +228,20 @@ if isinstance(contents, dict):
 w("```text")
 w(local(contents).strip())
 w("```\n")
+w("## Completion on a new line in the procedure (line %d, column 5)\n" % (typed_after + 2))
+w("The umpire has typed a new line after `name: Morale check`, indented as the procedure's "
+  "fields are; asked to complete there, the server offers the fields a procedure may still "
+  "have (those already written are left out), each documented from the schema, which is "
+  "written from the doc comments of the code (%d items).\n" % len(items))
+w("| field | what the schema says |")
+w("|---|---|")
+for item in sorted(items, key=lambda i: i.get("sortText") or i["label"]):
+    doc = item.get("documentation") or ""
+    if isinstance(doc, dict):
+        doc = doc.get("value", "")
+    doc = " ".join(local(doc).split()).replace("|", "\\|")
+    w("| `%s` | %s |" % (item["label"], doc[:160] + ("…" if len(doc) > 160 else "")))
+w("")
 w("## What `umpire rules check tables/demo` says of the same file\n")
 w("The loader stops at the first problem the deserialiser meets (then, once the file reads, "
   "validates everything and lists every problem); the language server lists them all as you "
