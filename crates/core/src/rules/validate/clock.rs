@@ -28,13 +28,13 @@ pub(super) fn validate_clock(
     }
     let mut seen = BTreeSet::new();
     for (i, p) in raw.phases.iter().enumerate() {
-        if !seen.insert(p.as_str()) {
-            ctx.err(
-                &root.key("phases").index(i),
-                format!("phase '{p}' is listed twice"),
-                "list each phase once",
-            );
-        }
+        ctx.once(
+            &mut seen,
+            p.as_str(),
+            &root.key("phases").index(i),
+            "phase",
+            p,
+        );
     }
     let years_at = raw.years_column.as_ref().and_then(|col| {
         let at = lines

@@ -107,12 +107,7 @@ pub(super) fn validate_lookup(
             let mut names = BTreeSet::new();
             for (k, side) in o.sides.iter().enumerate() {
                 let sp = lp.key("sides").index(k);
-                if !is_identifier(&side.side) || !names.insert(side.side.clone()) {
-                    ctx.err(
-                        &sp.key("side"),
-                        format!("side name '{}' is invalid or used twice", side.side),
-                        "use a unique snake_case name such as attacker",
-                    );
+                if !ctx.unique_id(&mut names, &sp.key("side"), "side name", &side.side) {
                     continue;
                 }
                 if side.dice.is_empty() {

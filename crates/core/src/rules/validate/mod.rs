@@ -108,6 +108,58 @@ impl<'a> Problems<'a> {
     }
 }
 
+/// The one check of a list's ids (and names, codes, headings): where a list's entries must each
+/// be named once, and where an id must also be snake_case, every validator asks this. `seen` is
+/// the list's names so far (a section's lists may share one set).
+impl Problems<'_> {
+    /// Adds `key` to `seen`; if it was there already, records "WHAT 'SHOWN' is used twice" at
+    /// `at` and says false.
+    pub(crate) fn once<K: Ord>(
+        &mut self,
+        seen: &mut BTreeSet<K>,
+        key: K,
+        at: &YamlPath,
+        what: &str,
+        shown: &dyn std::fmt::Display,
+    ) -> bool {
+        if seen.insert(key) {
+            return true;
+        }
+        self.twice(at, what, shown);
+        false
+    }
+
+    /// Records "WHAT 'SHOWN' is used twice" at `at`: for a list whose names clash with another
+    /// list's (an army named as another side), so the message reads as [`Problems::once`]'s.
+    pub(crate) fn twice(&mut self, at: &YamlPath, what: &str, shown: &dyn std::fmt::Display) {
+        self.err(
+            at,
+            format!("{what} '{shown}' is used twice"),
+            format!("list each {what} once"),
+        );
+    }
+
+    /// [`Problems::once`] for an id that must also be snake_case (lower case letters, digits and
+    /// `_`, from a letter): records "WHAT 'ID' is not a valid id" at `at` if it is not.
+    pub(crate) fn unique_id(
+        &mut self,
+        seen: &mut BTreeSet<String>,
+        at: &YamlPath,
+        what: &str,
+        id: &str,
+    ) -> bool {
+        if !is_identifier(id) {
+            self.err(
+                at,
+                format!("{what} '{id}' is not a valid id"),
+                "use lower case letters, digits and _, from a letter (snake_case)",
+            );
+            return false;
+        }
+        self.once(seen, id.to_string(), at, what, &id)
+    }
+}
+
 /// The ruleset validator's context: the file's [`Problems`], and what a later section may name.
 struct FileCtx<'a> {
     problems: Problems<'a>,
@@ -409,12 +461,13 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut seen = BTreeSet::new();
     for (i, rp) in raw.procedures.iter().enumerate() {
         let path = root.key("procedures").index(i);
-        if !seen.insert(rp.id.clone()) {
-            rctx.err(
-                &path.key("id"),
-                format!("procedure id '{}' is used twice", rp.id),
-                "give each procedure its own id",
-            );
+        if !rctx.once(
+            &mut seen,
+            rp.id.clone(),
+            &path.key("id"),
+            "procedure id",
+            &rp.id,
+        ) {
             continue;
         }
         if let Some(p) = validate_procedure(

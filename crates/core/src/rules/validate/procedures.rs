@@ -201,12 +201,13 @@ pub(super) fn validate_procedure(
             );
             continue;
         }
-        if !known.insert(ri.name.clone()) {
-            ctx.err(
-                &p.key("name"),
-                format!("input '{}' is declared twice", ri.name),
-                "give each input its own name",
-            );
+        if !ctx.once(
+            &mut known,
+            ri.name.clone(),
+            &p.key("name"),
+            "input",
+            &ri.name,
+        ) {
             continue;
         }
         let kind = match ri.kind {
@@ -244,13 +245,12 @@ pub(super) fn validate_procedure(
                     );
                     continue;
                 }
-                let unique: BTreeSet<&String> = choices.iter().collect();
-                if unique.len() != choices.len() {
-                    ctx.err(
-                        &p.key("choices"),
-                        "a choice is listed twice",
-                        "list each choice once",
-                    );
+                let mut unique = BTreeSet::new();
+                let at = p.key("choices");
+                let once = choices.iter().enumerate().fold(true, |once, (j, c)| {
+                    ctx.once(&mut unique, c, &at.index(j), "choice", c) && once
+                });
+                if !once {
                     continue;
                 }
                 InputKind::Choice { choices }
@@ -545,12 +545,13 @@ pub(super) fn validate_procedure(
     let mut codes = BTreeSet::new();
     for (i, ro) in raw.outcomes.iter().enumerate() {
         let p = path.key("outcomes").index(i);
-        if !codes.insert(ro.code.clone()) {
-            ctx.err(
-                &p.key("code"),
-                format!("outcome '{}' is declared twice", ro.code),
-                "declare each outcome once",
-            );
+        if !ctx.once(
+            &mut codes,
+            ro.code.clone(),
+            &p.key("code"),
+            "outcome",
+            &ro.code,
+        ) {
             continue;
         }
         let effects = validate_effects(ctx, &p.key("effects"), &ro.effects, &outcome_known);

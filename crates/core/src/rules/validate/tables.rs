@@ -181,13 +181,8 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             }
             let mut ids = BTreeSet::new();
             for (i, l) in lines.iter().enumerate() {
-                if !ids.insert(l.id.clone()) {
-                    ctx.err(
-                        &root.key("header_lines").index(i).key("id"),
-                        format!("header line '{}' is listed twice", l.id),
-                        "give each line its own id",
-                    );
-                }
+                let at = root.key("header_lines").index(i).key("id");
+                ctx.once(&mut ids, l.id.clone(), &at, "header line", &l.id);
                 raw_lines.push((
                     root.key("header_lines").index(i).key("columns"),
                     l.id.clone(),
@@ -439,18 +434,12 @@ pub(super) fn check_keys(
         KeyKind::Name | KeyKind::Number | KeyKind::Ratio => {
             let mut seen = BTreeSet::new();
             for (i, k) in keys.iter().enumerate() {
-                if !seen.insert(k.to_string()) {
-                    let p = if what == "row" {
-                        path.index(i).key("key")
-                    } else {
-                        path.index(i)
-                    };
-                    ctx.err(
-                        &p,
-                        format!("{what} '{k}' is listed twice"),
-                        format!("each {what} heading must be unique"),
-                    );
-                }
+                let p = if what == "row" {
+                    path.index(i).key("key")
+                } else {
+                    path.index(i)
+                };
+                ctx.once(&mut seen, k.to_string(), &p, what, k);
             }
         }
     }

@@ -229,7 +229,7 @@ pub(super) fn validate_visibility(
     let mut counters = Vec::new();
     for (i, c) in raw.counters.iter().enumerate() {
         let p = root.key("counters").index(i);
-        let id_ok = check_entry_id(ctx, &p, &c.id, &mut ids);
+        let id_ok = ctx.unique_id(&mut ids, &p.key("id"), "visibility id", &c.id);
         let from = sight_source(ctx, &p, &c.rule, &c.source, &c.text, &c.ruling);
         let when = match &c.when {
             Some(w) => match validate_condition(ctx, &p.key("when"), w, names) {
@@ -271,7 +271,7 @@ pub(super) fn validate_visibility(
     let mut attributes = Vec::new();
     for (i, a) in raw.attributes.iter().enumerate() {
         let p = root.key("attributes").index(i);
-        let id_ok = check_entry_id(ctx, &p, &a.id, &mut ids);
+        let id_ok = ctx.unique_id(&mut ids, &p.key("id"), "visibility id", &a.id);
         let from = sight_source(ctx, &p, &a.rule, &a.source, &a.text, &a.ruling);
         let mut ok = id_ok;
         if a.attributes.is_empty() {
@@ -322,7 +322,7 @@ pub(super) fn validate_visibility(
     let mut open_results = Vec::new();
     for (i, o) in raw.open_results.iter().enumerate() {
         let p = root.key("open_results").index(i);
-        let mut ok = check_entry_id(ctx, &p, &o.id, &mut ids);
+        let mut ok = ctx.unique_id(&mut ids, &p.key("id"), "visibility id", &o.id);
         let from = sight_source(ctx, &p, &o.rule, &o.source, &o.text, &o.ruling);
         for (k, proc_id) in o.procedures.iter().enumerate() {
             if !names.procedures.contains(proc_id) {
@@ -365,7 +365,7 @@ pub(super) fn validate_visibility(
     let mut reveals = Vec::new();
     for (i, r) in raw.reveals.iter().enumerate() {
         let p = root.key("reveals").index(i);
-        let mut ok = check_entry_id(ctx, &p, &r.id, &mut ids);
+        let mut ok = ctx.unique_id(&mut ids, &p.key("id"), "visibility id", &r.id);
         let from = sight_source(ctx, &p, &r.rule, &r.source, &r.text, &r.ruling);
         if !leaves.contains(&r.step) {
             ctx.err(
