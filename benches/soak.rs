@@ -12,7 +12,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::Parser;
 use umpire::game::scenario::Position;
 use umpire::game::{Action, Actor, CounterId, Game};
-use umpire::megagame::remit::SignedIn;
+use umpire::megagame::remit::{SignedIn, who_acts};
 use umpire::rules::Library;
 
 /// Performs N actions on a game, acknowledging each commit on standard output.
@@ -55,14 +55,18 @@ fn soak(args: &Args) -> Result<()> {
     let (actions, gentle, wait_for) = (*actions, *gentle, *wait_for);
     let lib = Library::shipped();
     let mut game = umpire::server::open_at(file, &lib)?;
-    let signed_in = sign_in.as_deref().and_then(|s| SignedIn::parse(s).ok());
-    let actor = match (game.login(), &signed_in) {
-        (Some(login), _) => SignedIn::from_login(login)
-            .map_err(|e| anyhow!("{}: {e}", game.location()))?
-            .actor(),
-        (None, Some(who)) => who.clone().actor(),
-        (None, None) => by.clone().map_or_else(Actor::umpire, Actor::named),
-    };
+    let signed_in = sign_in
+        .as_deref()
+        .map(|s| SignedIn::parse(s).map_err(|e| anyhow!("--as: {e}")))
+        .transpose()?;
+    let location = game.location();
+    let actor = who_acts(
+        game.login(),
+        &location,
+        signed_in.clone(),
+        by.as_deref(),
+        None,
+    )?;
     // A procedure that resolves on its defaults, and a counter on the table.
     let procedure =
         game.ruleset()
