@@ -117,37 +117,7 @@ pub(super) fn validate_lookup(
                         "add dice: [{count: …, die: d6}]",
                     );
                 }
-                let mut groups = Vec::new();
-                for (g, group) in side.dice.iter().enumerate() {
-                    let gp = sp.key("dice").index(g);
-                    if dice.get(&group.die).is_none() {
-                        ctx.err(
-                            &gp.key("die"),
-                            format!("unknown die '{}'", group.die),
-                            "use dN or a die declared under dice:",
-                        );
-                        continue;
-                    }
-                    let Some(count) = ctx.expr(&gp.key("count"), &group.count, known) else {
-                        continue;
-                    };
-                    let modifier = match &group.modifier {
-                        Some(m) => match ctx.expr(&gp.key("modifier"), m, known) {
-                            Some(e) => Some(e),
-                            None => continue,
-                        },
-                        None => None,
-                    };
-                    groups.push(DiceGroup {
-                        count,
-                        die: group.die.clone(),
-                        modifier,
-                        floor: group.floor,
-                        label: group.label.clone(),
-                        rule: group.rule.clone(),
-                        source_lines: group.source.clone(),
-                    });
-                }
+                let groups = dice_groups(ctx, &sp, side, dice, known);
                 lookup_known.insert(format!("{}_score", side.side));
                 scope.set(&format!("{}_score", side.side), Value::Int(0));
                 sides.push(Side {
@@ -155,26 +125,7 @@ pub(super) fn validate_lookup(
                     groups,
                 });
             }
-            for (i, m) in raw.modifiers.iter().enumerate() {
-                match &m.side {
-                    Some(side) if !names.contains(side) => ctx.err(
-                        &path.key("modifiers").index(i).key("side"),
-                        format!("unknown side '{side}'"),
-                        format!(
-                            "sides: {}",
-                            names.iter().cloned().collect::<Vec<_>>().join(", ")
-                        ),
-                    ),
-                    None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => {
-                        ctx.err(
-                            &path.key("modifiers").index(i),
-                            "a dice modifier of an opposed roll needs side:",
-                            "add side: <the side whose dice it changes>",
-                        )
-                    }
-                    _ => {}
-                }
-            }
+            check_side_modifiers(ctx, path, raw, &names);
             let hits = validate_hits(ctx, &lp.key("hits"), &o.hits, known);
             let sum = o.score == RawPoolScore::Sum;
             if !sum && o.hits.is_empty() {
@@ -367,4 +318,74 @@ pub(super) fn validate_hits(
         });
     }
     hits
+}
+
+/// The dice groups of one side of an opposed roll (at `sp`).
+fn dice_groups(
+    ctx: &mut FileCtx,
+    sp: &YamlPath,
+    side: &RawSide,
+    dice: &DieSet,
+    known: &BTreeSet<String>,
+) -> Vec<DiceGroup> {
+    let mut groups = Vec::new();
+    for (g, group) in side.dice.iter().enumerate() {
+        let gp = sp.key("dice").index(g);
+        if dice.get(&group.die).is_none() {
+            ctx.err(
+                &gp.key("die"),
+                format!("unknown die '{}'", group.die),
+                "use dN or a die declared under dice:",
+            );
+            continue;
+        }
+        let Some(count) = ctx.expr(&gp.key("count"), &group.count, known) else {
+            continue;
+        };
+        let modifier = match &group.modifier {
+            Some(m) => match ctx.expr(&gp.key("modifier"), m, known) {
+                Some(e) => Some(e),
+                None => continue,
+            },
+            None => None,
+        };
+        groups.push(DiceGroup {
+            count,
+            die: group.die.clone(),
+            modifier,
+            floor: group.floor,
+            label: group.label.clone(),
+            rule: group.rule.clone(),
+            source_lines: group.source.clone(),
+        });
+    }
+    groups
+}
+
+/// An opposed roll's modifiers name its sides: a dice modifier must name one, and a side
+/// named must be one of `names`.
+fn check_side_modifiers(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &RawProcedure,
+    names: &BTreeSet<String>,
+) {
+    for (i, m) in raw.modifiers.iter().enumerate() {
+        match &m.side {
+            Some(side) if !names.contains(side) => ctx.err(
+                &path.key("modifiers").index(i).key("side"),
+                format!("unknown side '{side}'"),
+                format!(
+                    "sides: {}",
+                    names.iter().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ),
+            None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => ctx.err(
+                &path.key("modifiers").index(i),
+                "a dice modifier of an opposed roll needs side:",
+                "add side: <the side whose dice it changes>",
+            ),
+            _ => {}
+        }
+    }
 }

@@ -79,6 +79,37 @@ pub(super) fn validate_table_ref(
         }
         None => None,
     };
+    check_column_shape(ctx, path, raw, table);
+    let line = raw
+        .line
+        .as_ref()
+        .and_then(|l| ctx.expr(&path.key("line"), l, known));
+    if table.lines.len() > 1 && raw.line.is_none() {
+        let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
+        ctx.err(
+            path,
+            format!(
+                "table '{}' has several header lines, so the lookup needs line:",
+                table.id
+            ),
+            format!("add line: <expression giving one of {}>", ids.join(", ")),
+        );
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(TableRef {
+        table: raw.table.clone(),
+        row,
+        column,
+        ratio,
+        line,
+    })
+}
+
+/// A lookup's `column:`/`ratio:` as the table's columns need: ratio for odds-ratio columns,
+/// column for other columns, neither for a single column.
+fn check_column_shape(ctx: &mut FileCtx, path: &YamlPath, raw: &RawTableRef, table: &Table) {
     match table.column_key {
         Some(KeyKind::Ratio) => {
             if raw.ratio.is_none() && raw.column.is_none() {
@@ -132,31 +163,6 @@ pub(super) fn validate_table_ref(
             }
         }
     }
-    let line = raw
-        .line
-        .as_ref()
-        .and_then(|l| ctx.expr(&path.key("line"), l, known));
-    if table.lines.len() > 1 && raw.line.is_none() {
-        let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
-        ctx.err(
-            path,
-            format!(
-                "table '{}' has several header lines, so the lookup needs line:",
-                table.id
-            ),
-            format!("add line: <expression giving one of {}>", ids.join(", ")),
-        );
-    }
-    if ctx.errors.len() > before {
-        return None;
-    }
-    Some(TableRef {
-        table: raw.table.clone(),
-        row,
-        column,
-        ratio,
-        line,
-    })
 }
 
 #[allow(clippy::too_many_lines)]
