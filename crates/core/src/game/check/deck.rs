@@ -106,23 +106,7 @@ pub(super) fn check_deck(
             DeckChange::Removed { items }
         }
         DeckOp::Add { items } => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|i| i.trim().to_string())
-                .filter(|i| !i.is_empty())
-                .collect();
-            if items.is_empty() {
-                return Err(refuse(format!("name the {item}s to put in")));
-            }
-            for name in &items {
-                // The same spelling as one already known.
-                let known = after
-                    .name_of(name, &after.inside)
-                    .or_else(|| after.name_of(name, &after.out))
-                    .or_else(|| after.name_of(name, &after.removed))
-                    .map_or_else(|| name.clone(), str::to_string);
-                *after.inside.entry(known).or_insert(0) += 1;
-            }
+            let items = add(&mut after, items, item)?;
             DeckChange::Added { items }
         }
     };
@@ -157,19 +141,15 @@ fn deck_owner(
 ) -> Result<Option<String>, Refusal> {
     match (spec.per_side, owner) {
         (true, Some(o)) if side_known(view, o) => Ok(Some(o.to_string())),
-        (true, Some(o)) => return Err(refuse(format!("'{o}' is not a side of this scenario"))),
-        (true, None) => {
-            return Err(refuse(format!(
-                "each side has its own {}: say whose (a side id)",
-                spec.name
-            )));
-        }
-        (false, Some(_)) => {
-            return Err(refuse(format!(
-                "{} is one for the whole game: no side to name",
-                spec.name
-            )));
-        }
+        (true, Some(o)) => Err(refuse(format!("'{o}' is not a side of this scenario"))),
+        (true, None) => Err(refuse(format!(
+            "each side has its own {}: say whose (a side id)",
+            spec.name
+        ))),
+        (false, Some(_)) => Err(refuse(format!(
+            "{} is one for the whole game: no side to name",
+            spec.name
+        ))),
         (false, None) => Ok(None),
     }
 }
@@ -263,4 +243,31 @@ fn draw(
             state,
         ))
     }
+}
+
+/// Items put in (`item`: what the deck's items are called): each named as one already known
+/// is spelt the same. The names put in.
+fn add(
+    after: &mut crate::game::deck::DeckState,
+    items: &[String],
+    item: &str,
+) -> Result<Vec<String>, Refusal> {
+    let items: Vec<String> = items
+        .iter()
+        .map(|i| i.trim().to_string())
+        .filter(|i| !i.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(refuse(format!("name the {item}s to put in")));
+    }
+    for name in &items {
+        // The same spelling as one already known.
+        let known = after
+            .name_of(name, &after.inside)
+            .or_else(|| after.name_of(name, &after.out))
+            .or_else(|| after.name_of(name, &after.removed))
+            .map_or_else(|| name.clone(), str::to_string);
+        *after.inside.entry(known).or_insert(0) += 1;
+    }
+    Ok(items)
 }

@@ -61,34 +61,7 @@ pub(super) fn validate_lookup(
                 fail: t.fail.clone(),
             })
         }
-        RawLookup::Pool(pool) => {
-            let count = ctx.expr(&lp.key("count"), &pool.count, known);
-            if dice.get(&pool.die).is_none() {
-                ctx.err(
-                    &lp.key("die"),
-                    format!("unknown die '{}'", pool.die),
-                    "use dN or a die declared under dice:",
-                );
-            }
-            let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, known);
-            let sum = pool.score == RawPoolScore::Sum;
-            if !sum && pool.hits.is_empty() {
-                ctx.err(
-                    lp,
-                    "a pool scoring hits needs hits: rules",
-                    "add hits: [{faces: [6]}] or use score: sum",
-                );
-            }
-            used_codes.push((lp.key("outcome"), pool.outcome.clone()));
-            count.map(|count| Lookup::Pool {
-                count,
-                die: pool.die.clone(),
-                sum,
-                hits,
-                face_floor: pool.face_floor,
-                outcome: pool.outcome.clone(),
-            })
-        }
+        RawLookup::Pool(pool) => validate_pool(ctx, lp, pool, (known, dice), used_codes),
         RawLookup::Compute(c) => {
             let (lets, cases) =
                 validate_cases(ctx, lp, &c.lets, &c.cases, lookup_known, scope, used_codes);
@@ -388,4 +361,40 @@ fn check_side_modifiers(
             _ => {}
         }
     }
+}
+
+/// A pool of dice: its count, its die, and how it scores (hits need their rules).
+fn validate_pool(
+    ctx: &mut FileCtx,
+    lp: &YamlPath,
+    pool: &RawPool,
+    (known, dice): (&BTreeSet<String>, &DieSet),
+    used_codes: &mut Vec<(YamlPath, String)>,
+) -> Option<Lookup> {
+    let count = ctx.expr(&lp.key("count"), &pool.count, known);
+    if dice.get(&pool.die).is_none() {
+        ctx.err(
+            &lp.key("die"),
+            format!("unknown die '{}'", pool.die),
+            "use dN or a die declared under dice:",
+        );
+    }
+    let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, known);
+    let sum = pool.score == RawPoolScore::Sum;
+    if !sum && pool.hits.is_empty() {
+        ctx.err(
+            lp,
+            "a pool scoring hits needs hits: rules",
+            "add hits: [{faces: [6]}] or use score: sum",
+        );
+    }
+    used_codes.push((lp.key("outcome"), pool.outcome.clone()));
+    count.map(|count| Lookup::Pool {
+        count,
+        die: pool.die.clone(),
+        sum,
+        hits,
+        face_floor: pool.face_floor,
+        outcome: pool.outcome.clone(),
+    })
 }
