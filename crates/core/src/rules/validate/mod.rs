@@ -605,3 +605,44 @@ fn check_table_references(
         errors.append(&mut tctx.errors);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(yaml: &str) -> Vec<String> {
+        let files = RulesetFiles {
+            ruleset: SourceFile {
+                name: "ruleset.yaml".into(),
+                text: yaml.into(),
+            },
+            tables: Vec::new(),
+        };
+        match load_ruleset(&files) {
+            Ok(_) => Vec::new(),
+            Err(LoadErrors(errors)) => errors
+                .iter()
+                .map(|e| format!("{}:{}: {} — {}", e.line, e.column, e.problem, e.hint))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_id_is_checked_once_the_same_way_everywhere() {
+        let said = problems(
+            "id: ids\nname: Ids\n\
+             rulings:\n  - {id: Bad, text: T, options: [{id: a, text: A}], default: a}\n\
+             decks:\n  - {id: cards, name: Cards, kind: deck, items: [{name: X, count: 1}, {name: X, count: 2}]}\n\
+             \x20 - {id: cards, name: Again, kind: cup}\n",
+        );
+        assert_eq!(
+            said,
+            [
+                "4:10: rulings[0].id: ruling id 'Bad' is not a valid id — use lower case letters, digits and _, from a letter (snake_case)",
+                "6:78: decks[0].items[1].name: item 'X' is used twice — list each item once",
+                "7:10: decks[1].id: deck id 'cards' is used twice — list each deck id once",
+            ],
+            "{said:#?}"
+        );
+    }
+}
