@@ -12,7 +12,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::Parser;
 use umpire::game::scenario::Position;
 use umpire::game::{Action, Actor, CounterId, Game};
-use umpire::megagame::remit::SignedIn;
+use umpire::megagame::remit::{SignedIn, who_acts};
 use umpire::rules::Library;
 
 /// Performs N actions on a game, acknowledging each commit on standard output.
@@ -55,14 +55,18 @@ fn soak(args: &Args) -> Result<()> {
     let (actions, gentle, wait_for) = (*actions, *gentle, *wait_for);
     let lib = Library::shipped();
     let mut game = umpire::server::open_at(file, &lib)?;
-    let signed_in = sign_in.as_deref().and_then(|s| SignedIn::parse(s).ok());
-    let actor = match (game.login(), &signed_in) {
-        (Some(login), _) => SignedIn::from_login(login)
-            .map_err(|e| anyhow!("{}: {e}", game.location()))?
-            .actor(),
-        (None, Some(who)) => who.clone().actor(),
-        (None, None) => by.clone().map_or_else(Actor::umpire, Actor::named),
-    };
+    let signed_in = sign_in
+        .as_deref()
+        .map(|s| SignedIn::parse(s).map_err(|e| anyhow!("--as: {e}")))
+        .transpose()?;
+    let location = game.location();
+    let actor = who_acts(
+        game.login(),
+        &location,
+        signed_in.clone(),
+        by.as_deref(),
+        None,
+    )?;
     // A procedure that resolves on its defaults, and a counter on the table.
     let procedure =
         game.ruleset()
@@ -77,28 +81,9 @@ fn soak(args: &Args) -> Result<()> {
     let counter = game.state().counters.keys().next().cloned();
     // Signed in with a Control role (--as): the desk's own work, as at a megagame table —
     // adjustments to the whole-number attributes its role owns, between notes.
-    let owned: Vec<(String, String)> = match signed_in.clone() {
-        Some(who) => {
-            let people = umpire::megagame::People::of(&game);
-            game.state()
-                .counters
-                .values()
-                .flat_map(|c| {
-                    c.attributes
-                        .iter()
-                        .filter(|(_, v)| matches!(v, umpire::rules::Value::Int(_)))
-                        .map(|(a, _)| (c.id.clone(), a.clone()))
-                })
-                .filter(|(c, a)| {
-                    people
-                        .remit_check(who.role, who.table.as_deref(), c, Some(a))
-                        .remit
-                        == umpire::megagame::Remit::Own
-                })
-                .collect()
-        }
-        None => Vec::new(),
-    };
+    let owned = signed_in
+        .as_ref()
+        .map_or_else(Vec::new, |who| owned_attributes(&game, who));
     let mut out = std::io::stdout().lock();
     for i in 0..actions {
         let phase = if gentle { i % 2 } else { i % 5 };
@@ -120,55 +105,94 @@ fn soak(args: &Args) -> Result<()> {
             soak_act(&mut game, &actor, action, &mut out)?;
             continue;
         }
-        let action = match (phase, &procedure, &counter) {
-            (1, Some(p), _) => Action::Resolve {
-                procedure: p.clone(),
-                inputs: Vec::new(),
-                physical: None,
-                chart_result: None,
-                chart_confirmed: false,
-                counters: BTreeMap::new(),
-            },
-            (2, _, Some(c)) => Action::Move {
-                counter: CounterId::new(c.as_str()),
-                to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
-                    Some(umpire::rules::GeometryKind::Hex) => {
-                        Position::Hex(format!("{:04}", 101 + i % 50))
-                    }
-                    Some(umpire::rules::GeometryKind::Area) => {
-                        Position::Area(format!("area {}", i % 7))
-                    }
-                    _ => Position::Free {
-                        x: (i % 40) as f64,
-                        y: (i % 13) as f64,
-                    },
-                },
-            },
-            (4, _, _) if i % 3 == 0 => Action::Undo,
-            _ => Action::Note {
-                text: format!("soak {i}"),
-            },
-        };
+        let action = plain_action(&game, i, phase, (&procedure, &counter));
         soak_act(&mut game, &actor, action, &mut out)?;
     }
     if let Some(target) = wait_for {
-        let started = std::time::Instant::now();
-        while (game.events().len() as u64) < target {
-            if started.elapsed() > std::time::Duration::from_secs(60) {
-                bail!(
-                    "the journal has {} entries after 60 s, not {target}",
-                    game.events().len()
-                );
-            }
-            if game.refresh().unwrap_or(0) == 0 {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-        }
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        serde_json::to_string(game.state())?.hash(&mut h);
-        writeln!(out, "state {} {:016x}", game.events().len(), h.finish())?;
+        wait_for_entries(&mut game, target, &mut out)?;
     }
+    Ok(())
+}
+
+/// Signed in with a Control role: the whole-number attributes its role owns, as (counter,
+/// attribute) pairs — the desk's own work, as at a megagame table.
+fn owned_attributes(game: &Game, who: &SignedIn) -> Vec<(String, String)> {
+    let people = umpire::megagame::People::of(game);
+    game.state()
+        .counters
+        .values()
+        .flat_map(|c| {
+            c.attributes
+                .iter()
+                .filter(|(_, v)| matches!(v, umpire::rules::Value::Int(_)))
+                .map(|(a, _)| (c.id.clone(), a.clone()))
+        })
+        .filter(|(c, a)| {
+            people
+                .remit_check(who.role, who.table.as_deref(), c, Some(a))
+                .remit
+                == umpire::megagame::Remit::Own
+        })
+        .collect()
+}
+
+/// The `i`th action of a desk signed in as nobody: notes, app-dice resolutions of `procedure`,
+/// moves of `counter` and undos, by `phase`.
+fn plain_action(
+    game: &Game,
+    i: u64,
+    phase: u64,
+    (procedure, counter): (&Option<String>, &Option<String>),
+) -> Action {
+    match (phase, procedure, counter) {
+        (1, Some(p), _) => Action::Resolve {
+            procedure: p.clone(),
+            inputs: Vec::new(),
+            physical: None,
+            chart_result: None,
+            chart_confirmed: false,
+            counters: BTreeMap::new(),
+        },
+        (2, _, Some(c)) => Action::Move {
+            counter: CounterId::new(c.as_str()),
+            to: match game.ruleset().geometry.as_ref().map(|g| g.kind) {
+                Some(umpire::rules::GeometryKind::Hex) => {
+                    Position::Hex(format!("{:04}", 101 + i % 50))
+                }
+                Some(umpire::rules::GeometryKind::Area) => {
+                    Position::Area(format!("area {}", i % 7))
+                }
+                _ => Position::Free {
+                    x: (i % 40) as f64,
+                    y: (i % 13) as f64,
+                },
+            },
+        },
+        (4, _, _) if i.is_multiple_of(3) => Action::Undo,
+        _ => Action::Note {
+            text: format!("soak {i}"),
+        },
+    }
+}
+
+/// Waits (up to 60 s) until the journal has `target` entries, then prints `state LEN HASH`.
+fn wait_for_entries(game: &mut Game, target: u64, out: &mut impl Write) -> Result<()> {
+    let started = std::time::Instant::now();
+    while (game.events().len() as u64) < target {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            bail!(
+                "the journal has {} entries after 60 s, not {target}",
+                game.events().len()
+            );
+        }
+        if game.refresh().unwrap_or(0) == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(game.state())?.hash(&mut h);
+    writeln!(out, "state {} {:016x}", game.events().len(), h.finish())?;
     Ok(())
 }
 

@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::{Value as Json, json};
 
 use super::{Cli, find_procedure, find_ruleset, library, print_json};
-use umpire::rules::{AppliesTo, InputKind, ModifierValue, Procedure};
+use umpire::rules::{AppliesTo, InputKind, ModifierValue, Procedure, Ruleset};
 
 /// Arguments of `describe`.
 #[derive(Debug, Args)]
@@ -92,6 +92,15 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
         );
     }
     println!("{} — {}", ruleset.id, ruleset.name);
+    print_rulings(ruleset, args.sources);
+    for p in procedures {
+        print_procedure(ruleset, p, args.sources);
+    }
+    Ok(())
+}
+
+/// The ruleset's rulings, the one in force in brackets.
+fn print_rulings(ruleset: &Ruleset, sources: bool) {
     for r in &ruleset.rulings {
         let options: Vec<String> = r
             .options
@@ -107,99 +116,100 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
         println!(
             "  ruling {}{}: {}  options: {} (switch with --ruling {}=OPTION)",
             r.id,
-            cite(r.rule.as_ref(), r.source_lines.as_ref(), args.sources),
+            cite(r.rule.as_ref(), r.source_lines.as_ref(), sources),
             r.text.trim(),
             options.join(" "),
             r.id
         );
     }
-    for p in procedures {
-        println!();
-        println!(
-            "{} — {}{}",
-            p.id,
-            p.name,
-            cite(p.rule.as_ref(), p.source_lines.as_ref(), args.sources)
-        );
-        if let Some(d) = &p.description {
-            println!("  {}", ruleset.in_words(d, None));
-        }
-        println!(
-            "  dice: {}   lookup: {}",
-            p.roll.as_ref().map_or_else(
-                || if matches!(
-                    p.lookup,
-                    umpire::rules::Lookup::Pool { .. } | umpire::rules::Lookup::Opposed { .. }
-                ) {
-                    "from the lookup".to_string()
-                } else {
-                    "none".to_string()
-                },
-                |r| r.source().to_string()
-            ),
-            match &p.lookup {
-                umpire::rules::Lookup::Table(t) => ruleset
-                    .table(&t.table)
-                    .map_or_else(|| lookup_kind(p), |t| format!("the {}", t.title)),
-                _ => lookup_kind(p),
-            }
-        );
-        for i in &p.inputs {
-            let kind = match &i.kind {
-                InputKind::Int { min, max } => format!("int {min}..{max}"),
-                InputKind::Choice { choices } => format!("one of {}", choices.join("|")),
-                InputKind::Flag => "flag".into(),
-            };
-            let default = i
-                .default
-                .as_ref()
-                .map_or_else(String::new, |d| format!(" (default {d})"));
-            let from = i.from.as_ref().map_or_else(String::new, |f| {
-                format!("  [prefilled from {}.{}]", f.role, f.attribute)
-            });
-            println!(
-                "  --input {}=…   {kind}{default}  {}{from}{}",
-                i.name,
-                i.label,
-                cite(i.rule.as_ref(), i.source_lines.as_ref(), args.sources)
-            );
-        }
-        for m in &p.modifiers {
-            // A number as it is; an input's value by its label; anything computed in words
-            // (its expression with --sources and in the JSON).
-            let v = match &m.value {
-                ModifierValue::Expr(e) => {
-                    let src = e.source().trim();
-                    if src.parse::<i64>().is_ok() {
-                        format!("{:+}", src.parse::<i64>().unwrap_or_default())
-                    } else if let Some(i) = p.input(src.trim_start_matches('-')) {
-                        let sign = if src.starts_with('-') { "minus " } else { "" };
-                        format!("{sign}the input \u{201c}{}\u{201d}", i.label)
-                    } else if args.sources {
-                        format!("computed: {src}")
-                    } else {
-                        "computed".to_string()
-                    }
-                }
-                ModifierValue::Table(t) => ruleset.table(&t.table).map_or_else(
-                    || "from a table".to_string(),
-                    |t| format!("from the {}", t.title),
-                ),
-            };
-            let target = if m.applies_to == AppliesTo::Roll {
-                String::new()
-            } else {
-                format!(" ({})", m.applies_to.words())
-            };
-            println!(
-                "  modifier {v:>4}{target}  {}{}",
-                m.name,
-                cite(m.rule.as_ref(), m.source_lines.as_ref(), args.sources)
-            );
-        }
-        for o in &p.outcomes {
-            println!("  outcome {} — {}", o.code, o.label);
-        }
+}
+
+/// One procedure: its dice and lookup, inputs, modifiers and outcomes.
+fn print_procedure(ruleset: &Ruleset, p: &Procedure, sources: bool) {
+    println!();
+    println!(
+        "{} — {}{}",
+        p.id,
+        p.name,
+        cite(p.rule.as_ref(), p.source_lines.as_ref(), sources)
+    );
+    if let Some(d) = &p.description {
+        println!("  {}", ruleset.in_words(d, None));
     }
-    Ok(())
+    println!(
+        "  dice: {}   lookup: {}",
+        p.roll.as_ref().map_or_else(
+            || if matches!(
+                p.lookup,
+                umpire::rules::Lookup::Pool { .. } | umpire::rules::Lookup::Opposed { .. }
+            ) {
+                "from the lookup".to_string()
+            } else {
+                "none".to_string()
+            },
+            |r| r.source().to_string()
+        ),
+        match &p.lookup {
+            umpire::rules::Lookup::Table(t) => ruleset
+                .table(&t.table)
+                .map_or_else(|| lookup_kind(p), |t| format!("the {}", t.title)),
+            _ => lookup_kind(p),
+        }
+    );
+    for i in &p.inputs {
+        let kind = match &i.kind {
+            InputKind::Int { min, max } => format!("int {min}..{max}"),
+            InputKind::Choice { choices } => format!("one of {}", choices.join("|")),
+            InputKind::Flag => "flag".into(),
+        };
+        let default = i
+            .default
+            .as_ref()
+            .map_or_else(String::new, |d| format!(" (default {d})"));
+        let from = i.from.as_ref().map_or_else(String::new, |f| {
+            format!("  [prefilled from {}.{}]", f.role, f.attribute)
+        });
+        println!(
+            "  --input {}=…   {kind}{default}  {}{from}{}",
+            i.name,
+            i.label,
+            cite(i.rule.as_ref(), i.source_lines.as_ref(), sources)
+        );
+    }
+    for m in &p.modifiers {
+        // A number as it is; an input's value by its label; anything computed in words
+        // (its expression with --sources and in the JSON).
+        let v = match &m.value {
+            ModifierValue::Expr(e) => {
+                let src = e.source().trim();
+                if src.parse::<i64>().is_ok() {
+                    format!("{:+}", src.parse::<i64>().unwrap_or_default())
+                } else if let Some(i) = p.input(src.trim_start_matches('-')) {
+                    let sign = if src.starts_with('-') { "minus " } else { "" };
+                    format!("{sign}the input \u{201c}{}\u{201d}", i.label)
+                } else if sources {
+                    format!("computed: {src}")
+                } else {
+                    "computed".to_string()
+                }
+            }
+            ModifierValue::Table(t) => ruleset.table(&t.table).map_or_else(
+                || "from a table".to_string(),
+                |t| format!("from the {}", t.title),
+            ),
+        };
+        let target = if m.applies_to == AppliesTo::Roll {
+            String::new()
+        } else {
+            format!(" ({})", m.applies_to.words())
+        };
+        println!(
+            "  modifier {v:>4}{target}  {}{}",
+            m.name,
+            cite(m.rule.as_ref(), m.source_lines.as_ref(), sources)
+        );
+    }
+    for o in &p.outcomes {
+        println!("  outcome {} — {}", o.code, o.label);
+    }
 }

@@ -330,6 +330,6 @@ fn a_malformed_deck_is_refused_with_where() {
     let file = dir.clone();
     let (ok, said) = umpire(&["rules", "check", file.to_str().expect("utf-8")]);
     assert!(!ok, "{said}");
-    assert!(said.contains("'Battle Cry' is listed twice"), "{said}");
+    assert!(said.contains("item 'Battle Cry' is used twice"), "{said}");
     assert!(said.contains("decks"), "names the field: {said}");
 }

@@ -1,6 +1,8 @@
 //! `umpire game move`, `set`, `mark`, `remove`, `adjust`, `transfer`, `note` and `announce`:
 //! the changes made at the table, in the journal.
 
+use std::path::Path;
+
 use anyhow::Result;
 use clap::Subcommand;
 
@@ -125,13 +127,12 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
             game: GameFile { file },
             counter,
             to,
-        } => {
-            let (mut game, _) = open(cli, file)?;
-            let actor = actor(cli, &game, None)?;
-            let to = parse_position(&game, to)?;
-            let counter = Names::of(&game).counter(counter)?;
-            act_on(&mut game, &actor, Action::Move { counter, to })
-        }
+        } => act_by(cli, file, None, |game, names| {
+            Ok(Action::Move {
+                to: parse_position(game, to)?,
+                counter: names.counter(counter)?,
+            })
+        }),
         EditCommand::Set {
             game: GameFile { file },
             counter,
@@ -178,21 +179,14 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
             delta,
             reason: Reason { reason },
             by,
-        } => {
-            let (mut game, _) = open(cli, file)?;
-            let actor = actor(cli, &game, by.as_ref())?;
-            let counter = Names::of(&game).ledger_or_counter(counter)?;
-            act_on(
-                &mut game,
-                &actor,
-                Action::Adjust {
-                    counter,
-                    attribute: attribute.clone(),
-                    by: *delta,
-                    reason: reason.clone(),
-                },
-            )
-        }
+        } => act_by(cli, file, by.as_ref(), |_, names| {
+            Ok(Action::Adjust {
+                counter: names.ledger_or_counter(counter)?,
+                attribute: attribute.clone(),
+                by: *delta,
+                reason: reason.clone(),
+            })
+        }),
         EditCommand::Transfer {
             game: GameFile { file },
             from,
@@ -200,24 +194,15 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
             amount,
             attribute,
             reason: Reason { reason },
-        } => {
-            let (mut game, _) = open(cli, file)?;
-            let actor = actor(cli, &game, None)?;
-            let names = Names::of(&game);
-            let from = names.ledger_or_counter(from)?;
-            let to = names.ledger_or_counter(to)?;
-            act_on(
-                &mut game,
-                &actor,
-                Action::Transfer {
-                    from,
-                    to,
-                    attribute: attribute.clone(),
-                    amount: *amount,
-                    reason: reason.clone(),
-                },
-            )
-        }
+        } => act_with(cli, file, |names| {
+            Ok(Action::Transfer {
+                from: names.ledger_or_counter(from)?,
+                to: names.ledger_or_counter(to)?,
+                attribute: attribute.clone(),
+                amount: *amount,
+                reason: reason.clone(),
+            })
+        }),
         EditCommand::Note {
             game: GameFile { file },
             text,
@@ -228,24 +213,31 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
             audience,
             team,
             by,
-        } => {
-            let (mut game, _) = open(cli, file)?;
-            let actor = actor(cli, &game, by.as_ref())?;
-            let team = team
-                .as_deref()
-                .map(|t| crate::cli::team_of(&game, t))
-                .transpose()?;
-            act_on(
-                &mut game,
-                &actor,
-                Action::Announce {
-                    audience: *audience,
-                    team,
-                    text: text.clone(),
-                },
-            )
-        }
+        } => act_by(cli, file, by.as_ref(), |game, _| {
+            Ok(Action::Announce {
+                audience: *audience,
+                team: team
+                    .as_deref()
+                    .map(|t| crate::cli::team_of(game, t))
+                    .transpose()?,
+                text: text.clone(),
+            })
+        }),
     }
+}
+
+/// Opens the game, works out who acts (named with `by`, where the command takes `--by`), builds
+/// the action against the game and records it.
+fn act_by(
+    cli: &Cli,
+    file: &Path,
+    by: Option<&String>,
+    build: impl FnOnce(&Game, &Names) -> Result<Action>,
+) -> Result<()> {
+    let (mut game, _) = open(cli, file)?;
+    let actor = actor(cli, &game, by)?;
+    let action = build(&game, &Names::of(&game))?;
+    act_on(&mut game, &actor, action)
 }
 
 /// A typed place, read in the game's geometry (the desk reads it the same way).

@@ -2,7 +2,7 @@
 //! journal kept, checked and carried.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
@@ -105,31 +105,7 @@ pub fn run(cli: &Cli, command: &JournalCommand) -> Result<()> {
             game: GameFile { file },
             head,
             json,
-        } => {
-            let (mut game, _) = open(cli, file)?;
-            let expected = head
-                .as_deref()
-                .map(Head::parse)
-                .transpose()
-                .map_err(|e| anyhow!("--head: {e}"))?;
-            let integrity = game.integrity_check()?;
-            let verification = game.verify(expected.as_ref())?;
-            if *json {
-                print_json(&serde_json::json!({
-                    "integrity": integrity,
-                    "verification": verification,
-                }))?;
-            } else {
-                print_verification(&game.location(), Some(&integrity), &verification);
-            }
-            if verification.is_sound() && integrity == "ok" {
-                return Ok(());
-            }
-            bail!(
-                "{} problem(s) found",
-                verification.problems.len() + usize::from(integrity != "ok")
-            )
-        }
+        } => verify(cli, file, head.as_deref(), *json),
         JournalCommand::Reveal {
             game: GameFile { file },
         } => {
@@ -158,30 +134,7 @@ pub fn run(cli: &Cli, command: &JournalCommand) -> Result<()> {
             seed,
             head,
             json,
-        } => {
-            let name = journal.display().to_string();
-            let text = std::fs::read_to_string(journal).map_err(|e| anyhow!("{name}: {e}"))?;
-            let export = read_export(&name, &text)?;
-            let seed = seed.as_deref().map(parse_seed).transpose()?;
-            let expected = head
-                .as_deref()
-                .map(Head::parse)
-                .transpose()
-                .map_err(|e| anyhow!("--head: {e}"))?;
-            let lib = library(cli)?;
-            let verification =
-                umpire::game::export::verify_export(&export, &lib, seed, expected.as_ref())?;
-            if *json {
-                print_json(&verification)?;
-            } else {
-                let side = export.header.side.as_deref().unwrap_or("the whole journal");
-                print_verification(&format!("{name} ({side})"), None, &verification);
-            }
-            if verification.is_sound() {
-                return Ok(());
-            }
-            bail!("{} problem(s) found", verification.problems.len())
-        }
+        } => verify_side(cli, journal, (seed.as_deref(), head.as_deref()), *json),
         JournalCommand::Export {
             game: GameFile { file },
             jsonl,
@@ -211,41 +164,100 @@ pub fn run(cli: &Cli, command: &JournalCommand) -> Result<()> {
                 None => Ok(std::io::stdout().lock().write_all(text.as_bytes())?),
             }
         }
-        JournalCommand::Import { jsonl, output } => {
-            let name = jsonl.display().to_string();
-            let file = std::fs::File::open(jsonl).map_err(|e| anyhow!("{name}: {e}"))?;
-            let size = file.metadata()?.len();
-            if size > MAX_IMPORT_BYTES {
-                bail!(
-                    "{name}: the file is {}; the limit is {}, far more than any game's export",
-                    human_size(size),
-                    human_size(MAX_IMPORT_BYTES)
-                );
-            }
-            // The read stops at the limit too, should the file grow meanwhile.
-            let mut text = String::new();
-            file.take(MAX_IMPORT_BYTES)
-                .read_to_string(&mut text)
-                .map_err(|e| anyhow!("{name}: {e}"))?;
-            let export = read_export(&name, &text)?;
-            let lib = library(cli)?;
-            import(&name, &export, &lib, output)
-                .map_err(|e| crate::cli::with_ruleset_errors(&lib, e))?;
-            let game = Game::open(output, &lib)?;
-            println!(
-                "imported {} entries into {}{}",
-                game.events().len(),
-                output.display(),
-                if game.meta().seed.is_none() {
-                    " (without the seed: app dice are refused in it)"
-                } else {
-                    ""
-                }
-            );
-            print_status_line(&game);
-            Ok(())
-        }
+        JournalCommand::Import { jsonl, output } => import_jsonl(cli, jsonl, output),
     }
+}
+
+/// `game verify`: the store's integrity and the journal's chain and results (against `head`,
+/// if given).
+fn verify(cli: &Cli, file: &Path, head: Option<&str>, json: bool) -> Result<()> {
+    let (mut game, _) = open(cli, file)?;
+    let expected = head
+        .map(Head::parse)
+        .transpose()
+        .map_err(|e| anyhow!("--head: {e}"))?;
+    let integrity = game.integrity_check()?;
+    let verification = game.verify(expected.as_ref())?;
+    if json {
+        print_json(&serde_json::json!({
+            "integrity": integrity,
+            "verification": verification,
+        }))?;
+    } else {
+        print_verification(&game.location(), Some(&integrity), &verification);
+    }
+    if verification.is_sound() && integrity == "ok" {
+        return Ok(());
+    }
+    bail!(
+        "{} problem(s) found",
+        verification.problems.len() + usize::from(integrity != "ok")
+    )
+}
+
+/// `game verify-side`: a side's (or the whole) exported journal, its app rolls re-derived when
+/// the seed is given.
+fn verify_side(
+    cli: &Cli,
+    journal: &Path,
+    (seed, head): (Option<&str>, Option<&str>),
+    json: bool,
+) -> Result<()> {
+    let name = journal.display().to_string();
+    let text = std::fs::read_to_string(journal).map_err(|e| anyhow!("{name}: {e}"))?;
+    let export = read_export(&name, &text)?;
+    let seed = seed.map(parse_seed).transpose()?;
+    let expected = head
+        .map(Head::parse)
+        .transpose()
+        .map_err(|e| anyhow!("--head: {e}"))?;
+    let lib = library(cli)?;
+    let verification = umpire::game::export::verify_export(&export, &lib, seed, expected.as_ref())?;
+    if json {
+        print_json(&verification)?;
+    } else {
+        let side = export.header.side.as_deref().unwrap_or("the whole journal");
+        print_verification(&format!("{name} ({side})"), None, &verification);
+    }
+    if verification.is_sound() {
+        return Ok(());
+    }
+    bail!("{} problem(s) found", verification.problems.len())
+}
+
+/// `game import`: a journal export (no larger than [`MAX_IMPORT_BYTES`]) into a new game file.
+fn import_jsonl(cli: &Cli, jsonl: &Path, output: &Path) -> Result<()> {
+    let name = jsonl.display().to_string();
+    let file = std::fs::File::open(jsonl).map_err(|e| anyhow!("{name}: {e}"))?;
+    let size = file.metadata()?.len();
+    if size > MAX_IMPORT_BYTES {
+        bail!(
+            "{name}: the file is {}; the limit is {}, far more than any game's export",
+            human_size(size),
+            human_size(MAX_IMPORT_BYTES)
+        );
+    }
+    // The read stops at the limit too, should the file grow meanwhile.
+    let mut text = String::new();
+    file.take(MAX_IMPORT_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| anyhow!("{name}: {e}"))?;
+    let export = read_export(&name, &text)?;
+    let lib = library(cli)?;
+    import(&name, &export, &lib, output).map_err(|e| crate::cli::with_ruleset_errors(&lib, e))?;
+    let game = Game::open(output, &lib)?;
+    println!(
+        "imported {} entries into {}{}",
+        game.events().len(),
+        output.display(),
+        if game.meta().seed.is_none() {
+            " (without the seed: app dice are refused in it)"
+        } else {
+            ""
+        }
+    );
+    print_status_line(&game);
+    Ok(())
 }
 
 /// The largest journal export `game import` reads: 64 MB. A resolution takes about 1.8 KB of

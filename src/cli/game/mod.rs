@@ -10,13 +10,13 @@ mod status;
 
 use std::path::Path;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::Subcommand;
 
 use super::GameFile;
 use super::{Cli, library};
 use umpire::game::{Action, Actor, Game, Names};
-use umpire::megagame::remit::SignedIn;
+use umpire::megagame::remit::{ActorError, SignedIn, who_acts};
 use umpire::rules::Library;
 
 /// The reason an action that must give one records.
@@ -79,29 +79,12 @@ pub(super) fn actor(cli: &Cli, game: &Game, by: Option<&String>) -> Result<Actor
         .as_deref()
         .map(|who| SignedIn::parse(who).map_err(|e| anyhow!("--as: {e}")))
         .transpose()?;
-    let actor = match (game.login(), claimed) {
-        (Some(login), claimed) => {
-            let who =
-                SignedIn::from_login(login).map_err(|e| anyhow!("{}: {e}", game.location()))?;
-            if let Some(c) = claimed
-                && c != who
-            {
-                bail!(
-                    "--as {}: on a shared game you are who you log in as — {} is {}",
-                    c.by(),
-                    login.user,
-                    who.by()
-                );
-            }
-            who.actor()
-        }
-        (None, Some(who)) => who.actor(),
-        (None, None) => match by {
-            Some(b) => Actor::named(b.clone()),
-            None => Actor::umpire(),
-        },
-    };
-    Ok(actor.with_reason(cli.discretion.clone()))
+    let (login, location) = (game.login(), game.location());
+    let by = by.map(String::as_str);
+    who_acts(login, &location, claimed, by, cli.discretion.clone()).map_err(|e| match e {
+        ActorError::NotTheLogin { .. } => anyhow!("--as {e}"),
+        ActorError::Login { .. } => anyhow!("{e}"),
+    })
 }
 
 fn act(cli: &Cli, file: &Path, action: Action) -> Result<()> {

@@ -8,7 +8,7 @@ use clap::Subcommand;
 
 use super::{GameFile, Reason, act, act_on, actor, open};
 use crate::cli::{Cli, print_json};
-use umpire::game::{Action, CounterId, Event, Names};
+use umpire::game::{Action, CounterChange, CounterId, Event, Game, Names};
 use umpire::resolve::describe_effect;
 
 /// `game` subcommands: procedures and their results.
@@ -122,28 +122,7 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
                 counters: roles,
             };
             let seqs = game.act(&actor, action)?;
-            let Some(Event {
-                kind:
-                    umpire::game::EventKind::Resolved {
-                        resolution,
-                        counters,
-                    },
-                seq,
-                ..
-            }) = seqs
-                .first()
-                .and_then(|s| game.events().get(*s as usize - 1))
-            else {
-                bail!("the resolution was not recorded");
-            };
-            if *json {
-                return print_json(resolution);
-            }
-            for line in umpire::game::describe::Words::of(&game).resolution(resolution, counters) {
-                println!("{line}");
-            }
-            println!("recorded entry {seq}");
-            Ok(())
+            print_resolved(&game, &seqs, *json)
         }
         ResolveCommand::Effects {
             game: GameFile { file },
@@ -174,47 +153,7 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             if *proposed {
                 changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
             }
-            let names = Names::of(&game);
-            for (named, n) in pairs(losses, "--loss")? {
-                let n: i64 = n
-                    .parse()
-                    .map_err(|_| anyhow!("--loss {named}={n}: the loss is a whole number"))?;
-                let id = names
-                    .counter(&named)
-                    .map_err(|e| anyhow!("--loss {named}={n}: {e}"))?;
-                let Some(attribute) = &game.ruleset().strength_attribute else {
-                    bail!("this ruleset names no strength attribute: use `game set`");
-                };
-                let change =
-                    umpire::game::effects::strength_loss(game.ruleset(), game.state(), &id, n)
-                        .ok_or_else(|| {
-                            anyhow!(
-                                "--loss {named}={n}: {} has no {} to lose (use `game set`)",
-                                game.state().counter_name(id.as_str()),
-                                umpire::game::describe::Words::of(&game).attribute(attribute)
-                            )
-                        })?;
-                changes.push(change);
-            }
-            for (named, status) in pairs(statuses, "--status")? {
-                let id = names
-                    .counter(&named)
-                    .map_err(|e| anyhow!("--status {named}={status}: {e}"))?;
-                changes.push(umpire::game::CounterChange::Status {
-                    counter: id.into(),
-                    status,
-                    on: true,
-                });
-            }
-            for named in eliminated {
-                let id = names
-                    .counter(named)
-                    .map_err(|e| anyhow!("--eliminate {named}: {e}"))?;
-                changes.push(umpire::game::CounterChange::Remove {
-                    counter: id.into(),
-                    reason: format!("eliminated (entry {entry})"),
-                });
-            }
+            changes.extend(typed_changes(&game, *entry, losses, statuses, eliminated)?);
             if changes.is_empty() {
                 bail!(
                     "nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)"
@@ -245,6 +184,85 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             },
         ),
     }
+}
+
+/// What a recorded resolution says (or its JSON), and its entry.
+fn print_resolved(game: &Game, seqs: &[u64], json: bool) -> Result<()> {
+    let Some(Event {
+        kind:
+            umpire::game::EventKind::Resolved {
+                resolution,
+                counters,
+            },
+        seq,
+        ..
+    }) = seqs
+        .first()
+        .and_then(|s| game.events().get(*s as usize - 1))
+    else {
+        bail!("the resolution was not recorded");
+    };
+    if json {
+        return print_json(resolution);
+    }
+    for line in umpire::game::describe::Words::of(game).resolution(resolution, counters) {
+        println!("{line}");
+    }
+    println!("recorded entry {seq}");
+    Ok(())
+}
+
+/// The changes typed after `game apply`: strength losses, statuses set, counters eliminated
+/// (each named by name or id).
+fn typed_changes(
+    game: &Game,
+    entry: u64,
+    losses: &[String],
+    statuses: &[String],
+    eliminated: &[String],
+) -> Result<Vec<CounterChange>> {
+    let mut changes = Vec::new();
+    let names = Names::of(game);
+    for (named, n) in pairs(losses, "--loss")? {
+        let n: i64 = n
+            .parse()
+            .map_err(|_| anyhow!("--loss {named}={n}: the loss is a whole number"))?;
+        let id = names
+            .counter(&named)
+            .map_err(|e| anyhow!("--loss {named}={n}: {e}"))?;
+        let Some(attribute) = &game.ruleset().strength_attribute else {
+            bail!("this ruleset names no strength attribute: use `game set`");
+        };
+        let change = umpire::game::effects::strength_loss(game.ruleset(), game.state(), &id, n)
+            .ok_or_else(|| {
+                anyhow!(
+                    "--loss {named}={n}: {} has no {} to lose (use `game set`)",
+                    game.state().counter_name(id.as_str()),
+                    umpire::game::describe::Words::of(game).attribute(attribute)
+                )
+            })?;
+        changes.push(change);
+    }
+    for (named, status) in pairs(statuses, "--status")? {
+        let id = names
+            .counter(&named)
+            .map_err(|e| anyhow!("--status {named}={status}: {e}"))?;
+        changes.push(CounterChange::Status {
+            counter: id.into(),
+            status,
+            on: true,
+        });
+    }
+    for named in eliminated {
+        let id = names
+            .counter(named)
+            .map_err(|e| anyhow!("--eliminate {named}: {e}"))?;
+        changes.push(CounterChange::Remove {
+            counter: id.into(),
+            reason: format!("eliminated (entry {entry})"),
+        });
+    }
+    Ok(changes)
 }
 
 fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {

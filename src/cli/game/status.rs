@@ -66,91 +66,7 @@ pub fn run(cli: &Cli, command: &StatusCommand) -> Result<()> {
             json,
         } => {
             let (game, _) = open(cli, file)?;
-            let status = game.status();
-            if *json {
-                return print_json(&status);
-            }
-            println!("{} — {}", status.scenario, status.ruleset);
-            print_status_line(&game);
-            // A megagame's phase clock, once started (`umpire megagame clock` for more).
-            if let Some(c) = umpire::megagame::clock::clock_status(
-                game.ruleset(),
-                game.events(),
-                chrono::Utc::now(),
-            ) && c.started
-            {
-                let state = if c.finished {
-                    " — finished"
-                } else if c.held {
-                    " — held"
-                } else {
-                    ""
-                };
-                println!("Clock {} {}{state}", c.countdown(), c.headline());
-            }
-            if let Some(w) = &status.step.when {
-                println!("  (when: {w})");
-            }
-            for (n, p) in status.pending.iter().enumerate() {
-                let mark = if p.done {
-                    "✓"
-                } else if p.mandatory {
-                    "!"
-                } else {
-                    "·"
-                };
-                println!("  {mark} {}. {}", n + 1, p.label);
-            }
-            println!("Counters:");
-            let words = umpire::game::describe::Words::of(&game);
-            let mut counters: Vec<_> = status.counters.iter().collect();
-            counters.sort_by_key(|c| (words.side(&c.side), c.name.clone()));
-            for c in counters {
-                let statuses = if c.statuses.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " [{}]",
-                        c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")
-                    )
-                };
-                let gone = c
-                    .removed
-                    .as_ref()
-                    .map_or_else(String::new, |r| format!(" — removed: {r}"));
-                // Its strength; a marker's values (an AP marker's Administrative Points).
-                let shown: Vec<String> = if c.kind == umpire::game::scenario::CounterKind::Marker {
-                    c.attributes
-                        .iter()
-                        .map(|(a, v)| format!("{} {}", words.attribute(a), words.value(v)))
-                        .collect()
-                } else {
-                    game.ruleset()
-                        .strength_attribute
-                        .as_ref()
-                        .and_then(|a| {
-                            c.attributes
-                                .get(a)
-                                .map(|v| format!("{} {}", words.attribute(a), words.value(v)))
-                        })
-                        .into_iter()
-                        .collect()
-                };
-                let shown = if shown.is_empty() {
-                    String::new()
-                } else {
-                    format!(" · {}", shown.join(", "))
-                };
-                println!(
-                    "  {:<44} {:<10} {}{shown}{statuses}{gone}",
-                    c.name,
-                    words.side(&c.side),
-                    words.position(&c.position)
-                );
-            }
-            println!("Journal: {}", status.head);
-            println!("{}", game.seed_statement());
-            Ok(())
+            game_status(&game, *json)
         }
         StatusCommand::RevealContacts {
             game: GameFile { file },
@@ -196,6 +112,99 @@ pub fn run(cli: &Cli, command: &StatusCommand) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+/// `game status` for the whole game: the step and what is pending, the clock, every counter,
+/// the journal's head and the seed.
+fn game_status(game: &Game, json: bool) -> Result<()> {
+    let status = game.status();
+    if json {
+        return print_json(&status);
+    }
+    println!("{} — {}", status.scenario, status.ruleset);
+    print_status_line(game);
+    // A megagame's phase clock, once started (`umpire megagame clock` for more).
+    if let Some(c) =
+        umpire::megagame::clock::clock_status(game.ruleset(), game.events(), chrono::Utc::now())
+        && c.started
+    {
+        let state = if c.finished {
+            " — finished"
+        } else if c.held {
+            " — held"
+        } else {
+            ""
+        };
+        println!("Clock {} {}{state}", c.countdown(), c.headline());
+    }
+    if let Some(w) = &status.step.when {
+        println!("  (when: {w})");
+    }
+    for (n, p) in status.pending.iter().enumerate() {
+        let mark = if p.done {
+            "✓"
+        } else if p.mandatory {
+            "!"
+        } else {
+            "·"
+        };
+        println!("  {mark} {}. {}", n + 1, p.label);
+    }
+    print_counters(game, &status);
+    println!("Journal: {}", status.head);
+    println!("{}", game.seed_statement());
+    Ok(())
+}
+
+/// The counters by side and name: position, strength (a marker's values), statuses, removal.
+fn print_counters(game: &Game, status: &umpire::game::Status) {
+    println!("Counters:");
+    let words = umpire::game::describe::Words::of(game);
+    let mut counters: Vec<_> = status.counters.iter().collect();
+    counters.sort_by_key(|c| (words.side(&c.side), c.name.clone()));
+    for c in counters {
+        let statuses = if c.statuses.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " [{}]",
+                c.statuses.iter().cloned().collect::<Vec<_>>().join(", ")
+            )
+        };
+        let gone = c
+            .removed
+            .as_ref()
+            .map_or_else(String::new, |r| format!(" — removed: {r}"));
+        // Its strength; a marker's values (an AP marker's Administrative Points).
+        let shown: Vec<String> = if c.kind == umpire::game::scenario::CounterKind::Marker {
+            c.attributes
+                .iter()
+                .map(|(a, v)| format!("{} {}", words.attribute(a), words.value(v)))
+                .collect()
+        } else {
+            game.ruleset()
+                .strength_attribute
+                .as_ref()
+                .and_then(|a| {
+                    c.attributes
+                        .get(a)
+                        .map(|v| format!("{} {}", words.attribute(a), words.value(v)))
+                })
+                .into_iter()
+                .collect()
+        };
+        let shown = if shown.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", shown.join(", "))
+        };
+        println!(
+            "  {:<44} {:<10} {}{shown}{statuses}{gone}",
+            c.name,
+            words.side(&c.side),
+            words.position(&c.position)
+        );
     }
 }
 

@@ -22,7 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::game::scenario::{CounterKind, MapTableSpec, Scenario, StateSpec, UmpireSpec};
+use crate::game::scenario::{
+    CounterKind, MapTableSpec, MegagameSpec, Scenario, StateSpec, UmpireSpec,
+};
 use crate::game::state::{CounterState, GameState};
 use crate::rules::Value;
 
@@ -264,32 +266,7 @@ impl People {
                 counter_table.insert(c.id.clone(), t);
             }
         }
-        // Players: the section's list, then each character's live `player` attribute.
-        let mut players: Vec<Player> = mega
-            .players
-            .iter()
-            .map(|p| Player {
-                id: p.id.clone(),
-                name: p.name.clone(),
-                characters: p.characters.clone(),
-            })
-            .collect();
-        for c in state.counters.values() {
-            let Some(who) = text(c, "player") else {
-                continue;
-            };
-            for p in &mut players {
-                p.characters.retain(|x| *x != c.id);
-            }
-            match players.iter_mut().find(|p| p.id == who || p.name == who) {
-                Some(p) => p.characters.push(c.id.clone()),
-                None => players.push(Player {
-                    id: who.to_string(),
-                    name: who.to_string(),
-                    characters: vec![c.id.clone()],
-                }),
-            }
-        }
+        let players = players(&mega, state);
         let teams = scenario
             .sides
             .iter()
@@ -469,11 +446,6 @@ impl People {
         counter: &str,
         attribute: Option<&str>,
     ) -> RemitCheck {
-        let answer = |remit: Remit, rule: &str, why: String| RemitCheck {
-            remit,
-            rule: rule.to_string(),
-            why,
-        };
         let Some(class) = self.class_of(counter) else {
             return answer(
                 Remit::Outside,
@@ -481,22 +453,17 @@ impl People {
                 format!("no counter '{counter}' in this game"),
             );
         };
-        let religious = attribute.is_some_and(|a| RELIGION_ATTRIBUTES.contains(&a));
-        let income = class == CounterClass::Ledger
-            && attribute.is_none_or(|a| INCOME_ATTRIBUTES.contains(&a));
-        let marriage = attribute.is_some_and(|a| MARRIAGE_ATTRIBUTES.contains(&a));
-        let on_map = matches!(
+        let t = Touch {
+            counter,
+            attribute,
             class,
-            CounterClass::Army | CounterClass::Fleet | CounterClass::City | CounterClass::Area
-        );
-        let help_with_incomes = |why: &str| {
-            answer(
-                Remit::ControlDiscretion,
-                "The Control Team › Game Control",
-                format!(
-                    "{why}; all the available umpires help to calculate and distribute incomes in Phase 1"
-                ),
-            )
+            religious: attribute.is_some_and(|a| RELIGION_ATTRIBUTES.contains(&a)),
+            income: class == CounterClass::Ledger
+                && attribute.is_none_or(|a| INCOME_ATTRIBUTES.contains(&a)),
+            on_map: matches!(
+                class,
+                CounterClass::Army | CounterClass::Fleet | CounterClass::City | CounterClass::Area
+            ),
         };
         match role {
             ControlRole::Game => answer(
@@ -504,71 +471,56 @@ impl People {
                 "The Control Team › Game Control",
                 "Game Control deals with any problem which arises".into(),
             ),
-            ControlRole::Map => {
-                if on_map {
-                    let at = self.table_of(counter);
-                    return match (table, at) {
-                        (Some(mine), Some(its)) if mine == its => answer(
-                            Remit::Own,
-                            "The Control Team › Map Control, The Map",
-                            format!("{counter} is on the map at {its}, this Map Control's table"),
-                        ),
-                        (Some(_), Some(its)) => answer(
-                            Remit::Outside,
-                            "The Map",
-                            format!("{counter} is at {its}: that table's Map Control resolves it"),
-                        ),
-                        _ => answer(
-                            Remit::ControlDiscretion,
-                            "The Control Team › Map Control",
-                            format!(
-                                "{counter} is on the map but {} — Map Control's call",
-                                if at.is_none() {
-                                    "its table is not known"
-                                } else {
-                                    "no table was given for this Map Control"
-                                }
-                            ),
-                        ),
-                    };
-                }
-                match class {
-                    CounterClass::Ledger => answer(
-                        Remit::ControlDiscretion,
-                        "The Control Team › Game Control, The Campaign System › Pay",
-                        "a treasury is Political Control's; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)".into(),
-                    ),
-                    CounterClass::Character
-                        if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
-                    {
-                        answer(
-                            Remit::ControlDiscretion,
-                            "Battles › Death of leaders",
-                            "Map and Political Control resolve the problems which arise from the death of a player".into(),
-                        )
-                    }
-                    _ => answer(
-                        Remit::Outside,
-                        "The Control Team › Character Control",
-                        "characters are Character Control's".into(),
-                    ),
-                }
-            }
-            ControlRole::Political => match class {
-                CounterClass::Ledger if religious => answer(
-                    Remit::ControlDiscretion,
-                    "The Control Team › Religious Control",
-                    "a state's religion is Religious Control's side of the game".into(),
-                ),
-                CounterClass::Ledger => answer(
+            ControlRole::Map => self.map_remit(table, &t),
+            ControlRole::Political => political_remit(&t),
+            ControlRole::Religious => religious_remit(&t),
+            ControlRole::Character => character_remit(&t),
+            ControlRole::NonPlayedStates => self.non_played_remit(&t),
+        }
+    }
+
+    /// Map Control's remit: what is on the map at its table; a treasury or a death at its
+    /// discretion.
+    fn map_remit(&self, table: Option<&str>, t: &Touch) -> RemitCheck {
+        let Touch {
+            counter,
+            attribute,
+            class,
+            on_map,
+            ..
+        } = *t;
+        if on_map {
+            let at = self.table_of(counter);
+            return match (table, at) {
+                (Some(mine), Some(its)) if mine == its => answer(
                     Remit::Own,
-                    "The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money",
-                    "treasuries, treaties and prestige are off-map actions: Political Control's".into(),
+                    "The Control Team › Map Control, The Map",
+                    format!("{counter} is on the map at {its}, this Map Control's table"),
                 ),
-                _ if on_map => answer(
+                (Some(_), Some(its)) => answer(
+                    Remit::Outside,
+                    "The Map",
+                    format!("{counter} is at {its}: that table's Map Control resolves it"),
+                ),
+                _ => answer(
                     Remit::ControlDiscretion,
-                    "The Control Team › Political Control",
-                    "on the map: Map Control's, co-ordinating with Political Control".into(),
+                    "The Control Team › Map Control",
+                    format!(
+                        "{counter} is on the map but {} — Map Control's call",
+                        if at.is_none() {
+                            "its table is not known"
+                        } else {
+                            "no table was given for this Map Control"
+                        }
+                    ),
+                ),
+            };
+        }
+        match class {
+                CounterClass::Ledger => answer(
+                    Remit::ControlDiscretion,
+                    "The Control Team › Game Control, The Campaign System › Pay",
+                    "a treasury is Political Control's; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)".into(),
                 ),
                 CounterClass::Character
                     if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
@@ -584,73 +536,208 @@ impl People {
                     "The Control Team › Character Control",
                     "characters are Character Control's".into(),
                 ),
-            },
-            ControlRole::Religious => {
-                if religious {
-                    answer(
-                        Remit::Own,
-                        "The Control Team › Religious Control, Religion › The Heavenly Status Chart",
-                        "the religious side of the game is Religious Control's".into(),
-                    )
-                } else if attribute.is_none() && matches!(class, CounterClass::Area | CounterClass::City) {
-                    answer(
-                        Remit::ControlDiscretion,
-                        "The Control Team › Religious Control",
-                        "Religious Control owns the religion fields of this counter, Map Control the rest".into(),
-                    )
-                } else if income {
-                    help_with_incomes("a treasury is Political Control's")
-                } else {
-                    answer(
-                        Remit::Outside,
-                        "The Control Team › Religious Control",
-                        "not the religious side of the game".into(),
-                    )
-                }
             }
-            ControlRole::Character => match class {
-                CounterClass::Character if religious => answer(
-                    Remit::ControlDiscretion,
-                    "The Control Team › Religious Control, Religion › Player choice",
-                    "a character's religion is Religious Control's side of the game".into(),
-                ),
-                CounterClass::Character => answer(
-                    Remit::Own,
-                    "The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births",
-                    "births, deaths and marriages are Character Control's".into(),
-                ),
-                _ if income => help_with_incomes("a treasury is Political Control's"),
-                _ => answer(
+    }
+
+    /// The Non-played States' remit: what belongs to a non-played state, but marriages.
+    fn non_played_remit(&self, t: &Touch) -> RemitCheck {
+        let Touch {
+            counter,
+            attribute,
+            income,
+            ..
+        } = *t;
+        let marriage = attribute.is_some_and(|a| MARRIAGE_ATTRIBUTES.contains(&a));
+        if self.is_non_played(counter) {
+            if marriage {
+                answer(
                     Remit::Outside,
-                    "The Control Team › Character Control",
-                    "Character Control tracks characters only".into(),
-                ),
-            },
-            ControlRole::NonPlayedStates => {
-                if self.is_non_played(counter) {
-                    if marriage {
-                        answer(
-                            Remit::Outside,
-                            "The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage",
-                            "marriages are excepted: Character Control's".into(),
-                        )
-                    } else {
-                        answer(
-                            Remit::Own,
-                            "The Control Team › Non-played States, The Non-played States",
-                            format!("{counter} belongs to a non-played state or is a non-played character"),
-                        )
-                    }
-                } else if income {
-                    help_with_incomes("a played state's treasury is Political Control's")
-                } else {
-                    answer(
-                        Remit::Outside,
-                        "The Control Team › Non-played States",
-                        format!("{counter} is played, not a non-played state's"),
-                    )
-                }
+                    "The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage",
+                    "marriages are excepted: Character Control's".into(),
+                )
+            } else {
+                answer(
+                    Remit::Own,
+                    "The Control Team › Non-played States, The Non-played States",
+                    format!("{counter} belongs to a non-played state or is a non-played character"),
+                )
             }
+        } else if income {
+            help_with_incomes("a played state's treasury is Political Control's")
+        } else {
+            answer(
+                Remit::Outside,
+                "The Control Team › Non-played States",
+                format!("{counter} is played, not a non-played state's"),
+            )
         }
     }
+}
+
+/// What a remit is asked about: the counter, the attribute, and what they are.
+#[derive(Clone, Copy)]
+struct Touch<'a> {
+    counter: &'a str,
+    attribute: Option<&'a str>,
+    class: CounterClass,
+    /// A religion field.
+    religious: bool,
+    /// A treasury's income.
+    income: bool,
+    /// A piece on the map.
+    on_map: bool,
+}
+
+/// A remit answer.
+fn answer(remit: Remit, rule: &str, why: String) -> RemitCheck {
+    RemitCheck {
+        remit,
+        rule: rule.to_string(),
+        why,
+    }
+}
+
+/// Incomes: every umpire helps in Phase 1, at their discretion.
+fn help_with_incomes(why: &str) -> RemitCheck {
+    answer(
+        Remit::ControlDiscretion,
+        "The Control Team › Game Control",
+        format!(
+            "{why}; all the available umpires help to calculate and distribute incomes in Phase 1"
+        ),
+    )
+}
+
+/// Political Control's remit: treasuries, treaties and prestige.
+fn political_remit(t: &Touch) -> RemitCheck {
+    let Touch {
+        attribute,
+        class,
+        religious,
+        on_map,
+        ..
+    } = *t;
+    match class {
+        CounterClass::Ledger if religious => answer(
+            Remit::ControlDiscretion,
+            "The Control Team › Religious Control",
+            "a state's religion is Religious Control's side of the game".into(),
+        ),
+        CounterClass::Ledger => answer(
+            Remit::Own,
+            "The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money",
+            "treasuries, treaties and prestige are off-map actions: Political Control's".into(),
+        ),
+        _ if on_map => answer(
+            Remit::ControlDiscretion,
+            "The Control Team › Political Control",
+            "on the map: Map Control's, co-ordinating with Political Control".into(),
+        ),
+        CounterClass::Character
+            if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
+        {
+            answer(
+                Remit::ControlDiscretion,
+                "Battles › Death of leaders",
+                "Map and Political Control resolve the problems which arise from the death of a player".into(),
+            )
+        }
+        _ => answer(
+            Remit::Outside,
+            "The Control Team › Character Control",
+            "characters are Character Control's".into(),
+        ),
+    }
+}
+
+/// Religious Control's remit: the religious side of the game.
+fn religious_remit(t: &Touch) -> RemitCheck {
+    let Touch {
+        attribute,
+        class,
+        religious,
+        income,
+        ..
+    } = *t;
+    if religious {
+        answer(
+            Remit::Own,
+            "The Control Team › Religious Control, Religion › The Heavenly Status Chart",
+            "the religious side of the game is Religious Control's".into(),
+        )
+    } else if attribute.is_none() && matches!(class, CounterClass::Area | CounterClass::City) {
+        answer(
+            Remit::ControlDiscretion,
+            "The Control Team › Religious Control",
+            "Religious Control owns the religion fields of this counter, Map Control the rest"
+                .into(),
+        )
+    } else if income {
+        help_with_incomes("a treasury is Political Control's")
+    } else {
+        answer(
+            Remit::Outside,
+            "The Control Team › Religious Control",
+            "not the religious side of the game".into(),
+        )
+    }
+}
+
+/// Character Control's remit: births, deaths and marriages.
+fn character_remit(t: &Touch) -> RemitCheck {
+    let Touch {
+        class,
+        religious,
+        income,
+        ..
+    } = *t;
+    match class {
+        CounterClass::Character if religious => answer(
+            Remit::ControlDiscretion,
+            "The Control Team › Religious Control, Religion › Player choice",
+            "a character's religion is Religious Control's side of the game".into(),
+        ),
+        CounterClass::Character => answer(
+            Remit::Own,
+            "The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births",
+            "births, deaths and marriages are Character Control's".into(),
+        ),
+        _ if income => help_with_incomes("a treasury is Political Control's"),
+        _ => answer(
+            Remit::Outside,
+            "The Control Team › Character Control",
+            "Character Control tracks characters only".into(),
+        ),
+    }
+}
+
+/// The players: the `megagame:` section's list, then each character's live `player` attribute
+/// (a player the section does not list is added by that name).
+fn players(mega: &MegagameSpec, state: &GameState) -> Vec<Player> {
+    let mut players: Vec<Player> = mega
+        .players
+        .iter()
+        .map(|p| Player {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            characters: p.characters.clone(),
+        })
+        .collect();
+    for c in state.counters.values() {
+        let Some(who) = text(c, "player") else {
+            continue;
+        };
+        for p in &mut players {
+            p.characters.retain(|x| *x != c.id);
+        }
+        match players.iter_mut().find(|p| p.id == who || p.name == who) {
+            Some(p) => p.characters.push(c.id.clone()),
+            None => players.push(Player {
+                id: who.to_string(),
+                name: who.to_string(),
+                characters: vec![c.id.clone()],
+            }),
+        }
+    }
+    players
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::people::{People, Remit};
+use crate::game::journal::Login;
 use crate::game::scenario::{ControlRole, Scenario};
 use crate::game::{Actor, CounterChange, EventKind, GameState, Gate, Refusal};
 
@@ -77,6 +78,64 @@ impl SignedIn {
             None => format!("{} ({})", self.name, self.role.label()),
         }
     }
+}
+
+/// Why who acts could not be settled ([`who_acts`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActorError {
+    /// The server's login does not read as an umpire with a Control role.
+    #[error("{location}: {problem}")]
+    Login {
+        /// Where the game is kept.
+        location: String,
+        /// What is wrong with the login.
+        problem: String,
+    },
+    /// The desk claimed to be another umpire than the one it logged in as (the command line
+    /// shows it after `--as `).
+    #[error("{claimed}: on a shared game you are who you log in as — {user} is {login}")]
+    NotTheLogin {
+        /// Who was claimed, as the journal records them.
+        claimed: String,
+        /// The login's user name.
+        user: String,
+        /// The login's umpire, as the journal records them.
+        login: String,
+    },
+}
+
+/// Who acts at a desk: on a server that knows its umpires, the `login`'s umpire (a `claimed`
+/// sign-in must agree); else the `claimed` umpire (held to the role's remit), or the umpire
+/// `named`, or the umpire of a game of their own. `reason` is recorded for what rests on
+/// Control's discretion. `location` (where the game is kept) names the game in an error.
+pub fn who_acts(
+    login: Option<&Login>,
+    location: &str,
+    claimed: Option<SignedIn>,
+    named: Option<&str>,
+    reason: Option<String>,
+) -> Result<Actor, ActorError> {
+    let actor = match (login, claimed) {
+        (Some(login), claimed) => {
+            let who = SignedIn::from_login(login).map_err(|problem| ActorError::Login {
+                location: location.to_string(),
+                problem,
+            })?;
+            if let Some(c) = claimed
+                && c != who
+            {
+                return Err(ActorError::NotTheLogin {
+                    claimed: c.by(),
+                    user: login.user.clone(),
+                    login: who.by(),
+                });
+            }
+            who.actor()
+        }
+        (None, Some(who)) => who.actor(),
+        (None, None) => named.map_or_else(Actor::umpire, |n| Actor::named(n.to_string())),
+    };
+    Ok(actor.with_reason(reason))
 }
 
 /// The counters (and attributes) the events of one action touch.
@@ -224,5 +283,40 @@ mod tests {
                 .contains("non_played_states")
         );
         assert!(SignedIn::parse("Anna").is_err());
+    }
+
+    #[test]
+    fn who_acts_is_the_login_then_the_sign_in_then_the_name() {
+        let login = Login {
+            user: "anna".into(),
+            name: "Anna".into(),
+            role: "map".into(),
+            table: Some("east".into()),
+        };
+        let anna = SignedIn::parse("Anna:map:east").expect("anna");
+        let ben = SignedIn::parse("Ben:political").expect("ben");
+        let why = Some(" rests on us ".to_string());
+        let a = who_acts(Some(&login), "here", Some(anna.clone()), None, why).expect("agrees");
+        assert!(a.gate.is_some());
+        assert_eq!(a.reason.as_deref(), Some("rests on us"));
+        let e = who_acts(Some(&login), "here", Some(ben.clone()), None, None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Ben (Political Control): on a shared game you are who you log in as — anna is Anna (Map Control, east)"
+        );
+        let bad = Login {
+            role: "pope".into(),
+            ..login
+        };
+        let e = who_acts(Some(&bad), "here", None, Some("Cy"), None).unwrap_err();
+        assert!(e.to_string().starts_with("here: 'pope'"), "{e}");
+        let b = who_acts(None, "here", Some(ben), Some("Cy"), None).expect("ben");
+        assert!(b.gate.is_some());
+        let c = who_acts(None, "here", None, Some("Cy"), None).expect("cy");
+        assert_eq!((c.by.as_deref(), c.gate.is_none()), (Some("Cy"), true));
+        assert_eq!(
+            who_acts(None, "here", None, None, None).expect("u").by,
+            None
+        );
     }
 }

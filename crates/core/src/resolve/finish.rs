@@ -141,53 +141,9 @@ impl<'r> Prepared<'r> {
             };
             return self.with_chart_result(result, table, natural, modified, explanation, missing);
         }
+        let throw = (natural, modified);
         match &self.procedure.lookup {
-            Lookup::Table(r) => {
-                let shift = self.total(AppliesTo::Column);
-                match find_cell(self.ruleset, r, &scope, modified, shift) {
-                    Ok((table, trace, notes)) => {
-                        explanation.extend(notes);
-                        let value = trace
-                            .cell
-                            .trim()
-                            .trim_start_matches('+')
-                            .parse::<i64>()
-                            .ok();
-                        let row = table.row_words_for(&trace.row);
-                        let at = trace.column.as_ref().map_or_else(
-                            || format!("row {row}"),
-                            |c| format!("row {row}, column {}", table.column_words_for(c)),
-                        );
-                        let cell = crate::rules::Cell::Value(trace.cell.clone());
-                        explanation.push(format!(
-                            "{}: {at} → {}",
-                            table.title,
-                            table.cell_words(&cell)
-                        ));
-                        let outcome = self.outcome(&trace.cell, value, Some(table), &mut scope)?;
-                        Ok(Finished {
-                            natural,
-                            modified,
-                            lookup: Some(trace),
-                            outcome,
-                            explanation,
-                            scores: Vec::new(),
-                        })
-                    }
-                    Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
-                        Some(result) => self.with_chart_result(
-                            result,
-                            Some(r),
-                            natural,
-                            modified,
-                            explanation,
-                            &e,
-                        ),
-                        None => Err(e),
-                    },
-                    Err(e) => Err(e),
-                }
-            }
+            Lookup::Table(r) => self.finish_table(r, scope, explanation, throw, chart_result),
             Lookup::Threshold {
                 target,
                 success,
@@ -195,120 +151,215 @@ impl<'r> Prepared<'r> {
                 natural_pass,
                 pass,
                 fail,
-            } => {
-                let base = target.eval_int(&scope).map_err(expr_err("target"))?;
-                let target_mod = self.total(AppliesTo::Target);
-                let t = base + target_mod;
-                let (n, m) = (natural.unwrap_or(0), modified.unwrap_or(0));
-                let shown_target = if target_mod == 0 {
-                    format!("{t}")
-                } else {
-                    format!("{base} {} = {t}", plus_minus(target_mod))
-                };
-                let (passed, why) = if natural_fail.contains(&n) {
-                    (false, format!("an unmodified {n} always fails"))
-                } else if natural_pass.contains(&n) {
-                    (true, format!("an unmodified {n} always passes"))
-                } else {
-                    match success {
-                        Success::AtLeast => (m >= t, format!("{m} against {shown_target} or more")),
-                        Success::AtMost => (m <= t, format!("{m} against {shown_target} or less")),
-                    }
-                };
-                let code = if passed { pass } else { fail };
-                let outcome = self.outcome(code, None, None, &mut scope)?;
-                // Headed by what happened ("→ Capitano eliminated"), not by whether the number
-                // was reached: a "pass" of the Capitano Elimination Test is his death.
-                explanation.push(format!("Test: {why} → {}", outcome.label));
-                Ok(Finished {
-                    natural,
-                    modified,
-                    lookup: None,
-                    outcome,
-                    explanation,
-                    scores: Vec::new(),
-                })
-            }
+            } => self.finish_threshold(
+                (target, *success, natural_fail, natural_pass),
+                (pass, fail),
+                scope,
+                explanation,
+                throw,
+            ),
             Lookup::Pool {
                 sum,
                 hits,
                 face_floor,
                 outcome,
                 ..
-            } => {
-                let each = self.total(AppliesTo::EachDie);
-                let scored: Vec<i64> = faces
-                    .iter()
-                    .map(|f| face_floor.map_or(f + each, |fl| (f + each).max(fl)))
-                    .collect();
-                if each != 0 || face_floor.is_some() {
-                    explanation.push(format!(
-                        "Each die {}{}: {:?}",
-                        signed(each),
-                        face_floor.map_or_else(String::new, |f| format!(", no lower than {f}")),
-                        scored
-                    ));
-                }
-                let score = if *sum {
-                    let s: i64 = scored.iter().sum();
-                    explanation.push(format!("Score: {s}"));
-                    s
-                } else {
-                    let (total, parts) = count_hits(hits, &scored, &scope)?;
-                    explanation.push(format!(
-                        "Hits: {total}{}",
-                        if parts.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", parts.join("; "))
-                        }
-                    ));
-                    total
-                };
-                scope.set("hits", Value::Int(score));
-                let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
-                Ok(Finished {
-                    natural: None,
-                    modified: None,
-                    lookup: None,
-                    outcome,
-                    explanation,
-                    scores: Vec::new(),
-                })
-            }
+            } => self.finish_pool(
+                (*sum, hits, *face_floor, outcome),
+                faces,
+                scope,
+                explanation,
+            ),
             Lookup::Compute { lets, cases } => {
                 self.run_cases(lets, cases, scope, natural, modified, explanation)
             }
             Lookup::Opposed {
                 sides, sum, hits, ..
-            } => {
-                let mut scores = vec![0i64; sides.len()];
-                let mut offset = 0usize;
-                let mut shown: Vec<Vec<i64>> = vec![Vec::new(); sides.len()];
-                for g in &self.groups {
-                    let end = (offset + g.count as usize).min(faces.len());
-                    for f in &faces[offset..end] {
-                        shown[g.side].push(g.score(*f));
-                    }
-                    offset = end;
-                }
-                for (i, side) in sides.iter().enumerate() {
-                    scores[i] = if *sum {
-                        shown[i].iter().sum()
-                    } else {
-                        count_hits(hits, &shown[i], &scope)?.0
-                    };
-                    explanation.push(format!(
-                        "{}: {:?} → {} {}",
-                        side.name,
-                        shown[i],
-                        if *sum { "score" } else { "hits" },
-                        scores[i]
-                    ));
-                }
-                self.finish_scores_with(&scores, scope, explanation)
-            }
+            } => self.finish_opposed((sides, *sum, hits), faces, scope, explanation),
         }
+    }
+
+    /// A table lookup: the cell the modified roll lands on (or the chart's result the umpire
+    /// read, where the cell is missing).
+    fn finish_table(
+        &self,
+        r: &TableRef,
+        mut scope: Scope,
+        mut explanation: Vec<String>,
+        (natural, modified): (Option<i64>, Option<i64>),
+        chart_result: Option<&str>,
+    ) -> Result<Finished, ResolveError> {
+        let shift = self.total(AppliesTo::Column);
+        match find_cell(self.ruleset, r, &scope, modified, shift) {
+            Ok((table, trace, notes)) => {
+                explanation.extend(notes);
+                let value = trace
+                    .cell
+                    .trim()
+                    .trim_start_matches('+')
+                    .parse::<i64>()
+                    .ok();
+                let row = table.row_words_for(&trace.row);
+                let at = trace.column.as_ref().map_or_else(
+                    || format!("row {row}"),
+                    |c| format!("row {row}, column {}", table.column_words_for(c)),
+                );
+                let cell = crate::rules::Cell::Value(trace.cell.clone());
+                explanation.push(format!(
+                    "{}: {at} → {}",
+                    table.title,
+                    table.cell_words(&cell)
+                ));
+                let outcome = self.outcome(&trace.cell, value, Some(table), &mut scope)?;
+                Ok(Finished {
+                    natural,
+                    modified,
+                    lookup: Some(trace),
+                    outcome,
+                    explanation,
+                    scores: Vec::new(),
+                })
+            }
+            Err(e @ ResolveError::MissingCell { .. }) => match chart_result {
+                Some(result) => {
+                    self.with_chart_result(result, Some(r), natural, modified, explanation, &e)
+                }
+                None => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A threshold test: the modified roll against the modified target.
+    fn finish_threshold(
+        &self,
+        (target, success, natural_fail, natural_pass): (
+            &crate::rules::Expr,
+            Success,
+            &[i64],
+            &[i64],
+        ),
+        (pass, fail): (&String, &String),
+        mut scope: Scope,
+        mut explanation: Vec<String>,
+        (natural, modified): (Option<i64>, Option<i64>),
+    ) -> Result<Finished, ResolveError> {
+        let base = target.eval_int(&scope).map_err(expr_err("target"))?;
+        let target_mod = self.total(AppliesTo::Target);
+        let t = base + target_mod;
+        let (n, m) = (natural.unwrap_or(0), modified.unwrap_or(0));
+        let shown_target = if target_mod == 0 {
+            format!("{t}")
+        } else {
+            format!("{base} {} = {t}", plus_minus(target_mod))
+        };
+        let (passed, why) = if natural_fail.contains(&n) {
+            (false, format!("an unmodified {n} always fails"))
+        } else if natural_pass.contains(&n) {
+            (true, format!("an unmodified {n} always passes"))
+        } else {
+            match success {
+                Success::AtLeast => (m >= t, format!("{m} against {shown_target} or more")),
+                Success::AtMost => (m <= t, format!("{m} against {shown_target} or less")),
+            }
+        };
+        let code = if passed { pass } else { fail };
+        let outcome = self.outcome(code, None, None, &mut scope)?;
+        // Headed by what happened ("→ Capitano eliminated"), not by whether the number
+        // was reached: a "pass" of the Capitano Elimination Test is his death.
+        explanation.push(format!("Test: {why} → {}", outcome.label));
+        Ok(Finished {
+            natural,
+            modified,
+            lookup: None,
+            outcome,
+            explanation,
+            scores: Vec::new(),
+        })
+    }
+
+    /// A pool: each die scored (with the each-die modifier), summed or counted as hits.
+    fn finish_pool(
+        &self,
+        (sum, hits, face_floor, outcome): (bool, &[HitRule], Option<i64>, &String),
+        faces: &[i64],
+        mut scope: Scope,
+        mut explanation: Vec<String>,
+    ) -> Result<Finished, ResolveError> {
+        let each = self.total(AppliesTo::EachDie);
+        let scored: Vec<i64> = faces
+            .iter()
+            .map(|f| face_floor.map_or(f + each, |fl| (f + each).max(fl)))
+            .collect();
+        if each != 0 || face_floor.is_some() {
+            explanation.push(format!(
+                "Each die {}{}: {:?}",
+                signed(each),
+                face_floor.map_or_else(String::new, |f| format!(", no lower than {f}")),
+                scored
+            ));
+        }
+        let score = if sum {
+            let s: i64 = scored.iter().sum();
+            explanation.push(format!("Score: {s}"));
+            s
+        } else {
+            let (total, parts) = count_hits(hits, &scored, &scope)?;
+            explanation.push(format!(
+                "Hits: {total}{}",
+                if parts.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", parts.join("; "))
+                }
+            ));
+            total
+        };
+        scope.set("hits", Value::Int(score));
+        let outcome = self.outcome(outcome, Some(score), None, &mut scope)?;
+        Ok(Finished {
+            natural: None,
+            modified: None,
+            lookup: None,
+            outcome,
+            explanation,
+            scores: Vec::new(),
+        })
+    }
+
+    /// An opposed roll: each side's dice scored (summed or counted as hits), then the cases.
+    fn finish_opposed(
+        &self,
+        (sides, sum, hits): (&[crate::rules::Side], bool, &[HitRule]),
+        faces: &[i64],
+        scope: Scope,
+        mut explanation: Vec<String>,
+    ) -> Result<Finished, ResolveError> {
+        let mut scores = vec![0i64; sides.len()];
+        let mut offset = 0usize;
+        let mut shown: Vec<Vec<i64>> = vec![Vec::new(); sides.len()];
+        for g in &self.groups {
+            let end = (offset + g.count as usize).min(faces.len());
+            for f in &faces[offset..end] {
+                shown[g.side].push(g.score(*f));
+            }
+            offset = end;
+        }
+        for (i, side) in sides.iter().enumerate() {
+            scores[i] = if sum {
+                shown[i].iter().sum()
+            } else {
+                count_hits(hits, &shown[i], &scope)?.0
+            };
+            explanation.push(format!(
+                "{}: {:?} → {} {}",
+                side.name,
+                shown[i],
+                if sum { "score" } else { "hits" },
+                scores[i]
+            ));
+        }
+        self.finish_scores_with(&scores, scope, explanation)
     }
 
     /// A pool's scoring, for odds that count classes of dice instead of throws: `None` when

@@ -2,6 +2,8 @@
 
 use super::*;
 
+use std::collections::BTreeSet;
+
 impl<'r> Prepared<'r> {
     /// Sum of the active modifiers to one target.
     pub fn total(&self, target: AppliesTo) -> i64 {
@@ -30,7 +32,6 @@ pub fn prepare<'r>(
     given: &BTreeMap<String, Value>,
 ) -> Result<Prepared<'r>, ResolveError> {
     let mut scope = Scope::new();
-    let mut inputs = BTreeMap::new();
     let mut explanation = vec![format!(
         "{}{}",
         procedure.name,
@@ -39,6 +40,52 @@ pub fn prepare<'r>(
     for r in &ruleset.rulings {
         scope.set(&format!("ruling_{}", r.id), Value::Text(r.selected.clone()));
     }
+    check_given(procedure, given)?;
+    let needed = needed_now(ruleset, procedure, given);
+    // Inputs the case in hand does not need (their `needed_when` is false): not asked for, and
+    // whatever reads them is left out rather than fed a made-up value.
+    let mut not_needed: BTreeSet<String> = BTreeSet::new();
+    let inputs = take_inputs(procedure, given, &mut scope, &needed, &mut not_needed)?;
+    explanation.extend(inputs_line(procedure, &inputs));
+    let derived = derive(procedure, &mut scope, &mut not_needed, &mut explanation)?;
+    let (modifiers, unknown_modifier) =
+        modifiers(ruleset, procedure, &scope, &not_needed, &mut explanation)?;
+    let mut prepared = Prepared {
+        ruleset,
+        procedure,
+        inputs,
+        derived,
+        modifiers,
+        dice: procedure.roll.clone(),
+        unknown_modifier,
+        groups: Vec::new(),
+        scope,
+        explanation,
+    };
+    for name in crate::rules::LOOKUP_NAMES {
+        prepared.scope.set(name, Value::Int(0));
+    }
+    let (roll_mod, target_mod, dice_mod) = (
+        prepared.total(AppliesTo::Roll),
+        prepared.total(AppliesTo::Target),
+        prepared.total(AppliesTo::Dice),
+    );
+    prepared.scope.set("roll_modifier", Value::Int(roll_mod));
+    prepared
+        .scope
+        .set("target_modifier", Value::Int(target_mod));
+    prepared.scope.set("dice_modifier", Value::Int(dice_mod));
+    if let Lookup::Pool { count, die, .. } = &procedure.lookup {
+        prepare_pool(&mut prepared, (count, die), dice_mod)?;
+    }
+    if let Lookup::Opposed { sides, .. } = &procedure.lookup {
+        prepare_opposed(&mut prepared, sides)?;
+    }
+    Ok(prepared)
+}
+
+/// Every input given must be one of the procedure's.
+fn check_given(procedure: &Procedure, given: &BTreeMap<String, Value>) -> Result<(), ResolveError> {
     for name in given.keys() {
         if procedure.input(name).is_none() {
             return Err(ResolveError::UnknownInput {
@@ -53,10 +100,17 @@ pub fn prepare<'r>(
             });
         }
     }
-    // What the result can depend on under the values known: an input nothing live reads is
-    // not asked for (needed.rs).
-    // Worked out only when some input has no value (given, default, or a flag's off): a
-    // resolution with every input given pays nothing for it.
+    Ok(())
+}
+
+/// What the result can depend on under the values known: an input nothing live reads is not
+/// asked for (needed.rs). Worked out only when some input has no value (given, default, or a
+/// flag's off): a resolution with every input given pays nothing for it.
+fn needed_now(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    given: &BTreeMap<String, Value>,
+) -> BTreeSet<String> {
     let valued = |spec: &crate::rules::InputSpec| {
         given
             .get(&spec.name)
@@ -66,12 +120,12 @@ pub fn prepare<'r>(
                 matches!(spec.kind, crate::rules::InputKind::Flag).then_some(Value::Bool(false))
             })
     };
-    let needed: std::collections::BTreeSet<String> = if procedure.inputs.iter().all(|spec| {
+    if procedure.inputs.iter().all(|spec| {
         given.contains_key(&spec.name)
             || spec.default.is_some()
             || matches!(spec.kind, crate::rules::InputKind::Flag)
     }) {
-        std::collections::BTreeSet::new()
+        BTreeSet::new()
     } else {
         let known: BTreeMap<String, Value> = procedure
             .inputs
@@ -79,11 +133,20 @@ pub fn prepare<'r>(
             .filter_map(|spec| valued(spec).map(|v| (spec.name.clone(), v)))
             .collect();
         needed::needed_inputs(ruleset, procedure, &known)
-    };
+    }
+}
+
+/// The inputs' values (given, default, a flag's off) into `scope`; an input this case does not
+/// need goes to `not_needed`; every input still without a value is named at once.
+fn take_inputs(
+    procedure: &Procedure,
+    given: &BTreeMap<String, Value>,
+    scope: &mut Scope,
+    needed: &BTreeSet<String>,
+    not_needed: &mut BTreeSet<String>,
+) -> Result<BTreeMap<String, Value>, ResolveError> {
+    let mut inputs = BTreeMap::new();
     let mut missing = Vec::new();
-    // Inputs the case in hand does not need (their `needed_when` is false): not asked for, and
-    // whatever reads them is left out rather than fed a made-up value.
-    let mut not_needed: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for spec in &procedure.inputs {
         let value = match given.get(&spec.name) {
             Some(v) => {
@@ -96,7 +159,7 @@ pub fn prepare<'r>(
                 None if spec.needed_when.as_ref().is_some_and(|w| {
                     // An error here (an input above it missing too) counts as needed: the
                     // missing list then names both.
-                    w.eval_bool(&scope).is_ok_and(|needed| !needed)
+                    w.eval_bool(scope).is_ok_and(|needed| !needed)
                 }) =>
                 {
                     not_needed.insert(spec.name.clone());
@@ -126,34 +189,45 @@ pub fn prepare<'r>(
             missing,
         });
     }
-    if !inputs.is_empty() {
-        // Flags are listed only when set, to keep the line readable.
-        let list: Vec<String> = procedure
-            .inputs
-            .iter()
-            .filter_map(|i| inputs.get(&i.name).map(|v| (i, v)))
-            .filter(|(_, v)| **v != Value::Bool(false))
-            .map(|(i, v)| {
-                if *v == Value::Bool(true) {
-                    i.label.clone()
-                } else {
-                    format!("{} = {}", i.label, i.value_words(v))
-                }
-            })
-            .collect();
-        if !list.is_empty() {
-            explanation.push(format!("Inputs: {}", list.join(", ")));
-        }
-    }
+    Ok(inputs)
+}
+
+/// The explanation's line of inputs (flags only when set, to keep it readable), if any.
+fn inputs_line(procedure: &Procedure, inputs: &BTreeMap<String, Value>) -> Option<String> {
+    // Flags are listed only when set, to keep the line readable.
+    let list: Vec<String> = procedure
+        .inputs
+        .iter()
+        .filter_map(|i| inputs.get(&i.name).map(|v| (i, v)))
+        .filter(|(_, v)| **v != Value::Bool(false))
+        .map(|(i, v)| {
+            if *v == Value::Bool(true) {
+                i.label.clone()
+            } else {
+                format!("{} = {}", i.label, i.value_words(v))
+            }
+        })
+        .collect();
+    (!list.is_empty()).then(|| format!("Inputs: {}", list.join(", ")))
+}
+
+/// The derived values into `scope`, those labelled for people into the explanation; one for
+/// another case (`when:`), or reading what this case does not need, goes to `not_needed`.
+fn derive(
+    procedure: &Procedure,
+    scope: &mut Scope,
+    not_needed: &mut BTreeSet<String>,
+    explanation: &mut Vec<String>,
+) -> Result<Vec<NamedValue>, ResolveError> {
     let mut derived = Vec::new();
     for d in &procedure.derived {
         // A value for one case of the procedure only (`when:`): not worked out, nor shown,
         // in another, and whatever reads it is left out with it.
         if let Some(w) = &d.when {
-            let holds = match w.partial(&scope) {
+            let holds = match w.partial(scope) {
                 crate::rules::Partial::Known(v) => v == Value::Bool(true),
                 crate::rules::Partial::Open(_) => w
-                    .eval_bool(&scope)
+                    .eval_bool(scope)
                     .map_err(expr_err(format!("derived value '{}' (when)", d.name)))?,
             };
             if !holds {
@@ -164,7 +238,7 @@ pub fn prepare<'r>(
         let value = if d.expr.reads().iter().any(|n| not_needed.contains(n)) {
             // Reads an input this case does not need: its value when the rest decides it
             // (`if(no_engineers, 1, fire_value)`), else not computed, nor what reads it.
-            match d.expr.partial(&scope) {
+            match d.expr.partial(scope) {
                 crate::rules::Partial::Known(v) => v,
                 crate::rules::Partial::Open(_) => {
                     not_needed.insert(d.name.clone());
@@ -173,7 +247,7 @@ pub fn prepare<'r>(
             }
         } else {
             d.expr
-                .eval(&scope)
+                .eval(scope)
                 .map_err(expr_err(format!("derived value '{}'", d.name)))?
         };
         // A value the ruleset labels for people is said in words; an unlabelled helper (and
@@ -197,6 +271,18 @@ pub fn prepare<'r>(
             rule: d.rule.clone(),
         });
     }
+    Ok(derived)
+}
+
+/// The modifiers, each on or off with its value, into the explanation; a chart modifier whose
+/// cell is missing is the second value (its value unknown).
+fn modifiers(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    scope: &Scope,
+    not_needed: &BTreeSet<String>,
+    explanation: &mut Vec<String>,
+) -> Result<(Vec<ModifierState>, Option<ResolveError>), ResolveError> {
     let mut modifiers = Vec::new();
     let mut unknown_modifier = None;
     for m in &procedure.modifiers {
@@ -212,7 +298,7 @@ pub fn prepare<'r>(
         let active = match &m.when {
             // Reads an input this case does not need: on only when the rest decides it is.
             Some(w) if reads_unneeded => {
-                w.partial(&scope) == crate::rules::Partial::Known(Value::Bool(true))
+                w.partial(scope) == crate::rules::Partial::Known(Value::Bool(true))
                     && match &m.value {
                         ModifierValue::Expr(e) => !e.reads().iter().any(|n| not_needed.contains(n)),
                         ModifierValue::Table(_) => true,
@@ -220,7 +306,7 @@ pub fn prepare<'r>(
             }
             _ if reads_unneeded => false,
             Some(w) => w
-                .eval_bool(&scope)
+                .eval_bool(scope)
                 .map_err(expr_err(format!("condition of modifier '{}'", m.name)))?,
             None => true,
         };
@@ -230,12 +316,12 @@ pub fn prepare<'r>(
             match &m.value {
                 ModifierValue::Expr(e) => (
                     Some(
-                        e.eval_int(&scope)
+                        e.eval_int(scope)
                             .map_err(expr_err(format!("value of modifier '{}'", m.name)))?,
                     ),
                     String::new(),
                 ),
-                ModifierValue::Table(r) => match table_value(ruleset, r, &scope, None) {
+                ModifierValue::Table(r) => match table_value(ruleset, r, scope, None) {
                     Ok((v, trace)) => (Some(v), trace),
                     Err(e @ ResolveError::MissingCell { .. }) => {
                         unknown_modifier.get_or_insert(e);
@@ -275,67 +361,47 @@ pub fn prepare<'r>(
             note,
         });
     }
-    let mut prepared = Prepared {
-        ruleset,
-        procedure,
-        inputs,
-        derived,
-        modifiers,
-        dice: procedure.roll.clone(),
-        unknown_modifier,
-        groups: Vec::new(),
-        scope,
-        explanation,
+    Ok((modifiers, unknown_modifier))
+}
+
+/// A pool's dice: its count plus the dice modifiers (no fewer than 0, no more than the most).
+fn prepare_pool(
+    prepared: &mut Prepared,
+    (count, die): (&crate::rules::Expr, &String),
+    dice_mod: i64,
+) -> Result<(), ResolveError> {
+    let ruleset = prepared.ruleset;
+    let base = count
+        .eval_int(&prepared.scope)
+        .map_err(expr_err("number of dice"))?;
+    let n = (base + dice_mod).max(0);
+    let extra = if dice_mod == 0 {
+        String::new()
+    } else {
+        format!(" {} = {n}", plus_minus(dice_mod))
     };
-    for name in crate::rules::LOOKUP_NAMES {
-        prepared.scope.set(name, Value::Int(0));
-    }
-    let (roll_mod, target_mod, dice_mod) = (
-        prepared.total(AppliesTo::Roll),
-        prepared.total(AppliesTo::Target),
-        prepared.total(AppliesTo::Dice),
-    );
-    prepared.scope.set("roll_modifier", Value::Int(roll_mod));
-    prepared
-        .scope
-        .set("target_modifier", Value::Int(target_mod));
-    prepared.scope.set("dice_modifier", Value::Int(dice_mod));
-    if let Lookup::Pool { count, die, .. } = &procedure.lookup {
-        let base = count
-            .eval_int(&prepared.scope)
-            .map_err(expr_err("number of dice"))?;
-        let n = (base + dice_mod).max(0);
-        let extra = if dice_mod == 0 {
-            String::new()
+    prepared.explanation.push(format!(
+        "Dice: {base}{extra}{}",
+        if base + dice_mod < 0 {
+            " (no fewer than 0)"
         } else {
-            format!(" {} = {n}", plus_minus(dice_mod))
-        };
-        prepared.explanation.push(format!(
-            "Dice: {base}{extra}{}",
-            if base + dice_mod < 0 {
-                " (no fewer than 0)"
-            } else {
-                ""
-            }
-        ));
-        if n > i64::from(crate::dice::MAX_POOL) {
-            return Err(ResolveError::TooLarge(format!(
-                "a pool of {n} dice is more than {} dice",
-                crate::dice::MAX_POOL
-            )));
+            ""
         }
-        let Some(die) = ruleset.dice.get(die) else {
-            return Err(ResolveError::Expression {
-                what: "pool".into(),
-                problem: format!("unknown die {die}"),
-            });
-        };
-        prepared.dice = Some(DiceExpr::pool(n as u32, &die));
+    ));
+    if n > i64::from(crate::dice::MAX_POOL) {
+        return Err(ResolveError::TooLarge(format!(
+            "a pool of {n} dice is more than {} dice",
+            crate::dice::MAX_POOL
+        )));
     }
-    if let Lookup::Opposed { sides, .. } = &procedure.lookup {
-        prepare_opposed(&mut prepared, sides)?;
-    }
-    Ok(prepared)
+    let Some(die) = ruleset.dice.get(die) else {
+        return Err(ResolveError::Expression {
+            what: "pool".into(),
+            problem: format!("unknown die {die}"),
+        });
+    };
+    prepared.dice = Some(DiceExpr::pool(n as u32, &die));
+    Ok(())
 }
 
 /// Works out each side's dice: group sizes (plus that side's dice modifiers, on its first group)

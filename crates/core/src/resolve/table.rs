@@ -55,8 +55,55 @@ pub(super) fn find_cell<'r>(
         });
     };
     let mut notes = Vec::new();
-    // Header line.
-    let line = if table.lines.len() > 1 {
+    let line = header_line(table, r, scope, &mut notes)?;
+    let column = column(table, line, (r, scope), shift, &mut notes)?;
+    let row = row(table, r, scope, roll)?;
+    if !row.note.is_empty() {
+        notes.push(row.note.clone());
+    }
+    let col_index = column.as_ref().map_or(0, |c| c.index);
+    let cell = lookup::cell(table, row.index, col_index)
+        .cloned()
+        .unwrap_or(Cell::Missing);
+    let trace = LookupTrace {
+        table: table.id.clone(),
+        line: line.filter(|_| table.lines.len() > 1).map(|l| l.id.clone()),
+        row: row.heading.clone(),
+        column: column.as_ref().map(|c| c.heading.clone()),
+        cell: cell.text().to_string(),
+    };
+    if cell == Cell::Missing {
+        let row_words = table.row_words_for(&row.heading);
+        let at = match &column {
+            Some(c) if table.lines.first().is_some_and(|l| l.keys.len() > 1) => format!(
+                "row {row_words}, column {}",
+                table.column_words_for(&c.heading)
+            ),
+            _ => format!("row {row_words}"),
+        };
+        return Err(ResolveError::MissingCell {
+            at,
+            table: table.id.clone(),
+            title: table.title.clone(),
+            rule: table
+                .rule
+                .as_ref()
+                .map_or_else(String::new, |r| format!(" [{r}]")),
+            row: row.heading,
+            column: column.map_or_else(|| "result".into(), |c| c.heading),
+        });
+    }
+    Ok((table, trace, notes))
+}
+
+/// The header line a lookup reads (named by its `line:` when the table has several).
+fn header_line<'t>(
+    table: &'t Table,
+    r: &TableRef,
+    scope: &Scope,
+    notes: &mut Vec<String>,
+) -> Result<Option<&'t crate::rules::HeaderLine>, ResolveError> {
+    if table.lines.len() > 1 {
         let id = r
             .line
             .as_ref()
@@ -82,12 +129,21 @@ pub(super) fn find_cell<'r>(
             "Header line: {}",
             l.label.as_deref().unwrap_or(&l.id)
         ));
-        Some(l)
+        Ok(Some(l))
     } else {
-        table.lines.first()
-    };
-    // Column.
-    let column = match (line, table.column_key) {
+        Ok(table.lines.first())
+    }
+}
+
+/// The column a lookup lands on in `line` (by ratio or heading), with the column shift.
+fn column(
+    table: &Table,
+    line: Option<&crate::rules::HeaderLine>,
+    (r, scope): (&TableRef, &Scope),
+    shift: i64,
+    notes: &mut Vec<String>,
+) -> Result<Option<Located>, ResolveError> {
+    match (line, table.column_key) {
         (Some(l), Some(kind)) => {
             let keys: Vec<&Key> = l.keys.iter().collect();
             let mut located = if kind == KeyKind::Ratio {
@@ -147,13 +203,21 @@ pub(super) fn find_cell<'r>(
                     note: String::new(),
                 };
             }
-            Some(located)
+            Ok(Some(located))
         }
-        _ => None,
-    };
-    // Row.
+        _ => Ok(None),
+    }
+}
+
+/// The row a lookup lands on: by its `row:`, by the modified roll, or the table's one row.
+fn row(
+    table: &Table,
+    r: &TableRef,
+    scope: &Scope,
+    roll: Option<i64>,
+) -> Result<Located, ResolveError> {
     let rkeys = lookup::row_keys(table);
-    let row = match (&r.row, roll) {
+    Ok(match (&r.row, roll) {
         (Some(e), _) => {
             let key = e.eval_text(scope).map_err(expr_err("row"))?;
             lookup::locate(table, &rkeys, table.row_key, &key, "row")?
@@ -176,41 +240,5 @@ pub(super) fn find_cell<'r>(
                 problem: "no roll or row given".into(),
             });
         }
-    };
-    if !row.note.is_empty() {
-        notes.push(row.note.clone());
-    }
-    let col_index = column.as_ref().map_or(0, |c| c.index);
-    let cell = lookup::cell(table, row.index, col_index)
-        .cloned()
-        .unwrap_or(Cell::Missing);
-    let trace = LookupTrace {
-        table: table.id.clone(),
-        line: line.filter(|_| table.lines.len() > 1).map(|l| l.id.clone()),
-        row: row.heading.clone(),
-        column: column.as_ref().map(|c| c.heading.clone()),
-        cell: cell.text().to_string(),
-    };
-    if cell == Cell::Missing {
-        let row_words = table.row_words_for(&row.heading);
-        let at = match &column {
-            Some(c) if table.lines.first().is_some_and(|l| l.keys.len() > 1) => format!(
-                "row {row_words}, column {}",
-                table.column_words_for(&c.heading)
-            ),
-            _ => format!("row {row_words}"),
-        };
-        return Err(ResolveError::MissingCell {
-            at,
-            table: table.id.clone(),
-            title: table.title.clone(),
-            rule: table
-                .rule
-                .as_ref()
-                .map_or_else(String::new, |r| format!(" [{r}]")),
-            row: row.heading,
-            column: column.map_or_else(|| "result".into(), |c| c.heading),
-        });
-    }
-    Ok((table, trace, notes))
+    })
 }

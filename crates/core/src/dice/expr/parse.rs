@@ -232,107 +232,11 @@ impl Parser<'_> {
             }
             // Inline faces: d{1,1,2,2,3,4}.
             if self.eat('{') {
-                let mut faces = Vec::new();
-                loop {
-                    let at = self.pos;
-                    let negative = self.eat('-');
-                    let Some(v) = self.number() else {
-                        self.pos = at;
-                        return Err(self.error("expected a face value in d{…}".into()));
-                    };
-                    let v = i64::try_from(v).unwrap_or(i64::MAX);
-                    let v = if negative { -v } else { v };
-                    // A range, as AnyDice writes it: d{1..10} is a ten-sided die read 1–10.
-                    if self.eat_word("..") {
-                        let at = self.pos;
-                        let negative = self.eat('-');
-                        let Some(hi) = self.number() else {
-                            self.pos = at;
-                            return Err(self.error("expected the end of the range in d{…}".into()));
-                        };
-                        let hi = i64::try_from(hi).unwrap_or(i64::MAX);
-                        let hi = if negative { -hi } else { hi };
-                        if hi < v || hi - v >= 1000 {
-                            self.pos = at;
-                            return Err(self.error(format!(
-                                "the range {v}..{hi} is empty or longer than 1,000 faces"
-                            )));
-                        }
-                        faces.extend(v..=hi);
-                    } else {
-                        faces.push(v);
-                    }
-                    if faces.len() > 1000 {
-                        return Err(self.error("more than 1,000 faces in d{…}".into()));
-                    }
-                    if self.eat(',') {
-                        continue;
-                    }
-                    if self.eat('}') {
-                        break;
-                    }
-                    return Err(self.error("expected ',' or '}' in d{…}".into()));
-                }
+                let faces = self.inline_faces()?;
                 return self.after_die(count as u32, Die::inline(&faces));
             }
             let start = self.pos;
-            if self.peek() == Some('%') {
-                // Percentile dice.
-                self.pos += 1;
-            }
-            // A number of sides is digits only (so `d6kh3` is a d6 kept highest 3); a die's
-            // name (`dcmd`) is letters, digits and _.
-            let numeric = self.peek().is_some_and(|c| c.is_ascii_digit());
-            while self.peek().is_some_and(|c| {
-                if numeric {
-                    c.is_ascii_digit()
-                } else {
-                    c.is_ascii_alphanumeric() || c == '_'
-                }
-            }) {
-                self.pos += 1;
-            }
-            // Sides followed by letters that are not a keep or drop (`d7x`): the whole word is
-            // the die's name, and an unknown one.
-            if numeric && self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
-                let next: String = self.chars[self.pos..].iter().take(2).collect();
-                let reroll = next.len() == 2
-                    && next.starts_with(['r', 'R'])
-                    && next[1..].starts_with(|c: char| {
-                        c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
-                    });
-                if !reroll && !["kh", "kl", "dh", "dl", "vs", "cs", "cf"].contains(&next.as_str()) {
-                    while self
-                        .peek()
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                    {
-                        self.pos += 1;
-                    }
-                }
-            }
-            // A custom die's name followed by a keep or a count (`2dcmdkh1`): the longest
-            // start of the word that names a die.
-            let whole: String = self.chars[start..self.pos].iter().collect();
-            if !numeric && self.dice.get(&format!("d{whole}")).is_none() {
-                let mut end = self.pos;
-                while end > start {
-                    let candidate: String = self.chars[start..end].iter().collect();
-                    let rest: String = self.chars[end..self.pos].iter().collect();
-                    let keeps = ["kh", "kl", "dh", "dl", "cs", "cf"].iter().any(|k| {
-                        rest.strip_prefix(k)
-                            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
-                    }) || rest.starts_with("vs")
-                        || (rest.starts_with(['r', 'R'])
-                            && rest[1..].starts_with(|c: char| {
-                                c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
-                            }));
-                    if keeps && self.dice.get(&format!("d{candidate}")).is_some() {
-                        self.pos = end;
-                        break;
-                    }
-                    end -= 1;
-                }
-            }
+            self.die_name_end(start);
             let name: String = self.chars[start..self.pos].iter().collect();
             if name.is_empty() {
                 return Err(
@@ -358,6 +262,113 @@ impl Parser<'_> {
             Some(n) if n <= i64::MAX as u64 / 4 => Ok(DiceTerm::Constant(n as i64)),
             Some(_) => Err(self.error("number too large".into())),
             None => Err(self.error("expected a number, a die such as d6, or ceil(…/2)".into())),
+        }
+    }
+
+    /// An inline die's faces, after `d{`: values and ranges (`1..10`), up to `}`.
+    fn inline_faces(&mut self) -> Result<Vec<i64>, DiceError> {
+        let mut faces = Vec::new();
+        loop {
+            let at = self.pos;
+            let negative = self.eat('-');
+            let Some(v) = self.number() else {
+                self.pos = at;
+                return Err(self.error("expected a face value in d{…}".into()));
+            };
+            let v = i64::try_from(v).unwrap_or(i64::MAX);
+            let v = if negative { -v } else { v };
+            // A range, as AnyDice writes it: d{1..10} is a ten-sided die read 1–10.
+            if self.eat_word("..") {
+                let at = self.pos;
+                let negative = self.eat('-');
+                let Some(hi) = self.number() else {
+                    self.pos = at;
+                    return Err(self.error("expected the end of the range in d{…}".into()));
+                };
+                let hi = i64::try_from(hi).unwrap_or(i64::MAX);
+                let hi = if negative { -hi } else { hi };
+                if hi < v || hi - v >= 1000 {
+                    self.pos = at;
+                    return Err(self.error(format!(
+                        "the range {v}..{hi} is empty or longer than 1,000 faces"
+                    )));
+                }
+                faces.extend(v..=hi);
+            } else {
+                faces.push(v);
+            }
+            if faces.len() > 1000 {
+                return Err(self.error("more than 1,000 faces in d{…}".into()));
+            }
+            if self.eat(',') {
+                continue;
+            }
+            if self.eat('}') {
+                break;
+            }
+            return Err(self.error("expected ',' or '}' in d{…}".into()));
+        }
+        Ok(faces)
+    }
+
+    /// Moves past a die's sides or name after `d` (from `start`): digits (`d6`, `d%`), or the
+    /// longest name of a die before a keep, drop or count (`dcmdkh1`).
+    fn die_name_end(&mut self, start: usize) {
+        if self.peek() == Some('%') {
+            // Percentile dice.
+            self.pos += 1;
+        }
+        // A number of sides is digits only (so `d6kh3` is a d6 kept highest 3); a die's
+        // name (`dcmd`) is letters, digits and _.
+        let numeric = self.peek().is_some_and(|c| c.is_ascii_digit());
+        while self.peek().is_some_and(|c| {
+            if numeric {
+                c.is_ascii_digit()
+            } else {
+                c.is_ascii_alphanumeric() || c == '_'
+            }
+        }) {
+            self.pos += 1;
+        }
+        // Sides followed by letters that are not a keep or drop (`d7x`): the whole word is
+        // the die's name, and an unknown one.
+        if numeric && self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            let next: String = self.chars[self.pos..].iter().take(2).collect();
+            let reroll = next.len() == 2
+                && next.starts_with(['r', 'R'])
+                && next[1..]
+                    .starts_with(|c: char| c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<');
+            if !reroll && !["kh", "kl", "dh", "dl", "vs", "cs", "cf"].contains(&next.as_str()) {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    self.pos += 1;
+                }
+            }
+        }
+        // A custom die's name followed by a keep or a count (`2dcmdkh1`): the longest
+        // start of the word that names a die.
+        let whole: String = self.chars[start..self.pos].iter().collect();
+        if !numeric && self.dice.get(&format!("d{whole}")).is_none() {
+            let mut end = self.pos;
+            while end > start {
+                let candidate: String = self.chars[start..end].iter().collect();
+                let rest: String = self.chars[end..self.pos].iter().collect();
+                let keeps = ["kh", "kl", "dh", "dl", "cs", "cf"].iter().any(|k| {
+                    rest.strip_prefix(k)
+                        .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
+                }) || rest.starts_with("vs")
+                    || (rest.starts_with(['r', 'R'])
+                        && rest[1..].starts_with(|c: char| {
+                            c.is_ascii_digit() || c == 'r' || c == 'R' || c == '<'
+                        }));
+                if keeps && self.dice.get(&format!("d{candidate}")).is_some() {
+                    self.pos = end;
+                    break;
+                }
+                end -= 1;
+            }
         }
     }
 

@@ -12,8 +12,7 @@ pub(super) fn check_deck(
     reason: Option<&str>,
 ) -> Checked {
     use crate::game::action::DeckOp;
-    use crate::game::deck::{DeckChange, DeckState};
-    let refuse = |s: String| Err(Refusal::Deck(s));
+    use crate::game::deck::DeckChange;
     let Some(spec) = crate::game::deck::find(view.ruleset, deck) else {
         let known: Vec<String> = view
             .ruleset
@@ -21,33 +20,15 @@ pub(super) fn check_deck(
             .iter()
             .map(|d| format!("{} ({})", d.name, d.id))
             .collect();
-        return refuse(if known.is_empty() {
+        return Err(refuse(if known.is_empty() {
             format!("{} has no decks or cups", view.ruleset.name)
         } else {
             format!("no deck or cup '{deck}' — there are: {}", known.join("; "))
-        });
+        }));
     };
-    let side_known = |s: &str| view.scenario.sides.iter().any(|x| x.id == s);
-    let owner = match (spec.per_side, owner) {
-        (true, Some(o)) if side_known(o) => Some(o.to_string()),
-        (true, Some(o)) => return refuse(format!("'{o}' is not a side of this scenario")),
-        (true, None) => {
-            return refuse(format!(
-                "each side has its own {}: say whose (a side id)",
-                spec.name
-            ));
-        }
-        (false, Some(_)) => {
-            return refuse(format!(
-                "{} is one for the whole game: no side to name",
-                spec.name
-            ));
-        }
-        (false, None) => None,
-    };
+    let owner = deck_owner(view, spec, owner)?;
     let before = view.state.deck(spec, owner.as_deref());
-    let (noun, item) = (spec.noun(), spec.item_noun());
-    let reshuffle = spec.refill == crate::rules::Refill::WhenEmpty;
+    let item = spec.item_noun();
     let mut after = before.clone();
     let names = |items: &[String], among: &std::collections::BTreeMap<String, u32>, what: &str| {
         let mut taken = among.clone();
@@ -70,82 +51,20 @@ pub(super) fn check_deck(
     };
     let change = match op {
         DeckOp::Fill { items } => {
-            if items.is_empty() || items.iter().all(|(_, c)| *c == 0) {
-                return refuse(format!(
-                    "say what is in the {noun}: NAME=COUNT for each kind"
-                ));
-            }
-            let mut inside = std::collections::BTreeMap::new();
-            for (name, count) in items {
-                let name = name.trim();
-                if name.is_empty() {
-                    return refuse(format!("a {item} without a name"));
-                }
-                if *count > 0 {
-                    *inside.entry(name.to_string()).or_insert(0) += count;
-                }
-            }
-            after = DeckState {
-                inside,
-                ..DeckState::default()
-            };
+            after = fill(spec, items)?;
             DeckChange::Filled
         }
         DeckOp::Draw { count, typed, side } => {
-            if let Some(s) = side
-                && !side_known(s)
-            {
-                return refuse(format!("'{s}' is not a side of this scenario"));
-            }
-            if typed.is_empty() {
-                if *count == 0 {
-                    return refuse(format!("draw at least one {item}"));
-                }
-                let dice = app_dice(view)?;
-                let first = dice.next_draw();
-                let (items, reshuffled, state) = before
-                    .draw_app(dice.seed(), first, *count, reshuffle)
-                    .map_err(|had| {
-                        Refusal::Deck(format!(
-                            "{count} {item}s asked for, {had} to draw — {}",
-                            before.words(spec)
-                        ))
-                    })?;
-                after = state;
-                DeckChange::Drawn {
-                    provenance: crate::dice::Provenance::App {
-                        algorithm: crate::dice::SAMPLER_ALGORITHM.to_string(),
-                        seed: None,
-                        first_draw: first,
-                        draws: items.len() as u64,
-                    },
-                    items,
-                    side: side.clone(),
-                    reshuffled,
-                }
-            } else {
-                let (items, reshuffled, state) =
-                    before.draw_typed(typed, reshuffle).map_err(|missing| {
-                        Refusal::Deck(format!(
-                            "no '{missing}' to draw from the {noun} — {}",
-                            before.words(spec)
-                        ))
-                    })?;
-                after = state;
-                DeckChange::Drawn {
-                    items,
-                    provenance: crate::dice::Provenance::Physical { entered_by: None },
-                    side: side.clone(),
-                    reshuffled,
-                }
-            }
+            let (change, state) = draw(view, spec, &before, (*count, typed, side.as_ref()))?;
+            after = state;
+            change
         }
         DeckOp::Refill => {
             if before.drawn() == 0 {
-                return refuse(format!(
+                return Err(refuse(format!(
                     "nothing drawn to put back — {}",
                     before.words(spec)
-                ));
+                )));
             }
             after.refill();
             DeckChange::Refilled
@@ -187,23 +106,7 @@ pub(super) fn check_deck(
             DeckChange::Removed { items }
         }
         DeckOp::Add { items } => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|i| i.trim().to_string())
-                .filter(|i| !i.is_empty())
-                .collect();
-            if items.is_empty() {
-                return refuse(format!("name the {item}s to put in"));
-            }
-            for name in &items {
-                // The same spelling as one already known.
-                let known = after
-                    .name_of(name, &after.inside)
-                    .or_else(|| after.name_of(name, &after.out))
-                    .or_else(|| after.name_of(name, &after.removed))
-                    .map_or_else(|| name.clone(), str::to_string);
-                *after.inside.entry(known).or_insert(0) += 1;
-            }
+            let items = add(&mut after, items, item)?;
             DeckChange::Added { items }
         }
     };
@@ -218,4 +121,153 @@ pub(super) fn check_deck(
             .filter(|r| !r.is_empty())
             .map(str::to_string),
     }])
+}
+
+/// A refusal about a deck.
+fn refuse(s: String) -> Refusal {
+    Refusal::Deck(s)
+}
+
+/// Whether `s` is a side of the scenario.
+fn side_known(view: &View, s: &str) -> bool {
+    view.scenario.sides.iter().any(|x| x.id == s)
+}
+
+/// Whose deck it is: a side's, when each side keeps one, else the game's.
+fn deck_owner(
+    view: &View,
+    spec: &crate::rules::DeckSpec,
+    owner: Option<&str>,
+) -> Result<Option<String>, Refusal> {
+    match (spec.per_side, owner) {
+        (true, Some(o)) if side_known(view, o) => Ok(Some(o.to_string())),
+        (true, Some(o)) => Err(refuse(format!("'{o}' is not a side of this scenario"))),
+        (true, None) => Err(refuse(format!(
+            "each side has its own {}: say whose (a side id)",
+            spec.name
+        ))),
+        (false, Some(_)) => Err(refuse(format!(
+            "{} is one for the whole game: no side to name",
+            spec.name
+        ))),
+        (false, None) => Ok(None),
+    }
+}
+
+/// A deck filled: what is in it, by name and count.
+fn fill(
+    spec: &crate::rules::DeckSpec,
+    items: &[(String, u32)],
+) -> Result<crate::game::deck::DeckState, Refusal> {
+    use crate::game::deck::DeckState;
+    let (noun, item) = (spec.noun(), spec.item_noun());
+    if items.is_empty() || items.iter().all(|(_, c)| *c == 0) {
+        return Err(refuse(format!(
+            "say what is in the {noun}: NAME=COUNT for each kind"
+        )));
+    }
+    let mut inside = std::collections::BTreeMap::new();
+    for (name, count) in items {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(refuse(format!("a {item} without a name")));
+        }
+        if *count > 0 {
+            *inside.entry(name.to_string()).or_insert(0) += count;
+        }
+    }
+    Ok(DeckState {
+        inside,
+        ..DeckState::default()
+    })
+}
+
+/// A draw: by the app's dice (`count` of them), or the items the umpire typed, for `side`.
+fn draw(
+    view: &View,
+    spec: &crate::rules::DeckSpec,
+    before: &crate::game::deck::DeckState,
+    (count, typed, side): (u32, &[String], Option<&String>),
+) -> Result<(crate::game::deck::DeckChange, crate::game::deck::DeckState), Refusal> {
+    use crate::game::deck::DeckChange;
+    if let Some(s) = side
+        && !side_known(view, s)
+    {
+        return Err(refuse(format!("'{s}' is not a side of this scenario")));
+    }
+    let reshuffle = spec.refill == crate::rules::Refill::WhenEmpty;
+    let (noun, item) = (spec.noun(), spec.item_noun());
+    if typed.is_empty() {
+        if count == 0 {
+            return Err(refuse(format!("draw at least one {item}")));
+        }
+        let dice = app_dice(view)?;
+        let first = dice.next_draw();
+        let (items, reshuffled, state) = before
+            .draw_app(dice.seed(), first, count, reshuffle)
+            .map_err(|had| {
+                Refusal::Deck(format!(
+                    "{count} {item}s asked for, {had} to draw — {}",
+                    before.words(spec)
+                ))
+            })?;
+        Ok((
+            DeckChange::Drawn {
+                provenance: crate::dice::Provenance::App {
+                    algorithm: crate::dice::SAMPLER_ALGORITHM.to_string(),
+                    seed: None,
+                    first_draw: first,
+                    draws: items.len() as u64,
+                },
+                items,
+                side: side.cloned(),
+                reshuffled,
+            },
+            state,
+        ))
+    } else {
+        let (items, reshuffled, state) =
+            before.draw_typed(typed, reshuffle).map_err(|missing| {
+                Refusal::Deck(format!(
+                    "no '{missing}' to draw from the {noun} — {}",
+                    before.words(spec)
+                ))
+            })?;
+        Ok((
+            DeckChange::Drawn {
+                items,
+                provenance: crate::dice::Provenance::Physical { entered_by: None },
+                side: side.cloned(),
+                reshuffled,
+            },
+            state,
+        ))
+    }
+}
+
+/// Items put in (`item`: what the deck's items are called): each named as one already known
+/// is spelt the same. The names put in.
+fn add(
+    after: &mut crate::game::deck::DeckState,
+    items: &[String],
+    item: &str,
+) -> Result<Vec<String>, Refusal> {
+    let items: Vec<String> = items
+        .iter()
+        .map(|i| i.trim().to_string())
+        .filter(|i| !i.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(refuse(format!("name the {item}s to put in")));
+    }
+    for name in &items {
+        // The same spelling as one already known.
+        let known = after
+            .name_of(name, &after.inside)
+            .or_else(|| after.name_of(name, &after.out))
+            .or_else(|| after.name_of(name, &after.removed))
+            .map_or_else(|| name.clone(), str::to_string);
+        *after.inside.entry(known).or_insert(0) += 1;
+    }
+    Ok(items)
 }

@@ -28,13 +28,13 @@ pub(super) fn validate_clock(
     }
     let mut seen = BTreeSet::new();
     for (i, p) in raw.phases.iter().enumerate() {
-        if !seen.insert(p.as_str()) {
-            ctx.err(
-                &root.key("phases").index(i),
-                format!("phase '{p}' is listed twice"),
-                "list each phase once",
-            );
-        }
+        ctx.once(
+            &mut seen,
+            p.as_str(),
+            &root.key("phases").index(i),
+            "phase",
+            p,
+        );
     }
     let years_at = raw.years_column.as_ref().and_then(|col| {
         let at = lines
@@ -87,60 +87,10 @@ pub(super) fn validate_clock(
             }
             m
         });
-        let (phase_seconds, phase_ends) = match (&t.phase_ends, &t.phase_minutes) {
-            (Some(_), Some(_)) | (None, None) => {
-                ctx.err(
-                    &path,
-                    "give either phase_ends or phase_minutes",
-                    "phase_ends: [\"10:25\", …] with starts: \"10:15\", or phase_minutes: [10, …]",
-                );
-                continue;
-            }
-            (None, Some(minutes)) => {
-                if let Some(k) = minutes.iter().position(|m| *m == 0) {
-                    ctx.err(
-                        &path.key("phase_minutes").index(k),
-                        "a phase of 0 minutes",
-                        "give each phase a length in whole minutes",
-                    );
-                }
-                (
-                    minutes.iter().map(|m| m * 60).collect::<Vec<u32>>(),
-                    Vec::new(),
-                )
-            }
-            (Some(ends), None) => {
-                let Some(mut last) = start_minutes else {
-                    if starts.is_none() {
-                        ctx.err(
-                            &path,
-                            "phase_ends needs the turn's start",
-                            "add starts: \"HH:MM\"",
-                        );
-                    }
-                    continue;
-                };
-                let mut secs = Vec::new();
-                for (k, e) in ends.iter().enumerate() {
-                    match clock_minutes(e) {
-                        Some(m) if m > last => {
-                            secs.push((m - last) * 60);
-                            last = m;
-                        }
-                        Some(_) => ctx.err(
-                            &path.key("phase_ends").index(k),
-                            format!("phase end {e} is not after the one before"),
-                            "list the phase ends in order, each later than the last",
-                        ),
-                        None => ctx.err(
-                            &path.key("phase_ends").index(k),
-                            format!("'{e}' is not a time of day"),
-                            "write HH:MM on the 24-hour clock, e.g. \"10:25\"",
-                        ),
-                    }
-                }
-                (secs, ends.iter().map(|e| e.trim().to_string()).collect())
-            }
+        let Some((phase_seconds, phase_ends)) =
+            phase_lengths(ctx, &path, t, starts.is_some(), start_minutes)
+        else {
+            continue;
         };
         let given = t
             .phase_ends
@@ -181,4 +131,69 @@ pub(super) fn validate_clock(
         source_lines: raw.source.clone(),
         notes: raw.notes.clone(),
     })
+}
+
+/// A clock turn's phase lengths in seconds (and the phase ends as written, if given so): from
+/// `phase_minutes`, or from `phase_ends` after the turn's start (`starts`: whether one is given,
+/// `start_minutes`: it read as a time). None when neither (or both) is given, or the ends have
+/// no start to count from.
+fn phase_lengths(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    t: &RawClockTurn,
+    starts: bool,
+    start_minutes: Option<u32>,
+) -> Option<(Vec<u32>, Vec<String>)> {
+    match (&t.phase_ends, &t.phase_minutes) {
+        (Some(_), Some(_)) | (None, None) => {
+            ctx.err(
+                path,
+                "give either phase_ends or phase_minutes",
+                "phase_ends: [\"10:25\", …] with starts: \"10:15\", or phase_minutes: [10, …]",
+            );
+            None
+        }
+        (None, Some(minutes)) => {
+            if let Some(k) = minutes.iter().position(|m| *m == 0) {
+                ctx.err(
+                    &path.key("phase_minutes").index(k),
+                    "a phase of 0 minutes",
+                    "give each phase a length in whole minutes",
+                );
+            }
+            Some((minutes.iter().map(|m| m * 60).collect(), Vec::new()))
+        }
+        (Some(ends), None) => {
+            let Some(mut last) = start_minutes else {
+                if !starts {
+                    ctx.err(
+                        path,
+                        "phase_ends needs the turn's start",
+                        "add starts: \"HH:MM\"",
+                    );
+                }
+                return None;
+            };
+            let mut secs = Vec::new();
+            for (k, e) in ends.iter().enumerate() {
+                match clock_minutes(e) {
+                    Some(m) if m > last => {
+                        secs.push((m - last) * 60);
+                        last = m;
+                    }
+                    Some(_) => ctx.err(
+                        &path.key("phase_ends").index(k),
+                        format!("phase end {e} is not after the one before"),
+                        "list the phase ends in order, each later than the last",
+                    ),
+                    None => ctx.err(
+                        &path.key("phase_ends").index(k),
+                        format!("'{e}' is not a time of day"),
+                        "write HH:MM on the 24-hour clock, e.g. \"10:25\"",
+                    ),
+                }
+            }
+            Some((secs, ends.iter().map(|e| e.trim().to_string()).collect()))
+        }
+    }
 }

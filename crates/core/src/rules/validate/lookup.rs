@@ -61,34 +61,7 @@ pub(super) fn validate_lookup(
                 fail: t.fail.clone(),
             })
         }
-        RawLookup::Pool(pool) => {
-            let count = ctx.expr(&lp.key("count"), &pool.count, known);
-            if dice.get(&pool.die).is_none() {
-                ctx.err(
-                    &lp.key("die"),
-                    format!("unknown die '{}'", pool.die),
-                    "use dN or a die declared under dice:",
-                );
-            }
-            let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, known);
-            let sum = pool.score == RawPoolScore::Sum;
-            if !sum && pool.hits.is_empty() {
-                ctx.err(
-                    lp,
-                    "a pool scoring hits needs hits: rules",
-                    "add hits: [{faces: [6]}] or use score: sum",
-                );
-            }
-            used_codes.push((lp.key("outcome"), pool.outcome.clone()));
-            count.map(|count| Lookup::Pool {
-                count,
-                die: pool.die.clone(),
-                sum,
-                hits,
-                face_floor: pool.face_floor,
-                outcome: pool.outcome.clone(),
-            })
-        }
+        RawLookup::Pool(pool) => validate_pool(ctx, lp, pool, (known, dice), used_codes),
         RawLookup::Compute(c) => {
             let (lets, cases) =
                 validate_cases(ctx, lp, &c.lets, &c.cases, lookup_known, scope, used_codes);
@@ -107,12 +80,7 @@ pub(super) fn validate_lookup(
             let mut names = BTreeSet::new();
             for (k, side) in o.sides.iter().enumerate() {
                 let sp = lp.key("sides").index(k);
-                if !is_identifier(&side.side) || !names.insert(side.side.clone()) {
-                    ctx.err(
-                        &sp.key("side"),
-                        format!("side name '{}' is invalid or used twice", side.side),
-                        "use a unique snake_case name such as attacker",
-                    );
+                if !ctx.unique_id(&mut names, &sp.key("side"), "side name", &side.side) {
                     continue;
                 }
                 if side.dice.is_empty() {
@@ -122,37 +90,7 @@ pub(super) fn validate_lookup(
                         "add dice: [{count: …, die: d6}]",
                     );
                 }
-                let mut groups = Vec::new();
-                for (g, group) in side.dice.iter().enumerate() {
-                    let gp = sp.key("dice").index(g);
-                    if dice.get(&group.die).is_none() {
-                        ctx.err(
-                            &gp.key("die"),
-                            format!("unknown die '{}'", group.die),
-                            "use dN or a die declared under dice:",
-                        );
-                        continue;
-                    }
-                    let Some(count) = ctx.expr(&gp.key("count"), &group.count, known) else {
-                        continue;
-                    };
-                    let modifier = match &group.modifier {
-                        Some(m) => match ctx.expr(&gp.key("modifier"), m, known) {
-                            Some(e) => Some(e),
-                            None => continue,
-                        },
-                        None => None,
-                    };
-                    groups.push(DiceGroup {
-                        count,
-                        die: group.die.clone(),
-                        modifier,
-                        floor: group.floor,
-                        label: group.label.clone(),
-                        rule: group.rule.clone(),
-                        source_lines: group.source.clone(),
-                    });
-                }
+                let groups = dice_groups(ctx, &sp, side, dice, known);
                 lookup_known.insert(format!("{}_score", side.side));
                 scope.set(&format!("{}_score", side.side), Value::Int(0));
                 sides.push(Side {
@@ -160,26 +98,7 @@ pub(super) fn validate_lookup(
                     groups,
                 });
             }
-            for (i, m) in raw.modifiers.iter().enumerate() {
-                match &m.side {
-                    Some(side) if !names.contains(side) => ctx.err(
-                        &path.key("modifiers").index(i).key("side"),
-                        format!("unknown side '{side}'"),
-                        format!(
-                            "sides: {}",
-                            names.iter().cloned().collect::<Vec<_>>().join(", ")
-                        ),
-                    ),
-                    None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => {
-                        ctx.err(
-                            &path.key("modifiers").index(i),
-                            "a dice modifier of an opposed roll needs side:",
-                            "add side: <the side whose dice it changes>",
-                        )
-                    }
-                    _ => {}
-                }
-            }
+            check_side_modifiers(ctx, path, raw, &names);
             let hits = validate_hits(ctx, &lp.key("hits"), &o.hits, known);
             let sum = o.score == RawPoolScore::Sum;
             if !sum && o.hits.is_empty() {
@@ -372,4 +291,110 @@ pub(super) fn validate_hits(
         });
     }
     hits
+}
+
+/// The dice groups of one side of an opposed roll (at `sp`).
+fn dice_groups(
+    ctx: &mut FileCtx,
+    sp: &YamlPath,
+    side: &RawSide,
+    dice: &DieSet,
+    known: &BTreeSet<String>,
+) -> Vec<DiceGroup> {
+    let mut groups = Vec::new();
+    for (g, group) in side.dice.iter().enumerate() {
+        let gp = sp.key("dice").index(g);
+        if dice.get(&group.die).is_none() {
+            ctx.err(
+                &gp.key("die"),
+                format!("unknown die '{}'", group.die),
+                "use dN or a die declared under dice:",
+            );
+            continue;
+        }
+        let Some(count) = ctx.expr(&gp.key("count"), &group.count, known) else {
+            continue;
+        };
+        let modifier = match &group.modifier {
+            Some(m) => match ctx.expr(&gp.key("modifier"), m, known) {
+                Some(e) => Some(e),
+                None => continue,
+            },
+            None => None,
+        };
+        groups.push(DiceGroup {
+            count,
+            die: group.die.clone(),
+            modifier,
+            floor: group.floor,
+            label: group.label.clone(),
+            rule: group.rule.clone(),
+            source_lines: group.source.clone(),
+        });
+    }
+    groups
+}
+
+/// An opposed roll's modifiers name its sides: a dice modifier must name one, and a side
+/// named must be one of `names`.
+fn check_side_modifiers(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &RawProcedure,
+    names: &BTreeSet<String>,
+) {
+    for (i, m) in raw.modifiers.iter().enumerate() {
+        match &m.side {
+            Some(side) if !names.contains(side) => ctx.err(
+                &path.key("modifiers").index(i).key("side"),
+                format!("unknown side '{side}'"),
+                format!(
+                    "sides: {}",
+                    names.iter().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ),
+            None if matches!(m.applies_to, RawAppliesTo::Dice | RawAppliesTo::EachDie) => ctx.err(
+                &path.key("modifiers").index(i),
+                "a dice modifier of an opposed roll needs side:",
+                "add side: <the side whose dice it changes>",
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// A pool of dice: its count, its die, and how it scores (hits need their rules).
+fn validate_pool(
+    ctx: &mut FileCtx,
+    lp: &YamlPath,
+    pool: &RawPool,
+    (known, dice): (&BTreeSet<String>, &DieSet),
+    used_codes: &mut Vec<(YamlPath, String)>,
+) -> Option<Lookup> {
+    let count = ctx.expr(&lp.key("count"), &pool.count, known);
+    if dice.get(&pool.die).is_none() {
+        ctx.err(
+            &lp.key("die"),
+            format!("unknown die '{}'", pool.die),
+            "use dN or a die declared under dice:",
+        );
+    }
+    let hits = validate_hits(ctx, &lp.key("hits"), &pool.hits, known);
+    let sum = pool.score == RawPoolScore::Sum;
+    if !sum && pool.hits.is_empty() {
+        ctx.err(
+            lp,
+            "a pool scoring hits needs hits: rules",
+            "add hits: [{faces: [6]}] or use score: sum",
+        );
+    }
+    used_codes.push((lp.key("outcome"), pool.outcome.clone()));
+    count.map(|count| Lookup::Pool {
+        count,
+        die: pool.die.clone(),
+        sum,
+        hits,
+        face_floor: pool.face_floor,
+        outcome: pool.outcome.clone(),
+    })
 }

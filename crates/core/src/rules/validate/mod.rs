@@ -108,6 +108,58 @@ impl<'a> Problems<'a> {
     }
 }
 
+/// The one check of a list's ids (and names, codes, headings): where a list's entries must each
+/// be named once, and where an id must also be snake_case, every validator asks this. `seen` is
+/// the list's names so far (a section's lists may share one set).
+impl Problems<'_> {
+    /// Adds `key` to `seen`; if it was there already, records "WHAT 'SHOWN' is used twice" at
+    /// `at` and says false.
+    pub(crate) fn once<K: Ord>(
+        &mut self,
+        seen: &mut BTreeSet<K>,
+        key: K,
+        at: &YamlPath,
+        what: &str,
+        shown: &dyn std::fmt::Display,
+    ) -> bool {
+        if seen.insert(key) {
+            return true;
+        }
+        self.twice(at, what, shown);
+        false
+    }
+
+    /// Records "WHAT 'SHOWN' is used twice" at `at`: for a list whose names clash with another
+    /// list's (an army named as another side), so the message reads as [`Problems::once`]'s.
+    pub(crate) fn twice(&mut self, at: &YamlPath, what: &str, shown: &dyn std::fmt::Display) {
+        self.err(
+            at,
+            format!("{what} '{shown}' is used twice"),
+            format!("list each {what} once"),
+        );
+    }
+
+    /// [`Problems::once`] for an id that must also be snake_case (lower case letters, digits and
+    /// `_`, from a letter): records "WHAT 'ID' is not a valid id" at `at` if it is not.
+    pub(crate) fn unique_id(
+        &mut self,
+        seen: &mut BTreeSet<String>,
+        at: &YamlPath,
+        what: &str,
+        id: &str,
+    ) -> bool {
+        if !is_identifier(id) {
+            self.err(
+                at,
+                format!("{what} '{id}' is not a valid id"),
+                "use lower case letters, digits and _, from a letter (snake_case)",
+            );
+            return false;
+        }
+        self.once(seen, id.to_string(), at, what, &id)
+    }
+}
+
 /// The ruleset validator's context: the file's [`Problems`], and what a later section may name.
 struct FileCtx<'a> {
     problems: Problems<'a>,
@@ -337,98 +389,15 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let rulings = validate_rulings(&mut rctx, &raw.rulings);
     let statuses = validate_statuses(&mut rctx, &root.key("statuses"), &raw.statuses);
     let decks = validate_decks(&mut rctx, &root.key("decks"), &raw.decks);
-    let ruling_names: BTreeSet<String> =
-        rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
-    let geometry = raw.geometry.as_ref().map(|g| Geometry {
-        kind: match g.kind {
-            RawGeometryKind::Hex => GeometryKind::Hex,
-            RawGeometryKind::Area => GeometryKind::Area,
-            RawGeometryKind::Free => GeometryKind::Free,
-        },
-        hex_id_digits: g.hex_id_digits,
-        distance_unit: g.distance_unit.clone(),
-        rule: g.rule.clone(),
-        source_lines: g.source.clone(),
-        notes: g.notes.clone(),
-        places: Vec::new(),
-    });
-    let geometry = match (geometry, &raw.geometry) {
-        (Some(mut g), Some(raw_g)) => {
-            g.places = validate_places(&mut rctx, &root.key("geometry").key("places"), &g, raw_g);
-            Some(g)
-        }
-        (g, _) => g,
-    };
+    let geometry = geometry(&mut rctx, raw.geometry.as_ref());
     let units = validate_attributes(&mut rctx, &root.key("units"), &raw.units);
     let leaders = validate_attributes(&mut rctx, &root.key("leaders"), &raw.leaders);
     let declared: Vec<AttributeSpec> = units.iter().chain(&leaders).cloned().collect();
     rctx.attributes = Some(declared.clone());
-    if let Some(name) = &raw.strength_attribute
-        && !units
-            .iter()
-            .any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
-    {
-        rctx.err(
-            &root.key("strength_attribute"),
-            format!("'{name}' is not a whole-number unit attribute"),
-            "name the unit attribute that holds strength, e.g. strength_points",
-        );
-    }
-
-    if let Some(name) = &raw.type_attribute
-        && !units.iter().any(|a| a.name == *name)
-    {
-        rctx.err(
-            &root.key("type_attribute"),
-            format!("'{name}' is not a unit attribute"),
-            "name the unit attribute that holds the unit type, e.g. unit_type",
-        );
-    }
-    let mut tables = BTreeMap::new();
-    let mut table_files: BTreeMap<String, String> = BTreeMap::new();
-    for (file, raw_table) in &raw_tables {
-        let mut tctx = FileCtx::new(file);
-        tctx.attributes = Some(declared.clone());
-        if let Some(table) = validate_table(&mut tctx, raw_table, &dice) {
-            if let Some(other) = table_files.get(&table.id) {
-                tctx.err(
-                    &YamlPath::root().key("id"),
-                    format!("table id '{}' is also used by {other}", table.id),
-                    "give each table its own id",
-                );
-            } else {
-                table_files.insert(table.id.clone(), file.name.clone());
-                tables.insert(table.id.clone(), table);
-            }
-        }
-        errors.append(&mut tctx.errors);
-    }
-
+    check_named_attributes(&mut rctx, &raw, &units);
+    let tables = table_files(&raw_tables, &declared, &dice, &mut errors);
     let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
-    let mut procedures = Vec::new();
-    let mut seen = BTreeSet::new();
-    for (i, rp) in raw.procedures.iter().enumerate() {
-        let path = root.key("procedures").index(i);
-        if !seen.insert(rp.id.clone()) {
-            rctx.err(
-                &path.key("id"),
-                format!("procedure id '{}' is used twice", rp.id),
-                "give each procedure its own id",
-            );
-            continue;
-        }
-        if let Some(p) = validate_procedure(
-            &mut rctx,
-            &path,
-            rp,
-            &dice,
-            &tables,
-            &procedure_ids,
-            &ruling_names,
-        ) {
-            procedures.push(p);
-        }
-    }
+    let mut procedures = procedures(&mut rctx, &raw, (&dice, &tables), &rulings);
     let mut step_ids = BTreeSet::new();
     let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
     let sequence_of_play = validate_steps(
@@ -455,8 +424,151 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         ),
         None => Visibility::default(),
     };
-    // Follow-ups named in table results must exist too, and a clock's phases must be steps.
-    for (file, raw_table) in &raw_tables {
+    check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
+    errors.append(&mut rctx.errors);
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
+    }
+    inherit_choice_labels(&mut procedures, tables.values());
+    Ok(Ruleset {
+        id: raw.id,
+        name: raw.name,
+        source: raw.source,
+        description: raw.description,
+        dice,
+        procedures,
+        tables,
+        geometry,
+        strength_attribute: raw.strength_attribute,
+        type_attribute: raw.type_attribute,
+        units,
+        leaders,
+        sequence_of_play,
+        rulings,
+        statuses,
+        decks,
+        visibility,
+        notes: raw.notes,
+    })
+}
+
+/// The `geometry:` section: how positions are given, and the places of the gazetteer.
+fn geometry(ctx: &mut FileCtx, raw: Option<&RawGeometry>) -> Option<Geometry> {
+    let raw = raw?;
+    let mut g = Geometry {
+        kind: match raw.kind {
+            RawGeometryKind::Hex => GeometryKind::Hex,
+            RawGeometryKind::Area => GeometryKind::Area,
+            RawGeometryKind::Free => GeometryKind::Free,
+        },
+        hex_id_digits: raw.hex_id_digits,
+        distance_unit: raw.distance_unit.clone(),
+        rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
+        notes: raw.notes.clone(),
+        places: Vec::new(),
+    };
+    let at = YamlPath::root().key("geometry").key("places");
+    g.places = validate_places(ctx, &at, &g, raw);
+    Some(g)
+}
+
+/// `strength_attribute` and `type_attribute` must name unit attributes (strength a whole number).
+fn check_named_attributes(ctx: &mut FileCtx, raw: &RawRuleset, units: &[AttributeSpec]) {
+    let root = YamlPath::root();
+    if let Some(name) = &raw.strength_attribute
+        && !units
+            .iter()
+            .any(|a| a.name == *name && matches!(a.kind, AttributeKind::Int { .. }))
+    {
+        ctx.err(
+            &root.key("strength_attribute"),
+            format!("'{name}' is not a whole-number unit attribute"),
+            "name the unit attribute that holds strength, e.g. strength_points",
+        );
+    }
+
+    if let Some(name) = &raw.type_attribute
+        && !units.iter().any(|a| a.name == *name)
+    {
+        ctx.err(
+            &root.key("type_attribute"),
+            format!("'{name}' is not a unit attribute"),
+            "name the unit attribute that holds the unit type, e.g. unit_type",
+        );
+    }
+}
+
+/// The table files, each table id in one file only; their problems go to `errors`.
+fn table_files(
+    raw_tables: &[(&SourceFile, RawTable)],
+    declared: &[AttributeSpec],
+    dice: &DieSet,
+    errors: &mut Vec<LoadError>,
+) -> BTreeMap<String, Table> {
+    let mut tables = BTreeMap::new();
+    let mut table_files: BTreeMap<String, String> = BTreeMap::new();
+    for (file, raw_table) in raw_tables {
+        let mut tctx = FileCtx::new(file);
+        tctx.attributes = Some(declared.to_vec());
+        if let Some(table) = validate_table(&mut tctx, raw_table, dice) {
+            if let Some(other) = table_files.get(&table.id) {
+                tctx.err(
+                    &YamlPath::root().key("id"),
+                    format!("table id '{}' is also used by {other}", table.id),
+                    "give each table its own id",
+                );
+            } else {
+                table_files.insert(table.id.clone(), file.name.clone());
+                tables.insert(table.id.clone(), table);
+            }
+        }
+        errors.append(&mut tctx.errors);
+    }
+    tables
+}
+
+/// The procedures, each id once.
+fn procedures(
+    ctx: &mut FileCtx,
+    raw: &RawRuleset,
+    (dice, tables): (&DieSet, &BTreeMap<String, Table>),
+    rulings: &[Ruling],
+) -> Vec<Procedure> {
+    let ruling_names: BTreeSet<String> =
+        rulings.iter().map(|r| format!("ruling_{}", r.id)).collect();
+    let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
+    let mut procedures = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, rp) in raw.procedures.iter().enumerate() {
+        let path = YamlPath::root().key("procedures").index(i);
+        if !ctx.once(
+            &mut seen,
+            rp.id.clone(),
+            &path.key("id"),
+            "procedure id",
+            &rp.id,
+        ) {
+            continue;
+        }
+        if let Some(p) =
+            validate_procedure(ctx, &path, rp, dice, tables, &procedure_ids, &ruling_names)
+        {
+            procedures.push(p);
+        }
+    }
+    procedures
+}
+
+/// What table files name in ruleset.yaml: a clock's phases must be steps, follow-ups in table
+/// results must be procedures. Problems go to `errors`.
+fn check_table_references(
+    raw_tables: &[(&SourceFile, RawTable)],
+    step_ids: &BTreeSet<String>,
+    procedure_ids: &BTreeSet<String>,
+    errors: &mut Vec<LoadError>,
+) {
+    for (file, raw_table) in raw_tables {
         let mut tctx = FileCtx::new(file);
         if let Some(clock) = &raw_table.clock {
             for (i, p) in clock.phases.iter().enumerate() {
@@ -492,29 +604,45 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         }
         errors.append(&mut tctx.errors);
     }
-    errors.append(&mut rctx.errors);
-    if !errors.is_empty() {
-        return Err(LoadErrors(errors));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(yaml: &str) -> Vec<String> {
+        let files = RulesetFiles {
+            ruleset: SourceFile {
+                name: "ruleset.yaml".into(),
+                text: yaml.into(),
+            },
+            tables: Vec::new(),
+        };
+        match load_ruleset(&files) {
+            Ok(_) => Vec::new(),
+            Err(LoadErrors(errors)) => errors
+                .iter()
+                .map(|e| format!("{}:{}: {} — {}", e.line, e.column, e.problem, e.hint))
+                .collect(),
+        }
     }
-    inherit_choice_labels(&mut procedures, tables.values());
-    Ok(Ruleset {
-        id: raw.id,
-        name: raw.name,
-        source: raw.source,
-        description: raw.description,
-        dice,
-        procedures,
-        tables,
-        geometry,
-        strength_attribute: raw.strength_attribute,
-        type_attribute: raw.type_attribute,
-        units,
-        leaders,
-        sequence_of_play,
-        rulings,
-        statuses,
-        decks,
-        visibility,
-        notes: raw.notes,
-    })
+
+    #[test]
+    fn an_id_is_checked_once_the_same_way_everywhere() {
+        let said = problems(
+            "id: ids\nname: Ids\n\
+             rulings:\n  - {id: Bad, text: T, options: [{id: a, text: A}], default: a}\n\
+             decks:\n  - {id: cards, name: Cards, kind: deck, items: [{name: X, count: 1}, {name: X, count: 2}]}\n\
+             \x20 - {id: cards, name: Again, kind: cup}\n",
+        );
+        assert_eq!(
+            said,
+            [
+                "4:10: rulings[0].id: ruling id 'Bad' is not a valid id — use lower case letters, digits and _, from a letter (snake_case)",
+                "6:78: decks[0].items[1].name: item 'X' is used twice — list each item once",
+                "7:10: decks[1].id: deck id 'cards' is used twice — list each deck id once",
+            ],
+            "{said:#?}"
+        );
+    }
 }

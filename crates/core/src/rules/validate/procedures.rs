@@ -79,6 +79,37 @@ pub(super) fn validate_table_ref(
         }
         None => None,
     };
+    check_column_shape(ctx, path, raw, table);
+    let line = raw
+        .line
+        .as_ref()
+        .and_then(|l| ctx.expr(&path.key("line"), l, known));
+    if table.lines.len() > 1 && raw.line.is_none() {
+        let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
+        ctx.err(
+            path,
+            format!(
+                "table '{}' has several header lines, so the lookup needs line:",
+                table.id
+            ),
+            format!("add line: <expression giving one of {}>", ids.join(", ")),
+        );
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(TableRef {
+        table: raw.table.clone(),
+        row,
+        column,
+        ratio,
+        line,
+    })
+}
+
+/// A lookup's `column:`/`ratio:` as the table's columns need: ratio for odds-ratio columns,
+/// column for other columns, neither for a single column.
+fn check_column_shape(ctx: &mut FileCtx, path: &YamlPath, raw: &RawTableRef, table: &Table) {
     match table.column_key {
         Some(KeyKind::Ratio) => {
             if raw.ratio.is_none() && raw.column.is_none() {
@@ -132,31 +163,6 @@ pub(super) fn validate_table_ref(
             }
         }
     }
-    let line = raw
-        .line
-        .as_ref()
-        .and_then(|l| ctx.expr(&path.key("line"), l, known));
-    if table.lines.len() > 1 && raw.line.is_none() {
-        let ids: Vec<&str> = table.lines.iter().map(|l| l.id.as_str()).collect();
-        ctx.err(
-            path,
-            format!(
-                "table '{}' has several header lines, so the lookup needs line:",
-                table.id
-            ),
-            format!("add line: <expression giving one of {}>", ids.join(", ")),
-        );
-    }
-    if ctx.errors.len() > before {
-        return None;
-    }
-    Some(TableRef {
-        table: raw.table.clone(),
-        row,
-        column,
-        ratio,
-        line,
-    })
 }
 
 #[allow(clippy::too_many_lines)]
@@ -201,12 +207,13 @@ pub(super) fn validate_procedure(
             );
             continue;
         }
-        if !known.insert(ri.name.clone()) {
-            ctx.err(
-                &p.key("name"),
-                format!("input '{}' is declared twice", ri.name),
-                "give each input its own name",
-            );
+        if !ctx.once(
+            &mut known,
+            ri.name.clone(),
+            &p.key("name"),
+            "input",
+            &ri.name,
+        ) {
             continue;
         }
         let kind = match ri.kind {
@@ -244,13 +251,12 @@ pub(super) fn validate_procedure(
                     );
                     continue;
                 }
-                let unique: BTreeSet<&String> = choices.iter().collect();
-                if unique.len() != choices.len() {
-                    ctx.err(
-                        &p.key("choices"),
-                        "a choice is listed twice",
-                        "list each choice once",
-                    );
+                let mut unique = BTreeSet::new();
+                let at = p.key("choices");
+                let once = choices.iter().enumerate().fold(true, |once, (j, c)| {
+                    ctx.once(&mut unique, c, &at.index(j), "choice", c) && once
+                });
+                if !once {
                     continue;
                 }
                 InputKind::Choice { choices }
@@ -545,12 +551,13 @@ pub(super) fn validate_procedure(
     let mut codes = BTreeSet::new();
     for (i, ro) in raw.outcomes.iter().enumerate() {
         let p = path.key("outcomes").index(i);
-        if !codes.insert(ro.code.clone()) {
-            ctx.err(
-                &p.key("code"),
-                format!("outcome '{}' is declared twice", ro.code),
-                "declare each outcome once",
-            );
+        if !ctx.once(
+            &mut codes,
+            ro.code.clone(),
+            &p.key("code"),
+            "outcome",
+            &ro.code,
+        ) {
             continue;
         }
         let effects = validate_effects(ctx, &p.key("effects"), &ro.effects, &outcome_known);

@@ -45,35 +45,12 @@ pub(super) fn attribute_value(
     }
 }
 
-/// Checks an entry id: snake_case and unique in its list.
-pub(super) fn check_entry_id(
-    ctx: &mut FileCtx,
-    p: &YamlPath,
-    id: &str,
-    ids: &mut BTreeSet<String>,
-) -> bool {
-    if is_identifier(id) && ids.insert(id.to_string()) {
-        return true;
-    }
-    ctx.err(
-        &p.key("id"),
-        format!("id '{id}' is invalid or used twice in visibility"),
-        "use a unique snake_case id",
-    );
-    false
-}
-
 pub(super) fn validate_rulings(ctx: &mut FileCtx, raw: &[RawRuling]) -> Vec<Ruling> {
     let mut out = Vec::new();
     let mut ids = BTreeSet::new();
     for (i, r) in raw.iter().enumerate() {
         let p = YamlPath::root().key("rulings").index(i);
-        if !is_identifier(&r.id) || !ids.insert(r.id.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!("ruling id '{}' is invalid or used twice", r.id),
-                "use a unique snake_case id",
-            );
+        if !ctx.unique_id(&mut ids, &p.key("id"), "ruling id", &r.id) {
             continue;
         }
         if r.options.len() < 2 {
@@ -127,12 +104,7 @@ pub(super) fn validate_attributes(
     let mut names = BTreeSet::new();
     for (i, a) in raw.iter().enumerate() {
         let p = path.index(i);
-        if !is_identifier(&a.name) || !names.insert(a.name.clone()) {
-            ctx.err(
-                &p.key("name"),
-                format!("attribute name '{}' is invalid or used twice", a.name),
-                "use a unique snake_case name",
-            );
+        if !ctx.unique_id(&mut names, &p.key("name"), "attribute name", &a.name) {
             continue;
         }
         let choices: Vec<String> = a.choices.iter().flatten().map(RawScalar::text).collect();
@@ -193,15 +165,7 @@ pub(super) fn validate_steps(
     let mut out = Vec::new();
     for (i, s) in raw.iter().enumerate() {
         let p = path.index(i);
-        if !is_identifier(&s.id) || !ids.insert(s.id.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!(
-                    "step id '{}' is invalid or used twice in the Sequence of Play",
-                    s.id
-                ),
-                "use a unique snake_case id",
-            );
+        if !ctx.unique_id(ids, &p.key("id"), "step id", &s.id) {
             continue;
         }
         for (k, proc_id) in s.procedures.iter().enumerate() {
@@ -342,13 +306,8 @@ pub(super) fn validate_places(
                 "give the hex the text names it with",
             );
         }
-        if !seen.insert((p.name.clone(), p.hex.clone())) {
-            ctx.err(
-                &here.key("name"),
-                format!("'{}' is listed twice", p.name),
-                "list each place once",
-            );
-        }
+        let key = (p.name.clone(), p.hex.clone());
+        ctx.once(&mut seen, key, &here.key("name"), "place", &p.name);
         out.push(Place {
             name: p.name.trim().to_string(),
             hex: p.hex.clone(),
@@ -385,22 +344,10 @@ pub(super) fn validate_decks(
 ) -> Vec<DeckSpec> {
     use crate::rules::raw::{RawDeckKind, RawRefill};
     let mut out: Vec<DeckSpec> = Vec::new();
+    let mut ids = BTreeSet::new();
     for (i, d) in raw.iter().enumerate() {
         let here = at.index(i);
-        if !is_identifier(&d.id) {
-            ctx.err(
-                &here.key("id"),
-                format!("deck id '{}' is not a valid id", d.id),
-                "use lower case letters, digits and _",
-            );
-            continue;
-        }
-        if out.iter().any(|o| o.id == d.id) {
-            ctx.err(
-                &here.key("id"),
-                format!("deck '{}' is listed twice", d.id),
-                "list each deck or cup once",
-            );
+        if !ctx.unique_id(&mut ids, &here.key("id"), "deck id", &d.id) {
             continue;
         }
         if d.name.trim().is_empty() {
@@ -411,6 +358,7 @@ pub(super) fn validate_decks(
             );
         }
         let mut items: Vec<DeckItem> = Vec::new();
+        let mut names = BTreeSet::new();
         for (k, item) in d.items.iter().enumerate() {
             let name = item.name.trim();
             if name.is_empty() {
@@ -429,12 +377,8 @@ pub(super) fn validate_decks(
                 );
                 continue;
             }
-            if items.iter().any(|o| o.name == name) {
-                ctx.err(
-                    &here.key("items").index(k).key("name"),
-                    format!("'{name}' is listed twice"),
-                    "give each kind once with its count",
-                );
+            let at = here.key("items").index(k).key("name");
+            if !ctx.once(&mut names, name.to_string(), &at, "item", &name) {
                 continue;
             }
             items.push(DeckItem {
@@ -492,22 +436,10 @@ pub(super) fn validate_statuses(
     raw: &[crate::rules::raw::RawStatus],
 ) -> Vec<StatusMarker> {
     let mut out: Vec<StatusMarker> = Vec::new();
+    let mut ids = BTreeSet::new();
     for (i, s) in raw.iter().enumerate() {
         let here = at.index(i);
-        if !is_identifier(&s.id) {
-            ctx.err(
-                &here.key("id"),
-                format!("status id '{}' is not a valid id", s.id),
-                "use lower case letters, digits and _",
-            );
-            continue;
-        }
-        if out.iter().any(|o| o.id == s.id) {
-            ctx.err(
-                &here.key("id"),
-                format!("status '{}' is listed twice", s.id),
-                "list each marker once",
-            );
+        if !ctx.unique_id(&mut ids, &here.key("id"), "status id", &s.id) {
             continue;
         }
         if s.label.trim().is_empty() {

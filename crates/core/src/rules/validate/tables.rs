@@ -149,7 +149,52 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             "use name, number, bracket or ratio",
         );
     }
-    // Header lines.
+    let (lines, ncols) = header_lines(ctx, raw, column_key);
+    let results = result_patterns(ctx, raw);
+    let rows = rows(ctx, raw, (row_key, ncols), &results);
+    let keys: Vec<Key> = rows.iter().map(|r| r.key.clone()).collect();
+    if keys.len() == raw.rows.len() {
+        check_keys(ctx, &root.key("rows"), row_key, &keys, "row");
+    }
+    let clock = raw
+        .clock
+        .as_ref()
+        .and_then(|c| validate_clock(ctx, c, &rows, &lines));
+    if ctx.errors.len() > before {
+        return None;
+    }
+    Some(Table {
+        clock,
+        id: raw.id.clone(),
+        title: raw.title.clone(),
+        rule: raw.rule.clone(),
+        source_lines: raw.source.clone(),
+        notes: raw.notes.clone(),
+        ruling: raw.ruling.clone(),
+        roll: raw.roll.clone(),
+        row_key,
+        column_key,
+        lines,
+        rows,
+        results,
+        named_codes: raw
+            .named_codes
+            .iter()
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect(),
+        file: ctx.file.name.clone(),
+    })
+}
+
+/// The table's header lines (`columns:`, or alternatives under `header_lines:`), each keyed by
+/// `column_key`; and how many columns the first has (1 without columns).
+fn header_lines(
+    ctx: &mut FileCtx,
+    raw: &RawTable,
+    column_key: Option<KeyKind>,
+) -> (Vec<HeaderLine>, usize) {
+    let root = YamlPath::root();
     type RawLine<'a> = (
         YamlPath,
         String,
@@ -181,13 +226,8 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             }
             let mut ids = BTreeSet::new();
             for (i, l) in lines.iter().enumerate() {
-                if !ids.insert(l.id.clone()) {
-                    ctx.err(
-                        &root.key("header_lines").index(i).key("id"),
-                        format!("header line '{}' is listed twice", l.id),
-                        "give each line its own id",
-                    );
-                }
+                let at = root.key("header_lines").index(i).key("id");
+                ctx.once(&mut ids, l.id.clone(), &at, "header line", &l.id);
                 raw_lines.push((
                     root.key("header_lines").index(i).key("columns"),
                     l.id.clone(),
@@ -261,7 +301,12 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             column_labels: column_labels.cloned().unwrap_or_default(),
         });
     }
-    // Results.
+    (lines, ncols)
+}
+
+/// What the table's result codes mean: each code one word with at most one `{n}`.
+fn result_patterns(ctx: &mut FileCtx, raw: &RawTable) -> Vec<ResultPattern> {
+    let root = YamlPath::root();
     let mut results = Vec::new();
     for (code, r) in &raw.results {
         let path = root.key("results").key(code);
@@ -290,7 +335,18 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             effects,
         });
     }
-    // Rows.
+    results
+}
+
+/// The table's rows, each keyed by `row_key` with a cell per column (`ncols`), each cell a
+/// result code of `results` (when the table has them) or "?".
+fn rows(
+    ctx: &mut FileCtx,
+    raw: &RawTable,
+    (row_key, ncols): (KeyKind, usize),
+    results: &[ResultPattern],
+) -> Vec<Row> {
+    let root = YamlPath::root();
     if raw.rows.is_empty() {
         ctx.err(
             &root.key("rows"),
@@ -373,39 +429,7 @@ pub(super) fn validate_table(ctx: &mut FileCtx, raw: &RawTable, dice: &DieSet) -
             source_lines: row.source.clone(),
         });
     }
-    let keys: Vec<Key> = rows.iter().map(|r| r.key.clone()).collect();
-    if keys.len() == raw.rows.len() {
-        check_keys(ctx, &root.key("rows"), row_key, &keys, "row");
-    }
-    let clock = raw
-        .clock
-        .as_ref()
-        .and_then(|c| validate_clock(ctx, c, &rows, &lines));
-    if ctx.errors.len() > before {
-        return None;
-    }
-    Some(Table {
-        clock,
-        id: raw.id.clone(),
-        title: raw.title.clone(),
-        rule: raw.rule.clone(),
-        source_lines: raw.source.clone(),
-        notes: raw.notes.clone(),
-        ruling: raw.ruling.clone(),
-        roll: raw.roll.clone(),
-        row_key,
-        column_key,
-        lines,
-        rows,
-        results,
-        named_codes: raw
-            .named_codes
-            .iter()
-            .map(|c| c.trim().to_string())
-            .filter(|c| !c.is_empty())
-            .collect(),
-        file: ctx.file.name.clone(),
-    })
+    rows
 }
 
 pub(super) fn check_keys(
@@ -439,18 +463,12 @@ pub(super) fn check_keys(
         KeyKind::Name | KeyKind::Number | KeyKind::Ratio => {
             let mut seen = BTreeSet::new();
             for (i, k) in keys.iter().enumerate() {
-                if !seen.insert(k.to_string()) {
-                    let p = if what == "row" {
-                        path.index(i).key("key")
-                    } else {
-                        path.index(i)
-                    };
-                    ctx.err(
-                        &p,
-                        format!("{what} '{k}' is listed twice"),
-                        format!("each {what} heading must be unique"),
-                    );
-                }
+                let p = if what == "row" {
+                    path.index(i).key("key")
+                } else {
+                    path.index(i)
+                };
+                ctx.once(&mut seen, k.to_string(), &p, what, k);
             }
         }
     }

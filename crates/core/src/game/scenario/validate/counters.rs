@@ -99,12 +99,7 @@ pub(super) fn counters(
         } else {
             base.clone()
         };
-        if !refs.ids.insert(id.clone()) {
-            ctx.err(
-                path,
-                format!("counter id '{id}' is used twice"),
-                "give this entry its own id: …",
-            );
+        if !ctx.once(&mut refs.ids, id.clone(), path, "counter id", &id) {
             return;
         }
         let mut attrs = attributes.clone();
@@ -354,11 +349,13 @@ pub(super) fn force(
         return None;
     }
     let force_id = (!raw.loose).then_some(raw.id.as_str());
-    if !raw.loose && !refs.ids.insert(raw.id.clone()) {
-        ctx.err(
+    if !raw.loose {
+        ctx.once(
+            &mut refs.ids,
+            raw.id.clone(),
             &path.key("id"),
-            format!("id '{}' is used twice", raw.id),
-            "use a unique id",
+            "id",
+            &raw.id,
         );
     }
     let label = raw

@@ -50,12 +50,8 @@ pub(super) fn map_tables(
                 "empty table id",
                 "give the table an id, e.g. the_east",
             );
-        } else if !table_ids.insert(t.id.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!("table '{}' is declared twice", t.id),
-                "give each map table its own id",
-            );
+        } else {
+            ctx.once(&mut table_ids, t.id.clone(), &p.key("id"), "table", &t.id);
         }
         tables.push(MapTableSpec {
             id: t.id.clone(),
@@ -174,12 +170,7 @@ pub(super) fn states(
             );
             continue;
         }
-        if !state_ids.insert(st.id.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!("state '{}' is declared twice", st.id),
-                "give each state its own id",
-            );
+        if !ctx.once(&mut state_ids, st.id.clone(), &p.key("id"), "state", &st.id) {
             continue;
         }
         check_teams(ctx, refs, &p.key("teams"), &st.teams);
@@ -191,12 +182,14 @@ pub(super) fn states(
             .counter
             .clone()
             .unwrap_or_else(|| format!("state-{}", st.id));
-        if !refs.ids.insert(counter.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!("ledger counter id '{counter}' is already used"),
-                "give the state another id, or its ledger a counter: id",
-            );
+        let key = counter.clone();
+        if !ctx.once(
+            &mut refs.ids,
+            key,
+            &p.key("id"),
+            "ledger counter id",
+            &counter,
+        ) {
             continue;
         }
         let side = st
@@ -301,13 +294,7 @@ pub(super) fn players(
     for (i, pl) in raw.players.iter().enumerate() {
         let p = path.key("players").index(i);
         let id = pl.id.clone().unwrap_or_else(|| slug(&pl.name));
-        if !player_ids.insert(id.clone()) {
-            ctx.err(
-                &p,
-                format!("player id '{id}' is used twice"),
-                "give the player an id: …",
-            );
-        }
+        ctx.once(&mut player_ids, id.clone(), &p, "player id", &id);
         for (j, c) in pl.characters.iter().enumerate() {
             let q = p.key("characters").index(j);
             if check_character(ctx, leaders, &q, c)

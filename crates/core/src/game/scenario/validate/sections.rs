@@ -84,13 +84,8 @@ pub(super) fn sides(ctx: &mut Ctx, raw: &RawScenario) -> (Vec<SideSpec>, BTreeSe
     let mut sides = Vec::new();
     let mut side_ids = BTreeSet::new();
     for (i, s) in raw.sides.iter().enumerate() {
-        if !side_ids.insert(s.id.clone()) {
-            ctx.err(
-                &root.key("sides").index(i).key("id"),
-                format!("side '{}' twice", s.id),
-                "use a unique id",
-            );
-        }
+        let at = root.key("sides").index(i).key("id");
+        ctx.once(&mut side_ids, s.id.clone(), &at, "side id", &s.id);
         sides.push(SideSpec {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -109,6 +104,7 @@ pub(super) fn armies(
 ) -> (Vec<ArmySpec>, BTreeMap<String, String>) {
     let root = YamlPath::root();
     let mut army_sides = BTreeMap::new();
+    let mut army_ids = BTreeSet::new();
     let mut armies = Vec::new();
     for (i, a) in raw.armies.iter().enumerate() {
         let p = root.key("armies").index(i);
@@ -119,15 +115,13 @@ pub(super) fn armies(
                 "name a side id",
             );
         }
-        if army_sides.insert(a.id.clone(), a.side.clone()).is_some()
-            || side_ids.contains(&a.id) && a.id != a.side
-        {
-            ctx.err(
-                &p.key("id"),
-                format!("army id '{}' is used twice", a.id),
-                "use a unique id",
-            );
+        // An army may share its own side's id, not another side's.
+        if side_ids.contains(&a.id) && a.id != a.side {
+            ctx.twice(&p.key("id"), "army id", &a.id);
+        } else {
+            ctx.once(&mut army_ids, a.id.clone(), &p.key("id"), "army id", &a.id);
         }
+        army_sides.insert(a.id.clone(), a.side.clone());
         armies.push(ArmySpec {
             id: a.id.clone(),
             name: a.name.clone(),
@@ -300,16 +294,11 @@ pub(super) fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Sc
             }
         }
         let mut amounts = Vec::new();
+        let mut given = BTreeSet::new();
         for (j, a) in s.amounts.iter().enumerate() {
             let q = p.key("amounts").index(j);
             if let Some(n) = turn(ctx, refs, &q.key("turn"), &a.turn) {
-                if amounts.iter().any(|(t, _)| *t == n) {
-                    ctx.err(
-                        &q,
-                        format!("turn {n} is given twice"),
-                        "give each turn once",
-                    );
-                }
+                ctx.once(&mut given, n, &q, "turn", &n);
                 turns.insert(n);
                 amounts.push((n, a.amount));
             }
@@ -439,13 +428,7 @@ pub(super) fn text_items(
     let mut out = Vec::new();
     for (i, t) in raw.iter().enumerate() {
         let p = path.index(i);
-        if !ids.insert(t.id.clone()) {
-            ctx.err(
-                &p.key("id"),
-                format!("id '{}' is used twice", t.id),
-                "use a unique id",
-            );
-        }
+        ctx.once(&mut ids, t.id.clone(), &p.key("id"), "id", &t.id);
         if let Some(side) = &t.side {
             check_side(ctx, refs, &p.key("side"), side);
         }

@@ -1,0 +1,375 @@
+//! The ruleset's set-up sections as written: the geometry and its places, counter attributes,
+//! the Sequence of Play's steps, rulings, status markers, decks and cups, and custom dice.
+
+use super::*;
+
+/// How positions are given on this game's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawGeometryKind {
+    /// A hex map with numbered hexes (`"0114"`): scenarios place counters with `hex:`.
+    Hex,
+    /// Named areas: scenarios place counters with `area:`.
+    Area,
+    /// A free-form table, measured (in base units): scenarios place counters with `x:`, `y:`.
+    Free,
+}
+
+/// The `geometry:` section: how positions are given on the table, and the places the text
+/// names.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGeometry {
+    /// `hex`, `area` or `free`: which positions a scenario may give (`off_map` always).
+    pub kind: RawGeometryKind,
+    /// How many digits a hex id has (4 for `"0114"`); scenario positions and the gazetteer's
+    /// hexes are checked against it.
+    #[serde(default)]
+    pub hex_id_digits: Option<u32>,
+    /// The unit distances are measured in, as the text names it (`BU`, `hex (3.2 km, 2
+    /// miles)`).
+    #[serde(default)]
+    pub distance_unit: Option<String>,
+    /// The rule reference, as the printed rules number it ("1.2, 1.3.1").
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from ("L88, L114"): provenance, shown only in
+    /// the source details and the JSON.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Notes on the map: distances the rules use, what the umpire judges by eye.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// The gazetteer: the places the text names, drawn on the desk's map and named wherever a
+    /// position is said.
+    #[serde(default)]
+    pub places: Vec<RawPlace>,
+}
+
+/// What a place is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPlaceKind {
+    /// A city.
+    City,
+    /// A fortified city (drawn walled).
+    FortifiedCity,
+    /// A fortress (drawn walled).
+    Fortress,
+    /// A fortified town, a castle (drawn walled).
+    FortifiedTown,
+    /// A town.
+    Town,
+    /// A castle (drawn walled).
+    Castle,
+    /// A village.
+    Village,
+    /// A bridge.
+    Bridge,
+    /// A port.
+    Port,
+    /// A mountain pass.
+    Pass,
+    /// Difficult terrain (an area map's).
+    Difficult,
+    /// Something else the text names.
+    Other,
+}
+
+/// A place of the gazetteer, named once (a name the text gives two hexes is listed once per
+/// hex).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlace {
+    /// Its name as printed ("Treviglio").
+    pub name: String,
+    /// Its hex on a hex map, as the map prints it, in quotes (`"2834"`); required on a hex
+    /// map, refused on any other.
+    #[serde(default)]
+    pub hex: Option<String>,
+    /// The group the text puts an area in ("Istria"), on an area map.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// What it is, only where the text says.
+    #[serde(default)]
+    pub kind: Option<RawPlaceKind>,
+    /// Where the text names it, as the printed rules number it.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction that name it (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// A note (a name the text gives two hexes…).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// Attribute types for units and leaders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAttributeKind {
+    /// A whole number, optionally within `min`/`max`.
+    Int,
+    /// One of the names listed in `choices`.
+    Choice,
+    /// `true` or `false`.
+    Flag,
+    /// Free text (a name).
+    Text,
+    /// Any number of the names listed in `choices` (special features I/S/A/C/W): a list in a
+    /// scenario.
+    Choices,
+}
+
+/// An attribute a unit or leader carries: its name, its type, and what a scenario may give.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("allOf" = [
+    {
+        "description": "A `choice` or `choices` attribute needs `choices`.",
+        "if": {"properties": {"type": {"enum": ["choice", "choices"]}}, "required": ["type"]},
+        "then": {"required": ["choices"]}
+    }
+]))]
+pub struct RawAttribute {
+    /// The attribute's name, unique among the units' (or the leaders') attributes: scenarios,
+    /// conditions and effects name it (`strength_points`).
+    #[schemars(with = "Identifier")]
+    pub name: String,
+    /// Its type: `int`, `choice`, `choices`, `flag` or `text`.
+    #[serde(rename = "type")]
+    pub kind: RawAttributeKind,
+    /// Its name for people ("Strength Points (current)"); without it, the name with spaces
+    /// for `_`.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// The lowest value an `int` attribute may take.
+    #[serde(default)]
+    pub min: Option<i64>,
+    /// The highest value an `int` attribute may take.
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// The names a `choice` or `choices` attribute may take (`[infantry, heavy_cavalry]`).
+    #[serde(default)]
+    pub choices: Option<Vec<RawScalar>>,
+    /// The rule reference, as the printed rules number it ("1.3.3").
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// A short help for whoever fills it in ("1 minimum … 3 Elite").
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// A phase, segment or step of the Sequence of Play.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    /// The step's id, unique in the whole Sequence of Play: schedules, reveals and a clock's
+    /// phases name it (`d1_intelligence`).
+    #[schemars(with = "Identifier")]
+    pub id: String,
+    /// Its name as printed ("Step O6: Retreat").
+    pub name: String,
+    /// The rule reference, as the printed rules number it.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What happens in it, in the text's words.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The ids of the procedures resolved in this step.
+    #[serde(default)]
+    #[schemars(with = "Vec<Identifier>")]
+    pub procedures: Vec<String>,
+    /// The ids of the decks or cups drawn from in this step (see `decks`).
+    #[serde(default)]
+    #[schemars(with = "Vec<Identifier>")]
+    pub decks: Vec<String>,
+    /// Whether its procedures must be resolved before the game moves on.
+    #[serde(default)]
+    pub mandatory: bool,
+    /// When the step happens, if not every turn, in words ("from turn 3 on").
+    #[serde(default)]
+    pub when: Option<String>,
+    /// Only after the last turn (the end of the scenario), never between turns.
+    #[serde(default)]
+    pub scenario_end: bool,
+    /// Its segments or steps, in order; a step without sub-steps is a leaf, where the game
+    /// stops.
+    #[serde(default)]
+    pub steps: Vec<RawStep>,
+}
+
+/// One reading of an ambiguous rule.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRulingOption {
+    /// The reading's id, as `--ruling ID=OPTION`, conditions and expressions
+    /// (`ruling_<id> == "OPTION"`) name it.
+    pub id: String,
+    /// What this reading means.
+    pub text: String,
+}
+
+/// A status marker a counter can carry.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStatus {
+    /// The marker's id, as effects (`{kind: status, status: disrupted}`), conditions and the
+    /// journal name it.
+    #[schemars(with = "Identifier")]
+    pub id: String,
+    /// Its name as printed ("Disrupted").
+    pub label: String,
+    /// The rule reference, as the printed rules number it.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What it means, in the text's terms.
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// A deck of cards or a cup of markers drawn without replacement: what the text says is in
+/// it, and what it does not say (never an invented composition).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeck {
+    /// The deck's id, as steps (`decks:`), the command line and the journal name it
+    /// (`command_markers`).
+    #[schemars(with = "Identifier")]
+    pub id: String,
+    /// Its name as printed ("Command markers").
+    pub name: String,
+    /// `deck` (cards, shuffled) or `cup` (markers, drawn blind).
+    pub kind: RawDeckKind,
+    /// What is in it at the start, as the text gives it; empty when the text does not say
+    /// (then `missing` says why).
+    #[serde(default)]
+    pub items: Vec<RawDeckItem>,
+    /// How many it holds, when the text says ("a deck of 36 cards"); the items must add up to
+    /// it.
+    #[serde(default)]
+    pub size: Option<u32>,
+    /// What the text does not give and where it is (a card, the components): required when
+    /// `items` is empty; the umpire fills the deck in the game.
+    #[serde(default)]
+    pub missing: Option<String>,
+    /// When what was drawn goes back in: `never` (the default), `when_empty`, `by_hand`.
+    #[serde(default)]
+    pub refill: RawRefill,
+    /// Draws are secret (a hand of cards): only Control and the drawing side see them.
+    #[serde(default)]
+    pub hidden: bool,
+    /// Each side has its own (each player's cup of Seizure Counters).
+    #[serde(default)]
+    pub per_side: bool,
+    /// The rule reference, as the printed rules number it ("Rule 4, Rule 4.1").
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// How it is used, in the text's terms.
+    #[serde(default)]
+    pub help: Option<String>,
+}
+
+/// Cards or markers.
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawDeckKind {
+    /// A deck of cards.
+    Deck,
+    /// A cup (or any opaque container) of markers.
+    Cup,
+}
+
+/// When what was drawn goes back in.
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RawRefill {
+    /// Never by itself (the umpire returns or refills by hand when the rules say).
+    #[default]
+    Never,
+    /// When a draw finds it empty, the drawn ones are shuffled back in first.
+    WhenEmpty,
+    /// At a moment the rules name (each turn…): the umpire refills it.
+    ByHand,
+}
+
+/// One kind of card or marker and how many there are.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeckItem {
+    /// Its name as printed, once per deck ("Seizure Opportunity").
+    pub name: String,
+    /// How many there are, at least 1.
+    pub count: u32,
+}
+
+/// A ruling the umpire can switch: the question, its readings and the one in force. Expressions
+/// read the reading in force as `ruling_<id>` (text).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRuling {
+    /// The ruling's id, unique in the ruleset (`--ruling ID=OPTION`; `ruling_<id>` in
+    /// expressions).
+    #[schemars(with = "Identifier")]
+    pub id: String,
+    /// The rule reference of the ambiguous rule, as the printed rules number it.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The question: what is ambiguous and why the default was chosen.
+    pub text: String,
+    /// The readings the umpire may choose between, at least two.
+    pub options: Vec<RawRulingOption>,
+    /// The id of the reading in force unless the umpire switches it (one of `options`).
+    pub default: String,
+}
+
+/// A custom die: its faces, each with a value, an optional label and weight.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDie {
+    /// Its name in dice notation: `d` then letters, digits or `_` (`dcmd`, so `2dcmd` throws
+    /// two).
+    #[schemars(regex(pattern = r"^d[A-Za-z0-9_]+$"))]
+    pub name: String,
+    /// Its faces, at least one.
+    pub faces: Vec<RawFace>,
+    /// The rule reference, as the printed rules number it. Documentation for people reading
+    /// the YAML; the engine does not use it.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub rule: Option<String>,
+    /// The lines of the text extraction it comes from (provenance; the engine does not use
+    /// it).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub source: Option<String>,
+}
+
+/// A face of a custom die.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFace {
+    /// The number the face counts as.
+    pub value: i64,
+    /// What is printed on it, when not the number (a symbol: "Flag").
+    #[serde(default)]
+    pub label: Option<String>,
+    /// How many times as likely as a face of weight 1 it comes up (default 1; 0 is refused).
+    #[serde(default)]
+    pub weight: Option<u32>,
+}
