@@ -14,11 +14,12 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use umpire::app::{
     CHART_RESULT_LABEL, Command, Desk, DeskApp, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, GameDesk,
     MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, SKIP_REASON_LABEL,
-    UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
+    UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL, UiCommand, move_action,
 };
 use umpire::game::hex::HexId;
+use umpire::game::names::CounterId;
 use umpire::game::scenario::Position;
-use umpire::game::{CounterChange, Event, EventKind, Game};
+use umpire::game::{Action, CounterChange, Event, EventKind, Game};
 use umpire::rules::{Library, SourceFile};
 
 /// A fresh folder for one test's game file.
@@ -314,7 +315,7 @@ fn ctrl_k_opens_the_command_palette_listing_every_command() {
             .is_some(),
         "the palette is open"
     );
-    for c in Command::ALL {
+    for c in UiCommand::ALL {
         assert!(
             harness
                 .query_all_by_label_contains(c.label())
@@ -862,22 +863,19 @@ fn game_actions_are_commands_with_their_parameters() {
         .expect("the Gendarmes")
         .clone();
     for command in [
-        Command::Move {
-            counters: force.clone(),
-            to: to.clone(),
-        },
-        Command::Edit {
-            counter: unit.clone(),
+        Command::Act(move_action(&force, to.clone())),
+        Command::Act(Action::Edit {
+            counter: CounterId::new(unit.clone()),
             edit: umpire::game::Edit::Status {
                 status: "disrupted".into(),
                 on: true,
             },
             note: Some("crossed the Adda in the dark".into()),
-        },
-        Command::Skip {
+        }),
+        Command::Act(Action::Skip {
             item,
             reason: "not played today".into(),
-        },
+        }),
     ] {
         harness.state_mut().shell.queue.push(command);
         harness.run();
@@ -908,24 +906,32 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
     let path = temp_game("add");
     let mut harness = desk_on(&path, &scenario("s1_venice"));
     harness.run();
-    harness.state_mut().shell.queue.push(Command::AddCounter {
-        name: "Venetian Militia (raised at Brescia)".into(),
-        side: "venetian".into(),
-        kind: umpire::game::scenario::CounterKind::Unit,
-        at: Position::Hex("2849".into()),
-        attributes: vec![("strength_points".into(), "3".into())],
-        note: Some("raised by the Serenissima".into()),
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::AddCounter {
+            name: "Venetian Militia (raised at Brescia)".into(),
+            side: "venetian".into(),
+            kind: umpire::game::scenario::CounterKind::Unit,
+            at: Position::Hex("2849".into()),
+            attributes: vec![("strength_points".into(), "3".into())],
+            note: Some("raised by the Serenissima".into()),
+        }));
     harness.run();
     // The same name again is refused: names stay unique.
-    harness.state_mut().shell.queue.push(Command::AddCounter {
-        name: "Venetian Militia (raised at Brescia)".into(),
-        side: "venetian".into(),
-        kind: umpire::game::scenario::CounterKind::Unit,
-        at: Position::Hex("2849".into()),
-        attributes: Vec::new(),
-        note: None,
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::AddCounter {
+            name: "Venetian Militia (raised at Brescia)".into(),
+            side: "venetian".into(),
+            kind: umpire::game::scenario::CounterKind::Unit,
+            at: Position::Hex("2849".into()),
+            attributes: Vec::new(),
+            note: None,
+        }));
     harness.run();
     assert_eq!(
         journal(&path).len(),
@@ -948,11 +954,15 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
         !labels_containing(&harness, "put on the table at hex 2849 (Brescia)").is_empty(),
         "the journal says it in words"
     );
-    harness.state_mut().shell.queue.push(Command::Edit {
-        counter: id.clone(),
-        edit: umpire::game::Edit::Remove,
-        note: Some("disbanded".into()),
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::Edit {
+            counter: CounterId::new(id.clone()),
+            edit: umpire::game::Edit::Remove,
+            note: Some("disbanded".into()),
+        }));
     harness.run();
     let game = Game::open(&path, &Library::shipped()).expect("replays");
     assert!(game.state().counters[&id].removed.is_some());
@@ -1014,13 +1024,10 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                 assert!(force.len() >= 3, "{force:?}");
                 run(
                     &mut harness,
-                    Command::Move {
-                        counters: force,
-                        to: Position::Hex("2833".into()),
-                    },
+                    Command::Act(move_action(&force, Position::Hex("2833".into()))),
                 );
             }
-            "d1_intelligence" => run(&mut harness, Command::RevealContacts),
+            "d1_intelligence" => run(&mut harness, Command::Ui(UiCommand::RevealContacts)),
             "step_4b" => {
                 let attackers: Vec<String> = stack_at(&harness, "2833")
                     .into_iter()
@@ -1032,23 +1039,26 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                     .into_iter()
                     .filter(|id| !id.eq(&id_of(&harness, "Vitelli")))
                     .collect();
-                run(&mut harness, Command::OpenProcedure("assault".into()));
+                run(
+                    &mut harness,
+                    Command::Ui(UiCommand::OpenProcedure("assault".into())),
+                );
                 for counter in attackers {
                     run(
                         &mut harness,
-                        Command::AddToRole {
+                        Command::Ui(UiCommand::AddToRole {
                             role: "attacker".into(),
                             counter,
-                        },
+                        }),
                     );
                 }
                 for counter in defenders {
                     run(
                         &mut harness,
-                        Command::AddToRole {
+                        Command::Ui(UiCommand::AddToRole {
                             role: "defender".into(),
                             counter,
-                        },
+                        }),
                     );
                 }
                 {
@@ -1083,14 +1093,14 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                 }
                 run(
                     &mut harness,
-                    Command::OpenProcedure("discipline_check".into()),
+                    Command::Ui(UiCommand::OpenProcedure("discipline_check".into())),
                 );
                 run(
                     &mut harness,
-                    Command::AddToRole {
+                    Command::Ui(UiCommand::AddToRole {
                         role: "unit".into(),
                         counter: vitelli_infantry.clone(),
-                    },
+                    }),
                 );
                 {
                     let g = harness.state_mut().game.as_mut().expect("game");
@@ -1109,26 +1119,26 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                 // The loss and the marker, by hand, with the results as the note.
                 run(
                     &mut harness,
-                    Command::Edit {
-                        counter: vitelli_infantry.clone(),
+                    Command::Act(Action::Edit {
+                        counter: CounterId::new(vitelli_infantry.clone()),
                         edit: umpire::game::Edit::Set {
                             attribute: "strength_points".into(),
                             value: "1".into(),
                             seen: umpire::game::Seen::Unchecked,
                         },
                         note: Some("Assault D1".into()),
-                    },
+                    }),
                 );
                 run(
                     &mut harness,
-                    Command::Edit {
-                        counter: vitelli_infantry.clone(),
+                    Command::Act(Action::Edit {
+                        counter: CounterId::new(vitelli_infantry.clone()),
                         edit: umpire::game::Edit::Status {
                             status: "disrupted".into(),
                             on: true,
                         },
                         note: Some("Discipline D".into()),
-                    },
+                    }),
                 );
             }
             _ => {}
@@ -1145,18 +1155,18 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
             .pending;
         for p in pending.into_iter().filter(|p| !p.done) {
             if p.credit.is_some() {
-                run(&mut harness, Command::Credit { item: p.key });
+                run(&mut harness, Command::Act(Action::Credit { item: p.key }));
             } else if p.mandatory {
                 run(
                     &mut harness,
-                    Command::Skip {
+                    Command::Act(Action::Skip {
                         item: p.key,
                         reason: umpire::app::SKIP_REASONS[0].into(),
-                    },
+                    }),
                 );
             }
         }
-        run(&mut harness, Command::Next);
+        run(&mut harness, Command::Ui(UiCommand::Next));
     }
     let game = Game::open(&path, &Library::shipped()).expect("the journal replays");
     let unit = game
@@ -1221,7 +1231,7 @@ fn reinforcements_are_placed_from_their_pending_item() {
                     .state_mut()
                     .shell
                     .queue
-                    .push(Command::Move { counters, to });
+                    .push(Command::Act(move_action(&counters, to)));
                 harness.run();
             }
             assert_eq!(
@@ -1240,19 +1250,23 @@ fn reinforcements_are_placed_from_their_pending_item() {
         }
         for p in pending.into_iter().filter(|p| !p.done) {
             let c = if p.credit.is_some() {
-                Command::Credit { item: p.key }
+                Command::Act(Action::Credit { item: p.key })
             } else if p.mandatory {
-                Command::Skip {
+                Command::Act(Action::Skip {
                     item: p.key,
                     reason: umpire::app::SKIP_REASONS[0].into(),
-                }
+                })
             } else {
                 continue;
             };
             harness.state_mut().shell.queue.push(c);
             harness.run();
         }
-        harness.state_mut().shell.queue.push(Command::Next);
+        harness
+            .state_mut()
+            .shell
+            .queue
+            .push(Command::Ui(UiCommand::Next));
         harness.run();
     }
     assert!(placed, "the scenario's reinforcements came up");
@@ -1270,7 +1284,11 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
             .query_by_label(umpire::app::EDIT_NOTE_LABEL)
             .is_none()
     );
-    harness.state_mut().shell.queue.push(Command::HandChanges);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::HandChanges));
     harness.run();
     // Applied after the frame that queued it; the next frame shows it.
     harness.run();
@@ -1284,19 +1302,19 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
         .state_mut()
         .shell
         .queue
-        .push(Command::ToggleCounters);
+        .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
     assert!(harness.state().game.as_ref().expect("game").hide_counters);
     harness
         .state_mut()
         .shell
         .queue
-        .push(Command::ToggleCounters);
+        .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
     assert!(!harness.state().game.as_ref().expect("game").hide_counters);
     assert!(
-        Command::ALL.contains(&Command::HandChanges)
-            && Command::ALL.contains(&Command::ToggleCounters)
+        UiCommand::ALL.contains(&UiCommand::HandChanges)
+            && UiCommand::ALL.contains(&UiCommand::ToggleCounters)
     );
 }
 
@@ -1312,13 +1330,18 @@ fn the_cup_is_filled_drawn_and_its_odds_shown_at_the_desk() {
         !labels_containing(&harness, "The text does not give what is in it").is_empty(),
         "the panel says what the text does not give"
     );
-    harness.state_mut().shell.queue.push(Command::Deck {
-        deck: "command_markers".into(),
-        owner: None,
-        op: umpire::game::DeckOp::Fill {
-            items: vec![("Venetian A".into(), 2), ("Austrian A".into(), 1)],
-        },
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::Deck {
+            deck: "command_markers".into(),
+            owner: None,
+            op: umpire::game::DeckOp::Fill {
+                items: vec![("Venetian A".into(), 2), ("Austrian A".into(), 1)],
+            },
+            reason: None,
+        }));
     harness.run();
     harness.run();
     assert!(
@@ -1384,7 +1407,11 @@ fn the_players_view_starts_rotates_its_links_and_stops_from_the_desk() {
         harness.state().shell.players.links().is_empty(),
         "off by default"
     );
-    harness.state_mut().shell.queue.push(Command::PlayersView);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::PlayersView));
     harness.run();
     harness.run();
     type_into(&mut harness, PLAYERS_BIND_LABEL, "127.0.0.1:0");
@@ -1518,13 +1545,16 @@ fn another_procedure_opens_with_no_counters() {
             .expect("the Gendarmes")
             .to_string()
     };
-    run(&mut harness, Command::OpenProcedure("assault".into()));
     run(
         &mut harness,
-        Command::AddToRole {
+        Command::Ui(UiCommand::OpenProcedure("assault".into())),
+    );
+    run(
+        &mut harness,
+        Command::Ui(UiCommand::AddToRole {
             role: "attacker".into(),
             counter: gendarmes.clone(),
-        },
+        }),
     );
     assert_eq!(
         harness.state().game.as_ref().expect("game").roles()["attacker"],
@@ -1532,7 +1562,7 @@ fn another_procedure_opens_with_no_counters() {
     );
     run(
         &mut harness,
-        Command::OpenProcedure("discipline_check".into()),
+        Command::Ui(UiCommand::OpenProcedure("discipline_check".into())),
     );
     let g = harness.state().game.as_ref().expect("game");
     assert!(

@@ -14,8 +14,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    Command, Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL,
-    MegagameFilter,
+    Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
+    UiCommand,
 };
 use umpire::game::event::{ClockAction, EventKind};
 use umpire::game::{Event, Game};
@@ -109,7 +109,7 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
     );
     assert!(!labels_containing(&harness, "not started").is_empty());
 
-    click(&mut harness, Command::ClockStart.label());
+    click(&mut harness, UiCommand::ClockStart.label());
     assert_eq!(
         clock_actions(&path),
         vec![ClockAction::Start {
@@ -125,14 +125,14 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
     assert_eq!(stepped, 1);
     assert!(!labels_containing(&harness, "running").is_empty());
 
-    click(&mut harness, Command::ClockHold.label());
+    click(&mut harness, UiCommand::ClockHold.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Hold));
     assert!(!labels_containing(&harness, "HELD").is_empty());
 
-    click(&mut harness, Command::ClockResume.label());
+    click(&mut harness, UiCommand::ClockResume.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Resume));
 
-    click(&mut harness, Command::ClockAdvance.label());
+    click(&mut harness, UiCommand::ClockAdvance.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Advance));
     assert!(!labels_containing(&harness, "Phase 2/6").is_empty());
     assert!(

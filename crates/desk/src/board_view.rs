@@ -4,7 +4,7 @@
 
 use eframe::egui::{self, Color32, RichText, Ui};
 
-use super::commands::Command;
+use super::commands::{Command, move_action};
 use super::game::GameDesk;
 use umpire_core::game::board::board;
 
@@ -128,7 +128,7 @@ impl GameDesk {
             self.select(Some(&id));
         }
         for (counters, to) in moves {
-            queue.push(Command::Move { counters, to });
+            queue.push(Command::Act(move_action(&counters, to)));
         }
     }
 }

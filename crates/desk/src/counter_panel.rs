@@ -5,12 +5,13 @@
 
 use eframe::egui::{self, RichText, Ui};
 
-use super::commands::Command;
+use super::commands::{Command, UiCommand};
 use super::game::GameDesk;
 use super::game_view::{FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL};
-use umpire_core::game::Edit;
+use umpire_core::game::names::CounterId;
 use umpire_core::game::scenario::{CounterKind, Position};
 use umpire_core::game::words::{attribute_value_words, attribute_words, side_words};
+use umpire_core::game::{Action, Edit};
 use umpire_core::rules::{AttributeKind, AttributeSpec};
 
 /// Label of the note field of a hand change.
@@ -172,10 +173,13 @@ impl GameDesk {
                 };
                 for role in roles {
                     if ui.small_button(format!("Add to {role}")).clicked() {
-                        queue.push(Command::AddToRole {
-                            role: role.clone(),
-                            counter: id.clone(),
-                        });
+                        queue.push(
+                            UiCommand::AddToRole {
+                                role: role.clone(),
+                                counter: id.clone(),
+                            }
+                            .into(),
+                        );
                     }
                 }
             });
@@ -197,7 +201,7 @@ impl GameDesk {
             )
             .labelled_by(label.id);
             if ui.button(MOVE_LABEL).clicked() {
-                queue.push(Command::MoveSelected);
+                queue.push(UiCommand::MoveSelected.into());
             }
         });
         self.hand_changes_ui(ui, queue, &id, c.kind);
@@ -463,11 +467,11 @@ impl GameDesk {
                 }
                 if let Some(edit) = edit {
                     let note = Some(self.edit_note.trim().to_string()).filter(|n| !n.is_empty());
-                    queue.push(Command::Edit {
-                        counter: id.to_string(),
+                    queue.push(Command::Act(Action::Edit {
+                        counter: CounterId::new(id),
                         edit,
                         note,
-                    });
+                    }));
                 }
             });
     }
@@ -559,7 +563,7 @@ impl GameDesk {
                             {
                                 attributes.push((s.clone(), a.strength.trim().to_string()));
                             }
-                            queue.push(Command::AddCounter {
+                            queue.push(Command::Act(Action::AddCounter {
                                 name: a.name.trim().to_string(),
                                 side: a.side.clone(),
                                 kind: if a.leader {
@@ -571,7 +575,7 @@ impl GameDesk {
                                 attributes,
                                 note: Some(self.edit_note.trim().to_string())
                                     .filter(|n| !n.is_empty()),
-                            });
+                            }));
                         }
                         Err(e) => {
                             self.refuse(&e.to_string());

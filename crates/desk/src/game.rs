@@ -18,6 +18,7 @@ use umpire_core::rules::{Library, SourceFile, Value};
 
 use eframe::egui;
 
+use super::commands::{UiCommand, move_action};
 use super::desk::{Desk, split_faces};
 
 /// Where a resolution stands in the resolve panel.
@@ -658,31 +659,6 @@ impl GameDesk {
         self.act(Action::Redo)
     }
 
-    /// Skips a pending item with the reason typed in [`GameDesk::skip_reason`].
-    pub fn skip(&mut self, item: &str) -> bool {
-        let done = self.act(Action::Skip {
-            item: item.to_string(),
-            reason: self.skip_reason.trim().to_string(),
-        });
-        if done {
-            self.skip_reason.clear();
-        }
-        done
-    }
-
-    /// Records a pending item that credits an amount (scheduled APs to the AP marker).
-    pub fn credit(&mut self, item: &str) -> bool {
-        self.act(Action::Credit {
-            item: item.to_string(),
-        })
-    }
-
-    /// Records the note typed in [`GameDesk::note`].
-    pub fn add_note(&mut self) -> bool {
-        let text = self.note.clone();
-        self.note_text(&text)
-    }
-
     /// The exact odds of a notation typed in the desk, worked out once per notation and within a
     /// quarter of a second (a notation past it is refused at once, saying what fits).
     pub fn any_roll_odds(&mut self, notation: &str) -> AnyRollOdds {
@@ -721,79 +697,189 @@ impl GameDesk {
         odds
     }
 
-    /// Works a deck or cup, saying what went wrong when it is refused.
-    pub fn deck_action(
-        &mut self,
-        deck: &str,
-        owner: Option<String>,
-        op: umpire_core::game::DeckOp,
-    ) -> bool {
-        let fill = matches!(op, umpire_core::game::DeckOp::Fill { .. });
-        let done = self.act(Action::Deck {
-            deck: deck.to_string(),
-            owner,
-            op,
-            reason: None,
-        });
-        if done && fill {
-            self.deck_panel.fill.clear();
-        }
-        done
-    }
-
-    /// Records a note in the journal.
-    pub fn note_text(&mut self, text: &str) -> bool {
-        let text = text.trim().to_string();
-        if text.is_empty() {
-            self.message = Some("type the note first".into());
-            return false;
-        }
-        let done = self.act(Action::Note { text });
-        if done {
-            self.note.clear();
-        }
-        done
-    }
-
-    /// Skips a pending item for the reason given.
-    pub fn skip_with(&mut self, item: &str, reason: &str) -> bool {
-        self.skip_reason = reason.to_string();
-        self.skip(item)
-    }
-
-    /// A hand change of a counter, with the umpire's note.
-    pub fn edit(
-        &mut self,
-        counter: &str,
-        edit: umpire_core::game::Edit,
-        note: Option<String>,
-    ) -> bool {
-        let set = match &edit {
-            umpire_core::game::Edit::Set { attribute, .. } => Some(attribute.clone()),
-            _ => None,
+    /// Runs one of the desk's own commands on the game (the shell runs those about dialogs
+    /// and screens); a refusal becomes the desk's message.
+    pub fn run(&mut self, command: UiCommand) {
+        let _done = match command {
+            UiCommand::Undo => self.undo(),
+            UiCommand::Redo => self.redo(),
+            UiCommand::Next => self.next_step(),
+            UiCommand::Back => self.back_step(),
+            UiCommand::Roll => self.roll(),
+            UiCommand::UsePhysical => self.use_physical(),
+            UiCommand::UseChartResult => self.use_chart_result(),
+            UiCommand::ApplyEffects => self.apply_effects(),
+            UiCommand::MoveSelected => self.move_selected_to_typed(),
+            UiCommand::Deselect => {
+                self.select(None);
+                true
+            }
+            UiCommand::ZoomIn => {
+                self.zoom = (self.zoom * 1.25).min(80.0);
+                true
+            }
+            UiCommand::ZoomOut => {
+                self.zoom = (self.zoom / 1.25).max(4.0);
+                true
+            }
+            UiCommand::ResetView => {
+                self.fitted = false;
+                self.fit_all = true;
+                true
+            }
+            UiCommand::ClockStart => self.clock_start(),
+            UiCommand::ClockHold => self.clock_hold(),
+            UiCommand::ClockResume => self.clock_resume(),
+            UiCommand::ClockAdvance => self.clock_advance(),
+            UiCommand::Ledgers => self.toggle_ledgers(),
+            UiCommand::SeeAsUmpire => self.see_as(None),
+            UiCommand::SeeAsNextSide => self.see_next_side(),
+            UiCommand::SeeAsSide(i) => self.see_side_at(usize::from(i)),
+            UiCommand::RevealContacts => self.reveal_contacts(),
+            UiCommand::ToggleCounters => {
+                self.hide_counters = !self.hide_counters;
+                true
+            }
+            UiCommand::HandChanges => {
+                self.open_hand_changes = self.selected.is_some();
+                if self.selected.is_none() {
+                    self.refuse("select a counter first");
+                }
+                true
+            }
+            UiCommand::AddToRole { role, counter } => {
+                self.add_to_role(&role, &counter);
+                true
+            }
+            UiCommand::RemoveFromRole { role, counter } => {
+                self.remove_from_role(&role, &counter);
+                true
+            }
+            UiCommand::OpenProcedure(id) => {
+                self.select_procedure(&id);
+                true
+            }
+            UiCommand::ConfirmChartResult => self.confirm_chart_result(),
+            UiCommand::Palette
+            | UiCommand::NewGame
+            | UiCommand::OpenGame
+            | UiCommand::ShowGame
+            | UiCommand::ShowProcedures
+            | UiCommand::Print
+            | UiCommand::PlayersView
+            | UiCommand::ChartEditor
+            | UiCommand::MapUnderlay
+            | UiCommand::VerifyGame
+            | UiCommand::ExportGame => true,
         };
-        let done = self.act(Action::Edit {
-            counter: CounterId::new(counter),
-            edit,
-            note,
-        });
-        if done {
-            self.edit_note.clear();
-            self.edit_values.clear();
-            self.edit_seen.clear();
-        } else if let Some(attribute) = set {
-            // Refused (another desk changed it, say): the umpire has now seen the value as it
-            // is, so pressing Set again sets theirs anyway.
-            let now = self
-                .game
-                .state()
-                .counters
-                .get(counter)
-                .and_then(|c| c.attributes.get(&attribute))
-                .cloned();
-            self.edit_seen.insert(attribute, now);
-        }
+    }
+
+    /// Records an action a panel built ([`crate::Command::Act`]), with what the desk does around
+    /// it: a note with no text is refused, a move to where the counters already are is not
+    /// made; the fields the action was typed in are cleared once it is recorded (a note, a
+    /// skip's reason, a deck's fill, a hand change's form, a new counter, an override) and a
+    /// move drops the split. Returns whether it was recorded.
+    pub fn perform(&mut self, action: Action) -> bool {
+        let Some(action) = self.prepare(action) else {
+            return false;
+        };
+        let done = self.act(action.clone());
+        self.settle(&action, done);
         done
+    }
+
+    /// An action as the desk records it (text trimmed), or None when it is not made: a note
+    /// with no text (said), counters already where they would move (nothing to do).
+    fn prepare(&mut self, action: Action) -> Option<Action> {
+        let all_there = |desk: &GameDesk, ids: &[&str], to: &Position| {
+            ids.iter().all(|id| {
+                desk.game
+                    .state()
+                    .counters
+                    .get(*id)
+                    .is_some_and(|c| c.position == *to)
+            })
+        };
+        match action {
+            Action::Note { text } => {
+                let text = text.trim().to_string();
+                if text.is_empty() {
+                    self.message = Some("type the note first".into());
+                    return None;
+                }
+                Some(Action::Note { text })
+            }
+            Action::Skip { item, reason } => Some(Action::Skip {
+                item,
+                reason: reason.trim().to_string(),
+            }),
+            Action::Override {
+                of,
+                outcome,
+                reason,
+            } => Some(Action::Override {
+                of,
+                outcome: outcome.trim().to_string(),
+                reason: reason.trim().to_string(),
+            }),
+            Action::Move { counter, to } => {
+                if all_there(self, &[counter.as_str()], &to) {
+                    return None;
+                }
+                self.move_target = None;
+                Some(Action::Move { counter, to })
+            }
+            Action::MoveStack { counters, to } => {
+                let ids: Vec<&str> = counters.iter().map(CounterId::as_str).collect();
+                if ids.is_empty() || all_there(self, &ids, &to) {
+                    return None;
+                }
+                self.move_target = None;
+                Some(Action::MoveStack { counters, to })
+            }
+            other => Some(other),
+        }
+    }
+
+    /// What the desk does once an action was recorded (`done`) or refused.
+    fn settle(&mut self, action: &Action, done: bool) {
+        match action {
+            Action::Skip { .. } if done => self.skip_reason.clear(),
+            Action::Note { .. } if done => self.note.clear(),
+            Action::Deck {
+                op: umpire_core::game::DeckOp::Fill { .. },
+                ..
+            } if done => self.deck_panel.fill.clear(),
+            Action::Move { .. } | Action::MoveStack { .. } if done => self.split.clear(),
+            Action::AddCounter { .. } if done => self.adding = NewCounter::default(),
+            Action::Override { of, .. } if done => {
+                self.override_outcome.clear();
+                self.override_reason.clear();
+                self.load_proposals(*of);
+            }
+            Action::Edit { .. } if done => {
+                self.edit_note.clear();
+                self.edit_values.clear();
+                self.edit_seen.clear();
+            }
+            Action::Edit {
+                counter,
+                edit: umpire_core::game::Edit::Set { attribute, .. },
+                ..
+            } => {
+                // Refused (another desk changed it, say): the umpire has now seen the value as
+                // it is, so pressing Set again sets theirs anyway.
+                let now = self
+                    .game
+                    .state()
+                    .counters
+                    .get(counter.as_str())
+                    .and_then(|c| c.attributes.get(attribute))
+                    .cloned();
+                self.edit_seen.insert(attribute.clone(), now);
+            }
+            _ => {}
+        }
     }
 
     /// Selects a counter (None: clears the selection).
@@ -817,36 +903,6 @@ impl GameDesk {
                 Position::OffMap(_) => String::new(),
             };
         }
-    }
-
-    /// Moves counters as one entry (a stack, a Force, a split-off group); one counter as a
-    /// plain move. Clears the split and a pending "Move here".
-    pub fn move_counters(&mut self, ids: &[String], to: Position) -> bool {
-        let already = ids.iter().all(|id| {
-            self.game
-                .state()
-                .counters
-                .get(id)
-                .is_some_and(|c| c.position == to)
-        });
-        if ids.is_empty() || already {
-            return false;
-        }
-        self.move_target = None;
-        let done = match ids {
-            [one] => self.act(Action::Move {
-                counter: CounterId::new(one.as_str()),
-                to,
-            }),
-            _ => self.act(Action::MoveStack {
-                counters: ids.iter().map(|id| CounterId::new(id.as_str())).collect(),
-                to,
-            }),
-        };
-        if done {
-            self.split.clear();
-        }
-        done
     }
 
     /// What a drag from a stack moves: the counters split off in the inspector when they
@@ -909,7 +965,7 @@ impl GameDesk {
             return false;
         }
         let group = self.selected_group();
-        self.move_counters(&group, to)
+        self.perform(move_action(&group, to))
     }
 
     /// Moves the selected counter to the place typed in [`GameDesk::move_to`]: a hex id on a
@@ -1358,32 +1414,6 @@ impl GameDesk {
         };
         let changes = self.changes_to_apply();
         self.act(Action::ApplyEffects { of, changes })
-    }
-
-    /// Replaces the last resolution's outcome with the one typed, for the reason typed.
-    pub fn override_result(&mut self) -> bool {
-        let Some(of) = self.resolved.as_ref().map(|r| r.seq) else {
-            self.message = Some("nothing to override: resolve a procedure first".into());
-            return false;
-        };
-        let (outcome, reason) = (self.override_outcome.clone(), self.override_reason.clone());
-        self.override_with(of, &outcome, &reason)
-    }
-
-    /// Replaces the outcome of the resolution at entry `of`, for the reason given.
-    pub fn override_with(&mut self, of: u64, outcome: &str, reason: &str) -> bool {
-        let action = Action::Override {
-            of,
-            outcome: outcome.trim().to_string(),
-            reason: reason.trim().to_string(),
-        };
-        let done = self.act(action);
-        if done {
-            self.override_outcome.clear();
-            self.override_reason.clear();
-            self.load_proposals(of);
-        }
-        done
     }
 
     /// Whether an event stands (is not undone).

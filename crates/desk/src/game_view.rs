@@ -4,11 +4,12 @@
 
 use eframe::egui::{self, Color32, RichText, Ui};
 
-use super::commands::Command;
+use super::commands::{Command, UiCommand, move_action};
 use super::game::{EVENT_KINDS, GameDesk};
 use super::view::{
     CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, ROLL_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
 };
+use umpire_core::game::Action;
 use umpire_core::resolve::describe_effect;
 use umpire_core::rules::GeometryKind;
 
@@ -145,8 +146,8 @@ impl GameDesk {
                             .strong()
                             .color(Color32::from_rgb(90, 60, 0)),
                     );
-                    if ui.small_button(Command::SeeAsUmpire.label()).clicked() {
-                        queue.push(Command::SeeAsUmpire);
+                    if ui.small_button(UiCommand::SeeAsUmpire.label()).clicked() {
+                        queue.push(UiCommand::SeeAsUmpire.into());
                     }
                 });
         }
@@ -170,14 +171,14 @@ impl GameDesk {
                 .on_hover_text("Step back (B)")
                 .clicked()
             {
-                queue.push(Command::Back);
+                queue.push(UiCommand::Back.into());
             }
             if ui
                 .button(RichText::new(NEXT_LABEL).strong())
                 .on_hover_text("Advance the Sequence of Play (N)")
                 .clicked()
             {
-                queue.push(Command::Next);
+                queue.push(UiCommand::Next.into());
             }
         });
         if let Some(m) = self.message() {
@@ -230,7 +231,7 @@ impl GameDesk {
                         ui.label(RichText::new("Next:").small().color(accent));
                     }
                     if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
-                        queue.push(Command::RevealContacts);
+                        queue.push(UiCommand::RevealContacts.into());
                     }
                     if p.key.starts_with("reinforcements:") {
                         for (counters, at) in umpire_core::game::sequence::reinforcements_to_place(
@@ -248,7 +249,7 @@ impl GameDesk {
                                 )
                                 .clicked()
                             {
-                                queue.push(Command::Move { counters, to: at });
+                                queue.push(Command::Act(move_action(&counters, at)));
                             }
                         }
                     }
@@ -311,13 +312,13 @@ impl GameDesk {
             });
         }
         if let Some(p) = open {
-            queue.push(Command::OpenProcedure(p));
+            queue.push(UiCommand::OpenProcedure(p).into());
         }
         if let Some((item, reason)) = skip {
-            queue.push(Command::Skip { item, reason });
+            queue.push(Command::Act(Action::Skip { item, reason }));
         }
         if let Some(item) = credit {
-            queue.push(Command::Credit { item });
+            queue.push(Command::Act(Action::Credit { item }));
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
@@ -499,7 +500,7 @@ impl GameDesk {
                 RichText::new(format!(
                     "Showing the game as {} sees it. Resolving is the umpire's: View → {}.",
                     self.seen_by_name(),
-                    Command::SeeAsUmpire.label()
+                    UiCommand::SeeAsUmpire.label()
                 ))
                 .weak(),
             );
@@ -609,7 +610,7 @@ impl GameDesk {
             });
         }
         if let Some((role, id)) = remove {
-            queue.push(Command::RemoveFromRole { role, counter: id });
+            queue.push(UiCommand::RemoveFromRole { role, counter: id }.into());
         }
         // Inputs the game supplies: from the counters involved, or from the game itself
         // (this turn's weather, the turn), each said with where it came from.
@@ -655,7 +656,7 @@ impl GameDesk {
                 .on_hover_text("Throw the game's app dice (R)")
                 .clicked()
             {
-                queue.push(Command::Roll);
+                queue.push(UiCommand::Roll.into());
             }
             // Never the seed itself: players may be looking at the screen.
             ui.label(RichText::new(format!("next draw {draw}")).weak())
@@ -674,7 +675,7 @@ impl GameDesk {
             )
             .labelled_by(label.id);
             if ui.button(USE_PHYSICAL_LABEL).clicked() {
-                queue.push(Command::UsePhysical);
+                queue.push(UiCommand::UsePhysical.into());
             }
         });
         if let Some(problem) = self.pending_chart().map(str::to_string) {
@@ -711,7 +712,7 @@ impl GameDesk {
                         )
                         .labelled_by(label.id);
                         if ui.button(USE_CHART_LABEL).clicked() {
-                            queue.push(Command::UseChartResult);
+                            queue.push(UiCommand::UseChartResult.into());
                         }
                     });
                     if let Some(code) = self.chart_unconfirmed().map(str::to_string) {
@@ -735,7 +736,7 @@ impl GameDesk {
                             .button(format!("{CONFIRM_CHART_LABEL} \"{code}\""))
                             .clicked()
                         {
-                            queue.push(Command::ConfirmChartResult);
+                            queue.push(UiCommand::ConfirmChartResult.into());
                         }
                     }
                 });
@@ -824,10 +825,13 @@ impl GameDesk {
             ui.label(RichText::new(help.trim()).weak().small());
         }
         let never_filled = state.left() == 0 && state.drawn() == 0 && state.removed.is_empty();
-        let op = |op| Command::Deck {
-            deck: spec.id.clone(),
-            owner: owner.clone(),
-            op,
+        let op = |op| {
+            Command::Act(Action::Deck {
+                deck: spec.id.clone(),
+                owner: owner.clone(),
+                op,
+                reason: None,
+            })
         };
         if never_filled {
             if let Some(missing) = &spec.missing {
@@ -1085,7 +1089,7 @@ impl GameDesk {
                         .on_hover_text(format!("{} change(s) (A)", changes.len()))
                         .clicked()
                     {
-                        queue.push(Command::ApplyEffects);
+                        queue.push(UiCommand::ApplyEffects.into());
                     }
                     ui.label(RichText::new(format!("{} change(s)", changes.len())).weak());
                 });
@@ -1110,11 +1114,11 @@ impl GameDesk {
                             .labelled_by(label.id);
                         });
                         if ui.button("Override the result").clicked() {
-                            queue.push(Command::Override {
+                            queue.push(Command::Act(Action::Override {
                                 of: entry.seq,
-                                outcome: self.override_outcome.clone(),
-                                reason: self.override_reason.clone(),
-                            });
+                                outcome: self.override_outcome.trim().to_string(),
+                                reason: self.override_reason.trim().to_string(),
+                            }));
                         }
                     });
                 egui::CollapsingHeader::new("Explanation")
@@ -1198,7 +1202,9 @@ impl GameDesk {
             ui.add(egui::TextEdit::singleline(&mut self.note).desired_width(200.0))
                 .labelled_by(label.id);
             if ui.button("Add note").clicked() {
-                queue.push(Command::Note(self.note.clone()));
+                queue.push(Command::Act(Action::Note {
+                    text: self.note.trim().to_string(),
+                }));
             }
         });
         self.journal_filters_ui(ui);
@@ -1410,13 +1416,13 @@ fn section_ui(ui: &mut Ui, title: &str) {
 /// The Undo and Redo buttons (the journal and the Sequence-of-Play panel both have them).
 fn undo_redo_ui(ui: &mut Ui, queue: &mut Vec<Command>) {
     if ui.button(UNDO_LABEL).on_hover_text("Ctrl+Z").clicked() {
-        queue.push(Command::Undo);
+        queue.push(UiCommand::Undo.into());
     }
     if ui
         .button(REDO_LABEL)
         .on_hover_text("Ctrl+Shift+Z")
         .clicked()
     {
-        queue.push(Command::Redo);
+        queue.push(UiCommand::Redo.into());
     }
 }

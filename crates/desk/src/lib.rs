@@ -34,7 +34,7 @@ pub use charts::{
     CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, ChartEditor, ChartSource, RulesSetup,
     cell_label, write_atomically,
 };
-pub use commands::Command;
+pub use commands::{Command, UiCommand, action_label, move_action};
 pub use counter_panel::{
     ADD_COUNTER_LABEL, ADD_LABEL, CHANGE_BY_HAND_LABEL, EDIT_NOTE_LABEL, NEW_AT_LABEL,
     NEW_NAME_LABEL, SET_LABEL, TAKE_OFF_LABEL,

@@ -5,7 +5,7 @@
 
 use eframe::egui::{self, Color32, Sense, Stroke, Ui, Vec2, pos2};
 
-use super::commands::Command;
+use super::commands::{Command, move_action};
 use super::game::GameDesk;
 use umpire_core::game::face::{Face, StackFace, Symbol, face, stack_face};
 use umpire_core::game::hex::HexId;
@@ -395,10 +395,7 @@ impl GameDesk {
                 if let Some(t) = target
                     && !ids.is_empty()
                 {
-                    queue.push(Command::Move {
-                        counters: ids,
-                        to: Position::Hex(t),
-                    });
+                    queue.push(Command::Act(move_action(&ids, Position::Hex(t))));
                 }
             }
         }
@@ -451,10 +448,10 @@ impl GameDesk {
                         .button(format!("{MOVE_HERE_LABEL}: {what} to {place}"))
                         .clicked()
                     {
-                        queue.push(Command::Move {
-                            counters: moving.clone(),
-                            to: Position::Hex(target.clone()),
-                        });
+                        queue.push(Command::Act(move_action(
+                            &moving,
+                            Position::Hex(target.clone()),
+                        )));
                         self.move_target = None;
                     }
                     if ui.button(CANCEL_MOVE_LABEL).clicked() {

@@ -10,7 +10,7 @@
 use chrono::Utc;
 use eframe::egui::{self, Color32, RichText, Ui};
 
-use super::commands::Command;
+use super::commands::{Command, UiCommand};
 use super::game::GameDesk;
 use umpire_core::game::Game;
 use umpire_core::game::event::ClockAction;
@@ -289,7 +289,7 @@ impl GameDesk {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let on = self.megagame.as_ref().is_some_and(|m| m.show_ledgers);
                 if ui.selectable_label(on, LEDGERS_LABEL).clicked() {
-                    queue.push(Command::Ledgers);
+                    queue.push(UiCommand::Ledgers.into());
                 }
                 self.filter_ui(ui);
                 ui.separator();
@@ -324,19 +324,19 @@ impl GameDesk {
         )
         .labelled_by(label.id);
         if !s.started || s.finished {
-            if ui.button(Command::ClockStart.label()).clicked() {
-                queue.push(Command::ClockStart);
+            if ui.button(UiCommand::ClockStart.label()).clicked() {
+                queue.push(UiCommand::ClockStart.into());
             }
         } else if s.held {
-            if ui.button(Command::ClockResume.label()).clicked() {
-                queue.push(Command::ClockResume);
+            if ui.button(UiCommand::ClockResume.label()).clicked() {
+                queue.push(UiCommand::ClockResume.into());
             }
-        } else if ui.button(Command::ClockHold.label()).clicked() {
-            queue.push(Command::ClockHold);
+        } else if ui.button(UiCommand::ClockHold.label()).clicked() {
+            queue.push(UiCommand::ClockHold.into());
         }
         if s.started && !s.finished {
-            if ui.button(Command::ClockAdvance.label()).clicked() {
-                queue.push(Command::ClockAdvance);
+            if ui.button(UiCommand::ClockAdvance.label()).clicked() {
+                queue.push(UiCommand::ClockAdvance.into());
             }
             let mut set = false;
             if let Some(m) = &mut self.megagame {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui::{self, RichText, Ui};
 
 use super::charts::{ChartEditor, RulesSetup};
-use super::commands::Command;
+use super::commands::{Command, UiCommand, action_label};
 use super::desk::Desk;
 use super::files::{games_dir, new_game_path, read_recent, remember};
 use super::game::GameDesk;
@@ -277,7 +277,8 @@ impl Shell {
     /// One frame: keyboard, menu bar, the desk shown, dialogs, then the queued commands.
     pub fn frame_ui(&mut self, ui: &mut Ui, desk: &mut Desk, game: &mut Option<GameDesk>) {
         self.poll_work(desk, game);
-        self.queue.extend(Command::pressed(ui.ctx()));
+        self.queue
+            .extend(UiCommand::pressed(ui.ctx()).into_iter().map(Command::Ui));
         egui::Panel::top("menu_bar").show(ui, |ui| self.menu_bar_ui(ui, desk.library(), game));
         if let Some(job) = &self.job {
             let what = job.what.clone();
@@ -321,23 +322,42 @@ impl Shell {
         }
     }
 
-    /// Applies one command.
+    /// Applies one command: the shell's own (dialogs, screens), the procedure desk's (off the
+    /// game), or the game desk's.
     pub fn apply(&mut self, command: Command, desk: &mut Desk, game: &mut Option<GameDesk>) {
+        match command {
+            Command::Ui(c) => self.apply_ui(c, desk, game),
+            Command::Act(action) => match game.as_mut() {
+                None => {
+                    self.message = Some(format!(
+                        "{}: open or start a game first",
+                        action_label(&action)
+                    ));
+                }
+                Some(_) if self.screen != Screen::Game => {}
+                Some(g) => {
+                    g.perform(action);
+                }
+            },
+        }
+    }
+
+    fn apply_ui(&mut self, command: UiCommand, desk: &mut Desk, game: &mut Option<GameDesk>) {
         let on_game = self.screen == Screen::Game;
         let label = command.label();
         match (command, game.as_mut()) {
-            (Command::Palette, _) => {
+            (UiCommand::Palette, _) => {
                 self.palette = !self.palette;
                 self.palette_query.clear();
             }
-            (Command::NewGame, _) => self.new_game = true,
-            (Command::Print, g) => self.print.show(
+            (UiCommand::NewGame, _) => self.new_game = true,
+            (UiCommand::Print, g) => self.print.show(
                 g.as_ref().map(|g| g.path()),
                 g.as_ref().map_or(1, |g| g.game().state().cursor.turn),
             ),
-            (Command::OpenGame, _) => self.open = true,
-            (Command::PlayersView, _) => self.players.open = true,
-            (Command::ChartEditor, _) => {
+            (UiCommand::OpenGame, _) => self.open = true,
+            (UiCommand::PlayersView, _) => self.players.open = true,
+            (UiCommand::ChartEditor, _) => {
                 self.charts.open = true;
                 if self.charts.ruleset.is_empty() {
                     let id = game
@@ -348,139 +368,30 @@ impl Shell {
                     self.charts.ruleset = id;
                 }
             }
-            (Command::VerifyGame, Some(g)) => {
+            (UiCommand::VerifyGame, Some(g)) => {
                 let job = jobs::verify_game(g.path().to_path_buf(), desk.library().clone());
                 self.start_job(job);
             }
-            (Command::ExportGame, Some(g)) => {
+            (UiCommand::ExportGame, Some(g)) => {
                 self.export = true;
                 if self.export_path.is_empty() {
                     self.export_path = g.path().with_extension("jsonl").display().to_string();
                 }
             }
-            (Command::MapUnderlay, Some(g)) => {
+            (UiCommand::MapUnderlay, Some(g)) => {
                 self.underlay.open = true;
                 if let Some(u) = &g.underlay {
                     self.underlay.path = u.settings.image.display().to_string();
                 }
             }
-            (Command::ShowProcedures, _) => self.screen = Screen::Procedures,
-            (Command::ShowGame, Some(_)) => self.screen = Screen::Game,
-            (Command::Roll, _) if !on_game => desk.roll(),
-            (Command::UsePhysical, _) if !on_game => desk.use_physical(),
-            (Command::UseChartResult, _) if !on_game => desk.use_chart_result(),
+            (UiCommand::ShowProcedures, _) => self.screen = Screen::Procedures,
+            (UiCommand::ShowGame, Some(_)) => self.screen = Screen::Game,
+            (UiCommand::Roll, _) if !on_game => desk.roll(),
+            (UiCommand::UsePhysical, _) if !on_game => desk.use_physical(),
+            (UiCommand::UseChartResult, _) if !on_game => desk.use_chart_result(),
             (_, None) => self.message = Some(format!("{label}: open or start a game first")),
             (_, Some(_)) if !on_game => {}
-            (c, Some(g)) => {
-                match c {
-                    Command::Undo => g.undo(),
-                    Command::Redo => g.redo(),
-                    Command::Next => g.next_step(),
-                    Command::Back => g.back_step(),
-                    Command::Roll => g.roll(),
-                    Command::UsePhysical => g.use_physical(),
-                    Command::UseChartResult => g.use_chart_result(),
-                    Command::ApplyEffects => g.apply_effects(),
-                    Command::MoveSelected => g.move_selected_to_typed(),
-                    Command::Deselect => {
-                        g.select(None);
-                        true
-                    }
-                    Command::ZoomIn => {
-                        g.zoom = (g.zoom * 1.25).min(80.0);
-                        true
-                    }
-                    Command::ZoomOut => {
-                        g.zoom = (g.zoom / 1.25).max(4.0);
-                        true
-                    }
-                    Command::ResetView => {
-                        g.fitted = false;
-                        g.fit_all = true;
-                        true
-                    }
-                    Command::ClockStart => g.clock_start(),
-                    Command::ClockHold => g.clock_hold(),
-                    Command::ClockResume => g.clock_resume(),
-                    Command::ClockAdvance => g.clock_advance(),
-                    Command::Ledgers => g.toggle_ledgers(),
-                    Command::SeeAsUmpire => g.see_as(None),
-                    Command::SeeAsNextSide => g.see_next_side(),
-                    Command::SeeAsSide(i) => g.see_side_at(usize::from(i)),
-                    Command::RevealContacts => g.reveal_contacts(),
-                    Command::ToggleCounters => {
-                        g.hide_counters = !g.hide_counters;
-                        true
-                    }
-                    Command::HandChanges => {
-                        g.open_hand_changes = g.selected.is_some();
-                        if g.selected.is_none() {
-                            g.refuse("select a counter first");
-                        }
-                        true
-                    }
-                    Command::Move { counters, to } => g.move_counters(&counters, to),
-                    Command::Skip { item, reason } => g.skip_with(&item, &reason),
-                    Command::Credit { item } => g.credit(&item),
-                    Command::Override {
-                        of,
-                        outcome,
-                        reason,
-                    } => g.override_with(of, &outcome, &reason),
-                    Command::Note(text) => g.note_text(&text),
-                    Command::Deck { deck, owner, op } => g.deck_action(&deck, owner, op),
-                    Command::AddToRole { role, counter } => {
-                        g.add_to_role(&role, &counter);
-                        true
-                    }
-                    Command::RemoveFromRole { role, counter } => {
-                        g.remove_from_role(&role, &counter);
-                        true
-                    }
-                    Command::Edit {
-                        counter,
-                        edit,
-                        note,
-                    } => g.edit(&counter, edit, note),
-                    Command::OpenProcedure(id) => {
-                        g.select_procedure(&id);
-                        true
-                    }
-                    Command::ConfirmChartResult => g.confirm_chart_result(),
-                    Command::AddCounter {
-                        name,
-                        side,
-                        kind,
-                        at,
-                        attributes,
-                        note,
-                    } => {
-                        let done = g.act(umpire_core::game::Action::AddCounter {
-                            name,
-                            side,
-                            kind,
-                            at,
-                            attributes,
-                            note,
-                        });
-                        if done {
-                            g.adding = Default::default();
-                        }
-                        done
-                    }
-                    Command::Palette
-                    | Command::NewGame
-                    | Command::OpenGame
-                    | Command::ShowGame
-                    | Command::ShowProcedures
-                    | Command::Print
-                    | Command::PlayersView
-                    | Command::ChartEditor
-                    | Command::MapUnderlay
-                    | Command::VerifyGame
-                    | Command::ExportGame => true,
-                };
-            }
+            (c, Some(g)) => g.run(c),
         }
     }
 
@@ -492,13 +403,13 @@ impl Shell {
                     ui,
                     &ctx,
                     &[
-                        Command::NewGame,
-                        Command::OpenGame,
-                        Command::Print,
-                        Command::PlayersView,
-                        Command::VerifyGame,
-                        Command::ExportGame,
-                        Command::ChartEditor,
+                        UiCommand::NewGame,
+                        UiCommand::OpenGame,
+                        UiCommand::Print,
+                        UiCommand::PlayersView,
+                        UiCommand::VerifyGame,
+                        UiCommand::ExportGame,
+                        UiCommand::ChartEditor,
                     ],
                     &mut self.queue,
                 );
@@ -522,13 +433,13 @@ impl Shell {
                     ui,
                     &ctx,
                     &[
-                        Command::ShowGame,
-                        Command::ShowProcedures,
-                        Command::ZoomIn,
-                        Command::ZoomOut,
-                        Command::ResetView,
-                        Command::ToggleCounters,
-                        Command::MapUnderlay,
+                        UiCommand::ShowGame,
+                        UiCommand::ShowProcedures,
+                        UiCommand::ZoomIn,
+                        UiCommand::ZoomOut,
+                        UiCommand::ResetView,
+                        UiCommand::ToggleCounters,
+                        UiCommand::MapUnderlay,
                     ],
                     &mut self.queue,
                 );
@@ -539,11 +450,11 @@ impl Shell {
                     if ui
                         .add(egui::Button::selectable(
                             seen_by.is_none(),
-                            Command::SeeAsUmpire.label(),
+                            UiCommand::SeeAsUmpire.label(),
                         ))
                         .clicked()
                     {
-                        self.queue.push(Command::SeeAsUmpire);
+                        self.queue.push(UiCommand::SeeAsUmpire.into());
                     }
                     for (i, side) in g.game().scenario().sides.iter().enumerate() {
                         let Ok(index) = u8::try_from(i) else { break };
@@ -554,14 +465,14 @@ impl Shell {
                             ))
                             .clicked()
                         {
-                            self.queue.push(Command::SeeAsSide(index));
+                            self.queue.push(UiCommand::SeeAsSide(index).into());
                         }
                     }
-                    command_buttons(ui, &ctx, &[Command::SeeAsNextSide], &mut self.queue);
+                    command_buttons(ui, &ctx, &[UiCommand::SeeAsNextSide], &mut self.queue);
                 }
             });
             ui.menu_button("Commands", |ui| {
-                command_buttons(ui, &ctx, &Command::ALL, &mut self.queue);
+                command_buttons(ui, &ctx, &UiCommand::ALL, &mut self.queue);
             });
             ui.menu_button("Help", |ui| {
                 if ui.button(ABOUT_LABEL).clicked() {
@@ -583,22 +494,23 @@ impl Shell {
                     )
                     .clicked()
                 {
-                    self.queue.push(if screen == Screen::Game {
-                        Command::ShowGame
+                    let show = if screen == Screen::Game {
+                        UiCommand::ShowGame
                     } else {
-                        Command::ShowProcedures
-                    });
+                        UiCommand::ShowProcedures
+                    };
+                    self.queue.push(show.into());
                 }
             }
             ui.separator();
             if ui
                 .button(format!(
                     "Commands… ({})",
-                    Command::Palette.shortcut_text(&ctx)
+                    UiCommand::Palette.shortcut_text(&ctx)
                 ))
                 .clicked()
             {
-                self.queue.push(Command::Palette);
+                self.queue.push(UiCommand::Palette.into());
             }
             if let Some(g) = game.as_ref() {
                 ui.label(
@@ -683,7 +595,7 @@ impl Shell {
                         .labelled_by(label.id);
                     field.request_focus();
                     let q = self.palette_query.to_lowercase();
-                    let matches: Vec<Command> = Command::ALL
+                    let matches: Vec<UiCommand> = UiCommand::ALL
                         .into_iter()
                         .filter(|c| c.label().to_lowercase().contains(&q))
                         .collect();
@@ -704,7 +616,7 @@ impl Shell {
                     }
                 });
             if let Some(c) = run {
-                self.queue.push(c);
+                self.queue.push(c.into());
                 open = false;
             }
             if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
@@ -1124,7 +1036,7 @@ impl Shell {
 fn command_buttons(
     ui: &mut Ui,
     ctx: &egui::Context,
-    commands: &[Command],
+    commands: &[UiCommand],
     queue: &mut Vec<Command>,
 ) {
     for c in commands {
@@ -1132,7 +1044,7 @@ fn command_buttons(
             .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(ctx)))
             .clicked()
         {
-            queue.push(c.clone());
+            queue.push(c.clone().into());
         }
     }
 }
