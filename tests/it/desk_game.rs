@@ -12,9 +12,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    CHART_RESULT_LABEL, Command, Desk, DeskApp, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, GameDesk,
-    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, SKIP_REASON_LABEL,
-    UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL, UiCommand, move_action,
+    CHART_RESULT_LABEL, Command, DeskApp, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, GameDesk,
+    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, ProcedureDesk,
+    SKIP_REASON_LABEL, UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL, UiCommand, move_action,
 };
 use umpire::game::hex::HexId;
 use umpire::game::names::CounterId;
@@ -45,7 +45,9 @@ fn desk_on(path: &Path, file: &SourceFile) -> Harness<'static, DeskApp> {
     let game = GameDesk::create(path, file, &library, Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        })
 }
 
 /// The journal as stored in the game file (opened afresh, as another program would).
@@ -112,7 +114,7 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
             .state()
             .game
             .as_ref()
-            .and_then(|g| g.selected.clone())
+            .and_then(|g| g.live.selected.clone())
             .as_deref(),
         Some("alviano")
     );
@@ -120,7 +122,13 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     click(&mut harness, MOVE_LABEL);
     let events = journal(&path);
     let g = harness.state().game.as_ref().expect("game");
-    assert_eq!(events.len(), 2, "{:?} {:?}", g.message(), g.move_to);
+    assert_eq!(
+        events.len(),
+        2,
+        "{:?} {:?}",
+        g.message(),
+        g.counters.move_to
+    );
     assert!(
         matches!(&events[1].kind, EventKind::Changed { changes, .. } if matches!(&changes[0], CounterChange::Move { counter, to: Position::Hex(h), .. } if counter == "alviano" && h == "1553")),
         "{:?}",
@@ -437,7 +445,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.map_rect())
+        .and_then(|g| g.map.map_rect())
         .expect("the hex map is shown")
         .center();
     harness.hover_at(centre);
@@ -455,19 +463,20 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
     // A counter well inside the map as shown, and the empty hex below it.
     let (id, from_hex, to_hex, from, to) = {
         let g = harness.state().game.as_ref().expect("game");
-        let rect = g.map_rect().expect("the hex map is shown").shrink(15.0);
-        let stacks = g.stacks().clone();
+        let rect = g.map.map_rect().expect("the hex map is shown").shrink(15.0);
+        let stacks = g.live.stacks().clone();
         let mut found = None;
         for (hex, ids) in &stacks {
             let id = HexId::parse_any(hex).expect("hex id");
             let (col, row) = (id.col(), id.row());
             let below = HexId::new(col, row + 1, hex.len()).id();
-            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&below))
+            if let (Some(a), Some(b)) = (g.map.hex_screen_pos(hex), g.map.hex_screen_pos(&below))
                 && rect.contains(a)
                 && rect.contains(b)
                 && !stacks.contains_key(&below)
                 && !stacks.contains_key(&HexId::new(col, row + 2, hex.len()).id())
-                && g.hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
+                && g.map
+                    .hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
                     .is_some_and(|p| rect.contains(p))
             {
                 found = Some((ids.clone(), hex.clone(), below, a, b));
@@ -478,7 +487,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
             let some: Vec<_> = stacks
                 .keys()
                 .take(5)
-                .map(|h| (h.clone(), g.hex_screen_pos(h)))
+                .map(|h| (h.clone(), g.map.hex_screen_pos(h)))
                 .collect();
             panic!(
                 "no counter with an empty hex below it on screen: {rect:?} {} stacks {some:?}",
@@ -545,8 +554,8 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         let id = HexId::parse_any(&to_hex).expect("hex id");
         let (col, row) = (id.col(), id.row());
         let empty = HexId::new(col, row + 2, to_hex.len()).id();
-        assert!(!g.stacks().contains_key(&empty), "{empty} is empty");
-        let at = g.hex_screen_pos(&empty).expect("on screen");
+        assert!(!g.live.stacks().contains_key(&empty), "{empty} is empty");
+        let at = g.map.hex_screen_pos(&empty).expect("on screen");
         (empty, at)
     };
     harness.hover_at(start);
@@ -565,7 +574,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.hex_screen_pos(&empty))
+        .and_then(|g| g.map.hex_screen_pos(&empty))
         .expect("still known");
     assert!(
         (moved - start).length() > 30.0,
@@ -684,13 +693,13 @@ fn a_click_only_offers_a_move_and_the_umpire_confirms_it() {
     harness.run();
     let (stack, from, to_hex, to) = {
         let g = harness.state().game.as_ref().expect("game");
-        let rect = g.map_rect().expect("the hex map").shrink(20.0);
-        let stacks = g.stacks().clone();
+        let rect = g.map.map_rect().expect("the hex map").shrink(20.0);
+        let stacks = g.live.stacks().clone();
         let mut found = None;
         for (hex, ids) in &stacks {
             let h = HexId::parse_any(hex).expect("hex");
             let target = HexId::new(h.col() + 2, h.row(), hex.len()).id();
-            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&target))
+            if let (Some(a), Some(b)) = (g.map.hex_screen_pos(hex), g.map.hex_screen_pos(&target))
                 && rect.contains(a)
                 && rect.contains(b)
                 && !stacks.contains_key(&target)
@@ -743,18 +752,18 @@ fn a_chart_result_is_one_of_the_codes_the_text_gives_or_confirmed() {
         ("bonus_star", Value::Bool(false)),
         ("treachery_extra_ap", Value::Bool(false)),
     ] {
-        g.resolver.set_input(name, value);
+        g.resolve.resolver.set_input(name, value);
     }
-    g.physical = "3".into();
+    g.resolve.physical = "3".into();
     assert!(!g.use_physical(), "the cell is not in the text");
-    assert!(g.pending_chart().is_some(), "{:?}", g.message());
+    assert!(g.resolve.pending_chart().is_some(), "{:?}", g.message());
     let codes: Vec<String> = g.chart_codes().into_iter().map(|(c, _)| c).collect();
     assert_eq!(codes, ["F", "P", "D", "D*"]);
-    g.chart_entry = "X".into();
+    g.resolve.chart_entry = "X".into();
     assert!(!g.use_chart_result(), "X is held");
-    assert_eq!(g.chart_unconfirmed(), Some("X"));
+    assert_eq!(g.resolve.chart_unconfirmed(), Some("X"));
     assert_eq!(journal(&path).len(), 1);
-    g.chart_entry = "D".into();
+    g.resolve.chart_entry = "D".into();
     assert!(g.use_chart_result(), "{:?}", g.message());
     let events = journal(&path);
     assert_eq!(events.len(), 2);
@@ -772,7 +781,7 @@ fn a_required_input_blocks_the_roll() {
         .expect("game");
     g.select_procedure("assault");
     assert!(
-        g.resolver.input("kind_of_attack").is_none(),
+        g.resolve.resolver.input("kind_of_attack").is_none(),
         "no kind of attack is assumed"
     );
     assert!(!g.roll(), "Roll waits for the inputs");
@@ -791,11 +800,13 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
     let g = GameDesk::open(&path, &Library::shipped()).expect("opens");
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), g));
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), g)
+        });
     harness.run();
     {
         let g = harness.state_mut().game.as_mut().expect("game");
-        g.journal_by.procedure = Some("assault".into());
+        g.journal.by.procedure = Some("assault".into());
         let rows = g.journal_rows();
         assert!(!rows.is_empty());
         assert!(
@@ -803,7 +814,7 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
             "{:?}",
             rows.iter().map(|r| &r.text).collect::<Vec<_>>()
         );
-        g.journal_open = Some(rows[rows.len() - 1].seq);
+        g.journal.open = Some(rows[rows.len() - 1].seq);
     }
     harness.run();
     assert!(
@@ -813,8 +824,8 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
     // An undo says what it took back.
     {
         let g = harness.state_mut().game.as_mut().expect("game");
-        g.journal_by = Default::default();
-        g.journal_open = None;
+        g.journal.by = Default::default();
+        g.journal.open = None;
         assert!(g.act(umpire::game::Action::Undo));
     }
     harness.run();
@@ -991,7 +1002,7 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
     };
     let stack_at = |harness: &Harness<'static, DeskApp>, hex: &str| -> Vec<String> {
         let g = harness.state().game.as_ref().expect("game");
-        g.stacks().get(hex).cloned().unwrap_or_default()
+        g.live.stacks().get(hex).cloned().unwrap_or_default()
     };
     let mut guard = 0;
     loop {
@@ -1008,14 +1019,14 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
             "phase_a_weather" => {
                 let g = harness.state_mut().game.as_mut().expect("game");
                 g.select_procedure("weather");
-                g.physical = "4".into();
+                g.resolve.physical = "4".into();
                 assert!(!g.use_physical(), "the Weather Table is not in the text");
                 let fair = g
                     .chart_codes()
                     .into_iter()
                     .find(|(c, _)| c == "fair")
                     .expect("the desk offers the table's codes");
-                g.chart_entry = fair.0;
+                g.resolve.chart_entry = fair.0;
                 assert!(g.use_chart_result(), "{:?}", g.message());
             }
             "c2b_activate" => {
@@ -1065,11 +1076,12 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                     let g = harness.state_mut().game.as_mut().expect("game");
                     // From the game: this turn's Weather.
                     assert!(
-                        g.prefilled()
+                        g.resolve
+                            .prefilled()
                             .iter()
                             .any(|f| f.input == "weather" && f.game.is_some()),
                         "{:?}",
-                        g.prefilled()
+                        g.resolve.prefilled()
                     );
                     // What the umpire chooses or reads off the counters' printed faces.
                     for (name, value) in [
@@ -1082,11 +1094,11 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                         ("attacker_force_sp", Value::Int(18)),
                         ("defender_force_sp", Value::Int(3)),
                     ] {
-                        g.resolver.set_input(name, value);
+                        g.resolve.resolver.set_input(name, value);
                     }
-                    g.physical = "5".into();
+                    g.resolve.physical = "5".into();
                     assert!(!g.use_physical(), "the AST is not in the text");
-                    g.chart_entry = "D1".into();
+                    g.resolve.chart_entry = "D1".into();
                     // The text names no AST codes: the umpire confirms the chart prints D1.
                     assert!(!g.use_chart_result());
                     assert!(g.confirm_chart_result(), "{:?}", g.message());
@@ -1109,11 +1121,11 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                         ("troop_quality", Value::Int(2)),
                         ("reliability", Value::Text("S".into())),
                     ] {
-                        g.resolver.set_input(name, value);
+                        g.resolve.resolver.set_input(name, value);
                     }
-                    g.physical = "3".into();
+                    g.resolve.physical = "3".into();
                     assert!(!g.use_physical());
-                    g.chart_entry = "D".into();
+                    g.resolve.chart_entry = "D".into();
                     assert!(g.use_chart_result(), "D is a code the text names");
                 }
                 // The loss and the marker, by hand, with the results as the note.
@@ -1304,14 +1316,30 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
         .queue
         .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
-    assert!(harness.state().game.as_ref().expect("game").hide_counters);
+    assert!(
+        harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .map
+            .hide_counters
+    );
     harness
         .state_mut()
         .shell
         .queue
         .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
-    assert!(!harness.state().game.as_ref().expect("game").hide_counters);
+    assert!(
+        !harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .map
+            .hide_counters
+    );
     assert!(
         UiCommand::ALL.contains(&UiCommand::HandChanges)
             && UiCommand::ALL.contains(&UiCommand::ToggleCounters)
@@ -1494,7 +1522,7 @@ fn a_value_typed_for_one_counter_is_not_set_on_the_next() {
     harness.run();
     {
         let g = harness.state().game.as_ref().expect("game");
-        let picked = g.selected.clone().expect("a counter selected");
+        let picked = g.live.selected.clone().expect("a counter selected");
         assert_eq!(
             g.game().state().counter_name(&picked),
             "Stradiots Light Cavalry (Vitelli)"
@@ -1557,7 +1585,7 @@ fn another_procedure_opens_with_no_counters() {
         }),
     );
     assert_eq!(
-        harness.state().game.as_ref().expect("game").roles()["attacker"],
+        harness.state().game.as_ref().expect("game").resolve.roles()["attacker"],
         vec![umpire::game::CounterId::from(gendarmes)]
     );
     run(
@@ -1566,8 +1594,8 @@ fn another_procedure_opens_with_no_counters() {
     );
     let g = harness.state().game.as_ref().expect("game");
     assert!(
-        g.roles().is_empty(),
+        g.resolve.roles().is_empty(),
         "the Discipline Check starts with no counters: {:?}",
-        g.roles()
+        g.resolve.roles()
     );
 }

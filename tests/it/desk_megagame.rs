@@ -14,8 +14,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
-    UiCommand,
+    DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
+    ProcedureDesk, UiCommand,
 };
 use umpire::game::event::{ClockAction, EventKind};
 use umpire::game::{Event, Game};
@@ -46,7 +46,9 @@ fn desk_on(path: &Path) -> Harness<'static, DeskApp> {
     let game = GameDesk::create(path, &fixture(), &Library::shipped(), Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        })
 }
 
 fn journal(path: &Path) -> Vec<Event> {
@@ -283,6 +285,7 @@ fn the_resolve_panel_offers_a_megagames_roles_and_prefills_from_the_ledgers() {
     g.add_to_role("army", "monluc-army");
     g.add_to_role("state", "state-france");
     let strength = g
+        .resolve
         .prefilled()
         .iter()
         .find(|p| p.input == "strength_thousands")
@@ -405,7 +408,7 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
             reason: "army pay".into(),
         });
         assert!(refused, "40 − 50 goes below 0");
-        assert!(g.below_floor().is_some());
+        assert!(g.live.below_floor().is_some());
     }
     harness.run();
     assert!(
@@ -431,7 +434,7 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
             .state()
             .game
             .as_ref()
-            .map(|g| g.floor_reason.clone())
+            .map(|g| g.sequence.floor_reason.clone())
     );
     let EventKind::Changed { reason, .. } = &events[before].kind else {
         panic!("{:?}", events[before].kind)
@@ -443,5 +446,5 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
         "{reason:?}"
     );
     let g = harness.state().game.as_ref().expect("game");
-    assert!(g.below_floor().is_none());
+    assert!(g.live.below_floor().is_none());
 }

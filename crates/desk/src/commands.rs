@@ -171,6 +171,23 @@ pub enum UiCommand {
     ToggleCounters,
     /// Open the selected counter's hand changes (strength, markers, order, taken off).
     HandChanges,
+    /// Select a counter (None: clear the selection), from the map, the board or a list.
+    Select(Option<String>),
+    /// Split a counter off its stack in the stack inspector (or put it back).
+    Split {
+        /// The counter (id).
+        counter: String,
+        /// Whether it is split off.
+        on: bool,
+    },
+    /// Show a problem a panel found in what was typed, as the desk's message.
+    Problem(String),
+    /// Record the action refused for going below a floor, with the reason typed.
+    GoBelowFloor,
+    /// Set the time left in the clock's phase to what is typed.
+    ClockSet,
+    /// Step the Sequence of Play when the clock's phase has run out.
+    ClockTick,
 }
 
 impl UiCommand {
@@ -254,6 +271,12 @@ impl UiCommand {
             UiCommand::RemoveFromRole { .. } => "Take a counter out of a role",
             UiCommand::OpenProcedure(_) => "Open a procedure",
             UiCommand::ConfirmChartResult => "Use the chart code as printed",
+            UiCommand::Select(_) => "Select a counter",
+            UiCommand::Split { .. } => "Split a counter off its stack",
+            UiCommand::Problem(_) => "Show a problem",
+            UiCommand::GoBelowFloor => "Go below anyway",
+            UiCommand::ClockSet => "Set the time left",
+            UiCommand::ClockTick => "Follow the clock",
         }
     }
 
@@ -300,7 +323,13 @@ impl UiCommand {
             | UiCommand::AddToRole { .. }
             | UiCommand::RemoveFromRole { .. }
             | UiCommand::OpenProcedure(_)
-            | UiCommand::ConfirmChartResult => None,
+            | UiCommand::ConfirmChartResult
+            | UiCommand::Select(_)
+            | UiCommand::Split { .. }
+            | UiCommand::Problem(_)
+            | UiCommand::GoBelowFloor
+            | UiCommand::ClockSet
+            | UiCommand::ClockTick => None,
         }
     }
 
