@@ -75,7 +75,10 @@ fn thousand_counters(library: &Library) -> GameDesk {
             to: Position::Hex(hex),
         }));
     }
-    assert!(game.live.stacks().len() >= 400, "400 stacks and the set-up's");
+    assert!(
+        game.live.stacks().len() >= 400,
+        "400 stacks and the set-up's"
+    );
     game.map.zoom = 14.0;
     game.map.fitted = true;
     game

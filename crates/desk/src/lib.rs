@@ -94,7 +94,7 @@ pub use shared::{
     queue_file_name,
 };
 pub use shell::{
-    ABOUT_LABEL, BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
+    ABOUT_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
 };
 pub use underlay::{
@@ -102,7 +102,7 @@ pub use underlay::{
     UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,
     Underlay, UnderlayDialog, UnderlaySettings, sidecar_path,
 };
-pub use widgets::{REDO_LABEL, UNDO_LABEL};
+pub use widgets::{BROWSE_LABEL, REDO_LABEL, UNDO_LABEL};
 
 use umpire_core::rules::Library;
 

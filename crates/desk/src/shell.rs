@@ -13,6 +13,7 @@ use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, Ope
 use super::procedure_desk::ProcedureDesk;
 use super::underlay::{Underlay, UnderlayDialog};
 use super::underlay_window;
+use super::widgets::BROWSE_LABEL;
 use umpire_core::game::output::{Existing, OutputError, check_output};
 use umpire_core::game::scenario::{load_scenario, shipped_scenarios};
 use umpire_core::rules::{Library, SourceFile};
@@ -34,8 +35,6 @@ pub const GAME_FILE_LABEL: &str = "Game file";
 pub const PALETTE_SEARCH_LABEL: &str = "Search commands";
 /// Label of the Open dialog's Open button.
 pub const OPEN_LABEL: &str = "Open";
-/// Label of the Browse buttons (the native file dialog).
-pub const BROWSE_LABEL: &str = "Browse…";
 /// Label of the export path field.
 pub const EXPORT_PATH_LABEL: &str = "Export the journal as";
 /// Label of the Export button.

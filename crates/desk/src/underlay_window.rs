@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use eframe::egui::{self, RichText, Ui};
 
 use super::game_desk::GameDesk;
-use super::shell::BROWSE_LABEL;
 use super::underlay::{self, Underlay, UnderlayDialog, UnderlaySettings};
+use super::widgets::BROWSE_LABEL;
 
 /// Loads the image typed in the Map underlay window under the game's map.
 pub fn load(dialog: &mut UnderlayDialog, g: &mut GameDesk, config_dir: Option<&Path>) {

@@ -1,9 +1,12 @@
-//! Small drawing pieces the panels share: a section heading, the Undo and Redo buttons.
+//! Small drawing pieces the panels and dialogs share: a section heading, the Undo and Redo
+//! buttons, the Browse button's label.
 
 use eframe::egui::{RichText, Ui};
 
 use super::commands::{Command, UiCommand};
 
+/// Label of the Browse buttons (the native file dialog).
+pub const BROWSE_LABEL: &str = "Browse…";
 /// Label of the Undo button.
 pub const UNDO_LABEL: &str = "Undo";
 /// Label of the Redo button.
