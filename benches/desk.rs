@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::egui;
-use umpire::app::{Desk, GameDesk, Screen, Shell, set_up_look};
+use umpire::app::{GameDesk, ProcedureDesk, Screen, Shell, set_up_look};
 use umpire::game::Action;
 use umpire::game::scenario::{Position, shipped_scenarios};
 use umpire::rules::{Library, SourceFile};
@@ -75,16 +75,19 @@ fn thousand_counters(library: &Library) -> GameDesk {
             to: Position::Hex(hex),
         }));
     }
-    assert!(game.stacks().len() >= 400, "400 stacks and the set-up's");
-    game.zoom = 14.0;
-    game.fitted = true;
+    assert!(
+        game.live.stacks().len() >= 400,
+        "400 stacks and the set-up's"
+    );
+    game.map.zoom = 14.0;
+    game.map.fitted = true;
     game
 }
 
 fn benches(c: &mut Criterion) {
     let library = Library::shipped();
     let mut game = Some(thousand_counters(&library));
-    let mut desk = Desk::with_seed(library, 1);
+    let mut desk = ProcedureDesk::with_seed(library, 1);
     let mut shell = Shell::new(None);
     shell.screen = Screen::Game;
     let ctx = egui::Context::default();
@@ -116,7 +119,7 @@ fn benches(c: &mut Criterion) {
     });
     // Closer: the faces with their leaders' names, fewer of them in view.
     if let Some(g) = game.as_mut() {
-        g.zoom = 30.0;
+        g.map.zoom = 30.0;
     }
     let mut frame = || {
         let output = ctx.run_ui(input(), |ui| shell.frame_ui(ui, &mut desk, &mut game));

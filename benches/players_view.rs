@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use eframe::egui;
-use umpire::app::{Desk, GameDesk, Screen, Shell, set_up_look};
+use umpire::app::{GameDesk, ProcedureDesk, Screen, Shell, set_up_look};
 use umpire::game::Action;
 use umpire::game::scenario::{Position, shipped_scenarios};
 use umpire::rules::Library;
@@ -92,7 +92,7 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("venice.umpire");
     let mut game = Some(GameDesk::create(&path, &scenario, &library, Some(7)).expect("game"));
-    let mut desk = Desk::with_seed(library.clone(), 1);
+    let mut desk = ProcedureDesk::with_seed(library.clone(), 1);
     let mut shell = Shell::new(None);
     shell.screen = Screen::Game;
     let ctx = egui::Context::default();

@@ -9,7 +9,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
-    CHART_RESULT_LABEL, Desk, DeskApp, PHYSICAL_DICE_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
+    CHART_RESULT_LABEL, DeskApp, PHYSICAL_DICE_LABEL, ProcedureDesk, USE_CHART_LABEL,
+    USE_PHYSICAL_LABEL,
 };
 use umpire::rules::Library;
 
@@ -19,7 +20,7 @@ const QRS_NAME: &str = "Renaissance miniatures QRS (BU / VBU / VD)";
 fn desk() -> Harness<'static, DeskApp> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::new(cc, Desk::with_seed(Library::shipped(), 2024)))
+        .build_eframe(|cc| DeskApp::new(cc, ProcedureDesk::with_seed(Library::shipped(), 2024)))
 }
 
 /// Picks ruleset qrs and its Discipline Test by clicking, as an umpire would.
@@ -271,7 +272,7 @@ results:
 fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::new(cc, Desk::with_seed(chart_library(), 1)));
+        .build_eframe(|cc| DeskApp::new(cc, ProcedureDesk::with_seed(chart_library(), 1)));
     choose(&mut harness, "Sortie type", "Breakout");
     // Odds say which share of throws the rule text cannot settle.
     harness.get_by_label("not in the rule text (chart cell missing)");
@@ -308,7 +309,7 @@ fn a_missing_chart_cell_asks_for_the_result_read_off_the_chart() {
 
 #[test]
 fn a_chart_result_replays_the_same_app_dice() {
-    let mut desk = Desk::with_seed(chart_library(), 99);
+    let mut desk = ProcedureDesk::with_seed(chart_library(), 99);
     desk.set_input("sortie_type", umpire::rules::Value::Text("breakout".into()));
     // Roll until a throw lands on a missing cell (3–6 on the d6: two throws in three).
     let mut draw = None;
@@ -347,7 +348,7 @@ fn a_chart_result_replays_the_same_app_dice() {
 fn switching_a_ruling_changes_the_odds() {
     // RR3 mutiny (L590 against its own example at L592): with 3 Arrears boxes the example's
     // reading mutinies on 1–3 (1/2), the rule's wording on 1–2 (1/3).
-    let mut desk = Desk::with_seed(Library::shipped(), 7);
+    let mut desk = ProcedureDesk::with_seed(Library::shipped(), 7);
     let rr3 = desk
         .library()
         .rulesets
@@ -362,7 +363,7 @@ fn switching_a_ruling_changes_the_odds() {
         .expect("mutiny");
     desk.select_procedure(mutiny);
     desk.set_input("arrears", umpire::rules::Value::Int(3));
-    let chance = |desk: &mut Desk| {
+    let chance = |desk: &mut ProcedureDesk| {
         let preview = desk.refresh().expect("preview");
         let odds = preview.odds.as_ref().expect("odds");
         odds.outcomes

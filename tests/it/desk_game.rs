@@ -12,13 +12,14 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    CHART_RESULT_LABEL, Command, Desk, DeskApp, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, GameDesk,
-    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, SKIP_REASON_LABEL,
-    UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL,
+    CHART_RESULT_LABEL, Command, DeskApp, FIND_COUNTER_LABEL, GAME_RESULT_PREFIX, GameDesk,
+    MOVE_LABEL, MOVE_TO_LABEL, NEXT_LABEL, PHYSICAL_DICE_LABEL, PROCEDURE_LABEL, ProcedureDesk,
+    SKIP_REASON_LABEL, UNDO_LABEL, USE_CHART_LABEL, USE_PHYSICAL_LABEL, UiCommand, move_action,
 };
 use umpire::game::hex::HexId;
+use umpire::game::names::CounterId;
 use umpire::game::scenario::Position;
-use umpire::game::{CounterChange, Event, EventKind, Game};
+use umpire::game::{Action, CounterChange, Event, EventKind, Game};
 use umpire::rules::{Library, SourceFile};
 
 /// A fresh folder for one test's game file.
@@ -44,7 +45,9 @@ fn desk_on(path: &Path, file: &SourceFile) -> Harness<'static, DeskApp> {
     let game = GameDesk::create(path, file, &library, Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        })
 }
 
 /// The journal as stored in the game file (opened afresh, as another program would).
@@ -111,7 +114,7 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
             .state()
             .game
             .as_ref()
-            .and_then(|g| g.selected.clone())
+            .and_then(|g| g.live.selected.clone())
             .as_deref(),
         Some("alviano")
     );
@@ -119,7 +122,13 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     click(&mut harness, MOVE_LABEL);
     let events = journal(&path);
     let g = harness.state().game.as_ref().expect("game");
-    assert_eq!(events.len(), 2, "{:?} {:?}", g.message(), g.move_to);
+    assert_eq!(
+        events.len(),
+        2,
+        "{:?} {:?}",
+        g.message(),
+        g.counters.move_to
+    );
     assert!(
         matches!(&events[1].kind, EventKind::Changed { changes, .. } if matches!(&changes[0], CounterChange::Move { counter, to: Position::Hex(h), .. } if counter == "alviano" && h == "1553")),
         "{:?}",
@@ -314,7 +323,7 @@ fn ctrl_k_opens_the_command_palette_listing_every_command() {
             .is_some(),
         "the palette is open"
     );
-    for c in Command::ALL {
+    for c in UiCommand::ALL {
         assert!(
             harness
                 .query_all_by_label_contains(c.label())
@@ -436,7 +445,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.map_rect())
+        .and_then(|g| g.map.map_rect())
         .expect("the hex map is shown")
         .center();
     harness.hover_at(centre);
@@ -454,19 +463,20 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
     // A counter well inside the map as shown, and the empty hex below it.
     let (id, from_hex, to_hex, from, to) = {
         let g = harness.state().game.as_ref().expect("game");
-        let rect = g.map_rect().expect("the hex map is shown").shrink(15.0);
-        let stacks = g.stacks().clone();
+        let rect = g.map.map_rect().expect("the hex map is shown").shrink(15.0);
+        let stacks = g.live.stacks().clone();
         let mut found = None;
         for (hex, ids) in &stacks {
             let id = HexId::parse_any(hex).expect("hex id");
             let (col, row) = (id.col(), id.row());
             let below = HexId::new(col, row + 1, hex.len()).id();
-            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&below))
+            if let (Some(a), Some(b)) = (g.map.hex_screen_pos(hex), g.map.hex_screen_pos(&below))
                 && rect.contains(a)
                 && rect.contains(b)
                 && !stacks.contains_key(&below)
                 && !stacks.contains_key(&HexId::new(col, row + 2, hex.len()).id())
-                && g.hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
+                && g.map
+                    .hex_screen_pos(&HexId::new(col, row + 2, hex.len()).id())
                     .is_some_and(|p| rect.contains(p))
             {
                 found = Some((ids.clone(), hex.clone(), below, a, b));
@@ -477,7 +487,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
             let some: Vec<_> = stacks
                 .keys()
                 .take(5)
-                .map(|h| (h.clone(), g.hex_screen_pos(h)))
+                .map(|h| (h.clone(), g.map.hex_screen_pos(h)))
                 .collect();
             panic!(
                 "no counter with an empty hex below it on screen: {rect:?} {} stacks {some:?}",
@@ -544,8 +554,8 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         let id = HexId::parse_any(&to_hex).expect("hex id");
         let (col, row) = (id.col(), id.row());
         let empty = HexId::new(col, row + 2, to_hex.len()).id();
-        assert!(!g.stacks().contains_key(&empty), "{empty} is empty");
-        let at = g.hex_screen_pos(&empty).expect("on screen");
+        assert!(!g.live.stacks().contains_key(&empty), "{empty} is empty");
+        let at = g.map.hex_screen_pos(&empty).expect("on screen");
         (empty, at)
     };
     harness.hover_at(start);
@@ -564,7 +574,7 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.hex_screen_pos(&empty))
+        .and_then(|g| g.map.hex_screen_pos(&empty))
         .expect("still known");
     assert!(
         (moved - start).length() > 30.0,
@@ -683,13 +693,13 @@ fn a_click_only_offers_a_move_and_the_umpire_confirms_it() {
     harness.run();
     let (stack, from, to_hex, to) = {
         let g = harness.state().game.as_ref().expect("game");
-        let rect = g.map_rect().expect("the hex map").shrink(20.0);
-        let stacks = g.stacks().clone();
+        let rect = g.map.map_rect().expect("the hex map").shrink(20.0);
+        let stacks = g.live.stacks().clone();
         let mut found = None;
         for (hex, ids) in &stacks {
             let h = HexId::parse_any(hex).expect("hex");
             let target = HexId::new(h.col() + 2, h.row(), hex.len()).id();
-            if let (Some(a), Some(b)) = (g.hex_screen_pos(hex), g.hex_screen_pos(&target))
+            if let (Some(a), Some(b)) = (g.map.hex_screen_pos(hex), g.map.hex_screen_pos(&target))
                 && rect.contains(a)
                 && rect.contains(b)
                 && !stacks.contains_key(&target)
@@ -742,18 +752,18 @@ fn a_chart_result_is_one_of_the_codes_the_text_gives_or_confirmed() {
         ("bonus_star", Value::Bool(false)),
         ("treachery_extra_ap", Value::Bool(false)),
     ] {
-        g.resolver.set_input(name, value);
+        g.resolve.resolver.set_input(name, value);
     }
-    g.physical = "3".into();
+    g.resolve.physical = "3".into();
     assert!(!g.use_physical(), "the cell is not in the text");
-    assert!(g.pending_chart().is_some(), "{:?}", g.message());
+    assert!(g.resolve.pending_chart().is_some(), "{:?}", g.message());
     let codes: Vec<String> = g.chart_codes().into_iter().map(|(c, _)| c).collect();
     assert_eq!(codes, ["F", "P", "D", "D*"]);
-    g.chart_entry = "X".into();
+    g.resolve.chart_entry = "X".into();
     assert!(!g.use_chart_result(), "X is held");
-    assert_eq!(g.chart_unconfirmed(), Some("X"));
+    assert_eq!(g.resolve.chart_unconfirmed(), Some("X"));
     assert_eq!(journal(&path).len(), 1);
-    g.chart_entry = "D".into();
+    g.resolve.chart_entry = "D".into();
     assert!(g.use_chart_result(), "{:?}", g.message());
     let events = journal(&path);
     assert_eq!(events.len(), 2);
@@ -771,7 +781,7 @@ fn a_required_input_blocks_the_roll() {
         .expect("game");
     g.select_procedure("assault");
     assert!(
-        g.resolver.input("kind_of_attack").is_none(),
+        g.resolve.resolver.input("kind_of_attack").is_none(),
         "no kind of attack is assumed"
     );
     assert!(!g.roll(), "Roll waits for the inputs");
@@ -790,11 +800,13 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
     let g = GameDesk::open(&path, &Library::shipped()).expect("opens");
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), g));
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), g)
+        });
     harness.run();
     {
         let g = harness.state_mut().game.as_mut().expect("game");
-        g.journal_by.procedure = Some("assault".into());
+        g.journal.by.procedure = Some("assault".into());
         let rows = g.journal_rows();
         assert!(!rows.is_empty());
         assert!(
@@ -802,7 +814,7 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
             "{:?}",
             rows.iter().map(|r| &r.text).collect::<Vec<_>>()
         );
-        g.journal_open = Some(rows[rows.len() - 1].seq);
+        g.journal.open = Some(rows[rows.len() - 1].seq);
     }
     harness.run();
     assert!(
@@ -812,8 +824,8 @@ fn journal_entries_open_filter_by_procedure_and_undo_says_what() {
     // An undo says what it took back.
     {
         let g = harness.state_mut().game.as_mut().expect("game");
-        g.journal_by = Default::default();
-        g.journal_open = None;
+        g.journal.by = Default::default();
+        g.journal.open = None;
         assert!(g.act(umpire::game::Action::Undo));
     }
     harness.run();
@@ -862,22 +874,19 @@ fn game_actions_are_commands_with_their_parameters() {
         .expect("the Gendarmes")
         .clone();
     for command in [
-        Command::Move {
-            counters: force.clone(),
-            to: to.clone(),
-        },
-        Command::Edit {
-            counter: unit.clone(),
+        Command::Act(move_action(&force, to.clone())),
+        Command::Act(Action::Edit {
+            counter: CounterId::new(unit.clone()),
             edit: umpire::game::Edit::Status {
                 status: "disrupted".into(),
                 on: true,
             },
             note: Some("crossed the Adda in the dark".into()),
-        },
-        Command::Skip {
+        }),
+        Command::Act(Action::Skip {
             item,
             reason: "not played today".into(),
-        },
+        }),
     ] {
         harness.state_mut().shell.queue.push(command);
         harness.run();
@@ -908,24 +917,32 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
     let path = temp_game("add");
     let mut harness = desk_on(&path, &scenario("s1_venice"));
     harness.run();
-    harness.state_mut().shell.queue.push(Command::AddCounter {
-        name: "Venetian Militia (raised at Brescia)".into(),
-        side: "venetian".into(),
-        kind: umpire::game::scenario::CounterKind::Unit,
-        at: Position::Hex("2849".into()),
-        attributes: vec![("strength_points".into(), "3".into())],
-        note: Some("raised by the Serenissima".into()),
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::AddCounter {
+            name: "Venetian Militia (raised at Brescia)".into(),
+            side: "venetian".into(),
+            kind: umpire::game::scenario::CounterKind::Unit,
+            at: Position::Hex("2849".into()),
+            attributes: vec![("strength_points".into(), "3".into())],
+            note: Some("raised by the Serenissima".into()),
+        }));
     harness.run();
     // The same name again is refused: names stay unique.
-    harness.state_mut().shell.queue.push(Command::AddCounter {
-        name: "Venetian Militia (raised at Brescia)".into(),
-        side: "venetian".into(),
-        kind: umpire::game::scenario::CounterKind::Unit,
-        at: Position::Hex("2849".into()),
-        attributes: Vec::new(),
-        note: None,
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::AddCounter {
+            name: "Venetian Militia (raised at Brescia)".into(),
+            side: "venetian".into(),
+            kind: umpire::game::scenario::CounterKind::Unit,
+            at: Position::Hex("2849".into()),
+            attributes: Vec::new(),
+            note: None,
+        }));
     harness.run();
     assert_eq!(
         journal(&path).len(),
@@ -948,11 +965,15 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
         !labels_containing(&harness, "put on the table at hex 2849 (Brescia)").is_empty(),
         "the journal says it in words"
     );
-    harness.state_mut().shell.queue.push(Command::Edit {
-        counter: id.clone(),
-        edit: umpire::game::Edit::Remove,
-        note: Some("disbanded".into()),
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::Edit {
+            counter: CounterId::new(id.clone()),
+            edit: umpire::game::Edit::Remove,
+            note: Some("disbanded".into()),
+        }));
     harness.run();
     let game = Game::open(&path, &Library::shipped()).expect("replays");
     assert!(game.state().counters[&id].removed.is_some());
@@ -981,7 +1002,7 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
     };
     let stack_at = |harness: &Harness<'static, DeskApp>, hex: &str| -> Vec<String> {
         let g = harness.state().game.as_ref().expect("game");
-        g.stacks().get(hex).cloned().unwrap_or_default()
+        g.live.stacks().get(hex).cloned().unwrap_or_default()
     };
     let mut guard = 0;
     loop {
@@ -998,14 +1019,14 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
             "phase_a_weather" => {
                 let g = harness.state_mut().game.as_mut().expect("game");
                 g.select_procedure("weather");
-                g.physical = "4".into();
+                g.resolve.physical = "4".into();
                 assert!(!g.use_physical(), "the Weather Table is not in the text");
                 let fair = g
                     .chart_codes()
                     .into_iter()
                     .find(|(c, _)| c == "fair")
                     .expect("the desk offers the table's codes");
-                g.chart_entry = fair.0;
+                g.resolve.chart_entry = fair.0;
                 assert!(g.use_chart_result(), "{:?}", g.message());
             }
             "c2b_activate" => {
@@ -1014,13 +1035,10 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                 assert!(force.len() >= 3, "{force:?}");
                 run(
                     &mut harness,
-                    Command::Move {
-                        counters: force,
-                        to: Position::Hex("2833".into()),
-                    },
+                    Command::Act(move_action(&force, Position::Hex("2833".into()))),
                 );
             }
-            "d1_intelligence" => run(&mut harness, Command::RevealContacts),
+            "d1_intelligence" => run(&mut harness, Command::Ui(UiCommand::RevealContacts)),
             "step_4b" => {
                 let attackers: Vec<String> = stack_at(&harness, "2833")
                     .into_iter()
@@ -1032,34 +1050,38 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                     .into_iter()
                     .filter(|id| !id.eq(&id_of(&harness, "Vitelli")))
                     .collect();
-                run(&mut harness, Command::OpenProcedure("assault".into()));
+                run(
+                    &mut harness,
+                    Command::Ui(UiCommand::OpenProcedure("assault".into())),
+                );
                 for counter in attackers {
                     run(
                         &mut harness,
-                        Command::AddToRole {
+                        Command::Ui(UiCommand::AddToRole {
                             role: "attacker".into(),
                             counter,
-                        },
+                        }),
                     );
                 }
                 for counter in defenders {
                     run(
                         &mut harness,
-                        Command::AddToRole {
+                        Command::Ui(UiCommand::AddToRole {
                             role: "defender".into(),
                             counter,
-                        },
+                        }),
                     );
                 }
                 {
                     let g = harness.state_mut().game.as_mut().expect("game");
                     // From the game: this turn's Weather.
                     assert!(
-                        g.prefilled()
+                        g.resolve
+                            .prefilled()
                             .iter()
                             .any(|f| f.input == "weather" && f.game.is_some()),
                         "{:?}",
-                        g.prefilled()
+                        g.resolve.prefilled()
                     );
                     // What the umpire chooses or reads off the counters' printed faces.
                     for (name, value) in [
@@ -1072,25 +1094,25 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                         ("attacker_force_sp", Value::Int(18)),
                         ("defender_force_sp", Value::Int(3)),
                     ] {
-                        g.resolver.set_input(name, value);
+                        g.resolve.resolver.set_input(name, value);
                     }
-                    g.physical = "5".into();
+                    g.resolve.physical = "5".into();
                     assert!(!g.use_physical(), "the AST is not in the text");
-                    g.chart_entry = "D1".into();
+                    g.resolve.chart_entry = "D1".into();
                     // The text names no AST codes: the umpire confirms the chart prints D1.
                     assert!(!g.use_chart_result());
                     assert!(g.confirm_chart_result(), "{:?}", g.message());
                 }
                 run(
                     &mut harness,
-                    Command::OpenProcedure("discipline_check".into()),
+                    Command::Ui(UiCommand::OpenProcedure("discipline_check".into())),
                 );
                 run(
                     &mut harness,
-                    Command::AddToRole {
+                    Command::Ui(UiCommand::AddToRole {
                         role: "unit".into(),
                         counter: vitelli_infantry.clone(),
-                    },
+                    }),
                 );
                 {
                     let g = harness.state_mut().game.as_mut().expect("game");
@@ -1099,36 +1121,36 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
                         ("troop_quality", Value::Int(2)),
                         ("reliability", Value::Text("S".into())),
                     ] {
-                        g.resolver.set_input(name, value);
+                        g.resolve.resolver.set_input(name, value);
                     }
-                    g.physical = "3".into();
+                    g.resolve.physical = "3".into();
                     assert!(!g.use_physical());
-                    g.chart_entry = "D".into();
+                    g.resolve.chart_entry = "D".into();
                     assert!(g.use_chart_result(), "D is a code the text names");
                 }
                 // The loss and the marker, by hand, with the results as the note.
                 run(
                     &mut harness,
-                    Command::Edit {
-                        counter: vitelli_infantry.clone(),
+                    Command::Act(Action::Edit {
+                        counter: CounterId::new(vitelli_infantry.clone()),
                         edit: umpire::game::Edit::Set {
                             attribute: "strength_points".into(),
                             value: "1".into(),
                             seen: umpire::game::Seen::Unchecked,
                         },
                         note: Some("Assault D1".into()),
-                    },
+                    }),
                 );
                 run(
                     &mut harness,
-                    Command::Edit {
-                        counter: vitelli_infantry.clone(),
+                    Command::Act(Action::Edit {
+                        counter: CounterId::new(vitelli_infantry.clone()),
                         edit: umpire::game::Edit::Status {
                             status: "disrupted".into(),
                             on: true,
                         },
                         note: Some("Discipline D".into()),
-                    },
+                    }),
                 );
             }
             _ => {}
@@ -1145,18 +1167,18 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
             .pending;
         for p in pending.into_iter().filter(|p| !p.done) {
             if p.credit.is_some() {
-                run(&mut harness, Command::Credit { item: p.key });
+                run(&mut harness, Command::Act(Action::Credit { item: p.key }));
             } else if p.mandatory {
                 run(
                     &mut harness,
-                    Command::Skip {
+                    Command::Act(Action::Skip {
                         item: p.key,
                         reason: umpire::app::SKIP_REASONS[0].into(),
-                    },
+                    }),
                 );
             }
         }
-        run(&mut harness, Command::Next);
+        run(&mut harness, Command::Ui(UiCommand::Next));
     }
     let game = Game::open(&path, &Library::shipped()).expect("the journal replays");
     let unit = game
@@ -1221,7 +1243,7 @@ fn reinforcements_are_placed_from_their_pending_item() {
                     .state_mut()
                     .shell
                     .queue
-                    .push(Command::Move { counters, to });
+                    .push(Command::Act(move_action(&counters, to)));
                 harness.run();
             }
             assert_eq!(
@@ -1240,19 +1262,23 @@ fn reinforcements_are_placed_from_their_pending_item() {
         }
         for p in pending.into_iter().filter(|p| !p.done) {
             let c = if p.credit.is_some() {
-                Command::Credit { item: p.key }
+                Command::Act(Action::Credit { item: p.key })
             } else if p.mandatory {
-                Command::Skip {
+                Command::Act(Action::Skip {
                     item: p.key,
                     reason: umpire::app::SKIP_REASONS[0].into(),
-                }
+                })
             } else {
                 continue;
             };
             harness.state_mut().shell.queue.push(c);
             harness.run();
         }
-        harness.state_mut().shell.queue.push(Command::Next);
+        harness
+            .state_mut()
+            .shell
+            .queue
+            .push(Command::Ui(UiCommand::Next));
         harness.run();
     }
     assert!(placed, "the scenario's reinforcements came up");
@@ -1270,7 +1296,11 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
             .query_by_label(umpire::app::EDIT_NOTE_LABEL)
             .is_none()
     );
-    harness.state_mut().shell.queue.push(Command::HandChanges);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::HandChanges));
     harness.run();
     // Applied after the frame that queued it; the next frame shows it.
     harness.run();
@@ -1284,19 +1314,35 @@ fn hand_changes_and_hiding_the_counters_are_commands() {
         .state_mut()
         .shell
         .queue
-        .push(Command::ToggleCounters);
+        .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
-    assert!(harness.state().game.as_ref().expect("game").hide_counters);
+    assert!(
+        harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .map
+            .hide_counters
+    );
     harness
         .state_mut()
         .shell
         .queue
-        .push(Command::ToggleCounters);
+        .push(Command::Ui(UiCommand::ToggleCounters));
     harness.run();
-    assert!(!harness.state().game.as_ref().expect("game").hide_counters);
     assert!(
-        Command::ALL.contains(&Command::HandChanges)
-            && Command::ALL.contains(&Command::ToggleCounters)
+        !harness
+            .state()
+            .game
+            .as_ref()
+            .expect("game")
+            .map
+            .hide_counters
+    );
+    assert!(
+        UiCommand::ALL.contains(&UiCommand::HandChanges)
+            && UiCommand::ALL.contains(&UiCommand::ToggleCounters)
     );
 }
 
@@ -1312,13 +1358,18 @@ fn the_cup_is_filled_drawn_and_its_odds_shown_at_the_desk() {
         !labels_containing(&harness, "The text does not give what is in it").is_empty(),
         "the panel says what the text does not give"
     );
-    harness.state_mut().shell.queue.push(Command::Deck {
-        deck: "command_markers".into(),
-        owner: None,
-        op: umpire::game::DeckOp::Fill {
-            items: vec![("Venetian A".into(), 2), ("Austrian A".into(), 1)],
-        },
-    });
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Act(Action::Deck {
+            deck: "command_markers".into(),
+            owner: None,
+            op: umpire::game::DeckOp::Fill {
+                items: vec![("Venetian A".into(), 2), ("Austrian A".into(), 1)],
+            },
+            reason: None,
+        }));
     harness.run();
     harness.run();
     assert!(
@@ -1384,7 +1435,11 @@ fn the_players_view_starts_rotates_its_links_and_stops_from_the_desk() {
         harness.state().shell.players.links().is_empty(),
         "off by default"
     );
-    harness.state_mut().shell.queue.push(Command::PlayersView);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::PlayersView));
     harness.run();
     harness.run();
     type_into(&mut harness, PLAYERS_BIND_LABEL, "127.0.0.1:0");
@@ -1467,7 +1522,7 @@ fn a_value_typed_for_one_counter_is_not_set_on_the_next() {
     harness.run();
     {
         let g = harness.state().game.as_ref().expect("game");
-        let picked = g.selected.clone().expect("a counter selected");
+        let picked = g.live.selected.clone().expect("a counter selected");
         assert_eq!(
             g.game().state().counter_name(&picked),
             "Stradiots Light Cavalry (Vitelli)"
@@ -1518,26 +1573,29 @@ fn another_procedure_opens_with_no_counters() {
             .expect("the Gendarmes")
             .to_string()
     };
-    run(&mut harness, Command::OpenProcedure("assault".into()));
     run(
         &mut harness,
-        Command::AddToRole {
+        Command::Ui(UiCommand::OpenProcedure("assault".into())),
+    );
+    run(
+        &mut harness,
+        Command::Ui(UiCommand::AddToRole {
             role: "attacker".into(),
             counter: gendarmes.clone(),
-        },
+        }),
     );
     assert_eq!(
-        harness.state().game.as_ref().expect("game").roles()["attacker"],
+        harness.state().game.as_ref().expect("game").resolve.roles()["attacker"],
         vec![umpire::game::CounterId::from(gendarmes)]
     );
     run(
         &mut harness,
-        Command::OpenProcedure("discipline_check".into()),
+        Command::Ui(UiCommand::OpenProcedure("discipline_check".into())),
     );
     let g = harness.state().game.as_ref().expect("game");
     assert!(
-        g.roles().is_empty(),
+        g.resolve.roles().is_empty(),
         "the Discipline Check starts with no counters: {:?}",
-        g.roles()
+        g.resolve.roles()
     );
 }

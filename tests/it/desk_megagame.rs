@@ -14,8 +14,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    Command, Desk, DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL,
-    MegagameFilter,
+    DeskApp, GameDesk, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
+    ProcedureDesk, UiCommand,
 };
 use umpire::game::event::{ClockAction, EventKind};
 use umpire::game::{Event, Game};
@@ -46,7 +46,9 @@ fn desk_on(path: &Path) -> Harness<'static, DeskApp> {
     let game = GameDesk::create(path, &fixture(), &Library::shipped(), Some(7)).expect("game");
     Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        })
 }
 
 fn journal(path: &Path) -> Vec<Event> {
@@ -109,7 +111,7 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
     );
     assert!(!labels_containing(&harness, "not started").is_empty());
 
-    click(&mut harness, Command::ClockStart.label());
+    click(&mut harness, UiCommand::ClockStart.label());
     assert_eq!(
         clock_actions(&path),
         vec![ClockAction::Start {
@@ -125,14 +127,14 @@ fn the_clock_bar_starts_holds_resumes_and_advances_through_the_journal() {
     assert_eq!(stepped, 1);
     assert!(!labels_containing(&harness, "running").is_empty());
 
-    click(&mut harness, Command::ClockHold.label());
+    click(&mut harness, UiCommand::ClockHold.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Hold));
     assert!(!labels_containing(&harness, "HELD").is_empty());
 
-    click(&mut harness, Command::ClockResume.label());
+    click(&mut harness, UiCommand::ClockResume.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Resume));
 
-    click(&mut harness, Command::ClockAdvance.label());
+    click(&mut harness, UiCommand::ClockAdvance.label());
     assert_eq!(clock_actions(&path).last(), Some(&ClockAction::Advance));
     assert!(!labels_containing(&harness, "Phase 2/6").is_empty());
     assert!(
@@ -283,6 +285,7 @@ fn the_resolve_panel_offers_a_megagames_roles_and_prefills_from_the_ledgers() {
     g.add_to_role("army", "monluc-army");
     g.add_to_role("state", "state-france");
     let strength = g
+        .resolve
         .prefilled()
         .iter()
         .find(|p| p.input == "strength_thousands")
@@ -405,7 +408,7 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
             reason: "army pay".into(),
         });
         assert!(refused, "40 − 50 goes below 0");
-        assert!(g.below_floor().is_some());
+        assert!(g.live.below_floor().is_some());
     }
     harness.run();
     assert!(
@@ -431,7 +434,7 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
             .state()
             .game
             .as_ref()
-            .map(|g| g.floor_reason.clone())
+            .map(|g| g.sequence.floor_reason.clone())
     );
     let EventKind::Changed { reason, .. } = &events[before].kind else {
         panic!("{:?}", events[before].kind)
@@ -443,5 +446,5 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
         "{reason:?}"
     );
     let g = harness.state().game.as_ref().expect("game");
-    assert!(g.below_floor().is_none());
+    assert!(g.live.below_floor().is_none());
 }

@@ -12,7 +12,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 use common::pg::{Link, PgServer};
-use umpire::app::{Desk, DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_NAME_LABEL};
+use umpire::app::{
+    DeskApp, GameDesk, LINK_LOST_TEXT, LIVE_TEXT, ProcedureDesk, SIGN_IN_NAME_LABEL,
+};
 use umpire::game::scenario::Position;
 use umpire::game::{Action, EventKind};
 use umpire::megagame::remit::SignedIn;
@@ -26,7 +28,9 @@ fn desk_at(url: &str) -> Harness<'static, DeskApp> {
     let game = GameDesk::open(Path::new(url), &Library::shipped()).expect("open shared game");
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), game))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        })
 }
 
 /// Runs frames until `until` holds (the listener works on its own thread), at most `limit`.
@@ -109,7 +113,7 @@ fn the_desk_is_signed_in_as_its_login_and_shows_another_desks_event_live() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.signed_in().cloned())
+        .and_then(|g| g.live.signed_in().cloned())
         .expect("signed in");
     assert_eq!(who.name, "Anna");
     assert_eq!(who.table.as_deref(), Some("the_east"));

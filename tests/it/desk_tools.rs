@@ -14,11 +14,11 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 use umpire::app::{
-    CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, Desk, DeskApp, EXPORT_LABEL,
-    EXPORT_PATH_LABEL, GAME_FILE_LABEL, GameDesk, OPEN_LABEL, RulesSetup, START_GAME_LABEL,
-    UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS, UNDERLAY_LOAD_LABEL,
-    UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS, WORKING_PREFIX, cell_label,
-    sidecar_path,
+    CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, DeskApp, EXPORT_LABEL,
+    EXPORT_PATH_LABEL, GAME_FILE_LABEL, GameDesk, OPEN_LABEL, ProcedureDesk, RulesSetup,
+    START_GAME_LABEL, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
+    UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,
+    WORKING_PREFIX, cell_label, sidecar_path,
 };
 use umpire::game::hex::HexId;
 use umpire::rules::{Cell, Library};
@@ -48,7 +48,7 @@ fn desk_in(dir: &Path) -> Harness<'static, DeskApp> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(move |cc| {
-            DeskApp::with_game(cc, Desk::with_seed(library.clone(), 1), game)
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(library.clone(), 1), game)
                 .with_rules(rules.clone())
                 .with_config_dir(Some(config.clone()))
         });
@@ -239,7 +239,7 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
             .state()
             .game
             .as_ref()
-            .is_some_and(|g| g.underlay.is_none())
+            .is_some_and(|g| g.map.underlay.is_none())
     );
     // The photo of the map.
     let png = dir.join("map.png");
@@ -268,7 +268,7 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.underlay.as_ref())
+        .and_then(|g| g.map.underlay.as_ref())
         .map(|u| u.settings.clone())
         .expect("underlay");
     assert!(settings.aligned);
@@ -285,7 +285,13 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
     let game_file = dir.join("game.umpire");
     let sidecar = sidecar_path(&dir.join("config"), &game_file);
     assert!(sidecar.is_file(), "the underlay is kept");
-    harness.state_mut().game.as_mut().expect("game").underlay = None;
+    harness
+        .state_mut()
+        .game
+        .as_mut()
+        .expect("game")
+        .map
+        .underlay = None;
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
     harness.run();
     type_into(
@@ -299,13 +305,13 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
             && h.state()
                 .game
                 .as_ref()
-                .is_some_and(|g| g.underlay.is_some())
+                .is_some_and(|g| g.map.underlay.is_some())
     });
     let restored = harness
         .state()
         .game
         .as_ref()
-        .and_then(|g| g.underlay.as_ref())
+        .and_then(|g| g.map.underlay.as_ref())
         .map(|u| (u.settings.clone(), u.size))
         .expect("restored");
     assert_eq!(restored, (settings, [8, 6]));
@@ -318,7 +324,7 @@ fn map_underlay_loads_aligns_is_kept_per_game_and_clears() {
             .state()
             .game
             .as_ref()
-            .is_some_and(|g| g.underlay.is_none())
+            .is_some_and(|g| g.map.underlay.is_none())
     );
     assert!(!sidecar.exists(), "the kept underlay is removed");
 }

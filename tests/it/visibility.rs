@@ -16,7 +16,7 @@ use egui_kittest::kittest::Queryable as _;
 use lopdf::Document;
 
 use crate::kit::{click, labels_containing, scenario, type_into};
-use umpire::app::{Desk, DeskApp, FIND_COUNTER_LABEL, GameDesk, SEEN_BY_PREFIX};
+use umpire::app::{DeskApp, FIND_COUNTER_LABEL, GameDesk, ProcedureDesk, SEEN_BY_PREFIX};
 use umpire::game::scenario::Position;
 use umpire::game::side::{SideStatus, reveals_action, reveals_now};
 use umpire::game::visibility::{self, SideView, Sight, SightLevel, hex_neighbours};
@@ -768,7 +768,9 @@ fn desk_on(path: &Path) -> Harness<'static, DeskApp> {
     let desk = GameDesk::open(path, &library).expect("the game opens");
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| DeskApp::with_game(cc, Desk::with_seed(Library::shipped(), 1), desk))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), desk)
+        })
 }
 
 fn open_view_menu(harness: &mut Harness<'static, DeskApp>) {
@@ -799,7 +801,7 @@ fn the_desk_seen_by_venice_hides_what_venice_may_not_see() {
     open_view_menu(&mut harness);
     click(&mut harness, "As seen by: Venetian: the Republic of Venice");
     assert_eq!(
-        harness.state().game.as_ref().and_then(|g| g.seen_by()),
+        harness.state().game.as_ref().and_then(|g| g.live.seen_by()),
         Some("venetian")
     );
     assert!(
@@ -831,7 +833,7 @@ fn the_desk_seen_by_venice_hides_what_venice_may_not_see() {
     // Back to the umpire's view, from the side view's banner.
     click(&mut harness, "As seen by: the umpire");
     assert_eq!(
-        harness.state().game.as_ref().and_then(|g| g.seen_by()),
+        harness.state().game.as_ref().and_then(|g| g.live.seen_by()),
         None
     );
     type_into(&mut harness, FIND_COUNTER_LABEL, "Gendarmes");

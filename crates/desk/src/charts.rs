@@ -619,7 +619,14 @@ impl ChartEditor {
         saved
     }
 
-    fn editor_ui(&mut self, ui: &mut Ui, setup: &RulesSetup, library: &Library) -> bool {
+    /// The ruleset and table pickers (each table with how many cells it misses). Returns the
+    /// (ruleset, table) picked this frame (no table: a ruleset alone).
+    fn picker_ui(
+        &mut self,
+        ui: &mut Ui,
+        setup: &RulesSetup,
+        library: &Library,
+    ) -> Option<(String, String)> {
         let ids: Vec<String> = setup.sources.iter().map(declared_id).collect();
         let mut pick: Option<(String, String)> = None;
         ui.horizontal(|ui| {
@@ -671,6 +678,11 @@ impl ChartEditor {
                 .response
                 .labelled_by(label.id);
         });
+        pick
+    }
+
+    fn editor_ui(&mut self, ui: &mut Ui, setup: &RulesSetup, library: &Library) -> bool {
+        let pick = self.picker_ui(ui, setup, library);
         if let Some((ruleset, table)) = pick {
             if table.is_empty() {
                 self.ruleset = ruleset;

@@ -1,56 +1,88 @@
-//! Every user action of the desk, with its label and keyboard shortcut. Buttons, menus, the
-//! command palette and the keyboard all queue [`Command`]s; the desk applies them once per
-//! frame, after drawing.
+//! Every user action of the desk. Buttons, menus, the command palette and the keyboard all
+//! queue [`Command`]s; the desk applies them once per frame, after drawing. A command is either
+//! one of the desk's own ([`UiCommand`]: undo and redo, zoom, dialogs, the selection, the
+//! resolve panel's buttons…, each with its label and keyboard shortcut) or an engine
+//! [`Action`] a panel built ([`Command::Act`]), which the game desk records through
+//! [`umpire_core::game::Game::act`] and whose outcome the panels that built it react to.
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use umpire_core::game::Edit;
+use umpire_core::game::Action;
+use umpire_core::game::names::CounterId;
 use umpire_core::game::scenario::Position;
 
-/// A user action. The actions on a game that need more than a key press carry what they act
-/// on (counters and a place, an item and a reason, …): the map, the board, the panels and the
-/// tests all queue the same command.
+/// What a button, a menu, the palette, a key or a test asks of the desk.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    /// Move counters as one entry (a stack, a Force, a split-off group, one counter).
-    Move {
-        /// The counters (ids).
-        counters: Vec<String>,
-        /// Where to.
-        to: Position,
-    },
-    /// Skip a pending item, with the reason.
-    Skip {
-        /// The item's key.
-        item: String,
-        /// Why.
-        reason: String,
-    },
-    /// Record a pending item that credits an amount (scheduled APs).
-    Credit {
-        /// The item's key.
-        item: String,
-    },
-    /// Replace the result of a resolution, with the reason.
-    Override {
-        /// The resolution's entry.
-        of: u64,
-        /// The outcome that stands.
-        outcome: String,
-        /// Why.
-        reason: String,
-    },
-    /// A note in the journal.
-    Note(String),
-    /// Work a deck of cards or a cup of markers (draw, fill, refill…).
-    Deck {
-        /// The deck's id.
-        deck: String,
-        /// Whose, for decks each side keeps.
-        owner: Option<String>,
-        /// What to do.
-        op: umpire_core::game::DeckOp,
-    },
+    /// One of the desk's own commands.
+    Ui(UiCommand),
+    /// An action on the game, as the engine takes it (counters by [`umpire_core::game::names::CounterId`]):
+    /// a move, a skip, a credit, an override, a note, a deck, a hand change, a new counter….
+    Act(Action),
+}
+
+impl From<UiCommand> for Command {
+    fn from(c: UiCommand) -> Command {
+        Command::Ui(c)
+    }
+}
+
+impl From<Action> for Command {
+    fn from(a: Action) -> Command {
+        Command::Act(a)
+    }
+}
+
+impl Command {
+    /// What the command does, in words (an action's kind for [`Command::Act`]).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Command::Ui(c) => c.label(),
+            Command::Act(a) => action_label(a),
+        }
+    }
+}
+
+/// Counters moved as one entry, as the engine takes it: one counter's [`Action::Move`], else
+/// one [`Action::MoveStack`] (a stack, a Force, a split-off group).
+pub fn move_action(ids: &[String], to: Position) -> Action {
+    match ids {
+        [one] => Action::Move {
+            counter: CounterId::new(one.as_str()),
+            to,
+        },
+        _ => Action::MoveStack {
+            counters: ids.iter().map(|id| CounterId::new(id.as_str())).collect(),
+            to,
+        },
+    }
+}
+
+/// An engine action in words, as the desk's commands name them.
+pub fn action_label(action: &Action) -> &'static str {
+    match action {
+        Action::Move { .. } | Action::MoveStack { .. } => "Move counters",
+        Action::Skip { .. } => "Skip an item",
+        Action::Credit { .. } => "Credit a scheduled amount",
+        Action::Override { .. } => "Override a result",
+        Action::Note { .. } => "Add a note",
+        Action::Deck { .. } => "Work a deck or cup",
+        Action::Edit { .. } => "Change a counter by hand",
+        Action::AddCounter { .. } => "Add a counter",
+        Action::Undo => UiCommand::Undo.label(),
+        Action::Redo => UiCommand::Redo.label(),
+        Action::Next => UiCommand::Next.label(),
+        Action::Back => UiCommand::Back.label(),
+        Action::ApplyEffects { .. } => UiCommand::ApplyEffects.label(),
+        _ => "Act on the game",
+    }
+}
+
+/// The desk's own commands: those with a label and, most, a keyboard shortcut (the palette
+/// lists [`UiCommand::ALL`]), and those the panels queue with what they act on (a role and a
+/// counter, a procedure, a counter to select…).
+#[derive(Debug, Clone, PartialEq)]
+pub enum UiCommand {
     /// Put a counter in a role of the open procedure (attacker, defender…).
     AddToRole {
         /// The role.
@@ -64,30 +96,6 @@ pub enum Command {
         role: String,
         /// The counter (id).
         counter: String,
-    },
-    /// A hand change of a counter (strength, status marker, taken off…), with a note.
-    Edit {
-        /// The counter (id).
-        counter: String,
-        /// What changes.
-        edit: Edit,
-        /// Why (optional).
-        note: Option<String>,
-    },
-    /// Put a new counter on the table.
-    AddCounter {
-        /// Its name.
-        name: String,
-        /// Its side (id).
-        side: String,
-        /// Unit, leader or marker.
-        kind: umpire_core::game::scenario::CounterKind,
-        /// Where.
-        at: Position,
-        /// Attributes, NAME → VALUE as typed.
-        attributes: Vec<(String, String)>,
-        /// Why (optional).
-        note: Option<String>,
     },
     /// Open a procedure in the resolve panel.
     OpenProcedure(String),
@@ -163,97 +171,112 @@ pub enum Command {
     ToggleCounters,
     /// Open the selected counter's hand changes (strength, markers, order, taken off).
     HandChanges,
+    /// Select a counter (None: clear the selection), from the map, the board or a list.
+    Select(Option<String>),
+    /// Split a counter off its stack in the stack inspector (or put it back).
+    Split {
+        /// The counter (id).
+        counter: String,
+        /// Whether it is split off.
+        on: bool,
+    },
+    /// Show a problem a panel found in what was typed, as the desk's message.
+    Problem(String),
+    /// Record the action refused for going below a floor, with the reason typed.
+    GoBelowFloor,
+    /// Set the time left in the clock's phase to what is typed.
+    ClockSet,
+    /// Step the Sequence of Play when the clock's phase has run out.
+    ClockTick,
 }
 
-impl Command {
+impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [Command; 34] = [
-        Command::Undo,
-        Command::Redo,
-        Command::Next,
-        Command::Back,
-        Command::Roll,
-        Command::UsePhysical,
-        Command::UseChartResult,
-        Command::ApplyEffects,
-        Command::MoveSelected,
-        Command::Deselect,
-        Command::Palette,
-        Command::NewGame,
-        Command::OpenGame,
-        Command::ShowGame,
-        Command::ShowProcedures,
-        Command::ZoomIn,
-        Command::ZoomOut,
-        Command::ResetView,
-        Command::Print,
-        Command::PlayersView,
-        Command::VerifyGame,
-        Command::ExportGame,
-        Command::ChartEditor,
-        Command::MapUnderlay,
-        Command::ClockStart,
-        Command::ClockHold,
-        Command::ClockResume,
-        Command::ClockAdvance,
-        Command::Ledgers,
-        Command::SeeAsUmpire,
-        Command::SeeAsNextSide,
-        Command::RevealContacts,
-        Command::ToggleCounters,
-        Command::HandChanges,
+    pub const ALL: [UiCommand; 34] = [
+        UiCommand::Undo,
+        UiCommand::Redo,
+        UiCommand::Next,
+        UiCommand::Back,
+        UiCommand::Roll,
+        UiCommand::UsePhysical,
+        UiCommand::UseChartResult,
+        UiCommand::ApplyEffects,
+        UiCommand::MoveSelected,
+        UiCommand::Deselect,
+        UiCommand::Palette,
+        UiCommand::NewGame,
+        UiCommand::OpenGame,
+        UiCommand::ShowGame,
+        UiCommand::ShowProcedures,
+        UiCommand::ZoomIn,
+        UiCommand::ZoomOut,
+        UiCommand::ResetView,
+        UiCommand::Print,
+        UiCommand::PlayersView,
+        UiCommand::VerifyGame,
+        UiCommand::ExportGame,
+        UiCommand::ChartEditor,
+        UiCommand::MapUnderlay,
+        UiCommand::ClockStart,
+        UiCommand::ClockHold,
+        UiCommand::ClockResume,
+        UiCommand::ClockAdvance,
+        UiCommand::Ledgers,
+        UiCommand::SeeAsUmpire,
+        UiCommand::SeeAsNextSide,
+        UiCommand::RevealContacts,
+        UiCommand::ToggleCounters,
+        UiCommand::HandChanges,
     ];
 
     /// What the command does, for menus and the palette.
     pub fn label(&self) -> &'static str {
         match self {
-            Command::Undo => "Undo",
-            Command::Redo => "Redo",
-            Command::Next => "Next step",
-            Command::Back => "Previous step",
-            Command::Roll => "Roll the app dice",
-            Command::UsePhysical => "Use the physical dice",
-            Command::UseChartResult => "Use the chart result",
-            Command::ApplyEffects => "Apply the effects",
-            Command::MoveSelected => "Move the selected counter",
-            Command::Deselect => "Clear the selection",
-            Command::Palette => "Command palette",
-            Command::NewGame => "New game…",
-            Command::OpenGame => "Open game…",
-            Command::ShowGame => "Show the game",
-            Command::ShowProcedures => "Show the procedure desk",
-            Command::ZoomIn => "Zoom in",
-            Command::ZoomOut => "Zoom out",
-            Command::ResetView => "Fit the map",
-            Command::Print => "Print…",
-            Command::PlayersView => "Players' view…",
-            Command::VerifyGame => "Verify the game",
-            Command::ExportGame => "Export the journal…",
-            Command::ChartEditor => "Chart editor…",
-            Command::MapUnderlay => "Map underlay…",
-            Command::ClockStart => "Start the clock",
-            Command::ClockHold => "Hold the clock",
-            Command::ClockResume => "Resume the clock",
-            Command::ClockAdvance => "Advance to the next phase",
-            Command::Ledgers => "Ledgers",
-            Command::SeeAsUmpire => "As seen by: the umpire",
-            Command::SeeAsNextSide => "As seen by: the next side",
-            Command::SeeAsSide(_) => "As seen by a side",
-            Command::RevealContacts => "Reveal the counters in contact",
-            Command::ToggleCounters => "Show or hide the counters",
-            Command::HandChanges => "Change the selected counter by hand",
-            Command::Move { .. } => "Move counters",
-            Command::Skip { .. } => "Skip an item",
-            Command::Credit { .. } => "Credit a scheduled amount",
-            Command::Override { .. } => "Override a result",
-            Command::Note(_) => "Add a note",
-            Command::Deck { .. } => "Work a deck or cup",
-            Command::AddToRole { .. } => "Add a counter to a role",
-            Command::RemoveFromRole { .. } => "Take a counter out of a role",
-            Command::Edit { .. } => "Change a counter by hand",
-            Command::OpenProcedure(_) => "Open a procedure",
-            Command::AddCounter { .. } => "Add a counter",
-            Command::ConfirmChartResult => "Use the chart code as printed",
+            UiCommand::Undo => "Undo",
+            UiCommand::Redo => "Redo",
+            UiCommand::Next => "Next step",
+            UiCommand::Back => "Previous step",
+            UiCommand::Roll => "Roll the app dice",
+            UiCommand::UsePhysical => "Use the physical dice",
+            UiCommand::UseChartResult => "Use the chart result",
+            UiCommand::ApplyEffects => "Apply the effects",
+            UiCommand::MoveSelected => "Move the selected counter",
+            UiCommand::Deselect => "Clear the selection",
+            UiCommand::Palette => "Command palette",
+            UiCommand::NewGame => "New game…",
+            UiCommand::OpenGame => "Open game…",
+            UiCommand::ShowGame => "Show the game",
+            UiCommand::ShowProcedures => "Show the procedure desk",
+            UiCommand::ZoomIn => "Zoom in",
+            UiCommand::ZoomOut => "Zoom out",
+            UiCommand::ResetView => "Fit the map",
+            UiCommand::Print => "Print…",
+            UiCommand::PlayersView => "Players' view…",
+            UiCommand::VerifyGame => "Verify the game",
+            UiCommand::ExportGame => "Export the journal…",
+            UiCommand::ChartEditor => "Chart editor…",
+            UiCommand::MapUnderlay => "Map underlay…",
+            UiCommand::ClockStart => "Start the clock",
+            UiCommand::ClockHold => "Hold the clock",
+            UiCommand::ClockResume => "Resume the clock",
+            UiCommand::ClockAdvance => "Advance to the next phase",
+            UiCommand::Ledgers => "Ledgers",
+            UiCommand::SeeAsUmpire => "As seen by: the umpire",
+            UiCommand::SeeAsNextSide => "As seen by: the next side",
+            UiCommand::SeeAsSide(_) => "As seen by a side",
+            UiCommand::RevealContacts => "Reveal the counters in contact",
+            UiCommand::ToggleCounters => "Show or hide the counters",
+            UiCommand::HandChanges => "Change the selected counter by hand",
+            UiCommand::AddToRole { .. } => "Add a counter to a role",
+            UiCommand::RemoveFromRole { .. } => "Take a counter out of a role",
+            UiCommand::OpenProcedure(_) => "Open a procedure",
+            UiCommand::ConfirmChartResult => "Use the chart code as printed",
+            UiCommand::Select(_) => "Select a counter",
+            UiCommand::Split { .. } => "Split a counter off its stack",
+            UiCommand::Problem(_) => "Show a problem",
+            UiCommand::GoBelowFloor => "Go below anyway",
+            UiCommand::ClockSet => "Set the time left",
+            UiCommand::ClockTick => "Follow the clock",
         }
     }
 
@@ -262,53 +285,51 @@ impl Command {
         let k = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
         let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
         match self {
-            Command::Undo => k(Modifiers::COMMAND, Key::Z),
-            Command::Redo => k(cmd_shift, Key::Z),
-            Command::Next => k(Modifiers::NONE, Key::N),
-            Command::Back => k(Modifiers::NONE, Key::B),
-            Command::Roll => k(Modifiers::NONE, Key::R),
-            Command::ApplyEffects => k(Modifiers::NONE, Key::A),
-            Command::Deselect => k(Modifiers::NONE, Key::Escape),
-            Command::Palette => k(Modifiers::COMMAND, Key::K),
-            Command::NewGame => k(Modifiers::COMMAND, Key::N),
-            Command::OpenGame => k(Modifiers::COMMAND, Key::O),
-            Command::ShowGame => k(Modifiers::NONE, Key::F1),
-            Command::ShowProcedures => k(Modifiers::NONE, Key::F2),
-            Command::ZoomIn => k(Modifiers::NONE, Key::Plus),
-            Command::ZoomOut => k(Modifiers::NONE, Key::Minus),
-            Command::ResetView => k(Modifiers::NONE, Key::Num0),
-            Command::Print => k(Modifiers::COMMAND, Key::P),
-            Command::PlayersView => None,
-            Command::VerifyGame => k(cmd_shift, Key::V),
-            Command::ExportGame => k(cmd_shift, Key::E),
-            Command::ChartEditor => k(Modifiers::COMMAND, Key::E),
-            Command::MapUnderlay => k(Modifiers::COMMAND, Key::U),
-            Command::ClockStart => k(Modifiers::NONE, Key::F5),
-            Command::ClockHold => k(Modifiers::NONE, Key::F6),
-            Command::ClockResume => k(Modifiers::NONE, Key::F7),
-            Command::ClockAdvance => k(Modifiers::NONE, Key::F8),
-            Command::Ledgers => k(Modifiers::COMMAND | Modifiers::SHIFT, Key::L),
-            Command::SeeAsNextSide => k(Modifiers::NONE, Key::F9),
-            Command::ToggleCounters => k(Modifiers::NONE, Key::H),
-            Command::HandChanges => k(Modifiers::NONE, Key::E),
-            Command::UsePhysical
-            | Command::UseChartResult
-            | Command::MoveSelected
-            | Command::SeeAsUmpire
-            | Command::SeeAsSide(_)
-            | Command::RevealContacts
-            | Command::Move { .. }
-            | Command::Skip { .. }
-            | Command::Credit { .. }
-            | Command::Override { .. }
-            | Command::Note(_)
-            | Command::Deck { .. }
-            | Command::AddToRole { .. }
-            | Command::RemoveFromRole { .. }
-            | Command::Edit { .. }
-            | Command::OpenProcedure(_)
-            | Command::AddCounter { .. }
-            | Command::ConfirmChartResult => None,
+            UiCommand::Undo => k(Modifiers::COMMAND, Key::Z),
+            UiCommand::Redo => k(cmd_shift, Key::Z),
+            UiCommand::Next => k(Modifiers::NONE, Key::N),
+            UiCommand::Back => k(Modifiers::NONE, Key::B),
+            UiCommand::Roll => k(Modifiers::NONE, Key::R),
+            UiCommand::ApplyEffects => k(Modifiers::NONE, Key::A),
+            UiCommand::Deselect => k(Modifiers::NONE, Key::Escape),
+            UiCommand::Palette => k(Modifiers::COMMAND, Key::K),
+            UiCommand::NewGame => k(Modifiers::COMMAND, Key::N),
+            UiCommand::OpenGame => k(Modifiers::COMMAND, Key::O),
+            UiCommand::ShowGame => k(Modifiers::NONE, Key::F1),
+            UiCommand::ShowProcedures => k(Modifiers::NONE, Key::F2),
+            UiCommand::ZoomIn => k(Modifiers::NONE, Key::Plus),
+            UiCommand::ZoomOut => k(Modifiers::NONE, Key::Minus),
+            UiCommand::ResetView => k(Modifiers::NONE, Key::Num0),
+            UiCommand::Print => k(Modifiers::COMMAND, Key::P),
+            UiCommand::PlayersView => None,
+            UiCommand::VerifyGame => k(cmd_shift, Key::V),
+            UiCommand::ExportGame => k(cmd_shift, Key::E),
+            UiCommand::ChartEditor => k(Modifiers::COMMAND, Key::E),
+            UiCommand::MapUnderlay => k(Modifiers::COMMAND, Key::U),
+            UiCommand::ClockStart => k(Modifiers::NONE, Key::F5),
+            UiCommand::ClockHold => k(Modifiers::NONE, Key::F6),
+            UiCommand::ClockResume => k(Modifiers::NONE, Key::F7),
+            UiCommand::ClockAdvance => k(Modifiers::NONE, Key::F8),
+            UiCommand::Ledgers => k(Modifiers::COMMAND | Modifiers::SHIFT, Key::L),
+            UiCommand::SeeAsNextSide => k(Modifiers::NONE, Key::F9),
+            UiCommand::ToggleCounters => k(Modifiers::NONE, Key::H),
+            UiCommand::HandChanges => k(Modifiers::NONE, Key::E),
+            UiCommand::UsePhysical
+            | UiCommand::UseChartResult
+            | UiCommand::MoveSelected
+            | UiCommand::SeeAsUmpire
+            | UiCommand::SeeAsSide(_)
+            | UiCommand::RevealContacts
+            | UiCommand::AddToRole { .. }
+            | UiCommand::RemoveFromRole { .. }
+            | UiCommand::OpenProcedure(_)
+            | UiCommand::ConfirmChartResult
+            | UiCommand::Select(_)
+            | UiCommand::Split { .. }
+            | UiCommand::Problem(_)
+            | UiCommand::GoBelowFloor
+            | UiCommand::ClockSet
+            | UiCommand::ClockTick => None,
         }
     }
 
@@ -316,20 +337,20 @@ impl Command {
     pub fn works_while_typing(&self) -> bool {
         matches!(
             self,
-            Command::Palette
-                | Command::NewGame
-                | Command::OpenGame
-                | Command::Print
-                | Command::PlayersView
-                | Command::VerifyGame
-                | Command::ExportGame
-                | Command::ChartEditor
-                | Command::MapUnderlay
-                | Command::ClockStart
-                | Command::ClockHold
-                | Command::ClockResume
-                | Command::ClockAdvance
-                | Command::Ledgers
+            UiCommand::Palette
+                | UiCommand::NewGame
+                | UiCommand::OpenGame
+                | UiCommand::Print
+                | UiCommand::PlayersView
+                | UiCommand::VerifyGame
+                | UiCommand::ExportGame
+                | UiCommand::ChartEditor
+                | UiCommand::MapUnderlay
+                | UiCommand::ClockStart
+                | UiCommand::ClockHold
+                | UiCommand::ClockResume
+                | UiCommand::ClockAdvance
+                | UiCommand::Ledgers
         )
     }
 
@@ -337,21 +358,21 @@ impl Command {
     pub fn needs_game(&self) -> bool {
         !matches!(
             self,
-            Command::Palette
-                | Command::NewGame
-                | Command::OpenGame
-                | Command::ShowProcedures
-                | Command::ShowGame
-                | Command::Print
-                | Command::ChartEditor
+            UiCommand::Palette
+                | UiCommand::NewGame
+                | UiCommand::OpenGame
+                | UiCommand::ShowProcedures
+                | UiCommand::ShowGame
+                | UiCommand::Print
+                | UiCommand::ChartEditor
         )
     }
 
     /// The commands whose shortcuts were pressed this frame (consumed from the input), the
     /// more specific shortcuts first so that Ctrl+Shift+Z is not taken for Ctrl+Z.
-    pub fn pressed(ctx: &eframe::egui::Context) -> Vec<Command> {
+    pub fn pressed(ctx: &eframe::egui::Context) -> Vec<UiCommand> {
         let typing = ctx.egui_wants_keyboard_input();
-        let mut all: Vec<(Command, KeyboardShortcut)> = Command::ALL
+        let mut all: Vec<(UiCommand, KeyboardShortcut)> = UiCommand::ALL
             .iter()
             .filter_map(|c| c.shortcut().map(|s| (c.clone(), s)))
             .collect();
@@ -391,7 +412,7 @@ mod tests {
     #[test]
     fn shortcuts_are_unique() {
         let mut seen = std::collections::HashSet::new();
-        for c in Command::ALL {
+        for c in UiCommand::ALL {
             if let Some(s) = c.shortcut() {
                 assert!(
                     seen.insert((s.modifiers.command, s.modifiers.shift, s.logical_key)),

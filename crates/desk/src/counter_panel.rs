@@ -2,17 +2,27 @@
 //! inspector: list, put on top (select), split off, move as one), and every change an umpire makes by
 //! hand at the table — strength or any attribute (an order, a rr3 treasury), a status marker
 //! from the ruleset's list, a counter taken off — each one journal entry with an optional note.
+//! [`CountersPanel`] keeps what is typed there; selecting and splitting are queued commands,
+//! the selection itself is the live game's (every panel shows it).
 
 use eframe::egui::{self, RichText, Ui};
 
-use super::commands::Command;
-use super::game::GameDesk;
-use super::game_view::{FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL};
-use umpire_core::game::Edit;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::commands::{Command, UiCommand};
+use super::live::LiveGame;
+use umpire_core::game::names::CounterId;
 use umpire_core::game::scenario::{CounterKind, Position};
 use umpire_core::game::words::{attribute_value_words, attribute_words, side_words};
+use umpire_core::game::{Action, Edit};
 use umpire_core::rules::{AttributeKind, AttributeSpec};
 
+/// Label of the move-to field.
+pub const MOVE_TO_LABEL: &str = "Move to";
+/// Label of the Move button.
+pub const MOVE_LABEL: &str = "Move";
+/// Label of the counter filter.
+pub const FIND_COUNTER_LABEL: &str = "Find counter";
 /// Label of the note field of a hand change.
 pub const EDIT_NOTE_LABEL: &str = "Note for the journal";
 /// Label of the button that sets an attribute by hand.
@@ -34,32 +44,129 @@ pub const NEW_AT_LABEL: &str = "At";
 /// Label of the button that adds the counter.
 pub const ADD_LABEL: &str = "Add it to the table";
 
-impl GameDesk {
-    /// The counters panel: the list, the selected counter in words, its stack, and the hand
-    /// changes.
-    pub fn selection_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
+/// The counters panel's state: the list's filter and what is typed in its forms (the move-to
+/// field, the hand changes, a new counter).
+#[derive(Debug, Default)]
+pub struct CountersPanel {
+    /// The counter list's filter.
+    pub filter: String,
+    /// The move-to field (hex id, area name, or x,y), as typed.
+    pub move_to: String,
+    /// The new counter being typed.
+    pub adding: NewCounter,
+    /// The note of a hand change, as typed.
+    pub edit_note: String,
+    /// The values typed for hand changes, by attribute.
+    pub edit_values: BTreeMap<String, String>,
+    /// The counter `edit_values` were typed for: the form is rebuilt from the counter shown
+    /// whenever it is another, so no value typed for one counter is ever set on the next.
+    pub edit_values_for: Option<String>,
+    /// The value each field showed when the umpire began typing it: a Set is refused when
+    /// another desk changed the value since (then pressing Set again sets it anyway).
+    pub edit_seen: BTreeMap<String, Option<umpire_core::rules::Value>>,
+    /// Whether the hand changes open on the next frame.
+    pub open_hand_changes: bool,
+}
+
+/// A counter the umpire is adding, as typed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewCounter {
+    /// Its name.
+    pub name: String,
+    /// Its side (id).
+    pub side: String,
+    /// Whether it is a leader (else a unit).
+    pub leader: bool,
+    /// Where, as typed (a hex, an area, x, y).
+    pub at: String,
+    /// Its strength, as typed (the ruleset's strength attribute), if any.
+    pub strength: String,
+}
+
+impl CountersPanel {
+    /// The counters panel: the list (narrowed to `shown`, a megagame table's or role's
+    /// counters), a new counter, the selected counter in words with the `roles` of the open
+    /// procedure it may be added to, its stack, Move to, and the hand changes.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        live: &LiveGame,
+        shown: Option<&BTreeSet<String>>,
+        roles: &[String],
+        queue: &mut Vec<Command>,
+    ) {
+        self.list_ui(ui, live, shown, queue);
+        self.add_counter_ui(ui, live, queue);
+        let Some(id) = live.selected.clone() else {
+            ui.label(
+                RichText::new(
+                    "Click a counter on the map or in the list to select it; drag a stack onto \
+                     a hex to move it.",
+                )
+                .weak(),
+            );
+            return;
+        };
+        if !live.shows_as_own(&id) {
+            seen_counter_ui(ui, live, &id);
+            return;
+        }
+        let Some(c) = live.game().state().counters.get(&id).cloned() else {
+            return;
+        };
+        card_ui(ui, live, &c, roles, queue);
+        if let Position::Hex(hex) = &c.position {
+            stack_ui(ui, live, hex, queue);
+        }
+        let hint = match live.geometry() {
+            umpire_core::rules::GeometryKind::Hex => "a hex, e.g. 2833",
+            umpire_core::rules::GeometryKind::Area => "an area",
+            _ => "x, y",
+        };
+        ui.horizontal(|ui| {
+            let label = ui.label(MOVE_TO_LABEL);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.move_to)
+                    .desired_width(110.0)
+                    .hint_text(hint),
+            )
+            .labelled_by(label.id);
+            if ui.button(MOVE_LABEL).clicked() {
+                queue.push(UiCommand::MoveSelected.into());
+            }
+        });
+        self.hand_changes_ui(ui, live, queue, &id, c.kind);
+    }
+
+    /// The filter and the list of counters (a click selects one).
+    fn list_ui(
+        &mut self,
+        ui: &mut Ui,
+        live: &LiveGame,
+        shown: Option<&BTreeSet<String>>,
+        queue: &mut Vec<Command>,
+    ) {
         ui.add_space(4.0);
         ui.separator();
         ui.heading("Counters");
         let label = ui.label(FIND_COUNTER_LABEL);
         ui.add(
-            egui::TextEdit::singleline(&mut self.counter_filter)
+            egui::TextEdit::singleline(&mut self.filter)
                 .hint_text("a name")
                 .desired_width(f32::INFINITY),
         )
         .labelled_by(label.id);
-        let needle = self.counter_filter.trim().to_lowercase();
+        let needle = self.filter.trim().to_lowercase();
         // A megagame's table / role filter narrows the list to that table's or role's counters.
-        let shown = self.counters_shown();
-        let rows: Vec<(String, String)> = self
+        let rows: Vec<(String, String)> = live
             .game()
             .state()
             .counters
             .values()
             .filter(|c| c.removed.is_none())
-            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.id)))
-            .filter(|c| self.shows(&c.id))
-            .map(|c| (c.id.clone(), self.display_name(&c.id)))
+            .filter(|c| shown.is_none_or(|s| s.contains(&c.id)))
+            .filter(|c| live.shows(&c.id))
+            .map(|c| (c.id.clone(), live.display_name(&c.id)))
             .filter(|(_, name)| needle.is_empty() || name.to_lowercase().contains(&needle))
             .collect();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
@@ -70,18 +177,18 @@ impl GameDesk {
             .auto_shrink([false, true])
             .show_rows(ui, row_height, rows.len(), |ui, range| {
                 for (id, name) in &rows[range] {
-                    let on = self.selected.as_deref() == Some(id.as_str());
+                    let on = live.selected.as_deref() == Some(id.as_str());
                     // Where it is, in words, worked out only when hovered.
                     let response = ui.selectable_label(on, name.as_str());
                     let response = if response.hovered() {
-                        let place = self
+                        let place = live
                             .game()
                             .state()
                             .counters
                             .get(id)
                             .map(|c| {
                                 umpire_core::game::words::position_words(
-                                    self.game().scenario(),
+                                    live.game().scenario(),
                                     &c.position,
                                 )
                             })
@@ -96,194 +203,15 @@ impl GameDesk {
                 }
             });
         if let Some(id) = clicked {
-            self.select(Some(&id));
+            queue.push(UiCommand::Select(Some(id)).into());
         }
-        self.add_counter_ui(ui, queue);
-        let Some(id) = self.selected.clone() else {
-            ui.label(
-                RichText::new(
-                    "Click a counter on the map or in the list to select it; drag a stack onto \
-                     a hex to move it.",
-                )
-                .weak(),
-            );
-            return;
-        };
-        if !self.shows_as_own(&id) {
-            self.seen_counter_ui(ui, &id);
-            return;
-        }
-        let Some(c) = self.game().state().counters.get(&id).cloned() else {
-            return;
-        };
-        // Borrowed, not copied: this runs every frame.
-        let ruleset = self.game().ruleset();
-        ui.add_space(6.0);
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(RichText::new(&c.name).strong().size(16.0));
-            let kind = self
-                .counter_face(&id)
-                .map(|f| f.symbol.words().to_string())
-                .unwrap_or_default();
-            ui.label(
-                RichText::new(format!(
-                    "{} · {} · {kind}",
-                    side_words(self.game().scenario(), &c.side),
-                    umpire_core::game::words::position_words(self.game().scenario(), &c.position)
-                ))
-                .weak(),
-            );
-            for (k, v) in &c.attributes {
-                ui.label(format!(
-                    "{}: {}",
-                    attribute_words(ruleset, k),
-                    attribute_value_words(v)
-                ));
-            }
-            if !c.unknown.is_empty() {
-                let unknown: Vec<String> = c
-                    .unknown
-                    .iter()
-                    .map(|u| attribute_words(ruleset, u))
-                    .collect();
-                ui.label(RichText::new(format!("Not in the text: {}", unknown.join(", "))).weak());
-            }
-            if !c.statuses.is_empty() {
-                let st: Vec<String> = c
-                    .statuses
-                    .iter()
-                    .map(|s| {
-                        umpire_core::game::words::capitalised(
-                            &umpire_core::game::words::status_words(ruleset, s),
-                        )
-                    })
-                    .collect();
-                ui.label(
-                    RichText::new(format!("Status: {}", st.join(", ")))
-                        .color(ui.visuals().warn_fg_color),
-                );
-            }
-            ui.horizontal_wrapped(|ui| {
-                let roles = if self.seen_by().is_some() {
-                    Vec::new()
-                } else {
-                    self.role_names()
-                };
-                for role in roles {
-                    if ui.small_button(format!("Add to {role}")).clicked() {
-                        queue.push(Command::AddToRole {
-                            role: role.clone(),
-                            counter: id.clone(),
-                        });
-                    }
-                }
-            });
-        });
-        if let Position::Hex(hex) = &c.position {
-            self.stack_ui(ui, hex);
-        }
-        let hint = match self.geometry() {
-            umpire_core::rules::GeometryKind::Hex => "a hex, e.g. 2833",
-            umpire_core::rules::GeometryKind::Area => "an area",
-            _ => "x, y",
-        };
-        ui.horizontal(|ui| {
-            let label = ui.label(MOVE_TO_LABEL);
-            ui.add(
-                egui::TextEdit::singleline(&mut self.move_to)
-                    .desired_width(110.0)
-                    .hint_text(hint),
-            )
-            .labelled_by(label.id);
-            if ui.button(MOVE_LABEL).clicked() {
-                queue.push(Command::MoveSelected);
-            }
-        });
-        self.hand_changes_ui(ui, queue, &id, c.kind);
     }
 
-    /// The stack inspector: the counters in the selected counter's hex, with a box to split
-    /// each off and a button to put it on top.
-    fn stack_ui(&mut self, ui: &mut Ui, hex: &str) {
-        let Some(stack) = self.stacks().get(hex).cloned() else {
-            return;
-        };
-        if stack.len() < 2 {
-            return;
-        }
-        let title = format!("Stack of {}", stack.len());
-        egui::CollapsingHeader::new(RichText::new(title).strong())
-            .id_salt("stack_inspector")
-            .default_open(true)
-            .show(ui, |ui| {
-                ui.label(
-                    RichText::new(format!(
-                        "{}: {}",
-                        self.hex_words(hex),
-                        self.group_words(&stack)
-                    ))
-                    .weak(),
-                );
-                let mut select = None;
-                for cid in &stack {
-                    let Some(face) = self.counter_face(cid) else {
-                        continue;
-                    };
-                    // One line a counter: its split box, then its name and strength (a click
-                    // selects it, and the selected counter is the one on top on the map).
-                    ui.horizontal(|ui| {
-                        let own = self.shows_as_own(cid);
-                        let mut split = self.split.contains(cid);
-                        if own
-                            && ui
-                                .checkbox(&mut split, "split")
-                                .on_hover_text("split off: moves without the rest of the stack")
-                                .changed()
-                        {
-                            if split {
-                                self.split.insert(cid.clone());
-                            } else {
-                                self.split.remove(cid);
-                            }
-                        }
-                        let strength = face.strength.map_or(String::new(), |s| format!(" {s}"));
-                        let on = self.selected.as_deref() == Some(cid.as_str());
-                        if ui
-                            .add(
-                                egui::Button::selectable(
-                                    on,
-                                    format!("{}{strength}", self.display_name(cid)),
-                                )
-                                .truncate(),
-                            )
-                            .on_hover_text(format!(
-                                "{}{strength} ({}): click to put it on top",
-                                self.display_name(cid),
-                                face.symbol.words()
-                            ))
-                            .clicked()
-                        {
-                            select = Some(cid.clone());
-                        }
-                    });
-                }
-                if let Some(s) = select {
-                    // The selected counter is the one on top of its stack on the map.
-                    self.select(Some(&s));
-                }
-                let hint = if self.split.is_empty() {
-                    "A drag or Move takes the whole stack. Tick counters to split them off; \
-                     Shift-drag moves the top counter alone; drop a stack on another to merge."
-                        .to_string()
-                } else {
-                    format!(
-                        "A drag or Move takes the {} ticked.",
-                        self.group_words(&self.split.iter().cloned().collect::<Vec<_>>())
-                    )
-                };
-                ui.label(RichText::new(hint).weak());
-            });
+    /// The place typed in the move-to field, read in the game's geometry (the command line
+    /// reads it the same way: [`umpire_core::game::hex::read_position`]).
+    pub fn typed_position(&self, live: &LiveGame) -> Result<Position, String> {
+        let kind = live.game().ruleset().geometry.as_ref().map(|g| g.kind);
+        umpire_core::game::hex::read_position(&self.move_to, kind).map_err(|e| e.to_string())
     }
 
     /// Every change an umpire makes by hand: attributes (strength, order, ledger values),
@@ -291,19 +219,20 @@ impl GameDesk {
     fn hand_changes_ui(
         &mut self,
         ui: &mut Ui,
+        live: &LiveGame,
         queue: &mut Vec<Command>,
         id: &str,
         kind: CounterKind,
     ) {
         // Only what the section needs of the ruleset (this runs every frame).
-        let ruleset = self.game().ruleset();
+        let ruleset = live.game().ruleset();
         let specs: Vec<AttributeSpec> = match kind {
             CounterKind::Leader => ruleset.leaders.clone(),
             _ => ruleset.units.clone(),
         };
         let statuses = ruleset.statuses.clone();
         let strength_attribute = ruleset.strength_attribute.clone();
-        let counter = self.game().state().counters.get(id).cloned();
+        let counter = live.game().state().counters.get(id).cloned();
         let Some(counter) = counter else {
             return;
         };
@@ -353,85 +282,9 @@ impl GameDesk {
                         self.edit_values.remove(&a.name);
                         self.edit_seen.remove(&a.name);
                     }
-                    ui.horizontal(|ui| {
-                        // The label flush left in a column of its own width, so that the
-                        // fields line up and the row stays inside the panel.
-                        let label = ui
-                            .allocate_ui_with_layout(
-                                egui::vec2(LABEL_WIDTH, 18.0),
-                                egui::Layout::left_to_right(egui::Align::Center),
-                                |ui| {
-                                    ui.set_width(LABEL_WIDTH);
-                                    ui.add(egui::Label::new(&a.label).truncate())
-                                },
-                            )
-                            .inner
-                            .on_hover_text(match &a.rule {
-                                Some(r) => format!("{} [{r}]", a.label),
-                                None => a.label.clone(),
-                            });
-                        let seen = self
-                            .edit_seen
-                            .entry(a.name.clone())
-                            .or_insert_with(|| current.clone())
-                            .clone();
-                        let value = self.edit_values.entry(a.name.clone()).or_insert_with(|| {
-                            current.as_ref().map(|v| v.to_string()).unwrap_or_default()
-                        });
-                        match &a.kind {
-                            AttributeKind::Choice { choices, .. } => {
-                                let shown = if value.is_empty() {
-                                    "—".to_string()
-                                } else {
-                                    attribute_value_words(&umpire_core::rules::Value::Text(
-                                        value.clone(),
-                                    ))
-                                };
-                                egui::ComboBox::from_id_salt(("hand_choice", &a.name))
-                                    .width(FIELD_WIDTH)
-                                    .truncate()
-                                    .selected_text(shown)
-                                    .show_ui(ui, |ui| {
-                                        for c in choices {
-                                            let words = attribute_value_words(
-                                                &umpire_core::rules::Value::Text(c.clone()),
-                                            );
-                                            ui.selectable_value(value, c.clone(), words);
-                                        }
-                                    })
-                                    .response
-                                    .labelled_by(label.id);
-                            }
-                            AttributeKind::Flag => {
-                                let mut on = value == "true";
-                                if ui.checkbox(&mut on, "").labelled_by(label.id).changed() {
-                                    *value = on.to_string();
-                                }
-                            }
-                            _ => {
-                                ui.add(
-                                    egui::TextEdit::singleline(value)
-                                        .desired_width(FIELD_WIDTH)
-                                        .hint_text("?"),
-                                )
-                                .labelled_by(label.id);
-                            }
-                        }
-                        let changed = current.as_ref().map(|v| v.to_string())
-                            != Some(value.clone())
-                            && !value.trim().is_empty();
-                        if ui
-                            .add_enabled(changed, egui::Button::new(SET_LABEL))
-                            .on_hover_text(format!("Set {} by hand", a.label))
-                            .clicked()
-                        {
-                            edit = Some(Edit::Set {
-                                attribute: a.name.clone(),
-                                value: value.clone(),
-                                seen: umpire_core::game::Seen::Value(seen),
-                            });
-                        }
-                    });
+                    if let Some(e) = self.attribute_row_ui(ui, a, current.as_ref()) {
+                        edit = Some(e);
+                    }
                 }
                 if !statuses.is_empty() {
                     ui.label(RichText::new("Status markers").strong());
@@ -463,34 +316,124 @@ impl GameDesk {
                 }
                 if let Some(edit) = edit {
                     let note = Some(self.edit_note.trim().to_string()).filter(|n| !n.is_empty());
-                    queue.push(Command::Edit {
-                        counter: id.to_string(),
+                    queue.push(Command::Act(Action::Edit {
+                        counter: CounterId::new(id),
                         edit,
                         note,
-                    });
+                    }));
                 }
             });
+    }
+    /// One attribute's row of the hand changes: its label, its field (a list of choices, a
+    /// box, or text), and Set once the value typed differs from the counter's. Returns the
+    /// change asked for.
+    fn attribute_row_ui(
+        &mut self,
+        ui: &mut Ui,
+        a: &AttributeSpec,
+        current: Option<&umpire_core::rules::Value>,
+    ) -> Option<Edit> {
+        let current = current.cloned();
+        let mut set = None;
+        ui.horizontal(|ui| {
+            // The label flush left in a column of its own width, so that the
+            // fields line up and the row stays inside the panel.
+            let label = ui
+                .allocate_ui_with_layout(
+                    egui::vec2(LABEL_WIDTH, 18.0),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        ui.set_width(LABEL_WIDTH);
+                        ui.add(egui::Label::new(&a.label).truncate())
+                    },
+                )
+                .inner
+                .on_hover_text(match &a.rule {
+                    Some(r) => format!("{} [{r}]", a.label),
+                    None => a.label.clone(),
+                });
+            let seen = self
+                .edit_seen
+                .entry(a.name.clone())
+                .or_insert_with(|| current.clone())
+                .clone();
+            let value = self
+                .edit_values
+                .entry(a.name.clone())
+                .or_insert_with(|| current.as_ref().map(|v| v.to_string()).unwrap_or_default());
+            match &a.kind {
+                AttributeKind::Choice { choices, .. } => {
+                    let shown = if value.is_empty() {
+                        "—".to_string()
+                    } else {
+                        attribute_value_words(&umpire_core::rules::Value::Text(value.clone()))
+                    };
+                    egui::ComboBox::from_id_salt(("hand_choice", &a.name))
+                        .width(FIELD_WIDTH)
+                        .truncate()
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            for c in choices {
+                                let words = attribute_value_words(
+                                    &umpire_core::rules::Value::Text(c.clone()),
+                                );
+                                ui.selectable_value(value, c.clone(), words);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                }
+                AttributeKind::Flag => {
+                    let mut on = value == "true";
+                    if ui.checkbox(&mut on, "").labelled_by(label.id).changed() {
+                        *value = on.to_string();
+                    }
+                }
+                _ => {
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .desired_width(FIELD_WIDTH)
+                            .hint_text("?"),
+                    )
+                    .labelled_by(label.id);
+                }
+            }
+            let changed = current.as_ref().map(|v| v.to_string()) != Some(value.clone())
+                && !value.trim().is_empty();
+            if ui
+                .add_enabled(changed, egui::Button::new(SET_LABEL))
+                .on_hover_text(format!("Set {} by hand", a.label))
+                .clicked()
+            {
+                set = Some(Edit::Set {
+                    attribute: a.name.clone(),
+                    value: value.clone(),
+                    seen: umpire_core::game::Seen::Value(seen),
+                });
+            }
+        });
+        set
     }
 
     /// Puts a new counter on the table: its name, side, unit or leader, place and strength;
     /// one journal entry with the note.
-    fn add_counter_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
-        let sides: Vec<(String, String)> = self
+    fn add_counter_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+        let sides: Vec<(String, String)> = live
             .game()
             .scenario()
             .sides
             .iter()
-            .map(|s| (s.id.clone(), side_words(self.game().scenario(), &s.id)))
+            .map(|s| (s.id.clone(), side_words(live.game().scenario(), &s.id)))
             .collect();
-        let strength = self.game().ruleset().strength_attribute.clone();
+        let strength = live.game().ruleset().strength_attribute.clone();
         let strength_label = strength
             .as_ref()
-            .map(|a| attribute_words(self.game().ruleset(), a));
+            .map(|a| attribute_words(live.game().ruleset(), a));
         if self.adding.at.is_empty()
-            && let Some(c) = self
+            && let Some(c) = live
                 .selected
                 .as_ref()
-                .and_then(|id| self.game().state().counters.get(id))
+                .and_then(|id| live.game().state().counters.get(id))
         {
             self.adding.at = match &c.position {
                 Position::Hex(h) => h.clone(),
@@ -548,7 +491,7 @@ impl GameDesk {
                     .add_enabled(ready, egui::Button::new(ADD_LABEL))
                     .clicked()
                 {
-                    let kind = self.game().ruleset().geometry.as_ref().map(|g| g.kind);
+                    let kind = live.game().ruleset().geometry.as_ref().map(|g| g.kind);
                     match umpire_core::game::hex::read_position(&self.adding.at, kind) {
                         Ok(at) => {
                             let a = &self.adding;
@@ -559,7 +502,7 @@ impl GameDesk {
                             {
                                 attributes.push((s.clone(), a.strength.trim().to_string()));
                             }
-                            queue.push(Command::AddCounter {
+                            queue.push(Command::Act(Action::AddCounter {
                                 name: a.name.trim().to_string(),
                                 side: a.side.clone(),
                                 kind: if a.leader {
@@ -571,13 +514,209 @@ impl GameDesk {
                                 attributes,
                                 note: Some(self.edit_note.trim().to_string())
                                     .filter(|n| !n.is_empty()),
-                            });
+                            }));
                         }
-                        Err(e) => {
-                            self.refuse(&e.to_string());
-                        }
+                        Err(e) => queue.push(UiCommand::Problem(e.to_string()).into()),
                     }
                 }
             });
     }
+}
+
+/// The selected counter in words: name, side, place and type, attributes, statuses, and the
+/// roles it may be added to.
+fn card_ui(
+    ui: &mut Ui,
+    live: &LiveGame,
+    c: &umpire_core::game::state::CounterState,
+    roles: &[String],
+    queue: &mut Vec<Command>,
+) {
+    let id = c.id.clone();
+    // Borrowed, not copied: this runs every frame.
+    let ruleset = live.game().ruleset();
+    ui.add_space(6.0);
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(RichText::new(&c.name).strong().size(16.0));
+        let kind = live
+            .counter_face(&id)
+            .map(|f| f.symbol.words().to_string())
+            .unwrap_or_default();
+        ui.label(
+            RichText::new(format!(
+                "{} · {} · {kind}",
+                side_words(live.game().scenario(), &c.side),
+                umpire_core::game::words::position_words(live.game().scenario(), &c.position)
+            ))
+            .weak(),
+        );
+        for (k, v) in &c.attributes {
+            ui.label(format!(
+                "{}: {}",
+                attribute_words(ruleset, k),
+                attribute_value_words(v)
+            ));
+        }
+        if !c.unknown.is_empty() {
+            let unknown: Vec<String> = c
+                .unknown
+                .iter()
+                .map(|u| attribute_words(ruleset, u))
+                .collect();
+            ui.label(RichText::new(format!("Not in the text: {}", unknown.join(", "))).weak());
+        }
+        if !c.statuses.is_empty() {
+            let st: Vec<String> = c
+                .statuses
+                .iter()
+                .map(|s| {
+                    umpire_core::game::words::capitalised(&umpire_core::game::words::status_words(
+                        ruleset, s,
+                    ))
+                })
+                .collect();
+            ui.label(
+                RichText::new(format!("Status: {}", st.join(", ")))
+                    .color(ui.visuals().warn_fg_color),
+            );
+        }
+        ui.horizontal_wrapped(|ui| {
+            for role in roles {
+                if ui.small_button(format!("Add to {role}")).clicked() {
+                    queue.push(
+                        UiCommand::AddToRole {
+                            role: role.clone(),
+                            counter: id.clone(),
+                        }
+                        .into(),
+                    );
+                }
+            }
+        });
+    });
+}
+
+/// The stack inspector: the counters in the selected counter's hex, with a box to split
+/// each off and a button to put it on top.
+fn stack_ui(ui: &mut Ui, live: &LiveGame, hex: &str, queue: &mut Vec<Command>) {
+    let Some(stack) = live.stacks().get(hex).cloned() else {
+        return;
+    };
+    if stack.len() < 2 {
+        return;
+    }
+    let title = format!("Stack of {}", stack.len());
+    egui::CollapsingHeader::new(RichText::new(title).strong())
+        .id_salt("stack_inspector")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(format!(
+                    "{}: {}",
+                    live.hex_words(hex),
+                    live.group_words(&stack)
+                ))
+                .weak(),
+            );
+            let mut select = None;
+            for cid in &stack {
+                let Some(face) = live.counter_face(cid) else {
+                    continue;
+                };
+                // One line a counter: its split box, then its name and strength (a click
+                // selects it, and the selected counter is the one on top on the map).
+                ui.horizontal(|ui| {
+                    let own = live.shows_as_own(cid);
+                    let mut split = live.split.contains(cid);
+                    if own
+                        && ui
+                            .checkbox(&mut split, "split")
+                            .on_hover_text("split off: moves without the rest of the stack")
+                            .changed()
+                    {
+                        queue.push(
+                            UiCommand::Split {
+                                counter: cid.clone(),
+                                on: split,
+                            }
+                            .into(),
+                        );
+                    }
+                    let strength = face.strength.map_or(String::new(), |s| format!(" {s}"));
+                    let on = live.selected.as_deref() == Some(cid.as_str());
+                    if ui
+                        .add(
+                            egui::Button::selectable(
+                                on,
+                                format!("{}{strength}", live.display_name(cid)),
+                            )
+                            .truncate(),
+                        )
+                        .on_hover_text(format!(
+                            "{}{strength} ({}): click to put it on top",
+                            live.display_name(cid),
+                            face.symbol.words()
+                        ))
+                        .clicked()
+                    {
+                        select = Some(cid.clone());
+                    }
+                });
+            }
+            if let Some(s) = select {
+                // The selected counter is the one on top of its stack on the map.
+                queue.push(UiCommand::Select(Some(s)).into());
+            }
+            let hint = if live.split.is_empty() {
+                "A drag or Move takes the whole stack. Tick counters to split them off; \
+                 Shift-drag moves the top counter alone; drop a stack on another to merge."
+                    .to_string()
+            } else {
+                format!(
+                    "A drag or Move takes the {} ticked.",
+                    live.group_words(&live.split.iter().cloned().collect::<Vec<_>>())
+                )
+            };
+            ui.label(RichText::new(hint).weak());
+        });
+}
+
+/// Another side's counter as the side shown sees it: what it may know, nothing more.
+fn seen_counter_ui(ui: &mut Ui, live: &LiveGame, id: &str) {
+    let Some(c) = live.side_counter(id).cloned() else {
+        return;
+    };
+    ui.add_space(6.0);
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(RichText::new(&c.label).strong().size(16.0));
+        let scenario = live.game().scenario();
+        ui.label(
+            RichText::new(format!(
+                "{} · {}",
+                umpire_core::game::words::side_words(scenario, &c.side),
+                umpire_core::game::words::position_words(scenario, &c.position)
+            ))
+            .weak(),
+        );
+        for (k, v) in &c.attributes {
+            ui.label(format!(
+                "{}: {}",
+                umpire_core::game::words::attribute_words(live.game().ruleset(), k),
+                umpire_core::game::words::attribute_value_words(v)
+            ));
+        }
+        if !c.statuses.is_empty() {
+            ui.label(
+                RichText::new(format!("status: {}", c.statuses.join(", ")))
+                    .color(ui.visuals().warn_fg_color),
+            );
+        }
+        let rule = c
+            .rule
+            .as_ref()
+            .map_or_else(String::new, |r| format!(" ({r})"));
+        ui.label(RichText::new(format!("seen {}{rule}", c.level.words())).weak());
+    });
 }

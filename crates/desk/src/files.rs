@@ -86,3 +86,8 @@ pub fn default_scenario(library: &Library) -> Option<(SourceFile, String)> {
             .find_map(|f| loads(f).map(|id| (f.clone(), id)))
     })
 }
+
+/// The platform's config folder (`~/.config/umpire` on Linux): recent games, map underlays.
+pub fn config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "umpire", "umpire").map(|d| d.config_dir().to_path_buf())
+}

@@ -1,27 +1,37 @@
 //! The desk (eframe/egui). Thin: views over the engine.
 //!
-//! [`Desk`] holds the state and the actions (no drawing, no rules: the engine in
-//! [`umpire_core::resolve`] does all the adjudication); its `*_ui` methods draw it into any
-//! [`egui::Ui`]; [`DeskApp`] is the eframe glue; [`run`] opens the window.
+//! Two desks share the window: the [`ProcedureDesk`] (one procedure at a time, no game; its
+//! `*_ui` methods in `procedure_view`) and the [`GameDesk`] (a [`LiveGame`] and its panels:
+//! `sequence`, `counter_panel`, `map` and `board_view`, `resolve`, `decks`, `journal`,
+//! `megagame`, `shared`). Panels queue [`Command`]s — the desk's own [`UiCommand`]s, or an
+//! engine action in [`Command::Act`] — which the [`Shell`] (menus, dialogs, the command
+//! palette, the queue) applies once a frame. No drawing decides a rule: the engine in
+//! [`umpire_core`] does all the adjudication. [`DeskApp`] is the eframe glue; [`run`] opens
+//! the window.
 
 mod board_view;
 mod charts;
 mod commands;
 mod counter_panel;
-mod desk;
+mod decks;
 mod files;
-mod game;
-mod game_view;
+mod game_desk;
 mod jobs;
+mod journal;
+mod live;
 mod map;
 mod megagame;
 mod players;
 mod print;
+mod procedure_desk;
+mod procedure_view;
+mod resolve;
+mod sequence;
 mod shared;
 mod shell;
-mod side_view;
 mod underlay;
-mod view;
+mod underlay_window;
+mod widgets;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -34,26 +44,24 @@ pub use charts::{
     CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, ChartEditor, ChartSource, RulesSetup,
     cell_label, write_atomically,
 };
-pub use commands::Command;
+pub use commands::{Command, UiCommand, action_label, move_action};
 pub use counter_panel::{
-    ADD_COUNTER_LABEL, ADD_LABEL, CHANGE_BY_HAND_LABEL, EDIT_NOTE_LABEL, NEW_AT_LABEL,
-    NEW_NAME_LABEL, SET_LABEL, TAKE_OFF_LABEL,
+    ADD_COUNTER_LABEL, ADD_LABEL, CHANGE_BY_HAND_LABEL, CountersPanel, EDIT_NOTE_LABEL,
+    FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL, NEW_AT_LABEL, NEW_NAME_LABEL, NewCounter,
+    SET_LABEL, TAKE_OFF_LABEL,
 };
-pub use desk::{
-    DerivedRow, Desk, LogEntry, ModifierRow, PendingChart, Preview, clock, describe_rolls,
-    outcome_text, split_faces,
+pub use decks::{ANY_ROLL_LABEL, DecksPanel};
+pub use files::{
+    config_dir, default_scenario, games_dir, new_game_path, read_recent, recent_file, remember,
 };
-pub use files::{default_scenario, games_dir, new_game_path, read_recent, recent_file, remember};
-pub use game::{GameDesk, ResolvedEntry, describe_event};
-pub use game_view::{
-    APPLY_LABEL, BACK_LABEL, CLOSE_ENTRY_LABEL, CONFIRM_CHART_LABEL, FIND_COUNTER_LABEL,
-    FLOOR_REASON_LABEL, GAME_RESULT_PREFIX, GO_BELOW_LABEL, JOURNAL_FILTER_LABEL,
-    JOURNAL_FORCE_LABEL, JOURNAL_PROCEDURE_LABEL, JOURNAL_SIDE_LABEL, MOVE_LABEL, MOVE_TO_LABEL,
-    NEXT_LABEL, PROCEDURE_LABEL, PROCEDURE_SEARCH_LABEL, REDO_LABEL, REVEAL_LABEL, SEEN_BY_PREFIX,
-    SKIP_MENU_LABEL, SKIP_REASON_LABEL, SKIP_REASONS, UNDO_LABEL,
-};
+pub use game_desk::GameDesk;
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
-pub use map::{CANCEL_MOVE_LABEL, MOVE_HERE_LABEL};
+pub use journal::{
+    CLOSE_ENTRY_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,
+    JOURNAL_PROCEDURE_LABEL, JOURNAL_SIDE_LABEL, JournalFilter, JournalPanel, JournalRow,
+};
+pub use live::{LiveGame, SideCache, describe_event};
+pub use map::{CANCEL_MOVE_LABEL, MOVE_HERE_LABEL, MapPanel};
 pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
@@ -64,24 +72,37 @@ pub use players::{
 pub use print::{
     PRINT_KEEP_LABEL, PRINT_LABEL, PRINT_PATH_LABEL, PRINT_REPLACE_LABEL, PrintDialog, PrintWhat,
 };
+pub use procedure_desk::{
+    DerivedRow, LogEntry, ModifierRow, PendingChart, Preview, ProcedureDesk, clock, describe_rolls,
+    outcome_text, split_faces,
+};
+pub use procedure_view::{
+    CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,
+    USE_PHYSICAL_LABEL,
+};
+pub use resolve::{
+    APPLY_LABEL, CONFIRM_CHART_LABEL, GAME_RESULT_PREFIX, OVERRIDE_OUTCOME_LABEL,
+    OVERRIDE_REASON_LABEL, PROCEDURE_LABEL, PROCEDURE_SEARCH_LABEL, ResolvePanel, ResolvedEntry,
+    THIS_STEP_LABEL,
+};
+pub use sequence::{
+    BACK_LABEL, CREDIT_LABEL, FLOOR_REASON_LABEL, GO_BELOW_LABEL, NEXT_LABEL, PLACE_LABEL,
+    REVEAL_LABEL, SEEN_BY_PREFIX, SKIP_MENU_LABEL, SKIP_REASON_LABEL, SKIP_REASONS, SequencePanel,
+};
 pub use shared::{
     HELD_TITLE, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL, SIGN_IN_TITLE,
     queue_file_name,
 };
 pub use shell::{
-    ABOUT_LABEL, BROWSE_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
+    ABOUT_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
 };
-pub use side_view::SideCache;
 pub use underlay::{
     DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
     UNDERLAY_LOAD_LABEL, UNDERLAY_OPACITY_LABEL, UNDERLAY_PATH_LABEL, UNDERLAY_POINT_LABELS,
     Underlay, UnderlayDialog, UnderlaySettings, sidecar_path,
 };
-pub use view::{
-    CHART_RESULT_LABEL, PHYSICAL_DICE_LABEL, RESULT_PREFIX, ROLL_LABEL, USE_CHART_LABEL,
-    USE_PHYSICAL_LABEL,
-};
+pub use widgets::{BROWSE_LABEL, REDO_LABEL, UNDO_LABEL};
 
 use umpire_core::rules::Library;
 
@@ -96,7 +117,7 @@ pub const RENDERER_ENV: &str = "UMPIRE_RENDERER";
 #[derive(Debug)]
 pub struct DeskApp {
     /// The procedure desk (one procedure at a time, no game); it owns the rulesets.
-    pub desk: Desk,
+    pub desk: ProcedureDesk,
     /// The open game, if any.
     pub game: Option<GameDesk>,
     /// Menus, dialogs, palette and the command queue.
@@ -119,7 +140,7 @@ pub struct Startup {
 
 impl DeskApp {
     /// Wraps a desk for eframe (sets up the look of the window on `cc`).
-    pub fn new(cc: &eframe::CreationContext<'_>, desk: Desk) -> DeskApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, desk: ProcedureDesk) -> DeskApp {
         set_up_look(&cc.egui_ctx);
         DeskApp {
             desk,
@@ -136,7 +157,7 @@ impl DeskApp {
         cc: &eframe::CreationContext<'_>,
         loading: std::sync::mpsc::Receiver<Startup>,
     ) -> DeskApp {
-        let mut app = DeskApp::new(cc, Desk::new(Library::default()));
+        let mut app = DeskApp::new(cc, ProcedureDesk::new(Library::default()));
         app.starting = Some(loading);
         app
     }
@@ -204,7 +225,11 @@ impl DeskApp {
     }
 
     /// The desk open on a game (remembering no recent games: see [`DeskApp::remembering`]).
-    pub fn with_game(cc: &eframe::CreationContext<'_>, desk: Desk, game: GameDesk) -> DeskApp {
+    pub fn with_game(
+        cc: &eframe::CreationContext<'_>,
+        desk: ProcedureDesk,
+        game: GameDesk,
+    ) -> DeskApp {
         let mut app = DeskApp::new(cc, desk);
         app.shell.screen = Screen::Game;
         app.game = Some(game);
@@ -283,11 +308,6 @@ pub fn opening_game_file(
             .map(|g| opened(g, path))
     };
     create(games_dir()).or_else(|| create(std::env::temp_dir().join("umpire-games")))
-}
-
-/// The platform's config folder (`~/.config/umpire` on Linux): recent games, map underlays.
-pub fn config_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("org", "umpire", "umpire").map(|d| d.config_dir().to_path_buf())
 }
 
 /// The desk's look: its fonts, and text a little larger than egui's defaults (the desk is read

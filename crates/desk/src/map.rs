@@ -2,14 +2,21 @@
 //! (the ruleset's gazetteer), and the counters as faces, one per stack. A stack (a Force) is
 //! dragged as one move; Shift drags only the selected counter. A click selects and never moves:
 //! a click on a hex while a stack is selected offers "Move here", which the umpire confirms.
+//! [`MapPanel`] owns the map's view (zoom, pan, a drag, a move picked by a click, the underlay)
+//! and draws the table: the hex map here, an area board or a free-form list ([`super::board_view`]).
 
 use eframe::egui::{self, Color32, Sense, Stroke, Ui, Vec2, pos2};
 
-use super::commands::Command;
-use super::game::GameDesk;
-use umpire_core::game::face::{Face, StackFace, Symbol, face, stack_face};
+use std::collections::BTreeSet;
+
+use super::board_view::{areas_ui, free_table_ui};
+use super::commands::{Command, UiCommand, move_action};
+use super::live::LiveGame;
+use super::underlay::{Similarity, Underlay};
+use umpire_core::game::face::{StackFace, Symbol};
 use umpire_core::game::hex::HexId;
 use umpire_core::game::scenario::Position;
+use umpire_core::rules::GeometryKind;
 
 /// Start of the label of the button that confirms a move picked by a click.
 pub const MOVE_HERE_LABEL: &str = "Move here";
@@ -57,34 +64,147 @@ fn centring_pan(size: Vec2, span: [u32; 4], first: (u32, u32), r: f32) -> Vec2 {
     size / 2.0 - Vec2::new(r, h) - Vec2::new(mid.x * 1.5 * r, mid.y * h)
 }
 
-impl GameDesk {
-    /// A counter's face as the view may see it: all of it in the umpire's view or for the
-    /// side's own counters, only what is seen of another side's.
-    pub fn counter_face(&self, id: &str) -> Option<Face> {
-        let ruleset = self.game().ruleset();
-        if let Some(seen) = self.side_counter(id) {
-            return Some(face(
-                ruleset,
-                &seen.side,
-                seen.kind,
-                &seen.label,
-                &seen.attributes,
-            ));
+/// The map panel's state: its view of the table, a drag or a picked move under way, and the
+/// map underlay.
+pub struct MapPanel {
+    /// Zoom (pixels per hex radius).
+    pub zoom: f32,
+    /// Pan offset, in points.
+    pub pan: Vec2,
+    /// Whether the map view has been fitted (false: fit on the next frame).
+    pub fitted: bool,
+    /// Whether the next fit takes in every place and counter (Fit the map), rather than the
+    /// scenario's action (its counters, on opening).
+    pub fit_all: bool,
+    /// A hex picked by a click for the selected stack, waiting for "Move here".
+    pub move_target: Option<String>,
+    /// Whether the map hides its counters (to read the underlay).
+    pub hide_counters: bool,
+    /// The counters being dragged on the hex map (a stack, or one counter), and where the
+    /// pointer is.
+    pub(crate) dragging: Option<(Vec<String>, egui::Pos2)>,
+    /// The hex map as last drawn: origin (screen), hex radius and height, id digits, and the
+    /// map's rectangle on screen.
+    pub(crate) map_geometry: Option<(egui::Pos2, f32, f32, usize, egui::Rect)>,
+    /// The photo or scan of the physical map under the hex grid.
+    pub underlay: Option<Underlay>,
+    /// Which underlay point the next click on the map picks (0 or 1; None: clicks act).
+    pub underlay_pick: Option<usize>,
+    /// A point just picked on the underlay: which one, and where on the image (pixels).
+    pub underlay_picked: Option<(usize, [f64; 2])>,
+}
+
+impl std::fmt::Debug for MapPanel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MapPanel")
+            .field("zoom", &self.zoom)
+            .field("pan", &self.pan)
+            .field("move_target", &self.move_target)
+            .field("hide_counters", &self.hide_counters)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for MapPanel {
+    fn default() -> MapPanel {
+        MapPanel {
+            zoom: 24.0,
+            pan: Vec2::ZERO,
+            fitted: false,
+            fit_all: false,
+            move_target: None,
+            hide_counters: false,
+            dragging: None,
+            map_geometry: None,
+            underlay: None,
+            underlay_pick: None,
+            underlay_picked: None,
         }
-        let c = self.game().state().counters.get(id)?;
-        Some(face(ruleset, &c.side, Some(c.kind), &c.name, &c.attributes))
+    }
+}
+
+/// The hex map as drawn this frame: its rectangle, origin, hex radius and height, id digits,
+/// the hexes it spans (padded) and those in view.
+#[derive(Debug, Clone, Copy)]
+struct View {
+    rect: egui::Rect,
+    origin: egui::Pos2,
+    r: f32,
+    h: f32,
+    digits: usize,
+    /// `[first col, first row, last col, last row]`.
+    span: [u32; 4],
+    /// The columns and rows in view: `(col_lo, col_hi, row_lo, row_hi)`.
+    visible: (u32, u32, u32, u32),
+}
+
+impl View {
+    fn new(rect: egui::Rect, origin: egui::Pos2, r: f32, digits: usize, span: [u32; 4]) -> View {
+        let h = 3f32.sqrt() * r;
+        let [c0, r0, c1, r1] = span;
+        // Visible columns and rows only.
+        let col_lo =
+            (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
+        let col_hi = (((rect.max.x - origin.x) / (1.5 * r)).ceil() as i64 + 1)
+            .min(c1 as i64)
+            .max(0) as u32;
+        let row_lo = (((rect.min.y - origin.y) / h).floor() as i64 - 1).max(r0 as i64) as u32;
+        let row_hi = (((rect.max.y - origin.y) / h).ceil() as i64 + 1)
+            .min(r1 as i64)
+            .max(0) as u32;
+        View {
+            rect,
+            origin,
+            r,
+            h,
+            digits,
+            span,
+            visible: (col_lo, col_hi, row_lo, row_hi),
+        }
     }
 
-    /// A stack's face, its top counter first (the selected one when it is in the stack).
-    pub fn stack_face_of(&self, ids: &[String]) -> Option<StackFace> {
-        let faces: Vec<Face> = ids.iter().filter_map(|i| self.counter_face(i)).collect();
-        stack_face(&faces)
+    /// A hex's centre on screen.
+    fn centre(&self, col: u32, row: u32) -> egui::Pos2 {
+        screen_centre(self.origin, self.r, HexId::new(col, row, self.digits))
+    }
+
+    /// Whether a hex is in view.
+    fn in_view(&self, col: u32, row: u32) -> bool {
+        let (col_lo, col_hi, row_lo, row_hi) = self.visible;
+        (col_lo..=col_hi).contains(&col) && (row_lo..=row_hi).contains(&row)
+    }
+
+    /// The hex (on the map) at a point on screen.
+    fn hex_at(&self, p: egui::Pos2) -> Option<String> {
+        let [c0, r0, c1, r1] = self.span;
+        let at = (p - self.origin) / self.r;
+        HexId::at([f64::from(at.x), f64::from(at.y)], self.digits)
+            .filter(|h| (c0..=c1).contains(&h.col()) && (r0..=r1).contains(&h.row()))
+            .map(|h| h.id())
+    }
+}
+
+impl MapPanel {
+    /// The table: a hex map, areas with their counters, or a free-form list of units (`shown`:
+    /// a megagame table's or role's counters, None for all).
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        live: &LiveGame,
+        shown: Option<&BTreeSet<String>>,
+        queue: &mut Vec<Command>,
+    ) {
+        match live.geometry() {
+            GeometryKind::Hex => self.hex_map_ui(ui, live, queue),
+            GeometryKind::Area => areas_ui(ui, live, shown, queue),
+            _ => free_table_ui(ui, live, shown, queue),
+        }
     }
 
     /// The hex map. Drag a stack onto a hex to move it (Shift: the selected counter alone),
     /// drag the map to pan, scroll to zoom; a click selects, and offers "Move here".
-    pub fn hex_map_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
-        let digits = self
+    pub fn hex_map_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+        let digits = live
             .game()
             .ruleset()
             .geometry
@@ -94,7 +214,7 @@ impl GameDesk {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, PAPER);
-        let Some(span) = self.hex_bounds() else {
+        let Some(span) = live.hex_bounds() else {
             painter.text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,
@@ -125,7 +245,7 @@ impl GameDesk {
             let target = if self.fit_all {
                 span
             } else {
-                self.action_bounds().unwrap_or(span)
+                live.action_bounds().unwrap_or(span)
             };
             let zoom = fit_zoom(rect.size(), target);
             self.zoom = if self.fit_all { zoom } else { zoom.max(22.0) };
@@ -138,103 +258,38 @@ impl GameDesk {
         let origin =
             rect.min + self.pan + Vec2::new(r, h) - Vec2::new(c0 as f32 * 1.5 * r, r0 as f32 * h);
         self.map_geometry = Some((origin, r, h, digits, rect));
-        let centre = |col: u32, row: u32| screen_centre(origin, r, HexId::new(col, row, digits));
         self.underlay_ui(ui, &painter, origin, r);
-        // Visible columns and rows only.
-        let col_lo =
-            (((rect.min.x - origin.x) / (1.5 * r)).floor() as i64 - 1).max(c0 as i64) as u32;
-        let col_hi = (((rect.max.x - origin.x) / (1.5 * r)).ceil() as i64 + 1)
-            .min(c1 as i64)
-            .max(0) as u32;
-        let row_lo = (((rect.min.y - origin.y) / h).floor() as i64 - 1).max(r0 as i64) as u32;
-        let row_hi = (((rect.max.y - origin.y) / h).ceil() as i64 + 1)
-            .min(r1 as i64)
-            .max(0) as u32;
-        let in_view = |col: u32, row: u32| {
-            (col_lo..=col_hi).contains(&col) && (row_lo..=row_hi).contains(&row)
-        };
-        let grid = Stroke::new(1.0, GRID);
-        let id_font = egui::FontId::monospace(points(r * 0.3, 7.0, 11.0));
-        // Hex ids where they can be read (7 points and up); below that the places and faces
-        // carry the map, and a thousand tiny ids would cost a frame its budget.
-        let show_ids = r >= 18.0;
-        // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges; its
-        // lower edges are the upper edges of the hexes below it, so only the hexes on the edge
-        // of the drawn block draw all six.
-        let corners: [Vec2; 6] = std::array::from_fn(|k| {
-            let a = std::f32::consts::PI / 3.0 * k as f32;
-            Vec2::new(r * a.cos(), r * a.sin())
-        });
-        let occupied: std::collections::HashSet<(u32, u32)> = self
-            .stacks()
-            .keys()
-            .filter_map(|h| HexId::parse_any(h).map(|h| (h.col(), h.row())))
-            .collect();
-        for col in col_lo..=col_hi {
-            for row in row_lo..=row_hi {
-                let c = centre(col, row);
-                if row == row_hi || col == col_lo || col == col_hi {
-                    let pts: Vec<egui::Pos2> = corners.iter().map(|v| c + *v).collect();
-                    painter.add(egui::Shape::closed_line(pts, grid));
-                } else {
-                    let pts: Vec<egui::Pos2> =
-                        [3, 4, 5, 0].iter().map(|&k| c + corners[k]).collect();
-                    painter.add(egui::Shape::line(pts, grid));
-                }
-                if show_ids && !occupied.contains(&(col, row)) {
-                    painter.text(
-                        pos2(c.x, c.y - h * 0.38),
-                        egui::Align2::CENTER_CENTER,
-                        HexId::new(col, row, digits).id(),
-                        id_font.clone(),
-                        Color32::from_rgb(120, 110, 95),
-                    );
-                }
-            }
-        }
-        // The places the text names: a mark in the hex, the name at its foot.
-        let place_font = egui::FontId::proportional(points(r * 0.34, 9.0, 15.0));
-        let mut named = std::collections::BTreeSet::new();
-        for place in &self.game().scenario().places {
-            let Some(hex) = place.hex.as_deref().and_then(HexId::parse_any) else {
-                continue;
-            };
-            // One name a hex (the text names hex 3032 both Trezzo and Trezzo d'Adda; the
-            // tooltip gives both).
-            if !in_view(hex.col(), hex.row()) || !named.insert(hex.id()) {
-                continue;
-            }
-            let c = screen_centre(origin, r, hex);
-            let mark = c + Vec2::new(0.0, r * 0.68);
-            let fortified = place.kind.is_some_and(|k| k.fortified());
-            let size = (r * 0.13).max(2.5);
-            if fortified {
-                painter.rect_filled(
-                    egui::Rect::from_center_size(mark, Vec2::splat(size * 2.0)),
-                    0.0,
-                    PLACE_INK,
-                );
-            } else {
-                painter.circle_filled(mark, size, PLACE_INK);
-            }
-            if r >= 7.0 {
-                let galley =
-                    painter.layout_no_wrap(place.name.clone(), place_font.clone(), PLACE_INK);
-                let at = pos2(mark.x - galley.size().x / 2.0, mark.y + size + 1.0);
-                let back = egui::Rect::from_min_size(at, galley.size()).expand(1.5);
-                painter.rect_filled(back, 2.0, PAPER.gamma_multiply(0.85));
-                painter.galley(at, galley, PLACE_INK);
-            }
-        }
+        let v = View::new(rect, origin, r, digits, [c0, r0, c1, r1]);
+        grid_ui(&painter, live, &v);
+        places_ui(&painter, live, &v);
+        self.counters_ui(&painter, live, &v);
+        hover_ui(&response, live, &v);
+        self.drag_ui(ui, &response, &painter, live, &v, queue);
+        self.click_ui(&response, &painter, live, &v, queue);
+        self.move_here_ui(ui, &painter, live, &v, queue);
+        painter.text(
+            rect.right_bottom() - Vec2::new(6.0, 6.0),
+            egui::Align2::RIGHT_BOTTOM,
+            "drag a stack onto a hex to move it (Shift: one counter) · drag the map to pan · scroll to zoom",
+            egui::FontId::proportional(11.0),
+            Color32::from_gray(90),
+        );
+    }
+
+    /// Counters: one face a stack (the selected counter on top of its own), a mark for a
+    /// status, the selected stack outlined.
+    fn counters_ui(&self, painter: &egui::Painter, live: &LiveGame, v: &View) {
+        let View { origin, r, .. } = *v;
+        let in_view = |col: u32, row: u32| v.in_view(col, row);
         // Counters: one face a stack.
-        let selected_hex = self.selected_hex();
+        let selected_hex = live.selected_hex();
         let size = r * 1.15;
         let name_font = egui::FontId::proportional(points(r * 0.22, 6.0, 12.0));
         let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
         let stacks = if self.hide_counters {
             None
         } else {
-            Some(self.stacks())
+            Some(live.stacks())
         };
         for (hex, ids) in stacks.into_iter().flatten() {
             let Some(hid) = HexId::parse_any(hex) else {
@@ -246,7 +301,7 @@ impl GameDesk {
             let c = screen_centre(origin, r, hid) + Vec2::new(0.0, -r * 0.1);
             // The selected counter is on top of its stack; every other stack's face is the
             // one worked out with the stacks.
-            let selected_here = self
+            let selected_here = live
                 .selected
                 .as_ref()
                 .and_then(|s| ids.iter().position(|x| x == s));
@@ -255,9 +310,9 @@ impl GameDesk {
                     let mut ordered = ids.clone();
                     let s = ordered.remove(i);
                     ordered.insert(0, s);
-                    self.stack_face_of(&ordered)
+                    live.stack_face_of(&ordered)
                 }
-                None => self.cached_face(hex).cloned(),
+                None => live.cached_face(hex).cloned(),
             };
             let Some(face) = face else {
                 continue;
@@ -269,16 +324,24 @@ impl GameDesk {
                 painter.add(egui::epaint::RectShape::new(
                     egui::Rect::from_center_size(c + off, Vec2::splat(size)),
                     0.0,
-                    self.side_colour(&face.side).gamma_multiply(0.8),
+                    live.side_colour(&face.side).gamma_multiply(0.8),
                     Stroke::new(1.0, Color32::BLACK),
                     egui::StrokeKind::Inside,
                 ));
             }
             let counter_rect = egui::Rect::from_center_size(c, Vec2::splat(size));
-            self.draw_face(&painter, counter_rect, &face, &name_font, &small_font, r);
-            let marked = ids.iter().any(|id| match self.side_counter(id) {
+            draw_face(
+                live,
+                painter,
+                counter_rect,
+                &face,
+                &name_font,
+                &small_font,
+                r,
+            );
+            let marked = ids.iter().any(|id| match live.side_counter(id) {
                 Some(seen) => !seen.statuses.is_empty(),
-                None => self
+                None => live
                     .game()
                     .state()
                     .counters
@@ -301,40 +364,23 @@ impl GameDesk {
                 );
             }
         }
-        let hex_at = |p: egui::Pos2| -> Option<String> {
-            let at = (p - origin) / r;
-            HexId::at([f64::from(at.x), f64::from(at.y)], digits)
-                .filter(|h| (c0..=c1).contains(&h.col()) && (r0..=r1).contains(&h.row()))
-                .map(|h| h.id())
-        };
-        if let Some(p) = response.hover_pos()
-            && let Some(hex) = hex_at(p)
-        {
-            let mut lines = vec![format!("hex {hex}")];
-            for place in self
-                .game()
-                .scenario()
-                .places
-                .iter()
-                .filter(|p| p.hex.as_deref() == Some(hex.as_str()))
-            {
-                let kind = place
-                    .kind
-                    .map_or(String::new(), |k| format!(", {}", k.words()));
-                let rule = place
-                    .rule
-                    .as_deref()
-                    .and_then(|r| r.split(';').next())
-                    .map_or(String::new(), |r| format!(" [{}]", r.trim()));
-                lines.push(format!("{}{kind}{rule}", place.name));
-            }
-            if let Some(ids) = self.stacks().get(&hex) {
-                lines.extend(ids.iter().map(|i| self.display_name(i)));
-            }
-            if lines.len() > 1 {
-                response.clone().on_hover_text_at_pointer(lines.join("\n"));
-            }
-        }
+    }
+
+    /// Drag a stack (Shift: the selected counter alone) onto a hex to move it; drag
+    /// anywhere else to pan.
+    fn drag_ui(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        painter: &egui::Painter,
+        live: &LiveGame,
+        v: &View,
+        queue: &mut Vec<Command>,
+    ) {
+        let View { origin, r, .. } = *v;
+        let hex_at = |p: egui::Pos2| v.hex_at(p);
+        let size = r * 1.15;
+        let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
         // Drag a stack (Shift: the selected counter alone) onto a hex to move it; drag
         // anywhere else to pan.
         if response.drag_started()
@@ -342,10 +388,10 @@ impl GameDesk {
             && !self.hide_counters
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
             && let Some(hex) = hex_at(p)
-            && let Some(stack) = self.stacks().get(&hex).cloned()
+            && let Some(stack) = live.stacks().get(&hex).cloned()
         {
             let alone = ui.input(|i| i.modifiers.shift);
-            let top = self
+            let top = live
                 .selected
                 .clone()
                 .filter(|s| stack.contains(s))
@@ -353,9 +399,9 @@ impl GameDesk {
             let moving = if alone {
                 vec![top.clone()]
             } else {
-                self.moving_group(&hex, &stack)
+                live.moving_group(&hex, &stack)
             };
-            self.select(Some(&top));
+            queue.push(UiCommand::Select(Some(top.clone())).into());
             self.dragging = Some((moving, p));
         }
         if response.dragged() {
@@ -377,9 +423,9 @@ impl GameDesk {
                     Stroke::new(2.5, SELECTED),
                 );
             }
-            if let Some(face) = self.stack_face_of(&ids) {
+            if let Some(face) = live.stack_face_of(&ids) {
                 let ghost = egui::Rect::from_center_size(at, Vec2::splat(size));
-                painter.rect_filled(ghost, 0.0, self.side_colour(&face.side).gamma_multiply(0.7));
+                painter.rect_filled(ghost, 0.0, live.side_colour(&face.side).gamma_multiply(0.7));
                 if ids.len() > 1 {
                     painter.text(
                         ghost.right_bottom() + Vec2::new(4.0, 0.0),
@@ -395,13 +441,26 @@ impl GameDesk {
                 if let Some(t) = target
                     && !ids.is_empty()
                 {
-                    queue.push(Command::Move {
-                        counters: ids,
-                        to: Position::Hex(t),
-                    });
+                    queue.push(Command::Act(move_action(&ids, Position::Hex(t))));
                 }
             }
         }
+    }
+
+    /// A click: picks an underlay point while aligning it, else selects on the hex (or offers
+    /// a move there).
+    fn click_ui(
+        &mut self,
+        response: &egui::Response,
+        painter: &egui::Painter,
+        live: &LiveGame,
+        v: &View,
+        queue: &mut Vec<Command>,
+    ) {
+        let View {
+            rect, origin, r, ..
+        } = *v;
+        let hex_at = |p: egui::Pos2| v.hex_at(p);
         if let Some(i) = self.underlay_pick {
             // Aligning the underlay: the click picks a point on the image.
             if response.clicked()
@@ -429,19 +488,31 @@ impl GameDesk {
             && let Some(p) = response.interact_pointer_pos()
         {
             match hex_at(p) {
-                Some(hex) => self.click_hex(&hex),
+                Some(hex) => self.click_hex(live, &hex, queue),
                 None => self.move_target = None,
             }
         }
+    }
+
+    /// A move picked by a click waits for the umpire's word: "Move here" or cancel.
+    fn move_here_ui(
+        &mut self,
+        ui: &Ui,
+        painter: &egui::Painter,
+        live: &LiveGame,
+        v: &View,
+        queue: &mut Vec<Command>,
+    ) {
+        let View { origin, r, .. } = *v;
         // A move picked by a click waits for the umpire's word.
         if let Some(target) = self.move_target.clone()
             && let Some(t) = HexId::parse_any(&target)
         {
             let at = screen_centre(origin, r, t);
             painter.circle_stroke(at, r * 0.9, Stroke::new(2.5, SELECTED));
-            let moving = self.selected_group();
-            let what = self.group_words(&moving);
-            let place = self.hex_words(&target);
+            let moving = live.selected_group();
+            let what = live.group_words(&moving);
+            let place = live.hex_words(&target);
             let area = egui::Area::new(egui::Id::unique("move_here"))
                 .fixed_pos(at + Vec2::new(r, -r))
                 .order(egui::Order::Foreground);
@@ -451,10 +522,10 @@ impl GameDesk {
                         .button(format!("{MOVE_HERE_LABEL}: {what} to {place}"))
                         .clicked()
                     {
-                        queue.push(Command::Move {
-                            counters: moving.clone(),
-                            to: Position::Hex(target.clone()),
-                        });
+                        queue.push(Command::Act(move_action(
+                            &moving,
+                            Position::Hex(target.clone()),
+                        )));
                         self.move_target = None;
                     }
                     if ui.button(CANCEL_MOVE_LABEL).clicked() {
@@ -463,13 +534,6 @@ impl GameDesk {
                 });
             });
         }
-        painter.text(
-            rect.right_bottom() - Vec2::new(6.0, 6.0),
-            egui::Align2::RIGHT_BOTTOM,
-            "drag a stack onto a hex to move it (Shift: one counter) · drag the map to pan · scroll to zoom",
-            egui::FontId::proportional(11.0),
-            Color32::from_gray(90),
-        );
     }
 
     /// The photo or scan of the physical map, under the grid, placed by its alignment.
@@ -500,126 +564,26 @@ impl GameDesk {
         }
     }
 
-    /// Draws one stack's face: the side's colour, the type's symbol, the strength in the
-    /// lower right, the leader's (or unit's) name along the foot, the count in a badge.
-    fn draw_face(
-        &self,
-        painter: &egui::Painter,
-        rect: egui::Rect,
-        face: &StackFace,
-        name_font: &egui::FontId,
-        small_font: &egui::FontId,
-        r: f32,
-    ) {
-        let fill = self.side_colour(&face.side);
-        // Square corners, fill and outline in one shape: a rounded rectangle costs dozens of
-        // vertices, and a thousand of them dominated the frame.
-        painter.add(egui::epaint::RectShape::new(
-            rect,
-            0.0,
-            fill,
-            Stroke::new(
-                1.0,
-                if face.contested {
-                    Color32::RED
-                } else {
-                    Color32::BLACK
-                },
-            ),
-            egui::StrokeKind::Inside,
-        ));
-        let ink = Color32::WHITE;
-        let thin = Stroke::new((r * 0.05).clamp(1.0, 2.0), ink);
-        let (w, h) = (rect.width(), rect.height());
-        // The type box (NATO style) at the top, the strength at the foot, the leader's (or
-        // unit's) name between them when there is room to read it.
-        if r >= 9.0 {
-            let sym = egui::Rect::from_min_size(
-                rect.min + Vec2::new(w * 0.22, h * 0.1),
-                Vec2::new(w * 0.56, h * 0.32),
-            );
-            draw_symbol(painter, sym, face.symbol, thin);
-        }
-        if r >= 26.0 {
-            let name: String = face
-                .label
-                .chars()
-                .take(((r / 2.8) as usize).max(5))
-                .collect();
-            painter.text(
-                pos2(rect.center().x, rect.top() + h * 0.6),
-                egui::Align2::CENTER_CENTER,
-                name,
-                name_font.clone(),
-                ink,
-            );
-        }
-        if let Some(sp) = face.strength
-            && r >= 12.0
-        {
-            painter.text(
-                pos2(rect.center().x, rect.bottom() - 1.0),
-                egui::Align2::CENTER_BOTTOM,
-                sp.to_string(),
-                egui::FontId::proportional(points(r * 0.34, 7.0, 16.0)),
-                ink,
-            );
-        }
-        let _ = small_font;
-        if face.count > 1 {
-            // The badge: how many counters the stack holds.
-            let at = rect.right_bottom() + Vec2::new(0.0, 0.0);
-            let radius = (r * 0.2).clamp(5.0, 10.0);
-            painter.circle_filled(at, radius, Color32::from_rgb(30, 30, 30));
-            painter.text(
-                at,
-                egui::Align2::CENTER_CENTER,
-                face.count.to_string(),
-                egui::FontId::proportional(points(radius * 1.2, 6.0, 12.0)),
-                Color32::WHITE,
-            );
-        }
-    }
-
-    /// A hex in words: "hex 2834 (Treviglio)".
-    pub fn hex_words(&self, hex: &str) -> String {
-        umpire_core::game::words::position_words(
-            self.game().scenario(),
-            &Position::Hex(hex.to_string()),
-        )
-    }
-
-    /// The hex of the selected counter, if it is on the hex map.
-    pub fn selected_hex(&self) -> Option<String> {
-        self.selected
-            .as_ref()
-            .and_then(|id| self.game().state().counters.get(id))
-            .and_then(|c| match &c.position {
-                Position::Hex(h) => Some(h.clone()),
-                _ => None,
-            })
-    }
-
     /// A click on a hex: selects the (next) counter of its stack; on another hex, with a
     /// stack selected, offers to move it there (never moves by itself).
-    pub fn click_hex(&mut self, hex: &str) {
-        let stack = self.stacks().get(hex).cloned().unwrap_or_default();
-        let selected_here = self
+    pub fn click_hex(&mut self, live: &LiveGame, hex: &str, queue: &mut Vec<Command>) {
+        let stack = live.stacks().get(hex).cloned().unwrap_or_default();
+        let selected_here = live
             .selected
             .as_ref()
             .and_then(|s| stack.iter().position(|c| c == s));
         self.move_target = None;
-        match (&self.selected, selected_here) {
+        match (&live.selected, selected_here) {
             (_, Some(i)) => {
                 let next = stack[(i + 1) % stack.len()].clone();
-                self.select(Some(&next));
+                queue.push(UiCommand::Select(Some(next)).into());
             }
             (Some(_), None) if stack.is_empty() => {
                 self.move_target = Some(hex.to_string());
             }
             (_, None) => {
                 if let Some(first) = stack.first().cloned() {
-                    self.select(Some(&first));
+                    queue.push(UiCommand::Select(Some(first)).into());
                 }
             }
         }
@@ -635,6 +599,217 @@ impl GameDesk {
     /// The hex map's rectangle on screen in the last frame.
     pub fn map_rect(&self) -> Option<egui::Rect> {
         self.map_geometry.map(|g| g.4)
+    }
+
+    /// An underlay transform that spreads an image of `size` pixels over the map's extent.
+    pub fn fit_underlay(live: &LiveGame, size: [u32; 2]) -> Similarity {
+        let [c0, r0, c1, _] = live.hex_bounds().unwrap_or([1, 1, 20, 20]);
+        let (c0, r0, c1) = (c0.saturating_sub(2), r0.saturating_sub(2), c1 + 2);
+        let centre = |col, row| HexId::new(col, row, 4).centre();
+        let left = centre(c0, r0)[0] - 1.0;
+        let right = centre(c1, r0)[0] + 1.0;
+        let top = centre(c0 | 1, r0)[1] - 3f64.sqrt() / 2.0;
+        let scale = (right - left) / f64::from(size[0].max(1));
+        Similarity::scale_then_move(scale, [left, top])
+    }
+}
+
+/// The hex grid: each hex's upper edges (all six on the edge of the block drawn), and its
+/// id where it can be read and no counter covers it.
+fn grid_ui(painter: &egui::Painter, live: &LiveGame, v: &View) {
+    let grid = Stroke::new(1.0, GRID);
+    let View { r, h, digits, .. } = *v;
+    let (col_lo, col_hi, row_lo, row_hi) = v.visible;
+    let centre = |col: u32, row: u32| v.centre(col, row);
+    let id_font = egui::FontId::monospace(points(r * 0.3, 7.0, 11.0));
+    // Hex ids where they can be read (7 points and up); below that the places and faces
+    // carry the map, and a thousand tiny ids would cost a frame its budget.
+    let show_ids = r >= 18.0;
+    // Corners 0–5 clockwise from the right (y down). Each hex draws its upper edges; its
+    // lower edges are the upper edges of the hexes below it, so only the hexes on the edge
+    // of the drawn block draw all six.
+    let corners: [Vec2; 6] = std::array::from_fn(|k| {
+        let a = std::f32::consts::PI / 3.0 * k as f32;
+        Vec2::new(r * a.cos(), r * a.sin())
+    });
+    let occupied: std::collections::HashSet<(u32, u32)> = live
+        .stacks()
+        .keys()
+        .filter_map(|h| HexId::parse_any(h).map(|h| (h.col(), h.row())))
+        .collect();
+    for col in col_lo..=col_hi {
+        for row in row_lo..=row_hi {
+            let c = centre(col, row);
+            if row == row_hi || col == col_lo || col == col_hi {
+                let pts: Vec<egui::Pos2> = corners.iter().map(|v| c + *v).collect();
+                painter.add(egui::Shape::closed_line(pts, grid));
+            } else {
+                let pts: Vec<egui::Pos2> = [3, 4, 5, 0].iter().map(|&k| c + corners[k]).collect();
+                painter.add(egui::Shape::line(pts, grid));
+            }
+            if show_ids && !occupied.contains(&(col, row)) {
+                painter.text(
+                    pos2(c.x, c.y - h * 0.38),
+                    egui::Align2::CENTER_CENTER,
+                    HexId::new(col, row, digits).id(),
+                    id_font.clone(),
+                    Color32::from_rgb(120, 110, 95),
+                );
+            }
+        }
+    }
+}
+
+/// The places the text names: a mark in the hex, the name at its foot.
+fn places_ui(painter: &egui::Painter, live: &LiveGame, v: &View) {
+    let View { origin, r, .. } = *v;
+    let in_view = |col: u32, row: u32| v.in_view(col, row);
+    // The places the text names: a mark in the hex, the name at its foot.
+    let place_font = egui::FontId::proportional(points(r * 0.34, 9.0, 15.0));
+    let mut named = std::collections::BTreeSet::new();
+    for place in &live.game().scenario().places {
+        let Some(hex) = place.hex.as_deref().and_then(HexId::parse_any) else {
+            continue;
+        };
+        // One name a hex (the text names hex 3032 both Trezzo and Trezzo d'Adda; the
+        // tooltip gives both).
+        if !in_view(hex.col(), hex.row()) || !named.insert(hex.id()) {
+            continue;
+        }
+        let c = screen_centre(origin, r, hex);
+        let mark = c + Vec2::new(0.0, r * 0.68);
+        let fortified = place.kind.is_some_and(|k| k.fortified());
+        let size = (r * 0.13).max(2.5);
+        if fortified {
+            painter.rect_filled(
+                egui::Rect::from_center_size(mark, Vec2::splat(size * 2.0)),
+                0.0,
+                PLACE_INK,
+            );
+        } else {
+            painter.circle_filled(mark, size, PLACE_INK);
+        }
+        if r >= 7.0 {
+            let galley = painter.layout_no_wrap(place.name.clone(), place_font.clone(), PLACE_INK);
+            let at = pos2(mark.x - galley.size().x / 2.0, mark.y + size + 1.0);
+            let back = egui::Rect::from_min_size(at, galley.size()).expand(1.5);
+            painter.rect_filled(back, 2.0, PAPER.gamma_multiply(0.85));
+            painter.galley(at, galley, PLACE_INK);
+        }
+    }
+}
+
+/// The hex under the pointer in words: its id, the places the text names there, and the
+/// counters in it.
+fn hover_ui(response: &egui::Response, live: &LiveGame, v: &View) {
+    if let Some(p) = response.hover_pos()
+        && let Some(hex) = v.hex_at(p)
+    {
+        let mut lines = vec![format!("hex {hex}")];
+        for place in live
+            .game()
+            .scenario()
+            .places
+            .iter()
+            .filter(|p| p.hex.as_deref() == Some(hex.as_str()))
+        {
+            let kind = place
+                .kind
+                .map_or(String::new(), |k| format!(", {}", k.words()));
+            let rule = place
+                .rule
+                .as_deref()
+                .and_then(|r| r.split(';').next())
+                .map_or(String::new(), |r| format!(" [{}]", r.trim()));
+            lines.push(format!("{}{kind}{rule}", place.name));
+        }
+        if let Some(ids) = live.stacks().get(&hex) {
+            lines.extend(ids.iter().map(|i| live.display_name(i)));
+        }
+        if lines.len() > 1 {
+            response.clone().on_hover_text_at_pointer(lines.join("\n"));
+        }
+    }
+}
+
+/// Draws one stack's face: the side's colour, the type's symbol, the strength in the
+/// lower right, the leader's (or unit's) name along the foot, the count in a badge.
+fn draw_face(
+    live: &LiveGame,
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    face: &StackFace,
+    name_font: &egui::FontId,
+    small_font: &egui::FontId,
+    r: f32,
+) {
+    let fill = live.side_colour(&face.side);
+    // Square corners, fill and outline in one shape: a rounded rectangle costs dozens of
+    // vertices, and a thousand of them dominated the frame.
+    painter.add(egui::epaint::RectShape::new(
+        rect,
+        0.0,
+        fill,
+        Stroke::new(
+            1.0,
+            if face.contested {
+                Color32::RED
+            } else {
+                Color32::BLACK
+            },
+        ),
+        egui::StrokeKind::Inside,
+    ));
+    let ink = Color32::WHITE;
+    let thin = Stroke::new((r * 0.05).clamp(1.0, 2.0), ink);
+    let (w, h) = (rect.width(), rect.height());
+    // The type box (NATO style) at the top, the strength at the foot, the leader's (or
+    // unit's) name between them when there is room to read it.
+    if r >= 9.0 {
+        let sym = egui::Rect::from_min_size(
+            rect.min + Vec2::new(w * 0.22, h * 0.1),
+            Vec2::new(w * 0.56, h * 0.32),
+        );
+        draw_symbol(painter, sym, face.symbol, thin);
+    }
+    if r >= 26.0 {
+        let name: String = face
+            .label
+            .chars()
+            .take(((r / 2.8) as usize).max(5))
+            .collect();
+        painter.text(
+            pos2(rect.center().x, rect.top() + h * 0.6),
+            egui::Align2::CENTER_CENTER,
+            name,
+            name_font.clone(),
+            ink,
+        );
+    }
+    if let Some(sp) = face.strength
+        && r >= 12.0
+    {
+        painter.text(
+            pos2(rect.center().x, rect.bottom() - 1.0),
+            egui::Align2::CENTER_BOTTOM,
+            sp.to_string(),
+            egui::FontId::proportional(points(r * 0.34, 7.0, 16.0)),
+            ink,
+        );
+    }
+    let _ = small_font;
+    if face.count > 1 {
+        // The badge: how many counters the stack holds.
+        let at = rect.right_bottom() + Vec2::new(0.0, 0.0);
+        let radius = (r * 0.2).clamp(5.0, 10.0);
+        painter.circle_filled(at, radius, Color32::from_rgb(30, 30, 30));
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            face.count.to_string(),
+            egui::FontId::proportional(points(radius * 1.2, 6.0, 12.0)),
+            Color32::WHITE,
+        );
     }
 }
 

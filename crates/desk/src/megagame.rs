@@ -1,7 +1,8 @@
 //! The desk's megagame view: the phase clock bar (countdown, phase, turn and game years, Hold,
 //! Resume, Advance), the table / role filter, and the ledgers panel (each state's treasury,
 //! debt, unrest, cards, armies, fleets and characters, with the counters narrowed to one map
-//! table or Control role).
+//! table or Control role). [`MegagameView`] keeps the filter, the ledgers' toggle and the time
+//! typed; the clock's actions are functions over the [`LiveGame`].
 //!
 //! The clock is folded from the journal on every frame ([`umpire_core::megagame::clock`]), so the bar
 //! shows what any desk on the same game would show; while it runs the desk repaints once a
@@ -10,8 +11,8 @@
 use chrono::Utc;
 use eframe::egui::{self, Color32, RichText, Ui};
 
-use super::commands::Command;
-use super::game::GameDesk;
+use super::commands::{Command, UiCommand};
+use super::live::LiveGame;
 use umpire_core::game::Game;
 use umpire_core::game::event::ClockAction;
 use umpire_core::megagame::clock::{ClockStatus, act_clock, clock_status, default_start, tick};
@@ -57,6 +58,210 @@ impl MegagameView {
     pub fn for_game(game: &Game) -> Option<MegagameView> {
         (game.ruleset().clock().is_some() || game.scenario().megagame.is_some())
             .then(MegagameView::default)
+    }
+
+    /// The counters the megagame filter (table / role) lets through, or None for all (not a
+    /// megagame, or "Everything"). For the desk's counter lists: compute once a frame.
+    pub fn counters_shown(&self, live: &LiveGame) -> Option<std::collections::BTreeSet<String>> {
+        if self.filter == MegagameFilter::All {
+            return None;
+        }
+        let people = People::of(live.game());
+        Some(
+            live.game()
+                .state()
+                .counters
+                .keys()
+                .filter(|id| counter_passes(&people, &self.filter, id))
+                .cloned()
+                .collect(),
+        )
+    }
+
+    /// The clock bar (a top panel) and the ledgers window, for a megagame; nothing otherwise.
+    /// Call before the game's panels so the bar spans the window.
+    pub fn ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+        let status = clock_now(live);
+        if let Some(s) = &status
+            && s.started
+            && !s.held
+            && !s.finished
+        {
+            // Time runs out on the wall clock: step the Sequence of Play with it.
+            if umpire_core::megagame::clock::tick_target(
+                live.game().ruleset(),
+                s,
+                &live.game().state().cursor,
+            )
+            .is_some()
+            {
+                queue.push(UiCommand::ClockTick.into());
+            }
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(1));
+        }
+        let status = clock_now(live);
+        egui::Panel::top("megagame_clock").show(ui, |ui| {
+            self.clock_bar_ui(ui, live, status.as_ref(), queue);
+        });
+        let mut open = self.show_ledgers;
+        if open {
+            egui::Window::new(LEDGERS_LABEL)
+                .open(&mut open)
+                .default_size([560.0, 600.0])
+                .vscroll(true)
+                .show(ui.ctx(), |ui| self.ledgers_ui(ui, live, queue));
+            self.show_ledgers = open;
+        }
+    }
+
+    fn clock_bar_ui(
+        &mut self,
+        ui: &mut Ui,
+        live: &LiveGame,
+        status: Option<&ClockStatus>,
+        queue: &mut Vec<Command>,
+    ) {
+        ui.horizontal(|ui| {
+            // The filter and the Ledgers toggle keep their place on the right; the clock takes
+            // the rest, its phase name cut short on a narrow window.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let on = self.show_ledgers;
+                if ui.selectable_label(on, LEDGERS_LABEL).clicked() {
+                    queue.push(UiCommand::Ledgers.into());
+                }
+                self.filter_ui(ui, live);
+                ui.separator();
+                ui.with_layout(
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| match status {
+                        Some(s) => self.clock_ui(ui, s, queue),
+                        None => {
+                            ui.label(RichText::new("No phase clock in this ruleset").weak());
+                        }
+                    },
+                );
+            });
+        });
+    }
+
+    fn clock_ui(&mut self, ui: &mut Ui, s: &ClockStatus, queue: &mut Vec<Command>) {
+        let colour = if s.held {
+            ui.visuals().weak_text_color()
+        } else if s.warning {
+            Color32::from_rgb(214, 40, 40)
+        } else {
+            ui.visuals().strong_text_color()
+        };
+        let label = ui.label(RichText::new(CLOCK_COUNTDOWN_LABEL).weak());
+        ui.label(
+            RichText::new(s.countdown())
+                .monospace()
+                .size(34.0)
+                .strong()
+                .color(colour),
+        )
+        .labelled_by(label.id);
+        if !s.started || s.finished {
+            if ui.button(UiCommand::ClockStart.label()).clicked() {
+                queue.push(UiCommand::ClockStart.into());
+            }
+        } else if s.held {
+            if ui.button(UiCommand::ClockResume.label()).clicked() {
+                queue.push(UiCommand::ClockResume.into());
+            }
+        } else if ui.button(UiCommand::ClockHold.label()).clicked() {
+            queue.push(UiCommand::ClockHold.into());
+        }
+        if s.started && !s.finished {
+            if ui.button(UiCommand::ClockAdvance.label()).clicked() {
+                queue.push(UiCommand::ClockAdvance.into());
+            }
+            let label = ui.label("Time left");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.set_to)
+                    .desired_width(48.0)
+                    .hint_text("mm:ss"),
+            )
+            .labelled_by(label.id);
+            if ui.button("Set").clicked() {
+                queue.push(UiCommand::ClockSet.into());
+            }
+        }
+        ui.separator();
+        let state = if !s.started {
+            "not started"
+        } else if s.finished {
+            "the last phase has run out"
+        } else if s.held {
+            "HELD"
+        } else if s.warning {
+            "ending soon"
+        } else {
+            "running"
+        };
+        ui.vertical(|ui| {
+            ui.add(
+                egui::Label::new(RichText::new(format!("{} — {state}", s.headline())).strong())
+                    .truncate(),
+            );
+            ui.add(egui::Label::new(s.phase_name.as_str()).truncate());
+        });
+    }
+
+    fn filter_ui(&mut self, ui: &mut Ui, live: &LiveGame) {
+        let people = People::of(live.game());
+        let options = filter_options(&people);
+        let m = self;
+        let current = options
+            .iter()
+            .find(|(f, _)| *f == m.filter)
+            .map_or_else(|| "Everything".to_string(), |(_, l)| l.clone());
+        // Drawn right to left (the bar keeps it on the right): the box, then its label.
+        let combo = egui::ComboBox::from_id_salt("megagame_filter")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (f, l) in &options {
+                    ui.selectable_value(&mut m.filter, f.clone(), l);
+                }
+            })
+            .response;
+        let label = ui.label(MEGAGAME_FILTER_LABEL);
+        combo.labelled_by(label.id);
+    }
+
+    /// The ledgers panel: each state (narrowed by the filter) with its treasury, debt, unrest,
+    /// cards, armies, fleets and characters; clicking a counter selects it on the desk.
+    pub fn ledgers_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+        let filter = self.filter.clone();
+        let mut ledgers = filtered_ledgers(live.game(), &filter);
+        // In a side's view, only its own team's ledgers (game::visibility).
+        ledgers.retain(|l| live.shows_as_own(&l.counter));
+        if ledgers.is_empty() {
+            ui.label(RichText::new("No state ledgers for this table or role.").weak());
+            return;
+        }
+        let strength = live
+            .game()
+            .ruleset()
+            .strength_attribute
+            .clone()
+            .unwrap_or_else(|| "strength".into());
+        let mut clicked: Option<String> = None;
+        // Spouses and heirs are named by counter id: show their names.
+        let names: std::collections::BTreeMap<String, String> = live
+            .game()
+            .state()
+            .counters
+            .values()
+            .map(|c| (c.id.clone(), c.name.clone()))
+            .collect();
+        for l in &ledgers {
+            ledger_ui(ui, l, &names, &strength, &mut clicked);
+        }
+        if let Some(id) = clicked {
+            queue.push(UiCommand::Select(Some(id)).into());
+        }
     }
 }
 
@@ -149,379 +354,153 @@ fn item_attr(i: &LedgerItem, key: &str) -> String {
     }
 }
 
-impl GameDesk {
-    /// The clock as it stands now, if the game has one.
-    pub fn clock_now(&self) -> Option<ClockStatus> {
-        clock_status(self.game().ruleset(), self.game().events(), Utc::now())
-    }
+/// The clock as it stands now, if the game has one.
+pub fn clock_now(live: &LiveGame) -> Option<ClockStatus> {
+    clock_status(live.game().ruleset(), live.game().events(), Utc::now())
+}
 
-    /// Starts the clock where the Sequence of Play is.
-    pub fn clock_start(&mut self) -> bool {
-        let Some(start) = default_start(self.game()) else {
-            return self.refuse("this game has no phase clock");
-        };
-        self.act_on_game(|g, actor| act_clock(g, actor, start))
-    }
+/// Starts the clock where the Sequence of Play is.
+pub fn clock_start(live: &mut LiveGame) -> bool {
+    let Some(start) = default_start(live.game()) else {
+        return live.refuse("this game has no phase clock");
+    };
+    live.act_on_game(|g, actor| act_clock(g, actor, start))
+}
 
-    /// Holds the clock.
-    pub fn clock_hold(&mut self) -> bool {
-        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Hold))
-    }
+/// Holds the clock.
+pub fn clock_hold(live: &mut LiveGame) -> bool {
+    live.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Hold))
+}
 
-    /// Resumes the clock.
-    pub fn clock_resume(&mut self) -> bool {
-        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Resume))
-    }
+/// Resumes the clock.
+pub fn clock_resume(live: &mut LiveGame) -> bool {
+    live.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Resume))
+}
 
-    /// Ends the phase now; the Sequence of Play follows.
-    pub fn clock_advance(&mut self) -> bool {
-        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Advance))
-    }
+/// Ends the phase now; the Sequence of Play follows.
+pub fn clock_advance(live: &mut LiveGame) -> bool {
+    live.act_on_game(|g, actor| act_clock(g, actor, ClockAction::Advance))
+}
 
-    /// Sets the time left in the phase from the typed mm:ss.
-    pub fn clock_set(&mut self) -> bool {
-        let typed = self
-            .megagame
-            .as_ref()
-            .map(|m| m.set_to.trim().to_string())
-            .unwrap_or_default();
-        let seconds = match typed.split_once(':') {
-            Some((m, s)) => m
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .zip(s.trim().parse::<u32>().ok().filter(|s| *s < 60))
-                .map(|(m, s)| m * 60 + s),
-            None => typed.parse::<u32>().ok().map(|m| m * 60),
-        };
-        let Some(seconds) = seconds else {
-            return self.refuse(&format!("'{typed}' is not mm:ss"));
-        };
-        self.act_on_game(|g, actor| act_clock(g, actor, ClockAction::SetRemaining { seconds }))
-    }
+/// Steps the Sequence of Play if the clock's phase has run out (nothing otherwise).
+pub fn clock_tick(live: &mut LiveGame) -> bool {
+    live.act_on_game(|g, actor| tick(g, actor, Utc::now()))
+}
 
-    /// Steps the Sequence of Play if the clock's phase has run out (nothing otherwise).
-    pub fn clock_tick(&mut self) -> bool {
-        self.act_on_game(|g, actor| tick(g, actor, Utc::now()))
-    }
+/// Sets the time left in the phase from `typed` (mm:ss, or whole minutes).
+pub fn clock_set(live: &mut LiveGame, typed: &str) -> bool {
+    let typed = typed.trim().to_string();
+    let seconds = match typed.split_once(':') {
+        Some((m, s)) => m
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .zip(s.trim().parse::<u32>().ok().filter(|s| *s < 60))
+            .map(|(m, s)| m * 60 + s),
+        None => typed.parse::<u32>().ok().map(|m| m * 60),
+    };
+    let Some(seconds) = seconds else {
+        return live.refuse(&format!("'{typed}' is not mm:ss"));
+    };
+    live.act_on_game(|g, actor| act_clock(g, actor, ClockAction::SetRemaining { seconds }))
+}
 
-    /// The counters the megagame filter (table / role) lets through, or None for all (not a
-    /// megagame, or "Everything"). For the desk's counter lists: compute once a frame.
-    pub fn counters_shown(&self) -> Option<std::collections::BTreeSet<String>> {
-        let m = self.megagame.as_ref()?;
-        if m.filter == MegagameFilter::All {
-            return None;
-        }
-        let people = People::of(self.game());
-        Some(
-            self.game()
-                .state()
-                .counters
-                .keys()
-                .filter(|id| counter_passes(&people, &m.filter, id))
-                .cloned()
-                .collect(),
-        )
+/// One state's ledger: treasury (below 0 in red), debt and the rest, its armies, fleets and
+/// characters (`names`: counter names by id; a click on one sets `clicked`).
+fn ledger_ui(
+    ui: &mut Ui,
+    l: &StateLedger,
+    names: &std::collections::BTreeMap<String, String>,
+    strength: &str,
+    clicked: &mut Option<String>,
+) {
+    ui.add_space(4.0);
+    // A treasury below zero (taken there at the umpire's word) stands out in red.
+    let below = matches!(l.values.get(TREASURY), Some(umpire_core::rules::Value::Int(v)) if *v < 0);
+    let mut head = RichText::new(format!(
+        "{LEDGER_PREFIX}{} — treasury {}{}",
+        l.name,
+        number(l, TREASURY),
+        if below { " (below 0)" } else { "" }
+    ))
+    .strong()
+    .size(15.0);
+    if below {
+        head = head.color(ui.visuals().error_fg_color);
     }
-
-    /// Shows or hides the ledgers panel.
-    pub fn toggle_ledgers(&mut self) -> bool {
-        match &mut self.megagame {
-            Some(m) => {
-                m.show_ledgers = !m.show_ledgers;
-                true
-            }
-            None => self.refuse("this game is not a megagame"),
+    ui.label(head);
+    let mut facts = vec![format!("debt {}", number(l, DEBT))];
+    for (k, v) in &l.values {
+        if k.contains("unrest") || k.contains("card") {
+            facts.push(format!("{} {v}", k.replace('_', " ")));
         }
     }
-
-    /// The clock bar (a top panel) and the ledgers window, for a megagame; nothing otherwise.
-    /// Call before [`GameDesk::game_ui`] so the bar spans the window.
-    pub fn megagame_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
-        if self.megagame.is_none() {
+    ui.label(facts.join(" · "));
+    let section = |ui: &mut Ui,
+                   title: &str,
+                   items: &[LedgerItem],
+                   cols: &[(&str, &str)],
+                   clicked: &mut Option<String>| {
+        if items.is_empty() {
             return;
         }
-        let status = self.clock_now();
-        if let Some(s) = &status
-            && s.started
-            && !s.held
-            && !s.finished
-        {
-            // Time runs out on the wall clock: step the Sequence of Play with it.
-            if umpire_core::megagame::clock::tick_target(
-                self.game().ruleset(),
-                s,
-                &self.game().state().cursor,
-            )
-            .is_some()
-            {
-                self.clock_tick();
-            }
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_secs(1));
-        }
-        let status = self.clock_now();
-        egui::Panel::top("megagame_clock").show(ui, |ui| {
-            self.clock_bar_ui(ui, status.as_ref(), queue);
-        });
-        let mut open = self.megagame.as_ref().is_some_and(|m| m.show_ledgers);
-        if open {
-            egui::Window::new(LEDGERS_LABEL)
-                .open(&mut open)
-                .default_size([560.0, 600.0])
-                .vscroll(true)
-                .show(ui.ctx(), |ui| self.ledgers_ui(ui));
-            if let Some(m) = &mut self.megagame {
-                m.show_ledgers = open;
-            }
-        }
-    }
-
-    fn clock_bar_ui(
-        &mut self,
-        ui: &mut Ui,
-        status: Option<&ClockStatus>,
-        queue: &mut Vec<Command>,
-    ) {
-        ui.horizontal(|ui| {
-            // The filter and the Ledgers toggle keep their place on the right; the clock takes
-            // the rest, its phase name cut short on a narrow window.
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let on = self.megagame.as_ref().is_some_and(|m| m.show_ledgers);
-                if ui.selectable_label(on, LEDGERS_LABEL).clicked() {
-                    queue.push(Command::Ledgers);
+        ui.label(RichText::new(title).strong());
+        egui::Grid::new(format!("{}-{title}", l.state))
+            .striped(true)
+            .show(ui, |ui| {
+                ui.label("");
+                for (head, _) in cols {
+                    ui.label(RichText::new(*head).weak());
                 }
-                self.filter_ui(ui);
-                ui.separator();
-                ui.with_layout(
-                    egui::Layout::left_to_right(egui::Align::Center),
-                    |ui| match status {
-                        Some(s) => self.clock_ui(ui, s, queue),
-                        None => {
-                            ui.label(RichText::new("No phase clock in this ruleset").weak());
-                        }
-                    },
-                );
+                ui.end_row();
+                for i in items {
+                    if ui
+                        .selectable_label(false, &i.name)
+                        .on_hover_text(&i.id)
+                        .clicked()
+                    {
+                        *clicked = Some(i.id.clone());
+                    }
+                    for (_, key) in cols {
+                        let text = if *key == "position" {
+                            i.removed
+                                .as_ref()
+                                .map_or_else(|| i.position.clone(), |r| format!("removed: {r}"))
+                        } else {
+                            let v = item_attr(i, key);
+                            names.get(&v).cloned().unwrap_or(v)
+                        };
+                        ui.label(text);
+                    }
+                    ui.end_row();
+                }
             });
-        });
-    }
-
-    fn clock_ui(&mut self, ui: &mut Ui, s: &ClockStatus, queue: &mut Vec<Command>) {
-        let colour = if s.held {
-            ui.visuals().weak_text_color()
-        } else if s.warning {
-            Color32::from_rgb(214, 40, 40)
-        } else {
-            ui.visuals().strong_text_color()
-        };
-        let label = ui.label(RichText::new(CLOCK_COUNTDOWN_LABEL).weak());
-        ui.label(
-            RichText::new(s.countdown())
-                .monospace()
-                .size(34.0)
-                .strong()
-                .color(colour),
-        )
-        .labelled_by(label.id);
-        if !s.started || s.finished {
-            if ui.button(Command::ClockStart.label()).clicked() {
-                queue.push(Command::ClockStart);
-            }
-        } else if s.held {
-            if ui.button(Command::ClockResume.label()).clicked() {
-                queue.push(Command::ClockResume);
-            }
-        } else if ui.button(Command::ClockHold.label()).clicked() {
-            queue.push(Command::ClockHold);
-        }
-        if s.started && !s.finished {
-            if ui.button(Command::ClockAdvance.label()).clicked() {
-                queue.push(Command::ClockAdvance);
-            }
-            let mut set = false;
-            if let Some(m) = &mut self.megagame {
-                let label = ui.label("Time left");
-                ui.add(
-                    egui::TextEdit::singleline(&mut m.set_to)
-                        .desired_width(48.0)
-                        .hint_text("mm:ss"),
-                )
-                .labelled_by(label.id);
-                set = ui.button("Set").clicked();
-            }
-            if set {
-                self.clock_set();
-            }
-        }
-        ui.separator();
-        let state = if !s.started {
-            "not started"
-        } else if s.finished {
-            "the last phase has run out"
-        } else if s.held {
-            "HELD"
-        } else if s.warning {
-            "ending soon"
-        } else {
-            "running"
-        };
-        ui.vertical(|ui| {
-            ui.add(
-                egui::Label::new(RichText::new(format!("{} — {state}", s.headline())).strong())
-                    .truncate(),
-            );
-            ui.add(egui::Label::new(s.phase_name.as_str()).truncate());
-        });
-    }
-
-    fn filter_ui(&mut self, ui: &mut Ui) {
-        let people = People::of(self.game());
-        let options = filter_options(&people);
-        let Some(m) = &mut self.megagame else {
-            return;
-        };
-        let current = options
-            .iter()
-            .find(|(f, _)| *f == m.filter)
-            .map_or_else(|| "Everything".to_string(), |(_, l)| l.clone());
-        // Drawn right to left (the bar keeps it on the right): the box, then its label.
-        let combo = egui::ComboBox::from_id_salt("megagame_filter")
-            .selected_text(current)
-            .show_ui(ui, |ui| {
-                for (f, l) in &options {
-                    ui.selectable_value(&mut m.filter, f.clone(), l);
-                }
-            })
-            .response;
-        let label = ui.label(MEGAGAME_FILTER_LABEL);
-        combo.labelled_by(label.id);
-    }
-
-    /// The ledgers panel: each state (narrowed by the filter) with its treasury, debt, unrest,
-    /// cards, armies, fleets and characters; clicking a counter selects it on the desk.
-    pub fn ledgers_ui(&mut self, ui: &mut Ui) {
-        let filter = self
-            .megagame
-            .as_ref()
-            .map(|m| m.filter.clone())
-            .unwrap_or_default();
-        let mut ledgers = filtered_ledgers(self.game(), &filter);
-        // In a side's view, only its own team's ledgers (game::visibility).
-        ledgers.retain(|l| self.shows_as_own(&l.counter));
-        if ledgers.is_empty() {
-            ui.label(RichText::new("No state ledgers for this table or role.").weak());
-            return;
-        }
-        let strength = self
-            .game()
-            .ruleset()
-            .strength_attribute
-            .clone()
-            .unwrap_or_else(|| "strength".into());
-        let mut clicked: Option<String> = None;
-        // Spouses and heirs are named by counter id: show their names.
-        let names: std::collections::BTreeMap<String, String> = self
-            .game()
-            .state()
-            .counters
-            .values()
-            .map(|c| (c.id.clone(), c.name.clone()))
-            .collect();
-        for l in &ledgers {
-            ui.add_space(4.0);
-            // A treasury below zero (taken there at the umpire's word) stands out in red.
-            let below =
-                matches!(l.values.get(TREASURY), Some(umpire_core::rules::Value::Int(v)) if *v < 0);
-            let mut head = RichText::new(format!(
-                "{LEDGER_PREFIX}{} — treasury {}{}",
-                l.name,
-                number(l, TREASURY),
-                if below { " (below 0)" } else { "" }
-            ))
-            .strong()
-            .size(15.0);
-            if below {
-                head = head.color(ui.visuals().error_fg_color);
-            }
-            ui.label(head);
-            let mut facts = vec![format!("debt {}", number(l, DEBT))];
-            for (k, v) in &l.values {
-                if k.contains("unrest") || k.contains("card") {
-                    facts.push(format!("{} {v}", k.replace('_', " ")));
-                }
-            }
-            ui.label(facts.join(" · "));
-            let section = |ui: &mut Ui,
-                           title: &str,
-                           items: &[LedgerItem],
-                           cols: &[(&str, &str)],
-                           clicked: &mut Option<String>| {
-                if items.is_empty() {
-                    return;
-                }
-                ui.label(RichText::new(title).strong());
-                egui::Grid::new(format!("{}-{title}", l.state))
-                    .striped(true)
-                    .show(ui, |ui| {
-                        ui.label("");
-                        for (head, _) in cols {
-                            ui.label(RichText::new(*head).weak());
-                        }
-                        ui.end_row();
-                        for i in items {
-                            if ui
-                                .selectable_label(false, &i.name)
-                                .on_hover_text(&i.id)
-                                .clicked()
-                            {
-                                *clicked = Some(i.id.clone());
-                            }
-                            for (_, key) in cols {
-                                let text = if *key == "position" {
-                                    i.removed.as_ref().map_or_else(
-                                        || i.position.clone(),
-                                        |r| format!("removed: {r}"),
-                                    )
-                                } else {
-                                    let v = item_attr(i, key);
-                                    names.get(&v).cloned().unwrap_or(v)
-                                };
-                                ui.label(text);
-                            }
-                            ui.end_row();
-                        }
-                    });
-            };
-            section(
-                ui,
-                "Armies",
-                &l.armies,
-                &[
-                    ("where", "position"),
-                    ("strength", strength.as_str()),
-                    ("arrears", "arrears"),
-                    ("fatigue", "fatigue"),
-                ],
-                &mut clicked,
-            );
-            section(
-                ui,
-                "Fleets",
-                &l.fleets,
-                &[("where", "position"), ("strength", strength.as_str())],
-                &mut clicked,
-            );
-            section(
-                ui,
-                "Characters",
-                &l.characters,
-                &[("age", "age"), ("spouse", "spouse"), ("heir", "heir")],
-                &mut clicked,
-            );
-            ui.separator();
-        }
-        if let Some(id) = clicked {
-            self.select(Some(&id));
-        }
-    }
+    };
+    section(
+        ui,
+        "Armies",
+        &l.armies,
+        &[
+            ("where", "position"),
+            ("strength", strength),
+            ("arrears", "arrears"),
+            ("fatigue", "fatigue"),
+        ],
+        clicked,
+    );
+    section(
+        ui,
+        "Fleets",
+        &l.fleets,
+        &[("where", "position"), ("strength", strength)],
+        clicked,
+    );
+    section(
+        ui,
+        "Characters",
+        &l.characters,
+        &[("age", "age"), ("spouse", "spouse"), ("heir", "heir")],
+        clicked,
+    );
+    ui.separator();
 }

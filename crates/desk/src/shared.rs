@@ -2,13 +2,14 @@
 //! they are announced, the state of the link shown at all times (and the desk working offline on
 //! what its role owns while the link is down), who the desk is signed in as (the server login's
 //! umpire: the server holds every entry to it), and the offline actions that clashed with
-//! another desk's change, for the umpire to settle.
+//! another desk's change, for the umpire to settle. [`SharedView`] keeps the link's state and
+//! its windows; it works on the [`LiveGame`] it is the link of.
 
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, RichText, Ui};
 
-use super::game::GameDesk;
+use super::live::LiveGame;
 use umpire_core::game::scenario::ControlRole;
 use umpire_core::game::{Game, Location};
 use umpire_core::megagame::People;
@@ -102,51 +103,46 @@ pub fn queue_file_name(shown_url: &str) -> String {
     format!("{safe}.json")
 }
 
-impl GameDesk {
-    /// Signs an umpire in (what the sign-in window does). On a server that knows its umpires
-    /// the desk is who it logged in as: another name or role is refused, saying who the login is.
-    pub fn sign_in(&mut self, who: SignedIn) -> Result<(), String> {
-        if let Some(login) = self.game().login() {
-            let by_login = SignedIn::from_login(login)?;
-            if by_login != who {
-                return Err(format!(
-                    "on a shared game you are who you log in as — {} is {}",
-                    login.user,
-                    by_login.by()
-                ));
-            }
-        }
-        self.signed_in = Some(who);
-        if let Some(v) = &mut self.shared {
-            v.show_sign_in = false;
-        }
-        Ok(())
-    }
-
-    /// The umpire the server login belongs to, signed in at once (no name or role to pick).
-    fn sign_in_from_login(&mut self) {
-        if self.signed_in.is_none()
-            && let Some(who) = self
-                .game()
-                .login()
-                .and_then(|l| SignedIn::from_login(l).ok())
-        {
-            self.signed_in = Some(who);
+/// Signs an umpire in (what the sign-in window does). On a server that knows its umpires the
+/// desk is who it logged in as: another name or role is refused, saying who the login is.
+pub fn sign_in(live: &mut LiveGame, who: SignedIn) -> Result<(), String> {
+    if let Some(login) = live.game().login() {
+        let by_login = SignedIn::from_login(login)?;
+        if by_login != who {
+            return Err(format!(
+                "on a shared game you are who you log in as — {} is {}",
+                login.user,
+                by_login.by()
+            ));
         }
     }
+    live.signed_in = Some(who);
+    Ok(())
+}
 
+/// The umpire the server login belongs to, signed in at once (no name or role to pick).
+fn sign_in_from_login(live: &mut LiveGame) {
+    if live.signed_in.is_none()
+        && let Some(who) = live
+            .game()
+            .login()
+            .and_then(|l| SignedIn::from_login(l).ok())
+    {
+        live.signed_in = Some(who);
+    }
+}
+
+impl SharedView {
     /// Takes in what the server announced since the last frame; shows the link's state, the
     /// sign-in and the held actions. Call once a frame, before the game's panels.
-    pub fn shared_ui(&mut self, ui: &mut Ui) {
-        let Some(mut view) = self.shared.take() else {
-            return;
-        };
-        self.sign_in_from_login();
+    pub fn ui(&mut self, ui: &mut Ui, live: &mut LiveGame) {
+        let view = self;
+        sign_in_from_login(live);
         let mut moved = false;
         let mut came_back = false;
         for signal in view.listener.try_iter() {
             match signal {
-                Signal::Moved(n) => moved |= n as usize > self.game().events().len(),
+                Signal::Moved(n) => moved |= n as usize > live.game().events().len(),
                 Signal::Down(why) => {
                     view.up = false;
                     view.down_since.get_or_insert_with(Instant::now);
@@ -160,9 +156,9 @@ impl GameDesk {
                 }
             }
         }
-        if came_back || moved || (view.up && self.game().queued() > 0) {
+        if came_back || moved || (view.up && live.game().queued() > 0) {
             let up = view.up;
-            self.take_in(|g| {
+            live.take_in(|g| {
                 g.set_link_up(up);
                 if !up {
                     return Ok(None);
@@ -180,29 +176,28 @@ impl GameDesk {
                     )
                 }))
             });
-            if !self.game().held().is_empty() {
+            if !live.game().held().is_empty() {
                 view.show_held = true;
             }
         } else if !view.up {
-            self.take_in(|g| {
+            live.take_in(|g| {
                 g.set_link_up(false);
                 Ok(None)
             });
         }
-        egui::Panel::top("shared_link").show(ui, |ui| link_bar(ui, self, &mut view));
+        egui::Panel::top("shared_link").show(ui, |ui| link_bar(ui, live, view));
         if view.show_sign_in {
-            sign_in_window(ui.ctx(), self, &mut view);
+            sign_in_window(ui.ctx(), live, view);
         }
         if view.show_held {
-            held_window(ui.ctx(), self, &mut view);
+            held_window(ui.ctx(), live, view);
         }
         // Live: look for signals several times a second, even with no input.
         ui.ctx().request_repaint_after(Duration::from_millis(200));
-        self.shared = Some(view);
     }
 }
 
-fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
+fn link_bar(ui: &mut Ui, desk: &mut LiveGame, view: &mut SharedView) {
     ui.horizontal(|ui| {
         let game = desk.game();
         let queued = game.queued();
@@ -253,7 +248,7 @@ fn link_bar(ui: &mut Ui, desk: &mut GameDesk, view: &mut SharedView) {
     });
 }
 
-fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+fn sign_in_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) {
     if desk.game().login().is_some() {
         login_window(ctx, desk, view);
         return;
@@ -326,7 +321,7 @@ fn sign_in_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedVie
 
 /// The sign-in window on a server that knows its umpires: who the login is, and the reason for
 /// actions at Control's discretion.
-fn login_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+fn login_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) {
     let mut open = true;
     let who = desk
         .signed_in
@@ -356,7 +351,7 @@ fn login_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView)
     view.show_sign_in = open;
 }
 
-fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) {
+fn held_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) {
     let mut open = true;
     let mut choice = None;
     egui::Window::new(HELD_TITLE)
@@ -372,7 +367,7 @@ fn held_window(ctx: &egui::Context, desk: &mut GameDesk, view: &mut SharedView) 
                         "Recorded offline: {}",
                         h.events
                             .iter()
-                            .map(|e| super::game::describe_event(desk, e))
+                            .map(|e| super::live::describe_event(desk, e))
                             .collect::<Vec<_>>()
                             .join("; ")
                     ));

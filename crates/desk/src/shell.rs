@@ -6,12 +6,14 @@ use std::path::{Path, PathBuf};
 use eframe::egui::{self, RichText, Ui};
 
 use super::charts::{ChartEditor, RulesSetup};
-use super::commands::Command;
-use super::desk::Desk;
+use super::commands::{Command, UiCommand, action_label};
 use super::files::{games_dir, new_game_path, read_recent, remember};
-use super::game::GameDesk;
+use super::game_desk::GameDesk;
 use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
-use super::underlay::{self, Underlay, UnderlayDialog, UnderlaySettings};
+use super::procedure_desk::ProcedureDesk;
+use super::underlay::{Underlay, UnderlayDialog};
+use super::underlay_window;
+use super::widgets::BROWSE_LABEL;
 use umpire_core::game::output::{Existing, OutputError, check_output};
 use umpire_core::game::scenario::{load_scenario, shipped_scenarios};
 use umpire_core::rules::{Library, SourceFile};
@@ -33,8 +35,6 @@ pub const GAME_FILE_LABEL: &str = "Game file";
 pub const PALETTE_SEARCH_LABEL: &str = "Search commands";
 /// Label of the Open dialog's Open button.
 pub const OPEN_LABEL: &str = "Open";
-/// Label of the Browse buttons (the native file dialog).
-pub const BROWSE_LABEL: &str = "Browse…";
 /// Label of the export path field.
 pub const EXPORT_PATH_LABEL: &str = "Export the journal as";
 /// Label of the Export button.
@@ -156,7 +156,7 @@ impl Shell {
     }
 
     /// Collects a finished job and a closed file dialog.
-    pub fn poll_work(&mut self, desk: &mut Desk, game: &mut Option<GameDesk>) {
+    pub fn poll_work(&mut self, desk: &mut ProcedureDesk, game: &mut Option<GameDesk>) {
         if let Some(done) = self.job.as_ref().and_then(Job::poll) {
             self.job = None;
             match done {
@@ -201,7 +201,7 @@ impl Shell {
         if let Some((settings, image)) = restored {
             self.underlay.path = settings.image.display().to_string();
             match image {
-                Ok(decoded) => desk.underlay = Some(Underlay::new(settings, decoded)),
+                Ok(decoded) => desk.map.underlay = Some(Underlay::new(settings, decoded)),
                 Err(e) => self.message = Some(format!("map underlay: {e}")),
             }
         }
@@ -220,50 +220,13 @@ impl Shell {
 
     /// Loads the image typed in the Map underlay window under the game's map.
     pub fn load_underlay(&mut self, g: &mut GameDesk) {
-        let path = PathBuf::from(self.underlay.path.trim());
-        if path.as_os_str().is_empty() {
-            self.underlay.message = Some(Err("type the path of a PNG or JPEG image".into()));
-            return;
-        }
-        match underlay::decode(&path) {
-            Ok(decoded) => {
-                let transform = match &g.underlay {
-                    Some(u) if u.settings.aligned && u.size == decoded.size => u.settings.transform,
-                    _ => g.fit_underlay(decoded.size),
-                };
-                let opacity = g.underlay.as_ref().map_or(0.6, |u| u.settings.opacity);
-                let settings = UnderlaySettings {
-                    game: g.path().to_path_buf(),
-                    image: path.clone(),
-                    opacity,
-                    transform,
-                    aligned: false,
-                };
-                self.underlay.message = Some(Ok(format!(
-                    "{}: {} × {} px",
-                    path.file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().to_string()),
-                    decoded.size[0],
-                    decoded.size[1]
-                )));
-                g.underlay = Some(Underlay::new(settings, decoded));
-                self.keep_underlay(g);
-            }
-            Err(e) => self.underlay.message = Some(Err(e)),
-        }
+        underlay_window::load(&mut self.underlay, g, self.config_dir.as_deref());
     }
 
-    fn keep_underlay(&mut self, g: &GameDesk) {
-        let Some(dir) = &self.config_dir else {
-            return;
-        };
-        match &g.underlay {
-            Some(u) => {
-                if let Err(e) = underlay::write_settings(dir, &u.settings) {
-                    self.underlay.message = Some(Err(format!("not kept for next time: {e}")));
-                }
-            }
-            None => underlay::remove_settings(dir, g.path()),
+    /// The Map underlay window.
+    fn underlay_ui(&mut self, ctx: &egui::Context, g: &mut GameDesk) {
+        if underlay_window::window_ui(ctx, &mut self.underlay, g, self.config_dir.as_deref()) {
+            self.browse(Browse::Underlay, None);
         }
     }
 
@@ -275,9 +238,10 @@ impl Shell {
     }
 
     /// One frame: keyboard, menu bar, the desk shown, dialogs, then the queued commands.
-    pub fn frame_ui(&mut self, ui: &mut Ui, desk: &mut Desk, game: &mut Option<GameDesk>) {
+    pub fn frame_ui(&mut self, ui: &mut Ui, desk: &mut ProcedureDesk, game: &mut Option<GameDesk>) {
         self.poll_work(desk, game);
-        self.queue.extend(Command::pressed(ui.ctx()));
+        self.queue
+            .extend(UiCommand::pressed(ui.ctx()).into_iter().map(Command::Ui));
         egui::Panel::top("menu_bar").show(ui, |ui| self.menu_bar_ui(ui, desk.library(), game));
         if let Some(job) = &self.job {
             let what = job.what.clone();
@@ -296,11 +260,7 @@ impl Shell {
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
         match (self.screen, game.as_mut()) {
-            (Screen::Game, Some(g)) => {
-                g.shared_ui(ui);
-                g.megagame_ui(ui, &mut self.queue);
-                g.game_ui(ui, &mut self.queue)
-            }
+            (Screen::Game, Some(g)) => g.ui(ui, &mut self.queue),
             _ => desk.desk_ui(ui),
         }
         self.dialogs_ui(ui, desk.library(), desk.ruleset(), game);
@@ -321,23 +281,52 @@ impl Shell {
         }
     }
 
-    /// Applies one command.
-    pub fn apply(&mut self, command: Command, desk: &mut Desk, game: &mut Option<GameDesk>) {
+    /// Applies one command: the shell's own (dialogs, screens), the procedure desk's (off the
+    /// game), or the game desk's.
+    pub fn apply(
+        &mut self,
+        command: Command,
+        desk: &mut ProcedureDesk,
+        game: &mut Option<GameDesk>,
+    ) {
+        match command {
+            Command::Ui(c) => self.apply_ui(c, desk, game),
+            Command::Act(action) => match game.as_mut() {
+                None => {
+                    self.message = Some(format!(
+                        "{}: open or start a game first",
+                        action_label(&action)
+                    ));
+                }
+                Some(_) if self.screen != Screen::Game => {}
+                Some(g) => {
+                    g.perform(action);
+                }
+            },
+        }
+    }
+
+    fn apply_ui(
+        &mut self,
+        command: UiCommand,
+        desk: &mut ProcedureDesk,
+        game: &mut Option<GameDesk>,
+    ) {
         let on_game = self.screen == Screen::Game;
         let label = command.label();
         match (command, game.as_mut()) {
-            (Command::Palette, _) => {
+            (UiCommand::Palette, _) => {
                 self.palette = !self.palette;
                 self.palette_query.clear();
             }
-            (Command::NewGame, _) => self.new_game = true,
-            (Command::Print, g) => self.print.show(
+            (UiCommand::NewGame, _) => self.new_game = true,
+            (UiCommand::Print, g) => self.print.show(
                 g.as_ref().map(|g| g.path()),
                 g.as_ref().map_or(1, |g| g.game().state().cursor.turn),
             ),
-            (Command::OpenGame, _) => self.open = true,
-            (Command::PlayersView, _) => self.players.open = true,
-            (Command::ChartEditor, _) => {
+            (UiCommand::OpenGame, _) => self.open = true,
+            (UiCommand::PlayersView, _) => self.players.open = true,
+            (UiCommand::ChartEditor, _) => {
                 self.charts.open = true;
                 if self.charts.ruleset.is_empty() {
                     let id = game
@@ -348,139 +337,30 @@ impl Shell {
                     self.charts.ruleset = id;
                 }
             }
-            (Command::VerifyGame, Some(g)) => {
+            (UiCommand::VerifyGame, Some(g)) => {
                 let job = jobs::verify_game(g.path().to_path_buf(), desk.library().clone());
                 self.start_job(job);
             }
-            (Command::ExportGame, Some(g)) => {
+            (UiCommand::ExportGame, Some(g)) => {
                 self.export = true;
                 if self.export_path.is_empty() {
                     self.export_path = g.path().with_extension("jsonl").display().to_string();
                 }
             }
-            (Command::MapUnderlay, Some(g)) => {
+            (UiCommand::MapUnderlay, Some(g)) => {
                 self.underlay.open = true;
-                if let Some(u) = &g.underlay {
+                if let Some(u) = &g.map.underlay {
                     self.underlay.path = u.settings.image.display().to_string();
                 }
             }
-            (Command::ShowProcedures, _) => self.screen = Screen::Procedures,
-            (Command::ShowGame, Some(_)) => self.screen = Screen::Game,
-            (Command::Roll, _) if !on_game => desk.roll(),
-            (Command::UsePhysical, _) if !on_game => desk.use_physical(),
-            (Command::UseChartResult, _) if !on_game => desk.use_chart_result(),
+            (UiCommand::ShowProcedures, _) => self.screen = Screen::Procedures,
+            (UiCommand::ShowGame, Some(_)) => self.screen = Screen::Game,
+            (UiCommand::Roll, _) if !on_game => desk.roll(),
+            (UiCommand::UsePhysical, _) if !on_game => desk.use_physical(),
+            (UiCommand::UseChartResult, _) if !on_game => desk.use_chart_result(),
             (_, None) => self.message = Some(format!("{label}: open or start a game first")),
             (_, Some(_)) if !on_game => {}
-            (c, Some(g)) => {
-                match c {
-                    Command::Undo => g.undo(),
-                    Command::Redo => g.redo(),
-                    Command::Next => g.next_step(),
-                    Command::Back => g.back_step(),
-                    Command::Roll => g.roll(),
-                    Command::UsePhysical => g.use_physical(),
-                    Command::UseChartResult => g.use_chart_result(),
-                    Command::ApplyEffects => g.apply_effects(),
-                    Command::MoveSelected => g.move_selected_to_typed(),
-                    Command::Deselect => {
-                        g.select(None);
-                        true
-                    }
-                    Command::ZoomIn => {
-                        g.zoom = (g.zoom * 1.25).min(80.0);
-                        true
-                    }
-                    Command::ZoomOut => {
-                        g.zoom = (g.zoom / 1.25).max(4.0);
-                        true
-                    }
-                    Command::ResetView => {
-                        g.fitted = false;
-                        g.fit_all = true;
-                        true
-                    }
-                    Command::ClockStart => g.clock_start(),
-                    Command::ClockHold => g.clock_hold(),
-                    Command::ClockResume => g.clock_resume(),
-                    Command::ClockAdvance => g.clock_advance(),
-                    Command::Ledgers => g.toggle_ledgers(),
-                    Command::SeeAsUmpire => g.see_as(None),
-                    Command::SeeAsNextSide => g.see_next_side(),
-                    Command::SeeAsSide(i) => g.see_side_at(usize::from(i)),
-                    Command::RevealContacts => g.reveal_contacts(),
-                    Command::ToggleCounters => {
-                        g.hide_counters = !g.hide_counters;
-                        true
-                    }
-                    Command::HandChanges => {
-                        g.open_hand_changes = g.selected.is_some();
-                        if g.selected.is_none() {
-                            g.refuse("select a counter first");
-                        }
-                        true
-                    }
-                    Command::Move { counters, to } => g.move_counters(&counters, to),
-                    Command::Skip { item, reason } => g.skip_with(&item, &reason),
-                    Command::Credit { item } => g.credit(&item),
-                    Command::Override {
-                        of,
-                        outcome,
-                        reason,
-                    } => g.override_with(of, &outcome, &reason),
-                    Command::Note(text) => g.note_text(&text),
-                    Command::Deck { deck, owner, op } => g.deck_action(&deck, owner, op),
-                    Command::AddToRole { role, counter } => {
-                        g.add_to_role(&role, &counter);
-                        true
-                    }
-                    Command::RemoveFromRole { role, counter } => {
-                        g.remove_from_role(&role, &counter);
-                        true
-                    }
-                    Command::Edit {
-                        counter,
-                        edit,
-                        note,
-                    } => g.edit(&counter, edit, note),
-                    Command::OpenProcedure(id) => {
-                        g.select_procedure(&id);
-                        true
-                    }
-                    Command::ConfirmChartResult => g.confirm_chart_result(),
-                    Command::AddCounter {
-                        name,
-                        side,
-                        kind,
-                        at,
-                        attributes,
-                        note,
-                    } => {
-                        let done = g.act(umpire_core::game::Action::AddCounter {
-                            name,
-                            side,
-                            kind,
-                            at,
-                            attributes,
-                            note,
-                        });
-                        if done {
-                            g.adding = Default::default();
-                        }
-                        done
-                    }
-                    Command::Palette
-                    | Command::NewGame
-                    | Command::OpenGame
-                    | Command::ShowGame
-                    | Command::ShowProcedures
-                    | Command::Print
-                    | Command::PlayersView
-                    | Command::ChartEditor
-                    | Command::MapUnderlay
-                    | Command::VerifyGame
-                    | Command::ExportGame => true,
-                };
-            }
+            (c, Some(g)) => g.run(c),
         }
     }
 
@@ -492,13 +372,13 @@ impl Shell {
                     ui,
                     &ctx,
                     &[
-                        Command::NewGame,
-                        Command::OpenGame,
-                        Command::Print,
-                        Command::PlayersView,
-                        Command::VerifyGame,
-                        Command::ExportGame,
-                        Command::ChartEditor,
+                        UiCommand::NewGame,
+                        UiCommand::OpenGame,
+                        UiCommand::Print,
+                        UiCommand::PlayersView,
+                        UiCommand::VerifyGame,
+                        UiCommand::ExportGame,
+                        UiCommand::ChartEditor,
                     ],
                     &mut self.queue,
                 );
@@ -517,51 +397,9 @@ impl Shell {
                     }
                 });
             });
-            ui.menu_button("View", |ui| {
-                command_buttons(
-                    ui,
-                    &ctx,
-                    &[
-                        Command::ShowGame,
-                        Command::ShowProcedures,
-                        Command::ZoomIn,
-                        Command::ZoomOut,
-                        Command::ResetView,
-                        Command::ToggleCounters,
-                        Command::MapUnderlay,
-                    ],
-                    &mut self.queue,
-                );
-                if let Some(g) = game.as_ref() {
-                    // What each side may see (game::visibility); the umpire's view by default.
-                    ui.separator();
-                    let seen_by = g.seen_by().map(str::to_string);
-                    if ui
-                        .add(egui::Button::selectable(
-                            seen_by.is_none(),
-                            Command::SeeAsUmpire.label(),
-                        ))
-                        .clicked()
-                    {
-                        self.queue.push(Command::SeeAsUmpire);
-                    }
-                    for (i, side) in g.game().scenario().sides.iter().enumerate() {
-                        let Ok(index) = u8::try_from(i) else { break };
-                        if ui
-                            .add(egui::Button::selectable(
-                                seen_by.as_deref() == Some(side.id.as_str()),
-                                format!("As seen by: {}", side.name),
-                            ))
-                            .clicked()
-                        {
-                            self.queue.push(Command::SeeAsSide(index));
-                        }
-                    }
-                    command_buttons(ui, &ctx, &[Command::SeeAsNextSide], &mut self.queue);
-                }
-            });
+            ui.menu_button("View", |ui| self.view_menu_ui(ui, &ctx, game.as_ref()));
             ui.menu_button("Commands", |ui| {
-                command_buttons(ui, &ctx, &Command::ALL, &mut self.queue);
+                command_buttons(ui, &ctx, &UiCommand::ALL, &mut self.queue);
             });
             ui.menu_button("Help", |ui| {
                 if ui.button(ABOUT_LABEL).clicked() {
@@ -583,22 +421,23 @@ impl Shell {
                     )
                     .clicked()
                 {
-                    self.queue.push(if screen == Screen::Game {
-                        Command::ShowGame
+                    let show = if screen == Screen::Game {
+                        UiCommand::ShowGame
                     } else {
-                        Command::ShowProcedures
-                    });
+                        UiCommand::ShowProcedures
+                    };
+                    self.queue.push(show.into());
                 }
             }
             ui.separator();
             if ui
                 .button(format!(
                     "Commands… ({})",
-                    Command::Palette.shortcut_text(&ctx)
+                    UiCommand::Palette.shortcut_text(&ctx)
                 ))
                 .clicked()
             {
-                self.queue.push(Command::Palette);
+                self.queue.push(UiCommand::Palette.into());
             }
             if let Some(g) = game.as_ref() {
                 ui.label(
@@ -667,175 +506,13 @@ impl Shell {
             }
         }
         if self.palette {
-            let mut open = true;
-            let mut run = None;
-            egui::Window::new("Command palette")
-                .open(&mut open)
-                .collapsible(false)
-                .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
-                .show(&ctx, |ui| {
-                    let label = ui.label(PALETTE_SEARCH_LABEL);
-                    let field = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.palette_query)
-                                .desired_width(360.0),
-                        )
-                        .labelled_by(label.id);
-                    field.request_focus();
-                    let q = self.palette_query.to_lowercase();
-                    let matches: Vec<Command> = Command::ALL
-                        .into_iter()
-                        .filter(|c| c.label().to_lowercase().contains(&q))
-                        .collect();
-                    for c in &matches {
-                        if ui
-                            .add(
-                                egui::Button::new(c.label())
-                                    .shortcut_text(c.shortcut_text(&ctx))
-                                    .min_size(egui::vec2(360.0, 0.0)),
-                            )
-                            .clicked()
-                        {
-                            run = Some(c.clone());
-                        }
-                    }
-                    if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                        run = matches.first().cloned();
-                    }
-                });
-            if let Some(c) = run {
-                self.queue.push(c);
-                open = false;
-            }
-            if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
-                self.palette = false;
-            }
+            self.palette_ui(&ctx);
         }
         if self.new_game {
-            let scenarios = self.scenarios.get_or_insert_with(|| {
-                shipped_scenarios()
-                    .into_iter()
-                    .filter_map(|f| {
-                        load_scenario(&f, library).ok().map(|s| {
-                            // The game by its printed name, not its ruleset's id.
-                            let game = library.get(&s.ruleset).map_or_else(
-                                || s.ruleset.clone(),
-                                |r| r.name.split(" — ").next().unwrap_or(&r.name).to_string(),
-                            );
-                            (f, format!("{} ({game})", s.title))
-                        })
-                    })
-                    .collect()
-            });
-            let mut open = true;
-            let mut start = false;
-            let mut browse = None;
-            egui::Window::new("New game")
-                .open(&mut open)
-                .collapsible(false)
-                .show(&ctx, |ui| {
-                    let current = scenarios
-                        .get(self.scenario)
-                        .map_or("—".to_string(), |s| s.1.clone());
-                    // The label on its own line above the list: beside a wide list it was
-                    // squeezed to a letter a line.
-                    let label = ui.label("Scenario");
-                    egui::ComboBox::from_id_salt("new_game_scenario")
-                        .selected_text(current)
-                        .width(380.0)
-                        .show_ui(ui, |ui| {
-                            for (i, (_, title)) in scenarios.iter().enumerate() {
-                                ui.selectable_value(&mut self.scenario, i, title);
-                            }
-                        })
-                        .response
-                        .labelled_by(label.id);
-                    ui.horizontal(|ui| {
-                        let label = ui.label("or a scenario file");
-                        ui.add(
-                            egui::TextEdit::singleline(&mut self.scenario_path)
-                                .desired_width(300.0)
-                                .hint_text("path/to/scenario.yaml"),
-                        )
-                        .labelled_by(label.id);
-                        if ui.button(BROWSE_LABEL).clicked() {
-                            browse = Some(Browse::Scenario);
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        let label = ui.label("Seed");
-                        ui.add(
-                            egui::TextEdit::singleline(&mut self.seed)
-                                .desired_width(160.0)
-                                .hint_text("fresh"),
-                        )
-                        .labelled_by(label.id);
-                    });
-                    ui.label(
-                        RichText::new(format!(
-                            "The game is written to {} as you play: there is nothing to save.",
-                            self.games_dir.display()
-                        ))
-                        .weak(),
-                    );
-                    start = ui.button(START_GAME_LABEL).clicked();
-                });
-            if let Some(b) = browse {
-                self.browse(b, None);
-            }
-            if start {
-                self.start_game(library);
-            } else if !open {
-                self.new_game = false;
-            }
+            self.new_game_ui(&ctx, library);
         }
         if self.open {
-            let mut open = true;
-            let mut go = false;
-            let mut browse = false;
-            egui::Window::new("Open game")
-                .open(&mut open)
-                .collapsible(false)
-                .show(&ctx, |ui| {
-                    ui.horizontal(|ui| {
-                        let label = ui.label(GAME_FILE_LABEL);
-                        let r = ui
-                            .add(
-                                egui::TextEdit::singleline(&mut self.open_path)
-                                    .desired_width(420.0)
-                                    .hint_text("path/to/game.umpire"),
-                            )
-                            .labelled_by(label.id);
-                        go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if ui.button(BROWSE_LABEL).clicked() {
-                            browse = true;
-                        }
-                    });
-                    go |= ui
-                        .add_enabled(self.job.is_none(), egui::Button::new(OPEN_LABEL))
-                        .clicked();
-                    if !self.recent.is_empty() {
-                        ui.label(RichText::new("Recent").strong());
-                        for p in &self.recent {
-                            if ui.link(p.display().to_string()).clicked() {
-                                self.open_path = p.display().to_string();
-                                go = true;
-                            }
-                        }
-                    }
-                });
-            if browse {
-                let start = game
-                    .as_ref()
-                    .and_then(|g| g.path().parent().map(Path::to_path_buf));
-                self.browse(Browse::OpenGame, start);
-            }
-            if go {
-                let path = PathBuf::from(self.open_path.trim());
-                self.open_game(&path, library);
-            } else if !open {
-                self.open = false;
-            }
+            self.open_dialog_ui(&ctx, library, game.as_ref());
         }
         if self.export {
             self.export_ui(&ctx, library, game.as_ref());
@@ -936,144 +613,221 @@ impl Shell {
         }
     }
 
-    /// The Map underlay window: the image, its opacity, alignment by two points, clear.
-    fn underlay_ui(&mut self, ctx: &egui::Context, g: &mut GameDesk) {
-        if let Some((i, point)) = g.underlay_picked.take()
-            && let Some(slot) = self.underlay.points.get_mut(i)
-        {
-            *slot = format!("{:.0}, {:.0}", point[0], point[1]);
+    /// View: the screens, the map's zoom, the counters and underlay, and as whom the game is
+    /// seen.
+    fn view_menu_ui(&mut self, ui: &mut Ui, ctx: &egui::Context, game: Option<&GameDesk>) {
+        command_buttons(
+            ui,
+            ctx,
+            &[
+                UiCommand::ShowGame,
+                UiCommand::ShowProcedures,
+                UiCommand::ZoomIn,
+                UiCommand::ZoomOut,
+                UiCommand::ResetView,
+                UiCommand::ToggleCounters,
+                UiCommand::MapUnderlay,
+            ],
+            &mut self.queue,
+        );
+        if let Some(g) = game {
+            // What each side may see (game::visibility); the umpire's view by default.
+            ui.separator();
+            let seen_by = g.live.seen_by().map(str::to_string);
+            if ui
+                .add(egui::Button::selectable(
+                    seen_by.is_none(),
+                    UiCommand::SeeAsUmpire.label(),
+                ))
+                .clicked()
+            {
+                self.queue.push(UiCommand::SeeAsUmpire.into());
+            }
+            for (i, side) in g.game().scenario().sides.iter().enumerate() {
+                let Ok(index) = u8::try_from(i) else { break };
+                if ui
+                    .add(egui::Button::selectable(
+                        seen_by.as_deref() == Some(side.id.as_str()),
+                        format!("As seen by: {}", side.name),
+                    ))
+                    .clicked()
+                {
+                    self.queue.push(UiCommand::SeeAsSide(index).into());
+                }
+            }
+            command_buttons(ui, ctx, &[UiCommand::SeeAsNextSide], &mut self.queue);
         }
-        if !self.underlay.open {
-            g.underlay_pick = None;
-            return;
-        }
+    }
+
+    /// The command palette: every command, narrowed by the search; Enter runs the first.
+    fn palette_ui(&mut self, ctx: &egui::Context) {
         let mut open = true;
-        let mut load = false;
-        let mut browse = false;
-        let mut align = false;
-        let mut clear = false;
-        let mut changed = false;
-        egui::Window::new("Map underlay")
+        let mut run = None;
+        egui::Window::new("Command palette")
             .open(&mut open)
             .collapsible(false)
-            .default_width(430.0)
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
             .show(ctx, |ui| {
-                ui.label(
-                    RichText::new("A photo or scan of the physical map (PNG or JPEG), drawn under the hex grid.")
-                        .weak(),
-                );
+                let label = ui.label(PALETTE_SEARCH_LABEL);
+                let field = ui
+                    .add(egui::TextEdit::singleline(&mut self.palette_query).desired_width(360.0))
+                    .labelled_by(label.id);
+                field.request_focus();
+                let q = self.palette_query.to_lowercase();
+                let matches: Vec<UiCommand> = UiCommand::ALL
+                    .into_iter()
+                    .filter(|c| c.label().to_lowercase().contains(&q))
+                    .collect();
+                for c in &matches {
+                    if ui
+                        .add(
+                            egui::Button::new(c.label())
+                                .shortcut_text(c.shortcut_text(ctx))
+                                .min_size(egui::vec2(360.0, 0.0)),
+                        )
+                        .clicked()
+                    {
+                        run = Some(c.clone());
+                    }
+                }
+                if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    run = matches.first().cloned();
+                }
+            });
+        if let Some(c) = run {
+            self.queue.push(c.into());
+            open = false;
+        }
+        if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.palette = false;
+        }
+    }
+
+    /// The New game dialog: a shipped scenario or a scenario file, and the seed.
+    fn new_game_ui(&mut self, ctx: &egui::Context, library: &Library) {
+        let scenarios = self.scenarios.get_or_insert_with(|| {
+            shipped_scenarios()
+                .into_iter()
+                .filter_map(|f| {
+                    load_scenario(&f, library).ok().map(|s| {
+                        // The game by its printed name, not its ruleset's id.
+                        let game = library.get(&s.ruleset).map_or_else(
+                            || s.ruleset.clone(),
+                            |r| r.name.split(" — ").next().unwrap_or(&r.name).to_string(),
+                        );
+                        (f, format!("{} ({game})", s.title))
+                    })
+                })
+                .collect()
+        });
+        let mut open = true;
+        let mut start = false;
+        let mut browse = None;
+        egui::Window::new("New game")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                let current = scenarios
+                    .get(self.scenario)
+                    .map_or("—".to_string(), |s| s.1.clone());
+                // The label on its own line above the list: beside a wide list it was
+                // squeezed to a letter a line.
+                let label = ui.label("Scenario");
+                egui::ComboBox::from_id_salt("new_game_scenario")
+                    .selected_text(current)
+                    .width(380.0)
+                    .show_ui(ui, |ui| {
+                        for (i, (_, title)) in scenarios.iter().enumerate() {
+                            ui.selectable_value(&mut self.scenario, i, title);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
                 ui.horizontal(|ui| {
-                    let label = ui.label(underlay::UNDERLAY_PATH_LABEL);
+                    let label = ui.label("or a scenario file");
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.underlay.path)
-                            .desired_width(260.0)
-                            .hint_text("path/to/map.jpg"),
+                        egui::TextEdit::singleline(&mut self.scenario_path)
+                            .desired_width(300.0)
+                            .hint_text("path/to/scenario.yaml"),
                     )
                     .labelled_by(label.id);
-                    browse = ui.button(BROWSE_LABEL).clicked();
+                    if ui.button(BROWSE_LABEL).clicked() {
+                        browse = Some(Browse::Scenario);
+                    }
                 });
-                load = ui.button(underlay::UNDERLAY_LOAD_LABEL).clicked();
-                if let Some(u) = g.underlay.as_mut() {
-                    ui.horizontal(|ui| {
-                        let label = ui.label(underlay::UNDERLAY_OPACITY_LABEL);
-                        changed |= ui
-                            .add(egui::Slider::new(&mut u.settings.opacity, 0.0..=1.0))
-                            .labelled_by(label.id)
-                            .changed();
-                    });
-                    ui.separator();
-                    ui.label(RichText::new("Alignment").strong());
-                    ui.label(
-                        RichText::new(
-                            "Pick two points far apart on the image (click \"Pick\", then the map, or type x, y in image pixels) and say which hex each is in.",
+                ui.horizontal(|ui| {
+                    let label = ui.label("Seed");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.seed)
+                            .desired_width(160.0)
+                            .hint_text("fresh"),
+                    )
+                    .labelled_by(label.id);
+                });
+                ui.label(
+                    RichText::new(format!(
+                        "The game is written to {} as you play: there is nothing to save.",
+                        self.games_dir.display()
+                    ))
+                    .weak(),
+                );
+                start = ui.button(START_GAME_LABEL).clicked();
+            });
+        if let Some(b) = browse {
+            self.browse(b, None);
+        }
+        if start {
+            self.start_game(library);
+        } else if !open {
+            self.new_game = false;
+        }
+    }
+
+    /// The Open game dialog: a path (or Browse…), and the recent games.
+    fn open_dialog_ui(&mut self, ctx: &egui::Context, library: &Library, game: Option<&GameDesk>) {
+        let mut open = true;
+        let mut go = false;
+        let mut browse = false;
+        egui::Window::new("Open game")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label(GAME_FILE_LABEL);
+                    let r = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut self.open_path)
+                                .desired_width(420.0)
+                                .hint_text("path/to/game.umpire"),
                         )
-                        .weak(),
-                    );
-                    for i in 0..2 {
-                        ui.horizontal(|ui| {
-                            let label = ui.label(underlay::UNDERLAY_POINT_LABELS[i]);
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.underlay.points[i])
-                                    .desired_width(90.0)
-                                    .hint_text("x, y"),
-                            )
-                            .labelled_by(label.id);
-                            let picking = g.underlay_pick == Some(i);
-                            if ui
-                                .selectable_label(picking, format!("Pick point {} on the map", i + 1))
-                                .clicked()
-                            {
-                                g.underlay_pick = if picking { None } else { Some(i) };
-                            }
-                        });
-                        ui.horizontal(|ui| {
-                            let label = ui.label(underlay::UNDERLAY_HEX_LABELS[i]);
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.underlay.hexes[i])
-                                    .desired_width(70.0)
-                                    .hint_text("0114"),
-                            )
-                            .labelled_by(label.id);
-                        });
+                        .labelled_by(label.id);
+                    go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if ui.button(BROWSE_LABEL).clicked() {
+                        browse = true;
                     }
-                    align = ui.button(underlay::UNDERLAY_ALIGN_LABEL).clicked();
-                    let t = u.settings.transform;
-                    ui.label(
-                        RichText::new(format!(
-                            "{}: scale {:.4} hex radii per pixel, rotation {:.1}°",
-                            if u.settings.aligned { "Aligned" } else { "Not aligned yet (fitted to the map)" },
-                            t.scale(),
-                            t.rotation_degrees()
-                        ))
-                        .weak(),
-                    );
-                    ui.separator();
-                    clear = ui.button(underlay::UNDERLAY_CLEAR_LABEL).clicked();
-                }
-                match &self.underlay.message {
-                    Some(Ok(m)) => {
-                        ui.label(RichText::new(m).color(egui::Color32::from_rgb(90, 170, 90)));
+                });
+                go |= ui
+                    .add_enabled(self.job.is_none(), egui::Button::new(OPEN_LABEL))
+                    .clicked();
+                if !self.recent.is_empty() {
+                    ui.label(RichText::new("Recent").strong());
+                    for p in &self.recent {
+                        if ui.link(p.display().to_string()).clicked() {
+                            self.open_path = p.display().to_string();
+                            go = true;
+                        }
                     }
-                    Some(Err(e)) => {
-                        ui.label(RichText::new(e).color(ui.visuals().error_fg_color));
-                    }
-                    None => {}
                 }
             });
         if browse {
-            self.browse(Browse::Underlay, None);
+            let start = game.and_then(|g| g.path().parent().map(Path::to_path_buf));
+            self.browse(Browse::OpenGame, start);
         }
-        if load {
-            self.load_underlay(g);
-        }
-        if align && let Some(u) = g.underlay.as_mut() {
-            match underlay::align(&self.underlay.points, &self.underlay.hexes) {
-                Ok(t) => {
-                    u.settings.transform = t;
-                    u.settings.aligned = true;
-                    g.underlay_pick = None;
-                    self.underlay.message = Some(Ok(format!(
-                        "aligned: point 1 on hex {}, point 2 on hex {}",
-                        self.underlay.hexes[0].trim(),
-                        self.underlay.hexes[1].trim()
-                    )));
-                    changed = true;
-                }
-                Err(e) => self.underlay.message = Some(Err(e)),
-            }
-        }
-        if clear {
-            g.underlay = None;
-            g.underlay_pick = None;
-            self.underlay.message = Some(Ok("underlay cleared".into()));
-            changed = true;
-        }
-        if changed {
-            self.keep_underlay(g);
-        }
-        if !open {
-            self.underlay.open = false;
-            g.underlay_pick = None;
+        if go {
+            let path = PathBuf::from(self.open_path.trim());
+            self.open_game(&path, library);
+        } else if !open {
+            self.open = false;
         }
     }
 
@@ -1124,7 +878,7 @@ impl Shell {
 fn command_buttons(
     ui: &mut Ui,
     ctx: &egui::Context,
-    commands: &[Command],
+    commands: &[UiCommand],
     queue: &mut Vec<Command>,
 ) {
     for c in commands {
@@ -1132,7 +886,7 @@ fn command_buttons(
             .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(ctx)))
             .clicked()
         {
-            queue.push(c.clone());
+            queue.push(c.clone().into());
         }
     }
 }
@@ -1167,7 +921,7 @@ fn about_ui(ui: &mut Ui) {
             ui.label(RichText::new(super::files::games_dir().display().to_string()).monospace());
             ui.end_row();
             ui.label("Recent games, map underlays");
-            ui.label(RichText::new(show(super::config_dir())).monospace());
+            ui.label(RichText::new(show(super::files::config_dir())).monospace());
             ui.end_row();
             ui.label("Your transcriptions of missing tables");
             ui.label(

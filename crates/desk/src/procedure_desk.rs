@@ -1,4 +1,6 @@
-//! The desk's state and actions, without any drawing: which ruleset and procedure are open,
+//! The procedure desk ([`ProcedureDesk`]: one procedure at a time, no game; the resolve panel
+//! also uses one over the game's ruleset for its inputs, modifiers and odds). Its state and
+//! actions, without any drawing: which ruleset and procedure are open,
 //! the inputs as typed, the session's dice, the cached preview (modifiers and odds), the last
 //! result and the session log. Every rule is applied by [`umpire_core::resolve`]; this file only
 //! keeps track of what the umpire chose and what the engine answered.
@@ -105,7 +107,7 @@ pub struct LogEntry {
 /// The desk: the state behind the window. Drawn by the `*_ui` methods in `view.rs`; driven by
 /// the methods below (which the window's buttons call, and tests may call directly).
 #[derive(Debug)]
-pub struct Desk {
+pub struct ProcedureDesk {
     library: Library,
     ruleset: usize,
     procedure: usize,
@@ -126,16 +128,16 @@ pub struct Desk {
 /// The ruleset the desk opens on when it is available.
 pub const DEFAULT_RULESET: &str = "qrs";
 
-impl Desk {
+impl ProcedureDesk {
     /// A desk over `library`, with app dice on a fresh seed, open on [`DEFAULT_RULESET`] (or the
     /// first ruleset) and its first procedure.
-    pub fn new(library: Library) -> Desk {
-        Desk::with_seed(library, AppDice::fresh_seed())
+    pub fn new(library: Library) -> ProcedureDesk {
+        ProcedureDesk::with_seed(library, AppDice::fresh_seed())
     }
 
     /// A desk whose app dice use `seed` (for reproducible sessions and tests).
-    pub fn with_seed(library: Library, seed: u64) -> Desk {
-        let mut desk = Desk {
+    pub fn with_seed(library: Library, seed: u64) -> ProcedureDesk {
+        let mut desk = ProcedureDesk {
             library,
             ruleset: 0,
             procedure: 0,
@@ -169,7 +171,7 @@ impl Desk {
     pub fn set_library(&mut self, library: Library) {
         let ruleset = self.ruleset().map(|r| r.id.clone());
         let procedure = self.procedure().map(|p| p.id.clone());
-        let mut fresh = Desk::with_seed(library, self.dice.seed());
+        let mut fresh = ProcedureDesk::with_seed(library, self.dice.seed());
         if let Some(i) =
             ruleset.and_then(|id| fresh.library.rulesets.iter().position(|r| r.id == id))
         {
@@ -374,7 +376,7 @@ impl Desk {
         self.settle(outcome, PendingDice::App(before));
     }
 
-    /// Resolves with the physical dice typed in [`Desk::physical`] (faces separated by spaces
+    /// Resolves with the physical dice typed in [`ProcedureDesk::physical`] (faces separated by spaces
     /// or commas).
     pub fn use_physical(&mut self) {
         let faces = split_faces(&self.physical);
@@ -394,7 +396,7 @@ impl Desk {
         self.settle(outcome, PendingDice::Physical(faces));
     }
 
-    /// Finishes the pending throw with the result typed in [`Desk::chart_entry`].
+    /// Finishes the pending throw with the result typed in [`ProcedureDesk::chart_entry`].
     pub fn use_chart_result(&mut self) {
         let Some(pending) = self.pending.clone() else {
             return;

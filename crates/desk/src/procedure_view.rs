@@ -1,13 +1,14 @@
-//! Drawing the desk: one `*_ui` function per part of the window. Views only: every value shown
-//! comes from the [`Desk`] (and through it from the engine).
+//! Drawing the procedure desk: one `*_ui` function per part of its window (the resolve panel
+//! draws its inputs, odds and modifiers with the same ones). Views only: every value shown
+//! comes from the [`ProcedureDesk`] (and through it from the engine).
 
 use std::collections::BTreeMap;
 
 use eframe::egui::{self, RichText, Sense, Ui, Vec2};
 
-use super::desk::{DerivedRow, Desk, ModifierRow, clock, outcome_text};
+use super::procedure_desk::{DerivedRow, ModifierRow, ProcedureDesk, clock, outcome_text};
 use umpire_core::resolve::describe_effect;
-use umpire_core::rules::{AppliesTo, InputKind, Procedure, Value};
+use umpire_core::rules::{AppliesTo, InputKind, InputSpec, Procedure, Value};
 
 /// Code the engine gives throws that land on a missing chart cell (`resolve::odds::MISSING_CODE`,
 /// which the engine does not re-export).
@@ -32,7 +33,7 @@ pub const USE_CHART_LABEL: &str = "Use chart result";
 /// Prefix of the result headline (`Result: Fail`).
 pub const RESULT_PREFIX: &str = "Result: ";
 
-impl Desk {
+impl ProcedureDesk {
     /// The whole desk: rulesets and procedures on the left, the session log on the right,
     /// the open procedure in the middle.
     pub fn desk_ui(&mut self, ui: &mut Ui) {
@@ -536,7 +537,7 @@ impl Desk {
                 ui.label(
                     RichText::new(format!(
                         "{procedure} · {}",
-                        super::desk::describe_rolls(&result.rolls)
+                        super::procedure_desk::describe_rolls(&result.rolls)
                     ))
                     .weak(),
                 );
@@ -606,6 +607,83 @@ fn section_ui(ui: &mut Ui, title: &str) {
     ui.add_space(2.0);
 }
 
+/// One number's or choice's field: a value the rules give, or an empty field marked "needed"
+/// until typed (a number) or chosen.
+fn input_field_ui(
+    ui: &mut Ui,
+    spec: &InputSpec,
+    label: &egui::Response,
+    values: &mut BTreeMap<String, Value>,
+) {
+    match &spec.kind {
+        InputKind::Int { min, max } => match values.get(&spec.name) {
+            Some(Value::Int(v)) => {
+                let mut v = *v;
+                let response = ui
+                    .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
+                    .labelled_by(label.id);
+                if response.changed() {
+                    values.insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
+                }
+            }
+            // The rules give no value: an empty field, marked, until typed.
+            _ => {
+                let id = ui.make_persistent_id(("needed", spec.name.as_str()));
+                let mut typed: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+                let response = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut typed)
+                            .hint_text(
+                                RichText::new(format!("needed ({min}–{max})"))
+                                    .color(ui.visuals().warn_fg_color),
+                            )
+                            .desired_width(COMBO_WIDTH),
+                    )
+                    .labelled_by(label.id);
+                if response.changed() {
+                    match typed.trim().replace('−', "-").parse::<i64>() {
+                        Ok(v) if (*min..=*max).contains(&v) => {
+                            values.insert(spec.name.clone(), Value::Int(v));
+                            typed.clear();
+                        }
+                        _ => {}
+                    }
+                    ui.data_mut(|d| d.insert_temp(id, typed));
+                }
+            }
+        },
+        InputKind::Choice { choices } => {
+            let mut current = match values.get(&spec.name) {
+                Some(Value::Text(t)) => t.clone(),
+                _ => String::new(),
+            };
+            let before = current.clone();
+            // The rules give no value: nothing chosen, marked, until chosen.
+            let shown = if current.is_empty() {
+                RichText::new("— choose —").color(ui.visuals().warn_fg_color)
+            } else {
+                RichText::new(spec.choice_label(&current))
+            };
+            egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
+                .selected_text(shown)
+                .width(COMBO_WIDTH)
+                .truncate()
+                .show_ui(ui, |ui| {
+                    for c in choices {
+                        let words = spec.choice_label(c);
+                        ui.selectable_value(&mut current, c.clone(), words);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if current != before {
+                values.insert(spec.name.clone(), Value::Text(current));
+            }
+        }
+        InputKind::Flag => {}
+    }
+}
+
 /// Numbers and choices in a label/widget grid, then the flags as wrapped checkboxes.
 fn inputs_grid_ui(
     ui: &mut Ui,
@@ -656,75 +734,7 @@ fn inputs_grid_ui(
                                 .map_or_else(String::new, |h| format!(" {h}"))
                         ));
                     }
-                    match &spec.kind {
-                        InputKind::Int { min, max } => match values.get(&spec.name) {
-                            Some(Value::Int(v)) => {
-                                let mut v = *v;
-                                let response = ui
-                                    .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
-                                    .labelled_by(label.id);
-                                if response.changed() {
-                                    values
-                                        .insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
-                                }
-                            }
-                            // The rules give no value: an empty field, marked, until typed.
-                            _ => {
-                                let id = ui.make_persistent_id(("needed", spec.name.as_str()));
-                                let mut typed: String =
-                                    ui.data(|d| d.get_temp(id)).unwrap_or_default();
-                                let response = ui
-                                    .add(
-                                        egui::TextEdit::singleline(&mut typed)
-                                            .hint_text(
-                                                RichText::new(format!("needed ({min}–{max})"))
-                                                    .color(ui.visuals().warn_fg_color),
-                                            )
-                                            .desired_width(COMBO_WIDTH),
-                                    )
-                                    .labelled_by(label.id);
-                                if response.changed() {
-                                    match typed.trim().replace('−', "-").parse::<i64>() {
-                                        Ok(v) if (*min..=*max).contains(&v) => {
-                                            values.insert(spec.name.clone(), Value::Int(v));
-                                            typed.clear();
-                                        }
-                                        _ => {}
-                                    }
-                                    ui.data_mut(|d| d.insert_temp(id, typed));
-                                }
-                            }
-                        },
-                        InputKind::Choice { choices } => {
-                            let mut current = match values.get(&spec.name) {
-                                Some(Value::Text(t)) => t.clone(),
-                                _ => String::new(),
-                            };
-                            let before = current.clone();
-                            // The rules give no value: nothing chosen, marked, until chosen.
-                            let shown = if current.is_empty() {
-                                RichText::new("— choose —").color(ui.visuals().warn_fg_color)
-                            } else {
-                                RichText::new(spec.choice_label(&current))
-                            };
-                            egui::ComboBox::from_id_salt(("input", spec.name.as_str()))
-                                .selected_text(shown)
-                                .width(COMBO_WIDTH)
-                                .truncate()
-                                .show_ui(ui, |ui| {
-                                    for c in choices {
-                                        let words = spec.choice_label(c);
-                                        ui.selectable_value(&mut current, c.clone(), words);
-                                    }
-                                })
-                                .response
-                                .labelled_by(label.id);
-                            if current != before {
-                                values.insert(spec.name.clone(), Value::Text(current));
-                            }
-                        }
-                        InputKind::Flag => {}
-                    }
+                    input_field_ui(ui, spec, &label, values);
                     ui.end_row();
                 }
             });
@@ -855,7 +865,7 @@ fn procedure_tooltip(ruleset: &umpire_core::rules::Ruleset, p: &Procedure) -> St
     parts.join(" ")
 }
 
-impl Desk {
+impl ProcedureDesk {
     /// The open ruleset's rulings: each ambiguous rule with the reading in force, switchable.
     fn rulings_ui(&mut self, ui: &mut Ui) {
         let Some(ruleset) = self.ruleset() else {
