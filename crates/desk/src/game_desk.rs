@@ -156,9 +156,9 @@ impl GameDesk {
     }
 
     /// Runs one of the desk's own commands on the game (the shell runs those about dialogs
-    /// and screens); a refusal becomes the desk's message.
-    pub fn run(&mut self, command: UiCommand) {
-        let _done = match command {
+    /// and screens); a refusal becomes the desk's message. Returns whether it took effect.
+    pub fn run(&mut self, command: UiCommand) -> bool {
+        let done = match command {
             UiCommand::Undo => self.live.undo(),
             UiCommand::Redo => self.live.redo(),
             UiCommand::Next => self.live.next_step(),
@@ -267,6 +267,7 @@ impl GameDesk {
             | UiCommand::ExportGame => true,
         };
         self.resolve.forget_stale(&self.live);
+        done
     }
 
     /// Records an action a panel built ([`crate::Command::Act`]), with what the desk does around

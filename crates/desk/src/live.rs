@@ -16,7 +16,7 @@ use umpire_core::game::sequence::Pending;
 use umpire_core::game::side::{pending_seen, reveals_action};
 use umpire_core::game::visibility::{CounterSight, EntrySight, SideView, SightLevel};
 use umpire_core::game::{Action, Actor, Event, EventKind, Game, GameError, Status};
-use umpire_core::megagame::remit::SignedIn;
+use umpire_core::megagame::remit::{ActorError, SignedIn, who_acts};
 use umpire_core::resolve::Resolution;
 
 /// Side colours, in the scenario's order of sides.
@@ -219,7 +219,9 @@ impl LiveGame {
         &mut self,
         f: impl FnOnce(&mut Game, &Actor) -> Result<Vec<u64>, GameError>,
     ) -> bool {
-        let actor = self.actor();
+        let Some(actor) = self.actor_or_message() else {
+            return false;
+        };
         let result = f(&mut self.game, &actor);
         self.after(result).is_some()
     }
@@ -229,12 +231,29 @@ impl LiveGame {
         self.signed_in.as_ref()
     }
 
-    /// Who acts at this desk: the umpire signed in (held to the role's remit, with the reason
-    /// given for what rests on discretion), or the umpire of a desk of their own.
-    pub fn actor(&self) -> Actor {
-        match &self.signed_in {
-            Some(who) => who.clone().actor().with_reason(self.reason.clone()),
-            None => Actor::umpire(),
+    /// Who acts at this desk, by the one rule the command line also follows
+    /// ([`who_acts`]): on a server that knows its umpires, the login's umpire; else the umpire
+    /// signed in (held to the role's remit), or the umpire of a desk of their own; with the
+    /// reason given for what rests on discretion. Fails when the server's login names no
+    /// umpire the game knows.
+    pub fn actor(&self) -> Result<Actor, ActorError> {
+        who_acts(
+            self.game.login(),
+            &self.game.location(),
+            self.signed_in.clone(),
+            None,
+            self.reason.clone(),
+        )
+    }
+
+    /// Who acts, or the desk's message saying why nobody may: None then.
+    pub(crate) fn actor_or_message(&mut self) -> Option<Actor> {
+        match self.actor() {
+            Ok(actor) => Some(actor),
+            Err(e) => {
+                self.message = Some(e.to_string());
+                None
+            }
         }
     }
 
@@ -266,8 +285,11 @@ impl LiveGame {
 
     /// Runs an action; a refusal becomes the desk's message. Returns whether it was committed.
     pub fn act(&mut self, action: Action) -> bool {
+        let Some(actor) = self.actor_or_message() else {
+            return false;
+        };
         let kept = action.clone();
-        let result = self.game.act(&self.actor(), action);
+        let result = self.game.act(&actor, action);
         let below = matches!(&result, Err(GameError::Refused(r)) if r.below_floor());
         let done = self.after(result).is_some();
         self.below_floor = below.then_some(kept);
@@ -290,9 +312,10 @@ impl LiveGame {
             self.message = Some("give the reason for going below, for the journal".into());
             return false;
         }
-        let result = self
-            .game
-            .act(&self.actor().with_reason(Some(reason)), action);
+        let Some(actor) = self.actor_or_message() else {
+            return false;
+        };
+        let result = self.game.act(&actor.with_reason(Some(reason)), action);
         let done = self.after(result).is_some();
         if done {
             self.below_floor = None;

@@ -435,7 +435,9 @@ impl ResolvePanel {
             chart_confirmed: chart.as_ref().is_some_and(|(_, confirmed)| *confirmed),
             counters: self.roles.clone(),
         };
-        let actor = live.actor();
+        let Some(actor) = live.actor_or_message() else {
+            return false;
+        };
         match live.game_mut().act(&actor, action) {
             Err(GameError::Refused(Refusal::Resolve(e @ ResolveError::MissingCell { .. }))) => {
                 live.message = None;

@@ -394,8 +394,9 @@ fn held_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) 
                 });
             }
         });
-    if let Some((i, send)) = choice {
-        let actor = desk.actor();
+    if let Some((i, send)) = choice
+        && let Some(actor) = desk.actor_or_message()
+    {
         desk.take_in(|g| {
             g.settle(&actor, i, send)?;
             Ok(Some(if send {

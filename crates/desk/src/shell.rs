@@ -360,7 +360,10 @@ impl Shell {
             (UiCommand::UseChartResult, _) if !on_game => desk.use_chart_result(),
             (_, None) => self.message = Some(format!("{label}: open or start a game first")),
             (_, Some(_)) if !on_game => {}
-            (c, Some(g)) => g.run(c),
+            (c, Some(g)) => {
+                // A refusal is already the desk's message.
+                g.run(c);
+            }
         }
     }
 
