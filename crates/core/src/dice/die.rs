@@ -205,3 +205,25 @@ impl DieSet {
         self.custom.values()
     }
 }
+
+/// The test a die's face meets to count as a success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threshold {
+    /// At least this value (`>=5`).
+    AtLeast(i64),
+    /// At most this value (`<=2`).
+    AtMost(i64),
+    /// Exactly this value (`cs6`).
+    Exactly(i64),
+}
+
+impl Threshold {
+    /// Whether a face meets the test.
+    pub fn met(self, value: i64) -> bool {
+        match self {
+            Threshold::AtLeast(t) => value >= t,
+            Threshold::AtMost(t) => value <= t,
+            Threshold::Exactly(t) => value == t,
+        }
+    }
+}

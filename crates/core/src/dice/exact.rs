@@ -13,9 +13,8 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::die::{Die, DieFace};
+use super::die::{Die, DieFace, Threshold};
 use super::distribution::{Distribution, choose_big};
-use super::expr::Threshold;
 
 /// Faces merged by value, with their weights, lowest value first.
 fn merged(die: &Die) -> Vec<(i64, u64)> {

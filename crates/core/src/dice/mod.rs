@@ -6,6 +6,7 @@
 
 mod die;
 mod distribution;
+mod error;
 mod estimate;
 mod exact;
 mod expr;
@@ -13,9 +14,10 @@ mod roller;
 
 pub use die::{Die, DieFace, DieSet};
 pub use distribution::{Distribution, Fraction, choose, choose_big, ratio_f64};
+pub use error::DiceError;
 pub use estimate::Estimate;
 pub use exact::{Budget, Cost, WORK_PER_SECOND};
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
 };
-pub use roller::{AppDice, DiceError, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};
+pub use roller::{AppDice, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};

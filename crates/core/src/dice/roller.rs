@@ -4,66 +4,15 @@ use rand::SeedableRng;
 use rand::TryRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 use super::die::Die;
+use super::error::DiceError;
 use super::expr::DiceExpr;
 
 /// Name and version of the sampler recorded with every app roll. Draw `k` of seed `s` is the
 /// first value accepted by rejection sampling from ChaCha20 keyed by `s` (little-endian, zero
 /// padded to 32 bytes) on stream `k`: so any single draw can be re-derived from (seed, index).
 pub const SAMPLER_ALGORITHM: &str = "chacha20-stream-per-draw/v1";
-
-/// Problems with dice notation or typed-in dice.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum DiceError {
-    /// The notation could not be read.
-    #[error("dice notation '{expr}': {problem}")]
-    Notation {
-        /// The expression as written.
-        expr: String,
-        /// What is wrong.
-        problem: String,
-    },
-    /// Exact odds past the budget (time or memory), refused before any work.
-    #[error("{expr}: {problem}")]
-    TooCostly {
-        /// The expression as written.
-        expr: String,
-        /// What it would take, and what would fit.
-        problem: String,
-    },
-    /// A typed face does not exist on that die.
-    #[error(
-        "{typed} is not a face of a {die} (faces: {faces}); die {position} of {count} in {expr}"
-    )]
-    ImpossibleFace {
-        /// What was typed.
-        typed: String,
-        /// The die's name.
-        die: String,
-        /// Its faces, described.
-        faces: String,
-        /// 1-based position of the die in the expression.
-        position: usize,
-        /// Number of dice in the expression.
-        count: usize,
-        /// The expression.
-        expr: String,
-    },
-    /// The wrong number of faces was typed.
-    #[error("{expr} needs {expected} dice, {given} given — type one face per die, e.g. {example}")]
-    WrongCount {
-        /// The expression.
-        expr: String,
-        /// Dice expected.
-        expected: usize,
-        /// Faces given.
-        given: usize,
-        /// An example of a valid entry.
-        example: String,
-    },
-}
 
 /// Where a roll came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

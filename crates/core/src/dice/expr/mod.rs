@@ -21,10 +21,10 @@ use parse::*;
 
 use std::fmt;
 
-use super::die::{Die, DieSet};
+use super::die::{Die, DieSet, Threshold};
 use super::distribution::Distribution;
+use super::error::DiceError;
 use super::exact::{self, Budget, Cost};
-use super::roller::DiceError;
 
 /// How a halved (divided) die is rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,28 +101,6 @@ pub enum DiceTerm {
         /// Rounding direction.
         rounding: Rounding,
     },
-}
-
-/// The test a die's face meets to count as a success.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Threshold {
-    /// At least this value (`>=5`).
-    AtLeast(i64),
-    /// At most this value (`<=2`).
-    AtMost(i64),
-    /// Exactly this value (`cs6`).
-    Exactly(i64),
-}
-
-impl Threshold {
-    /// Whether a face meets the test.
-    pub fn met(self, value: i64) -> bool {
-        match self {
-            Threshold::AtLeast(t) => value >= t,
-            Threshold::AtMost(t) => value <= t,
-            Threshold::Exactly(t) => value == t,
-        }
-    }
 }
 
 /// The die a reroll makes: `always` rerolls the faces `rerolled` until another comes up (those

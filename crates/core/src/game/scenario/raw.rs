@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::schema::{HexId, MonthName, TurnRef};
+use crate::schema::fields::{HexId, MonthName, TurnRef};
 
 /// A scenario file: `scenarios/<ruleset>/<scenario>.yaml`, checked against its ruleset: sides
 /// and armies, the counters' attributes (names, types, ranges and choices the ruleset

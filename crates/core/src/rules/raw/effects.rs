@@ -45,7 +45,7 @@ use super::*;
 pub struct RawEffect {
     /// What it does: `sp_loss`, `status`, `retreat`, `advance`, `follow_up`, `eliminate`,
     /// `note`, `value`, `move`, `adjust`, `set`.
-    #[schemars(with = "crate::schema::EffectKindName")]
+    #[schemars(with = "crate::schema::fields::EffectKindName")]
     pub kind: String,
     /// It happens only when this holds (e.g. a survival roll only if the side took a hit).
     #[serde(default)]

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::schema::{Expression, Identifier};
+use crate::schema::fields::{Expression, Identifier};
 
 /// A value written as a whole number, `true`/`false` or text: a table's row key or cell, a
 /// choice, a default. A float (`1.5`) or a list is refused.
