@@ -3,32 +3,91 @@
 //! ([`super::visibility::SideView::sights`]), the turn report, a megagame team's statement, the
 //! players' view — instead of folding the journal again for itself.
 //!
-//! The fold ([`Timeline::new`]) appends each entry to the state ([`append_event`]); an undo or a
-//! redo changes which earlier entries count, so there the journal up to it is folded again
-//! ([`replay`]), once, here and nowhere else.
+//! The fold ([`Timeline::new`]) appends each entry to the state ([`append_event`]). An undo or a
+//! redo changes which earlier entries count, so the state after it is the journal up to it
+//! folded again — from the last state kept before the entry it undoes or restores (and before
+//! any other entry an undo or redo since then changed), not from the start: an undo of the last
+//! few entries costs a few entries, not the whole journal.
 //!
 //! A long game is not kept as one whole state per entry (the states grow with the journal: the
 //! entries that count, the resolutions, the notes): the timeline keeps the state at the start,
-//! after every [`STRIDE`]th entry, after each undo or redo, and at the end. The state around any
-//! other entry is the nearest kept one with fewer than [`STRIDE`] entries appended
-//! ([`Timeline::state_at`]); a walk through the whole journal ([`Timeline::steps`]) appends each
-//! entry as it goes and never folds the journal again.
+//! after every [`STRIDE`]th entry, and at the end. The state around any other entry is the
+//! nearest kept one with the entries in between folded in ([`Timeline::state_at`]); a walk
+//! through the whole journal ([`Timeline::steps`]) folds each entry in as it goes and never
+//! folds the journal from the start again.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::event::{Event, EventKind};
 use super::scenario::Scenario;
-use super::state::{GameState, append_event, initial_state, replay};
+use super::state::{GameState, append_event, effective_events, initial_state, refold, replay};
 
-/// How many entries apart the timeline keeps a whole state (besides the start, the end, and
-/// the state after each undo or redo).
+/// How many entries apart the timeline keeps a whole state (besides the start and the end).
 pub const STRIDE: usize = 32;
 
 /// Whether an entry changes which earlier entries count (an undo or a redo), so that the state
 /// after it is the journal up to it folded again rather than one entry appended.
 fn refolds(e: &Event) -> bool {
     matches!(e.kind, EventKind::Undone { .. } | EventKind::Redone { .. })
+}
+
+/// The whole states kept: the start, and n → the state after the first n entries.
+struct Kept<'k> {
+    start: &'k GameState,
+    kept: &'k BTreeMap<usize, GameState>,
+}
+
+impl<'k> Kept<'k> {
+    /// The nearest state kept after at most `n` entries: (its number of entries, the state).
+    fn at_or_before(&self, n: usize) -> (usize, &'k GameState) {
+        self.kept
+            .range(..=n)
+            .next_back()
+            .map_or((0, self.start), |(&k, s)| (k, s))
+    }
+
+    /// The state after entry `index` of `events`, an undo or a redo: the journal up to it folded
+    /// again with the entries that count then, from the last state kept before every entry
+    /// whose standing an undo or redo changed since that state (at worst, the start).
+    fn refolded(&self, events: &[Event], index: usize) -> Result<GameState, String> {
+        let mut bound = index;
+        loop {
+            let (from, state) = self.at_or_before(bound);
+            // The earliest entry an undo or redo since `from` names.
+            let earliest = events[from..=index]
+                .iter()
+                .filter_map(|e| match e.kind {
+                    EventKind::Undone { event } | EventKind::Redone { event } => Some(event),
+                    _ => None,
+                })
+                .min();
+            // Entry `seq` is the `seq`th: when among the first `from`, fold from before it.
+            let earliest = earliest.map(|seq| usize::try_from(seq).unwrap_or(0));
+            match earliest {
+                Some(seq) if from > 0 && seq <= from => {
+                    bound = seq.saturating_sub(1).min(from - 1);
+                }
+                _ => {
+                    let mut state = state.clone();
+                    let effective = effective_events(&events[..=index]);
+                    refold(&mut state, &events[from..=index], effective)?;
+                    return Ok(state);
+                }
+            }
+        }
+    }
+
+    /// Brings `state`, the state just before entry `index`, to the state just after it.
+    fn advance(&self, events: &[Event], state: &mut GameState, index: usize) -> Result<(), String> {
+        let e = &events[index];
+        if refolds(e) {
+            *state = self.refolded(events, index)?;
+            Ok(())
+        } else {
+            append_event(state, e)
+        }
+    }
 }
 
 /// A scenario and its journal, folded once.
@@ -51,14 +110,14 @@ impl<'a> Timeline<'a> {
         let start = initial_state(scenario);
         let mut kept = BTreeMap::new();
         let mut state = start.clone();
-        for (i, e) in events.iter().enumerate() {
+        for i in 0..events.len() {
             let n = i + 1;
-            if refolds(e) {
-                state = replay(scenario, &events[..n])?;
-            } else {
-                append_event(&mut state, e)?;
+            Kept {
+                start: &start,
+                kept: &kept,
             }
-            if n < events.len() && (refolds(e) || n % STRIDE == 0) {
+            .advance(events, &mut state, i)?;
+            if n < events.len() && n % STRIDE == 0 {
                 kept.insert(n, state.clone());
             }
         }
@@ -92,7 +151,7 @@ impl<'a> Timeline<'a> {
     }
 
     /// How many whole states the timeline keeps, the start and the end included (for
-    /// measuring its memory).
+    /// measuring its memory): 2 + the entries / [`STRIDE`].
     pub fn kept(&self) -> usize {
         self.kept.len() + 2
     }
@@ -107,30 +166,27 @@ impl<'a> Timeline<'a> {
         &self.end
     }
 
-    /// The nearest whole state kept at or before the state after `n` entries: (its number of
-    /// entries, the state).
-    fn kept_at_or_before(&self, n: usize) -> (usize, &GameState) {
-        if n >= self.events.len() {
-            return (self.events.len(), &self.end);
+    fn states(&self) -> Kept<'_> {
+        Kept {
+            start: &self.start,
+            kept: &self.kept,
         }
-        self.kept
-            .range(..=n)
-            .next_back()
-            .map_or((0, &self.start), |(&k, s)| (k, s))
     }
 
     /// The state after the first `n` entries (all of them when `n` is past the end): kept, or
-    /// the nearest kept one before it with the entries in between appended.
+    /// the nearest kept one before it with the entries in between folded in.
     pub fn state_at(&self, n: usize) -> Result<Cow<'_, GameState>, String> {
-        let n = n.min(self.events.len());
-        let (from, state) = self.kept_at_or_before(n);
+        if n >= self.events.len() {
+            return Ok(Cow::Borrowed(&self.end));
+        }
+        let kept = self.states();
+        let (from, state) = kept.at_or_before(n);
         if from == n {
             return Ok(Cow::Borrowed(state));
         }
         let mut state = state.clone();
-        // No undo or redo in between: the state after each is kept.
-        for e in &self.events[from..n] {
-            append_event(&mut state, e)?;
+        for index in from..n {
+            kept.advance(self.events, &mut state, index)?;
         }
         Ok(Cow::Owned(state))
     }
@@ -173,28 +229,11 @@ impl<'a> Timeline<'a> {
             after: start.clone(),
         }
     }
-
-    /// Brings `state`, the state just before entry `index`, to the state just after it.
-    fn advance(&self, state: &mut GameState, index: usize) -> Result<(), String> {
-        let e = &self.events[index];
-        if refolds(e) {
-            // The state after an undo or redo is kept (the end, after the last entry).
-            match self.kept_at_or_before(index + 1) {
-                (n, kept) if n == index + 1 => {
-                    state.clone_from(kept);
-                    Ok(())
-                }
-                _ => Err(format!("the timeline keeps no state after entry {}", e.seq)),
-            }
-        } else {
-            append_event(state, e)
-        }
-    }
 }
 
 /// A walk through a [`Timeline`] ([`Timeline::steps`]): call [`Steps::next`] until it gives
-/// None. It holds the state before and after the entry it stands at, and appends each entry to
-/// both as it moves on (the state after an undo or redo is the timeline's, kept).
+/// None. It holds the state before and after the entry it stands at, and folds each entry into
+/// both as it moves on.
 #[derive(Debug)]
 pub struct Steps<'t, 'a> {
     timeline: &'t Timeline<'a>,
@@ -226,10 +265,11 @@ impl Steps<'_, '_> {
         if index >= timeline.events.len() {
             return Ok(None);
         }
+        let kept = timeline.states();
         if index > 0 {
-            timeline.advance(&mut self.before, index - 1)?;
+            kept.advance(timeline.events, &mut self.before, index - 1)?;
         }
-        timeline.advance(&mut self.after, index)?;
+        kept.advance(timeline.events, &mut self.after, index)?;
         self.next += 1;
         Ok(Some(Step {
             index,
