@@ -81,31 +81,38 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-fn main() {
-    let library = Library::shipped();
-    let scenario = shipped_scenarios()
-        .into_iter()
-        .find(|f| f.name.contains("s1_venice"))
-        .expect("scenario 1 ships");
-    let dir = std::env::temp_dir().join(format!("umpire-bench-players-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("venice.umpire");
-    let mut game = Some(GameDesk::create(&path, &scenario, &library, Some(7)).expect("game"));
-    let mut desk = ProcedureDesk::with_seed(library.clone(), 1);
-    let mut shell = Shell::new(None);
-    shell.screen = Screen::Game;
-    let ctx = egui::Context::default();
-    set_up_look(&ctx);
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1920.0, 1200.0),
-        )),
-        ..Default::default()
-    };
-    // The desk at work: frames back to back, an action every 100 ms; frame times kept.
-    let mut work = |game: &mut Option<GameDesk>, seconds: u64| -> (Vec<(u64, Instant)>, Vec<f64>) {
+/// The desk at work: its game view built and tessellated frame after frame, an action every
+/// 100 ms.
+struct DeskAtWork {
+    desk: ProcedureDesk,
+    shell: Shell,
+    ctx: egui::Context,
+}
+
+impl DeskAtWork {
+    fn new(library: &Library) -> DeskAtWork {
+        let desk = ProcedureDesk::with_seed(library.clone(), 1);
+        let mut shell = Shell::new(None);
+        shell.screen = Screen::Game;
+        let ctx = egui::Context::default();
+        set_up_look(&ctx);
+        DeskAtWork { desk, shell, ctx }
+    }
+
+    /// Frames back to back for `seconds`, an action every 100 ms: the commits (entry, when)
+    /// and the frame times (ms).
+    fn work(
+        &mut self,
+        game: &mut Option<GameDesk>,
+        seconds: u64,
+    ) -> (Vec<(u64, Instant)>, Vec<f64>) {
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1920.0, 1200.0),
+            )),
+            ..Default::default()
+        };
         let mut commits = Vec::new();
         let mut frames = Vec::new();
         let start = Instant::now();
@@ -125,26 +132,25 @@ fn main() {
                 next += Duration::from_millis(1000 / ACTIONS_PER_SECOND);
             }
             let t = Instant::now();
-            let output = ctx.run_ui(input(), |ui| shell.frame_ui(ui, &mut desk, game));
-            std::hint::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));
+            let (shell, desk) = (&mut self.shell, &mut self.desk);
+            let output = self
+                .ctx
+                .run_ui(input(), |ui| shell.frame_ui(ui, desk, game));
+            std::hint::black_box(self.ctx.tessellate(output.shapes, output.pixels_per_point));
             frames.push(t.elapsed().as_secs_f64() * 1000.0);
         }
         (commits, frames)
-    };
-    for _ in 0..5 {
-        work(&mut game, 0);
     }
-    let (_, mut alone) = work(&mut game, SECONDS / 2);
+}
 
-    let server = Server::start(
-        &path.to_string_lossy(),
-        library,
-        &ServeOptions {
-            bind: "127.0.0.1:0".parse().expect("addr"),
-            max_connections: PHONES,
-        },
-    )
-    .expect("serves");
+/// What the phones saw: for each phone, when each entry first showed on its page.
+type Sightings = Arc<Mutex<Vec<HashMap<u64, Instant>>>>;
+
+/// The phones, each on its own thread following the French side's page until `stop`.
+fn start_phones(
+    server: &Server,
+    stop: &Arc<AtomicBool>,
+) -> (Vec<std::thread::JoinHandle<()>>, Sightings) {
     let token = server
         .links
         .iter()
@@ -152,9 +158,8 @@ fn main() {
         .expect("the French link")
         .token
         .clone();
-    let stop = Arc::new(AtomicBool::new(false));
-    let results = Arc::new(Mutex::new(Vec::new()));
-    let phones: Vec<_> = (0..PHONES)
+    let results: Sightings = Arc::new(Mutex::new(Vec::new()));
+    let phones = (0..PHONES)
         .map(|_| {
             let (addr, token, stop, results) =
                 (server.addr, token.clone(), stop.clone(), results.clone());
@@ -164,20 +169,21 @@ fn main() {
             })
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
-    let (commits, mut served) = work(&mut game, SECONDS);
-    // The last entries' updates still on their way.
-    std::thread::sleep(Duration::from_millis(1500));
-    stop.store(true, Ordering::Relaxed);
-    for p in phones {
-        let _ = p.join();
-    }
-    server.stop();
-    let results = results.lock().expect("results");
+    (phones, results)
+}
+
+/// Prints the figures: latency from commit to each phone's page, and the desk's frame times
+/// without and with the server.
+fn print_figures(
+    results: &[HashMap<u64, Instant>],
+    commits: &[(u64, Instant)],
+    mut alone: Vec<f64>,
+    mut served: Vec<f64>,
+) {
     let mut latencies = Vec::new();
     let mut missed = 0usize;
-    for seen in results.iter() {
-        for (seq, at) in &commits {
+    for seen in results {
+        for (seq, at) in commits {
             match seen.get(seq) {
                 Some(t) => latencies.push(t.saturating_duration_since(*at).as_secs_f64() * 1000.0),
                 None => missed += 1,
@@ -211,5 +217,46 @@ fn main() {
         percentile(&served, 0.95),
         served.len()
     );
+}
+
+fn main() {
+    let library = Library::shipped();
+    let scenario = shipped_scenarios()
+        .into_iter()
+        .find(|f| f.name.contains("s1_venice"))
+        .expect("scenario 1 ships");
+    let dir = std::env::temp_dir().join(format!("umpire-bench-players-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("venice.umpire");
+    let mut game = Some(GameDesk::create(&path, &scenario, &library, Some(7)).expect("game"));
+    let mut desk = DeskAtWork::new(&library);
+    for _ in 0..5 {
+        desk.work(&mut game, 0);
+    }
+    let (_, alone) = desk.work(&mut game, SECONDS / 2);
+
+    let server = Server::start(
+        &path.to_string_lossy(),
+        library,
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: PHONES,
+        },
+    )
+    .expect("serves");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (phones, results) = start_phones(&server, &stop);
+    std::thread::sleep(Duration::from_millis(500));
+    let (commits, served) = desk.work(&mut game, SECONDS);
+    // The last entries' updates still on their way.
+    std::thread::sleep(Duration::from_millis(1500));
+    stop.store(true, Ordering::Relaxed);
+    for p in phones {
+        let _ = p.join();
+    }
+    server.stop();
+    let results = results.lock().expect("results");
+    print_figures(&results, &commits, alone, served);
     let _ = std::fs::remove_dir_all(&dir);
 }

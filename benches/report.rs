@@ -21,17 +21,33 @@ fn fixture() -> SourceFile {
 }
 
 fn five_hundred(lib: &Library) -> Game {
+    five_hundred_undoing(lib, "report", None)
+}
+
+/// 500 entries: a discipline test, a move and a note in turn, and where `undo_every` says, an
+/// undo of the entry before (every other one redone at once).
+fn five_hundred_undoing(lib: &Library, name: &str, undo_every: Option<u64>) -> Game {
     let shm = PathBuf::from("/dev/shm");
     let base = if shm.is_dir() {
         shm
     } else {
         std::env::temp_dir()
     };
-    let path = base.join(format!("umpire-bench-report-{}.umpire", std::process::id()));
+    let path = base.join(format!("umpire-bench-{name}-{}.umpire", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let mut game = Game::create(&path, &fixture(), lib, Some(3)).expect("create");
     let mut i = 0u64;
     while game.events().len() < 500 {
+        if let Some(n) = undo_every
+            && i % n == n - 1
+        {
+            game.act(&Actor::umpire(), Action::Undo).expect("undo");
+            if (i / n).is_multiple_of(2) {
+                game.act(&Actor::umpire(), Action::Redo).expect("redo");
+            }
+            i += 1;
+            continue;
+        }
         let action = match i % 3 {
             0 => Action::Resolve {
                 procedure: "discipline_test".into(),
@@ -71,6 +87,17 @@ fn benches(c: &mut Criterion) {
     println!("500-event turn report: {} bytes", bytes.len());
     c.bench_function("turn_report_500_events", |b| {
         b.iter(|| turn_report_pdf(black_box(&game), &options, template.clone()).expect("report"))
+    });
+    // A side's report of the whole game over a journal that undoes (and redoes) one entry in
+    // ten: the side's sights, the after-action entries and the forces at the end.
+    let undoing = five_hundred_undoing(&lib, "report-undoing", Some(10));
+    let side = ReportOptions {
+        turn: None,
+        side: Some("red".into()),
+        printed_at: chrono::Local::now(),
+    };
+    c.bench_function("side_report_500_events_undoing", |b| {
+        b.iter(|| turn_report_pdf(black_box(&undoing), &side, template.clone()).expect("report"))
     });
     let scenario = load_scenario(&fixture(), &lib).expect("scenario");
     let ruleset = lib.get(&scenario.ruleset).expect("ruleset");

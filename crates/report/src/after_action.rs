@@ -10,9 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use umpire_core::game::describe::{Words, and_list, force_words};
 use umpire_core::game::event::{CounterChange, Event, EventKind};
-use umpire_core::game::state::{GameState, append_event, initial_state, replay};
-use umpire_core::game::visibility::Sight;
-use umpire_core::game::{Game, scenario::Position};
+use umpire_core::game::state::GameState;
+use umpire_core::game::visibility::{EntrySight, Sight};
+use umpire_core::game::{Game, Timeline, scenario::Position};
+use umpire_core::resolve::Resolution;
 use umpire_core::rules::Value;
 
 use super::error::ReportError;
@@ -78,25 +79,86 @@ enum Item {
 pub(crate) fn write_entries(
     writer: &mut Writer,
     game: &Game,
+    timeline: &Timeline,
     turn: Option<u32>,
-    sights: Option<&[umpire_core::game::visibility::EntrySight]>,
+    sights: Option<&[EntrySight]>,
     st: &Styles,
 ) -> Result<usize, ReportError> {
-    let events = game.events();
-    let final_state = game.state();
-    // The state just before each entry: who was where, with what strength, when it happened.
-    let mut running = initial_state(game.scenario());
-    let mut before: BTreeMap<u64, (Vec<String>, Vec<String>)> = BTreeMap::new();
-    let mut movers: BTreeMap<(u64, String), String> = BTreeMap::new();
-    let mut moving = Moving::default();
-    let early = Words::at(game, final_state);
-    let mut shown: Vec<Shown> = Vec::new();
-    // A side's own numbers (no gap counts what it may not see), and whether it is told where
-    // hidden entries were.
+    let events = timeline.events();
+    let final_state = timeline.end();
+    let gathered = gather(game, timeline, turn, sights)?;
+    let words = Words::at(game, final_state);
+    // A side's own numbers (no gap counts what it may not see).
     let numbers = sights.map(|s| umpire_core::game::visibility::side_numbers(s, events));
+    let attached = attached_lines(&gathered.shown, &words, final_state, numbers.as_ref());
+    let shown_seqs: BTreeSet<u64> = gathered.shown.iter().map(|s| s.event().seq).collect();
+    let cx = Context {
+        words: &words,
+        state: final_state,
+        before: &gathered.before,
+        attached: &attached,
+        shown: &shown_seqs,
+        movers: &gathered.movers,
+        numbers: numbers.as_ref(),
+    };
+    let turns = file_entries(&gathered.shown, &cx);
+    let count = gathered.shown.len();
+    for (t, phases) in &turns {
+        if turn.is_none() || turns.len() > 1 {
+            let date = game
+                .scenario()
+                .turn_label(*t)
+                .map_or_else(String::new, |d| format!(" — {d}"));
+            writer.heading(
+                &format!("Turn {t}{date}"),
+                st.heading_size * 1.15,
+                st.accent,
+                st.keep,
+            );
+        }
+        for phase in phases {
+            write_phase(writer, phase, &words, st);
+        }
+    }
+    if count == 0 {
+        writer.paragraph(None, "Nothing recorded.", st.small, 0.0);
+    }
+    Ok(count)
+}
+
+/// What a walk along the journal gathers for the report.
+struct Gathered<'e> {
+    /// The entries the report shows, as it shows them.
+    shown: Vec<Shown<'e>>,
+    /// Who and where, just before each resolution.
+    before: BTreeMap<u64, (Vec<String>, Vec<String>)>,
+    /// Who each move moved, by entry and counter.
+    movers: BTreeMap<(u64, String), String>,
+}
+
+/// Walks the journal's timeline: the entries of the span as the reader sees them, and the
+/// state just before each (who was where, with what strength, when it happened).
+fn gather<'e>(
+    game: &Game,
+    timeline: &Timeline<'e>,
+    turn: Option<u32>,
+    sights: Option<&[EntrySight]>,
+) -> Result<Gathered<'e>, ReportError> {
+    let events = timeline.events();
+    let early = Words::at(game, timeline.end());
+    // Whether a side is told where hidden entries were.
     let placeholder =
         game.ruleset().visibility.hidden_entries == umpire_core::rules::HiddenEntries::Placeholder;
-    for (i, e) in events.iter().enumerate() {
+    let mut gathered = Gathered {
+        shown: Vec::new(),
+        before: BTreeMap::new(),
+        movers: BTreeMap::new(),
+    };
+    let mut moving = Moving::default();
+    let mut steps = timeline.steps();
+    while let Some(step) = steps.next().map_err(ReportError::Layout)? {
+        let (i, running) = (step.index, step.before);
+        let e = &events[i];
         let in_span = turn.is_none_or(|t| e.cursor.turn == t);
         // A new phase settles the last one's moves (its name worked out only when the step
         // changes).
@@ -108,57 +170,71 @@ pub(crate) fn write_entries(
                 path.split(" › ").next().unwrap_or("").to_string(),
             );
             if moving.phase.as_ref() != Some(&phase) {
-                movers.extend(moving.settle(game, &running));
+                gathered.movers.extend(moving.settle(game, running));
                 moving.phase = Some(phase);
             }
         }
-        if in_span && let EventKind::Resolved { counters, .. } = &e.kind {
-            before.insert(e.seq, who_and_where(game, &running, counters));
+        if !in_span {
+            continue;
         }
-        if in_span && let EventKind::Changed { changes, .. } = &e.kind {
+        if let EventKind::Resolved { counters, .. } = &e.kind {
+            gathered
+                .before
+                .insert(e.seq, who_and_where(game, running, counters));
+        }
+        if let EventKind::Changed { changes, .. } = &e.kind {
             for c in changes {
                 if let CounterChange::Move { counter, to, .. } = c {
                     moving.moves.push((e.seq, counter.clone(), to.clone()));
                 }
             }
         }
-        if in_span {
-            match sights.map(|s| &s[i].sight) {
-                None => shown.push(Shown::Whole(e)),
-                // A side's report leaves the clock out: it is the umpire's to run.
-                Some(_) if matches!(e.kind, EventKind::Clock { .. }) => {}
-                Some(Sight::Open) => shown.push(Shown::Whole(e)),
-                Some(Sight::Summary(lines)) => shown.push(Shown::Summary(e, lines.clone())),
-                Some(Sight::Hidden)
-                    if placeholder
-                        && !matches!(e.kind, EventKind::Stepped { .. })
-                        && !matches!(shown.last(), Some(Shown::Gap(_))) =>
-                {
-                    shown.push(Shown::Gap(e));
-                }
-                Some(Sight::Hidden) => {}
-            }
-        }
-        match &e.kind {
-            // An undo or redo changes what counts: fold the journal again up to here.
-            EventKind::Undone { .. } | EventKind::Redone { .. } => {
-                running = replay(game.scenario(), &events[..=i]).map_err(ReportError::Layout)?;
-            }
-            _ => append_event(&mut running, e).map_err(ReportError::Layout)?,
-        }
+        show(
+            &mut gathered.shown,
+            e,
+            sights.map(|s| &s[i].sight),
+            placeholder,
+        );
     }
-    movers.extend(moving.settle(game, &running));
-    let words = early;
-    let num = |seq: u64| {
-        numbers
-            .as_ref()
-            .and_then(|m| m.get(&seq).copied())
-            .unwrap_or(seq)
-    };
-    // Effects applied and overrides belong under the resolution they follow; one undone says
-    // so where it stands, once.
+    gathered.movers.extend(moving.settle(game, timeline.end()));
+    Ok(gathered)
+}
+
+/// Adds an entry of the span as the reader sees it (whole when the report is the umpire's).
+fn show<'e>(shown: &mut Vec<Shown<'e>>, e: &'e Event, sight: Option<&Sight>, placeholder: bool) {
+    match sight {
+        None => shown.push(Shown::Whole(e)),
+        // A side's report leaves the clock out: it is the umpire's to run.
+        Some(_) if matches!(e.kind, EventKind::Clock { .. }) => {}
+        Some(Sight::Open) => shown.push(Shown::Whole(e)),
+        Some(Sight::Summary(lines)) => shown.push(Shown::Summary(e, lines.clone())),
+        Some(Sight::Hidden)
+            if placeholder
+                && !matches!(e.kind, EventKind::Stepped { .. })
+                && !matches!(shown.last(), Some(Shown::Gap(_))) =>
+        {
+            shown.push(Shown::Gap(e));
+        }
+        Some(Sight::Hidden) => {}
+    }
+}
+
+/// The number an entry goes by in this report: the side's own, or the journal's.
+fn number(numbers: Option<&BTreeMap<u64, u64>>, seq: u64) -> u64 {
+    numbers.and_then(|m| m.get(&seq).copied()).unwrap_or(seq)
+}
+
+/// Effects applied and overrides belong under the resolution they follow; one undone says so
+/// where it stands, once. The lines to file under each resolution shown whole.
+fn attached_lines(
+    shown: &[Shown],
+    words: &Words,
+    final_state: &GameState,
+    numbers: Option<&BTreeMap<u64, u64>>,
+) -> BTreeMap<u64, Vec<String>> {
+    let num = |seq: u64| number(numbers, seq);
     let mut attached: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-    for s in &shown {
+    for s in shown {
         let e = s.event();
         let undone = e.kind.is_undoable() && !final_state.effective.contains(&e.seq);
         let line = match &e.kind {
@@ -207,15 +283,21 @@ pub(crate) fn write_entries(
             attached.entry(of).or_default().push(line);
         }
     }
-    let shown_seqs: BTreeSet<u64> = shown.iter().map(|s| s.event().seq).collect();
+    attached
+}
+
+/// Files the entries shown by turn and phase, in journal order.
+fn file_entries(shown: &[Shown], cx: &Context) -> Vec<(u32, Vec<Phase>)> {
     let mut turns: Vec<(u32, Vec<Phase>)> = Vec::new();
-    for s in &shown {
+    for s in shown {
         let e = s.event();
         if turns.last().is_none_or(|(t, _)| *t != e.cursor.turn) {
             turns.push((e.cursor.turn, Vec::new()));
         }
-        let phases = &mut turns.last_mut().expect("a turn").1;
-        let path = words.step(e.cursor.step);
+        let Some((_, phases)) = turns.last_mut() else {
+            continue;
+        };
+        let path = cx.words.step(e.cursor.step);
         let name = path.split(" › ").next().unwrap_or(&path).to_string();
         if phases.last().is_none_or(|p| p.name != name) {
             phases.push(Phase {
@@ -223,44 +305,16 @@ pub(crate) fn write_entries(
                 ..Phase::default()
             });
         }
-        let phase = phases.last_mut().expect("a phase");
-        let cx = Context {
-            words: &words,
-            state: final_state,
-            before: &before,
-            attached: &attached,
-            shown: &shown_seqs,
-            movers: &movers,
-            numbers: numbers.as_ref(),
+        let Some(phase) = phases.last_mut() else {
+            continue;
         };
-        let recorded = add(phase, s, &cx);
+        let recorded = add(phase, s, cx);
         match phase.steps.iter_mut().find(|(i, _)| *i == e.cursor.step) {
             Some(step) => step.1 |= recorded,
             None => phase.steps.push((e.cursor.step, recorded)),
         }
     }
-    let count = shown.len();
-    for (t, phases) in &turns {
-        if turn.is_none() || turns.len() > 1 {
-            let date = game
-                .scenario()
-                .turn_label(*t)
-                .map_or_else(String::new, |d| format!(" — {d}"));
-            writer.heading(
-                &format!("Turn {t}{date}"),
-                st.heading_size * 1.15,
-                st.accent,
-                st.keep,
-            );
-        }
-        for phase in phases {
-            write_phase(writer, phase, &words, st);
-        }
-    }
-    if count == 0 {
-        writer.paragraph(None, "Nothing recorded.", st.small, 0.0);
-    }
-    Ok(count)
+    turns
 }
 
 /// What filing an entry needs to know of the rest of the report.
@@ -284,16 +338,13 @@ struct Context<'a> {
 impl Context<'_> {
     /// The number an entry goes by in this report.
     fn num(&self, seq: u64) -> u64 {
-        self.numbers
-            .and_then(|m| m.get(&seq).copied())
-            .unwrap_or(seq)
+        number(self.numbers, seq)
     }
 }
 
 /// Files one entry under its phase; whether it is something recorded at its step (a step
 /// entered is not).
 fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
-    let (words, state, before, attached) = (cx.words, cx.state, cx.before, cx.attached);
     let e = s.event();
     if let Shown::Gap(_) = s {
         phase
@@ -301,57 +352,12 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
             .push(Item::Line("Entries you may not see.".to_string()));
         return false;
     }
-    let undone = e.kind.is_undoable() && !state.effective.contains(&e.seq);
+    let undone = e.kind.is_undoable() && !cx.state.effective.contains(&e.seq);
     if let Shown::Summary(_, lines) = s {
-        match &e.kind {
-            EventKind::Stepped { .. } => return false,
-            // The entry undone says it where it stands, when this report shows it.
-            EventKind::Undone { event } if cx.shown.contains(event) => {}
-            _ if undone => phase.items.push(Item::Line(format!(
-                "Undone (entry {}): {}",
-                cx.num(e.seq),
-                lines.join(" ")
-            ))),
-            _ => phase.items.push(Item::Line(format!(
-                "#{} {}",
-                cx.num(e.seq),
-                lines.join(" ")
-            ))),
-        }
-        return true;
+        return add_summary(phase, e, lines, undone, cx);
     }
     if undone {
-        // Where it stands, once: not as if it held, nor again under Corrections.
-        let what = match &e.kind {
-            EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. }
-                if attached.contains_key(of) =>
-            {
-                return true;
-            }
-            // An undone resolution keeps what is filed under it (an application of another
-            // desk's that still stands, on a shared game).
-            EventKind::Resolved {
-                resolution,
-                counters,
-            } => {
-                phase.items.push(Item::Block(
-                    format!(
-                        "Undone (entry {}): {} → {}",
-                        cx.num(e.seq),
-                        words.resolution_head(resolution, counters),
-                        umpire_core::game::describe::outcome(resolution)
-                    ),
-                    attached.get(&e.seq).cloned().unwrap_or_default(),
-                ));
-                return true;
-            }
-            EventKind::EffectsApplied { of, changes } => words.applied(cx.num(*of), changes),
-            _ => words.line(e),
-        };
-        phase.items.push(Item::Line(format!(
-            "Undone (entry {}): {what}",
-            cx.num(e.seq)
-        )));
+        add_undone(phase, e, cx);
         return true;
     }
     match &e.kind {
@@ -371,85 +377,156 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
                 .skips
                 .entry(reason.trim().to_string())
                 .or_default()
-                .push((e.cursor.step, words.item(item)));
+                .push((e.cursor.step, cx.words.item(item)));
         }
         EventKind::Resolved {
             resolution,
             counters,
-        } => {
-            let mut lines = Vec::new();
-            if let Some((who, place)) = before.get(&e.seq) {
-                if !who.is_empty() {
-                    lines.push(format!("Who: {}", who.join("; ")));
-                }
-                if !place.is_empty() {
-                    lines.push(format!("Where: {}", place.join("; ")));
-                }
-            }
-            // The explanation after its head: the inputs, modifiers, dice, arithmetic, the
-            // row and column, the result.
-            lines.extend(words.resolution(resolution, counters).into_iter().skip(1));
-            lines.extend(attached.get(&e.seq).cloned().unwrap_or_default());
-            let overridden = state.overrides.contains_key(&e.seq);
-            let chart = if resolution.outcome.from_physical_chart && !overridden {
-                ", read off the physical chart"
-            } else {
-                ""
-            };
-            phase.items.push(Item::Block(
-                format!(
-                    "#{} {} → {}{chart}",
-                    cx.num(e.seq),
-                    words.resolution_head(resolution, counters),
-                    words.standing_outcome(Some(e.seq), resolution)
-                ),
-                lines,
-            ));
-        }
+        } => add_resolution(phase, e.seq, resolution, counters, cx),
         EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. }
-            if attached.contains_key(of) => {}
+            if cx.attached.contains_key(of) => {}
         EventKind::Changed {
             changes, reason, ..
-        } => {
-            let moves: Vec<&CounterChange> = changes
-                .iter()
-                .filter(|c| matches!(c, CounterChange::Move { .. }))
-                .collect();
-            for m in &moves {
-                if let CounterChange::Move { counter, from, to } = m {
-                    let who = cx
-                        .movers
-                        .get(&(e.seq, counter.clone()))
-                        .cloned()
-                        .unwrap_or_else(|| words.counter(counter));
-                    add_move(phase, words, cx.num(e.seq), who, from.as_ref(), to);
-                }
-            }
-            let others: Vec<CounterChange> = changes
-                .iter()
-                .filter(|c| !matches!(c, CounterChange::Move { .. }))
-                .cloned()
-                .collect();
-            if !others.is_empty() {
-                phase.items.push(Item::Line(format!(
-                    "#{} {}",
-                    cx.num(e.seq),
-                    words.changes(&others, reason.as_deref())
-                )));
-            }
-        }
+        } => add_changes(phase, e.seq, changes, reason.as_deref(), cx),
+        EventKind::EffectsApplied { of, changes } => phase.items.push(Item::Line(format!(
+            "#{} {}",
+            cx.num(e.seq),
+            cx.words.applied(cx.num(*of), changes)
+        ))),
         _ => phase.items.push(Item::Line(format!(
             "#{} {}",
             cx.num(e.seq),
-            match &e.kind {
-                EventKind::EffectsApplied { of, changes } => {
-                    words.applied(cx.num(*of), changes)
-                }
-                _ => words.line(e),
-            }
+            cx.words.line(e)
         ))),
     }
     true
+}
+
+/// Files an entry the side sees only in part: its summary lines, as one line.
+fn add_summary(phase: &mut Phase, e: &Event, lines: &[String], undone: bool, cx: &Context) -> bool {
+    match &e.kind {
+        EventKind::Stepped { .. } => return false,
+        // The entry undone says it where it stands, when this report shows it.
+        EventKind::Undone { event } if cx.shown.contains(event) => {}
+        _ if undone => phase.items.push(Item::Line(format!(
+            "Undone (entry {}): {}",
+            cx.num(e.seq),
+            lines.join(" ")
+        ))),
+        _ => phase.items.push(Item::Line(format!(
+            "#{} {}",
+            cx.num(e.seq),
+            lines.join(" ")
+        ))),
+    }
+    true
+}
+
+/// Files an entry since undone where it stands, once: not as if it held, nor again under
+/// Corrections.
+fn add_undone(phase: &mut Phase, e: &Event, cx: &Context) {
+    let words = cx.words;
+    let what = match &e.kind {
+        EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. }
+            if cx.attached.contains_key(of) =>
+        {
+            return;
+        }
+        // An undone resolution keeps what is filed under it (an application of another
+        // desk's that still stands, on a shared game).
+        EventKind::Resolved {
+            resolution,
+            counters,
+        } => {
+            phase.items.push(Item::Block(
+                format!(
+                    "Undone (entry {}): {} → {}",
+                    cx.num(e.seq),
+                    words.resolution_head(resolution, counters),
+                    umpire_core::game::describe::outcome(resolution)
+                ),
+                cx.attached.get(&e.seq).cloned().unwrap_or_default(),
+            ));
+            return;
+        }
+        EventKind::EffectsApplied { of, changes } => words.applied(cx.num(*of), changes),
+        _ => words.line(e),
+    };
+    phase.items.push(Item::Line(format!(
+        "Undone (entry {}): {what}",
+        cx.num(e.seq)
+    )));
+}
+
+/// Files a resolution as a block: who and where, its explanation after its head (the inputs,
+/// modifiers, dice, arithmetic, the row and column, the result), and what is filed under it.
+fn add_resolution(
+    phase: &mut Phase,
+    seq: u64,
+    resolution: &Resolution,
+    counters: &BTreeMap<String, Vec<String>>,
+    cx: &Context,
+) {
+    let words = cx.words;
+    let mut lines = Vec::new();
+    if let Some((who, place)) = cx.before.get(&seq) {
+        if !who.is_empty() {
+            lines.push(format!("Who: {}", who.join("; ")));
+        }
+        if !place.is_empty() {
+            lines.push(format!("Where: {}", place.join("; ")));
+        }
+    }
+    lines.extend(words.resolution(resolution, counters).into_iter().skip(1));
+    lines.extend(cx.attached.get(&seq).cloned().unwrap_or_default());
+    let overridden = cx.state.overrides.contains_key(&seq);
+    let chart = if resolution.outcome.from_physical_chart && !overridden {
+        ", read off the physical chart"
+    } else {
+        ""
+    };
+    phase.items.push(Item::Block(
+        format!(
+            "#{} {} → {}{chart}",
+            cx.num(seq),
+            words.resolution_head(resolution, counters),
+            words.standing_outcome(Some(seq), resolution)
+        ),
+        lines,
+    ));
+}
+
+/// Files counter changes: the moves onto their mover's line, the others as one line.
+fn add_changes(
+    phase: &mut Phase,
+    seq: u64,
+    changes: &[CounterChange],
+    reason: Option<&str>,
+    cx: &Context,
+) {
+    let words = cx.words;
+    for m in changes {
+        if let CounterChange::Move { counter, from, to } = m {
+            let who = cx
+                .movers
+                .get(&(seq, counter.clone()))
+                .cloned()
+                .unwrap_or_else(|| words.counter(counter));
+            add_move(phase, words, cx.num(seq), who, from.as_ref(), to);
+        }
+    }
+    let others: Vec<CounterChange> = changes
+        .iter()
+        .filter(|c| !matches!(c, CounterChange::Move { .. }))
+        .cloned()
+        .collect();
+    if !others.is_empty() {
+        phase.items.push(Item::Line(format!(
+            "#{} {}",
+            cx.num(seq),
+            words.changes(&others, reason)
+        )));
+    }
 }
 
 /// The moves of one phase, named once the phase is over: by the Force when every counter of

@@ -211,9 +211,14 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
     writer.space(mm(1.0));
     writer.table(&grid);
     writer.space(mm(1.5));
+    write_chart_key(writer, ruleset, table, body);
+    write_chart_gaps(writer, table, body, subtitle);
+    writer.space(mm(t.table.gap_after));
+}
 
-    // The result key: each printed code with what it means (codes written as ids are printed in
-    // the cells by their words already).
+/// Under a chart: the result key (each printed code with what it means; codes written as ids
+/// are printed in the cells by their words already), the notes and the ruling.
+fn write_chart_key(writer: &mut Writer, ruleset: &Ruleset, table: &Table, body: TextStyle) {
     let key: Vec<_> = table
         .results
         .iter()
@@ -221,7 +226,7 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
         .collect();
     if !key.is_empty() {
         let shown = key.len().min(6) as f32 + 1.0;
-        writer.ensure(t.fonts.body * 1.3 * shown);
+        writer.ensure(body.size * 1.3 * shown);
         writer.paragraph(Some("Result key"), "", body, 0.0);
         for r in key {
             let code = r.pattern.replace("{n}", "n");
@@ -235,6 +240,10 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
     if let Some(r) = &table.ruling {
         writer.paragraph(Some("Ruling:"), &ruling_text(ruleset, r), body, 0.0);
     }
+}
+
+/// Under a chart: what the rule text leaves out (the column headings, or cells), to fill in.
+fn write_chart_gaps(writer: &mut Writer, table: &Table, body: TextStyle, subtitle: TextStyle) {
     let missing = table
         .rows
         .iter()
@@ -267,7 +276,6 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
             0.0,
         );
     }
-    writer.space(mm(t.table.gap_after));
 }
 
 /// A table's `ruling:` as printed: the ruling's question and the reading in force when it
@@ -302,12 +310,22 @@ pub fn charts_pdf(
         .collect();
     let title = format!("{} — chart sheets", ruleset.name);
     let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+    write_charts_intro(&mut writer, ruleset, &title, &tables);
+    writer.space(mm(4.0));
+    for table in tables {
+        write_chart(&mut writer, ruleset, table);
+    }
+    Ok(writer.finish())
+}
+
+/// The chart sheets' title, source and what the charts leave to fill in by hand.
+fn write_charts_intro(writer: &mut Writer, ruleset: &Ruleset, title: &str, tables: &[&Table]) {
     let t = writer.template().clone();
     let text = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
     let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
     writer.paragraph(
         None,
-        &title,
+        title,
         TextStyle {
             size: t.fonts.title * 1.4,
             weight: Weight::Bold,
@@ -334,11 +352,6 @@ pub fn charts_pdf(
         intro,
         0.0,
     );
-    writer.space(mm(4.0));
-    for table in tables {
-        write_chart(&mut writer, ruleset, table);
-    }
-    Ok(writer.finish())
 }
 
 /// How a procedure is resolved, in one line: the dice, and what they are compared with or

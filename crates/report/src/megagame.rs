@@ -16,7 +16,8 @@ use chrono::{DateTime, Local};
 use serde::Deserialize;
 
 use umpire_core::game::event::{Audience, Event, EventKind};
-use umpire_core::game::state::{CounterState, replay};
+use umpire_core::game::people::Team;
+use umpire_core::game::state::CounterState;
 use umpire_core::game::visibility::{SideView, SightLevel};
 use umpire_core::game::{Game, GameState};
 use umpire_core::megagame::ledger::{DEBT, StateLedger, TREASURY, ledger};
@@ -379,12 +380,10 @@ pub fn statement_pdf(
 ) -> Result<Vec<u8>, ReportError> {
     let turn = options.turn.unwrap_or(game.state().cursor.turn);
     // The game as it stood at the end of the turn (the treasury history is the whole journal's).
-    let last = game
-        .events()
-        .iter()
-        .rposition(|e| e.cursor.turn <= turn)
-        .map_or(0, |i| i + 1);
-    let at_end = replay(game.scenario(), &game.events()[..last]).map_err(ReportError::Layout)?;
+    let timeline = game.timeline().map_err(ReportError::Layout)?;
+    let at_end = timeline
+        .state_at(timeline.end_of_turn(turn))
+        .map_err(ReportError::Layout)?;
     let people = People::new(game.scenario(), &at_end);
     let Some(team_spec) = people.teams.iter().find(|t| t.id == team) else {
         let known: Vec<&str> = people.teams.iter().map(|t| t.id.as_str()).collect();
@@ -411,6 +410,16 @@ pub fn statement_pdf(
             .cloned()
             .collect()
     };
+    let st = Statement {
+        game,
+        team: team_spec,
+        turn,
+        at_end: &at_end,
+        people: &people,
+        ledgers: &ledgers,
+        view: &view,
+        own: &own,
+    };
 
     let title = format!(
         "{} — confidential statement — {}",
@@ -422,130 +431,178 @@ pub fn statement_pdf(
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
     let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
-
     if ledgers.is_empty() {
         sheet.heading("Treasury");
         sheet.note("This team plays no state with a ledger in this scenario.");
     }
     for l in &ledgers {
-        sheet.heading(&format!("{} — treasury", l.name));
-        let start_value = game
-            .scenario()
-            .all_counters()
-            .find(|c| c.id == l.counter)
-            .and_then(|c| match c.attributes.get(TREASURY) {
-                Some(Value::Int(v)) => Some(*v),
-                _ => None,
-            });
-        let before: Option<i64> = l
-            .history_of(TREASURY)
-            .filter(|e| e.turn < turn)
-            .last()
-            .map_or(start_value, |e| e.balance);
-        let mut rows = vec![vec![
-            cell(""),
-            cell(format!("Start of turn {turn}")),
-            cell(""),
-            cell(""),
-            cell(before.map_or_else(|| "?".to_string(), |b| b.to_string())),
-        ]];
-        let mut end = before;
-        for e in l.history_of(TREASURY).filter(|e| e.turn == turn) {
-            let amount = if e.set {
-                format!("set ({:+})", e.delta)
-            } else {
-                format!("{:+}", e.delta)
-            };
-            rows.push(vec![
-                cell(e.seq.to_string()),
-                cell(e.reason.clone()),
-                cell(short_step(game, e.step)),
-                cell(amount),
-                cell(e.balance.map_or_else(|| "?".to_string(), balance_words)),
-            ]);
-            end = e.balance;
-        }
-        rows.push(vec![
-            cell(""),
-            cell(format!("End of turn {turn}")),
-            cell(""),
-            cell(""),
-            cell(end.map_or_else(|| "?".to_string(), balance_words)),
-        ]);
-        sheet.writer.table(&Grid {
-            header: vec![vec![
-                cell("Entry"),
-                cell("Income or expense"),
-                cell("When"),
-                cell("Florins"),
-                cell("Balance"),
-            ]],
-            rows,
-            continued: format!("{} — treasury", l.name),
+        write_treasury(&mut sheet, &st, l);
+    }
+    write_team_forces(&mut sheet, &st);
+    write_characters(&mut sheet, &st);
+    write_team_resolutions(&mut sheet, &st);
+    write_team_announcements(&mut sheet, &st);
+    write_next_turn(&mut sheet, &st);
+    sheet.writer.space(mm(2.0));
+    sheet.note(
+        "Confidential: this statement shows this team's own states, forces and characters only; \
+         other teams' counters only as far as the rules let a team see them.",
+    );
+    Ok(sheet.finish())
+}
+
+/// What every section of a team's statement reads.
+struct Statement<'a> {
+    game: &'a Game,
+    team: &'a Team,
+    turn: u32,
+    /// The game as it stood at the end of the turn.
+    at_end: &'a GameState,
+    people: &'a People,
+    /// The team's states' ledgers, as they stood at the end of the turn.
+    ledgers: &'a [StateLedger],
+    view: &'a SideView<'a>,
+    /// The team's own counters.
+    own: &'a BTreeSet<String>,
+}
+
+impl Statement<'_> {
+    /// A counter's name at the end of the turn (its id when it has none).
+    fn name_of(&self, id: &str) -> String {
+        self.at_end
+            .counters
+            .get(id)
+            .map_or_else(|| id.to_string(), |c| c.name.clone())
+    }
+}
+
+/// One state's treasury: its lines of the turn between the balances at its start and end, then
+/// debt, cards and unrest as they stand.
+fn write_treasury(sheet: &mut Sheet, st: &Statement, l: &StateLedger) {
+    let (game, turn) = (st.game, st.turn);
+    sheet.heading(&format!("{} — treasury", l.name));
+    let start_value = game
+        .scenario()
+        .all_counters()
+        .find(|c| c.id == l.counter)
+        .and_then(|c| match c.attributes.get(TREASURY) {
+            Some(Value::Int(v)) => Some(*v),
+            _ => None,
         });
-        // Debt, cards and unrest as they stand.
-        let words = |k: &str| umpire_core::game::describe::attribute_words(game.ruleset(), k);
-        let mut facts = vec![format!(
-            "{} {}",
-            words(DEBT),
-            if l.unknown.iter().any(|u| u == DEBT) {
-                "?".to_string()
-            } else {
-                value_text(l.values.get(DEBT))
-            }
-        )];
-        for (k, v) in &l.values {
-            if k == TREASURY || k == DEBT {
-                continue;
-            }
-            if k.contains("card") || k.contains("unrest") || k.contains("prestige") {
-                facts.push(format!("{} {v}", words(k)));
-            }
+    let before: Option<i64> = l
+        .history_of(TREASURY)
+        .filter(|e| e.turn < turn)
+        .last()
+        .map_or(start_value, |e| e.balance);
+    let mut rows = vec![vec![
+        cell(""),
+        cell(format!("Start of turn {turn}")),
+        cell(""),
+        cell(""),
+        cell(before.map_or_else(|| "?".to_string(), |b| b.to_string())),
+    ]];
+    let mut end = before;
+    for e in l.history_of(TREASURY).filter(|e| e.turn == turn) {
+        let amount = if e.set {
+            format!("set ({:+})", e.delta)
+        } else {
+            format!("{:+}", e.delta)
+        };
+        rows.push(vec![
+            cell(e.seq.to_string()),
+            cell(e.reason.clone()),
+            cell(short_step(game, e.step)),
+            cell(amount),
+            cell(e.balance.map_or_else(|| "?".to_string(), balance_words)),
+        ]);
+        end = e.balance;
+    }
+    rows.push(vec![
+        cell(""),
+        cell(format!("End of turn {turn}")),
+        cell(""),
+        cell(""),
+        cell(end.map_or_else(|| "?".to_string(), balance_words)),
+    ]);
+    sheet.writer.table(&Grid {
+        header: vec![vec![
+            cell("Entry"),
+            cell("Income or expense"),
+            cell("When"),
+            cell("Florins"),
+            cell("Balance"),
+        ]],
+        rows,
+        continued: format!("{} — treasury", l.name),
+    });
+    write_ledger_facts(sheet, st, l);
+}
+
+/// Debt, cards and unrest as they stand, and the debt's lines of the turn.
+fn write_ledger_facts(sheet: &mut Sheet, st: &Statement, l: &StateLedger) {
+    let words = |k: &str| umpire_core::game::describe::attribute_words(st.game.ruleset(), k);
+    let mut facts = vec![format!(
+        "{} {}",
+        words(DEBT),
+        if l.unknown.iter().any(|u| u == DEBT) {
+            "?".to_string()
+        } else {
+            value_text(l.values.get(DEBT))
         }
-        for u in &l.unknown {
-            if (u.contains("card") || u.contains("unrest")) && u != DEBT {
-                facts.push(format!("{} ?", words(u)));
-            }
+    )];
+    for (k, v) in &l.values {
+        if k == TREASURY || k == DEBT {
+            continue;
         }
-        sheet.writer.space(mm(1.0));
-        sheet.line(Some("Ledger:"), &facts.join(" · "));
-        let debt_lines: Vec<String> = l
-            .history_of(DEBT)
-            .filter(|e| e.turn == turn)
-            .map(|e| format!("entry {}: {:+} — {}", e.seq, e.delta, e.reason))
-            .collect();
-        if !debt_lines.is_empty() {
-            sheet.line(Some("Debt this turn:"), &debt_lines.join("; "));
+        if k.contains("card") || k.contains("unrest") || k.contains("prestige") {
+            facts.push(format!("{} {v}", words(k)));
         }
     }
+    for u in &l.unknown {
+        if (u.contains("card") || u.contains("unrest")) && u != DEBT {
+            facts.push(format!("{} ?", words(u)));
+        }
+    }
+    sheet.writer.space(mm(1.0));
+    sheet.line(Some("Ledger:"), &facts.join(" · "));
+    let debt_lines: Vec<String> = l
+        .history_of(DEBT)
+        .filter(|e| e.turn == st.turn)
+        .map(|e| format!("entry {}: {:+} — {}", e.seq, e.delta, e.reason))
+        .collect();
+    if !debt_lines.is_empty() {
+        sheet.line(Some("Debt this turn:"), &debt_lines.join("; "));
+    }
+}
 
-    // Armies and fleets of the team's states, and of its side.
-    let mut forces: Vec<&LedgerItem> = ledgers
+/// Armies and fleets of the team's states, and of its side.
+fn write_team_forces(sheet: &mut Sheet, st: &Statement) {
+    let mut forces: Vec<&LedgerItem> = st
+        .ledgers
         .iter()
         .flat_map(|l| l.armies.iter().chain(&l.fleets))
         .collect();
-    let mut seen: BTreeSet<&str> = forces.iter().map(|i| i.id.as_str()).collect();
-    let side_items: Vec<LedgerItem> = at_end
+    let seen: BTreeSet<&str> = forces.iter().map(|i| i.id.as_str()).collect();
+    let side_items: Vec<LedgerItem> = st
+        .at_end
         .counters
         .values()
-        .filter(|c| c.side == team && !seen.contains(c.id.as_str()))
+        .filter(|c| c.side == st.team.id && !seen.contains(c.id.as_str()))
         .filter(|c| {
             matches!(
-                people.class_of(&c.id),
+                st.people.class_of(&c.id),
                 Some(
                     umpire_core::megagame::CounterClass::Army
                         | umpire_core::megagame::CounterClass::Fleet
                 )
             ) && c.kind != umpire_core::game::scenario::CounterKind::Leader
         })
-        .map(|c| umpire_core::megagame::ledger::item(c, &people))
+        .map(|c| umpire_core::megagame::ledger::item(c, st.people))
         .collect();
-    for i in &side_items {
-        seen.insert(i.id.as_str());
-    }
     forces.extend(side_items.iter());
     sheet.heading("Armies and fleets");
-    let strength = game
+    let strength = st
+        .game
         .ruleset()
         .strength_attribute
         .clone()
@@ -581,29 +638,26 @@ pub fn statement_pdf(
         rows,
         "Armies and fleets",
     );
+}
 
-    // Characters.
+/// The team's characters and those of its states.
+fn write_characters(sheet: &mut Sheet, st: &Statement) {
     sheet.heading("Characters");
-    let mut chars: Vec<&CounterState> = team_spec
+    let mut chars: Vec<&CounterState> = st
+        .team
         .characters
         .iter()
-        .filter_map(|id| at_end.counters.get(id))
+        .filter_map(|id| st.at_end.counters.get(id))
         .collect();
-    for l in &ledgers {
+    for l in st.ledgers {
         for c in &l.characters {
             if !chars.iter().any(|x| x.id == c.id)
-                && let Some(cs) = at_end.counters.get(&c.id)
+                && let Some(cs) = st.at_end.counters.get(&c.id)
             {
                 chars.push(cs);
             }
         }
     }
-    let name_of = |id: &str| -> String {
-        at_end
-            .counters
-            .get(id)
-            .map_or_else(|| id.to_string(), |c| c.name.clone())
-    };
     let rows: Vec<Vec<GridCell>> = chars
         .iter()
         .map(|c| {
@@ -612,7 +666,7 @@ pub fn statement_pdf(
                     "?".to_string()
                 } else {
                     match c.attributes.get(k) {
-                        Some(Value::Text(t)) if !t.is_empty() => name_of(t),
+                        Some(Value::Text(t)) if !t.is_empty() => st.name_of(t),
                         other => value_text(other),
                     }
                 }
@@ -636,16 +690,17 @@ pub fn statement_pdf(
         rows,
         "Characters",
     );
+}
 
-    // Resolutions this turn that involved the team's counters.
-    sheet.heading(&format!(
-        "Resolutions involving {} this turn",
-        team_spec.name
-    ));
+/// Resolutions this turn that involved the team's counters, naming the counters as the team
+/// sees them now.
+fn write_team_resolutions(sheet: &mut Sheet, st: &Statement) {
+    let game = st.game;
+    sheet.heading(&format!("Resolutions involving {} this turn", st.team.name));
     let state = game.state();
-    let seen_now = view.at(state);
+    let seen_now = st.view.at(state);
     let mut rows = Vec::new();
-    for e in game.events().iter().filter(|e| e.cursor.turn == turn) {
+    for e in game.events().iter().filter(|e| e.cursor.turn == st.turn) {
         let EventKind::Resolved {
             resolution,
             counters,
@@ -657,7 +712,7 @@ pub fn statement_pdf(
             continue;
         }
         let involved: Vec<&String> = counters.values().flatten().collect();
-        if !involved.iter().any(|id| own.contains(*id)) {
+        if !involved.iter().any(|id| st.own.contains(*id)) {
             continue;
         }
         let shown: Vec<String> = counters
@@ -666,7 +721,7 @@ pub fn statement_pdf(
                 let names: Vec<String> = ids
                     .iter()
                     .filter_map(|id| match seen_now.counter(id) {
-                        Some(c) if c.level >= SightLevel::Identity => Some(name_of(id)),
+                        Some(c) if c.level >= SightLevel::Identity => Some(st.name_of(id)),
                         Some(c) if c.level == SightLevel::Presence => Some(c.label),
                         Some(_) => None,
                         None => Some(id.clone()),
@@ -704,18 +759,22 @@ pub fn statement_pdf(
         rows,
         "Resolutions",
     );
+}
 
-    // Announcements to the team this turn.
-    let said: Vec<Vec<GridCell>> = game
+/// Announcements to the team this turn (nothing when there were none).
+fn write_team_announcements(sheet: &mut Sheet, st: &Statement) {
+    let state = st.game.state();
+    let said: Vec<Vec<GridCell>> = st
+        .game
         .events()
         .iter()
-        .filter(|e| e.cursor.turn == turn && state.effective.contains(&e.seq))
+        .filter(|e| e.cursor.turn == st.turn && state.effective.contains(&e.seq))
         .filter_map(|e| match &e.kind {
             EventKind::Announced {
                 audience: Audience::Team,
                 team: Some(t),
                 text,
-            } if t == team => Some(vec![
+            } if *t == st.team.id => Some(vec![
                 cell(time_of(e)),
                 cell(e.by.clone().unwrap_or_default()),
                 cell(text.clone()),
@@ -727,8 +786,11 @@ pub fn statement_pdf(
         sheet.heading("Announcements to the team");
         sheet.table(&["Time", "By", "Announcement"], said, "Announcements");
     }
+}
 
-    // The next turn's phase ends, from the timetable.
+/// The next turn's phase ends, from the timetable (nothing when it has none).
+fn write_next_turn(sheet: &mut Sheet, st: &Statement) {
+    let (game, turn) = (st.game, st.turn);
     if let Some(next) = game.ruleset().clock().and_then(|c| c.turn(turn + 1))
         && !next.phase_ends.is_empty()
     {
@@ -741,12 +803,6 @@ pub fn statement_pdf(
             .collect();
         sheet.line(Some("Timetable:"), &ends.join(" · "));
     }
-    sheet.writer.space(mm(2.0));
-    sheet.note(
-        "Confidential: this statement shows this team's own states, forces and characters only; \
-         other teams' counters only as far as the rules let a team see them.",
-    );
-    Ok(sheet.finish())
 }
 
 /// The public announcements sheet for a turn.

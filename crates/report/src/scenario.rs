@@ -2,7 +2,9 @@
 //! reinforcements, schedules, victory conditions, special rules and a turn track to tick off.
 
 use umpire_core::game::describe::{and_list, attribute_value_words, attribute_words, side_words};
-use umpire_core::game::scenario::{CounterKind, CounterSpec, Scenario, TextItem};
+use umpire_core::game::scenario::{
+    CounterKind, CounterSpec, MegagameSpec, Position, Scenario, SideSpec, TextItem,
+};
 use umpire_core::rules::Ruleset;
 
 use super::error::ReportError;
@@ -148,110 +150,206 @@ pub fn scenario_pdf(
     side: Option<&str>,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
-    let title = format!("{} — scenario sheet", scenario.title);
-    let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
-    let t = writer.template().clone();
-    let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
-    let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
-    let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
-    let body = TextStyle {
-        size: t.fonts.body,
-        weight: Weight::Regular,
-        colour: ink,
-    };
-    let small = TextStyle {
-        size: t.fonts.subtitle,
-        weight: Weight::Regular,
-        colour: muted,
-    };
-    let heading =
-        |w: &mut Writer, s: &str| w.heading(s, t.fonts.title, accent, t.fonts.table * 6.0);
+    let mut sheet = Sheet::new(scenario, ruleset, side, template)?;
+    sheet.title();
+    sheet.sides();
+    sheet.set_up();
+    sheet.reinforcements();
+    sheet.supply_sources();
+    sheet.regions();
+    sheet.holdings();
+    sheet.capitano_cards();
+    // A megagame's people: the cast (teams, their states and characters, and the players),
+    // the Control roster, and the timetable of the real-time turns.
+    if let Some(mega) = &scenario.megagame {
+        sheet.cast(mega);
+        sheet.control(mega);
+        sheet.timetable();
+    }
+    sheet.schedules();
+    for (title, list) in [
+        ("Victory conditions", &scenario.victory),
+        ("Special rules", &scenario.special_rules),
+        ("Rulings", &scenario.rulings),
+    ] {
+        if !list.is_empty() {
+            sheet.heading(title);
+            items(scenario, &mut sheet.writer, list, sheet.body);
+        }
+    }
+    sheet.turn_track();
+    Ok(sheet.writer.finish())
+}
 
-    writer.paragraph(
-        None,
-        &scenario.title,
-        TextStyle {
-            size: t.fonts.title * 1.5,
-            weight: Weight::Bold,
-            colour: ink,
-        },
-        0.0,
-    );
-    let mut facts = vec![format!("Ruleset {}", ruleset.name)];
-    if let Some(d) = &scenario.date {
-        facts.push(format!("starts {d}"));
-    }
-    facts.push(format!("{} turns", scenario.turns));
-    if let Some(first) = &scenario.first_player {
-        facts.push(format!("first player {}", side_words(scenario, first)));
-    }
-    writer.paragraph(None, &facts.join(" · "), small, 0.0);
-    if let Some(source) = &scenario.source {
-        writer.paragraph(Some("Source:"), source, small, 0.0);
-    }
-    if let Some(map) = &scenario.map {
-        writer.paragraph(Some("Map:"), map, small, 0.0);
-    }
-    if let Some(notes) = &scenario.notes {
-        heading(&mut writer, "Historical note");
-        writer.paragraph(None, notes, body, 0.0);
+/// A scenario sheet being set: what it is of, and its page and styles.
+struct Sheet<'a> {
+    scenario: &'a Scenario,
+    ruleset: &'a Ruleset,
+    /// The one side it is for (None: every side).
+    side: Option<&'a str>,
+    writer: Writer,
+    ink: (f32, f32, f32),
+    accent: (f32, f32, f32),
+    body: TextStyle,
+    small: TextStyle,
+    title_size: f32,
+    table_size: f32,
+}
+
+impl<'a> Sheet<'a> {
+    fn new(
+        scenario: &'a Scenario,
+        ruleset: &'a Ruleset,
+        side: Option<&'a str>,
+        template: Template,
+    ) -> Result<Sheet<'a>, ReportError> {
+        let title = format!("{} — scenario sheet", scenario.title);
+        let writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+        let t = writer.template().clone();
+        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
+        Ok(Sheet {
+            scenario,
+            ruleset,
+            side,
+            writer,
+            ink,
+            accent,
+            body: TextStyle {
+                size: t.fonts.body,
+                weight: Weight::Regular,
+                colour: ink,
+            },
+            small: TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+            title_size: t.fonts.title,
+            table_size: t.fonts.table,
+        })
     }
 
-    heading(&mut writer, "Sides");
-    let sides = Grid {
-        header: vec![vec![
-            text("Side"),
-            text("Army"),
-            text("Capitani"),
-            text("Note"),
-        ]],
-        rows: scenario
+    fn heading(&mut self, s: &str) {
+        self.writer
+            .heading(s, self.title_size, self.accent, self.table_size * 6.0);
+    }
+
+    /// The sides the sheet shows.
+    fn shown_sides(&self) -> Vec<&'a SideSpec> {
+        self.scenario
             .sides
             .iter()
-            .flat_map(|side| {
-                let armies: Vec<_> = scenario
-                    .armies
-                    .iter()
-                    .filter(|a| a.side == side.id)
-                    .collect();
-                if armies.is_empty() {
-                    return vec![vec![text(side.name.clone()), text(""), text(""), text("")]];
-                }
-                armies
-                    .iter()
-                    .map(|a| {
-                        let mut capitani = a.capitani_generali.join(", ");
-                        if let Some(minor) = &a.minor_capitani {
-                            capitani.push_str(&format!("; minor: {minor}"));
-                        }
-                        vec![
-                            text(side.name.clone()),
-                            text(a.name.clone()),
-                            text(capitani),
-                            text(a.note.clone().unwrap_or_default()),
-                        ]
-                    })
-                    .collect()
-            })
-            .collect(),
-        continued: "Sides (continued)".into(),
-    };
-    writer.table(&sides);
+            .filter(|sd| self.side.is_none_or(|x| x == sd.id))
+            .collect()
+    }
 
-    // Set-up: each side's Forces, one line a stack ("Cassano (hex 2832) — Chaumont, Attack:
-    // French Gendarmes 6, Italian Infantry (French service) 6 + 6"), loose counters by place.
-    let lead = TextStyle {
-        size: t.fonts.body,
-        weight: Weight::Bold,
-        colour: ink,
-    };
-    let shown_sides: Vec<&umpire_core::game::scenario::SideSpec> = scenario
-        .sides
-        .iter()
-        .filter(|sd| side.is_none_or(|x| x == sd.id))
-        .collect();
-    if !scenario.counters.is_empty() {
-        heading(&mut writer, "Set-up");
+    /// Whether the sheet shows an army's (or side's) things.
+    fn shown_army(&self, army: &str) -> bool {
+        let scenario = self.scenario;
+        self.side.is_none_or(|x| {
+            scenario.armies.iter().any(|a| a.id == army && a.side == x) || army == x
+        })
+    }
+
+    /// The title, the facts under it, the source and map, and the historical note.
+    fn title(&mut self) {
+        let scenario = self.scenario;
+        self.writer.paragraph(
+            None,
+            &scenario.title,
+            TextStyle {
+                size: self.title_size * 1.5,
+                weight: Weight::Bold,
+                colour: self.ink,
+            },
+            0.0,
+        );
+        let mut facts = vec![format!("Ruleset {}", self.ruleset.name)];
+        if let Some(d) = &scenario.date {
+            facts.push(format!("starts {d}"));
+        }
+        facts.push(format!("{} turns", scenario.turns));
+        if let Some(first) = &scenario.first_player {
+            facts.push(format!("first player {}", side_words(scenario, first)));
+        }
+        self.writer
+            .paragraph(None, &facts.join(" · "), self.small, 0.0);
+        if let Some(source) = &scenario.source {
+            self.writer
+                .paragraph(Some("Source:"), source, self.small, 0.0);
+        }
+        if let Some(map) = &scenario.map {
+            self.writer.paragraph(Some("Map:"), map, self.small, 0.0);
+        }
+        if let Some(notes) = &scenario.notes {
+            self.heading("Historical note");
+            self.writer.paragraph(None, notes, self.body, 0.0);
+        }
+    }
+
+    /// The sides, each army with its Capitani.
+    fn sides(&mut self) {
+        let scenario = self.scenario;
+        self.heading("Sides");
+        let sides = Grid {
+            header: vec![vec![
+                text("Side"),
+                text("Army"),
+                text("Capitani"),
+                text("Note"),
+            ]],
+            rows: scenario
+                .sides
+                .iter()
+                .flat_map(|side| {
+                    let armies: Vec<_> = scenario
+                        .armies
+                        .iter()
+                        .filter(|a| a.side == side.id)
+                        .collect();
+                    if armies.is_empty() {
+                        return vec![vec![text(side.name.clone()), text(""), text(""), text("")]];
+                    }
+                    armies
+                        .iter()
+                        .map(|a| {
+                            let mut capitani = a.capitani_generali.join(", ");
+                            if let Some(minor) = &a.minor_capitani {
+                                capitani.push_str(&format!("; minor: {minor}"));
+                            }
+                            vec![
+                                text(side.name.clone()),
+                                text(a.name.clone()),
+                                text(capitani),
+                                text(a.note.clone().unwrap_or_default()),
+                            ]
+                        })
+                        .collect()
+                })
+                .collect(),
+            continued: "Sides (continued)".into(),
+        };
+        self.writer.table(&sides);
+    }
+
+    /// Set-up: each side's Forces, one line a stack ("Cassano (hex 2832) — Chaumont, Attack:
+    /// French Gendarmes 6, Italian Infantry (French service) 6 + 6"), loose counters by place;
+    /// the counters' notes; what the text leaves to the printed counters.
+    fn set_up(&mut self) {
+        let (scenario, ruleset) = (self.scenario, self.ruleset);
+        if scenario.counters.is_empty() {
+            return;
+        }
+        let lead = TextStyle {
+            weight: Weight::Bold,
+            ..self.body
+        };
+        let (body, small) = (self.body, self.small);
+        let shown_sides = self.shown_sides();
+        self.heading("Set-up");
+        let writer = &mut self.writer;
         for sd in &shown_sides {
             let counters: Vec<&CounterSpec> = scenario
                 .counters
@@ -298,43 +396,19 @@ pub fn scenario_pdf(
         }
     }
 
-    if !scenario.reinforcements.is_empty() || !scenario.conditional_reinforcements.is_empty() {
-        heading(&mut writer, "Reinforcements");
-        // One arrival: its lead ("Turn 3 (May, 1):" or "When …:"), where it enters, then its
-        // stacks, one line each.
-        let arrival = |writer: &mut Writer,
-                       lead: String,
-                       entry: &umpire_core::game::scenario::Position,
-                       note: &Option<String>,
-                       all: &[CounterSpec]| {
-            let counters: Vec<&CounterSpec> = all
-                .iter()
-                .filter(|c| side.is_none_or(|x| x == c.side))
-                .collect();
-            if counters.is_empty() {
-                return;
-            }
-            let mut line = format!("enter at {entry}");
-            if let Some(note) = note {
-                line.push_str(&format!(" — {note}"));
-            }
-            writer.paragraph(Some(&lead), &line, body, 0.0);
-            for (_, stack) in stack_lines(scenario, ruleset, &counters) {
-                writer.paragraph(None, &stack, body, mm(3.0));
-            }
-        };
+    /// Reinforcements: each arrival by turn or by the rule that brings it.
+    fn reinforcements(&mut self) {
+        let scenario = self.scenario;
+        if scenario.reinforcements.is_empty() && scenario.conditional_reinforcements.is_empty() {
+            return;
+        }
+        self.heading("Reinforcements");
         for r in &scenario.reinforcements {
             let turn = scenario.turn_label(r.turn).map_or_else(
                 || format!("Turn {}", r.turn),
                 |l| format!("Turn {} ({l})", r.turn),
             );
-            arrival(
-                &mut writer,
-                format!("{turn}:"),
-                &r.entry,
-                &r.note,
-                &r.counters,
-            );
+            self.arrival(format!("{turn}:"), &r.entry, &r.note, &r.counters);
         }
         for r in &scenario.conditional_reinforcements {
             let rule = scenario
@@ -342,127 +416,161 @@ pub fn scenario_pdf(
                 .iter()
                 .find(|s| s.id == r.rule)
                 .map_or_else(|| r.rule.clone(), |s| s.title.clone());
-            arrival(
-                &mut writer,
-                format!("When {rule}:"),
-                &r.entry,
-                &r.note,
-                &r.counters,
-            );
+            self.arrival(format!("When {rule}:"), &r.entry, &r.note, &r.counters);
         }
     }
 
-    // Supply sources, regions, holdings at start and Capitano cards: what the victory
-    // conditions and the set-up depend on.
-    let shown_army = |army: &str| {
-        side.is_none_or(|x| {
-            scenario.armies.iter().any(|a| a.id == army && a.side == x) || army == x
-        })
-    };
-    // One line per army and note: "French: hex 1227, hex 1527 … — +30 hexes to the LOC".
-    let mut grouped: Vec<(String, String, Vec<String>)> = Vec::new();
-    for s in scenario
-        .supply_sources
-        .iter()
-        .filter(|s| shown_army(&s.army))
-    {
-        let army = side_words(scenario, &s.army);
-        let note = s.note.clone().unwrap_or_default();
-        let at = match &s.label {
-            Some(l) => format!("{} ({l})", s.position),
-            None => s.position.to_string(),
-        };
-        match grouped
-            .iter_mut()
-            .find(|(a, n, _)| *a == army && *n == note)
-        {
-            Some((_, _, list)) => list.push(at),
-            None => grouped.push((army, note, vec![at])),
-        }
-    }
-    let supplies: Vec<String> = grouped
-        .into_iter()
-        .map(|(army, note, list)| {
-            if note.is_empty() {
-                format!("{army}: {}", list.join(", "))
-            } else {
-                format!("{army}: {} — {note}", list.join(", "))
-            }
-        })
-        .collect();
-    if !supplies.is_empty() {
-        heading(&mut writer, "Supply sources");
-        for l in supplies {
-            writer.paragraph(None, &l, body, 0.0);
-        }
-    }
-    if !scenario.regions.is_empty() {
-        heading(&mut writer, "Regions");
-        let line: Vec<String> = scenario
-            .regions
+    /// One arrival: its lead ("Turn 3 (May, 1):" or "When …:"), where it enters, then its
+    /// stacks, one line each.
+    fn arrival(
+        &mut self,
+        lead: String,
+        entry: &Position,
+        note: &Option<String>,
+        all: &[CounterSpec],
+    ) {
+        let counters: Vec<&CounterSpec> = all
             .iter()
-            .map(|r| {
-                let mut s = format!("{} {}", r.region, r.alignment);
-                if let Some(alt) = &r.alternative {
-                    s.push_str(&format!(" (or {alt})"));
+            .filter(|c| self.side.is_none_or(|x| x == c.side))
+            .collect();
+        if counters.is_empty() {
+            return;
+        }
+        let mut line = format!("enter at {entry}");
+        if let Some(note) = note {
+            line.push_str(&format!(" — {note}"));
+        }
+        self.writer.paragraph(Some(&lead), &line, self.body, 0.0);
+        for (_, stack) in stack_lines(self.scenario, self.ruleset, &counters) {
+            self.writer.paragraph(None, &stack, self.body, mm(3.0));
+        }
+    }
+
+    /// Supply sources, one line per army and note: "French: hex 1227, hex 1527 … — +30 hexes
+    /// to the LOC" (what the victory conditions and the set-up depend on, as the regions,
+    /// holdings and Capitano cards are).
+    fn supply_sources(&mut self) {
+        let scenario = self.scenario;
+        let mut grouped: Vec<(String, String, Vec<String>)> = Vec::new();
+        for s in scenario
+            .supply_sources
+            .iter()
+            .filter(|s| self.shown_army(&s.army))
+        {
+            let army = side_words(scenario, &s.army);
+            let note = s.note.clone().unwrap_or_default();
+            let at = match &s.label {
+                Some(l) => format!("{} ({l})", s.position),
+                None => s.position.to_string(),
+            };
+            match grouped
+                .iter_mut()
+                .find(|(a, n, _)| *a == army && *n == note)
+            {
+                Some((_, _, list)) => list.push(at),
+                None => grouped.push((army, note, vec![at])),
+            }
+        }
+        let supplies: Vec<String> = grouped
+            .into_iter()
+            .map(|(army, note, list)| {
+                if note.is_empty() {
+                    format!("{army}: {}", list.join(", "))
+                } else {
+                    format!("{army}: {} — {note}", list.join(", "))
                 }
-                if let Some(n) = &r.note {
-                    s.push_str(&format!(" — {n}"));
-                }
-                s
             })
             .collect();
-        writer.paragraph(None, &line.join("; "), body, 0.0);
-    }
-    if !scenario.holdings.is_empty() {
-        heading(&mut writer, "Holdings at start");
-        for h in &scenario.holdings {
-            writer.paragraph(
-                None,
-                &format!(
-                    "{} ({}): {} — {}",
-                    h.place,
-                    h.position,
-                    side_words(scenario, &h.side),
-                    h.status
-                ),
-                body,
-                0.0,
-            );
-        }
-    }
-    let cards: Vec<&umpire_core::game::scenario::CapitanoCard> = scenario
-        .capitano_cards
-        .iter()
-        .filter(|c| shown_army(&c.army))
-        .collect();
-    if !cards.is_empty() {
-        heading(&mut writer, "Capitano cards");
-        let mut armies: Vec<&str> = Vec::new();
-        for c in &cards {
-            if !armies.contains(&c.army.as_str()) {
-                armies.push(&c.army);
+        if !supplies.is_empty() {
+            self.heading("Supply sources");
+            for l in supplies {
+                self.writer.paragraph(None, &l, self.body, 0.0);
             }
-        }
-        for army in armies {
-            let list: Vec<String> = cards
-                .iter()
-                .filter(|c| c.army == army)
-                .map(|c| format!("{} (card {})", c.name, c.card))
-                .collect();
-            writer.paragraph(
-                Some(&format!("{}:", side_words(scenario, army))),
-                &list.join(", "),
-                body,
-                0.0,
-            );
         }
     }
 
-    // A megagame's people: the cast (teams, their states and characters, and the players),
-    // the Control roster, and the timetable of the real-time turns.
-    if let Some(mega) = &scenario.megagame {
-        heading(&mut writer, "Cast");
+    /// The regions' alignments at the start.
+    fn regions(&mut self) {
+        let scenario = self.scenario;
+        if !scenario.regions.is_empty() {
+            self.heading("Regions");
+            let line: Vec<String> = scenario
+                .regions
+                .iter()
+                .map(|r| {
+                    let mut s = format!("{} {}", r.region, r.alignment);
+                    if let Some(alt) = &r.alternative {
+                        s.push_str(&format!(" (or {alt})"));
+                    }
+                    if let Some(n) = &r.note {
+                        s.push_str(&format!(" — {n}"));
+                    }
+                    s
+                })
+                .collect();
+            self.writer
+                .paragraph(None, &line.join("; "), self.body, 0.0);
+        }
+    }
+
+    /// The holdings at the start.
+    fn holdings(&mut self) {
+        let scenario = self.scenario;
+        if !scenario.holdings.is_empty() {
+            self.heading("Holdings at start");
+            for h in &scenario.holdings {
+                self.writer.paragraph(
+                    None,
+                    &format!(
+                        "{} ({}): {} — {}",
+                        h.place,
+                        h.position,
+                        side_words(scenario, &h.side),
+                        h.status
+                    ),
+                    self.body,
+                    0.0,
+                );
+            }
+        }
+    }
+
+    /// The Capitano cards, by army.
+    fn capitano_cards(&mut self) {
+        let scenario = self.scenario;
+        let cards: Vec<&umpire_core::game::scenario::CapitanoCard> = scenario
+            .capitano_cards
+            .iter()
+            .filter(|c| self.shown_army(&c.army))
+            .collect();
+        if !cards.is_empty() {
+            self.heading("Capitano cards");
+            let mut armies: Vec<&str> = Vec::new();
+            for c in &cards {
+                if !armies.contains(&c.army.as_str()) {
+                    armies.push(&c.army);
+                }
+            }
+            for army in armies {
+                let list: Vec<String> = cards
+                    .iter()
+                    .filter(|c| c.army == army)
+                    .map(|c| format!("{} (card {})", c.name, c.card))
+                    .collect();
+                self.writer.paragraph(
+                    Some(&format!("{}:", side_words(scenario, army))),
+                    &list.join(", "),
+                    self.body,
+                    0.0,
+                );
+            }
+        }
+    }
+
+    /// A megagame's cast: each team's states, characters and players.
+    fn cast(&mut self, mega: &MegagameSpec) {
+        let scenario = self.scenario;
+        self.heading("Cast");
         let name_of = |id: &str| {
             scenario
                 .counters
@@ -470,7 +578,7 @@ pub fn scenario_pdf(
                 .find(|c| c.id == id)
                 .map_or_else(|| id.replace(['_', '-'], " "), |c| c.name.clone())
         };
-        for sd in &shown_sides {
+        for sd in self.shown_sides() {
             let states: Vec<String> = mega
                 .states
                 .iter()
@@ -512,11 +620,20 @@ pub fn scenario_pdf(
                 line.push(format!("players: {}", players.join("; ")));
             }
             if !line.is_empty() {
-                writer.paragraph(Some(&format!("{}:", sd.name)), &line.join(" — "), body, 0.0);
+                self.writer.paragraph(
+                    Some(&format!("{}:", sd.name)),
+                    &line.join(" — "),
+                    self.body,
+                    0.0,
+                );
             }
         }
+    }
+
+    /// A megagame's Control roster.
+    fn control(&mut self, mega: &MegagameSpec) {
         if !mega.umpires.is_empty() {
-            heading(&mut writer, "Control");
+            self.heading("Control");
             for u in &mega.umpires {
                 let table = u
                     .table
@@ -538,11 +655,20 @@ pub fn scenario_pdf(
                 } else {
                     table
                 };
-                writer.paragraph(None, &format!("{}{role}{table}{note}", u.name), body, 0.0);
+                self.writer.paragraph(
+                    None,
+                    &format!("{}{role}{table}{note}", u.name),
+                    self.body,
+                    0.0,
+                );
             }
         }
-        if let Some(clock) = ruleset.clock() {
-            heading(&mut writer, "Timetable");
+    }
+
+    /// A megagame's timetable of the real-time turns, from the ruleset's clock.
+    fn timetable(&mut self) {
+        if let Some(clock) = self.ruleset.clock() {
+            self.heading("Timetable");
             for turn in &clock.turns {
                 let mut line = format!("Turn {}", turn.turn);
                 if let Some(y) = &turn.years {
@@ -551,86 +677,80 @@ pub fn scenario_pdf(
                 if let Some(s) = &turn.starts {
                     line.push_str(&format!(", starts {s}"));
                 }
-                writer.paragraph(None, &line, body, 0.0);
+                self.writer.paragraph(None, &line, self.body, 0.0);
             }
         }
     }
 
-    if !scenario.schedules.is_empty() {
-        heading(&mut writer, "Schedules");
-        let grid = Grid {
-            header: vec![vec![
-                text("Schedule"),
-                text("Side"),
-                text("Turns"),
-                text("Note"),
-            ]],
-            rows: scenario
-                .schedules
-                .iter()
-                .map(|s| {
-                    let turns = if s.amounts.is_empty() {
-                        s.turns
-                            .iter()
-                            .map(u32::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    } else {
-                        s.amounts
-                            .iter()
-                            .map(|(t, a)| format!("{t}: {a}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    };
-                    vec![
-                        text(s.name.clone()),
-                        text(
-                            s.side
-                                .as_ref()
-                                .map_or_else(String::new, |x| side_words(scenario, x)),
-                        ),
-                        text(turns),
-                        text(s.note.clone().unwrap_or_default()),
-                    ]
-                })
-                .collect(),
-            continued: "Schedules (continued)".into(),
-        };
-        writer.table(&grid);
+    /// The schedules (amounts credited by turn).
+    fn schedules(&mut self) {
+        let scenario = self.scenario;
+        if !scenario.schedules.is_empty() {
+            self.heading("Schedules");
+            let grid = Grid {
+                header: vec![vec![
+                    text("Schedule"),
+                    text("Side"),
+                    text("Turns"),
+                    text("Note"),
+                ]],
+                rows: scenario
+                    .schedules
+                    .iter()
+                    .map(|s| {
+                        let turns = if s.amounts.is_empty() {
+                            s.turns
+                                .iter()
+                                .map(u32::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        } else {
+                            s.amounts
+                                .iter()
+                                .map(|(t, a)| format!("{t}: {a}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        };
+                        vec![
+                            text(s.name.clone()),
+                            text(
+                                s.side
+                                    .as_ref()
+                                    .map_or_else(String::new, |x| side_words(scenario, x)),
+                            ),
+                            text(turns),
+                            text(s.note.clone().unwrap_or_default()),
+                        ]
+                    })
+                    .collect(),
+                continued: "Schedules (continued)".into(),
+            };
+            self.writer.table(&grid);
+        }
     }
 
-    if !scenario.victory.is_empty() {
-        heading(&mut writer, "Victory conditions");
-        items(scenario, &mut writer, &scenario.victory, body);
+    /// A turn track to tick off, ten turns a row.
+    fn turn_track(&mut self) {
+        let scenario = self.scenario;
+        self.heading("Turn track");
+        let turns: Vec<u32> = (1..=scenario.turns).collect();
+        for chunk in turns.chunks(10) {
+            let mut header = vec![text("Turn")];
+            header.extend(chunk.iter().map(|t| {
+                text(
+                    scenario
+                        .turn_label(*t)
+                        .map_or_else(|| t.to_string(), |l| format!("{t}\n{l}")),
+                )
+            }));
+            let mut row = vec![text("Done")];
+            row.extend(chunk.iter().map(|_| GridCell::Blank));
+            self.writer.table(&Grid {
+                header: vec![header],
+                rows: vec![row],
+                continued: "Turn track (continued)".into(),
+            });
+            self.writer.space(mm(2.0));
+        }
     }
-    if !scenario.special_rules.is_empty() {
-        heading(&mut writer, "Special rules");
-        items(scenario, &mut writer, &scenario.special_rules, body);
-    }
-    if !scenario.rulings.is_empty() {
-        heading(&mut writer, "Rulings");
-        items(scenario, &mut writer, &scenario.rulings, body);
-    }
-
-    heading(&mut writer, "Turn track");
-    let turns: Vec<u32> = (1..=scenario.turns).collect();
-    for chunk in turns.chunks(10) {
-        let mut header = vec![text("Turn")];
-        header.extend(chunk.iter().map(|t| {
-            text(
-                scenario
-                    .turn_label(*t)
-                    .map_or_else(|| t.to_string(), |l| format!("{t}\n{l}")),
-            )
-        }));
-        let mut row = vec![text("Done")];
-        row.extend(chunk.iter().map(|_| GridCell::Blank));
-        writer.table(&Grid {
-            header: vec![header],
-            rows: vec![row],
-            continued: "Turn track (continued)".into(),
-        });
-        writer.space(mm(2.0));
-    }
-    Ok(writer.finish())
 }

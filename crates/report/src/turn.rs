@@ -6,11 +6,14 @@
 
 use chrono::{DateTime, Local};
 
+use std::collections::BTreeMap;
+
 use umpire_core::game::describe::Words;
 use umpire_core::game::event::Event;
-use umpire_core::game::state::replay;
-use umpire_core::game::visibility::SideView;
-use umpire_core::game::{Game, GameState};
+use umpire_core::game::scenario::{CounterKind, Position};
+use umpire_core::game::visibility::{EntrySight, SideView};
+use umpire_core::game::{Game, GameState, Timeline};
+use umpire_core::rules::Value;
 
 use super::error::ReportError;
 use super::font::Weight;
@@ -63,39 +66,117 @@ pub fn turn_report_pdf(
     options: &ReportOptions,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    // The journal folded once, for every section (and for a second setting, smaller).
+    let timeline = game.timeline().map_err(ReportError::Layout)?;
+    // What the side may see, judged entry by entry over the whole journal.
+    let side_view = match options.side.as_deref() {
+        Some(s) => {
+            Some(SideView::new(game.ruleset(), game.scenario(), s).map_err(ReportError::Layout)?)
+        }
+        None => None,
+    };
+    let sights = match &side_view {
+        Some(v) => Some(v.sights(&timeline).map_err(ReportError::Layout)?),
+        None => None,
+    };
+    let report = Report {
+        game,
+        options,
+        timeline: &timeline,
+        side_view: side_view.as_ref(),
+        sights: sights.as_deref(),
+        span: span_words(game, options.turn),
+        view: view_words(game, options.side.as_deref()),
+    };
     // A report that spills a few lines onto a last page is set a little smaller instead.
-    super::pdf::without_a_stray_page(&template, 0.9, |t| set_report(game, options, t))
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_report(&report, t))
 }
 
-fn set_report(
-    game: &Game,
-    options: &ReportOptions,
-    template: Template,
-) -> Result<Writer, ReportError> {
-    let scenario = game.scenario();
-    let side = options.side.as_deref();
-    let span = options.turn.map_or_else(
+/// What every section of a turn report reads.
+struct Report<'a> {
+    game: &'a Game,
+    options: &'a ReportOptions,
+    /// The journal, folded once.
+    timeline: &'a Timeline<'a>,
+    /// The side whose report it is (None: the umpire's).
+    side_view: Option<&'a SideView<'a>>,
+    /// What that side sees of each entry.
+    sights: Option<&'a [EntrySight]>,
+    /// "turn 3 (May 1809)" or "whole game".
+    span: String,
+    /// "umpire's report" or "report for …".
+    view: String,
+}
+
+/// The span in words: one turn with its date, or the whole game.
+fn span_words(game: &Game, turn: Option<u32>) -> String {
+    turn.map_or_else(
         || "whole game".to_string(),
         |t| {
-            let date = scenario
+            let date = game
+                .scenario()
                 .calendar
                 .get((t as usize).saturating_sub(1))
                 .map_or_else(String::new, |d| format!(" ({d})"));
             format!("turn {t}{date}")
         },
-    );
-    let view = side.map_or_else(
+    )
+}
+
+/// Whose report it is, in words.
+fn view_words(game: &Game, side: Option<&str>) -> String {
+    side.map_or_else(
         || "umpire's report".to_string(),
         |s| {
             format!(
                 "report for {}",
-                umpire_core::game::describe::side_words(scenario, s)
+                umpire_core::game::describe::side_words(game.scenario(), s)
             )
         },
+    )
+}
+
+/// The template's inks and the report's text styles.
+struct Palette {
+    ink: (f32, f32, f32),
+    accent: (f32, f32, f32),
+    /// The facts under the title.
+    small: TextStyle,
+}
+
+impl Palette {
+    fn of(t: &Template) -> Palette {
+        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+        Palette {
+            ink,
+            accent: parse_colour(&t.colours.title_fill).unwrap_or(ink),
+            small: TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+        }
+    }
+
+    fn style(&self, size: f32, weight: Weight) -> TextStyle {
+        TextStyle {
+            size,
+            weight,
+            colour: self.ink,
+        }
+    }
+}
+
+fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError> {
+    let title = format!(
+        "{} — {} — {}",
+        report.game.scenario().title,
+        report.span,
+        report.view
     );
-    let title = format!("{} — {span} — {view}", scenario.title);
     // The journal's head on every page: what a reader checks the journal against.
-    let head = game.head();
+    let head = report.game.head();
     let footer = format!(
         "Umpire · {title} · journal {} entries, head {}",
         head.entries,
@@ -103,32 +184,54 @@ fn set_report(
     );
     let mut writer = Writer::new(&title, &footer, template)?;
     let t = writer.template().clone();
-    let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
-    let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
-    let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
-    let small = TextStyle {
-        size: t.fonts.subtitle,
-        weight: Weight::Regular,
-        colour: muted,
+    let palette = Palette::of(&t);
+    write_title(&mut writer, report, &t, &palette);
+    // Whose view this is, said before anything in it.
+    if let Some(v) = report.side_view {
+        writer.paragraph(None, &sight_note(v), palette.small, 0.0);
+    }
+    // The span's entries as an after-action report, grouped by phase.
+    let styles = super::after_action::Styles {
+        body: palette.style(t.fonts.body, Weight::Regular),
+        lead: palette.style(t.fonts.body, Weight::Bold),
+        small: palette.style(t.fonts.table, Weight::Regular),
+        heading_size: t.fonts.title,
+        accent: palette.accent,
+        keep: t.fonts.table * 6.0,
     };
+    super::after_action::write_entries(
+        &mut writer,
+        report.game,
+        report.timeline,
+        report.options.turn,
+        report.sights,
+        &styles,
+    )?;
+    write_forces(&mut writer, report, &t, &palette)?;
+    Ok(writer)
+}
+
+/// The title, the facts under it, and the journal's head to check it against.
+fn write_title(writer: &mut Writer, report: &Report, t: &Template, palette: &Palette) {
+    let game = report.game;
     writer.paragraph(
         None,
-        &scenario.title,
-        TextStyle {
-            size: t.fonts.title * 1.4,
-            weight: Weight::Bold,
-            colour: ink,
-        },
+        &game.scenario().title,
+        palette.style(t.fonts.title * 1.4, Weight::Bold),
         0.0,
     );
     let facts = [
         format!("Ruleset {}", game.ruleset().name),
-        span.clone(),
-        view.clone(),
-        format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
+        report.span.clone(),
+        report.view.clone(),
+        format!(
+            "printed {}",
+            report.options.printed_at.format("%Y-%m-%d %H:%M")
+        ),
     ];
-    writer.paragraph(None, &facts.join(" · "), small, 0.0);
+    writer.paragraph(None, &facts.join(" · "), palette.small, 0.0);
     // What a player keeps to check later that this journal was not rewritten.
+    let head = game.head();
     writer.paragraph(
         None,
         &format!(
@@ -138,175 +241,146 @@ fn set_report(
             game.seed_statement(),
             head.token()
         ),
-        small,
+        palette.small,
         0.0,
     );
+}
 
-    // What the side may see, judged entry by entry over the whole journal.
-    let side_view = match side {
-        Some(s) => Some(SideView::new(game.ruleset(), scenario, s).map_err(ReportError::Layout)?),
-        None => None,
-    };
-    let sights = match &side_view {
-        Some(v) => Some(v.journal(game.events()).map_err(ReportError::Layout)?),
-        None => None,
-    };
-    // Whose view this is, said before anything in it.
-    if let Some(v) = &side_view {
-        writer.paragraph(None, &sight_note(v), small, 0.0);
+/// A counter as the Forces section lists it: (side, whether the reader's own, place, "name
+/// strength [statuses]").
+type Listed = (String, bool, String, String);
+
+/// A counter's strength, where the ruleset names a strength attribute and it is a number.
+fn strength_of(game: &Game, attributes: &BTreeMap<String, Value>) -> Option<i64> {
+    game.ruleset()
+        .strength_attribute
+        .as_ref()
+        .and_then(|a| attributes.get(a))
+        .and_then(|v| match v {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+}
+
+/// "name: strength [statuses]" (a marker's values in words where it has no strength).
+fn counter_entry(
+    game: &Game,
+    words: &Words,
+    name: &str,
+    attributes: &BTreeMap<String, Value>,
+    marker: bool,
+    statuses: &[String],
+) -> String {
+    let mut s = name.to_string();
+    if let Some(n) = strength_of(game, attributes) {
+        s.push_str(&format!(": {n}"));
+    } else if marker {
+        let values: Vec<String> = attributes
+            .iter()
+            .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
+            .collect();
+        if !values.is_empty() {
+            s.push_str(&format!(": {}", values.join(", ")));
+        }
     }
-    // The span's entries as an after-action report, grouped by phase.
-    let styles = super::after_action::Styles {
-        body: TextStyle {
-            size: t.fonts.body,
-            weight: Weight::Regular,
-            colour: ink,
-        },
-        lead: TextStyle {
-            size: t.fonts.body,
-            weight: Weight::Bold,
-            colour: ink,
-        },
-        small: TextStyle {
-            size: t.fonts.table,
-            weight: Weight::Regular,
-            colour: ink,
-        },
-        heading_size: t.fonts.title,
-        accent,
-        keep: t.fonts.table * 6.0,
-    };
-    super::after_action::write_entries(
-        &mut writer,
-        game,
-        options.turn,
-        sights.as_deref(),
-        &styles,
-    )?;
+    if !statuses.is_empty() {
+        s.push_str(&format!(" [{}]", statuses.join(", ")));
+    }
+    s
+}
 
-    // The state at the end of the span.
-    let last = options.turn.map_or(game.events().len(), |turn| {
-        game.events()
-            .iter()
-            .rposition(|e| e.cursor.turn <= turn)
-            .map_or(0, |i| i + 1)
-    });
-    let at_end = replay(scenario, &game.events()[..last]).map_err(ReportError::Layout)?;
-    let words = Words::at(game, &at_end);
-    // Where the span began, for each side's losses.
-    let first = options.turn.map_or(0, |turn| {
-        game.events()
-            .iter()
-            .position(|e| e.cursor.turn >= turn)
-            .unwrap_or(game.events().len())
-    });
-    let at_start = replay(scenario, &game.events()[..first]).map_err(ReportError::Layout)?;
-    writer.heading(
-        &format!("Forces at the end of {span}"),
-        t.fonts.title,
-        accent,
-        t.fonts.table * 6.0,
-    );
-    // Every counter the reader may see, as (side, place, "name strength [statuses]").
-    let strength = game.ruleset().strength_attribute.clone();
-    let sp = |attributes: &std::collections::BTreeMap<String, umpire_core::rules::Value>| {
-        strength
-            .as_ref()
-            .and_then(|a| attributes.get(a))
-            .and_then(|v| match v {
-                umpire_core::rules::Value::Int(n) => Some(*n),
-                _ => None,
-            })
-    };
-    let entry = |name: &str,
-                 attributes: &std::collections::BTreeMap<String, umpire_core::rules::Value>,
-                 marker: bool,
-                 statuses: &[String]| {
-        let mut s = name.to_string();
-        if let Some(n) = sp(attributes) {
-            s.push_str(&format!(": {n}"));
-        } else if marker {
-            let values: Vec<String> = attributes
-                .iter()
-                .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
-                .collect();
-            if !values.is_empty() {
-                s.push_str(&format!(": {}", values.join(", ")));
-            }
-        }
-        if !statuses.is_empty() {
-            s.push_str(&format!(" [{}]", statuses.join(", ")));
-        }
-        s
-    };
-    let place = |removed: &Option<String>, position: &umpire_core::game::scenario::Position| {
-        match removed {
-            Some(r) => format!("removed ({r})"),
-            None => position.to_string(),
-        }
-    };
-    let mut seen: Vec<(String, bool, String, String)> = Vec::new();
-    match &side_view {
+fn place(removed: &Option<String>, position: &Position) -> String {
+    match removed {
+        Some(r) => format!("removed ({r})"),
+        None => position.to_string(),
+    }
+}
+
+/// Every counter the reader may see at the end of the span.
+fn forces_seen(report: &Report, at_end: &GameState, words: &Words) -> Vec<Listed> {
+    let game = report.game;
+    let mut seen: Vec<Listed> = Vec::new();
+    match report.side_view {
         None => {
             for c in at_end.counters.values() {
                 let statuses: Vec<String> = c.statuses.iter().cloned().collect();
-                let marker = c.kind == umpire_core::game::scenario::CounterKind::Marker;
+                let marker = c.kind == CounterKind::Marker;
                 seen.push((
                     c.side.clone(),
                     true,
                     place(&c.removed, &c.position),
-                    entry(&c.name, &c.attributes, marker, &statuses),
+                    counter_entry(game, words, &c.name, &c.attributes, marker, &statuses),
                 ));
             }
         }
         Some(v) => {
-            for c in v.at(&at_end).counters() {
-                let marker = c.kind == Some(umpire_core::game::scenario::CounterKind::Marker);
+            for c in v.at(at_end).counters() {
+                let marker = c.kind == Some(CounterKind::Marker);
                 seen.push((
                     c.side.clone(),
                     c.own,
                     place(&c.removed, &c.position),
-                    entry(&c.label, &c.attributes, marker, &c.statuses),
+                    counter_entry(game, words, &c.label, &c.attributes, marker, &c.statuses),
                 ));
             }
         }
     }
-    // Each side: its losses over the span (its own only, in a side's report), then its
-    // counters place by place.
-    let mut sides: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
+    seen
+}
+
+/// The Forces at the end of the span: each side, its losses over the span (its own only, in a
+/// side's report), then its counters place by place.
+fn write_forces(
+    writer: &mut Writer,
+    report: &Report,
+    t: &Template,
+    palette: &Palette,
+) -> Result<(), ReportError> {
+    let (game, timeline) = (report.game, report.timeline);
+    // The state at the end of the span, and where the span began (for each side's losses).
+    let last = report
+        .options
+        .turn
+        .map_or(timeline.len(), |turn| timeline.end_of_turn(turn));
+    let at_end = timeline.state_at(last).map_err(ReportError::Layout)?;
+    let first = report
+        .options
+        .turn
+        .map_or(0, |turn| timeline.start_of_turn(turn));
+    let at_start = timeline.state_at(first).map_err(ReportError::Layout)?;
+    let words = Words::at(game, &at_end);
+    writer.heading(
+        &format!("Forces at the end of {}", report.span),
+        t.fonts.title,
+        palette.accent,
+        t.fonts.table * 6.0,
+    );
+    let seen = forces_seen(report, &at_end, &words);
+    let mut sides: Vec<String> = game.scenario().sides.iter().map(|s| s.id.clone()).collect();
     for (side, ..) in &seen {
         if !sides.contains(side) {
             sides.push(side.clone());
         }
     }
-    let total = |state: &umpire_core::game::GameState, side: &str| -> i64 {
+    let total = |state: &GameState, side: &str| -> i64 {
         state
             .counters
             .values()
             .filter(|c| c.side == side && c.removed.is_none())
-            .filter_map(|c| sp(&c.attributes))
+            .filter_map(|c| strength_of(game, &c.attributes))
             .sum()
     };
-    let lead = TextStyle {
-        size: t.fonts.body,
-        weight: Weight::Bold,
-        colour: ink,
-    };
-    let body = TextStyle {
-        size: t.fonts.table,
-        weight: Weight::Regular,
-        colour: ink,
-    };
+    let lead = palette.style(t.fonts.body, Weight::Bold);
+    let body = palette.style(t.fonts.table, Weight::Regular);
     for side_id in &sides {
-        let rows: Vec<&(String, bool, String, String)> =
-            seen.iter().filter(|(s, ..)| s == side_id).collect();
+        let rows: Vec<&Listed> = seen.iter().filter(|(s, ..)| s == side_id).collect();
         if rows.is_empty() {
             continue;
         }
         let own = rows.iter().all(|(_, own, ..)| *own);
         writer.ensure(t.fonts.body * 4.0);
         let mut head = words.side(side_id);
-        if let Some(a) = strength.as_ref().filter(|_| own) {
+        if let Some(a) = game.ruleset().strength_attribute.as_ref().filter(|_| own) {
             let (before, after) = (total(&at_start, side_id), total(&at_end, side_id));
             let label = words.attribute(a);
             head.push_str(&match before - after {
@@ -329,7 +403,7 @@ fn set_report(
         }
         writer.space(mm(1.0));
     }
-    Ok(writer)
+    Ok(())
 }
 
 /// The opening note of a side's report: what it shows, and the rules that decide it.

@@ -5,7 +5,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use umpire_core::game::Game;
 use umpire_core::game::describe::Words;
-use umpire_core::game::visibility::{SideView, Sight};
+use umpire_core::game::visibility::{CounterSight, EntrySight, SideView, Sight};
 use umpire_core::game::words::{attribute_words, position_words, status_words};
 
 /// Who a page is for.
@@ -166,7 +166,6 @@ fn odds_words(game: &Game, e: &umpire_core::game::Event, cache: &mut OddsCache) 
 }
 
 fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> Markup {
-    let status = game.status();
     let scenario = game.scenario();
     let ruleset = game.ruleset();
     let view = match audience {
@@ -176,72 +175,74 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
     let Some(view) = view else {
         return html! { p { "This side is not in the game." } };
     };
-    let words = Words::of(game);
-    let sights = view.journal(game.events()).unwrap_or_default();
-    // The side's own numbers: no gap counts the entries it may not see.
-    let numbers = umpire_core::game::visibility::side_numbers(&sights, game.events());
-    let num = |seq: u64| {
-        numbers
+    // What the side sees of each entry, judged along the journal's timeline.
+    let sights = game
+        .timeline()
+        .and_then(|timeline| view.sights(&timeline))
+        .unwrap_or_default();
+    let numbering = Numbering::new(game, &sights);
+    html! {
+        (header_part(game, audience, token, &view))
+        // A megagame team: its states' statements, the treasury and debt line by line.
+        @if let Audience::Side(team) = audience {
+            (statements_part(game, team))
+        }
+        (gazette_part(game, &numbering))
+        (journal_part(game, &sights, &numbering, odds))
+        (counters_part(game, audience, &view))
+        p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
+    }
+}
+
+/// The side's own numbers for the entries it sees: no gap counts the entries it may not see.
+struct Numbering {
+    numbers: std::collections::BTreeMap<u64, u64>,
+    /// Steps, unnumbered, counted among the steps.
+    steps: std::collections::BTreeMap<u64, usize>,
+}
+
+impl Numbering {
+    fn new(game: &Game, sights: &[EntrySight]) -> Numbering {
+        let numbers = umpire_core::game::visibility::side_numbers(sights, game.events());
+        let steps = sights
+            .iter()
+            .filter(|s| s.sight.seen() && !numbers.contains_key(&s.seq))
+            .enumerate()
+            .map(|(k, s)| (s.seq, k + 1))
+            .collect();
+        Numbering { numbers, steps }
+    }
+
+    /// "#3 " (nothing for an entry without a number).
+    fn num(&self, seq: u64) -> String {
+        self.numbers
             .get(&seq)
             .map_or_else(String::new, |n| format!("#{n} "))
-    };
-    // An entry's anchor (kept open across live updates) by the side's number too: the page's
-    // source says no more than its text. Steps, unnumbered, are counted among the steps.
-    let steps: std::collections::BTreeMap<u64, usize> = sights
-        .iter()
-        .filter(|s| s.sight.seen() && !numbers.contains_key(&s.seq))
-        .enumerate()
-        .map(|(k, s)| (s.seq, k + 1))
-        .collect();
-    let anchor = |seq: u64| match (numbers.get(&seq), steps.get(&seq)) {
-        (Some(n), _) => format!("e{n}"),
-        (None, Some(k)) => format!("s{k}"),
-        (None, None) => String::new(),
-    };
-    let seen = view.at(game.state());
-    let mut counters = seen.counters();
-    counters.retain(|c| c.own || matches!(audience, Audience::Public));
-    counters.sort_by(|a, b| a.label.cmp(&b.label));
-    // The side's counters by Force ("Chaumont's Force"), those in none last.
-    let mut groups: Vec<(String, Vec<&umpire_core::game::visibility::CounterSight>)> = Vec::new();
-    for c in &counters {
-        let force = game
-            .state()
-            .counters
-            .get(&c.id)
-            .and_then(|s| s.force.as_deref())
-            .map_or_else(
-                || "Not in a Force".to_string(),
-                |f| umpire_core::game::words::force_words(scenario, f),
-            );
-        match groups.iter_mut().find(|(f, _)| *f == force) {
-            Some((_, members)) => members.push(c),
-            None => groups.push((force, vec![c])),
+    }
+
+    /// An entry's anchor (kept open across live updates) by the side's number too: the page's
+    /// source says no more than its text.
+    fn anchor(&self, seq: u64) -> String {
+        match (self.numbers.get(&seq), self.steps.get(&seq)) {
+            (Some(n), _) => format!("e{n}"),
+            (None, Some(k)) => format!("s{k}"),
+            (None, None) => String::new(),
         }
     }
-    groups.sort_by_key(|(f, _)| (f == "Not in a Force", f.clone()));
-    // The public gazette: what was announced to everyone, newest first.
-    let gazette: Vec<(u64, u32, String)> = game
-        .events()
-        .iter()
-        .filter(|e| game.state().effective.contains(&e.seq))
-        .filter_map(|e| match &e.kind {
-            umpire_core::game::EventKind::Announced {
-                audience: umpire_core::game::event::Audience::Public,
-                text,
-                ..
-            } => Some((e.seq, e.cursor.turn, text.clone())),
-            _ => None,
-        })
-        .rev()
-        .collect();
+}
+
+/// The page's header: the scenario, the turn and step, whose view it is, the phase clock, the
+/// app dice, and a side's links.
+fn header_part(game: &Game, audience: &Audience, token: &str, view: &SideView) -> Markup {
+    let status = game.status();
+    let ruleset = game.ruleset();
     let when = match &status.date {
         Some(date) => format!("Turn {} of {} — {date}", status.turn, status.turns),
         None => format!("Turn {} of {}", status.turn, status.turns),
     };
     html! {
         header {
-            h1 { (scenario.title) }
+            h1 { (game.scenario().title) }
             div .when { (when) }
             div { (status.step.path) }
             div .side { "Seen as: " (view.side_name()) }
@@ -264,36 +265,72 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                 }
             }
         }
-        // A megagame team: its states' statements, the treasury and debt line by line.
-        @if let Audience::Side(team) = audience {
-            @for state in umpire_core::megagame::ledger::ledgers(game).into_iter().filter(|l| l.teams.iter().any(|t| t == team)) {
-                h2 { (state.name) ": the statement" }
-                p {
-                    "Treasury: " (state.treasury().map_or_else(|| "not set yet".to_string(), |t| format!("{t} florins")))
-                    @if let Some(debt) = state.int("national_debt") { " · National debt: " (debt) }
-                }
-                @if !state.history.is_empty() {
-                    table .statement {
-                        tr { th { "Turn" } th { "" } th { "Change" } th { "Balance" } th { "Why" } }
-                        @for line in state.history.iter().rev().take(40) {
-                            tr {
-                                td { (line.turn) }
-                                td { (attribute_words(ruleset, &line.attribute)) }
-                                td .n { @if line.set { "= " } @else { (format!("{:+}", line.delta)) } }
-                                td .n { (line.balance.map_or_else(|| "?".to_string(), |b| b.to_string())) }
-                                td { (line.reason) }
-                            }
+    }
+}
+
+/// A megagame team's states' statements: the treasury and debt line by line.
+fn statements_part(game: &Game, team: &str) -> Markup {
+    let ruleset = game.ruleset();
+    html! {
+        @for state in umpire_core::megagame::ledger::ledgers(game).into_iter().filter(|l| l.teams.iter().any(|t| t == team)) {
+            h2 { (state.name) ": the statement" }
+            p {
+                "Treasury: " (state.treasury().map_or_else(|| "not set yet".to_string(), |t| format!("{t} florins")))
+                @if let Some(debt) = state.int("national_debt") { " · National debt: " (debt) }
+            }
+            @if !state.history.is_empty() {
+                table .statement {
+                    tr { th { "Turn" } th { "" } th { "Change" } th { "Balance" } th { "Why" } }
+                    @for line in state.history.iter().rev().take(40) {
+                        tr {
+                            td { (line.turn) }
+                            td { (attribute_words(ruleset, &line.attribute)) }
+                            td .n { @if line.set { "= " } @else { (format!("{:+}", line.delta)) } }
+                            td .n { (line.balance.map_or_else(|| "?".to_string(), |b| b.to_string())) }
+                            td { (line.reason) }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// The public gazette: what was announced to everyone, newest first.
+fn gazette_part(game: &Game, numbering: &Numbering) -> Markup {
+    let gazette: Vec<(u64, u32, String)> = game
+        .events()
+        .iter()
+        .filter(|e| game.state().effective.contains(&e.seq))
+        .filter_map(|e| match &e.kind {
+            umpire_core::game::EventKind::Announced {
+                audience: umpire_core::game::event::Audience::Public,
+                text,
+                ..
+            } => Some((e.seq, e.cursor.turn, text.clone())),
+            _ => None,
+        })
+        .rev()
+        .collect();
+    html! {
         @if !gazette.is_empty() {
             h2 { "The gazette" }
             @for (seq, turn, text) in &gazette {
-                p { span .n .weak { "Turn " (turn) " · " (num(*seq)) } (text) }
+                p { span .n .weak { "Turn " (turn) " · " (numbering.num(*seq)) } (text) }
             }
         }
+    }
+}
+
+/// The journal as the side sees it, newest first.
+fn journal_part(
+    game: &Game,
+    sights: &[EntrySight],
+    numbering: &Numbering,
+    odds: &mut OddsCache,
+) -> Markup {
+    let words = Words::of(game);
+    html! {
         h2 { "The journal, newest first" }
         // The newest entry the side sees whole is open: its explanation at a glance.
         @let newest = sights.iter().rev().find(|s| s.sight == Sight::Open).map(|s| s.seq);
@@ -301,22 +338,51 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
             @let e = &game.events()[(s.seq - 1) as usize];
             @match &s.sight {
                 Sight::Open => {
-                    details id=(anchor(s.seq)) open[newest == Some(s.seq)] {
-                        summary { span .n { (num(s.seq)) } (words.line(e)) }
+                    details id=(numbering.anchor(s.seq)) open[newest == Some(s.seq)] {
+                        summary { span .n { (numbering.num(s.seq)) } (words.line(e)) }
                         p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
                         @for line in words.detail(e) { p { (line) } }
                         @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
                     }
                 }
                 Sight::Summary(lines) => {
-                    details id=(anchor(s.seq)) {
-                        summary { span .n { (num(s.seq)) } (lines.join(" ")) }
+                    details id=(numbering.anchor(s.seq)) {
+                        summary { span .n { (numbering.num(s.seq)) } (lines.join(" ")) }
                         p .weak { "Only what your side may know of this entry." }
                     }
                 }
                 Sight::Hidden => {}
             }
         }
+    }
+}
+
+/// The side's counters (every counter on the table, for the public) by Force ("Chaumont's
+/// Force"), those in none last.
+fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Markup {
+    let (scenario, ruleset) = (game.scenario(), game.ruleset());
+    let seen = view.at(game.state());
+    let mut counters = seen.counters();
+    counters.retain(|c| c.own || matches!(audience, Audience::Public));
+    counters.sort_by(|a, b| a.label.cmp(&b.label));
+    let mut groups: Vec<(String, Vec<&CounterSight>)> = Vec::new();
+    for c in &counters {
+        let force = game
+            .state()
+            .counters
+            .get(&c.id)
+            .and_then(|s| s.force.as_deref())
+            .map_or_else(
+                || "Not in a Force".to_string(),
+                |f| umpire_core::game::words::force_words(scenario, f),
+            );
+        match groups.iter_mut().find(|(f, _)| *f == force) {
+            Some((_, members)) => members.push(c),
+            None => groups.push((force, vec![c])),
+        }
+    }
+    groups.sort_by_key(|(f, _)| (f == "Not in a Force", f.clone()));
+    html! {
         @if !counters.is_empty() {
             details #counters .counters {
                 summary { h2 .inline {
@@ -349,7 +415,6 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
                 }
             }
         }
-        p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
     }
 }
 

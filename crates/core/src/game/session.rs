@@ -18,7 +18,7 @@ use super::journal::{
 use super::refusal::{GameError, Refusal, SetupError};
 use super::scenario::{Position, Scenario};
 use super::sequence::{LeafStep, Pending, leaf_steps};
-use super::state::{GameState, append_event, initial_state, replay};
+use super::state::{GameState, initial_state};
 use crate::dice::AppDice;
 use crate::rules::{Library, Ruleset, SourceFile};
 
@@ -80,19 +80,7 @@ impl Fold for World {
     }
 
     fn fold(&mut self, events: &[Event], from: usize) -> Result<(), String> {
-        let new = &events[from.min(events.len())..];
-        let again = from == 0
-            || new
-                .iter()
-                .any(|e| matches!(e.kind, EventKind::Undone { .. } | EventKind::Redone { .. }));
-        if again {
-            self.state = replay(&self.scenario, events)?;
-        } else {
-            for event in new {
-                append_event(&mut self.state, event)?;
-            }
-        }
-        Ok(())
+        super::timeline::advance(&mut self.state, &self.scenario, events, from)
     }
 }
 
@@ -338,6 +326,12 @@ impl Game {
     /// The journal's events.
     pub fn events(&self) -> &[Event] {
         self.journal.events()
+    }
+
+    /// The journal's timeline: each entry with the state before and after it, folded once for
+    /// the readers of the game's history (reports, side views, the players' view).
+    pub fn timeline(&self) -> Result<super::timeline::Timeline<'_>, String> {
+        super::timeline::Timeline::new(&self.world.scenario, self.journal.events())
     }
 
     /// What the game started from, secret seed included (the umpire's).

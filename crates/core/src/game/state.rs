@@ -289,6 +289,21 @@ pub fn append_event(state: &mut GameState, e: &Event) -> Result<(), String> {
     apply_event(state, e)
 }
 
+/// Folds `events` into `state` as a full [`replay`] with `effective` counting would: `state` is
+/// the fold of the entries before them, and no entry before them counts differently under
+/// `effective` (the journal's timeline folds an undo or redo again from a state it keeps).
+pub(crate) fn refold(
+    state: &mut GameState,
+    events: &[Event],
+    effective: BTreeSet<u64>,
+) -> Result<(), String> {
+    state.effective = effective;
+    for e in events {
+        apply_event(state, e)?;
+    }
+    Ok(())
+}
+
 fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
     // Draws are never reused, even those of undone rolls.
     if let EventKind::Resolved { resolution, .. } = &e.kind {

@@ -284,13 +284,14 @@ fn seed(ck: &mut Checker, events: &[&Event]) -> (Option<u64>, SeedCheck) {
 /// App rolls: each die re-derived from the seed and its draw index; draws never reused, taken in
 /// order (`contiguous` when every entry is open), none after the seed was revealed.
 fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: bool) -> usize {
-    let mut checked = 0;
-    let mut next = 0u64;
-    let mut used: BTreeMap<u64, u64> = BTreeMap::new();
-    let mut revealed = None;
+    let mut draws = Draws {
+        seed,
+        contiguous,
+        ..Draws::default()
+    };
     for e in events {
         if matches!(e.kind, EventKind::SeedRevealed { .. }) {
-            revealed = Some(e.seq);
+            draws.revealed = Some(e.seq);
         }
         // App draws from a deck or cup: the same draw indexes as dice, re-derived from the
         // seed and the deck as it was before.
@@ -300,7 +301,9 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
                     items,
                     provenance:
                         Provenance::App {
-                            first_draw, draws, ..
+                            first_draw,
+                            draws: n,
+                            ..
                         },
                     reshuffled,
                     ..
@@ -309,133 +312,171 @@ fn rolls(ck: &mut Checker, events: &[&Event], seed: Option<u64>, contiguous: boo
             ..
         } = &e.kind
         {
-            if let Some(at) = revealed {
-                ck.problem(
-                    e.seq,
-                    format!("app draws were made after the seed was revealed (entry {at})"),
-                );
-            }
-            if contiguous && *first_draw != next {
-                ck.problem(
-                    e.seq,
-                    format!(
-                        "its app draws start at draw {first_draw}; the next unused draw was {next}"
-                    ),
-                );
-            }
-            if items.len() as u64 != *draws {
-                ck.problem(e.seq, format!("{} drawn for {draws} draws", items.len()));
-            }
-            next = next.max(first_draw.saturating_add(*draws));
-            for k in 0..*draws {
-                let index = first_draw.saturating_add(k);
-                if let Some(other) = used.insert(index, e.seq) {
-                    ck.problem(
-                        e.seq,
-                        format!("draw {index} was already used by entry {other}"),
-                    );
-                }
-            }
-            if let Some(seed) = seed {
-                match before.draw_app(seed, *first_draw, *draws as u32, *reshuffled) {
-                    Ok((again, _, _)) if &again == items => checked += items.len(),
-                    Ok((again, _, _)) => ck.problem(
-                        e.seq,
-                        format!(
-                            "the seed draws {}, the journal says {}",
-                            again.join(", "),
-                            items.join(", ")
-                        ),
-                    ),
-                    Err(had) => {
-                        ck.problem(e.seq, format!("{draws} drawn from a deck that held {had}"))
-                    }
-                }
-            }
+            draws.deck(ck, e, before, items, (first_draw, n), reshuffled);
             continue;
         }
         let EventKind::Resolved { resolution, .. } = &e.kind else {
             continue;
         };
         for roll in &resolution.rolls {
-            let Provenance::App {
-                seed: recorded,
-                first_draw,
-                draws,
-                ..
-            } = &roll.provenance
-            else {
-                continue;
-            };
-            if let Some(at) = revealed {
+            draws.roll(ck, e, roll);
+        }
+    }
+    draws.checked
+}
+
+/// The app draws as [`rolls`] goes through the journal.
+#[derive(Default)]
+struct Draws {
+    /// The seed to re-derive them with, when known.
+    seed: Option<u64>,
+    /// Whether every entry is open (draws then follow one another).
+    contiguous: bool,
+    /// The next unused draw.
+    next: u64,
+    /// Draw index → the entry that used it.
+    used: BTreeMap<u64, u64>,
+    /// The entry that revealed the seed, once it has.
+    revealed: Option<u64>,
+    /// Dice and items re-derived.
+    checked: usize,
+}
+
+impl Draws {
+    /// One app draw from a deck or cup, re-derived from the seed and the deck as it was before.
+    fn deck(
+        &mut self,
+        ck: &mut Checker,
+        e: &Event,
+        before: &crate::game::deck::DeckState,
+        items: &[String],
+        (first_draw, draws): (&u64, &u64),
+        reshuffled: &bool,
+    ) {
+        if let Some(at) = self.revealed {
+            ck.problem(
+                e.seq,
+                format!("app draws were made after the seed was revealed (entry {at})"),
+            );
+        }
+        if self.contiguous && *first_draw != self.next {
+            ck.problem(
+                e.seq,
+                format!(
+                    "its app draws start at draw {first_draw}; the next unused draw was {}",
+                    self.next
+                ),
+            );
+        }
+        if items.len() as u64 != *draws {
+            ck.problem(e.seq, format!("{} drawn for {draws} draws", items.len()));
+        }
+        self.next = self.next.max(first_draw.saturating_add(*draws));
+        for k in 0..*draws {
+            let index = first_draw.saturating_add(k);
+            if let Some(other) = self.used.insert(index, e.seq) {
                 ck.problem(
                     e.seq,
-                    format!("app dice were rolled after the seed was revealed (entry {at})"),
+                    format!("draw {index} was already used by entry {other}"),
                 );
             }
-            if let (Some(r), Some(s)) = (recorded, seed)
-                && *r != s
-            {
-                ck.problem(e.seq, format!("rolled with seed {r}, not the game's"));
-            }
-            if contiguous && *first_draw != next {
-                ck.problem(
+        }
+        if let Some(seed) = self.seed {
+            match before.draw_app(seed, *first_draw, *draws as u32, *reshuffled) {
+                Ok((again, _, _)) if again == items => self.checked += items.len(),
+                Ok((again, _, _)) => ck.problem(
                     e.seq,
                     format!(
-                        "its app dice start at draw {first_draw}; the next unused draw was {next}"
+                        "the seed draws {}, the journal says {}",
+                        again.join(", "),
+                        items.join(", ")
                     ),
-                );
-            }
-            if roll.dice.len() as u64 != *draws {
-                ck.problem(
-                    e.seq,
-                    format!("{} dice recorded for {draws} draws", roll.dice.len()),
-                );
-            }
-            next = next.max(first_draw.saturating_add(*draws));
-            // The dice as the notation makes them (a rerolled or exploding die is not the
-            // plain die its name says), else by name.
-            let made = crate::dice::DiceExpr::parse(&roll.expr, &ck.cx.ruleset.dice)
-                .ok()
-                .map(|e| e.dice().into_iter().cloned().collect::<Vec<_>>())
-                .filter(|d| {
-                    d.len() == roll.dice.len()
-                        && d.iter()
-                            .zip(&roll.dice)
-                            .all(|(made, rolled)| made.name == rolled.die)
-                });
-            for (k, die) in roll.dice.iter().enumerate() {
-                let index = first_draw.saturating_add(k as u64);
-                if let Some(other) = used.insert(index, e.seq) {
-                    ck.problem(
-                        e.seq,
-                        format!("draw {index} was already used by entry {other}"),
-                    );
-                }
-                let Some(seed) = seed else { continue };
-                let Some(d) = made
-                    .as_ref()
-                    .and_then(|m| m.get(k).cloned())
-                    .or_else(|| ck.cx.ruleset.dice.get(&die.die))
-                else {
-                    ck.problem(e.seq, format!("unknown die {}", die.die));
-                    continue;
-                };
-                let again = AppDice::face_at(seed, index, &d);
-                checked += 1;
-                if again.face != die.face {
-                    ck.problem(
-                        e.seq,
-                        format!(
-                            "draw {index} is a {} on a {}, the journal says {}",
-                            again.face, die.die, die.face
-                        ),
-                    );
-                }
+                ),
+                Err(had) => ck.problem(e.seq, format!("{draws} drawn from a deck that held {had}")),
             }
         }
     }
-    checked
+
+    /// One roll of app dice, each die re-derived from the seed and its draw index.
+    fn roll(&mut self, ck: &mut Checker, e: &Event, roll: &crate::dice::Roll) {
+        let seed = self.seed;
+        let Provenance::App {
+            seed: recorded,
+            first_draw,
+            draws,
+            ..
+        } = &roll.provenance
+        else {
+            return;
+        };
+        if let Some(at) = self.revealed {
+            ck.problem(
+                e.seq,
+                format!("app dice were rolled after the seed was revealed (entry {at})"),
+            );
+        }
+        if let (Some(r), Some(s)) = (recorded, seed)
+            && *r != s
+        {
+            ck.problem(e.seq, format!("rolled with seed {r}, not the game's"));
+        }
+        if self.contiguous && *first_draw != self.next {
+            ck.problem(
+                e.seq,
+                format!(
+                    "its app dice start at draw {first_draw}; the next unused draw was {}",
+                    self.next
+                ),
+            );
+        }
+        if roll.dice.len() as u64 != *draws {
+            ck.problem(
+                e.seq,
+                format!("{} dice recorded for {draws} draws", roll.dice.len()),
+            );
+        }
+        self.next = self.next.max(first_draw.saturating_add(*draws));
+        // The dice as the notation makes them (a rerolled or exploding die is not the
+        // plain die its name says), else by name.
+        let made = crate::dice::DiceExpr::parse(&roll.expr, &ck.cx.ruleset.dice)
+            .ok()
+            .map(|e| e.dice().into_iter().cloned().collect::<Vec<_>>())
+            .filter(|d| {
+                d.len() == roll.dice.len()
+                    && d.iter()
+                        .zip(&roll.dice)
+                        .all(|(made, rolled)| made.name == rolled.die)
+            });
+        for (k, die) in roll.dice.iter().enumerate() {
+            let index = first_draw.saturating_add(k as u64);
+            if let Some(other) = self.used.insert(index, e.seq) {
+                ck.problem(
+                    e.seq,
+                    format!("draw {index} was already used by entry {other}"),
+                );
+            }
+            let Some(seed) = seed else { continue };
+            let Some(d) = made
+                .as_ref()
+                .and_then(|m| m.get(k).cloned())
+                .or_else(|| ck.cx.ruleset.dice.get(&die.die))
+            else {
+                ck.problem(e.seq, format!("unknown die {}", die.die));
+                continue;
+            };
+            let again = AppDice::face_at(seed, index, &d);
+            self.checked += 1;
+            if again.face != die.face {
+                ck.problem(
+                    e.seq,
+                    format!(
+                        "draw {index} is a {} on a {}, the journal says {}",
+                        again.face, die.die, die.face
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// Results: the same inputs and dice must give the same outcome.

@@ -11,7 +11,7 @@
 //!   just after it), is seen whole ([`Sight::Open`]), as a summary of what the side may know
 //!   ([`Sight::Summary`]: "a face-down Capitano (French) moved from hex 2733 to hex 2734",
 //!   "Discipline Check: Disordered"), or not at all ([`Sight::Hidden`]); [`SideView::journal`]
-//!   judges a whole journal, replaying the state as it goes.
+//!   judges a whole journal along its [`super::timeline::Timeline`].
 //! - Reveals ([`reveals_due`]): statuses the ruleset has set at a step of the Sequence of Play
 //!   (ailsh D.1: the Forces in contact reveal their composition), recorded as ordinary status
 //!   changes.
@@ -22,7 +22,8 @@ use serde::Serialize;
 
 use super::event::{Audience, CounterChange, Event, EventKind};
 use super::scenario::{CounterKind, Position, Scenario};
-use super::state::{CounterState, GameState, append_event, initial_state, replay};
+use super::state::{CounterState, GameState, append_event};
+use super::timeline::Timeline;
 use crate::rules::{Condition, EffectKind, Owner, PieceKind, Reveal, Ruleset, Value, Visibility};
 
 pub use crate::rules::SightLevel;
@@ -193,34 +194,26 @@ impl<'a> SideView<'a> {
         self.judge(&before_sight, after_sight.as_ref(), e, &BTreeMap::new())
     }
 
-    /// Each entry's sight for the side, the state replayed as it goes (the whole state again
-    /// after an undo or redo, which change which earlier entries count). Fails only on a journal
-    /// that contradicts its scenario.
+    /// Each entry's sight for the side, judged along the journal's timeline. Fails only on a
+    /// journal that contradicts its scenario.
     pub fn journal(&self, events: &[Event]) -> Result<Vec<EntrySight>, String> {
-        let mut state = initial_state(self.scenario);
+        self.sights(&Timeline::new(self.scenario, events)?)
+    }
+
+    /// Each entry's sight for the side, judged against the timeline's state just before it
+    /// (and just after it, for counter changes: a reveal shows what it reveals).
+    pub fn sights(&self, timeline: &Timeline) -> Result<Vec<EntrySight>, String> {
         let mut earlier: BTreeMap<u64, Sight> = BTreeMap::new();
-        let mut out = Vec::with_capacity(events.len());
-        for (i, e) in events.iter().enumerate() {
+        let mut out = Vec::with_capacity(timeline.len());
+        let mut steps = timeline.steps();
+        while let Some(step) = steps.next()? {
+            let e = step.event;
+            let before = self.at(step.before);
             let sight = match &e.kind {
-                // Which earlier entries count changes: the whole journal again.
-                EventKind::Undone { .. } | EventKind::Redone { .. } => {
-                    let sight = self.judge(&self.at(&state), None, e, &earlier);
-                    state = replay(self.scenario, &events[..=i])?;
-                    sight
-                }
-                // Counter changes are judged before and after (a reveal shows what it reveals).
                 EventKind::Changed { .. } | EventKind::EffectsApplied { .. } => {
-                    let mut next = state.clone();
-                    append_event(&mut next, e)?;
-                    let sight = self.judge(&self.at(&state), Some(&self.at(&next)), e, &earlier);
-                    state = next;
-                    sight
+                    self.judge(&before, Some(&self.at(step.after)), e, &earlier)
                 }
-                _ => {
-                    let sight = self.judge(&self.at(&state), None, e, &earlier);
-                    append_event(&mut state, e)?;
-                    sight
-                }
+                _ => self.judge(&before, None, e, &earlier),
             };
             earlier.insert(e.seq, sight.clone());
             out.push(EntrySight { seq: e.seq, sight });

@@ -24,6 +24,7 @@ mod ruleset_qrs;
 mod ruleset_rr3;
 mod scenarios;
 mod shapes;
+mod timeline;
 
 /// The workspace's root: the shipped tables and scenarios, and the test fixtures.
 pub fn root() -> std::path::PathBuf {
