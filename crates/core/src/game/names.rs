@@ -174,6 +174,18 @@ impl<'g> Names<'g> {
     }
 }
 
+impl GameState {
+    /// The id of the counter a person names: its id, or its name in any case (names are unique
+    /// within a scenario). None when nothing matches. Kept here, beside [`counter_in`], so the
+    /// state knows nothing of names.
+    pub fn counter_id<'s>(&'s self, named: &'s str) -> Option<&'s str> {
+        let id = counter_in(self, named).ok()?;
+        self.counters
+            .get_key_value(id.as_str())
+            .map(|(k, _)| k.as_str())
+    }
+}
+
 /// The counter named in a state: its id, or its name in any case and spacing; refused when
 /// nothing matches (with the close names) or when two counters share the name. The one
 /// definition of "the counter a person means": [`Names::counter`] at the edge and

@@ -96,16 +96,6 @@ impl GameState {
             .unwrap_or_else(|| super::deck::DeckState::initial(spec))
     }
 
-    /// The id of the counter a person names: its id, or its name in any case (names are unique
-    /// within a scenario). None when nothing matches.
-    pub fn counter_id<'s>(&'s self, named: &'s str) -> Option<&'s str> {
-        // One definition of the counter a person means (game::names::counter_in).
-        let id = super::names::counter_in(self, named).ok()?;
-        self.counters
-            .get_key_value(id.as_str())
-            .map(|(k, _)| k.as_str())
-    }
-
     /// A counter's name (the id itself when the game has no such counter).
     pub fn counter_name<'s>(&'s self, id: &'s str) -> &'s str {
         self.counters.get(id).map_or(id, |c| c.name.as_str())
