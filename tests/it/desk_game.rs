@@ -1599,3 +1599,27 @@ fn another_procedure_opens_with_no_counters() {
         g.resolve.roles()
     );
 }
+
+/// The sign-in window and the held-actions window queue their commands like every panel: a
+/// sign-in makes that umpire the one who acts; settling a held action when nothing is held is
+/// refused in words, and nothing is written.
+#[test]
+fn signing_in_and_settling_held_actions_are_queued_commands() {
+    let path = temp_game("sign-in-settle");
+    let mut g = GameDesk::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(7))
+        .expect("game");
+    let who = umpire::megagame::remit::SignedIn::parse("Greta:game").expect("greta");
+    assert!(g.run(UiCommand::SignIn(who.clone())));
+    assert_eq!(g.live.signed_in(), Some(&who));
+    let actor = g.live.actor().expect("who acts");
+    assert_eq!(actor.by, who.clone().actor().by);
+    assert!(actor.gate.is_some(), "held to Game Control's remit");
+    let entries = journal(&path).len();
+    assert!(!g.run(UiCommand::SettleHeld {
+        index: 0,
+        send: true
+    }));
+    let message = g.message().expect("a refusal").to_string();
+    assert!(message.contains("no held action"), "{message}");
+    assert_eq!(journal(&path).len(), entries, "nothing written");
+}

@@ -182,6 +182,16 @@ pub enum UiCommand {
     },
     /// Show a problem a panel found in what was typed, as the desk's message.
     Problem(String),
+    /// Sign an umpire in with a Control role (a shared game's sign-in window).
+    SignIn(umpire_core::megagame::remit::SignedIn),
+    /// Settle an offline action the server held back as a clash: send it anyway, or drop it
+    /// (the journal notes the drop).
+    SettleHeld {
+        /// Which held action (its place in the list).
+        index: usize,
+        /// Send it (else drop it).
+        send: bool,
+    },
     /// Record the action refused for going below a floor, with the reason typed.
     GoBelowFloor,
     /// Set the time left in the clock's phase to what is typed.
@@ -274,6 +284,8 @@ impl UiCommand {
             UiCommand::Select(_) => "Select a counter",
             UiCommand::Split { .. } => "Split a counter off its stack",
             UiCommand::Problem(_) => "Show a problem",
+            UiCommand::SignIn(_) => "Sign in",
+            UiCommand::SettleHeld { .. } => "Settle a held action",
             UiCommand::GoBelowFloor => "Go below anyway",
             UiCommand::ClockSet => "Set the time left",
             UiCommand::ClockTick => "Follow the clock",
@@ -327,6 +339,8 @@ impl UiCommand {
             | UiCommand::Select(_)
             | UiCommand::Split { .. }
             | UiCommand::Problem(_)
+            | UiCommand::SignIn(_)
+            | UiCommand::SettleHeld { .. }
             | UiCommand::GoBelowFloor
             | UiCommand::ClockSet
             | UiCommand::ClockTick => None,

@@ -26,7 +26,7 @@ use super::megagame::{
 };
 use super::resolve::ResolvePanel;
 use super::sequence::SequencePanel;
-use super::shared::SharedView;
+use super::shared::{SharedView, settle_held};
 
 /// The game desk: the live game and its panels.
 pub struct GameDesk {
@@ -123,7 +123,7 @@ impl GameDesk {
     /// a megagame's clock bar and ledgers, then the panels. What they ask for is queued.
     pub fn ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
         if let Some(view) = &mut self.shared {
-            view.ui(ui, &mut self.live);
+            view.ui(ui, &mut self.live, queue);
         }
         // Another desk's actions taken in may have undone the last resolution.
         self.resolve.forget_stale(&self.live);
@@ -225,6 +225,11 @@ impl GameDesk {
                 true
             }
             UiCommand::Problem(problem) => self.live.refuse(&problem),
+            UiCommand::SignIn(who) => {
+                self.live.signed_in = Some(who);
+                true
+            }
+            UiCommand::SettleHeld { index, send } => settle_held(&mut self.live, index, send),
             UiCommand::SeeAsUmpire => self.live.see_as(None),
             UiCommand::SeeAsNextSide => self.live.see_next_side(),
             UiCommand::SeeAsSide(i) => self.live.see_side_at(usize::from(i)),

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, RichText, Ui};
 
+use super::commands::{Command, UiCommand};
 use super::live::LiveGame;
 use umpire_core::game::scenario::ControlRole;
 use umpire_core::game::{Game, Location};
@@ -135,7 +136,7 @@ fn sign_in_from_login(live: &mut LiveGame) {
 impl SharedView {
     /// Takes in what the server announced since the last frame; shows the link's state, the
     /// sign-in and the held actions. Call once a frame, before the game's panels.
-    pub fn ui(&mut self, ui: &mut Ui, live: &mut LiveGame) {
+    pub fn ui(&mut self, ui: &mut Ui, live: &mut LiveGame, queue: &mut Vec<Command>) {
         let view = self;
         sign_in_from_login(live);
         let mut moved = false;
@@ -187,10 +188,10 @@ impl SharedView {
         }
         egui::Panel::top("shared_link").show(ui, |ui| link_bar(ui, live, view));
         if view.show_sign_in {
-            sign_in_window(ui.ctx(), live, view);
+            sign_in_window(ui.ctx(), live, view, queue);
         }
         if view.show_held {
-            held_window(ui.ctx(), live, view);
+            held_window(ui.ctx(), live, view, queue);
         }
         // Live: look for signals several times a second, even with no input.
         ui.ctx().request_repaint_after(Duration::from_millis(200));
@@ -248,7 +249,12 @@ fn link_bar(ui: &mut Ui, desk: &mut LiveGame, view: &mut SharedView) {
     });
 }
 
-fn sign_in_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) {
+fn sign_in_window(
+    ctx: &egui::Context,
+    desk: &mut LiveGame,
+    view: &mut SharedView,
+    queue: &mut Vec<Command>,
+) {
     if desk.game().login().is_some() {
         login_window(ctx, desk, view);
         return;
@@ -314,7 +320,7 @@ fn sign_in_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedVie
     let reason = view.reason.trim().to_string();
     desk.reason = (!reason.is_empty()).then_some(reason);
     if let Some(who) = signed.clone() {
-        desk.signed_in = Some(who);
+        queue.push(Command::Ui(UiCommand::SignIn(who)));
     }
     view.show_sign_in = open && signed.is_none();
 }
@@ -351,7 +357,12 @@ fn login_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView)
     view.show_sign_in = open;
 }
 
-fn held_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) {
+fn held_window(
+    ctx: &egui::Context,
+    desk: &mut LiveGame,
+    view: &mut SharedView,
+    queue: &mut Vec<Command>,
+) {
     let mut open = true;
     let mut choice = None;
     egui::Window::new(HELD_TITLE)
@@ -394,19 +405,29 @@ fn held_window(ctx: &egui::Context, desk: &mut LiveGame, view: &mut SharedView) 
                 });
             }
         });
-    if let Some((i, send)) = choice
-        && let Some(actor) = desk.actor_or_message()
-    {
-        desk.take_in(|g| {
-            g.settle(&actor, i, send)?;
-            Ok(Some(if send {
-                "offline action sent".to_string()
-            } else {
-                "offline action dropped (noted in the journal)".to_string()
-            }))
-        });
+    if let Some((index, send)) = choice {
+        queue.push(Command::Ui(UiCommand::SettleHeld { index, send }));
     }
     view.show_held = open && !desk.game().held().is_empty();
+}
+
+/// Settles the offline action held back as a clash at `index`: sends it anyway, or drops it
+/// (the journal notes the drop). Returns whether it was settled; a refusal is the desk's message.
+pub(crate) fn settle_held(live: &mut LiveGame, index: usize, send: bool) -> bool {
+    let Some(actor) = live.actor_or_message() else {
+        return false;
+    };
+    let mut settled = false;
+    live.take_in(|g| {
+        g.settle(&actor, index, send)?;
+        settled = true;
+        Ok(Some(if send {
+            "offline action sent".to_string()
+        } else {
+            "offline action dropped (noted in the journal)".to_string()
+        }))
+    });
+    settled
 }
 
 /// Title of the window that asks for a server login's password.
