@@ -180,7 +180,11 @@ fn one_procedure_of_each_ruleset_is_explained_and_recorded_in_words() {
         ]);
         assert!(report.success, "{}", report.show());
         let text = pdf_text(&pdf);
-        assert!(text.contains("Forces at the end"), "{text}");
+        // The whole game's report (no --turn) says so in words, not "the end of whole game".
+        assert!(
+            text.contains("Forces at the end of the game so far"),
+            "{text}"
+        );
         assert_in_words(&format!("{ruleset}: the turn report"), &text);
     }
     let _ = std::fs::remove_dir_all(&dir);

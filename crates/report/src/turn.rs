@@ -350,7 +350,11 @@ fn write_forces(
     let at_start = timeline.state_at(first).map_err(ReportError::Layout)?;
     let words = Words::at(game, &at_end);
     writer.heading(
-        &format!("Forces at the end of {}", report.span),
+        &if report.options.turn.is_some() {
+            format!("Forces at the end of {}", report.span)
+        } else {
+            "Forces at the end of the game so far".to_string()
+        },
         t.fonts.title,
         palette.accent,
         t.fonts.table * 6.0,
