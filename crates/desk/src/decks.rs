@@ -5,6 +5,7 @@
 
 use eframe::egui::{self, RichText, Ui};
 
+use umpire_core::dice::Fraction;
 use umpire_core::game::deck::DeckState;
 use umpire_core::game::{Action, DeckOp};
 use umpire_core::rules::DeckSpec;
@@ -269,14 +270,7 @@ impl DecksPanel {
         ui.label(RichText::new(format!("Next {}:", spec.item_noun())).strong());
         egui::Grid::new("deck_next").num_columns(3).show(ui, |ui| {
             for (name, p) in state.next_odds() {
-                ui.label(&name);
-                ui.add(
-                    egui::ProgressBar::new(p.to_f64() as f32)
-                        .desired_width(90.0)
-                        .text(format!("{:.1}%", p.to_f64() * 100.0)),
-                );
-                ui.label(RichText::new(p.words()).monospace());
-                ui.end_row();
+                odds_row(ui, &name, &p);
             }
         });
         ui.horizontal(|ui| {
@@ -289,14 +283,7 @@ impl DecksPanel {
         egui::Grid::new("deck_ahead").num_columns(3).show(ui, |ui| {
             for name in state.inside.keys() {
                 if let Some(p) = state.at_least_one(name, k) {
-                    ui.label(name);
-                    ui.add(
-                        egui::ProgressBar::new(p.to_f64() as f32)
-                            .desired_width(90.0)
-                            .text(format!("{:.1}%", p.to_f64() * 100.0)),
-                    );
-                    ui.label(RichText::new(p.words()).monospace());
-                    ui.end_row();
+                    odds_row(ui, name, &p);
                 }
             }
         });
@@ -425,4 +412,16 @@ fn parse_fill_lines(text: &str) -> Result<Vec<(String, u32)>, String> {
         return Err("type what is in it first, one kind a line".into());
     }
     Ok(items)
+}
+
+/// One row of a deck's odds: the item, a bar with its percentage, the exact fraction in words.
+fn odds_row(ui: &mut Ui, name: &str, p: &Fraction) {
+    ui.label(name);
+    ui.add(
+        egui::ProgressBar::new(p.to_f64() as f32)
+            .desired_width(90.0)
+            .text(format!("{:.1}%", p.to_f64() * 100.0)),
+    );
+    ui.label(RichText::new(p.words()).monospace());
+    ui.end_row();
 }
