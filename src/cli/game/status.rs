@@ -142,13 +142,7 @@ fn game_status(game: &Game, json: bool) -> Result<()> {
         println!("  (when: {w})");
     }
     for (n, p) in status.pending.iter().enumerate() {
-        let mark = if p.done {
-            "✓"
-        } else if p.mandatory {
-            "!"
-        } else {
-            "·"
-        };
+        let mark = pending_mark(p);
         println!("  {mark} {}. {}", n + 1, p.label);
     }
     print_counters(game, &status);
@@ -297,13 +291,7 @@ fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
     );
     print_status_line(game);
     for p in &status.pending {
-        let mark = if p.done {
-            "✓"
-        } else if p.mandatory {
-            "!"
-        } else {
-            "·"
-        };
+        let mark = pending_mark(p);
         println!("  {mark} {}", p.label);
     }
     // The attributes worth a column: strength, and those the ruleset keeps or shows.
@@ -351,4 +339,16 @@ fn side_status(game: &Game, side: &str, json: bool) -> Result<()> {
         status.events, status.seen_events
     );
     Ok(())
+}
+
+/// A pending item's mark in `game status`: ✓ done, ! mandatory (Next refuses to pass it), ·
+/// optional.
+fn pending_mark(p: &umpire::game::sequence::Pending) -> &'static str {
+    if p.done {
+        "✓"
+    } else if p.mandatory {
+        "!"
+    } else {
+        "·"
+    }
 }
