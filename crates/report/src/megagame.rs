@@ -26,8 +26,8 @@ use umpire_core::rules::Value;
 
 use super::error::ReportError;
 use super::font::Weight;
-use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
-use super::template::{Template, parse_colour};
+use super::pdf::{Grid, GridCell, PageStyle, TextStyle, Writer, mm};
+use super::template::Template;
 
 /// What the megagame paper lists as public results: `templates/megagame.yaml`, embedded.
 pub const MEGAGAME_TEMPLATE: &str = include_str!("../../../templates/megagame.yaml");
@@ -85,12 +85,7 @@ fn cell(s: impl Into<String>) -> GridCell {
 /// The page furniture every sheet shares.
 struct Sheet {
     writer: Writer,
-    ink: (f32, f32, f32),
-    accent: (f32, f32, f32),
-    small: TextStyle,
-    body: TextStyle,
-    title_size: f32,
-    table_size: f32,
+    style: PageStyle,
 }
 
 impl Sheet {
@@ -106,40 +101,21 @@ impl Sheet {
         };
         let full = format!("{} — {title}", game.scenario().title);
         let writer = Writer::new(&full, &format!("Umpire · {full}"), template)?;
-        let t = writer.template().clone();
-        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
-        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
-        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
-        let mut sheet = Sheet {
-            writer,
-            ink,
-            accent,
-            small: TextStyle {
-                size: t.fonts.subtitle,
-                weight: Weight::Regular,
-                colour: muted,
-            },
-            body: TextStyle {
-                size: t.fonts.body,
-                weight: Weight::Regular,
-                colour: ink,
-            },
-            title_size: t.fonts.title,
-            table_size: t.fonts.table,
-        };
+        let style = PageStyle::of(writer.template());
+        let mut sheet = Sheet { writer, style };
         sheet.writer.paragraph(
             None,
             title,
             TextStyle {
-                size: sheet.title_size * 1.4,
+                size: sheet.style.title_size * 1.4,
                 weight: Weight::Bold,
-                colour: sheet.ink,
+                colour: sheet.style.ink,
             },
             0.0,
         );
         sheet
             .writer
-            .paragraph(None, &facts.join(" · "), sheet.small, 0.0);
+            .paragraph(None, &facts.join(" · "), sheet.style.small, 0.0);
         // What a reader keeps to check later that the journal was not rewritten.
         let head = game.head();
         let trust = format!(
@@ -148,21 +124,25 @@ impl Sheet {
             head.hash,
             game.seed_statement()
         );
-        sheet.writer.paragraph(None, &trust, sheet.small, 0.0);
+        sheet.writer.paragraph(None, &trust, sheet.style.small, 0.0);
         Ok(sheet)
     }
 
     fn heading(&mut self, text: &str) {
-        self.writer
-            .heading(text, self.title_size, self.accent, self.table_size * 6.0);
+        self.writer.heading(
+            text,
+            self.style.title_size,
+            self.style.accent,
+            self.style.table_size * 6.0,
+        );
     }
 
     fn line(&mut self, lead: Option<&str>, text: &str) {
-        self.writer.paragraph(lead, text, self.body, 0.0);
+        self.writer.paragraph(lead, text, self.style.body, 0.0);
     }
 
     fn note(&mut self, text: &str) {
-        self.writer.paragraph(None, text, self.small, 0.0);
+        self.writer.paragraph(None, text, self.style.small, 0.0);
     }
 
     fn table(&mut self, header: &[&str], rows: Vec<Vec<GridCell>>, continued: &str) {
@@ -968,14 +948,14 @@ pub fn control_log_pdf(
     }
     let bold = TextStyle {
         weight: Weight::Bold,
-        ..sheet.body
+        ..sheet.style.body
     };
     for (turn, runs) in by_turn {
         let label = turn_label(game, turn);
         sheet.heading(&label);
         for (step, rows) in runs {
             // The step's name kept with its table's header and first rows.
-            sheet.writer.ensure(sheet.table_size * 8.0);
+            sheet.writer.ensure(sheet.style.table_size * 8.0);
             sheet.writer.space(mm(1.0));
             sheet.writer.paragraph(None, &step, bold, 0.0);
             sheet.table(

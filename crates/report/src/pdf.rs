@@ -985,3 +985,47 @@ mod tests {
         assert!(w[0] >= 5.0 && w[1] >= 20.0 && w[2] > w[1], "{w:?}");
     }
 }
+
+/// The styles a handout sheet sets its text in, read off its template once: the ink and the
+/// accent colours, body and small text, and the title and table sizes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PageStyle {
+    /// The text colour.
+    pub ink: (f32, f32, f32),
+    /// The headings' colour.
+    pub accent: (f32, f32, f32),
+    /// Body text.
+    pub body: TextStyle,
+    /// Small, muted text.
+    pub small: TextStyle,
+    /// The size of titles and headings.
+    pub title_size: f32,
+    /// The size of table text.
+    pub table_size: f32,
+}
+
+impl PageStyle {
+    /// The styles of `t` (a colour the template gives badly falls back to black, grey, ink).
+    pub(crate) fn of(t: &super::template::Template) -> PageStyle {
+        use super::template::parse_colour;
+        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
+        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
+        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
+        PageStyle {
+            ink,
+            accent,
+            body: TextStyle {
+                size: t.fonts.body,
+                weight: Weight::Regular,
+                colour: ink,
+            },
+            small: TextStyle {
+                size: t.fonts.subtitle,
+                weight: Weight::Regular,
+                colour: muted,
+            },
+            title_size: t.fonts.title,
+            table_size: t.fonts.table,
+        }
+    }
+}

@@ -9,8 +9,8 @@ use umpire_core::rules::Ruleset;
 
 use super::error::ReportError;
 use super::font::Weight;
-use super::pdf::{Grid, GridCell, TextStyle, Writer, mm};
-use super::template::{Template, parse_colour};
+use super::pdf::{Grid, GridCell, PageStyle, TextStyle, Writer, mm};
+use super::template::Template;
 
 fn text(s: impl Into<String>) -> GridCell {
     GridCell::Text(s.into())
@@ -174,7 +174,7 @@ pub fn scenario_pdf(
     ] {
         if !list.is_empty() {
             sheet.heading(title);
-            items(scenario, &mut sheet.writer, list, sheet.body);
+            items(scenario, &mut sheet.writer, list, sheet.style.body);
         }
     }
     sheet.turn_track();
@@ -188,12 +188,7 @@ struct Sheet<'a> {
     /// The one side it is for (None: every side).
     side: Option<&'a str>,
     writer: Writer,
-    ink: (f32, f32, f32),
-    accent: (f32, f32, f32),
-    body: TextStyle,
-    small: TextStyle,
-    title_size: f32,
-    table_size: f32,
+    style: PageStyle,
 }
 
 impl<'a> Sheet<'a> {
@@ -205,35 +200,23 @@ impl<'a> Sheet<'a> {
     ) -> Result<Sheet<'a>, ReportError> {
         let title = format!("{} — scenario sheet", scenario.title);
         let writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
-        let t = writer.template().clone();
-        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
-        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
-        let accent = parse_colour(&t.colours.title_fill).unwrap_or(ink);
+        let style = PageStyle::of(writer.template());
         Ok(Sheet {
             scenario,
             ruleset,
             side,
             writer,
-            ink,
-            accent,
-            body: TextStyle {
-                size: t.fonts.body,
-                weight: Weight::Regular,
-                colour: ink,
-            },
-            small: TextStyle {
-                size: t.fonts.subtitle,
-                weight: Weight::Regular,
-                colour: muted,
-            },
-            title_size: t.fonts.title,
-            table_size: t.fonts.table,
+            style,
         })
     }
 
     fn heading(&mut self, s: &str) {
-        self.writer
-            .heading(s, self.title_size, self.accent, self.table_size * 6.0);
+        self.writer.heading(
+            s,
+            self.style.title_size,
+            self.style.accent,
+            self.style.table_size * 6.0,
+        );
     }
 
     /// The sides the sheet shows.
@@ -260,9 +243,9 @@ impl<'a> Sheet<'a> {
             None,
             &scenario.title,
             TextStyle {
-                size: self.title_size * 1.5,
+                size: self.style.title_size * 1.5,
                 weight: Weight::Bold,
-                colour: self.ink,
+                colour: self.style.ink,
             },
             0.0,
         );
@@ -275,17 +258,18 @@ impl<'a> Sheet<'a> {
             facts.push(format!("first player {}", side_words(scenario, first)));
         }
         self.writer
-            .paragraph(None, &facts.join(" · "), self.small, 0.0);
+            .paragraph(None, &facts.join(" · "), self.style.small, 0.0);
         if let Some(source) = &scenario.source {
             self.writer
-                .paragraph(Some("Source:"), source, self.small, 0.0);
+                .paragraph(Some("Source:"), source, self.style.small, 0.0);
         }
         if let Some(map) = &scenario.map {
-            self.writer.paragraph(Some("Map:"), map, self.small, 0.0);
+            self.writer
+                .paragraph(Some("Map:"), map, self.style.small, 0.0);
         }
         if let Some(notes) = &scenario.notes {
             self.heading("Historical note");
-            self.writer.paragraph(None, notes, self.body, 0.0);
+            self.writer.paragraph(None, notes, self.style.body, 0.0);
         }
     }
 
@@ -344,9 +328,9 @@ impl<'a> Sheet<'a> {
         }
         let lead = TextStyle {
             weight: Weight::Bold,
-            ..self.body
+            ..self.style.body
         };
-        let (body, small) = (self.body, self.small);
+        let (body, small) = (self.style.body, self.style.small);
         let shown_sides = self.shown_sides();
         self.heading("Set-up");
         let writer = &mut self.writer;
@@ -440,9 +424,11 @@ impl<'a> Sheet<'a> {
         if let Some(note) = note {
             line.push_str(&format!(" — {note}"));
         }
-        self.writer.paragraph(Some(&lead), &line, self.body, 0.0);
+        self.writer
+            .paragraph(Some(&lead), &line, self.style.body, 0.0);
         for (_, stack) in stack_lines(self.scenario, self.ruleset, &counters) {
-            self.writer.paragraph(None, &stack, self.body, mm(3.0));
+            self.writer
+                .paragraph(None, &stack, self.style.body, mm(3.0));
         }
     }
 
@@ -484,7 +470,7 @@ impl<'a> Sheet<'a> {
         if !supplies.is_empty() {
             self.heading("Supply sources");
             for l in supplies {
-                self.writer.paragraph(None, &l, self.body, 0.0);
+                self.writer.paragraph(None, &l, self.style.body, 0.0);
             }
         }
     }
@@ -509,7 +495,7 @@ impl<'a> Sheet<'a> {
                 })
                 .collect();
             self.writer
-                .paragraph(None, &line.join("; "), self.body, 0.0);
+                .paragraph(None, &line.join("; "), self.style.body, 0.0);
         }
     }
 
@@ -528,7 +514,7 @@ impl<'a> Sheet<'a> {
                         side_words(scenario, &h.side),
                         h.status
                     ),
-                    self.body,
+                    self.style.body,
                     0.0,
                 );
             }
@@ -560,7 +546,7 @@ impl<'a> Sheet<'a> {
                 self.writer.paragraph(
                     Some(&format!("{}:", side_words(scenario, army))),
                     &list.join(", "),
-                    self.body,
+                    self.style.body,
                     0.0,
                 );
             }
@@ -623,7 +609,7 @@ impl<'a> Sheet<'a> {
                 self.writer.paragraph(
                     Some(&format!("{}:", sd.name)),
                     &line.join(" — "),
-                    self.body,
+                    self.style.body,
                     0.0,
                 );
             }
@@ -658,7 +644,7 @@ impl<'a> Sheet<'a> {
                 self.writer.paragraph(
                     None,
                     &format!("{}{role}{table}{note}", u.name),
-                    self.body,
+                    self.style.body,
                     0.0,
                 );
             }
@@ -677,7 +663,7 @@ impl<'a> Sheet<'a> {
                 if let Some(s) = &turn.starts {
                     line.push_str(&format!(", starts {s}"));
                 }
-                self.writer.paragraph(None, &line, self.body, 0.0);
+                self.writer.paragraph(None, &line, self.style.body, 0.0);
             }
         }
     }
