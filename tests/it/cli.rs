@@ -889,3 +889,113 @@ fn a_file_that_is_not_a_game_is_refused_before_the_desk_opens() {
         run.show()
     );
 }
+
+/// `game move` moves a whole Force in one entry — named as the text names it ("Chaumont's
+/// Force") or with `--force` beside one of its counters — and one undo takes it back; `game add`
+/// puts a new counter on the table with its side, place and attributes, and refuses what the
+/// ruleset does not know in words, writing nothing.
+#[test]
+fn a_force_moves_in_one_entry_and_a_counter_is_added_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("umpire-cli-force-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let game = dir.join("venice.umpire");
+    let game = game.to_string_lossy();
+    assert!(umpire(&["game", "new", "ailsh_1_venice_at_bay_1509", "-o", &game]).success);
+    let entries = |game: &str| {
+        umpire(&["game", "status", game, "--json"]).json()["events"]
+            .as_u64()
+            .expect("entries")
+    };
+    let before = entries(&game);
+    // By the Force's words: every counter of Chaumont's Force on the table, one entry.
+    let moved = umpire(&["game", "move", &game, "Chaumont's Force", "2731"]);
+    assert!(moved.success, "{}", moved.show());
+    for name in [
+        "Chaumont moved from hex 2832 (Cassano) to hex 2731",
+        "French Gendarmes (Chaumont) moved from hex 2832 (Cassano) to hex 2731",
+        "Italian Infantry (French service, Chaumont) 2 moved from hex 2832 (Cassano) to hex 2731",
+    ] {
+        assert!(moved.stdout.contains(name), "{name}: {}", moved.show());
+    }
+    assert!(
+        !moved.stdout.contains("Louis XII moved"),
+        "{}",
+        moved.show()
+    );
+    assert_eq!(entries(&game), before + 1, "one entry for the Force");
+    // One undo takes the whole Force back.
+    assert!(umpire(&["game", "undo", &game]).success);
+    let status = umpire(&["game", "status", &game]).stdout;
+    assert!(
+        status
+            .lines()
+            .any(|l| l.contains("French Gendarmes (Chaumont)") && l.contains("hex 2832")),
+        "{status}"
+    );
+    // A counter with --force brings its Force; alone it moves alone.
+    let with = umpire(&["game", "move", &game, "Chaumont", "2731", "--force"]);
+    assert!(
+        with.success && with.stdout.contains("French Gendarmes (Chaumont) moved"),
+        "{}",
+        with.show()
+    );
+    let alone = umpire(&["game", "move", &game, "Chaumont", "2832"]);
+    assert!(
+        alone.success
+            && alone.stdout.contains("Chaumont moved from hex 2731")
+            && !alone.stdout.contains("Gendarmes"),
+        "{}",
+        alone.show()
+    );
+    // A new counter, with its side by name and an attribute; the side's view shows it, the
+    // other side's does not (not in contact).
+    let added = umpire(&[
+        "game",
+        "add",
+        &game,
+        "Venetian Militia",
+        "--side",
+        "Venetian",
+        "--at",
+        "2342",
+        "--set",
+        "strength_points=3",
+        "--note",
+        "raised at Crema",
+    ]);
+    assert!(
+        added.success
+            && added
+                .stdout
+                .contains("Venetian Militia (Venetian) put on the table at hex 2342 (Orzinuovi) — raised at Crema"),
+        "{}",
+        added.show()
+    );
+    let venetian = umpire(&["game", "status", &game, "--side", "Venetian"]).stdout;
+    assert!(
+        venetian
+            .lines()
+            .any(|l| l.contains("Venetian Militia") && l.contains("Strength Points (current) 3")),
+        "{venetian}"
+    );
+    let french = umpire(&["game", "status", &game, "--side", "French"]).stdout;
+    assert!(!french.contains("Venetian Militia"), "{french}");
+    // Refusals in words; nothing written.
+    let written = entries(&game);
+    umpire(&[
+        "game", "add", &game, "Bad", "--side", "French", "--at", "2342", "--set", "sp=3",
+    ])
+    .fails_saying(&["Bad has no attribute 'sp'", "strength_points"]);
+    umpire(&[
+        "game", "add", &game, "Bad", "--side", "French", "--at", "2342", "--set", "sp",
+    ])
+    .fails_saying(&["--set sp: give NAME=VALUE"]);
+    umpire(&[
+        "game", "add", &game, "Bad", "--side", "Turks", "--at", "2342",
+    ])
+    .fails_saying(&["no side 'Turks'"]);
+    umpire(&["game", "move", &game, "Nobody's Force", "2342"]).fails_saying(&["no counter"]);
+    assert_eq!(entries(&game), written, "nothing written by a refusal");
+    let _ = std::fs::remove_dir_all(&dir);
+}

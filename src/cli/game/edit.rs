@@ -1,28 +1,37 @@
-//! `umpire game move`, `set`, `mark`, `remove`, `adjust`, `transfer`, `note` and `announce`:
+//! `umpire game move` (a counter or a whole Force), `add`, `set`, `mark`, `remove`, `adjust`, `transfer`, `note` and `announce`:
 //! the changes made at the table, in the journal.
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 
 use super::{GameFile, Reason, act, act_on, act_with, actor, open};
 use crate::cli::Cli;
-use umpire::game::scenario::Position;
+use umpire::game::scenario::{CounterKind, Position};
 use umpire::game::{Action, Game, Names};
 
 /// `game` subcommands: changes made at the table.
 #[derive(Debug, Subcommand)]
 pub enum EditCommand {
-    /// Move a counter: TO is a hex id ("0114"), an area name, or x,y in base units.
+    /// Move a counter, or a whole Force in one entry: TO is a hex id ("0114"), an area name, or
+    /// x,y in base units.
     Move {
         #[command(flatten)]
         game: GameFile,
-        /// Counter id.
+        /// The counter (its name or id), or a Force as the text names it ("Chaumont's Force",
+        /// or its id).
         counter: String,
         /// Where to.
         to: String,
+        /// Move the counter's whole Force with it (every counter of the Force on the table),
+        /// as one journal entry.
+        #[arg(long)]
+        force: bool,
     },
+    /// Put a new counter on the table — an army raised, a Fort built, a counter the scenario
+    /// does not place — with its side, where, and its attributes.
+    Add(AddArgs),
     /// Set a counter's attribute (strength, a rating…).
     Set {
         #[command(flatten)]
@@ -120,6 +129,33 @@ pub enum EditCommand {
     },
 }
 
+/// `game add`: the new counter as typed.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    #[command(flatten)]
+    game: GameFile,
+    /// Its name (unique in the game).
+    name: String,
+    /// Its side (name or id).
+    #[arg(long)]
+    side: String,
+    /// Where: a hex id ("0114"), an area name, or x,y in base units.
+    #[arg(long)]
+    at: String,
+    /// A leader (a Capitano, a commander) rather than a unit.
+    #[arg(long, conflicts_with = "marker")]
+    leader: bool,
+    /// A marker rather than a unit.
+    #[arg(long)]
+    marker: bool,
+    /// An attribute, NAME=VALUE (repeat for more): `--set strength_points=6`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    attributes: Vec<String>,
+    /// Why (kept in the journal).
+    #[arg(long)]
+    note: Option<String>,
+}
+
 /// Runs one of them.
 pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
     match command {
@@ -127,11 +163,12 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
             game: GameFile { file },
             counter,
             to,
+            force,
         } => act_by(cli, file, None, |game, names| {
-            Ok(Action::Move {
-                to: parse_position(game, to)?,
-                counter: names.counter(counter)?,
-            })
+            move_action(names, counter, *force, parse_position(game, to)?)
+        }),
+        EditCommand::Add(args) => act_by(cli, &args.game.file, None, |game, names| {
+            add_action(game, names, args)
         }),
         EditCommand::Set {
             game: GameFile { file },
@@ -238,6 +275,59 @@ fn act_by(
     let actor = actor(cli, &game, by)?;
     let action = build(&game, &Names::of(&game))?;
     act_on(&mut game, &actor, action)
+}
+
+/// The move asked for: the counter named alone, or its whole Force (`--force`); a name that is
+/// no counter's but a Force's moves that Force. A Force moves as one entry (one undo).
+fn move_action(names: &Names, named: &str, force: bool, to: Position) -> Result<Action> {
+    let counter = names.counter(named);
+    let force_id = match &counter {
+        Ok(id) if force => Some(names.counter_force(id).ok_or_else(|| {
+            anyhow!("{named} belongs to no Force: move it alone (without --force)")
+        })?),
+        Ok(_) => None,
+        Err(_) => names.force(named),
+    };
+    let Some(force_id) = force_id else {
+        return Ok(Action::Move {
+            counter: counter?,
+            to,
+        });
+    };
+    let counters = names.force_counters(&force_id);
+    if counters.is_empty() {
+        bail!("{named}: no counter of that Force is on the table");
+    }
+    Ok(Action::MoveStack { counters, to })
+}
+
+/// The new counter asked for by `game add`, its side and place read by the game's names.
+fn add_action(game: &Game, names: &Names, args: &AddArgs) -> Result<Action> {
+    let kind = match (args.leader, args.marker) {
+        (true, _) => CounterKind::Leader,
+        (_, true) => CounterKind::Marker,
+        _ => CounterKind::Unit,
+    };
+    Ok(Action::AddCounter {
+        name: args.name.trim().to_string(),
+        side: names.side(&args.side)?.to_string(),
+        kind,
+        at: parse_position(game, &args.at)?,
+        attributes: args
+            .attributes
+            .iter()
+            .map(|a| name_value(a))
+            .collect::<Result<_>>()?,
+        note: args.note.clone(),
+    })
+}
+
+/// NAME=VALUE as typed after `--set`.
+fn name_value(typed: &str) -> Result<(String, String)> {
+    let (name, value) = typed
+        .split_once('=')
+        .ok_or_else(|| anyhow!("--set {typed}: give NAME=VALUE, e.g. --set strength_points=6"))?;
+    Ok((name.trim().to_string(), value.trim().to_string()))
 }
 
 /// A typed place, read in the game's geometry (the desk reads it the same way).

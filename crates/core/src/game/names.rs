@@ -139,6 +139,50 @@ impl<'g> Names<'g> {
         self.counter(named)
     }
 
+    /// The Force named — by its id, or as the text names it ("Chaumont's Force", or its
+    /// place when it has no Capitano): its id. None when no Force is so named.
+    pub fn force(&self, named: &str) -> Option<String> {
+        let wanted = squeeze(named);
+        self.scenario
+            .forces
+            .iter()
+            .map(|f| f.id.as_str())
+            .chain(
+                self.state
+                    .counters
+                    .values()
+                    .filter_map(|c| c.force.as_deref()),
+            )
+            .find(|f| {
+                *f == named.trim()
+                    || squeeze(&super::words::force_words(self.scenario, f)) == wanted
+            })
+            .map(str::to_string)
+    }
+
+    /// The Force a counter belongs to, if any.
+    pub fn counter_force(&self, counter: &CounterId) -> Option<String> {
+        self.state
+            .counters
+            .get(counter.as_str())
+            .and_then(|c| c.force.clone())
+    }
+
+    /// The counters of Force `force` on the table (not those waiting or gone off the map), in
+    /// the order of their ids.
+    pub fn force_counters(&self, force: &str) -> Vec<CounterId> {
+        self.state
+            .counters
+            .values()
+            .filter(|c| {
+                c.force.as_deref() == Some(force)
+                    && c.removed.is_none()
+                    && !matches!(c.position, super::scenario::Position::OffMap(_))
+            })
+            .map(|c| CounterId(c.id.clone()))
+            .collect()
+    }
+
     /// The side named: its id or its name, in any case (see [`side_in`]).
     pub fn side(&self, named: &str) -> Result<SideId, Refusal> {
         side_in(self.scenario, named)

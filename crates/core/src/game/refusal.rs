@@ -156,7 +156,7 @@ pub enum Refusal {
     /// No such attribute on this kind of counter.
     #[error("{counter} has no attribute '{attribute}' — attributes: {}", names.join(", "))]
     NoAttribute {
-        /// The counter.
+        /// The counter (its name).
         counter: String,
         /// What was asked for.
         attribute: String,

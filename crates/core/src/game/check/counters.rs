@@ -182,7 +182,8 @@ pub(super) fn attribute_value(
     let specs = specs(ruleset, c);
     let Some(spec) = specs.iter().find(|a| a.name == attribute) else {
         return Err(Refusal::NoAttribute {
-            counter: c.id.clone(),
+            // The counter as the umpire names it (a counter being added has no id yet to show).
+            counter: c.name.clone(),
             attribute: attribute.to_string(),
             names: specs.iter().map(|a| a.name.clone()).collect(),
         });
