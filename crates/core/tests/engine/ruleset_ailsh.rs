@@ -1400,6 +1400,52 @@ fn fate_of_the_capitano_l1640() {
     );
 }
 
+/// Scenario 5, special rule 4 (L2725): a Force in the Milano hex while there is Pestilence rolls
+/// for Attrition with +2, only +1 in Quarters — a modifier of the roll, not a note; no
+/// Pestilence, no modifier.
+#[test]
+fn pestilence_in_milano_modifies_attrition_l2725() {
+    let held = |r: &Resolution| -> Vec<(String, Option<i64>)> {
+        r.modifiers
+            .iter()
+            .filter(|m| m.active && m.name.starts_with("Pestilence"))
+            .map(|m| (m.name.clone(), m.value))
+            .collect()
+    };
+    let base = [
+        ("trigger", "attrition_segment"),
+        ("force_sp", "8"),
+        ("weather", "fair"),
+    ];
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut inputs = base.to_vec();
+        inputs.extend_from_slice(extra);
+        run_chart("attrition", &inputs, &["3"], "1")
+    };
+    let r = with(&[("pestilence", "true")]);
+    assert_eq!(
+        held(&r),
+        vec![("Pestilence in Milano".to_string(), Some(2))]
+    );
+    assert_eq!(r.modified, Some(3 + 2), "L2725: +2");
+    let r = with(&[("pestilence", "true"), ("quarters", "fortified_city")]);
+    assert_eq!(
+        held(&r),
+        vec![(
+            "Pestilence in Milano (the Force in Quarters)".to_string(),
+            Some(1)
+        )]
+    );
+    assert_eq!(
+        r.modified,
+        Some(3 + 1 - 2),
+        "L2725: only +1 in Quarters; L1546: -2"
+    );
+    let r = with(&[]);
+    assert!(held(&r).is_empty(), "no Pestilence, no modifier");
+    assert_eq!(r.modified, Some(3));
+}
+
 #[test]
 fn attrition_modifiers_l740_l743_l1462() {
     // L742: +1 per full MP in a second activation, at most +4; L1462: +1 not Fair; L741: -1 Bonus.
