@@ -2834,3 +2834,32 @@ fn skirmish_force_sps_are_needed_in_a_skirmish_only() {
         prepared.explanation()
     );
 }
+
+/// Scenario 5, special rule 3 (L2724): with the Expedition committed and a French victory or a
+/// draw at the end, one die: 5 or 6 raises the level (a draw to a French Standard Victory, a
+/// Standard to a Strategic Victory), 1 to 4 leaves it; the note says the new level.
+#[test]
+fn albany_victory_die_raises_the_level_on_5_or_6_l2724() {
+    let r = run("albany_victory_die", &[("level", "draw")], &["5"]);
+    assert_eq!(r.outcome.code, "raised");
+    assert!(
+        notes(&r, "The draw becomes a French Standard Victory"),
+        "{:?}",
+        r.outcome.effects
+    );
+    assert!(!notes(&r, "Strategic"), "only the level that was");
+    let r = run(
+        "albany_victory_die",
+        &[("level", "french_standard_victory")],
+        &["6"],
+    );
+    assert!(notes(
+        &r,
+        "The French Standard Victory becomes a French Strategic Victory"
+    ));
+    for face in ["1", "4"] {
+        let r = run("albany_victory_die", &[("level", "draw")], &[face]);
+        assert_eq!(r.outcome.code, "unchanged", "{face}");
+        assert!(r.outcome.effects.is_empty());
+    }
+}
