@@ -1028,4 +1028,13 @@ impl PageStyle {
             table_size: t.fonts.table,
         }
     }
+
+    /// Text in the ink colour at `size` and `weight`.
+    pub(crate) fn style(&self, size: f32, weight: Weight) -> TextStyle {
+        TextStyle {
+            size,
+            weight,
+            colour: self.ink,
+        }
+    }
 }

@@ -17,8 +17,8 @@ use umpire_core::rules::Value;
 
 use super::error::ReportError;
 use super::font::Weight;
-use super::pdf::{GridCell, TextStyle, Writer, mm};
-use super::template::{Template, parse_colour};
+use super::pdf::{GridCell, PageStyle, Writer, mm};
+use super::template::Template;
 
 /// What to print.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,38 +136,6 @@ fn view_words(game: &Game, side: Option<&str>) -> String {
     )
 }
 
-/// The template's inks and the report's text styles.
-struct Palette {
-    ink: (f32, f32, f32),
-    accent: (f32, f32, f32),
-    /// The facts under the title.
-    small: TextStyle,
-}
-
-impl Palette {
-    fn of(t: &Template) -> Palette {
-        let ink = parse_colour(&t.colours.text).unwrap_or((0.0, 0.0, 0.0));
-        let muted = parse_colour(&t.colours.muted).unwrap_or((0.3, 0.3, 0.3));
-        Palette {
-            ink,
-            accent: parse_colour(&t.colours.title_fill).unwrap_or(ink),
-            small: TextStyle {
-                size: t.fonts.subtitle,
-                weight: Weight::Regular,
-                colour: muted,
-            },
-        }
-    }
-
-    fn style(&self, size: f32, weight: Weight) -> TextStyle {
-        TextStyle {
-            size,
-            weight,
-            colour: self.ink,
-        }
-    }
-}
-
 fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError> {
     let title = format!(
         "{} — {} — {}",
@@ -184,7 +152,7 @@ fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError
     );
     let mut writer = Writer::new(&title, &footer, template)?;
     let t = writer.template().clone();
-    let palette = Palette::of(&t);
+    let palette = PageStyle::of(&t);
     write_title(&mut writer, report, &t, &palette);
     // Whose view this is, said before anything in it.
     if let Some(v) = report.side_view {
@@ -212,7 +180,7 @@ fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError
 }
 
 /// The title, the facts under it, and the journal's head to check it against.
-fn write_title(writer: &mut Writer, report: &Report, t: &Template, palette: &Palette) {
+fn write_title(writer: &mut Writer, report: &Report, t: &Template, palette: &PageStyle) {
     let game = report.game;
     writer.paragraph(
         None,
@@ -334,7 +302,7 @@ fn write_forces(
     writer: &mut Writer,
     report: &Report,
     t: &Template,
-    palette: &Palette,
+    palette: &PageStyle,
 ) -> Result<(), ReportError> {
     let (game, timeline) = (report.game, report.timeline);
     // The state at the end of the span, and where the span began (for each side's losses).
