@@ -26,7 +26,7 @@ use super::megagame::{
 };
 use super::resolve::ResolvePanel;
 use super::sequence::SequencePanel;
-use super::shared::{SharedView, settle_held};
+use super::shared::{SharedView, settle_held, sign_in};
 
 /// The game desk: the live game and its panels.
 pub struct GameDesk {
@@ -225,10 +225,10 @@ impl GameDesk {
                 true
             }
             UiCommand::Problem(problem) => self.live.refuse(&problem),
-            UiCommand::SignIn(who) => {
-                self.live.signed_in = Some(who);
-                true
-            }
+            UiCommand::SignIn(who) => match sign_in(&mut self.live, who) {
+                Ok(()) => true,
+                Err(problem) => self.live.refuse(&problem),
+            },
             UiCommand::SettleHeld { index, send } => settle_held(&mut self.live, index, send),
             UiCommand::SeeAsUmpire => self.live.see_as(None),
             UiCommand::SeeAsNextSide => self.live.see_next_side(),
