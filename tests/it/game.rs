@@ -824,14 +824,42 @@ fn the_weather_input_is_this_turns_weather_result() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A Weather rolled a step early (in the Interphase) counts for the Weather Phase, the step it
-/// belongs to: that step then shows it done, and turn 1 holds one Weather, not two.
+/// A Weather rolled a step early (at the Interphase offer of an AP turn, optional rule 18.4)
+/// counts for the Weather Phase, the step it belongs to: that step then shows it done, Next
+/// passes it, and the turn holds one Weather, not two.
 #[test]
 fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
     use umpire::game::{Action, Actor};
-    let (dir, mut game) = venice_game("early");
+    let dir = std::env::temp_dir().join(format!("umpire-early-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut game = umpire::game::Game::create_playing(
+        &dir.join("venice.umpire"),
+        &crate::kit::scenario("s1_venice"),
+        &umpire::rules::Library::shipped(),
+        Some(3),
+        &["18.4".to_string()],
+    )
+    .expect("game");
     let me = Actor::umpire();
-    assert_eq!(game.state().cursor.step, 0);
+    // To turn 4, an AP turn: the Interphase offer (18.4) is then the turn's first step.
+    while game.state().cursor.turn < 4 {
+        for item in game.pending() {
+            if item.mandatory && !item.done {
+                let action = if item.credit.is_some() {
+                    Action::Credit { item: item.key }
+                } else {
+                    Action::Skip {
+                        item: item.key,
+                        reason: "not this test's".into(),
+                    }
+                };
+                game.act(&me, action).expect("credit or skip");
+            }
+        }
+        game.act(&me, Action::Next).expect("next");
+    }
+    assert_eq!(game.status().step.id, "interphase_offer");
     game.act(
         &me,
         Action::Resolve {
@@ -844,25 +872,31 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
         },
     )
     .expect("the weather, a step early");
-    for item in game.pending() {
-        if item.mandatory && !item.done && item.credit.is_some() {
-            game.act(
-                &me,
-                Action::Credit {
-                    item: item.key.clone(),
-                },
-            )
-            .expect("credit");
-        }
-    }
-    game.act(&me, Action::Next)
-        .expect("on to the Weather Phase");
-    let weather = game
-        .pending()
-        .into_iter()
-        .find(|p| p.procedure.as_deref() == Some("weather"))
-        .expect("the Weather Phase's item");
-    assert!(weather.done, "the early roll counts here: {weather:?}");
+    let weather_step = game
+        .steps()
+        .iter()
+        .position(|s| s.id == "phase_a_weather")
+        .expect("the Weather Phase");
+    let at_weather = umpire::game::Cursor {
+        turn: 4,
+        step: weather_step,
+    };
+    let weather = umpire::game::sequence::pending_at(
+        game.ruleset(),
+        game.scenario(),
+        game.state(),
+        &at_weather,
+    )
+    .into_iter()
+    .find(|p| p.procedure.as_deref() == Some("weather"))
+    .expect("the Weather Phase's item");
+    assert!(weather.done, "the early roll counts there: {weather:?}");
+    game.act(&me, Action::Next).expect("on");
+    assert!(
+        game.state().cursor.step > weather_step,
+        "Next passes the Weather Phase: {}",
+        game.status().step.path
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

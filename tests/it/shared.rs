@@ -968,6 +968,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
             scenario: "rr3_examples".into(),
             seed_commitment: String::new(),
             seed: None,
+            optional_rules: Vec::new(),
         },
     );
     let (ok, out) = try_append(&text, &hash);

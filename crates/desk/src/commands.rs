@@ -73,6 +73,7 @@ pub fn action_label(action: &Action) -> &'static str {
         Action::Redo => UiCommand::Redo.label(),
         Action::Next => UiCommand::Next.label(),
         Action::Back => UiCommand::Back.label(),
+        Action::Enter { .. } => "Go to a step",
         Action::ApplyEffects { .. } => UiCommand::ApplyEffects.label(),
         _ => "Act on the game",
     }
@@ -109,6 +110,8 @@ pub enum UiCommand {
     Next,
     /// Step back in the Sequence of Play.
     Back,
+    /// Go into a step the current one offers (a branch, or a step to repeat), by its id.
+    EnterStep(String),
     /// Throw the app dice for the open procedure.
     Roll,
     /// Resolve with the physical dice typed.
@@ -280,6 +283,7 @@ impl UiCommand {
             UiCommand::AddToRole { .. } => "Add a counter to a role",
             UiCommand::RemoveFromRole { .. } => "Take a counter out of a role",
             UiCommand::OpenProcedure(_) => "Open a procedure",
+            UiCommand::EnterStep(_) => "Go to a step",
             UiCommand::ConfirmChartResult => "Use the chart code as printed",
             UiCommand::Select(_) => "Select a counter",
             UiCommand::Split { .. } => "Split a counter off its stack",
@@ -335,6 +339,7 @@ impl UiCommand {
             | UiCommand::AddToRole { .. }
             | UiCommand::RemoveFromRole { .. }
             | UiCommand::OpenProcedure(_)
+            | UiCommand::EnterStep(_)
             | UiCommand::ConfirmChartResult
             | UiCommand::Select(_)
             | UiCommand::Split { .. }

@@ -162,6 +162,7 @@ impl GameDesk {
             UiCommand::Undo => self.live.undo(),
             UiCommand::Redo => self.live.redo(),
             UiCommand::Next => self.live.next_step(),
+            UiCommand::EnterStep(step) => self.live.enter_step(&step),
             UiCommand::Back => self.live.back_step(),
             UiCommand::Roll => self.resolve.roll(&mut self.live),
             UiCommand::UsePhysical => self.resolve.use_physical(&mut self.live),

@@ -74,6 +74,9 @@ pub struct LiveGame {
     /// The counters split off in the stack inspector: what a drag or "Move here" moves
     /// instead of the whole stack (empty: the whole stack).
     pub split: BTreeSet<String>,
+    /// The steps the last Next passed with nothing to resolve, as "Phase › Step": the table
+    /// work on the way, said under the step.
+    pub(crate) passed: Vec<String>,
 }
 
 impl std::fmt::Debug for LiveGame {
@@ -106,6 +109,7 @@ impl LiveGame {
             side_cache: None,
             selected: None,
             split: BTreeSet::new(),
+            passed: Vec::new(),
         };
         live.restack();
         live
@@ -340,14 +344,44 @@ impl LiveGame {
         out
     }
 
-    /// Advances the Sequence of Play (a refusal is shown inline).
+    /// Advances the Sequence of Play to the next step that needs the umpire (a refusal is
+    /// shown inline); the steps it passes are kept to be said.
     pub fn next_step(&mut self) -> bool {
-        self.act(Action::Next)
+        let passed = {
+            let walk = self.game.walk();
+            let (_, passed) = walk.next_stop();
+            umpire_core::game::sequence::passed_between(&walk, &passed)
+        };
+        let done = self.act(Action::Next);
+        if done {
+            self.passed = passed;
+        }
+        done
     }
 
     /// Steps back.
     pub fn back_step(&mut self) -> bool {
-        self.act(Action::Back)
+        let done = self.act(Action::Back);
+        if done {
+            self.passed.clear();
+        }
+        done
+    }
+
+    /// Goes into a step the current one offers (a branch, or a step to repeat).
+    pub fn enter_step(&mut self, step: &str) -> bool {
+        let done = self.act(Action::Enter {
+            step: step.to_string(),
+        });
+        if done {
+            self.passed.clear();
+        }
+        done
+    }
+
+    /// The steps the last Next passed with nothing to resolve.
+    pub fn passed(&self) -> &[String] {
+        &self.passed
     }
 
     /// Undoes the last action.

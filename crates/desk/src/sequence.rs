@@ -35,6 +35,8 @@ pub const FLOOR_REASON_LABEL: &str = "Reason to go below";
 pub const GO_BELOW_LABEL: &str = "Go below anyway";
 /// Prefix of the banner shown above the game in a side's view.
 pub const SEEN_BY_PREFIX: &str = "As seen by: ";
+/// What the desk says of the steps the last Next passed with nothing to resolve.
+pub const PASSED_PREFIX: &str = "Passed, nothing to resolve: ";
 /// Label of the button that records the reveals a step calls for.
 pub const REVEAL_LABEL: &str = "Reveal the counters in contact";
 
@@ -129,6 +131,12 @@ impl SequencePanel {
         });
         if let Some(m) = live.message() {
             ui.label(RichText::new(m).color(ui.visuals().error_fg_color));
+        } else if !live.passed().is_empty() {
+            ui.label(
+                RichText::new(format!("{PASSED_PREFIX}{}", live.passed().join("; ")))
+                    .small()
+                    .weak(),
+            );
         }
         if live.below_floor().is_some() {
             // The umpire's word for going below the floor: the reason, kept in the journal.
@@ -204,6 +212,16 @@ impl SequencePanel {
         let accent = ui.visuals().selection.bg_fill;
         if framed {
             ui.label(RichText::new("Next:").small().color(accent));
+        }
+        if let Some(step) = &p.enter {
+            if ui
+                .button(&p.label)
+                .on_hover_text("Go to that step: its items come next")
+                .clicked()
+            {
+                queue.push(UiCommand::EnterStep(step.clone()).into());
+            }
+            return;
         }
         if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
             queue.push(UiCommand::RevealContacts.into());
@@ -298,8 +316,17 @@ impl SequencePanel {
                 .show(ui, |ui| {
                     let accent = ui.visuals().selection.bg_fill;
                     let steps = live.game().steps().to_vec();
+                    let walk = live.game().walk();
                     for (i, step) in steps.iter().enumerate() {
                         let here = i == status.step_index;
+                        let applies = walk.applies(&umpire_core::game::Cursor {
+                            turn: status.turn,
+                            step: i,
+                        });
+                        if !applies && !here {
+                            // Another branch, an optional rule not played, not this turn's.
+                            continue;
+                        }
                         let text = RichText::new(format!(
                             "{}{}",
                             step.path,

@@ -43,11 +43,26 @@ pub fn create_at(
     rulesets: &Library,
     seed: Option<u64>,
 ) -> Result<Game, GameError> {
+    create_at_playing(location, scenario_file, rulesets, seed, &[])
+}
+
+/// [`create_at`], playing the optional rules named (their numbers, "18.4").
+pub fn create_at_playing(
+    location: &str,
+    scenario_file: &SourceFile,
+    rulesets: &Library,
+    seed: Option<u64>,
+    optional_rules: &[String],
+) -> Result<Game, GameError> {
     match Location::parse(location)? {
-        Location::File(path) => Game::create(&path, scenario_file, rulesets, seed),
-        Location::Server(server) => Game::create_in(scenario_file, rulesets, seed, |meta| {
-            Ok(Box::new(ServerGame::create(&server, meta)?))
-        }),
+        Location::File(path) => {
+            Game::create_playing(&path, scenario_file, rulesets, seed, optional_rules)
+        }
+        Location::Server(server) => {
+            Game::create_in_playing(scenario_file, rulesets, seed, optional_rules, |meta| {
+                Ok(Box::new(ServerGame::create(&server, meta)?))
+            })
+        }
     }
 }
 

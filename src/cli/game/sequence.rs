@@ -5,15 +5,21 @@ use clap::Subcommand;
 
 use super::{GameFile, Reason, act, act_on, actor, open};
 use crate::cli::Cli;
+use std::path::Path;
 use umpire::game::{Action, Game};
 
 /// `game` subcommands: the Sequence of Play.
 #[derive(Debug, Subcommand)]
 pub enum SequenceCommand {
-    /// Advance the Sequence of Play (refused while mandatory items are pending).
+    /// Go to the next step that needs the umpire (refused while mandatory items are
+    /// pending); the steps passed on the way, with nothing to resolve, are listed.
     Next {
         #[command(flatten)]
         game: GameFile,
+        /// Go instead to a step this one offers: a branch ("Major Battle", "Skirmish") or an
+        /// earlier step to repeat, by its name as `game status` lists it.
+        #[arg(long, value_name = "STEP")]
+        to: Option<String>,
     },
     /// Step the Sequence of Play back.
     Back {
@@ -44,7 +50,8 @@ pub fn run(cli: &Cli, command: &SequenceCommand) -> Result<()> {
     match command {
         SequenceCommand::Next {
             game: GameFile { file },
-        } => act(cli, file, Action::Next),
+            to,
+        } => next(cli, file, to.as_deref()),
         SequenceCommand::Back {
             game: GameFile { file },
         } => act(cli, file, Action::Back),
@@ -96,5 +103,38 @@ fn pending_key(game: &Game, item: &str) -> Result<String> {
                     .join("; ")
             }
         ),
+    }
+}
+
+/// `game next`: to the next step that needs the umpire, saying the steps passed on the way
+/// (table work with nothing to resolve); or, with `--to`, into a branch the step offers.
+fn next(cli: &Cli, file: &Path, to: Option<&str>) -> Result<()> {
+    let (mut game, _) = open(cli, file)?;
+    let actor = actor(cli, &game, None)?;
+    if let Some(step) = to {
+        return act_on(
+            &mut game,
+            &actor,
+            Action::Enter {
+                step: step.to_string(),
+            },
+        );
+    }
+    let passed = {
+        let walk = game.walk();
+        let (_, passed) = walk.next_stop();
+        umpire::game::sequence::passed_between(&walk, &passed)
+    };
+    match act_on(&mut game, &actor, Action::Next) {
+        Err(e) if e.to_string().contains("skip each with a reason") => Err(anyhow::anyhow!(
+            "{e} (`umpire game skip FILE NUMBER --reason …`, NUMBER as `game status` lists it)"
+        )),
+        Err(e) => Err(e),
+        Ok(()) => {
+            if !passed.is_empty() {
+                println!("passed (nothing to resolve): {}", passed.join("; "));
+            }
+            Ok(())
+        }
     }
 }

@@ -33,6 +33,10 @@ pub enum ShareCommand {
         /// fresh seed is kept secret behind its commitment until `game reveal`.
         #[arg(long)]
         seed: Option<u64>,
+        /// Play an optional rule, by its number as the ruleset lists it (`--optional 18.4`);
+        /// repeat for each. Its steps then apply in this game.
+        #[arg(long = "optional", value_name = "RULE")]
+        optional: Vec<String>,
     },
     /// Put a game file on a PostgreSQL server (journal and all) for several desks to share.
     Publish {
@@ -52,15 +56,16 @@ pub fn run(cli: &Cli, command: &ShareCommand) -> Result<()> {
             output,
             server,
             seed,
+            optional,
         } => {
             let lib = library(cli)?;
             let source = crate::cli::scenario_source(scenario)?;
             let game = match (output, server) {
                 (_, Some(url)) => {
                     crate::cli::password::ready(url)?;
-                    umpire::server::create_at(url, &source, &lib, *seed)
+                    umpire::server::create_at_playing(url, &source, &lib, *seed, optional)
                 }
-                (Some(path), None) => Game::create(path, &source, &lib, *seed),
+                (Some(path), None) => Game::create_playing(path, &source, &lib, *seed, optional),
                 (None, None) => bail!("give the game file to create (-o FILE) or --server URL"),
             }
             .map_err(|e| crate::cli::with_ruleset_errors(&lib, e))?;

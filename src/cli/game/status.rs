@@ -138,8 +138,21 @@ fn game_status(game: &Game, json: bool) -> Result<()> {
         };
         println!("Clock {} {}{state}", c.countdown(), c.headline());
     }
+    let playing: Vec<String> = game
+        .ruleset()
+        .optional_rules
+        .iter()
+        .filter(|o| game.state().optional_rules.contains(&o.id))
+        .map(|o| format!("{} {}", o.id, o.name))
+        .collect();
+    if !playing.is_empty() {
+        println!("Optional rules played: {}", playing.join("; "));
+    }
     if let Some(w) = &status.step.when {
         println!("  (when: {w})");
+    }
+    if !game.walk().applies(&game.state().cursor) {
+        println!("  (this step does not apply in this game now: Next passes it)");
     }
     for (n, p) in status.pending.iter().enumerate() {
         let mark = pending_mark(p);

@@ -130,6 +130,15 @@ pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
                     act(&mut game, reveal);
                 }
             }
+            // Chaumont attacks Vitelli's hex: a Skirmish, the branch Step 2 offers.
+            "battle_step_2" => {
+                act(
+                    &mut game,
+                    Action::Enter {
+                        step: "skirmish".into(),
+                    },
+                );
+            }
             "step_4b" => {
                 act(
                     &mut game,

@@ -124,6 +124,12 @@ pub enum Action {
     Next,
     /// Step back.
     Back,
+    /// Go to a step the current one offers: a branch (a Major Battle, a Skirmish), or an
+    /// earlier step to repeat ("Then a new round from Step 6-a"). By its id or its name.
+    Enter {
+        /// The step, by id or name as printed.
+        step: String,
+    },
     /// Skip a pending item, with a reason.
     Skip {
         /// The item's key (see `status`).

@@ -117,9 +117,25 @@ impl Words<'_> {
 
     /// A pending item, from the key it was recorded under (a skip names its key).
     pub fn item(&self, key: &str) -> String {
+        // A cycle's item carries the entry that began its pass ("…@12").
+        let key = key.split_once('@').map_or(key, |(k, _)| k);
         let parts: Vec<&str> = key.split(':').collect();
         match parts.as_slice() {
             ["step", _, _, procedure] => self.procedure(procedure),
+            ["step", _, _, "force", force, procedure] => format!(
+                "{} for {}",
+                self.procedure(procedure),
+                super::words::force_words(self.scenario, force)
+            ),
+            ["step", _, _, "draw", deck] => format!(
+                "the draw from {}",
+                self.ruleset
+                    .decks
+                    .iter()
+                    .find(|d| d.id == *deck)
+                    .map_or_else(|| choice_words(deck), |d| d.name.clone())
+            ),
+            ["enter", _, _, step] => format!("going to {}", choice_words(step)),
             ["schedule", id, turn] => self
                 .scenario
                 .schedules

@@ -120,6 +120,9 @@ pub enum EventKind {
         /// by an Umpire that printed it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
+        /// The optional rules the game plays (their numbers as printed, "18.4").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        optional_rules: Vec<String>,
     },
     /// The umpire revealed the app dice's seed and the salt of its commitment: every app roll
     /// can now be checked by anyone; app dice are refused after it.

@@ -272,7 +272,7 @@ pub enum Refusal {
         what: &'static str,
     },
     /// Mandatory items still pending.
-    #[error("mandatory items are still pending: {} — resolve them, or skip each with a reason (`umpire game skip FILE NUMBER --reason …`)", items.join("; "))]
+    #[error("mandatory items are still pending: {} — resolve them, or skip each with a reason", items.join("; "))]
     MandatoryPending {
         /// The items, "number. label" (the number as `game status` shows it).
         items: Vec<String>,
@@ -282,6 +282,14 @@ pub enum Refusal {
     ScenarioEnds {
         /// The scenario's turns.
         turns: u32,
+    },
+    /// A step the current one does not offer.
+    #[error("{}", no_entry_words(step, offered))]
+    NoEntry {
+        /// The step asked for.
+        step: String,
+        /// What this step offers, in words.
+        offered: Vec<String>,
     },
     /// Back from the first step.
     #[error("this is the first step of the game")]
@@ -479,4 +487,15 @@ pub enum NoAppDice {
         "this copy of the game does not hold the app dice's seed (it was imported without it) — roll physical dice and type them in"
     )]
     Withheld,
+}
+
+fn no_entry_words(step: &str, offered: &[String]) -> String {
+    if offered.is_empty() {
+        format!("this step offers no step to go to ('{step}' asked for)")
+    } else {
+        format!(
+            "this step does not offer '{step}' — it offers: {}",
+            offered.join("; ")
+        )
+    }
 }

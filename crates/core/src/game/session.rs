@@ -156,15 +156,26 @@ impl Game {
         rulesets: &Library,
         seed: Option<u64>,
     ) -> Result<Game, GameError> {
-        let (world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
-        // The start is written with the file, which appears whole (see GameFile::create_with):
-        // a game file never exists without it, so a killed `game new` never blocks a retry.
+        Game::create_playing(path, scenario_file, rulesets, seed, &[])
+    }
+
+    /// [`Game::create`], playing the optional rules named (their numbers as the ruleset's
+    /// `optional_rules` give them): the steps they bring apply in this game.
+    pub fn create_playing(
+        path: &Path,
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: Option<u64>,
+        optional_rules: &[String],
+    ) -> Result<Game, GameError> {
+        let (mut world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+        let started = Game::started_playing(&mut world, &meta, optional_rules)?;
         let start = Event {
             seq: 1,
             at: Utc::now(),
             by: None,
             cursor: world.cursor(),
-            kind: Game::started(&meta),
+            kind: started,
         };
         let entry = Entry::seal(start, &meta.genesis())?;
         let file = GameFile::create_with(path, meta, &[entry])?;
@@ -179,8 +190,66 @@ impl Game {
         seed: Option<u64>,
         store: impl FnOnce(GameMeta) -> Result<Box<dyn Store>, StoreError>,
     ) -> Result<Game, GameError> {
-        let (world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
-        Game::start(store(meta)?, world)
+        Game::create_in_playing(scenario_file, rulesets, seed, &[], store)
+    }
+
+    /// [`Game::create_in`], playing the optional rules named.
+    pub fn create_in_playing(
+        scenario_file: &SourceFile,
+        rulesets: &Library,
+        seed: Option<u64>,
+        optional_rules: &[String],
+        store: impl FnOnce(GameMeta) -> Result<Box<dyn Store>, StoreError>,
+    ) -> Result<Game, GameError> {
+        let (mut world, meta) = Game::prepare(scenario_file, rulesets, seed)?;
+        let started = Game::started_playing(&mut world, &meta, optional_rules)?;
+        Game::start(store(meta)?, world, started)
+    }
+
+    /// The journal's first entry, playing the optional rules named (each one the ruleset's).
+    /// The game begins at the first step of turn 1 that applies to it: the start is recorded
+    /// there, and the fold puts the game there.
+    fn started_playing(
+        world: &mut World,
+        meta: &GameMeta,
+        optional_rules: &[String],
+    ) -> Result<EventKind, GameError> {
+        let known = &world.ruleset.optional_rules;
+        if let Some(id) = optional_rules
+            .iter()
+            .find(|id| !known.iter().any(|o| o.id == **id))
+        {
+            let list = if known.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<String> = known
+                    .iter()
+                    .map(|o| format!("{} {}", o.id, o.name))
+                    .collect();
+                format!(" — its optional rules: {}", names.join("; "))
+            };
+            return Err(SetupError::Scenario(format!(
+                "{} has no optional rule {id}{list}",
+                world.ruleset.name
+            ))
+            .into());
+        }
+        world.state.optional_rules = optional_rules.iter().cloned().collect();
+        world.state.cursor.step = super::sequence::Walk {
+            ruleset: &world.ruleset,
+            scenario: &world.scenario,
+            state: &world.state,
+            steps: &world.steps,
+        }
+        .first_step_of_turn(1);
+        let mut started = Game::started(meta);
+        if let EventKind::GameStarted {
+            optional_rules: o, ..
+        } = &mut started
+        {
+            *o = optional_rules.to_vec();
+        }
+        Ok(started)
     }
 
     /// Every entry of the journal, sealed, as its store keeps them (to put the game elsewhere:
@@ -219,14 +288,13 @@ impl Game {
         Ok((world, meta))
     }
 
-    fn start(store: Box<dyn Store>, world: World) -> Result<Game, GameError> {
-        let meta = store.meta().clone();
+    fn start(store: Box<dyn Store>, world: World, started: EventKind) -> Result<Game, GameError> {
         let mut game = Game {
             journal: Journal::open(store)?,
             world,
         };
         game.journal
-            .record_fixed(&mut game.world, vec![Game::started(&meta)], None)?;
+            .record_fixed(&mut game.world, vec![started], None)?;
         Ok(game)
     }
 
@@ -238,6 +306,7 @@ impl Game {
             scenario: meta.scenario.clone(),
             seed_commitment: meta.seed_commitment.clone(),
             seed: meta.seed.filter(|_| meta.seed_public),
+            optional_rules: Vec::new(),
         }
     }
 
@@ -459,6 +528,17 @@ impl Game {
     /// The leaf steps of the Sequence of Play.
     pub fn steps(&self) -> &[LeafStep] {
         &self.world.steps
+    }
+
+    /// The Sequence of Play's walk over the game as it stands: where `next` goes and what it
+    /// passes, whether a step applies, the branches offered.
+    pub fn walk(&self) -> super::sequence::Walk<'_> {
+        super::sequence::Walk {
+            ruleset: self.ruleset(),
+            scenario: self.scenario(),
+            state: self.state(),
+            steps: self.steps(),
+        }
     }
 
     /// Items pending or done at the current step.

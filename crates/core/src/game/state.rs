@@ -80,6 +80,16 @@ pub struct GameState {
     /// Decks and cups that have changed, by [`super::deck::key`]; the others hold what the
     /// ruleset says they start with ([`GameState::deck`]).
     pub decks: BTreeMap<String, super::deck::DeckState>,
+    /// The counters each resolution involved (every role's), by Resolved event: whose
+    /// activation, whose Attrition.
+    pub involved: BTreeMap<u64, Vec<String>>,
+    /// The optional rules this game plays (their numbers), as it began.
+    pub optional_rules: BTreeSet<String>,
+    /// The entry that brought the Sequence of Play to the step it is at (0 at the start): what
+    /// was done "since the game came here" in a repeated cycle.
+    pub arrived: u64,
+    /// Draws from decks and cups that stand: (entry, deck id).
+    pub draws: Vec<(u64, String)>,
 }
 
 impl GameState {
@@ -249,6 +259,10 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         next_draw: 0,
         seed_revealed: None,
         decks: BTreeMap::new(),
+        involved: BTreeMap::new(),
+        optional_rules: BTreeSet::new(),
+        arrived: 0,
+        draws: Vec::new(),
     }
 }
 
@@ -324,13 +338,26 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         return Ok(());
     }
     match &e.kind {
-        EventKind::GameStarted { .. } | EventKind::Undone { .. } | EventKind::Redone { .. } => {}
+        EventKind::GameStarted { optional_rules, .. } => {
+            state.optional_rules = optional_rules.iter().cloned().collect();
+            // The game begins where its start was recorded: the first step of turn 1 that
+            // applies to it (an optional rule's offer it does not play is not where it begins).
+            state.cursor = e.cursor.clone();
+        }
+        EventKind::Undone { .. } | EventKind::Redone { .. } => {}
         // The phase clock is folded on its own (megagame::clock); announcements are read off
         // the journal by the megagame paper.
         EventKind::Clock { .. } | EventKind::Announced { .. } => {}
         EventKind::Deck {
-            deck, owner, after, ..
+            deck,
+            owner,
+            after,
+            change,
+            ..
         } => {
+            if matches!(change, super::deck::DeckChange::Drawn { .. }) {
+                state.draws.push((e.seq, deck.clone()));
+            }
             state
                 .decks
                 .insert(super::deck::key(deck, owner.as_deref()), after.clone());
@@ -354,32 +381,10 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             }
             state.applied.insert(*of);
         }
-        EventKind::Resolved { resolution, .. } => {
-            if let Some(i) = state
-                .follow_ups
-                .iter()
-                .position(|f| f.procedure == resolution.procedure)
-            {
-                state.follow_ups.remove(i);
-            }
-            for effect in &resolution.outcome.effects {
-                if effect.kind == crate::rules::EffectKind::FollowUp
-                    && let Some(p) = &effect.procedure
-                {
-                    state.follow_ups.push(FollowUp {
-                        from: e.seq,
-                        procedure: p.clone(),
-                        text: effect.text.clone(),
-                    });
-                }
-            }
-            if let Some(v) = resolution.outcome.value {
-                state.values.insert(e.seq, v);
-            }
-            state
-                .resolved
-                .push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
-        }
+        EventKind::Resolved {
+            resolution,
+            counters,
+        } => fold_resolved(state, e.seq, &e.cursor, resolution, counters),
         EventKind::Overridden { of, outcome, .. } => {
             state.overrides.insert(*of, outcome.clone());
             // The number that stands is the override's (a credit of "4 AP" overridden to 2
@@ -393,7 +398,10 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                 }
             }
         }
-        EventKind::Stepped { to, .. } => state.cursor = to.clone(),
+        EventKind::Stepped { to, .. } => {
+            state.cursor = to.clone();
+            state.arrived = e.seq;
+        }
         EventKind::Skipped { item, reason } => {
             if let Some(from) = item
                 .strip_prefix("follow_up:")
@@ -408,4 +416,44 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
     }
     Ok(())
+}
+
+/// A resolution folded in: the counters it involved, the checks it queues (and the one it
+/// answers), the number it came to.
+fn fold_resolved(
+    state: &mut GameState,
+    seq: u64,
+    cursor: &Cursor,
+    resolution: &crate::resolve::Resolution,
+    counters: &BTreeMap<String, Vec<String>>,
+) {
+    if !counters.is_empty() {
+        state
+            .involved
+            .insert(seq, counters.values().flatten().cloned().collect());
+    }
+    if let Some(i) = state
+        .follow_ups
+        .iter()
+        .position(|f| f.procedure == resolution.procedure)
+    {
+        state.follow_ups.remove(i);
+    }
+    for effect in &resolution.outcome.effects {
+        if effect.kind == crate::rules::EffectKind::FollowUp
+            && let Some(p) = &effect.procedure
+        {
+            state.follow_ups.push(FollowUp {
+                from: seq,
+                procedure: p.clone(),
+                text: effect.text.clone(),
+            });
+        }
+    }
+    if let Some(v) = resolution.outcome.value {
+        state.values.insert(seq, v);
+    }
+    state
+        .resolved
+        .push((cursor.clone(), resolution.procedure.clone(), seq));
 }

@@ -81,8 +81,9 @@ fn effect_amounts(r: &Resolution, kind: &str) -> Vec<i64> {
 // ── The ruleset loads, with its structure ────────────────────────────────────────────────────
 
 /// A step with procedures of its own and sub-steps is walked as a step, then its sub-steps: the
-/// activated Force acts (C.2.b, 17 procedures) before its Field Engineers and Attrition, which
-/// once took its place and hid its procedures.
+/// activated Force acts (C.2.b: one item per Force, 16 procedures offered) before its Field
+/// Engineers, which once took its place and hid its procedures. Its Attrition after a second
+/// activation is the Force's own item there (7.2, 8).
 #[test]
 fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
     let rs = ailsh();
@@ -94,18 +95,26 @@ fn the_activation_step_keeps_its_procedures_before_its_sub_steps() {
             .unwrap_or_else(|| panic!("leaf step {id}"))
     };
     let act = &steps[at("c2b_activate")];
-    assert_eq!(act.procedures.len(), 17, "{:?}", act.procedures);
-    assert!(act.procedures.contains(&"activation".to_string()));
-    assert!(act.procedures.contains(&"assault".to_string()));
+    assert_eq!(act.offered.len(), 14, "{:?}", act.offered);
+    assert_eq!(act.procedures.len(), 18, "{:?}", act.procedures);
+    assert!(act.offered.contains(&"assault".to_string()));
+    let per_force: Vec<&str> = act.per_force.iter().map(|f| f.procedure.as_str()).collect();
+    assert_eq!(
+        per_force,
+        [
+            "activation",
+            "attack_from_march_cost",
+            "recovery_check",
+            "attrition"
+        ]
+    );
+    let mandatory: Vec<bool> = act.per_force.iter().map(|f| f.mandatory).collect();
+    assert_eq!(mandatory, [false, false, false, true]);
     assert!(
         act.path
             .ends_with("b. Roll for activation; the activated Force acts")
     );
     assert_eq!(at("c2b_field_engineers"), at("c2b_activate") + 1);
-    assert_eq!(
-        at("c2b_second_activation_attrition"),
-        at("c2b_activate") + 2
-    );
     assert_eq!(
         steps[at("c2b_field_engineers")].procedures,
         vec!["field_engineers_defence".to_string()]
@@ -2732,7 +2741,7 @@ fn s5_pestilence_in_milano_l2725() {
         &game,
         "pestilence_at_start",
         "pestilence_in_milano",
-        "interphase_offer",
+        "phase_a_weather",
         &["October, 6"],
         &["November, 1"],
         "c2b_activate",

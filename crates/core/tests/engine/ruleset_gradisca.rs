@@ -101,11 +101,17 @@ fn gradisca_loads_with_sequence_of_play() {
             "played_commands"
         ]
     );
+    // The activation offers each operation's procedure; the cycle repeats while Command
+    // markers are left (Rule 4.1).
     assert!(
         turn.steps[1].steps[3]
-            .procedures
+            .offers
             .iter()
             .any(|p| p == "field_combat")
+    );
+    assert_eq!(
+        turn.steps[1].repeat_until_empty.as_deref(),
+        Some("command_markers")
     );
     assert_eq!(turn.steps[2].procedures, ["stacking_check"]);
     for r in [

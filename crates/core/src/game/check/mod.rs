@@ -30,7 +30,7 @@ use super::journal::GameMeta;
 use super::names::CounterId;
 use super::refusal::{NoAppDice, Refusal};
 use super::scenario::{CounterKind, Position, Scenario};
-use super::sequence::{LeafStep, Pending, next_step, pending, previous_step};
+use super::sequence::{LeafStep, Pending, Walk, pending};
 use super::state::{CounterState, GameState};
 use crate::dice::AppDice;
 use crate::resolve::{DiceSource, parse_inputs, resolve};
@@ -112,6 +112,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
         } => check_override(view, *of, outcome, reason),
         Action::Next => check_next(view),
         Action::Back => check_back(view),
+        Action::Enter { step } => check_enter(view, step),
         Action::Skip { item, reason } => check_skip(view, item, reason),
         Action::Credit { item } => check_credit(view, item),
         Action::Note { text } => Ok(vec![EventKind::Note { text: text.clone() }]),

@@ -2,12 +2,22 @@
 
 use super::*;
 
+/// The game's walk, for `next`, `back` and entering a branch.
+fn walk<'v>(view: &View<'v>) -> Walk<'v> {
+    Walk {
+        ruleset: view.ruleset,
+        scenario: view.scenario,
+        state: view.state,
+        steps: view.steps,
+    }
+}
+
 pub(super) fn check_next(view: &View) -> Checked {
     let open = numbered(&pending_items(view), |p| p.mandatory && !p.done);
     if !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
     }
-    let to = next_step(&view.state.cursor, view.steps, view.scenario.turns.max(1));
+    let (to, _) = walk(view).next_stop();
     if to.turn > view.scenario.turns.max(1) {
         return Err(Refusal::ScenarioEnds {
             turns: view.scenario.turns,
@@ -20,8 +30,37 @@ pub(super) fn check_next(view: &View) -> Checked {
 }
 
 pub(super) fn check_back(view: &View) -> Checked {
-    let to = previous_step(&view.state.cursor, view.steps, view.scenario.turns.max(1))
-        .ok_or(Refusal::FirstStep)?;
+    let to = walk(view).previous_stop().ok_or(Refusal::FirstStep)?;
+    Ok(vec![EventKind::Stepped {
+        from: view.state.cursor.clone(),
+        to,
+    }])
+}
+
+pub(super) fn check_enter(view: &View, step: &str) -> Checked {
+    let walk = walk(view);
+    let items = pending_items(view);
+    let offered: Vec<&Pending> = items.iter().filter(|p| p.enter.is_some()).collect();
+    let wanted = step.trim();
+    let target = offered.iter().find_map(|p| {
+        let id = p.enter.as_deref()?;
+        let name = p
+            .label
+            .trim_start_matches("Go to ")
+            .trim_start_matches("Repeat from ");
+        (id == wanted || name.eq_ignore_ascii_case(wanted) || p.label.eq_ignore_ascii_case(wanted))
+            .then_some(id)
+    });
+    let Some(to) = target.and_then(|id| walk.entry(id)) else {
+        return Err(Refusal::NoEntry {
+            step: wanted.to_string(),
+            offered: offered.iter().map(|p| p.label.clone()).collect(),
+        });
+    };
+    let open = numbered(&items, |p| p.mandatory && !p.done);
+    if to.step > view.state.cursor.step && !open.is_empty() {
+        return Err(Refusal::MandatoryPending { items: open });
+    }
     Ok(vec![EventKind::Stepped {
         from: view.state.cursor.clone(),
         to,

@@ -49,6 +49,8 @@ pub struct Ruleset {
     pub leaders: Vec<AttributeSpec>,
     /// Sequence of Play.
     pub sequence_of_play: Vec<Step>,
+    /// Optional rules a game may put in play (their steps apply only then).
+    pub optional_rules: Vec<OptionalRule>,
     /// Rulings the umpire can switch.
     pub rulings: Vec<Ruling>,
     /// The status markers the text names (Disrupted, Besieged…): what the desk offers to put

@@ -350,11 +350,101 @@ pub struct Step {
     pub mandatory: bool,
     /// When the step happens, if not every turn (text).
     pub when: Option<String>,
+    /// When the step applies, as the game state can tell it; None: every turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<StepCondition>,
+    /// Procedures the step offers (resolved when they happen, never items that hold the game:
+    /// an activated Force's movement, assault, pursuit…).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub offers: Vec<String>,
+    /// Items the step holds for each Force on the map (its activation; its Attrition after a
+    /// second activation), each when its own condition holds for that Force.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_force: Vec<PerForce>,
+    /// An alternative entered only by choice (a Major Battle, a Skirmish, a Siege), from a step
+    /// that offers it in `enter`; `next` never walks into it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub branch: bool,
+    /// Steps the umpire may go to from here: branches ("Fight a Major Battle") or an earlier
+    /// step to repeat ("Then a new round from Step 6-a").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub enter: Vec<String>,
+    /// Its sub-steps repeat while this cup or deck still holds something (Gradisca's Command
+    /// markers): `next` from its last sub-step goes back to its first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_until_empty: Option<String>,
+    /// The game stops here even with nothing to resolve (table work the umpire must see).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stop: bool,
     /// Only at the end of the scenario (after its last turn), never between turns.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scenario_end: bool,
     /// Sub-steps.
     pub steps: Vec<Step>,
+}
+
+/// When a step, or an item it holds for a Force, applies: every clause given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct StepCondition {
+    /// Turns a scenario schedule of this procedure names (the Administrative Points turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+    /// Opposing Forces in contact (true) or none (false): same hex or adjacent hexes on a hex
+    /// map, the same area on an area map. For a Force's item: that Force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact: Option<bool>,
+    /// An optional rule that must be in play in this game (its number as printed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optional: Option<String>,
+    /// A status some counter on the map has (for a Force's item: one of its counters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// A procedure resolved at least `times` times this turn (for a Force's item: with the
+    /// Force among the counters involved).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<ResolvedTimes>,
+    /// The Force's Order is one of these (a Force's item only; its Capitano's `order`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orders: Vec<String>,
+}
+
+/// A procedure resolved a number of times this turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResolvedTimes {
+    /// The procedures that count (any of them).
+    pub procedures: Vec<String>,
+    /// How many times, at least.
+    pub times: u32,
+}
+
+/// An item a step holds for each Force.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PerForce {
+    /// The procedure to resolve for the Force.
+    pub procedure: String,
+    /// Its label before the Force's name, if not the procedure's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Whether `next` waits for it (resolved for the Force, or skipped with a reason).
+    pub mandatory: bool,
+    /// When it applies to a Force; None: to every Force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<StepCondition>,
+    /// Rule reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// An optional rule the umpire may put in play for a game (its steps apply only then).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OptionalRule {
+    /// Its number as printed ("18.4").
+    pub id: String,
+    /// Its name as printed ("Interphase Turn").
+    pub name: String,
+    /// Where the text extraction has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// A reading of an ambiguous rule.

@@ -110,6 +110,10 @@ pub struct RawRuleset {
     /// belong to each.
     #[serde(default)]
     pub sequence_of_play: Vec<RawStep>,
+    /// Optional rules a game may put in play (`game new --optional 18.4`): steps whose `when`
+    /// names one apply only in games that play it.
+    #[serde(default)]
+    pub optional_rules: Vec<RawOptionalRule>,
     /// Where the text is ambiguous or contradicts itself: the readings and the default, which
     /// the umpire may switch (`--ruling ID=OPTION`).
     #[serde(default)]

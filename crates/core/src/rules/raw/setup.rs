@@ -193,9 +193,32 @@ pub struct RawStep {
     /// Whether its procedures must be resolved before the game moves on.
     #[serde(default)]
     pub mandatory: bool,
-    /// When the step happens, if not every turn, in words ("from turn 3 on").
+    /// When the step happens, if not every turn: in words only ("from turn 3 on"), or as
+    /// clauses the game state can tell (`{schedule: administrative_points}`, `{contact:
+    /// true}`, `{optional: "18.4"}`…) with the words in `text`.
     #[serde(default)]
-    pub when: Option<String>,
+    pub when: Option<RawWhen>,
+    /// Procedures the step offers, resolved when they happen; not items that hold the game.
+    #[serde(default)]
+    #[schemars(with = "Vec<Identifier>")]
+    pub offers: Vec<String>,
+    /// Items the step holds for each Force on the map, each when its condition holds for it.
+    #[serde(default)]
+    pub per_force: Vec<RawPerForce>,
+    /// An alternative entered only by choice, from a step that lists it in `enter`.
+    #[serde(default)]
+    pub branch: bool,
+    /// The ids of steps the umpire may go to from here (branches, or an earlier step to repeat).
+    #[serde(default)]
+    #[schemars(with = "Vec<Identifier>")]
+    pub enter: Vec<String>,
+    /// Its sub-steps repeat while this deck or cup (its id) still holds something.
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub repeat_until_empty: Option<String>,
+    /// The game stops here even when nothing is to be resolved (table work to see).
+    #[serde(default)]
+    pub stop: bool,
     /// Only after the last turn (the end of the scenario), never between turns.
     #[serde(default)]
     pub scenario_end: bool,
@@ -203,6 +226,90 @@ pub struct RawStep {
     /// stops.
     #[serde(default)]
     pub steps: Vec<RawStep>,
+}
+
+/// When a step applies: words only, or clauses the game state can tell.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawWhen {
+    /// Words only: the step applies every turn; the words say when it matters.
+    Text(String),
+    /// Clauses, every one of which must hold.
+    Clauses(RawStepCondition),
+}
+
+/// Clauses of a condition on the game state; every clause given must hold.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStepCondition {
+    /// When it applies, in the text's words (shown to the umpire).
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Only on the turns a scenario schedule of this procedure names (AP turns).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub schedule: Option<String>,
+    /// Opposing Forces in contact (same or adjacent hex, same area), or none.
+    #[serde(default)]
+    pub contact: Option<bool>,
+    /// An optional rule in play in this game (its number, one of `optional_rules`).
+    #[serde(default)]
+    pub optional: Option<String>,
+    /// A status marker some counter on the map has (for a Force: one of its own).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub status: Option<String>,
+    /// Procedures resolved at least `times` times this turn (for a Force: with it involved).
+    #[serde(default)]
+    pub resolved: Option<RawResolvedTimes>,
+    /// The Force's Order is one of these (for a Force's item).
+    #[serde(default)]
+    pub orders: Vec<String>,
+}
+
+/// Procedures resolved a number of times this turn.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawResolvedTimes {
+    /// The procedures that count.
+    #[schemars(with = "Vec<Identifier>")]
+    pub procedures: Vec<String>,
+    /// How many times at least.
+    pub times: u32,
+}
+
+/// An item a step holds for each Force.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPerForce {
+    /// The procedure resolved for the Force.
+    #[schemars(with = "Identifier")]
+    pub procedure: String,
+    /// The item's label, if not the procedure's name.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Whether the game waits for it.
+    #[serde(default)]
+    pub mandatory: bool,
+    /// When it applies to a Force.
+    #[serde(default)]
+    pub when: Option<RawStepCondition>,
+    /// The rule reference.
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+/// An optional rule a game may put in play.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOptionalRule {
+    /// Its number as printed ("18.4").
+    pub id: String,
+    /// Its name as printed.
+    pub name: String,
+    /// The lines of the text extraction it comes from.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// One reading of an ambiguous rule.

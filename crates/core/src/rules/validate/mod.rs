@@ -400,12 +400,27 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut procedures = procedures(&mut rctx, &raw, (&dice, &tables), &rulings);
     let mut step_ids = BTreeSet::new();
     let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
+    let optional_rules =
+        validate_optional_rules(&mut rctx, &root.key("optional_rules"), &raw.optional_rules);
+    let optional_ids: BTreeSet<String> = optional_rules.iter().map(|o| o.id.clone()).collect();
+    let status_ids: BTreeSet<String> = statuses.iter().map(|s| s.id.clone()).collect();
     let sequence_of_play = validate_steps(
         &mut rctx,
         &root.key("sequence_of_play"),
         &raw.sequence_of_play,
-        (&procedure_ids, &deck_ids),
+        &StepNames {
+            procedures: &procedure_ids,
+            decks: &deck_ids,
+            statuses: &status_ids,
+            optional: &optional_ids,
+        },
         &mut step_ids,
+    );
+    check_enter_targets(
+        &mut rctx,
+        &root.key("sequence_of_play"),
+        &raw.sequence_of_play,
+        &step_ids,
     );
     let visibility = match &raw.visibility {
         Some(v) => validate_visibility(
@@ -444,6 +459,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         units,
         leaders,
         sequence_of_play,
+        optional_rules,
         rulings,
         statuses,
         decks,

@@ -155,11 +155,98 @@ pub(super) fn validate_attributes(
     out
 }
 
+/// What a step's references are checked against.
+pub(super) struct StepNames<'a> {
+    /// Procedure ids.
+    pub procedures: &'a BTreeSet<String>,
+    /// Deck ids.
+    pub decks: &'a BTreeSet<String>,
+    /// Status ids.
+    pub statuses: &'a BTreeSet<String>,
+    /// Optional rules' numbers.
+    pub optional: &'a BTreeSet<String>,
+}
+
+fn check_known(ctx: &mut FileCtx, path: &YamlPath, id: &str, known: &BTreeSet<String>, what: &str) {
+    if !known.contains(id) {
+        ctx.err(
+            path,
+            format!("unknown {what} '{id}'"),
+            if known.is_empty() {
+                format!("this ruleset declares no {what}s")
+            } else {
+                format!(
+                    "{what}s of this ruleset: {}",
+                    known.iter().cloned().collect::<Vec<_>>().join(", ")
+                )
+            },
+        );
+    }
+}
+
+/// A step's condition clauses, checked.
+fn validate_condition(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &RawStepCondition,
+    names: &StepNames,
+) -> StepCondition {
+    if let Some(p) = &raw.schedule {
+        check_known(ctx, &path.key("schedule"), p, names.procedures, "procedure");
+    }
+    if let Some(o) = &raw.optional {
+        check_known(
+            ctx,
+            &path.key("optional"),
+            o,
+            names.optional,
+            "optional rule",
+        );
+    }
+    if let Some(st) = &raw.status {
+        check_known(ctx, &path.key("status"), st, names.statuses, "status");
+    }
+    if let Some(r) = &raw.resolved {
+        for (k, p) in r.procedures.iter().enumerate() {
+            let at = path.key("resolved").key("procedures").index(k);
+            check_known(ctx, &at, p, names.procedures, "procedure");
+        }
+    }
+    StepCondition {
+        schedule: raw.schedule.clone(),
+        contact: raw.contact,
+        optional: raw.optional.clone(),
+        status: raw.status.clone(),
+        resolved: raw.resolved.as_ref().map(|r| ResolvedTimes {
+            procedures: r.procedures.clone(),
+            times: r.times,
+        }),
+        orders: raw.orders.clone(),
+    }
+}
+
+/// A step's `when`: its words and its clauses.
+fn validate_when(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: Option<&RawWhen>,
+    names: &StepNames,
+) -> (Option<String>, Option<StepCondition>) {
+    match raw {
+        None => (None, None),
+        Some(RawWhen::Text(t)) => (Some(t.clone()), None),
+        Some(RawWhen::Clauses(c)) => (
+            c.text.clone(),
+            Some(validate_condition(ctx, path, c, names)),
+        ),
+    }
+}
+
 pub(super) fn validate_steps(
     ctx: &mut FileCtx,
     path: &YamlPath,
     raw: &[RawStep],
-    (procedures, decks): (&BTreeSet<String>, &BTreeSet<String>),
+    names: &StepNames,
     ids: &mut BTreeSet<String>,
 ) -> Vec<Step> {
     let mut out = Vec::new();
@@ -169,34 +256,56 @@ pub(super) fn validate_steps(
             continue;
         }
         for (k, proc_id) in s.procedures.iter().enumerate() {
-            if !procedures.contains(proc_id) {
-                ctx.err(
-                    &p.key("procedures").index(k),
-                    format!("unknown procedure '{proc_id}'"),
-                    format!(
-                        "procedures of this ruleset: {}",
-                        procedures.iter().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                );
-            }
+            check_known(
+                ctx,
+                &p.key("procedures").index(k),
+                proc_id,
+                names.procedures,
+                "procedure",
+            );
+        }
+        for (k, proc_id) in s.offers.iter().enumerate() {
+            check_known(
+                ctx,
+                &p.key("offers").index(k),
+                proc_id,
+                names.procedures,
+                "procedure",
+            );
         }
         for (k, deck) in s.decks.iter().enumerate() {
-            if !decks.contains(deck) {
-                ctx.err(
-                    &p.key("decks").index(k),
-                    format!("unknown deck '{deck}'"),
-                    if decks.is_empty() {
-                        "this ruleset declares no decks (a `decks:` section)".to_string()
-                    } else {
-                        format!(
-                            "decks of this ruleset: {}",
-                            decks.iter().cloned().collect::<Vec<_>>().join(", ")
-                        )
-                    },
-                );
-            }
+            check_known(ctx, &p.key("decks").index(k), deck, names.decks, "deck");
         }
-        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, (procedures, decks), ids);
+        if let Some(deck) = &s.repeat_until_empty {
+            check_known(ctx, &p.key("repeat_until_empty"), deck, names.decks, "deck");
+        }
+        let (when, condition) = validate_when(ctx, &p.key("when"), s.when.as_ref(), names);
+        let per_force = s
+            .per_force
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let at = p.key("per_force").index(k);
+                check_known(
+                    ctx,
+                    &at.key("procedure"),
+                    &f.procedure,
+                    names.procedures,
+                    "procedure",
+                );
+                PerForce {
+                    procedure: f.procedure.clone(),
+                    label: f.label.clone(),
+                    mandatory: f.mandatory,
+                    condition: f
+                        .when
+                        .as_ref()
+                        .map(|c| validate_condition(ctx, &at.key("when"), c, names)),
+                    rule: f.rule.clone(),
+                }
+            })
+            .collect();
+        let steps = validate_steps(ctx, &p.key("steps"), &s.steps, names, ids);
         out.push(Step {
             id: s.id.clone(),
             name: s.name.clone(),
@@ -206,12 +315,56 @@ pub(super) fn validate_steps(
             procedures: s.procedures.clone(),
             decks: s.decks.clone(),
             mandatory: s.mandatory,
-            when: s.when.clone(),
+            when,
+            condition,
+            offers: s.offers.clone(),
+            per_force,
+            branch: s.branch,
+            enter: s.enter.clone(),
+            repeat_until_empty: s.repeat_until_empty.clone(),
+            stop: s.stop,
             scenario_end: s.scenario_end,
             steps,
         });
     }
     out
+}
+
+/// Every `enter` names a step of the Sequence of Play.
+pub(super) fn check_enter_targets(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawStep],
+    ids: &BTreeSet<String>,
+) {
+    for (i, s) in raw.iter().enumerate() {
+        let p = path.index(i);
+        for (k, target) in s.enter.iter().enumerate() {
+            check_known(ctx, &p.key("enter").index(k), target, ids, "step");
+        }
+        check_enter_targets(ctx, &p.key("steps"), &s.steps, ids);
+    }
+}
+
+/// The optional rules, each number once.
+pub(super) fn validate_optional_rules(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawOptionalRule],
+) -> Vec<OptionalRule> {
+    let mut seen = BTreeSet::new();
+    raw.iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            let at = path.index(*i).key("id");
+            ctx.once(&mut seen, r.id.clone(), &at, "optional rule", &r.id)
+        })
+        .map(|(_, r)| OptionalRule {
+            id: r.id.clone(),
+            name: r.name.clone(),
+            source_lines: r.source.clone(),
+        })
+        .collect()
 }
 
 pub(super) fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {

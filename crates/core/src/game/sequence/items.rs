@@ -1,78 +1,16 @@
-//! The Sequence-of-Play walker: the ruleset's phases, segments and steps flattened into leaf
-//! steps, and what is pending or done at the cursor.
+//! What is pending or done at a step: its procedures, the items it holds for each Force, the
+//! branches it offers, a cycle's draw, reveals, scheduled items, arriving reinforcements and
+//! follow-up checks queued by earlier results.
 
 use serde::Serialize;
 
-use super::event::{CounterChange, Cursor};
-use super::scenario::{Position, Scenario};
-use super::state::{GameState, reinforcement_box};
-use super::words::{attribute_words, side_words};
-use crate::rules::{Ruleset, Step};
-
-/// A leaf step with the path of phases above it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct LeafStep {
-    /// Step id.
-    pub id: String,
-    /// "Phase › Segment › Step".
-    pub path: String,
-    /// Procedures that belong to it.
-    pub procedures: Vec<String>,
-    /// Decks or cups drawn from at it.
-    pub decks: Vec<String>,
-    /// Whether its procedures must be resolved (or skipped with a reason) before moving on.
-    pub mandatory: bool,
-    /// When it happens, if not every turn.
-    pub when: Option<String>,
-    /// Only at the end of the scenario: `next` passes it by on every turn but the last.
-    pub scenario_end: bool,
-    /// Rule reference.
-    pub rule: Option<String>,
-}
-
-/// The leaf steps of a ruleset's Sequence of Play, in order (one "Turn" step if it has none).
-pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
-    fn walk(steps: &[Step], prefix: &str, end: bool, out: &mut Vec<LeafStep>) {
-        for s in steps {
-            let end = end || s.scenario_end;
-            let path = if prefix.is_empty() {
-                s.name.clone()
-            } else {
-                format!("{prefix} › {}", s.name)
-            };
-            // A step with procedures of its own and sub-steps (ailsh C.2.b: the activated Force
-            // acts, then its Field Engineers and Attrition) is a step itself, before them.
-            if s.steps.is_empty() || !s.procedures.is_empty() {
-                out.push(LeafStep {
-                    id: s.id.clone(),
-                    path: path.clone(),
-                    procedures: s.procedures.clone(),
-                    decks: s.decks.clone(),
-                    mandatory: s.mandatory,
-                    when: s.when.clone(),
-                    scenario_end: end,
-                    rule: s.rule.clone(),
-                });
-            }
-            walk(&s.steps, &path, end, out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(&ruleset.sequence_of_play, "", false, &mut out);
-    if out.is_empty() {
-        out.push(LeafStep {
-            id: "turn".into(),
-            path: "Turn".into(),
-            procedures: ruleset.procedures.iter().map(|p| p.id.clone()).collect(),
-            decks: Vec::new(),
-            mandatory: false,
-            when: None,
-            scenario_end: false,
-            rule: None,
-        });
-    }
-    out
-}
+use super::super::event::{CounterChange, Cursor};
+use super::super::scenario::{Position, Scenario};
+use super::super::state::{GameState, reinforcement_box};
+use super::super::words::{attribute_words, side_words};
+use super::LeafStep;
+use super::when::{Contact, ForceHere, Judge, force_order, forces_on_map};
+use crate::rules::Ruleset;
 
 /// Something to do at the current step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -91,6 +29,10 @@ pub struct Pending {
     /// marker's Administrative Points"); `game credit` or the desk's Credit button records it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit: Option<String>,
+    /// The step (its id) this item goes to when chosen: a branch ("Major Battle"), or an
+    /// earlier step to repeat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enter: Option<String>,
 }
 
 /// A pending item named the way a person names it: its number in the list (1-based, as
@@ -120,13 +62,17 @@ pub fn credit_change(
     let id = key.strip_prefix("schedule:")?.rsplit_once(':')?.0;
     let schedule = scenario.schedules.iter().find(|s| s.id == id)?;
     let credit = schedule.credit.as_ref()?;
-    let steps = leaf_steps(ruleset);
+    let steps = super::leaf_steps(ruleset);
     let step = steps.get(state.cursor.step)?;
+    let contact = Contact::of(state);
     let here = Here {
         ruleset,
+        scenario,
         state,
+        cursor: &state.cursor,
         step,
         steps: &steps,
+        contact: &contact,
     };
     let by = here.scheduled_amount(schedule)?;
     Some((
@@ -139,83 +85,43 @@ pub fn credit_change(
     ))
 }
 
-/// The cursor after `c` (the next step, or the first step of the next turn).
-pub fn next_cursor(c: &Cursor, steps: usize) -> Cursor {
-    if c.step + 1 < steps {
-        Cursor {
-            turn: c.turn,
-            step: c.step + 1,
-        }
-    } else {
-        Cursor {
-            turn: c.turn + 1,
-            step: 0,
-        }
-    }
-}
-
-/// The step `next` goes to from `c`: the next one, passing by the end-of-scenario steps on
-/// every turn but the last.
-pub fn next_step(c: &Cursor, steps: &[LeafStep], last_turn: u32) -> Cursor {
-    let mut to = next_cursor(c, steps.len());
-    for _ in 0..steps.len() {
-        match steps.get(to.step) {
-            Some(s) if s.scenario_end && to.turn < last_turn => {
-                to = next_cursor(&to, steps.len());
-            }
-            _ => break,
-        }
-    }
-    to
-}
-
-/// The step `back` goes to from `c`, passing by the end-of-scenario steps of earlier turns.
-pub fn previous_step(c: &Cursor, steps: &[LeafStep], last_turn: u32) -> Option<Cursor> {
-    let mut to = previous_cursor(c, steps.len())?;
-    for _ in 0..steps.len() {
-        match steps.get(to.step) {
-            Some(s) if s.scenario_end && to.turn < last_turn => {
-                to = previous_cursor(&to, steps.len())?;
-            }
-            _ => break,
-        }
-    }
-    Some(to)
-}
-
-/// The cursor before `c`, if any.
-pub fn previous_cursor(c: &Cursor, steps: usize) -> Option<Cursor> {
-    if c.step > 0 {
-        Some(Cursor {
-            turn: c.turn,
-            step: c.step - 1,
-        })
-    } else if c.turn > 1 {
-        Some(Cursor {
-            turn: c.turn - 1,
-            step: steps.saturating_sub(1),
-        })
-    } else {
-        None
-    }
-}
-
-/// Items for the current step: its procedures, scheduled items, arriving reinforcements and
+/// Items for the current step: its procedures, the items it holds for each Force, the
+/// branches it offers, a cycle's draw, reveals, scheduled items, arriving reinforcements and
 /// follow-up checks queued by earlier results.
 pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec<Pending> {
-    let steps = leaf_steps(ruleset);
-    let Some(step) = steps.get(state.cursor.step) else {
+    pending_at(ruleset, scenario, state, &state.cursor)
+}
+
+/// The items the step at `cursor` would hold with the game as it stands (what `next` looks
+/// ahead at to find the next step that needs the umpire).
+pub fn pending_at(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    cursor: &Cursor,
+) -> Vec<Pending> {
+    let steps = super::leaf_steps(ruleset);
+    let Some(step) = steps.get(cursor.step) else {
         return Vec::new();
     };
+    let contact = Contact::of(state);
     let here = Here {
         ruleset,
+        scenario,
         state,
+        cursor,
         step,
         steps: &steps,
+        contact: &contact,
     };
-    let mut out = here.step_items();
+    // The scenario's schedules first (the APs at start are the game's first bookkeeping),
+    // then the step's own items.
+    let mut out = here.scheduled_items(scenario);
+    out.extend(here.step_items());
+    out.extend(here.cycle_item());
+    out.extend(here.force_items());
+    out.extend(here.enter_items());
     out.extend(here.reveal_items(scenario));
-    out.extend(here.scheduled_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
     out
@@ -224,9 +130,12 @@ pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec
 /// The step at the cursor, and what the state says has been done there.
 struct Here<'a> {
     ruleset: &'a Ruleset,
+    scenario: &'a Scenario,
     state: &'a GameState,
+    cursor: &'a Cursor,
     step: &'a LeafStep,
     steps: &'a [LeafStep],
+    contact: &'a Contact,
 }
 
 /// The step a resolution of `procedure` made at `at` counts for: that step when the procedure
@@ -257,16 +166,208 @@ impl Here<'_> {
     /// Whether a resolution of `p` made at `at` counts for this step (this turn; made here, or
     /// in a step of the turn that does not list `p`, for the step that does).
     fn counts_here(&self, at: &Cursor, p: &str) -> bool {
-        at.turn == self.state.cursor.turn
-            && step_it_counts_for(self.steps, at, p) == self.state.cursor.step
+        at.turn == self.cursor.turn && step_it_counts_for(self.steps, at, p) == self.cursor.step
     }
 
-    /// Whether procedure `p` was resolved for this step (this turn).
+    /// Whether procedure `p` was resolved for this step (this turn; in a cycle, since the
+    /// game came back to the step).
     fn resolved_here(&self, p: &str) -> bool {
-        self.state
-            .resolved
+        self.state.resolved.iter().any(|(c, proc_id, seq)| {
+            proc_id == p && self.counts_here(c, p) && self.this_round(*seq)
+        })
+    }
+
+    /// Whether entry `seq` belongs to this pass through the step: any entry of the turn, but
+    /// in a cycle only those since the game came back to it.
+    fn this_round(&self, seq: u64) -> bool {
+        self.step.cycle.is_none() || self.cursor != &self.state.cursor || seq > self.state.arrived
+    }
+
+    /// An item's key at this step: in a cycle, the entry that began this pass makes it new.
+    fn key(&self, what: &str) -> String {
+        let base = format!("step:{}:{}:{what}", self.cursor.turn, self.cursor.step);
+        match &self.step.cycle {
+            Some(_) if self.cursor == &self.state.cursor => {
+                format!("{base}@{}", self.state.arrived)
+            }
+            _ => base,
+        }
+    }
+
+    fn judge(&self) -> Judge<'_> {
+        Judge {
+            scenario: self.scenario,
+            state: self.state,
+            turn: self.cursor.turn,
+            contact: self.contact,
+        }
+    }
+
+    /// A cycle's draw (Gradisca's Command markers): while its cup holds markers, one draw per
+    /// pass, waited for when the step draws from it.
+    fn cycle_item(&self) -> Option<Pending> {
+        let (_, deck) = self.step.cycle.as_ref()?;
+        if !self.step.decks.contains(deck) {
+            return None;
+        }
+        let spec = self.ruleset.decks.iter().find(|d| d.id == *deck)?;
+        let left: u32 = self.state.deck(spec, None).inside.values().sum();
+        let drawn = self.cursor == &self.state.cursor
+            && self
+                .state
+                .draws
+                .iter()
+                .any(|(seq, d)| d == deck && *seq > self.state.arrived);
+        if left == 0 && !drawn {
+            return None;
+        }
+        let key = self.key(&format!("draw:{deck}"));
+        Some(Pending {
+            label: format!("Draw from {} ({left} left)", spec.name),
+            procedure: None,
+            mandatory: true,
+            done: drawn || self.skipped(&key),
+            key,
+            credit: None,
+            enter: None,
+        })
+    }
+
+    /// The items the step holds for each Force on the map, in order of sides: its activation,
+    /// its Attrition after a second activation… each only where its condition holds.
+    fn force_items(&self) -> Vec<Pending> {
+        if self.step.per_force.is_empty() {
+            return Vec::new();
+        }
+        let judge = self.judge();
+        let mut out = Vec::new();
+        for force in forces_on_map(self.scenario, self.state) {
+            for item in &self.step.per_force {
+                if !item
+                    .condition
+                    .as_ref()
+                    .is_none_or(|c| judge.holds(c, Some(&force)))
+                {
+                    continue;
+                }
+                let key = self.key(&format!("force:{}:{}", force.id, item.procedure));
+                let what = item
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| self.name(&item.procedure));
+                out.push(Pending {
+                    label: format!("{}: {what}", self.force_label(&force)),
+                    procedure: Some(item.procedure.clone()),
+                    mandatory: item.mandatory,
+                    done: self.resolved_for(&item.procedure, &force, &judge) || self.skipped(&key),
+                    key,
+                    credit: None,
+                    enter: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// A Force as the table names it, with its Order: "Tremouille's Force (Manoeuvre)".
+    fn force_label(&self, force: &ForceHere) -> String {
+        let leaders: Vec<_> = force
+            .counters
             .iter()
-            .any(|(c, proc_id, _)| proc_id == p && self.counts_here(c, p))
+            .filter_map(|id| self.state.counters.get(id))
+            .filter(|c| c.kind == super::super::scenario::CounterKind::Leader)
+            .collect();
+        let primo = leaders.iter().find(|c| {
+            matches!(c.attributes.get("role"), Some(crate::rules::Value::Text(r)) if r == "primo_capitano")
+        });
+        let known = self.scenario.forces.iter().any(|f| f.id == force.id);
+        let name = match (primo, known, leaders.first()) {
+            (Some(l), _, _) => format!("{}'s Force", l.name),
+            (None, true, _) | (None, false, None) => {
+                super::super::words::force_words(self.scenario, &force.id)
+            }
+            (None, false, Some(l)) => format!("{}'s Force", l.name),
+        };
+        match force_order(self.state, force) {
+            Some(o) => format!(
+                "{name} ({})",
+                super::super::words::capitalised(&o.replace('_', " "))
+            ),
+            None => name,
+        }
+    }
+
+    /// Whether `procedure` was resolved for the Force at this step this turn (with one of its
+    /// counters involved).
+    fn resolved_for(&self, procedure: &str, force: &ForceHere, judge: &Judge) -> bool {
+        self.state.resolved.iter().any(|(at, p, seq)| {
+            p == procedure
+                && at.turn == self.cursor.turn
+                && (at.step == self.cursor.step || self.counts_here(at, p))
+                && self.this_round(*seq)
+                && judge.involves(*seq, force)
+        })
+    }
+
+    fn walk(&self) -> super::Walk<'_> {
+        super::Walk {
+            ruleset: self.ruleset,
+            scenario: self.scenario,
+            state: self.state,
+            steps: self.steps,
+        }
+    }
+
+    /// The branches and repeats the step offers that apply now ("Major Battle"): choosing one
+    /// goes to its first step. Never done; never waited for.
+    fn enter_items(&self) -> Vec<Pending> {
+        let walk = self.walk();
+        self.step
+            .enter
+            .iter()
+            .filter_map(|target| {
+                let first = self
+                    .steps
+                    .iter()
+                    .position(|s| s.within.iter().any(|w| w == target))?;
+                let to = Cursor {
+                    turn: self.cursor.turn,
+                    step: first,
+                };
+                if !walk.applies(&to) {
+                    return None;
+                }
+                let name = self.step_name(target);
+                let label = if first <= self.cursor.step {
+                    format!("Repeat from {name}")
+                } else {
+                    format!("Go to {name}")
+                };
+                Some(Pending {
+                    key: format!("enter:{}:{}:{target}", self.cursor.turn, self.cursor.step),
+                    label,
+                    procedure: None,
+                    mandatory: false,
+                    done: false,
+                    credit: None,
+                    enter: Some(target.clone()),
+                })
+            })
+            .collect()
+    }
+
+    /// A step's name as printed, by its id.
+    fn step_name(&self, id: &str) -> String {
+        fn find<'s>(steps: &'s [crate::rules::Step], id: &str) -> Option<&'s crate::rules::Step> {
+            steps.iter().find_map(|s| {
+                if s.id == id {
+                    Some(s)
+                } else {
+                    find(&s.steps, id)
+                }
+            })
+        }
+        find(&self.ruleset.sequence_of_play, id).map_or_else(|| id.to_string(), |s| s.name.clone())
     }
 
     /// A procedure's name from the ruleset (its id if the ruleset lacks it).
@@ -276,14 +377,17 @@ impl Here<'_> {
             .map_or_else(|| id.to_string(), |p| p.name.clone())
     }
 
-    /// The step's own procedures.
+    /// The step's own procedures (not those it only offers).
     fn step_items(&self) -> Vec<Pending> {
-        let cursor = &self.state.cursor;
         self.step
             .procedures
             .iter()
+            .filter(|p| {
+                !self.step.offered.contains(p)
+                    && !self.step.per_force.iter().any(|f| f.procedure == **p)
+            })
             .map(|p| {
-                let key = format!("step:{}:{}:{p}", cursor.turn, cursor.step);
+                let key = self.key(p);
                 Pending {
                     label: self.name(p),
                     procedure: Some(p.clone()),
@@ -291,6 +395,7 @@ impl Here<'_> {
                     done: self.resolved_here(p) || self.skipped(&key),
                     key,
                     credit: None,
+                    enter: None,
                 }
             })
             .collect()
@@ -298,11 +403,11 @@ impl Here<'_> {
 
     /// Reveals the ruleset offers at this step (ailsh D.1), in words that name no counter.
     fn reveal_items(&self, scenario: &Scenario) -> Vec<Pending> {
-        let turn = self.state.cursor.turn;
-        super::visibility::reveals_due(self.ruleset, scenario, self.state, &self.step.id)
+        let turn = self.cursor.turn;
+        super::super::visibility::reveals_due(self.ruleset, scenario, self.state, &self.step.id)
             .into_iter()
             .map(|(reveal, changes)| {
-                let (key, label) = super::visibility::reveal_item(reveal, turn, &changes);
+                let (key, label) = super::super::visibility::reveal_item(reveal, turn, &changes);
                 Pending {
                     label,
                     procedure: None,
@@ -310,6 +415,7 @@ impl Here<'_> {
                     done: changes.is_empty() || self.skipped(&key),
                     key,
                     credit: None,
+                    enter: None,
                 }
             })
             .collect()
@@ -319,7 +425,7 @@ impl Here<'_> {
     /// the turn's first step. One that credits an amount names what to add and where; it is
     /// done when credited (or skipped with a reason).
     fn scheduled_items(&self, scenario: &Scenario) -> Vec<Pending> {
-        let cursor = &self.state.cursor;
+        let cursor = self.cursor;
         let mut out = Vec::new();
         for s in &scenario.schedules {
             if !s.turns.contains(&cursor.turn) {
@@ -328,7 +434,7 @@ impl Here<'_> {
             let belongs = match (&s.step, &s.procedure) {
                 (Some(step), _) => self.step.id == *step,
                 (None, Some(p)) => self.step.procedures.contains(p),
-                (None, None) => cursor.step == 0,
+                (None, None) => cursor.step == self.walk().first_step_of_turn(cursor.turn),
             };
             if !belongs {
                 continue;
@@ -363,6 +469,7 @@ impl Here<'_> {
                     done,
                     key,
                     credit: None,
+                    enter: None,
                 });
                 continue;
             };
@@ -386,6 +493,7 @@ impl Here<'_> {
                 procedure: s.procedure.clone(),
                 mandatory: s.mandatory,
                 credit: amount.filter(|_| !done).map(|a| format!("{a} to {target}")),
+                enter: None,
                 done,
                 key,
             });
@@ -395,7 +503,7 @@ impl Here<'_> {
 
     /// The amount a schedule credits now: the number its procedure came to at this step (the
     /// latest resolution that stands), else the scenario's amount for the turn.
-    fn scheduled_amount(&self, s: &super::scenario::Schedule) -> Option<i64> {
+    fn scheduled_amount(&self, s: &super::super::scenario::Schedule) -> Option<i64> {
         match &s.procedure {
             Some(p) => self
                 .state
@@ -407,7 +515,7 @@ impl Here<'_> {
             None => s
                 .amounts
                 .iter()
-                .find(|(t, _)| *t == self.state.cursor.turn)
+                .find(|(t, _)| *t == self.cursor.turn)
                 .map(|(_, a)| *a),
         }
     }
@@ -420,8 +528,8 @@ impl Here<'_> {
     /// At a turn's first step, the reinforcements arriving this turn; done when none is left
     /// in the turn's reinforcement box.
     fn reinforcement_item(&self, scenario: &Scenario) -> Option<Pending> {
-        let cursor = &self.state.cursor;
-        if cursor.step != 0 {
+        let cursor = self.cursor;
+        if cursor.step != self.walk().first_step_of_turn(cursor.turn) {
             return None;
         }
         let waiting = reinforcement_box(cursor.turn);
@@ -448,6 +556,7 @@ impl Here<'_> {
             done: still == 0 || self.skipped(&key),
             key,
             credit: None,
+            enter: None,
         })
     }
 
@@ -470,6 +579,7 @@ impl Here<'_> {
                 mandatory: true,
                 done: false,
                 credit: None,
+                enter: None,
             })
             .collect()
     }
