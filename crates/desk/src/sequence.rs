@@ -35,6 +35,8 @@ pub const FLOOR_REASON_LABEL: &str = "Reason to go below";
 pub const GO_BELOW_LABEL: &str = "Go below anyway";
 /// Prefix of the banner shown above the game in a side's view.
 pub const SEEN_BY_PREFIX: &str = "As seen by: ";
+/// The heading over the steps the current one offers (branches, a round to repeat).
+pub const GO_TO_HEADING: &str = "Or go to:";
 /// What the desk says of the steps the last Next passed with nothing to resolve.
 pub const PASSED_PREFIX: &str = "Passed, nothing to resolve: ";
 /// Label of the button that records the reveals a step calls for.
@@ -155,7 +157,12 @@ impl SequencePanel {
 
     /// The pending items, the first open one framed with its action.
     fn pending_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
-        let pending = live.pending_shown();
+        // The steps this one offers (the kinds of battle, a round to repeat) are choices, not
+        // items to tick: they are buttons below the checklist.
+        let (doors, pending): (Vec<Pending>, Vec<Pending>) = live
+            .pending_shown()
+            .into_iter()
+            .partition(|p| p.enter.is_some());
         ui.add_space(6.0);
         section_ui(ui, "Pending");
         if pending.is_empty() {
@@ -188,6 +195,20 @@ impl SequencePanel {
                 });
             });
         }
+        if !doors.is_empty() {
+            ui.add_space(4.0);
+            ui.label(RichText::new(GO_TO_HEADING).small().strong());
+            for door in &doors {
+                if let Some(step) = &door.enter
+                    && ui
+                        .button(&door.label)
+                        .on_hover_text("Go to that step: its items come next")
+                        .clicked()
+                {
+                    queue.push(UiCommand::EnterStep(step.clone()).into());
+                }
+            }
+        }
         if let Some(p) = picked.open {
             queue.push(UiCommand::OpenProcedure(p).into());
         }
@@ -212,16 +233,6 @@ impl SequencePanel {
         let accent = ui.visuals().selection.bg_fill;
         if framed {
             ui.label(RichText::new("Next:").small().color(accent));
-        }
-        if let Some(step) = &p.enter {
-            if ui
-                .button(&p.label)
-                .on_hover_text("Go to that step: its items come next")
-                .clicked()
-            {
-                queue.push(UiCommand::EnterStep(step.clone()).into());
-            }
-            return;
         }
         if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
             queue.push(UiCommand::RevealContacts.into());
@@ -323,8 +334,11 @@ impl SequencePanel {
                             turn: status.turn,
                             step: i,
                         });
-                        if !applies && !here {
-                            // Another branch, an optional rule not played, not this turn's.
+                        let other_branch =
+                            step.branch.is_some() && step.branch != steps[status.step_index].branch;
+                        if (!applies || other_branch) && !here {
+                            // An optional rule not played, not this turn's, a branch not
+                            // entered.
                             continue;
                         }
                         let text = RichText::new(format!(
