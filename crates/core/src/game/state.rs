@@ -64,6 +64,9 @@ pub struct GameState {
     pub carried_out: Vec<(Cursor, String, u64)>,
     /// The number each resolution came to (its outcome's value), by Resolved event.
     pub values: BTreeMap<u64, i64>,
+    /// The outcome code that stands for each resolution (an override's, once overridden), by
+    /// Resolved event: what brings a conditional reinforcement.
+    pub outcomes: BTreeMap<u64, String>,
     /// Resolutions whose effects have been applied.
     pub applied: BTreeSet<u64>,
     /// Overrides: Resolved event → outcome code that stands.
@@ -205,6 +208,20 @@ pub fn reinforcement_box(turn: u32) -> String {
     format!("reinforcements, turn {turn}")
 }
 
+/// Label of the off-map box where a conditional reinforcement waits until its rule brings it:
+/// the special rule's title, as the scenario prints it.
+pub fn conditional_box(
+    scenario: &Scenario,
+    r: &super::scenario::ConditionalReinforcement,
+) -> String {
+    let rule = scenario
+        .special_rules
+        .iter()
+        .find(|s| s.id == r.rule)
+        .map_or(r.rule.as_str(), |s| s.title.as_str());
+    format!("reinforcements awaiting {rule}")
+}
+
 /// The state at the start of a scenario.
 pub fn initial_state(scenario: &Scenario) -> GameState {
     let mut counters = BTreeMap::new();
@@ -234,6 +251,11 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
             add(spec, Position::OffMap(reinforcement_box(r.turn)));
         }
     }
+    for r in &scenario.conditional_reinforcements {
+        for spec in &r.counters {
+            add(spec, Position::OffMap(conditional_box(scenario, r)));
+        }
+    }
     GameState {
         cursor: Cursor { turn: 1, step: 0 },
         counters,
@@ -242,6 +264,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         skipped: Vec::new(),
         carried_out: Vec::new(),
         values: BTreeMap::new(),
+        outcomes: BTreeMap::new(),
         applied: BTreeSet::new(),
         overrides: BTreeMap::new(),
         notes: Vec::new(),
@@ -377,11 +400,15 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                 state.values.insert(e.seq, v);
             }
             state
+                .outcomes
+                .insert(e.seq, resolution.outcome.code.clone());
+            state
                 .resolved
                 .push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
         }
         EventKind::Overridden { of, outcome, .. } => {
             state.overrides.insert(*of, outcome.clone());
+            state.outcomes.insert(*of, outcome.clone());
             // The number that stands is the override's (a credit of "4 AP" overridden to 2
             // credits 2); a result in words carries none rather than the roll's.
             match outcome.trim().trim_start_matches('+').parse::<i64>() {

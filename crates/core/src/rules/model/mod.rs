@@ -49,6 +49,8 @@ pub struct Ruleset {
     pub leaders: Vec<AttributeSpec>,
     /// Sequence of Play.
     pub sequence_of_play: Vec<Step>,
+    /// The leaf step at which reinforcements are deployed (None: the turn's first step).
+    pub reinforcements_step: Option<String>,
     /// Rulings the umpire can switch.
     pub rulings: Vec<Ruling>,
     /// The status markers the text names (Disrupted, Besieged…): what the desk offers to put

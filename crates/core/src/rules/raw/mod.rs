@@ -110,6 +110,12 @@ pub struct RawRuleset {
     /// belong to each.
     #[serde(default)]
     pub sequence_of_play: Vec<RawStep>,
+    /// The step (a `sequence_of_play` leaf step's id) at which reinforcements are deployed
+    /// (ailsh C.1 "Deployment of Reinforcements"): scheduled and conditional arrivals are due
+    /// there. Without it, the turn's first step.
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub reinforcements_step: Option<String>,
     /// Where the text is ambiguous or contradicts itself: the readings and the default, which
     /// the umpire may switch (`--ruling ID=OPTION`).
     #[serde(default)]
