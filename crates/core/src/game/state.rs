@@ -135,6 +135,8 @@ fn apply_change(
         kind,
         attributes,
         at,
+        army,
+        force,
         ..
     } = change
     {
@@ -149,13 +151,13 @@ fn apply_change(
                 id: id.to_string(),
                 name: name.clone(),
                 side: side.clone(),
-                army: None,
+                army: army.clone(),
                 kind: *kind,
                 attributes: attributes.clone(),
                 unknown: Vec::new(),
                 statuses: Default::default(),
                 position: at.clone(),
-                force: None,
+                force: force.clone(),
                 removed: None,
             },
         );
