@@ -145,6 +145,8 @@ pub enum UiCommand {
     VerifyGame,
     /// Export the journal as JSON lines.
     ExportGame,
+    /// File › Save as scenario: the organiser's set-up as a scenario file.
+    SaveScenario,
     /// Edit a table's cells into the transcription layer.
     ChartEditor,
     /// Show a photo or scan of the physical map under the hex grid.
@@ -202,7 +204,7 @@ pub enum UiCommand {
 
 impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [UiCommand; 34] = [
+    pub const ALL: [UiCommand; 35] = [
         UiCommand::Undo,
         UiCommand::Redo,
         UiCommand::Next,
@@ -225,6 +227,7 @@ impl UiCommand {
         UiCommand::PlayersView,
         UiCommand::VerifyGame,
         UiCommand::ExportGame,
+        UiCommand::SaveScenario,
         UiCommand::ChartEditor,
         UiCommand::MapUnderlay,
         UiCommand::ClockStart,
@@ -264,6 +267,7 @@ impl UiCommand {
             UiCommand::PlayersView => "Players' view…",
             UiCommand::VerifyGame => "Verify the game",
             UiCommand::ExportGame => "Export the journal…",
+            UiCommand::SaveScenario => "Save as scenario…",
             UiCommand::ChartEditor => "Chart editor…",
             UiCommand::MapUnderlay => "Map underlay…",
             UiCommand::ClockStart => "Start the clock",
@@ -313,7 +317,7 @@ impl UiCommand {
             UiCommand::ZoomOut => k(Modifiers::NONE, Key::Minus),
             UiCommand::ResetView => k(Modifiers::NONE, Key::Num0),
             UiCommand::Print => k(Modifiers::COMMAND, Key::P),
-            UiCommand::PlayersView => None,
+            UiCommand::PlayersView | UiCommand::SaveScenario => None,
             UiCommand::VerifyGame => k(cmd_shift, Key::V),
             UiCommand::ExportGame => k(cmd_shift, Key::E),
             UiCommand::ChartEditor => k(Modifiers::COMMAND, Key::E),

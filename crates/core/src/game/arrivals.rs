@@ -290,7 +290,7 @@ pub fn find_arrival(
             .procedure(&by.procedure)
             .map_or(by.procedure.as_str(), |p| p.name.as_str());
         return Err(format!(
-            "{} is not due: {name} has not brought them yet{}",
+            "not yet — {name} has not brought them ({}){}",
             arrival.label,
             if by.after_turns > 0 {
                 format!(" (they arrive {} turns after its result)", by.after_turns)

@@ -16,9 +16,12 @@ fn game_of(file: &str, tag: &str) -> Game {
     let dir = std::env::temp_dir().join(format!("umpire-arrivals-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
+    Game::create(&dir.join("game.umpire"), &source, lib(), Some(5)).expect("create")
+}
+
+fn lib() -> &'static umpire_core::rules::Library {
     static LIB: std::sync::OnceLock<umpire_core::rules::Library> = std::sync::OnceLock::new();
-    let lib = LIB.get_or_init(umpire_core::rules::Library::shipped);
-    Game::create(&dir.join("game.umpire"), &source, lib, Some(5)).expect("create")
+    LIB.get_or_init(umpire_core::rules::Library::shipped)
 }
 
 fn step_index(game: &Game, step: &str) -> usize {
@@ -109,7 +112,7 @@ fn roist_arrives_at_4029_after_the_roll_that_brings_him_and_not_before() {
         Some("swiss_roist"),
     )
     .expect_err("not brought yet");
-    assert!(refused.contains("is not due"), "{refused}");
+    assert!(refused.contains("has not brought them"), "{refused}");
     walk_to(&mut game, "August, 5", "b2d_issue_orders");
     // Special Rule 5 (L2241): a modified 5 or more, not a natural 6, brings them.
     game.act(
@@ -188,6 +191,44 @@ fn roist_arrives_at_4029_after_the_roll_that_brings_him_and_not_before() {
             .find(|p| p.key == "arrival:swiss_roist")
             .is_some_and(|p| p.done),
         "{items:?}"
+    );
+    // Saved as a scenario: Roist on the map at his hex (a quoted hex id), the August, 5
+    // reinforcements still to come, and it loads.
+    let text = umpire_core::game::scenario::save::save_scenario(
+        &game.meta().scenario_text,
+        game.scenario(),
+        game.state(),
+        game.ruleset(),
+        lib(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.contains("hex: '4029'") || text.contains("hex: \"4029\""),
+        "hex ids stay strings"
+    );
+    let saved = umpire_core::game::scenario::load_scenario(
+        &umpire_core::rules::SourceFile {
+            name: "saved.yaml".into(),
+            text,
+        },
+        lib(),
+    )
+    .expect("loads");
+    assert_eq!(
+        saved.counter("roist").map(|c| c.position.clone()),
+        Some(Position::Hex("4029".into()))
+    );
+    assert!(
+        saved.conditional_reinforcements.is_empty(),
+        "Roist has arrived"
+    );
+    assert_eq!(
+        saved.reinforcements.len(),
+        game.scenario().reinforcements.len()
+    );
+    assert_eq!(
+        saved.all_counters().count(),
+        game.scenario().all_counters().count()
     );
 }
 
