@@ -110,6 +110,9 @@ CREATE TABLE IF NOT EXISTS umpire_counters (
   attributes JSONB NOT NULL,
   PRIMARY KEY (game, counter)
 );
+-- A counter added during the game: the entry that added it (it is not there while that entry
+-- is undone). NULL for the scenario's counters.
+ALTER TABLE umpire_counters ADD COLUMN IF NOT EXISTS added_seq BIGINT;
 
 CREATE TABLE IF NOT EXISTS umpire_fact_changes (
   game      TEXT NOT NULL REFERENCES umpire_games (name) ON DELETE CASCADE,
@@ -169,7 +172,9 @@ DECLARE
   k TEXT;
   uk TEXT;
 BEGIN
-  SELECT kind INTO k FROM umpire_counters WHERE game = g AND counter = c;
+  SELECT kind INTO k FROM umpire_counters WHERE game = g AND counter = c
+     AND (added_seq IS NULL
+          OR NOT EXISTS (SELECT 1 FROM umpire_undone u WHERE u.game = g AND u.seq = added_seq));
   IF NOT FOUND THEN
     RETURN NULL;
   END IF;
@@ -355,6 +360,64 @@ BEGIN
 END $$;
 
 -- ControlRole::label.
+-- People::add_remit_check, line for line: whether a Control role (at a table, for Map Control)
+-- may put the new counter of `ch` (an `add` change) on the table: Game Control anywhere; a Map
+-- Control a counter on the map at its own table (its map_table, else its state's table).
+CREATE OR REPLACE FUNCTION umpire_add_remit(g TEXT, r TEXT, tbl TEXT, ch JSONB,
+  OUT remit TEXT, OUT rule TEXT, OUT why TEXT)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  c TEXT := ch ->> 'counter';
+  k TEXT := ch ->> 'kind';
+  attrs JSONB := CASE WHEN jsonb_typeof(ch -> 'attributes') = 'object' THEN ch -> 'attributes' ELSE '{}'::jsonb END;
+  uk TEXT := umpire_text(attrs -> 'unit_kind');
+  cls TEXT;
+  on_map BOOLEAN;
+  owner TEXT;
+  candidate TEXT;
+  at_table TEXT;
+BEGIN
+  cls := CASE WHEN k = 'state' THEN 'ledger'
+              WHEN k = 'leader' THEN 'character'
+              WHEN uk IN ('army', 'fleet', 'city', 'area') THEN uk
+              WHEN uk = 'state' THEN 'ledger'
+              WHEN k = 'unit' THEN 'army'
+              ELSE 'other' END;
+  on_map := cls IN ('army', 'fleet', 'city', 'area');
+  IF cls <> 'character' THEN
+    at_table := umpire_text(attrs -> 'map_table');
+    IF at_table IS NULL THEN
+      SELECT id INTO owner FROM umpire_states WHERE game = g AND counter = c ORDER BY ord DESC LIMIT 1;
+      IF NOT FOUND THEN
+        owner := NULL;
+        FOREACH candidate IN ARRAY ARRAY[umpire_text(attrs -> 'country'), umpire_text(attrs -> 'owner'), ch ->> 'army']
+        LOOP
+          IF candidate IS NOT NULL AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = candidate) THEN
+            owner := candidate;
+            EXIT;
+          END IF;
+        END LOOP;
+      END IF;
+      at_table := (SELECT map_table FROM umpire_states WHERE game = g AND id = owner ORDER BY ord LIMIT 1);
+    END IF;
+  END IF;
+  IF r = 'game' THEN
+    remit := 'own'; rule := 'The Control Team › Game Control'; why := 'Game Control deals with any problem which arises';
+  ELSIF r = 'map' AND on_map AND tbl IS NOT NULL AND at_table IS NOT NULL AND tbl = at_table THEN
+    remit := 'own'; rule := 'The Control Team › Map Control, The Map';
+    why := format('%s is put on the map at %s, this Map Control''s table', c, at_table);
+  ELSIF r = 'map' AND on_map AND at_table IS NOT NULL THEN
+    remit := 'outside'; rule := 'The Map';
+    why := format('%s would be at %s: that table''s Map Control adds it', c, at_table);
+  ELSIF r = 'map' AND on_map THEN
+    remit := 'outside'; rule := 'The Control Team › Map Control';
+    why := format('%s''s table is not known: give its map_table, or ask Game Control', c);
+  ELSE
+    remit := 'outside'; rule := 'The Control Team › Game Control';
+    why := 'only Game Control, or a Map Control at its own table, puts a new counter on the table';
+  END IF;
+END $$;
+
 CREATE OR REPLACE FUNCTION umpire_role_label(r TEXT) RETURNS TEXT
 LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE r
@@ -428,6 +491,20 @@ BEGIN
   IF kind IN ('changed', 'effects_applied') THEN
     FOR change IN SELECT * FROM jsonb_array_elements(coalesce(body -> 'changes', '[]'::jsonb)) LOOP
       n := n + 1;
+      IF change ->> 'change' = 'add' THEN
+        -- A counter put on the table: its remit facts, there while this entry counts.
+        INSERT INTO umpire_counters (game, counter, kind, army, attributes, added_seq)
+        VALUES (g, change ->> 'counter', change ->> 'kind', change ->> 'army',
+          (SELECT coalesce(jsonb_object_agg(a.key, a.value), '{}'::jsonb)
+             FROM jsonb_each(CASE WHEN jsonb_typeof(change -> 'attributes') = 'object'
+                                  THEN change -> 'attributes' ELSE '{}'::jsonb END) a
+            WHERE umpire_is_fact(a.key)),
+          seq)
+        ON CONFLICT (game, counter) DO UPDATE
+          SET kind = EXCLUDED.kind, army = EXCLUDED.army, attributes = EXCLUDED.attributes,
+              added_seq = EXCLUDED.added_seq
+          WHERE umpire_counters.added_seq IS NOT NULL;
+      END IF;
       IF change ->> 'change' IN ('attribute', 'adjust') AND umpire_is_fact(change ->> 'attribute') THEN
         -- An adjusted attribute is a number: neither a text nor `played: false`.
         INSERT INTO umpire_fact_changes (game, seq, ord, counter, attribute, value)
@@ -561,6 +638,7 @@ DECLARE
   i INTEGER;
   n INTEGER := coalesce(array_length(texts, 1), 0);
   touched RECORD;
+  added JSONB;
   check_ RECORD;
   what TEXT;
   target BIGINT;
@@ -634,7 +712,17 @@ BEGIN
         END IF;
         CONTINUE;
       END IF;
-      SELECT * INTO check_ FROM umpire_remit(g, me.role, me.map_table, touched.counter, touched.attribute);
+      -- A counter this entry adds is judged as People::add_remit_check judges it.
+      added := NULL;
+      IF kind IN ('changed', 'effects_applied') AND umpire_class(g, touched.counter) IS NULL THEN
+        SELECT ch INTO added FROM jsonb_array_elements(coalesce(body -> 'changes', '[]'::jsonb)) ch
+         WHERE ch ->> 'change' = 'add' AND ch ->> 'counter' = touched.counter LIMIT 1;
+      END IF;
+      IF added IS NOT NULL THEN
+        SELECT * INTO check_ FROM umpire_add_remit(g, me.role, me.map_table, added);
+      ELSE
+        SELECT * INTO check_ FROM umpire_remit(g, me.role, me.map_table, touched.counter, touched.attribute);
+      END IF;
       IF check_.remit = 'outside' THEN
         RAISE EXCEPTION USING ERRCODE = 'UM403',
           MESSAGE = format('%s may not touch %s: %s (%s) — ask the umpire whose remit it is, or Game Control',

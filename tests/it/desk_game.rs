@@ -927,6 +927,7 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
             kind: umpire::game::scenario::CounterKind::Unit,
             at: Position::Hex("2849".into()),
             attributes: vec![("strength_points".into(), "3".into())],
+            force: None,
             note: Some("raised by the Serenissima".into()),
         }));
     harness.run();
@@ -941,6 +942,7 @@ fn a_counter_is_added_by_hand_and_taken_off_again() {
             kind: umpire::game::scenario::CounterKind::Unit,
             at: Position::Hex("2849".into()),
             attributes: Vec::new(),
+            force: None,
             note: None,
         }));
     harness.run();
@@ -1224,8 +1226,8 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
     assert!(bytes.starts_with(b"%PDF"));
 }
 
-/// A turn's reinforcements are placed from the Sequence of Play with one press each place of
-/// entry (the scenario's entry hex), as one entry each; the item is then done.
+/// A turn's reinforcements are placed from the Sequence of Play with one press of its item's
+/// Place button: every counter at its entry place, as one entry; the item is then done.
 #[test]
 fn reinforcements_are_placed_from_their_pending_item() {
     let path = temp_game("reinforcements");
@@ -1233,36 +1235,35 @@ fn reinforcements_are_placed_from_their_pending_item() {
     harness.run();
     let mut placed = false;
     for _ in 0..400 {
-        let (pending, places) = {
+        let pending = {
             let g = harness.state().game.as_ref().expect("game");
-            (
-                g.game().status().pending,
-                umpire::game::sequence::reinforcements_to_place(
-                    g.game().scenario(),
-                    g.game().state(),
-                ),
-            )
+            g.game().status().pending
         };
         if let Some(item) = pending
             .iter()
             .find(|p| p.key.starts_with("reinforcements:") && !p.done)
         {
-            assert!(!places.is_empty(), "{item:?}");
+            let label = {
+                let g = harness.state().game.as_ref().expect("game");
+                let game = g.game();
+                let arrival = umpire::game::arrivals::find_arrival(
+                    game.ruleset(),
+                    game.scenario(),
+                    game.state(),
+                    Some(&item.key),
+                )
+                .expect("the arrival");
+                format!(
+                    "{} {} at {}",
+                    umpire::app::PLACE_LABEL,
+                    arrival.moves.len(),
+                    umpire::game::words::position_words(game.scenario(), &arrival.entry)
+                )
+            };
             let before = journal(&path).len();
-            let groups = places.len();
-            for (counters, to) in places {
-                harness
-                    .state_mut()
-                    .shell
-                    .queue
-                    .push(Command::Act(move_action(&counters, to)));
-                harness.run();
-            }
-            assert_eq!(
-                journal(&path).len(),
-                before + groups,
-                "one entry a place of entry"
-            );
+            harness.get_by_label(&label).click();
+            harness.run();
+            assert_eq!(journal(&path).len(), before + 1, "one entry for them all");
             let g = harness.state().game.as_ref().expect("game");
             let now = g.game().status().pending;
             assert!(

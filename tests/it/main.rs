@@ -24,6 +24,7 @@ mod megagame;
 mod megagame_clock;
 mod megagame_paper;
 mod names;
+mod organiser;
 mod package;
 mod report;
 mod safety;

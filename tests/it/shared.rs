@@ -1330,6 +1330,138 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
     )
     .expect("Game Control moves an army to another table");
     assert_eq!(compare(&game), before);
+    // Adding a counter: the server and the desk agree for every role and table on each kind of
+    // new counter (an army at a table by its map_table, by its state's table, at no known
+    // table; an area; a character; a state's ledger; a marker).
+    let adds = [
+        (
+            "new-east-army",
+            "unit",
+            r#"{"unit_kind":"army","map_table":"the_east"}"#,
+            None,
+        ),
+        (
+            "new-austrian-army",
+            "unit",
+            r#"{"unit_kind":"army","country":"austria"}"#,
+            None,
+        ),
+        (
+            "new-french-army",
+            "unit",
+            r#"{"unit_kind":"army"}"#,
+            Some("france"),
+        ),
+        ("new-army", "unit", r#"{"unit_kind":"army"}"#, None),
+        (
+            "new-area",
+            "unit",
+            r#"{"unit_kind":"area","owner":"bosrovia"}"#,
+            None,
+        ),
+        (
+            "new-character",
+            "leader",
+            r#"{"map_table":"the_east"}"#,
+            None,
+        ),
+        ("new-ledger", "state", "{}", None),
+        ("new-marker", "marker", r#"{"map_table":"the_west"}"#, None),
+    ];
+    let mut add_cases = 0;
+    for (id, kind, attributes, army) in adds {
+        let change: serde_json::Value = serde_json::json!({
+            "change": "add", "counter": id, "name": id, "side": "habsburgs", "kind": kind,
+            "attributes": serde_json::from_str::<serde_json::Value>(attributes).expect("json"),
+            "at": {"off_map": "new"}, "army": army,
+        });
+        let typed: umpire::game::CounterChange =
+            serde_json::from_value(change.clone()).expect("an add change");
+        let kinds = [EventKind::Changed {
+            changes: vec![typed],
+            reason: None,
+            item: None,
+        }];
+        let after = umpire::megagame::remit::with_added(game.state(), &kinds).expect("added");
+        let people = People::new(game.scenario(), &after);
+        for role in ControlRole::ALL {
+            for table in [
+                None,
+                Some("the_east"),
+                Some("the_west"),
+                Some("the_mediterranean"),
+            ] {
+                if table.is_some() && role != ControlRole::Map {
+                    continue;
+                }
+                let sql = format!(
+                    "SELECT x.remit, x.rule, x.why FROM umpire_add_remit('{name}', '{}', {}, '{}'::jsonb) AS x;\n",
+                    role.id(),
+                    table.map_or("NULL::text".to_string(), |t| format!("'{t}'")),
+                    change.to_string().replace('\'', "''"),
+                );
+                let (ok, out) = pg.psql(None, &sql, &[]);
+                assert!(ok, "{out}");
+                let row = out.lines().find(|l| !l.is_empty()).expect("a row");
+                let desk = people.add_remit_check(role, table, id);
+                let desk_remit = match desk.remit {
+                    Remit::Own => "own",
+                    Remit::ControlDiscretion => "discretion",
+                    Remit::Outside => "outside",
+                };
+                assert_eq!(
+                    row,
+                    format!("{desk_remit}|{}|{}", desk.rule, desk.why),
+                    "{} at {table:?} adding {id}",
+                    role.label()
+                );
+                add_cases += 1;
+            }
+        }
+    }
+    assert!(add_cases >= 8 * 9, "{add_cases} add cases");
+    // Game Control adds one through the server; the server keeps its facts, and both remits
+    // still agree on every counter, the new one included.
+    game.act(
+        &greta,
+        Action::AddCounter {
+            name: "A new Austrian army".into(),
+            side: "habsburgs".into(),
+            kind: umpire::game::scenario::CounterKind::Unit,
+            at: umpire::game::scenario::Position::Area("Upper Austria".into()),
+            attributes: vec![
+                ("unit_kind".into(), "army".into()),
+                ("map_table".into(), "the_east".into()),
+            ],
+            force: None,
+            note: Some("raised by the organiser".into()),
+        },
+    )
+    .expect("Game Control adds a counter anywhere");
+    assert!(compare(&game) > before, "the new counter is compared too");
+    // A Map Control adds a counter at its own table, not at another's.
+    let mut anna = umpire::server::open_at(&pg.url("anna", name), &lib).expect("anna's desk");
+    let anna_actor = login_actor(&anna);
+    let add = |name: &str, table: &str| Action::AddCounter {
+        name: name.into(),
+        side: "habsburgs".into(),
+        kind: umpire::game::scenario::CounterKind::Unit,
+        at: umpire::game::scenario::Position::Area("Upper Austria".into()),
+        attributes: vec![
+            ("unit_kind".into(), "army".into()),
+            ("map_table".into(), table.into()),
+        ],
+        force: None,
+        note: None,
+    };
+    anna.act(&anna_actor, add("Anna's levy", "the_east"))
+        .expect("her own table");
+    let err = anna
+        .act(&anna_actor, add("Anna's far levy", "the_mediterranean"))
+        .expect_err("another table");
+    assert!(err.to_string().contains("the_mediterranean"), "{err}");
+    game.refresh().expect("refresh");
+    assert!(compare(&game) > before);
 }
 
 /// The players' view beside a shared game (issue 17): served from one login while another desk

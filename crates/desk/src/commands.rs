@@ -148,6 +148,8 @@ pub enum UiCommand {
     VerifyGame,
     /// Export the journal as JSON lines.
     ExportGame,
+    /// File › Save as scenario: the organiser's set-up as a scenario file.
+    SaveScenario,
     /// Edit a table's cells into the transcription layer.
     ChartEditor,
     /// Show a photo or scan of the physical map under the hex grid.
@@ -205,7 +207,7 @@ pub enum UiCommand {
 
 impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [UiCommand; 34] = [
+    pub const ALL: [UiCommand; 35] = [
         UiCommand::Undo,
         UiCommand::Redo,
         UiCommand::Next,
@@ -228,6 +230,7 @@ impl UiCommand {
         UiCommand::PlayersView,
         UiCommand::VerifyGame,
         UiCommand::ExportGame,
+        UiCommand::SaveScenario,
         UiCommand::ChartEditor,
         UiCommand::MapUnderlay,
         UiCommand::ClockStart,
@@ -267,6 +270,7 @@ impl UiCommand {
             UiCommand::PlayersView => "Players' view…",
             UiCommand::VerifyGame => "Verify the game",
             UiCommand::ExportGame => "Export the journal…",
+            UiCommand::SaveScenario => "Save as scenario…",
             UiCommand::ChartEditor => "Chart editor…",
             UiCommand::MapUnderlay => "Map underlay…",
             UiCommand::ClockStart => "Start the clock",
@@ -317,7 +321,7 @@ impl UiCommand {
             UiCommand::ZoomOut => k(Modifiers::NONE, Key::Minus),
             UiCommand::ResetView => k(Modifiers::NONE, Key::Num0),
             UiCommand::Print => k(Modifiers::COMMAND, Key::P),
-            UiCommand::PlayersView => None,
+            UiCommand::PlayersView | UiCommand::SaveScenario => None,
             UiCommand::VerifyGame => k(cmd_shift, Key::V),
             UiCommand::ExportGame => k(cmd_shift, Key::E),
             UiCommand::ChartEditor => k(Modifiers::COMMAND, Key::E),

@@ -41,6 +41,10 @@ pub const ADD_COUNTER_LABEL: &str = "Add a counter";
 pub const NEW_NAME_LABEL: &str = "Name";
 /// Label of the new counter's place field.
 pub const NEW_AT_LABEL: &str = "At";
+/// The label of a new counter's Force field (an organiser naming Forces at set-up).
+pub const NEW_FORCE_LABEL: &str = "In Force";
+/// The label of a new unit's type (the ruleset's unit types).
+pub const NEW_TYPE_LABEL: &str = "Unit type";
 /// Label of the button that adds the counter.
 pub const ADD_LABEL: &str = "Add it to the table";
 
@@ -81,6 +85,42 @@ pub struct NewCounter {
     pub at: String,
     /// Its strength, as typed (the ruleset's strength attribute), if any.
     pub strength: String,
+    /// Its unit type, one of the ruleset's (its type attribute's choices), if chosen.
+    pub unit_type: String,
+    /// The Force it joins, as typed: one of the game's, or a new one's name.
+    pub force: String,
+}
+
+/// The unit type (the ruleset's type attribute, when it is a choice) and the Force a new
+/// counter joins.
+fn type_and_force_ui(ui: &mut Ui, a: &mut NewCounter, types: &[String]) {
+    ui.horizontal(|ui| {
+        if !a.leader && !types.is_empty() {
+            let l = ui.label(NEW_TYPE_LABEL);
+            let words = umpire_core::rules::choice_words;
+            egui::ComboBox::from_id_salt("add_counter_type")
+                .selected_text(if a.unit_type.is_empty() {
+                    "— none —".to_string()
+                } else {
+                    words(&a.unit_type)
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut a.unit_type, String::new(), "— none —");
+                    for t in types {
+                        ui.selectable_value(&mut a.unit_type, t.clone(), words(t));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+        }
+        let l = ui.label(NEW_FORCE_LABEL);
+        ui.add(
+            egui::TextEdit::singleline(&mut a.force)
+                .desired_width(130.0)
+                .hint_text("none, or a Force's name"),
+        )
+        .labelled_by(l.id);
+    });
 }
 
 impl CountersPanel {
@@ -95,6 +135,7 @@ impl CountersPanel {
         roles: &[String],
         queue: &mut Vec<Command>,
     ) {
+        super::save_scenario::organiser_setup_ui(ui, live.game());
         self.list_ui(ui, live, shown, queue);
         self.add_counter_ui(ui, live, queue);
         let Some(id) = live.selected.clone() else {
@@ -426,6 +467,15 @@ impl CountersPanel {
             .map(|s| (s.id.clone(), side_words(live.game().scenario(), &s.id)))
             .collect();
         let strength = live.game().ruleset().strength_attribute.clone();
+        let type_attribute = live.game().ruleset().type_attribute.clone();
+        let types: Vec<String> = type_attribute
+            .as_ref()
+            .and_then(|t| live.game().ruleset().units.iter().find(|a| a.name == *t))
+            .map(|a| match &a.kind {
+                AttributeKind::Choice { choices } => choices.clone(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default();
         let strength_label = strength
             .as_ref()
             .map(|a| attribute_words(live.game().ruleset(), a));
@@ -485,6 +535,7 @@ impl CountersPanel {
                         .labelled_by(l.id);
                     }
                 });
+                type_and_force_ui(ui, a, &types);
                 let ready =
                     !a.name.trim().is_empty() && !a.side.is_empty() && !a.at.trim().is_empty();
                 if ui
@@ -502,6 +553,12 @@ impl CountersPanel {
                             {
                                 attributes.push((s.clone(), a.strength.trim().to_string()));
                             }
+                            if let Some(t) = &type_attribute
+                                && !a.leader
+                                && !a.unit_type.is_empty()
+                            {
+                                attributes.push((t.clone(), a.unit_type.clone()));
+                            }
                             queue.push(Command::Act(Action::AddCounter {
                                 name: a.name.trim().to_string(),
                                 side: a.side.clone(),
@@ -512,6 +569,7 @@ impl CountersPanel {
                                 },
                                 at,
                                 attributes,
+                                force: Some(a.force.trim().to_string()).filter(|f| !f.is_empty()),
                                 note: Some(self.edit_note.trim().to_string())
                                     .filter(|n| !n.is_empty()),
                             }));

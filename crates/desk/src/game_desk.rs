@@ -270,7 +270,8 @@ impl GameDesk {
             | UiCommand::ChartEditor
             | UiCommand::MapUnderlay
             | UiCommand::VerifyGame
-            | UiCommand::ExportGame => true,
+            | UiCommand::ExportGame
+            | UiCommand::SaveScenario => true,
         };
         self.resolve.forget_stale(&self.live);
         done

@@ -26,6 +26,7 @@ mod print;
 mod procedure_desk;
 mod procedure_view;
 mod resolve;
+mod save_scenario;
 mod sequence;
 mod shared;
 mod shell;
@@ -47,8 +48,8 @@ pub use charts::{
 pub use commands::{Command, UiCommand, action_label, move_action};
 pub use counter_panel::{
     ADD_COUNTER_LABEL, ADD_LABEL, CHANGE_BY_HAND_LABEL, CountersPanel, EDIT_NOTE_LABEL,
-    FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL, NEW_AT_LABEL, NEW_NAME_LABEL, NewCounter,
-    SET_LABEL, TAKE_OFF_LABEL,
+    FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL, NEW_AT_LABEL, NEW_FORCE_LABEL, NEW_NAME_LABEL,
+    NEW_TYPE_LABEL, NewCounter, SET_LABEL, TAKE_OFF_LABEL,
 };
 pub use decks::{ANY_ROLL_LABEL, DecksPanel};
 pub use files::{
@@ -84,6 +85,10 @@ pub use resolve::{
     APPLY_LABEL, CONFIRM_CHART_LABEL, GAME_RESULT_PREFIX, OVERRIDE_OUTCOME_LABEL,
     OVERRIDE_REASON_LABEL, PROCEDURE_LABEL, PROCEDURE_SEARCH_LABEL, ResolvePanel, ResolvedEntry,
     THIS_STEP_LABEL,
+};
+pub use save_scenario::{
+    ORGANISER_SETUP_LABEL, SAVE_SCENARIO_LABEL, SAVE_SCENARIO_PATH_LABEL, SaveScenarioDialog,
+    organiser_setup_ui,
 };
 pub use sequence::{
     BACK_LABEL, CREDIT_LABEL, FLOOR_REASON_LABEL, GO_BELOW_LABEL, NEXT_LABEL, PLACE_LABEL,

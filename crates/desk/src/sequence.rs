@@ -7,7 +7,7 @@ use eframe::egui::{self, Color32, RichText, Ui};
 use umpire_core::game::Action;
 use umpire_core::game::sequence::Pending;
 
-use super::commands::{Command, UiCommand, move_action};
+use super::commands::{Command, UiCommand};
 use super::live::LiveGame;
 use super::widgets::{section_ui, undo_redo_ui};
 
@@ -237,18 +237,29 @@ impl SequencePanel {
         if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
             queue.push(UiCommand::RevealContacts.into());
         }
-        if p.key.starts_with("reinforcements:") {
-            for (counters, at) in umpire_core::game::sequence::reinforcements_to_place(
-                live.game().scenario(),
-                live.game().state(),
+        if (p.key.starts_with("reinforcements:") || p.key.starts_with("arrival:")) && !p.done {
+            let game = live.game();
+            if let Ok(arrival) = umpire_core::game::arrivals::find_arrival(
+                game.ruleset(),
+                game.scenario(),
+                game.state(),
+                Some(&p.key),
             ) {
-                let place = umpire_core::game::words::position_words(live.game().scenario(), &at);
+                let place =
+                    umpire_core::game::words::position_words(game.scenario(), &arrival.entry);
                 if ui
-                    .button(format!("{PLACE_LABEL} {} at {place}", counters.len()))
-                    .on_hover_text("Move them from their box onto the map, as one entry")
+                    .button(format!("{PLACE_LABEL} {} at {place}", arrival.moves.len()))
+                    .on_hover_text(
+                        "Move them all from their box to their entry place (breakdown units to their pool), as one entry",
+                    )
                     .clicked()
                 {
-                    queue.push(Command::Act(move_action(&counters, at)));
+                    let (changes, reason) = umpire_core::game::arrivals::arrival_changes(
+                        &arrival,
+                        game.state(),
+                        None,
+                    );
+                    queue.push(Command::Act(Action::Change { changes, reason }));
                 }
             }
         }

@@ -101,6 +101,8 @@ pub struct Shell {
     pub export_confirm: Option<PathBuf>,
     /// A game on a server waiting for its login's password (the desk asks in a window).
     pub password: Option<super::shared::PasswordPrompt>,
+    /// File › Save as scenario.
+    pub save_scenario: super::save_scenario::SaveScenarioDialog,
 }
 
 impl Shell {
@@ -137,6 +139,7 @@ impl Shell {
             password: None,
             export_path: String::new(),
             export_confirm: None,
+            save_scenario: Default::default(),
         }
     }
 
@@ -341,6 +344,7 @@ impl Shell {
                 let job = jobs::verify_game(g.path().to_path_buf(), desk.library().clone());
                 self.start_job(job);
             }
+            (UiCommand::SaveScenario, Some(g)) => self.save_scenario.open_for(g.path()),
             (UiCommand::ExportGame, Some(g)) => {
                 self.export = true;
                 if self.export_path.is_empty() {
@@ -381,6 +385,7 @@ impl Shell {
                         UiCommand::PlayersView,
                         UiCommand::VerifyGame,
                         UiCommand::ExportGame,
+                        UiCommand::SaveScenario,
                         UiCommand::ChartEditor,
                     ],
                     &mut self.queue,
@@ -520,6 +525,8 @@ impl Shell {
         if self.export {
             self.export_ui(&ctx, library, game.as_ref());
         }
+        self.save_scenario
+            .ui(&ctx, game.as_ref().map(|g| g.game()), library);
     }
 
     fn export_ui(&mut self, ctx: &egui::Context, library: &Library, game: Option<&GameDesk>) {

@@ -153,6 +153,7 @@ pub fn scenario_pdf(
     let mut sheet = Sheet::new(scenario, ruleset, side, template)?;
     sheet.title();
     sheet.sides();
+    sheet.organiser_setup();
     sheet.set_up();
     sheet.reinforcements();
     sheet.supply_sources();
@@ -378,6 +379,23 @@ impl<'a> Sheet<'a> {
                 0.0,
             );
         }
+    }
+
+    /// Set-up by the organiser: what the text leaves to the organiser (a deployment card, a
+    /// gazetteer) and how to add it, one step a line.
+    fn organiser_setup(&mut self) {
+        let Some(o) = &self.scenario.organiser_setup else {
+            return;
+        };
+        let (body, small) = (self.style.body, self.style.small);
+        self.heading("Set-up by the organiser");
+        let lead = o.rule.as_ref().map(|r| format!("({r})"));
+        self.writer.paragraph(lead.as_deref(), &o.text, body, 0.0);
+        for (n, step) in o.steps.iter().enumerate() {
+            self.writer
+                .paragraph(Some(&format!("{}.", n + 1)), step, small, mm(3.0));
+        }
+        self.writer.space(mm(1.0));
     }
 
     /// Reinforcements: each arrival by turn or by the rule that brings it.

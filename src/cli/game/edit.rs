@@ -151,6 +151,14 @@ pub struct AddArgs {
     /// An attribute, NAME=VALUE (repeat for more): `--set strength_points=6`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     attributes: Vec<String>,
+    /// Its unit type, one of the ruleset's (the ruleset's type attribute, e.g. `unit_type`):
+    /// `--type heavy_cavalry`.
+    #[arg(long = "type", value_name = "TYPE")]
+    unit_type: Option<String>,
+    /// The Force it joins: one of the game's (its name, "Chaumont's Force", or id), or a new
+    /// Force named here, which later counters join by the same name.
+    #[arg(long, value_name = "FORCE")]
+    force: Option<String>,
     /// Why (kept in the journal).
     #[arg(long)]
     note: Option<String>,
@@ -308,16 +316,27 @@ fn add_action(game: &Game, names: &Names, args: &AddArgs) -> Result<Action> {
         (_, true) => CounterKind::Marker,
         _ => CounterKind::Unit,
     };
+    let mut attributes: Vec<(String, String)> = args
+        .attributes
+        .iter()
+        .map(|a| name_value(a))
+        .collect::<Result<_>>()?;
+    if let Some(t) = &args.unit_type {
+        let Some(attribute) = game.ruleset().type_attribute.clone() else {
+            bail!(
+                "--type {t}: {} declares no unit type; give the attribute with --set NAME=VALUE",
+                game.ruleset().name
+            );
+        };
+        attributes.push((attribute, t.trim().to_string()));
+    }
     Ok(Action::AddCounter {
         name: args.name.trim().to_string(),
         side: names.side(&args.side)?.to_string(),
         kind,
         at: parse_position(game, &args.at)?,
-        attributes: args
-            .attributes
-            .iter()
-            .map(|a| name_value(a))
-            .collect::<Result<_>>()?,
+        attributes,
+        force: args.force.clone(),
         note: args.note.clone(),
     })
 }
@@ -331,7 +350,7 @@ fn name_value(typed: &str) -> Result<(String, String)> {
 }
 
 /// A typed place, read in the game's geometry (the desk reads it the same way).
-fn parse_position(game: &Game, text: &str) -> Result<Position> {
+pub(super) fn parse_position(game: &Game, text: &str) -> Result<Position> {
     let geometry = game.ruleset().geometry.as_ref().map(|g| g.kind);
     Ok(umpire::game::hex::read_position(text, geometry)?)
 }

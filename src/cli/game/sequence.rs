@@ -1,4 +1,4 @@
-//! `umpire game next`, `back`, `skip` and `credit`: the Sequence of Play.
+//! `umpire game next`, `back`, `skip`, `credit` and `arrive`: the Sequence of Play.
 
 use anyhow::{Result, bail};
 use clap::Subcommand;
@@ -43,6 +43,20 @@ pub enum SequenceCommand {
         /// The item: its number in `game status` (1, 2…), its label, or its key.
         item: String,
     },
+    /// Bring reinforcements onto the map in one entry: every counter of the arrival at its
+    /// entry place (breakdown units to their pool). Without ARRIVAL, the ones due at this step:
+    /// the turn's scheduled reinforcements, or a conditional Force its roll has brought.
+    Arrive {
+        #[command(flatten)]
+        game: GameFile,
+        /// Which: its number in `game status`, its key, or a conditional reinforcement (its id,
+        /// or its special rule's title, e.g. "Swiss Reinforcements").
+        arrival: Option<String>,
+        /// Where they enter, when the text lets the umpire choose ("any road hex on the eastern
+        /// edge of the map"): a hex id, an area name, or x,y.
+        #[arg(long, value_name = "PLACE")]
+        at: Option<String>,
+    },
 }
 
 /// Runs one of them.
@@ -81,7 +95,40 @@ pub fn run(cli: &Cli, command: &SequenceCommand) -> Result<()> {
             let item = pending_key(&game, item)?;
             act_on(&mut game, &actor, Action::Credit { item })
         }
+        SequenceCommand::Arrive {
+            game: GameFile { file },
+            arrival,
+            at,
+        } => {
+            let (mut game, _) = open(cli, file)?;
+            let actor = actor(cli, &game, None)?;
+            let action = arrive_action(&game, arrival.as_deref(), at.as_deref())?;
+            act_on(&mut game, &actor, action)
+        }
     }
+}
+
+/// The one change that brings the arrival named (a pending item's number names its key).
+fn arrive_action(game: &Game, named: Option<&str>, at: Option<&str>) -> Result<Action> {
+    let pending = game.status().pending;
+    let named = named.map(|n| {
+        umpire::game::sequence::find_pending(&pending, n)
+            .filter(|p| p.key.starts_with("reinforcements:") || p.key.starts_with("arrival:"))
+            .map_or_else(|| n.to_string(), |p| p.key.clone())
+    });
+    let arrival = umpire::game::arrivals::find_arrival(
+        game.ruleset(),
+        game.scenario(),
+        game.state(),
+        named.as_deref(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    let at = at
+        .map(|text| super::edit::parse_position(game, text))
+        .transpose()?;
+    let (changes, reason) =
+        umpire::game::arrivals::arrival_changes(&arrival, game.state(), at.as_ref());
+    Ok(Action::Change { changes, reason })
 }
 
 /// A pending item of the current step: by its number in `game status` (1-based), its key, or

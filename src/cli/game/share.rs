@@ -1,5 +1,5 @@
-//! `umpire game new` and `publish`: where a game is kept (a game file, or a shared game's
-//! server).
+//! `umpire game new`, `save-scenario` and `publish`: where a game is kept (a game file, or a
+//! shared game's server), and a game's set-up saved as a scenario.
 
 use std::path::PathBuf;
 
@@ -37,6 +37,19 @@ pub enum ShareCommand {
         /// repeat for each. Its steps then apply in this game.
         #[arg(long = "optional", value_name = "RULE")]
         optional: Vec<String>,
+    },
+    /// Save the game's set-up as a scenario file (the organiser's deployment where the text
+    /// gives none): the counters as they stand, with the scenario's calendar, sides, schedules
+    /// and victory. It loads like a shipped scenario: `umpire game new FILE -o game.umpire`.
+    SaveScenario {
+        #[command(flatten)]
+        game: GameFile,
+        /// The scenario file to write (YAML).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Replace the file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Put a game file on a PostgreSQL server (journal and all) for several desks to share.
     Publish {
@@ -77,6 +90,35 @@ pub fn run(cli: &Cli, command: &ShareCommand) -> Result<()> {
                 game.seed_statement()
             );
             print_status_line(&game);
+            Ok(())
+        }
+        ShareCommand::SaveScenario {
+            game: GameFile { file },
+            output,
+            force,
+        } => {
+            let (game, lib) = open(cli, file)?;
+            let text = umpire::game::scenario::save::save_scenario(
+                &game.meta().scenario_text,
+                game.scenario(),
+                game.state(),
+                game.ruleset(),
+                &lib,
+            )
+            .map_err(anyhow::Error::msg)?;
+            umpire::game::scenario::save::write_scenario_file(output, &text, *force)
+                .map_err(anyhow::Error::msg)?;
+            println!(
+                "saved {} — {} as it stands, {} counters; start a game from it with `umpire game new {} -o GAME`",
+                output.display(),
+                game.scenario().title,
+                game.state()
+                    .counters
+                    .values()
+                    .filter(|c| c.removed.is_none())
+                    .count(),
+                output.display()
+            );
             Ok(())
         }
         ShareCommand::Publish {

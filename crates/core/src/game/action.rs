@@ -50,6 +50,9 @@ pub enum Action {
         at: Position,
         /// Attributes, NAME → VALUE as typed.
         attributes: Vec<(String, String)>,
+        /// The Force it joins: an existing Force's id, or a new Force's name (the organiser
+        /// naming Forces at set-up).
+        force: Option<String>,
         /// Why (optional).
         note: Option<String>,
     },

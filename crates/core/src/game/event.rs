@@ -74,6 +74,12 @@ pub enum CounterChange {
         attributes: std::collections::BTreeMap<String, Value>,
         /// Where it is put.
         at: Position,
+        /// Its army, if the scenario has armies.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        army: Option<String>,
+        /// The Force (stack) it joins, new or existing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        force: Option<String>,
     },
     /// A whole-number attribute changed by a delta (a treasury paid into, an Arrears box
     /// marked). Deltas commute: several umpires' adjustments to one ledger give the same total

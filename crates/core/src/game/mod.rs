@@ -3,6 +3,7 @@
 //! to the journal (`journal`: the game file or a server, hash-chained) and folded in (`state`).
 
 pub mod action;
+pub mod arrivals;
 pub mod board;
 pub mod check;
 pub mod deck;

@@ -479,6 +479,58 @@ impl People {
         }
     }
 
+    /// Whether a Control role (at `table`, for Map Control) may put the new counter `counter`
+    /// on the table — asked of the People of the game with the counter added: Game Control
+    /// anywhere; a Map Control a counter on the map at its own table (its `map_table`, else
+    /// its state's table); nobody else.
+    pub fn add_remit_check(
+        &self,
+        role: ControlRole,
+        table: Option<&str>,
+        counter: &str,
+    ) -> RemitCheck {
+        let Some(class) = self.class_of(counter) else {
+            return answer(
+                Remit::Outside,
+                "",
+                format!("no counter '{counter}' in this game"),
+            );
+        };
+        let on_map = matches!(
+            class,
+            CounterClass::Army | CounterClass::Fleet | CounterClass::City | CounterClass::Area
+        );
+        match (role, table, self.table_of(counter)) {
+            (ControlRole::Game, _, _) => answer(
+                Remit::Own,
+                "The Control Team › Game Control",
+                "Game Control deals with any problem which arises".into(),
+            ),
+            (ControlRole::Map, Some(mine), Some(its)) if on_map && mine == its => answer(
+                Remit::Own,
+                "The Control Team › Map Control, The Map",
+                format!("{counter} is put on the map at {its}, this Map Control's table"),
+            ),
+            (ControlRole::Map, _, Some(its)) if on_map => answer(
+                Remit::Outside,
+                "The Map",
+                format!("{counter} would be at {its}: that table's Map Control adds it"),
+            ),
+            (ControlRole::Map, _, None) if on_map => answer(
+                Remit::Outside,
+                "The Control Team › Map Control",
+                format!(
+                    "{counter}'s table is not known: give its map_table, or ask Game Control"
+                ),
+            ),
+            _ => answer(
+                Remit::Outside,
+                "The Control Team › Game Control",
+                "only Game Control, or a Map Control at its own table, puts a new counter on the table".into(),
+            ),
+        }
+    }
+
     /// Map Control's remit: what is on the map at its table; a treasury or a death at its
     /// discretion.
     fn map_remit(&self, table: Option<&str>, t: &Touch) -> RemitCheck {

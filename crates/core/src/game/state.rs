@@ -64,6 +64,9 @@ pub struct GameState {
     pub carried_out: Vec<(Cursor, String, u64)>,
     /// The number each resolution came to (its outcome's value), by Resolved event.
     pub values: BTreeMap<u64, i64>,
+    /// The outcome code that stands for each resolution (an override's, once overridden), by
+    /// Resolved event: what brings a conditional reinforcement.
+    pub outcomes: BTreeMap<u64, String>,
     /// Resolutions whose effects have been applied.
     pub applied: BTreeSet<u64>,
     /// Overrides: Resolved event → outcome code that stands.
@@ -142,6 +145,8 @@ fn apply_change(
         kind,
         attributes,
         at,
+        army,
+        force,
         ..
     } = change
     {
@@ -156,13 +161,13 @@ fn apply_change(
                 id: id.to_string(),
                 name: name.clone(),
                 side: side.clone(),
-                army: None,
+                army: army.clone(),
                 kind: *kind,
                 attributes: attributes.clone(),
                 unknown: Vec::new(),
                 statuses: Default::default(),
                 position: at.clone(),
-                force: None,
+                force: force.clone(),
                 removed: None,
             },
         );
@@ -215,6 +220,20 @@ pub fn reinforcement_box(turn: u32) -> String {
     format!("reinforcements, turn {turn}")
 }
 
+/// Label of the off-map box where a conditional reinforcement waits until its rule brings it:
+/// the special rule's title, as the scenario prints it.
+pub fn conditional_box(
+    scenario: &Scenario,
+    r: &super::scenario::ConditionalReinforcement,
+) -> String {
+    let rule = scenario
+        .special_rules
+        .iter()
+        .find(|s| s.id == r.rule)
+        .map_or(r.rule.as_str(), |s| s.title.as_str());
+    format!("reinforcements awaiting {rule}")
+}
+
 /// The state at the start of a scenario.
 pub fn initial_state(scenario: &Scenario) -> GameState {
     let mut counters = BTreeMap::new();
@@ -244,6 +263,11 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
             add(spec, Position::OffMap(reinforcement_box(r.turn)));
         }
     }
+    for r in &scenario.conditional_reinforcements {
+        for spec in &r.counters {
+            add(spec, Position::OffMap(conditional_box(scenario, r)));
+        }
+    }
     GameState {
         cursor: Cursor { turn: 1, step: 0 },
         counters,
@@ -252,6 +276,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         skipped: Vec::new(),
         carried_out: Vec::new(),
         values: BTreeMap::new(),
+        outcomes: BTreeMap::new(),
         applied: BTreeSet::new(),
         overrides: BTreeMap::new(),
         notes: Vec::new(),
@@ -387,6 +412,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         } => fold_resolved(state, e.seq, &e.cursor, resolution, counters),
         EventKind::Overridden { of, outcome, .. } => {
             state.overrides.insert(*of, outcome.clone());
+            state.outcomes.insert(*of, outcome.clone());
             // The number that stands is the override's (a credit of "4 AP" overridden to 2
             // credits 2); a result in words carries none rather than the roll's.
             match outcome.trim().trim_start_matches('+').parse::<i64>() {
@@ -453,6 +479,7 @@ fn fold_resolved(
     if let Some(v) = resolution.outcome.value {
         state.values.insert(seq, v);
     }
+    state.outcomes.insert(seq, resolution.outcome.code.clone());
     state
         .resolved
         .push((cursor.clone(), resolution.procedure.clone(), seq));

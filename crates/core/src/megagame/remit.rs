@@ -166,6 +166,78 @@ pub fn touched(kinds: &[EventKind]) -> BTreeSet<(String, Option<String>)> {
     out
 }
 
+/// The counters the events of one action add, as a state with them on the table (None when
+/// the action adds none): what the remit over a new counter reads.
+pub fn with_added(state: &GameState, kinds: &[EventKind]) -> Option<GameState> {
+    let mut after: Option<GameState> = None;
+    for k in kinds {
+        let (EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. }) = k
+        else {
+            continue;
+        };
+        for c in changes {
+            if let CounterChange::Add {
+                counter,
+                name,
+                side,
+                kind,
+                attributes,
+                at,
+                army,
+                force,
+            } = c
+            {
+                after.get_or_insert_with(|| state.clone()).counters.insert(
+                    counter.clone(),
+                    crate::game::state::CounterState {
+                        id: counter.clone(),
+                        name: name.clone(),
+                        side: side.clone(),
+                        army: army.clone(),
+                        kind: *kind,
+                        attributes: attributes.clone(),
+                        unknown: Vec::new(),
+                        statuses: Default::default(),
+                        position: at.clone(),
+                        force: force.clone(),
+                        removed: None,
+                    },
+                );
+            }
+        }
+    }
+    after
+}
+
+/// The remit over each counter (and attribute) an action's events touch: a counter they add
+/// as [`People::add_remit_check`] answers, the others as [`People::remit_check`] does.
+fn remit_checks(
+    who: &SignedIn,
+    scenario: &Scenario,
+    state: &GameState,
+    kinds: &[EventKind],
+) -> Vec<(String, Option<String>, super::people::RemitCheck)> {
+    let people = People::new(scenario, state);
+    let after = with_added(state, kinds).map(|s| People::new(scenario, &s));
+    touched(kinds)
+        .into_iter()
+        .map(|(counter, attribute)| {
+            let check = match &after {
+                Some(a) if !state.counters.contains_key(&counter) => {
+                    a.add_remit_check(who.role, who.table.as_deref(), &counter)
+                }
+                _ => people.remit_check(
+                    who.role,
+                    who.table.as_deref(),
+                    &counter,
+                    attribute.as_deref(),
+                ),
+            };
+            (counter, attribute, check)
+        })
+        .collect()
+}
+
 impl Gate for SignedIn {
     fn by(&self) -> String {
         SignedIn::by(self)
@@ -187,14 +259,7 @@ impl Gate for SignedIn {
         state: &GameState,
         kinds: &[EventKind],
     ) -> Result<(), String> {
-        let people = People::new(scenario, state);
-        for (counter, attribute) in touched(kinds) {
-            let check = people.remit_check(
-                self.role,
-                self.table.as_deref(),
-                &counter,
-                attribute.as_deref(),
-            );
+        for (counter, _, check) in remit_checks(self, scenario, state, kinds) {
             if check.remit != Remit::Own {
                 return Err(format!(
                     "{counter} is not {}'s own ({})",
@@ -216,15 +281,8 @@ pub fn judge(
     kinds: &[EventKind],
     reason: Option<&str>,
 ) -> Result<Option<EventKind>, Refusal> {
-    let people = People::new(scenario, state);
     let mut discretion = Vec::new();
-    for (counter, attribute) in touched(kinds) {
-        let check = people.remit_check(
-            who.role,
-            who.table.as_deref(),
-            &counter,
-            attribute.as_deref(),
-        );
+    for (counter, attribute, check) in remit_checks(who, scenario, state, kinds) {
         let what = match &attribute {
             Some(a) => format!("{counter} ({a})"),
             None => counter.clone(),

@@ -8,6 +8,7 @@
 // (clippy.toml, `.ci/run`) holds for the product's code, not for the tests.
 #![allow(clippy::too_many_lines)]
 
+mod arrivals;
 mod common;
 
 mod dice;

@@ -75,23 +75,29 @@ pub(super) fn check_edit(
 }
 
 /// A new counter: a name no other has, a side of the scenario, a place on its map, attributes
-/// the ruleset declares for its kind; its id made from its name.
-pub(super) fn check_add_counter(
-    view: &View,
-    name: &str,
-    side: &str,
-    kind: crate::game::scenario::CounterKind,
-    at: &Position,
-    typed: &[(String, String)],
-    note: Option<&str>,
-) -> Checked {
+/// the ruleset declares for its kind, a Force (one of the game's, or a new one named); its id
+/// made from its name.
+pub(super) fn check_add_counter(view: &View, action: &crate::game::Action) -> Checked {
+    let crate::game::Action::AddCounter {
+        name,
+        side,
+        kind,
+        at,
+        attributes: typed,
+        force,
+        note,
+    } = action
+    else {
+        return Err(Refusal::NoChanges);
+    };
+    let (kind, note) = (*kind, note.as_deref());
     let name = name.trim();
     if name.is_empty() || view.state.counter_id(name).is_some() {
         return Err(Refusal::NameTaken {
             name: name.to_string(),
         });
     }
-    if !view.scenario.sides.iter().any(|s| s.id == side) {
+    if !view.scenario.sides.iter().any(|s| s.id == *side) {
         return Err(Refusal::NoSide {
             side: side.to_string(),
             sides: view
@@ -120,11 +126,17 @@ pub(super) fn check_add_counter(
         id = format!("{base}-{n}");
         n += 1;
     }
+    let force = force
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| force_id(view, f));
+    let army = new_counter_army(view, side, force.as_deref());
     let mut counter = CounterState {
         id: id.clone(),
         name: name.to_string(),
         side: side.to_string(),
-        army: None,
+        army: army.clone(),
         kind,
         attributes: Default::default(),
         unknown: Vec::new(),
@@ -149,9 +161,53 @@ pub(super) fn check_add_counter(
             kind,
             attributes: counter.attributes,
             at: at.clone(),
+            army,
+            force,
         }],
         note.map(str::to_string),
     ))
+}
+
+/// The Force named for a new counter: a Force of the game by its id or its words ("Chaumont's
+/// Force"), else a new one whose id is made from the name.
+fn force_id(view: &View, named: &str) -> String {
+    let existing = view
+        .scenario
+        .forces
+        .iter()
+        .map(|f| f.id.clone())
+        .chain(view.state.counters.values().filter_map(|c| c.force.clone()))
+        .find(|f| {
+            f == named
+                || crate::game::words::force_words(view.scenario, f).eq_ignore_ascii_case(named)
+        });
+    existing.unwrap_or_else(|| {
+        named
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("_")
+    })
+}
+
+/// A new counter's army: that of its Force's other counters, else its side's only army.
+fn new_counter_army(view: &View, side: &str, force: Option<&str>) -> Option<String> {
+    force
+        .and_then(|f| {
+            view.state
+                .counters
+                .values()
+                .find(|c| c.force.as_deref() == Some(f))
+                .and_then(|c| c.army.clone())
+        })
+        .or_else(|| {
+            let mut armies = view.scenario.armies.iter().filter(|a| a.side == side);
+            match (armies.next(), armies.next()) {
+                (Some(only), None) => Some(only.id.clone()),
+                _ => None,
+            }
+        })
 }
 
 pub(super) fn check_remove(view: &View, id: &str, reason: &str) -> Checked {

@@ -62,14 +62,7 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
     match action {
         Action::Move { counter, to } => check_move(view, counter.as_str(), to),
         Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
-        Action::AddCounter {
-            name,
-            side,
-            kind,
-            at,
-            attributes,
-            note,
-        } => check_add_counter(view, name, side, *kind, at, attributes, note.as_deref()),
+        Action::AddCounter { .. } => check_add_counter(view, action),
         Action::Edit {
             counter,
             edit,

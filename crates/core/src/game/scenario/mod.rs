@@ -14,6 +14,7 @@ use crate::rules::{Library, LoadError, LoadErrors, SourceFile};
 
 pub mod model;
 pub(crate) mod raw;
+pub mod save;
 mod validate;
 
 pub use model::*;

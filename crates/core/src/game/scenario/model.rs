@@ -66,6 +66,20 @@ pub struct Scenario {
     /// The places of the map the text names (the ruleset's gazetteer, `geometry.places`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub places: Vec<crate::rules::Place>,
+    /// What the organiser must add where the text gives no set-up, and how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub organiser_setup: Option<OrganiserSetup>,
+}
+
+/// The set-up the text leaves to the organiser (a deployment card not in the text).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OrganiserSetup {
+    /// What to add, in words.
+    pub text: String,
+    /// Rule reference.
+    pub rule: Option<String>,
+    /// How: commands or desk steps, one each.
+    pub steps: Vec<String>,
 }
 
 impl Scenario {
@@ -265,6 +279,20 @@ pub struct ConditionalReinforcement {
     pub counters: Vec<CounterSpec>,
     /// Notes.
     pub note: Option<String>,
+    /// The procedure result that brings them, if a roll does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brought_by: Option<BroughtBy>,
+}
+
+/// The procedure outcomes that bring a conditional reinforcement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BroughtBy {
+    /// Procedure id.
+    pub procedure: String,
+    /// Outcome codes that bring them.
+    pub outcomes: Vec<String>,
+    /// Turns after the result (0: the same turn).
+    pub after_turns: u32,
 }
 
 /// Something that happens on listed turns (Administrative Points…).

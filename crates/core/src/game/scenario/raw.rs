@@ -96,6 +96,25 @@ pub(crate) struct RawScenario {
     /// People and roles of a megagame.
     #[serde(default)]
     pub megagame: Option<RawMegagame>,
+    /// What the organiser must add where the text gives no set-up (a deployment card, a
+    /// briefing pack), and how: printed on the scenario sheet and shown at the desk.
+    #[serde(default)]
+    pub organiser_setup: Option<RawOrganiserSetup>,
+}
+
+/// The `organiser_setup:` section: the set-up the text leaves to the organiser.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "OrganiserSetup")]
+pub(crate) struct RawOrganiserSetup {
+    /// What the organiser must add, in words.
+    pub text: String,
+    /// The rule reference, as the printed rules number it.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// How: the commands (or desk steps) that add it, one a line.
+    #[serde(default)]
+    pub steps: Vec<String>,
 }
 
 /// The `megagame:` section: map tables, Control, states with ledgers, players. Teams are the
@@ -526,6 +545,25 @@ pub(crate) struct RawConditional {
     pub note: Option<String>,
     /// The forces that arrive.
     pub forces: Vec<RawForce>,
+    /// The procedure result that brings them (a roll's outcome); without it, the umpire
+    /// brings them when the rule says (`game arrive`).
+    #[serde(default)]
+    pub brought_by: Option<RawBroughtBy>,
+}
+
+/// The procedure outcomes that bring a conditional reinforcement.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "BroughtBy")]
+pub(crate) struct RawBroughtBy {
+    /// The ruleset procedure's id.
+    pub procedure: String,
+    /// The outcome codes (or table result codes) that bring them.
+    pub outcomes: Vec<String>,
+    /// How many turns after the result they arrive, as the text gives it (0: the turn of the
+    /// result, at the deployment step or at once when that step is past).
+    #[serde(default)]
+    pub after_turns: u32,
 }
 
 /// A scheduled amount on one turn.

@@ -525,39 +525,18 @@ impl Here<'_> {
         self.state.carried_out.iter().any(|(_, k, _)| k == key)
     }
 
-    /// At a turn's first step, the reinforcements arriving this turn; done when none is left
-    /// in the turn's reinforcement box.
-    fn reinforcement_item(&self, scenario: &Scenario) -> Option<Pending> {
-        let cursor = self.cursor;
-        if cursor.step != self.walk().first_step_of_turn(cursor.turn) {
-            return None;
-        }
-        let waiting = reinforcement_box(cursor.turn);
-        let count = scenario
-            .reinforcements
-            .iter()
-            .filter(|r| r.turn == cursor.turn)
-            .map(|r| r.counters.len())
-            .sum::<usize>();
-        if count == 0 {
-            return None;
-        }
-        let still = self
-            .state
-            .counters
-            .values()
-            .filter(|c| c.removed.is_none() && c.position == Position::OffMap(waiting.clone()))
-            .count();
-        let key = format!("reinforcements:{}", cursor.turn);
-        Some(Pending {
-            label: format!("Reinforcements arrive: {count} counters ({still} still to place)"),
-            procedure: None,
-            mandatory: true,
-            done: still == 0 || self.skipped(&key),
-            key,
-            credit: None,
-            enter: None,
-        })
+    /// Arrivals at this step: the turn's scheduled reinforcements at the ruleset's deployment
+    /// step (its `reinforcements_step`, else the turn's first step), done when none is left in
+    /// the turn's reinforcement box; a conditional reinforcement once the result that brings
+    /// it stands ([`super::arrivals`]).
+    fn reinforcement_item(&self, scenario: &Scenario) -> Vec<Pending> {
+        super::super::arrivals::pending_items(
+            self.ruleset,
+            scenario,
+            self.state,
+            self.cursor,
+            |k| self.skipped(k),
+        )
     }
 
     /// Follow-up checks queued by earlier results, whatever the step.

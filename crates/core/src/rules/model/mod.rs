@@ -51,6 +51,8 @@ pub struct Ruleset {
     pub sequence_of_play: Vec<Step>,
     /// Optional rules a game may put in play (their steps apply only then).
     pub optional_rules: Vec<OptionalRule>,
+    /// The leaf step at which reinforcements are deployed (None: the turn's first step).
+    pub reinforcements_step: Option<String>,
     /// Rulings the umpire can switch.
     pub rulings: Vec<Ruling>,
     /// The status markers the text names (Disrupted, Besieged…): what the desk offers to put

@@ -114,6 +114,12 @@ pub struct RawRuleset {
     /// names one apply only in games that play it.
     #[serde(default)]
     pub optional_rules: Vec<RawOptionalRule>,
+    /// The step (a `sequence_of_play` leaf step's id) at which reinforcements are deployed
+    /// (ailsh C.1 "Deployment of Reinforcements"): scheduled and conditional arrivals are due
+    /// there. Without it, the turn's first step.
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub reinforcements_step: Option<String>,
     /// Where the text is ambiguous or contradicts itself: the readings and the default, which
     /// the umpire may switch (`--ruling ID=OPTION`).
     #[serde(default)]

@@ -439,6 +439,15 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         ),
         None => Visibility::default(),
     };
+    if let Some(step) = &raw.reinforcements_step
+        && !step_ids.contains(step)
+    {
+        rctx.err(
+            &root.key("reinforcements_step"),
+            format!("'{step}' is not a step of the Sequence of Play"),
+            "name the id of a sequence_of_play step, e.g. c1_reinforcements",
+        );
+    }
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -460,6 +469,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         leaders,
         sequence_of_play,
         optional_rules,
+        reinforcements_step: raw.reinforcements_step,
         rulings,
         statuses,
         decks,

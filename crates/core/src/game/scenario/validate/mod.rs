@@ -263,6 +263,11 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         rulings,
         notes: raw.notes,
         megagame,
+        organiser_setup: raw.organiser_setup.map(|o| super::model::OrganiserSetup {
+            text: o.text,
+            rule: o.rule,
+            steps: o.steps,
+        }),
         places: refs
             .ruleset
             .geometry

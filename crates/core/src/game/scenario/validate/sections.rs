@@ -256,6 +256,10 @@ pub(super) fn conditional_reinforcements(
             let q = p.key("forces").index(j);
             force(ctx, refs, &q, f, entry.as_ref(), &mut cs);
         }
+        let brought_by = r
+            .brought_by
+            .as_ref()
+            .and_then(|b| brought_by(ctx, refs, &p.key("brought_by"), b));
         if let Some(entry) = entry {
             conditional.push(ConditionalReinforcement {
                 id: r.id.clone(),
@@ -263,10 +267,58 @@ pub(super) fn conditional_reinforcements(
                 entry,
                 counters: cs,
                 note: r.note.clone(),
+                brought_by,
             });
         }
     }
     conditional
+}
+
+/// A conditional reinforcement's `brought_by`: a procedure of the ruleset and outcomes it
+/// declares (a procedure read off a table declares none: its codes are the table's).
+fn brought_by(
+    ctx: &mut Ctx,
+    refs: &Refs,
+    p: &YamlPath,
+    raw: &super::super::raw::RawBroughtBy,
+) -> Option<super::super::model::BroughtBy> {
+    let Some(procedure) = refs.ruleset.procedure(&raw.procedure) else {
+        ctx.err(
+            &p.key("procedure"),
+            format!(
+                "ruleset '{}' has no procedure '{}'",
+                refs.ruleset.id, raw.procedure
+            ),
+            "name a procedure of the ruleset",
+        );
+        return None;
+    };
+    if raw.outcomes.is_empty() {
+        ctx.err(
+            &p.key("outcomes"),
+            "no outcome brings them",
+            format!("list the outcomes of '{}' that do", raw.procedure),
+        );
+        return None;
+    }
+    if !procedure.outcomes.is_empty() {
+        for (i, code) in raw.outcomes.iter().enumerate() {
+            if procedure.outcome(code).is_none() {
+                let codes: Vec<&str> = procedure.outcomes.iter().map(|o| o.code.as_str()).collect();
+                ctx.err(
+                    &p.key("outcomes").index(i),
+                    format!("'{}' has no outcome '{code}'", raw.procedure),
+                    format!("outcomes: {}", codes.join(", ")),
+                );
+                return None;
+            }
+        }
+    }
+    Some(super::super::model::BroughtBy {
+        procedure: raw.procedure.clone(),
+        outcomes: raw.outcomes.clone(),
+        after_turns: raw.after_turns,
+    })
 }
 
 /// The scenario's schedules: turns (and amounts by turn), side and procedure checked.
