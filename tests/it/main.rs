@@ -26,6 +26,7 @@ mod megagame_paper;
 mod names;
 mod package;
 mod report;
+mod results;
 mod safety;
 mod schema;
 mod serve;
