@@ -210,9 +210,13 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     assert_eq!(resolution.outcome.code, "X");
     assert!(resolution.outcome.from_physical_chart);
     assert_eq!(resolution.rolls[0].dice[0].face, 4);
+    // "Add to attacker" takes the selected Capitano's whole Force (issue 26).
+    let attacker = counters.get("attacker").expect("attacker");
+    assert!(attacker.contains(&"alviano".to_string()), "{attacker:?}");
     assert_eq!(
-        counters.get("attacker").map(Vec::as_slice),
-        Some(&["alviano".to_string()][..])
+        attacker.len(),
+        5,
+        "Alviano and his four units: {attacker:?}"
     );
     assert!(
         !labels_containing(&harness, GAME_RESULT_PREFIX).is_empty(),

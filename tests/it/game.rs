@@ -623,8 +623,9 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
     let proposals = game.proposals(seqs[0]).expect("proposals");
     assert_eq!(proposals.len(), 1);
     let change = proposals[0]
-        .change
-        .clone()
+        .changes
+        .first()
+        .cloned()
         .expect("one unit: no choice to make");
     assert_eq!(
         game.state().counters["blue-pikes"].attributes["vbu"],
@@ -680,7 +681,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
         )
         .expect("resolve");
     let proposals = game.proposals(seqs[0]).expect("proposals");
-    assert!(proposals[0].change.is_none());
+    assert!(proposals[0].changes.is_empty());
     assert!(
         proposals[0]
             .choice

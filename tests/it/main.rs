@@ -27,6 +27,7 @@ mod names;
 mod organiser;
 mod package;
 mod report;
+mod results;
 mod safety;
 mod schema;
 mod serve;

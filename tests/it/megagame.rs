@@ -143,7 +143,7 @@ fn apply_proposed(game: &mut Game, seq: u64) -> Vec<CounterChange> {
         .proposals(seq)
         .expect("proposals")
         .into_iter()
-        .filter_map(|p| p.change)
+        .flat_map(|p| p.changes)
         .collect();
     game.act(
         &anna(),
@@ -1210,7 +1210,7 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
             };
             let proposals = game.proposals(seq).expect("proposals");
             let changes: Vec<CounterChange> =
-                proposals.into_iter().filter_map(|p| p.change).collect();
+                proposals.into_iter().flat_map(|p| p.changes).collect();
             for c in &changes {
                 applied_kinds.insert(format!("{id}:{}", c.counter()));
             }

@@ -24,6 +24,9 @@ use super::procedure_view::{
 };
 use super::widgets::section_ui;
 
+mod helpers;
+use helpers::helper_changes;
+
 /// Label of the procedure picker of the resolve panel.
 pub const PROCEDURE_LABEL: &str = "Procedure";
 /// Start of the label of the button that confirms a chart code the text does not name.
@@ -41,6 +44,16 @@ pub const GAME_RESULT_PREFIX: &str = "Result: ";
 /// Heading of the current step's procedures in the procedure picker.
 pub const THIS_STEP_LABEL: &str = "This step";
 
+/// Label of a role's loss field after a result read off the chart ("attacker loses (SP)").
+pub const LOSES_LABEL: &str = "loses (SP)";
+/// Label of a role's status picker after a result read off the chart.
+pub const ROLE_STATUS_LABEL: &str = "status";
+
+/// Roles that take a whole Force: "Add to attacker" adds every counter of the Force.
+const FORCE_ROLES: [&str; 7] = [
+    "attacker", "defender", "force", "pursuer", "besieger", "army", "pursued",
+];
+
 /// Prefixes of input names that name a role (`attacker_strength_points`).
 const ROLE_WORDS: [&str; 10] = [
     "attacker", "defender", "firer", "target", "charger", "unit", "leader", "force", "pursuer",
@@ -56,6 +69,11 @@ pub struct ResolvedEntry {
     pub proposals: Vec<Proposal>,
     /// For each proposal that leaves a choice: the counter chosen (index into its candidates).
     pub chosen: Vec<Option<usize>>,
+    /// A result read off the umpire's chart: the loss typed per role ("attacker loses 1 SP"),
+    /// spread over the role's Force by the ruleset's rule.
+    pub losses: BTreeMap<String, String>,
+    /// A result read off the umpire's chart: the status given per role.
+    pub statuses: BTreeMap<String, String>,
 }
 
 /// A missing chart cell waiting for its result: the problem in words, the physical dice
@@ -266,11 +284,22 @@ impl ResolvePanel {
         out
     }
 
-    /// Adds a counter to a role of the next resolution and prefills the inputs again.
+    /// Adds a counter to a role of the next resolution and prefills the inputs again. A role
+    /// that takes a Force (attacker, defender, force…) takes every counter of the counter's
+    /// Force on the table.
     pub fn add_to_role(&mut self, live: &mut LiveGame, role: &str, counter: &str) {
+        let names = umpire_core::game::Names::of(live.game());
+        let counter_id = CounterId::new(counter);
+        let force = names
+            .counter_force(&counter_id)
+            .map(|f| names.force_counters(&f))
+            .filter(|ids| FORCE_ROLES.contains(&role) && ids.iter().any(|c| c == &counter_id));
+        let adding = force.unwrap_or_else(|| vec![counter_id]);
         let ids = self.roles.entry(role.to_string()).or_default();
-        if !ids.iter().any(|c| c.as_str() == counter) {
-            ids.push(CounterId::new(counter));
+        for id in adding {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
         }
         self.reprefill(live);
     }
@@ -492,12 +521,14 @@ impl ResolvePanel {
             Ok(proposals) => {
                 let chosen = proposals
                     .iter()
-                    .map(|p| (p.change.is_none() && p.candidates.len() == 1).then_some(0))
+                    .map(|p| (p.changes.is_empty() && p.candidates.len() == 1).then_some(0))
                     .collect();
                 self.resolved = Some(ResolvedEntry {
                     seq,
                     proposals,
                     chosen,
+                    losses: BTreeMap::new(),
+                    statuses: BTreeMap::new(),
                 });
             }
             Err(e) => live.message = Some(e.to_string()),
@@ -530,8 +561,8 @@ impl ResolvePanel {
         };
         let mut out = Vec::new();
         for (p, chosen) in r.proposals.iter().zip(&r.chosen) {
-            if let Some(c) = &p.change {
-                out.push(c.clone());
+            if !p.changes.is_empty() {
+                out.extend(p.changes.iter().cloned());
                 continue;
             }
             let Some(id) = chosen.and_then(|i| p.candidates.get(i)) else {
@@ -553,8 +584,9 @@ impl ResolvePanel {
                 std::slice::from_ref(&p.effect),
                 &only,
             );
-            out.extend(again.into_iter().filter_map(|q| q.change));
+            out.extend(again.into_iter().flat_map(|q| q.changes));
         }
+        out.extend(helper_changes(live, r, &roles));
         out
     }
 
@@ -853,8 +885,16 @@ impl ResolvePanel {
                 let mut choices = Vec::new();
                 for (i, p) in entry.proposals.iter().enumerate() {
                     ui.label(format!("• {}", describe_effect(&p.effect)));
-                    if let Some(c) = &p.change {
+                    if let Some(said) = &p.said {
+                        ui.label(RichText::new(format!("   {said}")).weak());
+                    }
+                    for c in &p.changes {
                         ui.label(RichText::new(format!("   → {}", change_text(live, c))).italics());
+                    }
+                    if !p.changes.is_empty() {
+                        if let Some(choice) = &p.choice {
+                            ui.label(RichText::new(format!("   {choice}")).weak());
+                        }
                     } else if let Some(choice) = &p.choice {
                         ui.label(
                             RichText::new(format!("   {choice}")).color(ui.visuals().warn_fg_color),
@@ -874,7 +914,16 @@ impl ResolvePanel {
                 for (i, k) in choices {
                     self.choose(i, k);
                 }
+                if result.outcome.from_physical_chart {
+                    self.chart_helpers_ui(ui, live, &entry);
+                }
                 let changes = self.changes_to_apply(live);
+                if !changes.is_empty() {
+                    ui.label(RichText::new("Changes on Apply").strong());
+                    for c in &changes {
+                        ui.label(RichText::new(format!("   → {}", change_text(live, c))).italics());
+                    }
+                }
                 ui.horizontal(|ui| {
                     if ui
                         .button(RichText::new(APPLY_LABEL).strong())

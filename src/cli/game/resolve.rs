@@ -39,7 +39,8 @@ pub enum ResolveCommand {
             conflicts_with = "chart_result"
         )]
         chart_prints: Option<String>,
-        /// A counter involved, ROLE=COUNTER (e.g. attacker=fr-1).
+        /// A counter involved, ROLE=COUNTER (e.g. attacker=fr-1), or a whole Force,
+        /// ROLE=FORCE (attacker="Chaumont's Force"): every counter of it on the table.
         #[arg(long = "counter", value_name = "ROLE=ID")]
         counters: Vec<String>,
         /// Who is at the desk.
@@ -66,15 +67,25 @@ pub enum ResolveCommand {
         /// Apply every change that needs no choice.
         #[arg(long)]
         proposed: bool,
-        /// A strength loss, COUNTER=N.
-        #[arg(long = "loss", value_name = "COUNTER=N")]
+        /// A strength loss, WHO=N: a counter, or a role of the resolution or a Force
+        /// (attacker=1: the loss spread over the Force's units by the rule the ruleset gives,
+        /// as when the chart's result says "attacker loses 1 SP").
+        #[arg(long = "loss", value_name = "WHO=N")]
         losses: Vec<String>,
-        /// A status, COUNTER=STATUS.
-        #[arg(long = "status", value_name = "COUNTER=STATUS")]
+        /// A status, WHO=STATUS: a counter, or a role or a Force (every unit of it, or the one
+        /// the text says).
+        #[arg(long = "status", value_name = "WHO=STATUS")]
         statuses: Vec<String>,
         /// A counter eliminated.
         #[arg(long = "eliminate", value_name = "COUNTER")]
         eliminated: Vec<String>,
+        /// Where the Force retreats or advances, for the result's retreat and advance
+        /// effects: every counter of the role moves there.
+        #[arg(long = "to", value_name = "PLACE")]
+        to: Option<String>,
+        /// A whole role or Force moved, WHO=PLACE (a retreat or an advance the chart gives).
+        #[arg(long = "move", value_name = "WHO=PLACE")]
+        moves: Vec<String>,
     },
     /// Replace a recorded result, with a reason.
     Override {
@@ -108,10 +119,9 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             let names = Names::of(&game);
             let mut roles: BTreeMap<String, Vec<CounterId>> = BTreeMap::new();
             for (role, named) in pairs(counters, "--counter")? {
-                let id = names
-                    .counter(&named)
+                let ids = counter_or_force(&names, &named)
                     .map_err(|e| anyhow!("--counter {role}={named}: {e}"))?;
-                roles.entry(role).or_default().push(id);
+                roles.entry(role).or_default().extend(ids);
             }
             let action = Action::Resolve {
                 procedure: names.procedure(procedure)?.into(),
@@ -132,10 +142,20 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             let words = umpire::game::describe::Words::of(&game);
             for p in game.proposals(*entry)? {
                 let what = describe_effect(&p.effect);
-                match (&p.change, &p.choice) {
-                    (Some(c), _) => println!("  {what}: proposed {}", words.change(c)),
-                    (None, Some(choice)) => println!("  {what}: {choice}"),
-                    (None, None) => println!("  {what}"),
+                if p.changes.is_empty() {
+                    match &p.choice {
+                        Some(choice) => println!("  {what}: {choice}"),
+                        None => println!("  {what}"),
+                    }
+                    continue;
+                }
+                let how = p.said.as_ref().map_or(String::new(), |s| format!(" — {s}"));
+                println!("  {what}: proposed{how}");
+                for c in &p.changes {
+                    println!("    {}", words.change(c));
+                }
+                if let Some(choice) = &p.choice {
+                    println!("    {choice}");
                 }
             }
             Ok(())
@@ -147,16 +167,27 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             losses,
             statuses,
             eliminated,
+            to,
+            moves,
         } => {
             let (mut game, _) = open(cli, file)?;
             let mut changes = Vec::new();
             if *proposed {
-                changes.extend(game.proposals(*entry)?.into_iter().filter_map(|p| p.change));
+                changes.extend(game.proposals(*entry)?.into_iter().flat_map(|p| p.changes));
             }
-            changes.extend(typed_changes(&game, *entry, losses, statuses, eliminated)?);
+            if let Some(place) = to {
+                changes.extend(retreat_moves(&game, *entry, place)?);
+            }
+            let typed = Typed {
+                losses,
+                statuses,
+                eliminated,
+                moves,
+            };
+            changes.extend(typed_changes(&game, *entry, &typed)?);
             if changes.is_empty() {
                 bail!(
-                    "nothing to apply: give --proposed and/or --loss, --status, --eliminate (see `umpire game effects`)"
+                    "nothing to apply: give --proposed and/or --loss, --status, --eliminate, --move (see `umpire game effects`)"
                 );
             }
             let actor = actor(cli, &game, None)?;
@@ -212,55 +243,184 @@ fn print_resolved(game: &Game, seqs: &[u64], json: bool) -> Result<()> {
     Ok(())
 }
 
-/// The changes typed after `game apply`: strength losses, statuses set, counters eliminated
-/// (each named by name or id).
-fn typed_changes(
+/// What was typed after `game apply`.
+struct Typed<'a> {
+    losses: &'a [String],
+    statuses: &'a [String],
+    eliminated: &'a [String],
+    moves: &'a [String],
+}
+
+/// The procedure and the counters by role of the resolution at `entry`.
+fn resolved(game: &Game, entry: u64) -> Result<(String, BTreeMap<String, Vec<String>>)> {
+    match game
+        .events()
+        .get(entry.saturating_sub(1) as usize)
+        .map(|e| &e.kind)
+    {
+        Some(umpire::game::EventKind::Resolved {
+            resolution,
+            counters,
+        }) => Ok((resolution.procedure.clone(), counters.clone())),
+        _ => bail!("entry {entry} is not a resolution"),
+    }
+}
+
+/// The counter named, or every counter of the Force named ("Chaumont's Force").
+fn counter_or_force(names: &Names, named: &str) -> Result<Vec<CounterId>> {
+    match names.counter(named) {
+        Ok(id) => Ok(vec![id]),
+        Err(e) => {
+            let Some(force) = names.force(named) else {
+                return Err(e.into());
+            };
+            let ids = names.force_counters(&force);
+            if ids.is_empty() {
+                bail!("no counter of {named} is on the table");
+            }
+            Ok(ids)
+        }
+    }
+}
+
+/// Who a typed change falls on: a role of the resolution (its counters), a counter, or a
+/// Force; and whether it is one counter named alone.
+fn who(
     game: &Game,
-    entry: u64,
-    losses: &[String],
-    statuses: &[String],
-    eliminated: &[String],
-) -> Result<Vec<CounterChange>> {
-    let mut changes = Vec::new();
+    roles: &BTreeMap<String, Vec<String>>,
+    named: &str,
+) -> Result<(Vec<String>, bool)> {
+    if let Some(ids) = roles.get(named.trim()) {
+        return Ok((ids.clone(), false));
+    }
     let names = Names::of(game);
-    for (named, n) in pairs(losses, "--loss")? {
+    let ids = counter_or_force(&names, named)?;
+    let alone = ids.len() == 1 && names.force(named).is_none();
+    Ok((ids.into_iter().map(String::from).collect(), alone))
+}
+
+/// The status a person names: its id or its label, in any case; else as typed.
+fn status_id(game: &Game, typed: &str) -> String {
+    let typed = typed.trim();
+    game.ruleset()
+        .statuses
+        .iter()
+        .find(|s| s.id.eq_ignore_ascii_case(typed) || s.label.eq_ignore_ascii_case(typed))
+        .map_or_else(|| typed.to_string(), |s| s.id.clone())
+}
+
+/// The changes typed after `game apply`: strength losses (on a counter, or spread over a role's
+/// or a Force's units), statuses, counters eliminated, whole roles or Forces moved.
+fn typed_changes(game: &Game, entry: u64, typed: &Typed) -> Result<Vec<CounterChange>> {
+    let mut changes = Vec::new();
+    let (procedure, roles) = resolved(game, entry)?;
+    let state = game.state();
+    for (named, n) in pairs(typed.losses, "--loss")? {
         let n: i64 = n
             .parse()
             .map_err(|_| anyhow!("--loss {named}={n}: the loss is a whole number"))?;
-        let id = names
-            .counter(&named)
-            .map_err(|e| anyhow!("--loss {named}={n}: {e}"))?;
+        let (ids, alone) =
+            who(game, &roles, &named).map_err(|e| anyhow!("--loss {named}={n}: {e}"))?;
         let Some(attribute) = &game.ruleset().strength_attribute else {
             bail!("this ruleset names no strength attribute: use `game set`");
         };
-        let change = umpire::game::effects::strength_loss(game.ruleset(), game.state(), &id, n)
-            .ok_or_else(|| {
-                anyhow!(
-                    "--loss {named}={n}: {} has no {} to lose (use `game set`)",
-                    game.state().counter_name(id.as_str()),
-                    umpire::game::describe::Words::of(game).attribute(attribute)
-                )
-            })?;
-        changes.push(change);
+        let unit_alone = alone
+            && state
+                .counters
+                .get(&ids[0])
+                .is_some_and(|c| c.kind != umpire::game::scenario::CounterKind::Leader);
+        if unit_alone {
+            let id = CounterId::new(ids[0].clone());
+            let change = umpire::game::effects::strength_loss(game.ruleset(), state, &id, n)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "--loss {named}={n}: {} has no {} to lose (use `game set`)",
+                        state.counter_name(id.as_str()),
+                        umpire::game::describe::Words::of(game).attribute(attribute)
+                    )
+                })?;
+            changes.push(change);
+            continue;
+        }
+        let spread =
+            umpire::game::effects::spread_loss(game.ruleset(), state, Some(&procedure), &ids, n);
+        if spread.changes.is_empty() {
+            bail!(
+                "--loss {named}={n}: {}",
+                spread
+                    .choice
+                    .unwrap_or_else(|| "no unit there has Strength Points to lose".into())
+            );
+        }
+        changes.extend(spread.changes);
     }
-    for (named, status) in pairs(statuses, "--status")? {
-        let id = names
-            .counter(&named)
-            .map_err(|e| anyhow!("--status {named}={status}: {e}"))?;
-        changes.push(CounterChange::Status {
-            counter: id.into(),
-            status,
-            on: true,
-        });
+    for (named, status) in pairs(typed.statuses, "--status")? {
+        let status = status_id(game, &status);
+        let (ids, alone) =
+            who(game, &roles, &named).map_err(|e| anyhow!("--status {named}={status}: {e}"))?;
+        if alone {
+            changes.push(CounterChange::Status {
+                counter: ids[0].clone(),
+                status,
+                on: true,
+            });
+            continue;
+        }
+        let on = umpire::game::effects::force_status(game.ruleset(), state, &ids, &status);
+        if let Some(choice) = on.choice {
+            bail!("--status {named}={status}: {choice}; name the unit, --status \"UNIT={status}\"");
+        }
+        changes.extend(on.changes);
     }
-    for named in eliminated {
-        let id = names
+    for named in typed.eliminated {
+        let id = Names::of(game)
             .counter(named)
             .map_err(|e| anyhow!("--eliminate {named}: {e}"))?;
         changes.push(CounterChange::Remove {
             counter: id.into(),
             reason: format!("eliminated (entry {entry})"),
         });
+    }
+    for (named, place) in pairs(typed.moves, "--move")? {
+        let (ids, _) =
+            who(game, &roles, &named).map_err(|e| anyhow!("--move {named}={place}: {e}"))?;
+        let to = read_place(game, &place).map_err(|e| anyhow!("--move {named}={place}: {e}"))?;
+        changes.extend(umpire::game::effects::force_move(state, &ids, &to));
+    }
+    Ok(changes)
+}
+
+/// A typed place, read in the game's geometry.
+fn read_place(game: &Game, text: &str) -> Result<umpire::game::scenario::Position> {
+    let geometry = game.ruleset().geometry.as_ref().map(|g| g.kind);
+    Ok(umpire::game::hex::read_position(text, geometry)?)
+}
+
+/// The moves of `--to PLACE`: every counter of the role each retreat or advance effect of the
+/// result names (every counter given, when it names none) moved there.
+fn retreat_moves(game: &Game, entry: u64, place: &str) -> Result<Vec<CounterChange>> {
+    use umpire::rules::EffectKind;
+    let to = read_place(game, place).map_err(|e| anyhow!("--to {place}: {e}"))?;
+    let (_, roles) = resolved(game, entry)?;
+    let mut changes: Vec<CounterChange> = Vec::new();
+    for p in game.proposals(entry)? {
+        if !matches!(p.effect.kind, EffectKind::Retreat | EffectKind::Advance) {
+            continue;
+        }
+        let ids: Vec<String> = match p.effect.side.as_ref().and_then(|s| roles.get(s)) {
+            Some(ids) => ids.clone(),
+            None => p.candidates.clone(),
+        };
+        for c in umpire::game::effects::force_move(game.state(), &ids, &to) {
+            if !changes.iter().any(|m| m.counter() == c.counter()) {
+                changes.push(c);
+            }
+        }
+    }
+    if changes.is_empty() {
+        bail!(
+            "--to {place}: this result has no retreat or advance to move (give --move WHO=PLACE)"
+        );
     }
     Ok(changes)
 }

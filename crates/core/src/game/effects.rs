@@ -16,6 +16,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub mod force;
+
+pub use force::{ForceChanges, force_move, force_status, force_units, spread_loss};
+
 use super::event::CounterChange;
 use super::state::{CounterState, GameState};
 use crate::resolve::Effect;
@@ -138,14 +142,26 @@ pub fn prefill(
         }
         // An explicit source wins; when its role is not given, the conventions below apply.
         if let Some(source) = input.from.as_ref().filter(|s| roles.contains_key(&s.role)) {
-            if let Some(ids) = roles.get(&source.role) {
-                let cs = counters(ids);
+            if let Some(ids) = roles.get(&source.role)
+                && (source.only.is_some() || !source.unless.is_empty())
+            {
+                found = filtered_sum(state, ids, source);
+            } else if let Some(ids) = roles.get(&source.role) {
+                // Only the counters that may carry it: a Force's units carry Strength
+                // Points, its Capitano an Order.
+                let cs: Vec<&CounterState> = counters(ids)
+                    .into_iter()
+                    .filter(|c| declares(ruleset, c, &source.attribute))
+                    .collect();
                 let flag = matches!(input.kind, InputKind::Flag);
                 let values: Vec<Value> = cs
                     .iter()
                     .filter_map(|c| match c.attributes.get(&source.attribute) {
                         Some(v) => Some(v.clone()),
-                        None if flag => Some(Value::Bool(c.statuses.contains(&source.attribute))),
+                        // A flag not known yet (printed on the counter) is not read as off.
+                        None if flag && !c.unknown.contains(&source.attribute) => {
+                            Some(Value::Bool(c.statuses.contains(&source.attribute)))
+                        }
                         None => None,
                     })
                     .collect();
@@ -158,7 +174,7 @@ pub fn prefill(
                     && (values.len() == cs.len() || (!numeric && !values.is_empty()))
                     && let Some(v) = aggregate(&refs)
                 {
-                    found = Some((v, ids.clone()));
+                    found = Some((v, cs.iter().map(|c| c.id.clone()).collect()));
                 }
             }
             if let Some((value, from)) = found.filter(|(v, _)| fits(procedure, &input.name, v)) {
@@ -201,6 +217,64 @@ pub fn prefill(
         }
     }
     out
+}
+
+/// Whether a counter of its kind may carry `attribute` (a leader the leaders' attributes, any
+/// other the units'); every counter may when there is no ruleset to ask.
+fn declares(ruleset: Option<&Ruleset>, c: &CounterState, attribute: &str) -> bool {
+    let Some(r) = ruleset else {
+        return true;
+    };
+    let specs = match c.kind {
+        super::scenario::CounterKind::Leader => &r.leaders,
+        _ => &r.units,
+    };
+    specs.iter().any(|a| a.name == attribute) || c.attributes.contains_key(attribute)
+}
+
+/// The sum of `source.attribute` over the units of a role (a Force, or its Capitano's) that
+/// pass its filters (`only:` a Quality group, `unless:` Demoralised or Artillery), with the
+/// units summed. None when a unit's value or a filtered attribute is not known yet (printed
+/// on the counter, not in the text): the umpire types it.
+fn filtered_sum(
+    state: &GameState,
+    ids: &[String],
+    source: &crate::rules::InputSource,
+) -> Option<(Value, Vec<String>)> {
+    let units = force::force_units(state, ids);
+    if units.is_empty() {
+        return None;
+    }
+    let mut sum = 0;
+    let mut from = Vec::new();
+    for c in units {
+        let test =
+            |f: &crate::rules::CounterFilter| f.matches(&c.attributes, &c.statuses, &c.unknown);
+        let mut left_out = false;
+        for f in &source.unless {
+            match test(f) {
+                Some(true) => left_out = true,
+                Some(false) => {}
+                None => return None,
+            }
+        }
+        if left_out {
+            continue;
+        }
+        if let Some(only) = &source.only {
+            match test(only) {
+                Some(true) => {}
+                Some(false) => continue,
+                None => return None,
+            }
+        }
+        let Some(Value::Int(v)) = c.attributes.get(&source.attribute) else {
+            return None;
+        };
+        sum += v;
+        from.push(c.id.clone());
+    }
+    Some((Value::Int(sum), from))
 }
 
 /// The roles a procedure names: its inputs' `from:` roles and its effects' sides, in order of
@@ -252,8 +326,14 @@ pub struct Proposal {
     pub effect: Effect,
     /// Counters it may apply to.
     pub candidates: Vec<String>,
-    /// The change, when there is exactly one candidate (otherwise the umpire chooses).
-    pub change: Option<CounterChange>,
+    /// The changes proposed: one for a single counter, one or more per unit for a Force (a
+    /// loss spread by the ruleset's rule, a status on every unit). Empty when the umpire
+    /// chooses.
+    pub changes: Vec<CounterChange>,
+    /// How the changes were made, with the rule ("spread as evenly as possible over 3 units
+    /// (8)").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
     /// What the umpire must decide, if anything.
     pub choice: Option<String>,
 }
@@ -283,16 +363,41 @@ fn candidates(
     }
 }
 
-/// Proposes counter changes for the effects of a result.
+/// Proposes counter changes for the effects of a result (losses spread by the ruleset's
+/// default loss rule; [`propose_for`] names the procedure).
 pub fn propose(
     ruleset: &Ruleset,
     state: &GameState,
     effects: &[Effect],
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Vec<Proposal> {
+    propose_for(ruleset, state, None, effects, roles)
+}
+
+/// Proposes counter changes for the effects of a result of `procedure`: on a Force (a role
+/// holding several counters, or a Capitano alone for a loss), a loss is spread over its units
+/// by the rule the ruleset declares for the procedure and a status goes on every unit (or on
+/// the one the text says); on one counter, the change for it.
+pub fn propose_for(
+    ruleset: &Ruleset,
+    state: &GameState,
+    procedure: Option<&str>,
+    effects: &[Effect],
+    roles: &BTreeMap<String, Vec<String>>,
+) -> Vec<Proposal> {
     let mut out = Vec::new();
     for effect in effects {
         let cands = candidates(effect, state, roles);
+        if let Some(on_force) = force_effect(ruleset, state, procedure, effect, &cands) {
+            out.push(Proposal {
+                effect: effect.clone(),
+                candidates: cands,
+                changes: on_force.changes,
+                said: on_force.said,
+                choice: on_force.choice,
+            });
+            continue;
+        }
         let single = (cands.len() == 1).then(|| cands[0].clone());
         let (change, choice) = match effect.kind {
             EffectKind::SpLoss => {
@@ -364,11 +469,41 @@ pub fn propose(
         out.push(Proposal {
             effect: effect.clone(),
             candidates: cands,
-            change,
+            changes: change.into_iter().collect(),
+            said: None,
             choice,
         });
     }
     out
+}
+
+/// A loss or a status that falls on a Force: a role holding several counters, or (a loss) a
+/// Capitano alone, whose units absorb it. None for an effect on one counter.
+fn force_effect(
+    ruleset: &Ruleset,
+    state: &GameState,
+    procedure: Option<&str>,
+    effect: &Effect,
+    cands: &[String],
+) -> Option<force::ForceChanges> {
+    let leader_alone = cands.len() == 1
+        && state
+            .counters
+            .get(&cands[0])
+            .is_some_and(|c| c.kind == super::scenario::CounterKind::Leader);
+    match effect.kind {
+        EffectKind::SpLoss
+            if ruleset.strength_attribute.is_some() && (cands.len() > 1 || leader_alone) =>
+        {
+            let amount = effect.amount.unwrap_or(0);
+            Some(force::spread_loss(ruleset, state, procedure, cands, amount))
+        }
+        EffectKind::Status if cands.len() > 1 => {
+            let status = effect.status.as_deref()?;
+            Some(force::force_status(ruleset, state, cands, status))
+        }
+        _ => None,
+    }
 }
 
 /// The change for a strength loss of `amount` on one counter (never below 0), when the ruleset

@@ -609,9 +609,10 @@ impl Game {
             _ => None,
         });
         let effects = overridden.unwrap_or_else(|| resolution.outcome.effects.clone());
-        Ok(super::effects::propose(
+        Ok(super::effects::propose_for(
             self.ruleset(),
             self.state(),
+            Some(&resolution.procedure),
             &effects,
             counters,
         ))

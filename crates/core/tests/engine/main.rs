@@ -18,6 +18,7 @@ mod layers;
 mod malformed;
 mod properties;
 mod references;
+mod results;
 mod ruleset_ailsh;
 mod ruleset_arquebus;
 mod ruleset_gradisca;

@@ -2,12 +2,14 @@
 //! have a file each: [`tables`], [`effects`], [`procedures`], [`setup`], [`visibility`].
 
 mod effects;
+mod losses;
 mod procedures;
 mod setup;
 mod tables;
 mod visibility;
 
 pub use effects::*;
+pub use losses::*;
 pub use procedures::*;
 pub use setup::*;
 pub use tables::*;
@@ -41,6 +43,8 @@ pub struct Ruleset {
     pub geometry: Option<Geometry>,
     /// The unit attribute that holds a counter's strength (losses reduce it).
     pub strength_attribute: Option<String>,
+    /// How a Strength Point loss on a Force is spread over its units (`losses:`).
+    pub losses: Vec<LossRule>,
     /// The unit attribute that names a counter's type (its symbol on the desk's counter face).
     pub type_attribute: Option<String>,
     /// Unit attributes.

@@ -66,6 +66,12 @@ pub struct InputSource {
     pub role: String,
     /// The attribute.
     pub attribute: String,
+    /// Only the counters that match (a Quality group).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only: Option<CounterFilter>,
+    /// Leaving out the counters that match any of these (Demoralised, Artillery).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unless: Vec<CounterFilter>,
 }
 
 /// A choice as people read it: its words, not its id (`opportunity_charge` → "opportunity

@@ -105,6 +105,9 @@ pub struct StatusMarker {
     /// What it means, in the text's terms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// A result puts it on one unit of a Force, the owner's choice (not on every unit).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_unit: bool,
 }
 
 /// A deck of cards or a cup of markers, drawn without replacement: what the text says is in

@@ -15,6 +15,7 @@
 mod clock;
 mod effects;
 mod lookup;
+mod losses;
 mod procedures;
 mod setup;
 mod tables;
@@ -23,6 +24,7 @@ mod visibility;
 pub use clock::*;
 pub use effects::*;
 pub use lookup::*;
+pub use losses::*;
 pub use procedures::*;
 pub use setup::*;
 pub use tables::*;
@@ -94,6 +96,10 @@ pub struct RawRuleset {
     #[serde(default)]
     #[schemars(with = "Option<Identifier>")]
     pub strength_attribute: Option<String>,
+    /// How a Strength Point loss on a Force is spread over its units, per procedure (the
+    /// first rule naming the procedure, else the one naming none).
+    #[serde(default)]
+    pub losses: Vec<RawLossRule>,
     /// The unit attribute (one of `units`) that names a counter's type, drawn as its symbol on
     /// the desk's counter face (`unit_type`).
     #[serde(default)]

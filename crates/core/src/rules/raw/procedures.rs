@@ -107,6 +107,14 @@ pub struct RawInputSourceFull {
     /// procedure id after `result`, or `turn` after `game`.
     #[schemars(with = "Identifier")]
     pub attribute: String,
+    /// Only the counters that match (`{troop_quality: [3]}`): the Strength Points of one
+    /// Quality group.
+    #[serde(default)]
+    pub only: Option<super::RawCounterFilter>,
+    /// Leaving out the counters that match any of these (`{demoralised: [true]}`,
+    /// `{unit_type: [artillery]}`).
+    #[serde(default)]
+    pub unless: Vec<super::RawCounterFilter>,
 }
 
 /// A named value computed by an expression (a procedure's `derived:`, a lookup's `let:`).

@@ -342,6 +342,21 @@ pub struct RawStatus {
     /// What it means, in the text's terms.
     #[serde(default)]
     pub help: Option<String>,
+    /// `unit`: a result puts it on one unit of the Force, the owner's choice (a Combat Unit
+    /// Demoralised); without it, a status given to a Force goes on every unit of it.
+    #[serde(default)]
+    pub falls_on: Option<RawFallsOn>,
+}
+
+/// What a status given to a Force falls on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "StatusFallsOn")]
+pub enum RawFallsOn {
+    /// Every unit of the Force.
+    Force,
+    /// One unit, the owner's choice.
+    Unit,
 }
 
 /// A deck of cards or a cup of markers drawn without replacement: what the text says is in

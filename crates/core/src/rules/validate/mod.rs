@@ -7,6 +7,7 @@
 mod clock;
 mod effects;
 mod lookup;
+mod losses;
 mod procedures;
 mod setup;
 mod tables;
@@ -15,6 +16,7 @@ mod visibility;
 use clock::*;
 use effects::*;
 use lookup::*;
+use losses::*;
 use procedures::*;
 use setup::*;
 use tables::*;
@@ -448,6 +450,8 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
             "name the id of a sequence_of_play step, e.g. c1_reinforcements",
         );
     }
+    let status_list: Vec<String> = statuses.iter().map(|s| s.id.clone()).collect();
+    let losses = validate_losses(&mut rctx, &raw.losses, &procedure_ids, &status_list);
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -464,6 +468,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         tables,
         geometry,
         strength_attribute: raw.strength_attribute,
+        losses,
         type_attribute: raw.type_attribute,
         units,
         leaders,

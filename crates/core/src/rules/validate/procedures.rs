@@ -624,7 +624,23 @@ pub(super) fn input_source(
     raw: Option<&RawInputSource>,
     input: &InputKind,
 ) -> Option<InputSource> {
-    let (role, attribute) = match raw? {
+    let raw = raw?;
+    let (only, unless) = match raw {
+        RawInputSource::Full(f) => (
+            f.only
+                .as_ref()
+                .map(|o| super::losses::counter_filter(ctx, &path.key("only"), o, &[])),
+            f.unless
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    super::losses::counter_filter(ctx, &path.key("unless").index(i), u, &[])
+                })
+                .collect(),
+        ),
+        RawInputSource::Dotted(_) => (None, Vec::new()),
+    };
+    let (role, attribute) = match raw {
         RawInputSource::Dotted(t) => match t.split_once('.') {
             Some((r, a)) => (r.trim().to_string(), a.trim().to_string()),
             None => {
@@ -658,7 +674,12 @@ pub(super) fn input_source(
                 );
                 return None;
             }
-            return Some(InputSource { role, attribute });
+            return Some(InputSource {
+                role,
+                attribute,
+                only: None,
+                unless: Vec::new(),
+            });
         }
         "game" => {
             if attribute != "turn" || !matches!(input, InputKind::Int { .. }) {
@@ -669,7 +690,12 @@ pub(super) fn input_source(
                 );
                 return None;
             }
-            return Some(InputSource { role, attribute });
+            return Some(InputSource {
+                role,
+                attribute,
+                only: None,
+                unless: Vec::new(),
+            });
         }
         _ => {}
     }
@@ -705,5 +731,10 @@ pub(super) fn input_source(
             return None;
         }
     }
-    Some(InputSource { role, attribute })
+    Some(InputSource {
+        role,
+        attribute,
+        only,
+        unless,
+    })
 }

@@ -608,6 +608,7 @@ pub(super) fn validate_statuses(
             rule: s.rule.clone(),
             source_lines: s.source.clone(),
             help: s.help.clone(),
+            one_unit: s.falls_on == Some(crate::rules::raw::RawFallsOn::Unit),
         });
     }
     out
