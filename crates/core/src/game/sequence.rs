@@ -218,6 +218,7 @@ pub fn pending(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec
     out.extend(here.scheduled_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
+    out.extend(super::victory::pending_items(ruleset, scenario, state));
     out
 }
 

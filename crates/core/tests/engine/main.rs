@@ -25,6 +25,7 @@ mod ruleset_rr3;
 mod scenarios;
 mod shapes;
 mod timeline;
+mod victory;
 
 /// The workspace's root: the shipped tables and scenarios, and the test fixtures.
 pub fn root() -> std::path::PathBuf {

@@ -8,7 +8,14 @@ pub(super) fn check_next(view: &View) -> Checked {
         return Err(Refusal::MandatoryPending { items: open });
     }
     let to = next_step(&view.state.cursor, view.steps, view.scenario.turns.max(1));
-    if to.turn > view.scenario.turns.max(1) {
+    let past_the_end = to.turn > view.scenario.turns.max(1);
+    // The Victory Phase, or the scenario's end, decides the game (13).
+    if let Some(result) =
+        crate::game::victory::ending_at_next(view.scenario, view.state, view.steps, past_the_end)
+    {
+        return Ok(vec![crate::game::victory::ended(result)]);
+    }
+    if past_the_end {
         return Err(Refusal::ScenarioEnds {
             turns: view.scenario.turns,
         });
