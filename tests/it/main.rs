@@ -34,5 +34,6 @@ mod serve;
 mod shared;
 mod tamper;
 mod transcription;
+mod victory;
 mod visibility;
 mod words;

@@ -46,7 +46,7 @@ pub fn leaks(text: &str) -> Vec<String> {
     found
 }
 
-fn assert_in_words(what: &str, text: &str) {
+pub(crate) fn assert_in_words(what: &str, text: &str) {
     let found = leaks(text);
     assert!(found.is_empty(), "{what} shows {found:?}:\n{text}");
 }
@@ -65,7 +65,7 @@ fn the_scanner_finds_ids_line_numbers_and_operators() {
 }
 
 /// A PDF's text, as `pdftotext` (poppler-utils) reads it.
-fn pdf_text(pdf: &std::path::Path) -> String {
+pub(crate) fn pdf_text(pdf: &std::path::Path) -> String {
     let out = std::process::Command::new("pdftotext")
         .arg(pdf)
         .arg("-")

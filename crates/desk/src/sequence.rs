@@ -115,6 +115,28 @@ impl SequencePanel {
             .size(17.0)
             .strong(),
         );
+        // The game's result once it has ended; while it goes on, who would win if it ended
+        // now (the umpire's view only: it reads where every counter is).
+        let standing = &status.victory;
+        if standing.ended.is_some() || live.seen_by().is_none() {
+            if let Some(line) = standing.headline() {
+                let text = RichText::new(line).strong();
+                ui.label(if standing.ended.is_some() {
+                    text.size(16.0).color(ui.visuals().warn_fg_color)
+                } else {
+                    text
+                });
+            }
+            if standing.ended.is_some() {
+                ui.label(
+                    RichText::new(
+                        "Undo reopens the game; `umpire game reveal FILE` reveals the dice's seed for the players to check every roll.",
+                    )
+                    .small()
+                    .weak(),
+                );
+            }
+        }
         ui.horizontal(|ui| {
             if ui
                 .button(BACK_LABEL)

@@ -158,6 +158,9 @@ fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError
     if let Some(v) = report.side_view {
         writer.paragraph(None, &sight_note(v), palette.small, 0.0);
     }
+    // The result first, once the game has ended (else where it stands): how it was reached,
+    // each side's losses and what it held.
+    write_result(&mut writer, report, &t, &palette)?;
     // The span's entries as an after-action report, grouped by phase.
     let styles = super::after_action::Styles {
         body: palette.style(t.fonts.body, Weight::Regular),
@@ -320,6 +323,8 @@ fn write_forces(
     writer.heading(
         &if report.options.turn.is_some() {
             format!("Forces at the end of {}", report.span)
+        } else if at_end.ended.is_some() {
+            "Forces at the end of the game".to_string()
         } else {
             "Forces at the end of the game so far".to_string()
         },
@@ -375,6 +380,100 @@ fn write_forces(
         }
         writer.space(mm(1.0));
     }
+    Ok(())
+}
+
+/// The game's result, once it has ended — the sentence, how it was reached, each side's losses
+/// (its own only, in a side's report) and the places each held — or, while it goes on, who
+/// would win if it ended now.
+fn write_result(
+    writer: &mut Writer,
+    report: &Report,
+    t: &Template,
+    palette: &PageStyle,
+) -> Result<(), ReportError> {
+    let (game, timeline) = (report.game, report.timeline);
+    let at_end = timeline
+        .state_at(timeline.len())
+        .map_err(ReportError::Layout)?;
+    let standing = umpire_core::game::victory::standing(game.scenario(), &at_end);
+    let body = palette.style(t.fonts.body, Weight::Regular);
+    let small = palette.style(t.fonts.table, Weight::Regular);
+    let Some(result) = &standing.ended else {
+        if let Some(line) = standing.headline() {
+            writer.paragraph(None, &line, small, 0.0);
+        }
+        return Ok(());
+    };
+    writer.heading("Result", t.fonts.title, palette.accent, t.fonts.table * 6.0);
+    writer.paragraph(
+        None,
+        &umpire_core::game::describe::capitalised(&result.sentence),
+        palette.style(t.fonts.body, Weight::Bold),
+        0.0,
+    );
+    for line in result
+        .reasons
+        .iter()
+        .filter(|l| !result.sentence.contains(l.as_str()))
+    {
+        writer.paragraph(Some("·"), line, small, mm(3.0));
+    }
+    let at_start = timeline.state_at(0).map_err(ReportError::Layout)?;
+    let words = Words::at(game, &at_end);
+    let total = |state: &GameState, side: &str| -> i64 {
+        state
+            .counters
+            .values()
+            .filter(|c| c.side == side && c.removed.is_none())
+            .filter_map(|c| strength_of(game, &c.attributes))
+            .sum()
+    };
+    for side in &game.scenario().sides {
+        let mut parts = Vec::new();
+        let own = report.side_view.is_none_or(|v| v.side() == side.id);
+        if let Some(a) = game.ruleset().strength_attribute.as_ref().filter(|_| own) {
+            let (before, after) = (total(&at_start, &side.id), total(&at_end, &side.id));
+            parts.push(format!(
+                "lost {} {} of {before}",
+                (before - after).max(0),
+                words.attribute(a)
+            ));
+        }
+        let held: Vec<String> = at_end
+            .control
+            .iter()
+            .filter(|(_, c)| {
+                c.side.as_deref().is_some_and(|s| {
+                    s == side.id
+                        || game
+                            .scenario()
+                            .armies
+                            .iter()
+                            .any(|a| a.id == s && a.side == side.id)
+                })
+            })
+            .map(|(p, c)| {
+                if c.conquered {
+                    format!("{p} (Conquered)")
+                } else {
+                    p.clone()
+                }
+            })
+            .collect();
+        parts.push(if held.is_empty() {
+            "held none of the places the victory conditions track".to_string()
+        } else {
+            format!("held {}", held.join(", "))
+        });
+        writer.paragraph(
+            Some(&format!("{}:", words.side(&side.id))),
+            &parts.join("; "),
+            body,
+            mm(3.0),
+        );
+    }
+    writer.space(mm(2.0));
     Ok(())
 }
 

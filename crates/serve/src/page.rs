@@ -246,6 +246,9 @@ fn header_part(game: &Game, audience: &Audience, token: &str, view: &SideView) -
             div .when { (when) }
             div { (status.step.path) }
             div .side { "Seen as: " (view.side_name()) }
+            @if let Some(line) = victory_line(game, &status.victory) {
+                div .victory { strong { (line) } }
+            }
             @if let Some(clock) = umpire_core::megagame::clock::clock_status(ruleset, game.events(), chrono::Utc::now()).filter(|c| c.started && !c.finished) {
                 // The phase clock: counted down on the phone from when the phase ends.
                 div .clock {
@@ -266,6 +269,18 @@ fn header_part(game: &Game, audience: &Audience, token: &str, view: &SideView) -
             }
         }
     }
+}
+
+/// The game's result once it has ended (a public fact); while it goes on, who would win if it
+/// ended now — only where every side sees where the others' counters are (the conditions read
+/// the counters' places, which a side may not see otherwise).
+fn victory_line(game: &Game, standing: &umpire_core::game::victory::Standing) -> Option<String> {
+    if standing.ended.is_some() {
+        return standing.headline();
+    }
+    let open = game.ruleset().visibility.enemy >= umpire_core::rules::SightLevel::Identity
+        && game.ruleset().visibility.counters.is_empty();
+    open.then(|| standing.headline()).flatten()
 }
 
 /// A megagame team's states' statements: the treasury and debt line by line.

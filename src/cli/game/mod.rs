@@ -7,6 +7,7 @@ mod resolve;
 mod sequence;
 mod share;
 mod status;
+mod victory;
 
 use std::path::Path;
 
@@ -46,6 +47,8 @@ pub enum GameCommand {
     Sequence(sequence::SequenceCommand),
     #[command(flatten)]
     Journal(journal::JournalCommand),
+    #[command(flatten)]
+    Victory(victory::VictoryCommand),
 }
 
 /// Runs a `game` subcommand.
@@ -58,6 +61,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         GameCommand::Deck(c) => deck::run(cli, c),
         GameCommand::Sequence(c) => sequence::run(cli, c),
         GameCommand::Journal(c) => journal::run(cli, c),
+        GameCommand::Victory(c) => victory::run(cli, c),
     }
 }
 

@@ -115,6 +115,40 @@ pub fn run(cli: &Cli, command: &StatusCommand) -> Result<()> {
     }
 }
 
+/// The result once the game has ended (and that `game reveal` is offered), else who would win
+/// if it ended now and why.
+fn print_standing(standing: &umpire::game::victory::Standing) {
+    let Some(headline) = standing.headline() else {
+        return;
+    };
+    println!("{headline}");
+    if let Some(r) = &standing.ended {
+        for line in r
+            .reasons
+            .iter()
+            .filter(|l| !r.sentence.contains(l.as_str()))
+        {
+            println!("  · {line}");
+        }
+        println!(
+            "  The game is over: `umpire game reveal FILE` reveals the dice's seed for the players to check every roll."
+        );
+        return;
+    }
+    for l in &standing.lines {
+        let truth = match l.truth {
+            umpire::game::victory::Truth::Yes => "holds",
+            umpire::game::victory::Truth::No => "does not hold",
+            umpire::game::victory::Truth::Unknown => "for the umpire to judge",
+        };
+        let who = l
+            .side_name
+            .as_deref()
+            .map_or_else(String::new, |s| format!(" ({s})"));
+        println!("  · {}{who}: {truth} — {}", l.title, l.reasons.join("; "));
+    }
+}
+
 /// `game status` for the whole game: the step and what is pending, the clock, every counter,
 /// the journal's head and the seed.
 fn game_status(game: &Game, json: bool) -> Result<()> {
@@ -124,6 +158,7 @@ fn game_status(game: &Game, json: bool) -> Result<()> {
     }
     println!("{} — {}", status.scenario, status.ruleset);
     print_status_line(game);
+    print_standing(&status.victory);
     // A megagame's phase clock, once started (`umpire megagame clock` for more).
     if let Some(c) =
         umpire::megagame::clock::clock_status(game.ruleset(), game.events(), chrono::Utc::now())

@@ -204,6 +204,17 @@ pub enum Action {
         /// Why, if said.
         reason: Option<String>,
     },
+    /// Record a fact the victory conditions read: who holds a place (14.1–14.3), a battle won,
+    /// Victory Points. A fact that ends the game (sudden death) records the end with it.
+    Victory(super::event::VictoryFact),
+    /// End the game now with the result the conditions give (the End of Game marker passed, a
+    /// side declares a victory it may declare), with the umpire's reason.
+    EndGame {
+        /// The victory item a side declares (its id or title), when it is one it may declare.
+        declare: Option<String>,
+        /// Why the game ends now.
+        reason: String,
+    },
     /// Make an announcement to an audience.
     Announce {
         /// Who hears it.

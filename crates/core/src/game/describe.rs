@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::event::{ClockAction, CounterChange, Event, EventKind};
+use super::event::{ClockAction, CounterChange, Event, EventKind, VictoryFact};
 use super::scenario::{Position, Scenario};
 use super::sequence::LeafStep;
 use super::session::Game;
@@ -357,6 +357,12 @@ impl Words<'_> {
             EventKind::Redone { .. } => "Redo".into(),
             EventKind::Clock { .. } => "Clock".into(),
             EventKind::Announced { audience, .. } => format!("Announcement ({audience})"),
+            EventKind::Victory { fact } => match fact {
+                VictoryFact::Control { .. } => "Control of a place".into(),
+                VictoryFact::BattleWon { .. } => "Battle won".into(),
+                VictoryFact::Points { .. } => "Victory Points".into(),
+                VictoryFact::Ended { .. } => "The end of the game".into(),
+            },
             EventKind::Deck { deck, owner, .. } => {
                 let name = crate::game::deck::find(self.ruleset, deck)
                     .map_or_else(|| choice_words(deck), |d| d.name.clone());
@@ -472,6 +478,59 @@ impl Words<'_> {
                 reason,
                 ..
             } => self.deck_words(deck, change, after, reason.as_deref()),
+            EventKind::Victory { fact } => self.victory_words(fact),
+        }
+    }
+
+    /// A victory fact in words: "Novara: Conquered by the French (a French Force entered …)".
+    pub fn victory_words(&self, fact: &VictoryFact) -> Vec<String> {
+        let because = |r: &Option<String>| r.as_ref().map_or(String::new(), |r| format!(" ({r})"));
+        match fact {
+            VictoryFact::Control {
+                place,
+                side,
+                conquered,
+                reason,
+            } => vec![match side {
+                Some(s) if *conquered => format!(
+                    "{place}: Conquered by the {}{}",
+                    self.side(s),
+                    because(reason)
+                ),
+                Some(s) => format!("{place}: owned by the {}{}", self.side(s), because(reason)),
+                None => format!("{place}: owned by no side{}", because(reason)),
+            }],
+            VictoryFact::BattleWon {
+                side,
+                battle,
+                reason,
+            } => vec![format!(
+                "{} won by the {}{}",
+                choice_words(battle)
+                    .split(' ')
+                    .map(capitalised)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                self.side(side),
+                because(reason)
+            )],
+            VictoryFact::Points {
+                side,
+                points,
+                reason,
+            } => vec![format!("{} {points:+} VP: {reason}", self.side(side))],
+            VictoryFact::Ended { result } => {
+                let mut out = vec![capitalised(&result.sentence)];
+                // The reasons the sentence does not already say (the umpire's, a die's).
+                out.extend(
+                    result
+                        .reasons
+                        .iter()
+                        .filter(|r| !result.sentence.contains(r.as_str()))
+                        .cloned(),
+                );
+                out
+            }
         }
     }
 

@@ -464,7 +464,10 @@ pub fn propose_for(
             ),
             // Words and numbers for the umpire, and a procedure queued by the Sequence of Play:
             // no counter changes.
-            EffectKind::FollowUp | EffectKind::Note | EffectKind::Value => (None, None),
+            EffectKind::FollowUp
+            | EffectKind::Note
+            | EffectKind::Value
+            | EffectKind::VictoryPoints => (None, None),
         };
         out.push(Proposal {
             effect: effect.clone(),

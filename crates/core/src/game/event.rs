@@ -240,6 +240,76 @@ pub enum EventKind {
         /// What was announced.
         text: String,
     },
+    /// A fact the scenario's victory conditions read (a place's control, a battle won, Victory
+    /// Points), or the end of the game with its result.
+    Victory {
+        /// What.
+        fact: VictoryFact,
+    },
+}
+
+/// A fact of victory (`game::victory` reads them; the state folds them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum VictoryFact {
+    /// Who holds a place (ailsh 14.1–14.3): owned, or Conquered (a Conquered marker).
+    Control {
+        /// The place's name as the map prints it.
+        place: String,
+        /// The side that holds it now (None: no one, the marker removed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+        /// Held by a Conquered marker (14.2–14.3) rather than by alignment.
+        #[serde(default)]
+        conquered: bool,
+        /// Why (the rule, the move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// A battle won by a side.
+    BattleWon {
+        /// The winning side.
+        side: String,
+        /// Its kind (`major_battle`).
+        battle: String,
+        /// Why, if said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Victory Points gained (or lost) by a side.
+    Points {
+        /// The side.
+        side: String,
+        /// How many (negative to take away).
+        points: i64,
+        /// Why.
+        reason: String,
+    },
+    /// The game ended, with its result.
+    Ended {
+        /// The result and how it was reached.
+        result: VictoryResult,
+    },
+}
+
+/// A game's result: who won, at what level, by which condition, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VictoryResult {
+    /// The winning side's id (None: a draw or no result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// The victory item that decided it (its id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// The level as printed ("Standard Victory"), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// The result in one sentence, with its rule ("The Swiss win: a Major Battle won by the
+    /// Swiss (Scenario 2 … › Victory Conditions)").
+    pub sentence: String,
+    /// How it was reached, one line each.
+    #[serde(default)]
+    pub reasons: Vec<String>,
 }
 
 /// What the umpire does to the phase clock. Each is journaled with its wall-clock time, so the
@@ -360,6 +430,7 @@ impl EventKind {
             EventKind::Announced { .. } => "announced",
             EventKind::Deck { .. } => "deck",
             EventKind::SeedRevealed { .. } => "seed_revealed",
+            EventKind::Victory { .. } => "victory",
         }
     }
 

@@ -26,11 +26,12 @@ pub mod side;
 pub mod state;
 pub mod timeline;
 pub mod verify;
+pub mod victory;
 pub mod visibility;
 pub mod words;
 
 pub use action::{Action, Actor, DeckOp, Edit, Seen};
-pub use event::{CounterChange, Cursor, Event, EventKind};
+pub use event::{CounterChange, Cursor, Event, EventKind, VictoryFact, VictoryResult};
 pub use gate::Gate;
 pub use journal::{
     BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,

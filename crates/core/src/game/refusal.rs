@@ -294,6 +294,29 @@ pub enum Refusal {
     /// Back from the first step.
     #[error("this is the first step of the game")]
     FirstStep,
+    /// The game has ended: only undo (of the ending, to reopen it), notes, announcements and
+    /// the seed's reveal go on.
+    #[error(
+        "the game is over — {sentence} Undo the ending (`umpire game undo FILE`) to reopen it; `umpire game reveal FILE` shows the dice's seed"
+    )]
+    GameOver {
+        /// The result, in one sentence.
+        sentence: String,
+    },
+    /// A place the map does not name.
+    #[error("the map names no place '{place}'{}", if close.is_empty() { String::new() } else { format!(" — the places the victory conditions name: {}", close.join(", ")) })]
+    NoSuchPlace {
+        /// The place given.
+        place: String,
+        /// The places the game tracks.
+        close: Vec<String>,
+    },
+    /// A victory item the scenario does not have, or one that cannot be declared now.
+    #[error("{reason}")]
+    NoVictory {
+        /// Why, in words.
+        reason: String,
+    },
     /// No pending item of that key.
     #[error(
         "'{item}' is not pending at this step (done already, or another step's) — pending: {}",

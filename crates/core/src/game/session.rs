@@ -122,6 +122,9 @@ pub struct Status {
     pub seed: Option<u64>,
     /// Counters.
     pub counters: Vec<super::state::CounterState>,
+    /// Where victory stands: the result once the game has ended, else who would win if it
+    /// ended now, with every condition's reasoning.
+    pub victory: super::victory::Standing,
 }
 
 fn scenario_from(meta: &GameMeta, rulesets: &Library) -> Result<Scenario, GameError> {
@@ -573,7 +576,13 @@ impl Game {
             seed_commitment: self.meta().seed_commitment.clone(),
             seed: self.public_seed(),
             counters: self.state().counters.values().cloned().collect(),
+            victory: self.standing(),
         }
+    }
+
+    /// Where victory stands (the scenario's conditions read on the game as it is).
+    pub fn standing(&self) -> super::victory::Standing {
+        super::victory::standing(self.scenario(), self.state())
     }
 
     /// Checks a position against the game's geometry.

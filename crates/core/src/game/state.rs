@@ -93,6 +93,26 @@ pub struct GameState {
     pub arrived: u64,
     /// Draws from decks and cups that stand: (entry, deck id).
     pub draws: Vec<(u64, String)>,
+    /// Who holds each place the game tracks (ailsh 14.1–14.3), by place name: the scenario's
+    /// `holdings:` at the start, then the journal's control entries.
+    pub control: BTreeMap<String, Control>,
+    /// Battles won: (entry, side, kind).
+    pub battles: Vec<(u64, String, String)>,
+    /// Victory Points gained: (entry, side, points, why).
+    pub victory_points: Vec<(u64, String, i64, String)>,
+    /// The entry that ended the game, with its result.
+    pub ended: Option<(u64, super::event::VictoryResult)>,
+}
+
+/// Who holds a place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Control {
+    /// The side (None: no one).
+    pub side: Option<String>,
+    /// By a Conquered marker (14.2–14.3).
+    pub conquered: bool,
+    /// The entry that set it (None: the scenario's start).
+    pub since: Option<u64>,
 }
 
 impl GameState {
@@ -288,6 +308,23 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         optional_rules: BTreeSet::new(),
         arrived: 0,
         draws: Vec::new(),
+        control: scenario
+            .holdings
+            .iter()
+            .map(|h| {
+                (
+                    h.place.clone(),
+                    Control {
+                        side: Some(h.side.clone()),
+                        conquered: h.status == "conquered",
+                        since: None,
+                    },
+                )
+            })
+            .collect(),
+        battles: Vec::new(),
+        victory_points: Vec::new(),
+        ended: None,
     }
 }
 
@@ -410,9 +447,18 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             resolution,
             counters,
         } => fold_resolved(state, e.seq, &e.cursor, resolution, counters),
-        EventKind::Overridden { of, outcome, .. } => {
+        EventKind::Overridden {
+            of,
+            outcome,
+            effects,
+            ..
+        } => {
             state.overrides.insert(*of, outcome.clone());
             state.outcomes.insert(*of, outcome.clone());
+            state.victory_points.retain(|v| v.0 != *of);
+            state
+                .victory_points
+                .extend(effect_points(*of, effects, "override"));
             // The number that stands is the override's (a credit of "4 AP" overridden to 2
             // credits 2); a result in words carries none rather than the roll's.
             match outcome.trim().trim_start_matches('+').parse::<i64>() {
@@ -440,6 +486,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                 .push((e.cursor.clone(), item.clone(), reason.clone()));
         }
         EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
+        EventKind::Victory { fact } => apply_victory(state, e.seq, fact),
     }
     Ok(())
 }
@@ -480,7 +527,64 @@ fn fold_resolved(
         state.values.insert(seq, v);
     }
     state.outcomes.insert(seq, resolution.outcome.code.clone());
+    state.victory_points.extend(effect_points(
+        seq,
+        &resolution.outcome.effects,
+        &resolution.procedure,
+    ));
     state
         .resolved
         .push((cursor.clone(), resolution.procedure.clone(), seq));
+}
+
+fn apply_victory(state: &mut GameState, seq: u64, fact: &super::event::VictoryFact) {
+    use super::event::VictoryFact;
+    match fact {
+        VictoryFact::Control {
+            place,
+            side,
+            conquered,
+            ..
+        } => {
+            state.control.insert(
+                place.clone(),
+                Control {
+                    side: side.clone(),
+                    conquered: *conquered,
+                    since: Some(seq),
+                },
+            );
+        }
+        VictoryFact::BattleWon { side, battle, .. } => {
+            state.battles.push((seq, side.clone(), battle.clone()));
+        }
+        VictoryFact::Points {
+            side,
+            points,
+            reason,
+        } => state
+            .victory_points
+            .push((seq, side.clone(), *points, reason.clone())),
+        VictoryFact::Ended { result } => state.ended = Some((seq, result.clone())),
+    }
+}
+
+/// The Victory Points a result's effects give (`victory_points` effects with a side).
+fn effect_points(
+    seq: u64,
+    effects: &[crate::resolve::Effect],
+    why: &str,
+) -> Vec<(u64, String, i64, String)> {
+    effects
+        .iter()
+        .filter(|e| e.kind == crate::rules::EffectKind::VictoryPoints)
+        .filter_map(|e| {
+            Some((
+                seq,
+                e.side.clone()?,
+                e.amount?,
+                e.text.clone().unwrap_or_else(|| why.to_string()),
+            ))
+        })
+        .collect()
 }

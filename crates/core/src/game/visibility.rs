@@ -239,6 +239,8 @@ impl<'a> SideView<'a> {
             | EventKind::Stepped { .. }
             | EventKind::Clock { .. }
             | EventKind::SeedRevealed { .. } => Sight::Open,
+            // Conquered markers, battles, the VP track and the result are on the table for all.
+            EventKind::Victory { .. } => Sight::Open,
             // The umpire's notes are the umpire's; an announcement tells the sides.
             EventKind::Note { .. } => Sight::Hidden,
             // A deck whose draws are secret (a hand of cards): the drawing side sees its own

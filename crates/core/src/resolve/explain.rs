@@ -154,6 +154,7 @@ pub fn describe_effect(e: &Effect) -> String {
         ),
         EffectKind::Note => String::new(),
         EffectKind::Value | EffectKind::Move => plain(),
+        EffectKind::VictoryPoints => e.amount.map_or_else(plain, |a| format!("gains {a} VP")),
     };
     let mut s = match (&e.side, what.is_empty()) {
         (Some(side), false)

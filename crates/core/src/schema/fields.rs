@@ -59,6 +59,9 @@ impl JsonSchema for EffectKindName {
                     EffectKind::Note => "Words for the umpire (`text`).",
                     EffectKind::Value => "A number the result carries (`amount`), said with `text`.",
                     EffectKind::Move => "A counter placed or moved as the text says.",
+                    EffectKind::VictoryPoints => {
+                        "Victory Points (`amount`) gained by `side`, a side of the scenario; the victory conditions count them."
+                    }
                 };
                 json_schema!({"const": k.id(), "description": meaning}).to_value()
             })

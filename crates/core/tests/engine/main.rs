@@ -27,6 +27,7 @@ mod ruleset_rr3;
 mod scenarios;
 mod shapes;
 mod timeline;
+mod victory;
 mod walk;
 
 /// The workspace's root: the shipped tables and scenarios, and the test fixtures.

@@ -10,6 +10,7 @@ mod journal;
 mod ledger;
 mod resolve;
 mod sequence;
+mod victory;
 
 use counters::*;
 use deck::*;
@@ -17,6 +18,7 @@ use journal::*;
 use ledger::*;
 use resolve::*;
 use sequence::*;
+use victory::*;
 
 pub use journal::{redo_target, undo_target};
 pub use ledger::adjustable;
@@ -57,8 +59,27 @@ pub struct View<'a> {
 
 type Checked = Result<Vec<EventKind>, Refusal>;
 
-/// The events an action makes, judged against the game as it stands.
+/// The events an action makes, judged against the game as it stands. Once the game has ended
+/// only undo, redo, notes, announcements and the seed's reveal go on; an action whose facts end
+/// the game (sudden death) records the end with them.
 pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
+    if let Some((_, result)) = &view.state.ended
+        && !goes_on_after_the_end(action)
+    {
+        return Err(Refusal::GameOver {
+            sentence: sentence_end(&result.sentence),
+        });
+    }
+    let mut kinds = check_action(view, actor, action)?;
+    if may_end_the_game(action)
+        && let Some(result) = sudden_death(view, &mut kinds)
+    {
+        kinds.push(crate::game::victory::ended(result));
+    }
+    Ok(kinds)
+}
+
+fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
     match action {
         Action::Move { counter, to } => check_move(view, counter.as_str(), to),
         Action::MoveStack { counters, to } => check_move_stack(view, counters, to),
@@ -146,6 +167,8 @@ pub fn check(view: &View, actor: &Actor, action: &Action) -> Checked {
             op,
             reason,
         } => check_deck(view, deck, owner.as_deref(), op, reason.as_deref()),
+        Action::Victory(fact) => check_victory_fact(view, fact),
+        Action::EndGame { declare, reason } => check_end_game(view, declare.as_deref(), reason),
     }
 }
 

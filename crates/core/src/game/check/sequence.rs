@@ -17,8 +17,14 @@ pub(super) fn check_next(view: &View) -> Checked {
     if !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
     }
-    let (to, _) = walk(view).next_stop();
-    if to.turn > view.scenario.turns.max(1) {
+    let (to, passed) = walk(view).next_stop();
+    let past_the_end = to.turn > view.scenario.turns.max(1);
+    // The Victory Phase, or the scenario's end, decides the game (13): when Next is at it or
+    // passes it on the way.
+    if let Some(result) = victory_on_the_way(view, &passed, past_the_end) {
+        return Ok(vec![crate::game::victory::ended(result)]);
+    }
+    if past_the_end {
         return Err(Refusal::ScenarioEnds {
             turns: view.scenario.turns,
         });
@@ -27,6 +33,36 @@ pub(super) fn check_next(view: &View) -> Checked {
         from: view.state.cursor.clone(),
         to,
     }])
+}
+
+/// The result the Victory Phase (or the scenario's end) gives when Next is at it or passes it:
+/// the conditions judged with the game at that step.
+fn victory_on_the_way(
+    view: &View,
+    passed: &[usize],
+    past_the_end: bool,
+) -> Option<crate::game::event::VictoryResult> {
+    let here = view.state.cursor.step;
+    let at = std::iter::once(here)
+        .chain(passed.iter().copied())
+        .find(|i| {
+            view.steps
+                .get(*i)
+                .is_some_and(crate::game::victory::is_victory_step)
+        });
+    match at {
+        Some(step) if step != here => {
+            let mut there = view.state.clone();
+            there.cursor.step = step;
+            crate::game::victory::ending_at_next(view.scenario, &there, view.steps, past_the_end)
+        }
+        _ => crate::game::victory::ending_at_next(
+            view.scenario,
+            view.state,
+            view.steps,
+            past_the_end,
+        ),
+    }
 }
 
 pub(super) fn check_back(view: &View) -> Checked {

@@ -16,9 +16,11 @@ pub mod model;
 pub(crate) mod raw;
 pub mod save;
 mod validate;
+pub mod victory;
 
 pub use model::*;
 pub use validate::{distribute_sp, five_day_calendar, load_scenario};
+pub use victory::{Condition, PlaceRef, Raise, VictoryCheck, VictoryWhen};
 
 static SHIPPED: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../scenarios");
 

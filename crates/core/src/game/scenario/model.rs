@@ -403,6 +403,9 @@ pub struct TextItem {
     /// Where the text extraction has it (line numbers of the seed): provenance, not the reference.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_lines: Option<String>,
+    /// A victory condition's structured part, which the engine evaluates (victory items only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<super::victory::VictoryCheck>,
 }
 
 /// A megagame's people and roles: the scenario's optional `megagame:` section. Teams are the

@@ -713,4 +713,7 @@ pub(crate) struct RawText {
     /// The lines of the text extraction it comes from (provenance).
     #[serde(default)]
     pub source: Option<String>,
+    /// A victory condition's structured part: what the engine evaluates (victory items only).
+    #[serde(default)]
+    pub check: Option<super::victory::RawVictoryCheck>,
 }

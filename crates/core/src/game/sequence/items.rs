@@ -124,6 +124,12 @@ pub fn pending_at(
     out.extend(here.reveal_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
+    if cursor == &state.cursor {
+        // The standing at the Victory Phase, and the result once the game is over.
+        out.extend(super::super::victory::pending_items(
+            ruleset, scenario, state,
+        ));
+    }
     out
 }
 

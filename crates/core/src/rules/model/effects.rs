@@ -31,11 +31,13 @@ pub enum EffectKind {
     Value,
     /// A counter placed or moved as the text says.
     Move,
+    /// Victory Points (`amount`) gained by `side` (a scenario side id).
+    VictoryPoints,
 }
 
 impl EffectKind {
     /// Every kind, in the order the YAML reference lists them.
-    pub const ALL: [EffectKind; 11] = [
+    pub const ALL: [EffectKind; 12] = [
         EffectKind::Adjust,
         EffectKind::Set,
         EffectKind::SpLoss,
@@ -47,6 +49,7 @@ impl EffectKind {
         EffectKind::Note,
         EffectKind::Value,
         EffectKind::Move,
+        EffectKind::VictoryPoints,
     ];
 
     /// The id the YAML and the journal write (`sp_loss`).
@@ -63,6 +66,7 @@ impl EffectKind {
             EffectKind::Note => "note",
             EffectKind::Value => "value",
             EffectKind::Move => "move",
+            EffectKind::VictoryPoints => "victory_points",
         }
     }
 

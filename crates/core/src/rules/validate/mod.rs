@@ -400,30 +400,8 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let tables = table_files(&raw_tables, &declared, &dice, &mut errors);
     let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
     let mut procedures = procedures(&mut rctx, &raw, (&dice, &tables), &rulings);
-    let mut step_ids = BTreeSet::new();
-    let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
-    let optional_rules =
-        validate_optional_rules(&mut rctx, &root.key("optional_rules"), &raw.optional_rules);
-    let optional_ids: BTreeSet<String> = optional_rules.iter().map(|o| o.id.clone()).collect();
-    let status_ids: BTreeSet<String> = statuses.iter().map(|s| s.id.clone()).collect();
-    let sequence_of_play = validate_steps(
-        &mut rctx,
-        &root.key("sequence_of_play"),
-        &raw.sequence_of_play,
-        &StepNames {
-            procedures: &procedure_ids,
-            decks: &deck_ids,
-            statuses: &status_ids,
-            optional: &optional_ids,
-        },
-        &mut step_ids,
-    );
-    check_enter_targets(
-        &mut rctx,
-        &root.key("sequence_of_play"),
-        &raw.sequence_of_play,
-        &step_ids,
-    );
+    let (sequence_of_play, optional_rules, step_ids) =
+        sequence(&mut rctx, &raw, &procedure_ids, (&decks, &statuses));
     let visibility = match &raw.visibility {
         Some(v) => validate_visibility(
             &mut rctx,
@@ -481,6 +459,41 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         visibility,
         notes: raw.notes,
     })
+}
+
+/// The Sequence of Play and the optional rules its steps name, checked; with the steps' ids.
+fn sequence(
+    rctx: &mut FileCtx,
+    raw: &RawRuleset,
+    procedure_ids: &BTreeSet<String>,
+    (decks, statuses): (&[DeckSpec], &[StatusMarker]),
+) -> (Vec<Step>, Vec<OptionalRule>, BTreeSet<String>) {
+    let root = YamlPath::root();
+    let mut step_ids = BTreeSet::new();
+    let deck_ids: BTreeSet<String> = decks.iter().map(|d| d.id.clone()).collect();
+    let optional_rules =
+        validate_optional_rules(rctx, &root.key("optional_rules"), &raw.optional_rules);
+    let optional_ids: BTreeSet<String> = optional_rules.iter().map(|o| o.id.clone()).collect();
+    let status_ids: BTreeSet<String> = statuses.iter().map(|s| s.id.clone()).collect();
+    let sequence_of_play = validate_steps(
+        rctx,
+        &root.key("sequence_of_play"),
+        &raw.sequence_of_play,
+        &StepNames {
+            procedures: procedure_ids,
+            decks: &deck_ids,
+            statuses: &status_ids,
+            optional: &optional_ids,
+        },
+        &mut step_ids,
+    );
+    check_enter_targets(
+        rctx,
+        &root.key("sequence_of_play"),
+        &raw.sequence_of_play,
+        &step_ids,
+    );
+    (sequence_of_play, optional_rules, step_ids)
 }
 
 /// The `geometry:` section: how positions are given, and the places of the gazetteer.

@@ -6,11 +6,13 @@ mod counters;
 mod megagame;
 mod places;
 mod sections;
+mod victory;
 
 use counters::*;
 use megagame::*;
 use places::*;
 use sections::*;
+use victory::*;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -141,6 +143,23 @@ pub fn distribute_sp(sp: u32, maxima: &[u32]) -> Option<Vec<u32>> {
     Some(held)
 }
 
+/// Every counter's ids by name (a name may be on several counters).
+fn counter_ids_by_name(
+    start: &[CounterSpec],
+    reinforcements: &[Reinforcement],
+    conditional: &[ConditionalReinforcement],
+) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let all = start
+        .iter()
+        .chain(reinforcements.iter().flat_map(|r| &r.counters))
+        .chain(conditional.iter().flat_map(|r| &r.counters));
+    for c in all {
+        out.entry(c.name.clone()).or_default().push(c.id.clone());
+    }
+    out
+}
+
 fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
@@ -151,6 +170,19 @@ fn slug(text: &str) -> String {
         }
     }
     out.trim_end_matches('-').to_string()
+}
+
+/// The regions' alignments at start, as printed.
+fn regions(raw: &RawScenario) -> Vec<RegionAlignment> {
+    raw.regions
+        .iter()
+        .map(|r| RegionAlignment {
+            region: r.region.clone(),
+            alignment: r.alignment.clone(),
+            alternative: r.alternative.clone(),
+            note: r.note.clone(),
+        })
+        .collect()
 }
 
 /// Loads and validates a scenario against the loaded rulesets. Either everything loads or
@@ -195,17 +227,13 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let supply_sources = supply_sources(&mut ctx, &refs, &raw);
     let holdings = holdings(&mut ctx, &refs, &raw);
     let capitano_cards = capitano_cards(&mut ctx, &refs, &raw);
-    let regions = raw
-        .regions
-        .iter()
-        .map(|r| RegionAlignment {
-            region: r.region.clone(),
-            alignment: r.alignment.clone(),
-            alternative: r.alternative.clone(),
-            note: r.note.clone(),
-        })
-        .collect();
-    let victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
+    let regions = regions(&raw);
+    let mut victory = text_items(&mut ctx, &refs, &root.key("victory"), &raw.victory);
+    let vrefs = VictoryRefs {
+        counters: counter_ids_by_name(&start_counters, &reinforcements, &conditional),
+        items: raw.victory.iter().map(|t| t.id.as_str()).collect(),
+    };
+    victory_checks(&mut ctx, &refs, &vrefs, &raw.victory, &mut victory);
     let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
     let megagame = raw.megagame.as_ref().map(|m| {
         let leaders = leader_ids(&start_counters, &reinforcements, &conditional);

@@ -481,6 +481,13 @@ pub(super) fn text_items(
     for (i, t) in raw.iter().enumerate() {
         let p = path.index(i);
         ctx.once(&mut ids, t.id.clone(), &p.key("id"), "id", &t.id);
+        if t.check.is_some() && path != &YamlPath::root().key("victory") {
+            ctx.err(
+                &p.key("check"),
+                "only a victory condition has a check",
+                "move it to an item of `victory:`, or remove it",
+            );
+        }
         if let Some(side) = &t.side {
             check_side(ctx, refs, &p.key("side"), side);
         }
@@ -501,6 +508,7 @@ pub(super) fn text_items(
             procedure: t.procedure.clone(),
             rule: t.rule.clone(),
             source_lines: t.source.clone(),
+            check: None,
         });
     }
     out

@@ -1,0 +1,354 @@
+//! A victory condition evaluated on the game as it stands: holds, does not, or the umpire must
+//! judge (a place whose owner is not recorded, a condition the counters cannot show), each with
+//! its reasons in words.
+
+use crate::game::scenario::{Condition, PlaceRef, Position, Scenario, TextItem};
+use crate::game::state::GameState;
+use crate::game::words::side_words;
+use crate::rules::PlaceKind;
+
+/// Whether a condition holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Truth {
+    /// It holds.
+    Yes,
+    /// It does not.
+    No,
+    /// The engine cannot tell: the umpire judges.
+    Unknown,
+}
+
+impl Truth {
+    fn from(b: bool) -> Truth {
+        if b { Truth::Yes } else { Truth::No }
+    }
+}
+
+/// What a condition reads: the scenario, the state, and whether another side wins (for
+/// `no_winner`).
+pub(super) struct Eval<'a> {
+    pub(super) scenario: &'a Scenario,
+    pub(super) state: &'a GameState,
+    pub(super) other_wins: Truth,
+    /// Whether the scenario's end is being evaluated.
+    pub(super) scenario_end: bool,
+}
+
+impl Eval<'_> {
+    fn side(&self, id: &str) -> String {
+        side_words(self.scenario, id)
+    }
+
+    /// Whether the holder `holder` (a side or an army) is, or is of, `by` (a side or an army).
+    pub(super) fn is_of(&self, holder: &str, by: &str) -> bool {
+        holder == by || self.side_of(holder) == by
+    }
+
+    /// The side of an army (a side is its own).
+    pub(super) fn side_of<'s>(&'s self, id: &'s str) -> &'s str {
+        self.scenario
+            .armies
+            .iter()
+            .find(|a| a.id == id)
+            .map_or(id, |a| a.side.as_str())
+    }
+
+    /// Whether a counter belongs to `by` (a side or an army).
+    fn belongs(&self, c: &crate::game::state::CounterState, by: &str) -> bool {
+        c.side == by || c.army.as_deref() == Some(by)
+    }
+
+    /// The counters of `by` at a place (on the table), and whether any of them is Besieged.
+    fn at(&self, place: &PlaceRef, by: Option<&str>) -> (usize, bool) {
+        let here: Vec<_> = self
+            .state
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none() && same_place(&c.position, &place.position))
+            .filter(|c| c.kind == crate::game::scenario::CounterKind::Unit)
+            .filter(|c| by.is_none_or(|b| self.belongs(c, b)))
+            .collect();
+        let besieged = here.iter().any(|c| c.statuses.contains("besieged"));
+        (here.len(), besieged)
+    }
+
+    /// Whether a Besieged Force is at a place.
+    pub(super) fn besieged(&self, place: &PlaceRef) -> bool {
+        self.at(place, None).1
+    }
+
+    /// Whether a counter of `by` is at a place.
+    pub(super) fn occupied_by(&self, place: &PlaceRef, by: &str) -> bool {
+        self.at(place, Some(by)).0 > 0
+    }
+
+    /// Evaluates `cond` for the side `winner` (what `winner` in the condition names).
+    pub(super) fn truth(
+        &self,
+        cond: &Condition,
+        winner: Option<&str>,
+        items: &[TextItem],
+        depth: u8,
+    ) -> (Truth, Vec<String>) {
+        let bind = |by: &str| -> String {
+            if by == "winner" {
+                winner.unwrap_or("winner").to_string()
+            } else {
+                by.to_string()
+            }
+        };
+        match cond {
+            Condition::All(all) => self.combine(all, winner, items, depth, true),
+            Condition::Any(any) => self.combine(any, winner, items, depth, false),
+            Condition::Not(c) => {
+                let (t, r) = self.truth(c, winner, items, depth);
+                let t = match t {
+                    Truth::Yes => Truth::No,
+                    Truth::No => Truth::Yes,
+                    Truth::Unknown => Truth::Unknown,
+                };
+                (t, r)
+            }
+            Condition::Occupied {
+                by,
+                places,
+                at_least,
+                unbesieged,
+            } => self.occupied(&bind(by), places, *at_least, *unbesieged),
+            Condition::Owned {
+                by,
+                places,
+                at_least,
+                conquered,
+                not_besieged,
+            } => self.owned(&bind(by), places, *at_least, *conquered, *not_besieged),
+            Condition::BattleWon { by, battle } => {
+                let by = bind(by);
+                let won = self
+                    .state
+                    .battles
+                    .iter()
+                    .any(|(_, s, b)| *s == by && b == battle);
+                let battle_words = crate::rules::model::choice_words(battle);
+                let line = if won {
+                    format!(
+                        "a {} won by the {}",
+                        title_words(&battle_words),
+                        self.side(&by)
+                    )
+                } else {
+                    format!(
+                        "no {} won by the {} yet",
+                        title_words(&battle_words),
+                        self.side(&by)
+                    )
+                };
+                (Truth::from(won), vec![line])
+            }
+            Condition::CapitanoLost { capitano, counters } => {
+                let lost = counters.iter().any(|id| {
+                    self.state
+                        .counters
+                        .get(id)
+                        .is_some_and(|c| c.removed.is_some())
+                });
+                let line = if lost {
+                    format!("{capitano} is killed or captured")
+                } else {
+                    format!("{capitano} is neither killed nor captured")
+                };
+                (Truth::from(lost), vec![line])
+            }
+            Condition::Won { item } => {
+                let found = items.iter().find(|i| i.id == *item);
+                match found.and_then(|i| Some((i, i.check.as_ref()?))) {
+                    Some((i, check)) if depth < 8 => {
+                        let side = check.winner.as_deref().or(winner);
+                        match &check.condition {
+                            Some(c) => {
+                                let (t, mut r) = self.truth(c, side, items, depth + 1);
+                                r.insert(0, format!("{}:", i.title));
+                                (t, r)
+                            }
+                            None => (Truth::Yes, Vec::new()),
+                        }
+                    }
+                    _ => (Truth::Unknown, vec![format!("'{item}' cannot be read")]),
+                }
+            }
+            Condition::NoWinner => {
+                let line = match self.other_wins {
+                    Truth::Yes => "the other side wins",
+                    Truth::No => "the other side did not win",
+                    Truth::Unknown => "whether the other side wins is for the umpire to judge",
+                };
+                let t = match self.other_wins {
+                    Truth::Yes => Truth::No,
+                    Truth::No => Truth::Yes,
+                    Truth::Unknown => Truth::Unknown,
+                };
+                (t, vec![line.to_string()])
+            }
+            Condition::ScenarioEnd => {
+                let line = if self.scenario_end {
+                    "at the end of the Scenario"
+                } else {
+                    "not the end of the Scenario"
+                };
+                (Truth::from(self.scenario_end), vec![line.to_string()])
+            }
+            Condition::Umpire { text } => {
+                (Truth::Unknown, vec![format!("the umpire judges: {text}")])
+            }
+            Condition::MostVictoryPoints { .. } => {
+                let Some(side) = winner else {
+                    return (Truth::Unknown, vec!["Victory Points of no side".into()]);
+                };
+                super::points::most(self, cond, side)
+            }
+        }
+    }
+
+    fn combine(
+        &self,
+        all: &[Condition],
+        winner: Option<&str>,
+        items: &[TextItem],
+        depth: u8,
+        every: bool,
+    ) -> (Truth, Vec<String>) {
+        let mut reasons = Vec::new();
+        let mut unknown = false;
+        for c in all {
+            let (t, r) = self.truth(c, winner, items, depth);
+            reasons.extend(r);
+            match (t, every) {
+                (Truth::No, true) => return (Truth::No, reasons),
+                (Truth::Yes, false) => return (Truth::Yes, reasons),
+                (Truth::Unknown, _) => unknown = true,
+                _ => {}
+            }
+        }
+        match (unknown, every) {
+            (true, _) => (Truth::Unknown, reasons),
+            (false, true) => (Truth::Yes, reasons),
+            (false, false) => (Truth::No, reasons),
+        }
+    }
+
+    fn occupied(
+        &self,
+        by: &str,
+        places: &[PlaceRef],
+        at_least: Option<usize>,
+        unbesieged: bool,
+    ) -> (Truth, Vec<String>) {
+        let mut yes = Vec::new();
+        let mut no = Vec::new();
+        for p in places {
+            let (n, besieged) = self.at(p, Some(by));
+            if n > 0 && !(unbesieged && besieged) {
+                yes.push(place_words(p));
+            } else {
+                no.push(place_words(p));
+            }
+        }
+        let need = at_least.unwrap_or(places.len());
+        let side = self.side(by);
+        let mut reasons = Vec::new();
+        if !yes.is_empty() {
+            reasons.push(format!("a {side} Force occupies {}", yes.join(", ")));
+        }
+        if !no.is_empty() {
+            reasons.push(format!("no {side} Force occupies {}", no.join(", ")));
+        }
+        (Truth::from(yes.len() >= need), reasons)
+    }
+
+    fn owned(
+        &self,
+        by: &str,
+        places: &[PlaceRef],
+        at_least: Option<usize>,
+        conquered: bool,
+        not_besieged: bool,
+    ) -> (Truth, Vec<String>) {
+        let (mut yes, mut no, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+        for p in places {
+            let besieged = not_besieged && self.at(p, None).1;
+            match self.state.control.get(&p.name) {
+                Some(c)
+                    if c.side.as_deref().is_some_and(|s| self.is_of(s, by))
+                        && (c.conquered || !conquered) =>
+                {
+                    if besieged {
+                        no.push(format!("{} (Besieged)", place_words(p)));
+                    } else {
+                        yes.push(place_words(p));
+                    }
+                }
+                Some(_) => no.push(place_words(p)),
+                None => unknown.push(place_words(p)),
+            }
+        }
+        let need = at_least.unwrap_or(places.len());
+        let side = self.side(by);
+        let verb = if conquered { "Conquered" } else { "owned" };
+        let mut reasons = Vec::new();
+        if !yes.is_empty() {
+            reasons.push(format!("{verb} by the {side}: {}", yes.join(", ")));
+        }
+        if !no.is_empty() {
+            reasons.push(format!("not {verb} by the {side}: {}", no.join(", ")));
+        }
+        if !unknown.is_empty() {
+            reasons.push(format!(
+                "who owns {} is not recorded (14.1) — record it with `game control`",
+                unknown.join(", ")
+            ));
+        }
+        let t = if yes.len() >= need {
+            Truth::Yes
+        } else if yes.len() + unknown.len() < need {
+            Truth::No
+        } else {
+            Truth::Unknown
+        };
+        (t, reasons)
+    }
+}
+
+/// "Novara (2611)", or the area's name.
+pub(super) fn place_words(p: &PlaceRef) -> String {
+    match &p.position {
+        Position::Hex(h) => format!("{} ({h})", p.name),
+        _ => p.name.clone(),
+    }
+}
+
+/// Whether a place is a City (its VP an end-of-game die), a Town, or not said.
+pub(super) fn is_city(p: &PlaceRef) -> Option<bool> {
+    match p.kind? {
+        PlaceKind::City | PlaceKind::FortifiedCity => Some(true),
+        PlaceKind::Town | PlaceKind::FortifiedTown => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether two positions are the same place (an area by name, any case).
+pub(super) fn same_place(a: &Position, b: &Position) -> bool {
+    match (a, b) {
+        (Position::Hex(x), Position::Hex(y)) => x == y,
+        (Position::Area(x), Position::Area(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
+        _ => false,
+    }
+}
+
+/// "major battle" → "Major Battle".
+fn title_words(s: &str) -> String {
+    s.split(' ')
+        .map(crate::game::words::capitalised)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
