@@ -36,4 +36,5 @@ mod tamper;
 mod transcription;
 mod victory;
 mod visibility;
+mod whole_game;
 mod words;

@@ -287,12 +287,11 @@ impl Here<'_> {
             matches!(c.attributes.get("role"), Some(crate::rules::Value::Text(r)) if r == "primo_capitano")
         });
         let known = self.scenario.forces.iter().any(|f| f.id == force.id);
-        let name = match (primo, known, leaders.first()) {
-            (Some(l), _, _) => format!("{}'s Force", l.name),
-            (None, true, _) | (None, false, None) => {
-                super::super::words::force_words(self.scenario, &force.id)
-            }
-            (None, false, Some(l)) => format!("{}'s Force", l.name),
+        // As the text names it (the words every command takes); a Force the game made, by its
+        // Primo Capitano or first Capitano.
+        let name = match (known, primo.or(leaders.first())) {
+            (false, Some(l)) => format!("{}'s Force", l.name),
+            _ => super::super::words::force_words(self.scenario, &force.id),
         };
         match force_order(self.state, force) {
             Some(o) => format!(
