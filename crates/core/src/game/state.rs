@@ -416,13 +416,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             if let Some(v) = resolution.outcome.value {
                 state.values.insert(e.seq, v);
             }
-            state
-                .outcomes
-                .insert(e.seq, resolution.outcome.code.clone());
-            let why = resolution.procedure.clone();
-            state
-                .victory_points
-                .extend(effect_points(e.seq, &resolution.outcome.effects, &why));
+            fold_outcome(state, e.seq, resolution);
             state
                 .resolved
                 .push((e.cursor.clone(), resolution.procedure.clone(), e.seq));
@@ -498,6 +492,16 @@ fn apply_victory(state: &mut GameState, seq: u64, fact: &super::event::VictoryFa
             .push((seq, side.clone(), *points, reason.clone())),
         VictoryFact::Ended { result } => state.ended = Some((seq, result.clone())),
     }
+}
+
+/// What victory reads of a result: its outcome code and the Victory Points it gives.
+fn fold_outcome(state: &mut GameState, seq: u64, resolution: &crate::resolve::Resolution) {
+    state.outcomes.insert(seq, resolution.outcome.code.clone());
+    state.victory_points.extend(effect_points(
+        seq,
+        &resolution.outcome.effects,
+        &resolution.procedure,
+    ));
 }
 
 /// The Victory Points a result's effects give (`victory_points` effects with a side).

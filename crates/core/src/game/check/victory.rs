@@ -66,9 +66,8 @@ fn moves(kinds: &[EventKind]) -> Vec<(String, Position)> {
 /// The game as it would stand after these entries.
 fn after(view: &View, kinds: &[EventKind]) -> Option<GameState> {
     let mut state = view.state.clone();
-    let mut seq = view.events.len() as u64;
-    for kind in kinds {
-        seq += 1;
+    let first = view.events.len() as u64 + 1;
+    for (seq, kind) in (first..).zip(kinds.iter()) {
         let e = Event {
             seq,
             at: chrono::Utc::now(),
