@@ -526,12 +526,7 @@ fn fold_resolved(
     if let Some(v) = resolution.outcome.value {
         state.values.insert(seq, v);
     }
-    state.outcomes.insert(seq, resolution.outcome.code.clone());
-    state.victory_points.extend(effect_points(
-        seq,
-        &resolution.outcome.effects,
-        &resolution.procedure,
-    ));
+    fold_outcome(state, seq, resolution);
     state
         .resolved
         .push((cursor.clone(), resolution.procedure.clone(), seq));
@@ -567,6 +562,16 @@ fn apply_victory(state: &mut GameState, seq: u64, fact: &super::event::VictoryFa
             .push((seq, side.clone(), *points, reason.clone())),
         VictoryFact::Ended { result } => state.ended = Some((seq, result.clone())),
     }
+}
+
+/// What victory reads of a result: its outcome code and the Victory Points it gives.
+fn fold_outcome(state: &mut GameState, seq: u64, resolution: &crate::resolve::Resolution) {
+    state.outcomes.insert(seq, resolution.outcome.code.clone());
+    state.victory_points.extend(effect_points(
+        seq,
+        &resolution.outcome.effects,
+        &resolution.procedure,
+    ));
 }
 
 /// The Victory Points a result's effects give (`victory_points` effects with a side).
