@@ -681,12 +681,13 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
         )
         .expect("resolve");
     let proposals = game.proposals(seqs[0]).expect("proposals");
-    assert!(proposals[0].changes.is_empty());
+    // Two units and no loss rule in the ruleset: proposed evenly, said to be the umpire's.
+    assert!(!proposals[0].changes.is_empty(), "{proposals:?}");
     assert!(
         proposals[0]
-            .choice
+            .said
             .as_deref()
-            .is_some_and(|c| c.contains("distribute 3 strength loss")),
+            .is_some_and(|c| c.contains("the choice is the umpire's")),
         "{proposals:?}"
     );
 }

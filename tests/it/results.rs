@@ -227,9 +227,11 @@ fn select(harness: &mut Harness<'static, DeskApp>, name: &str) {
 }
 
 fn choose(harness: &mut Harness<'static, DeskApp>, label: &str, choice: &str) {
-    harness.get_by_label(label).scroll_to_me();
+    harness
+        .get_by_role_and_label(Role::ComboBox, label)
+        .scroll_to_me();
     harness.run();
-    harness.get_by_label(label).click();
+    harness.get_by_role_and_label(Role::ComboBox, label).click();
     harness.run();
     harness.get_by_role_and_label(Role::Button, choice).click();
     harness.run();

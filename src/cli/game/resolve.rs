@@ -150,9 +150,13 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
                     continue;
                 }
                 let how = p.said.as_ref().map_or(String::new(), |s| format!(" — {s}"));
-                println!("  {what}: proposed{how}");
-                for c in &p.changes {
-                    println!("    {}", words.change(c));
+                if let [one] = p.changes.as_slice() {
+                    println!("  {what}: proposed {}{how}", words.change(one));
+                } else {
+                    println!("  {what}: proposed{how}");
+                    for c in &p.changes {
+                        println!("    {}", words.change(c));
+                    }
                 }
                 if let Some(choice) = &p.choice {
                     println!("    {choice}");
@@ -262,7 +266,8 @@ fn resolved(game: &Game, entry: u64) -> Result<(String, BTreeMap<String, Vec<Str
             resolution,
             counters,
         }) => Ok((resolution.procedure.clone(), counters.clone())),
-        _ => bail!("entry {entry} is not a resolution"),
+        // Not a resolution: no roles; the engine refuses the entry in words.
+        _ => Ok((String::new(), BTreeMap::new())),
     }
 }
 
