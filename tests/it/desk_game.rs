@@ -1241,8 +1241,8 @@ fn an_umpire_plays_turn_one_of_venice_from_the_desk() {
     assert!(bytes.starts_with(b"%PDF"));
 }
 
-/// A turn's reinforcements are placed from the Sequence of Play with one press of its item's
-/// Place button: every counter at its entry place, as one entry; the item is then done.
+/// A turn's reinforcements are placed from the Sequence of Play with one action (what its item's
+/// Place button queues): every counter at its entry place, as one entry; the item is then done.
 #[test]
 fn reinforcements_are_placed_from_their_pending_item() {
     let path = temp_game("reinforcements");
@@ -1258,7 +1258,8 @@ fn reinforcements_are_placed_from_their_pending_item() {
             .iter()
             .find(|p| p.key.starts_with("reinforcements:") && !p.done)
         {
-            let label = {
+            // What the item's Place button queues: every counter of the arrival in one change.
+            let action = {
                 let g = harness.state().game.as_ref().expect("game");
                 let game = g.game();
                 let arrival = umpire::game::arrivals::find_arrival(
@@ -1268,15 +1269,12 @@ fn reinforcements_are_placed_from_their_pending_item() {
                     Some(&item.key),
                 )
                 .expect("the arrival");
-                format!(
-                    "{} {} at {}",
-                    umpire::app::PLACE_LABEL,
-                    arrival.moves.len(),
-                    umpire::game::words::position_words(game.scenario(), &arrival.entry)
-                )
+                let (changes, reason) =
+                    umpire::game::arrivals::arrival_changes(&arrival, game.state(), None);
+                Action::Change { changes, reason }
             };
             let before = journal(&path).len();
-            harness.get_by_label(&label).click();
+            harness.state_mut().shell.queue.push(Command::Act(action));
             harness.run();
             assert_eq!(journal(&path).len(), before + 1, "one entry for them all");
             let g = harness.state().game.as_ref().expect("game");

@@ -91,6 +91,20 @@ pub struct NewCounter {
     pub force: String,
 }
 
+/// The ruleset's type attribute and its choices (none when it is not a choice).
+fn unit_types(ruleset: &umpire_core::rules::Ruleset) -> (Option<String>, Vec<String>) {
+    let attribute = ruleset.type_attribute.clone();
+    let types = attribute
+        .as_ref()
+        .and_then(|t| ruleset.units.iter().find(|a| a.name == *t))
+        .map(|a| match &a.kind {
+            AttributeKind::Choice { choices } => choices.clone(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    (attribute, types)
+}
+
 /// The unit type (the ruleset's type attribute, when it is a choice) and the Force a new
 /// counter joins.
 fn type_and_force_ui(ui: &mut Ui, a: &mut NewCounter, types: &[String]) {
@@ -467,15 +481,7 @@ impl CountersPanel {
             .map(|s| (s.id.clone(), side_words(live.game().scenario(), &s.id)))
             .collect();
         let strength = live.game().ruleset().strength_attribute.clone();
-        let type_attribute = live.game().ruleset().type_attribute.clone();
-        let types: Vec<String> = type_attribute
-            .as_ref()
-            .and_then(|t| live.game().ruleset().units.iter().find(|a| a.name == *t))
-            .map(|a| match &a.kind {
-                AttributeKind::Choice { choices } => choices.clone(),
-                _ => Vec::new(),
-            })
-            .unwrap_or_default();
+        let (type_attribute, types) = unit_types(live.game().ruleset());
         let strength_label = strength
             .as_ref()
             .map(|a| attribute_words(live.game().ruleset(), a));
