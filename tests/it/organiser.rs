@@ -149,7 +149,14 @@ fn a_gradisca_set_up_by_the_organiser_is_saved_and_reopened_as_a_scenario() {
     )
     .unwrap_or_else(|e| panic!("the saved scenario loads:\n{e}"));
     assert_eq!(scenario.calendar.len(), 16);
-    assert_eq!(scenario.victory.len(), 5, "victory kept from the original");
+    let original =
+        umpire::game::scenario::load_scenario(&crate::kit::scenario("war_of_gradisca"), &lib)
+            .expect("the shipped scenario");
+    assert_eq!(
+        scenario.victory.len(),
+        original.victory.len(),
+        "victory kept from the original"
+    );
     let by_name = |n: &str| {
         scenario
             .counters
@@ -197,4 +204,36 @@ fn a_gradisca_set_up_by_the_organiser_is_saved_and_reopened_as_a_scenario() {
             "{name} in the reopened game:\n{status}"
         );
     }
+
+    // Played to its VP total (Rule 13): a card's VP for the Venetian, Gradisca held by the
+    // Austrian Infantry at the end (occupation VP: the Venetian's only if his units occupy it),
+    // then the End of Game marker passed.
+    ok(&[
+        "game",
+        "vp",
+        path(&game),
+        "--side",
+        "venetian",
+        "3",
+        "--reason",
+        "a card played for its VP",
+    ]);
+    let ended = ok(&[
+        "game",
+        "end",
+        path(&game),
+        "--reason",
+        "the Game Turn marker went beyond the End of Game marker (Rule 4.1)",
+    ]);
+    // Gradisca is the Austrian's (no Venetian unit in it), Palma and Udine no one's: 0 to 3.
+    assert!(
+        ended.contains(
+            "The Venetian side wins: Victory Points: Austrian 0 VP, Venetian 3 VP (Rule 13)"
+        ),
+        "{ended}"
+    );
+    let status = ok(&["game", "status", path(&game)]);
+    assert!(status.contains("The game is over"), "{status}");
+    let (refused, out) = umpire(&["game", "next", path(&game)]);
+    assert!(!refused, "the game is over: {out}");
 }

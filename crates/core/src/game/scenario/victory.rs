@@ -230,6 +230,7 @@ pub(crate) struct RawPoints {
     pub city_procedure: Option<String>,
     /// A ruleset table of places occupied at the end (columns: side, vp).
     #[serde(default)]
+    #[schemars(with = "Option<crate::schema::fields::Identifier>")]
     pub occupation_table: Option<String>,
 }
 

@@ -115,13 +115,16 @@ pub fn pending_at(
         contact: &contact,
     };
     // The scenario's schedules first (the APs at start are the game's first bookkeeping),
-    // then the step's own items.
+    // then the step's own items — only when the step applies now: a scenario's schedule or an
+    // arrival due at a step is due there whatever the step's `when`.
     let mut out = here.scheduled_items(scenario);
-    out.extend(here.step_items());
-    out.extend(here.cycle_item());
-    out.extend(here.force_items());
-    out.extend(here.enter_items());
-    out.extend(here.reveal_items(scenario));
+    if here.walk().applies(cursor) {
+        out.extend(here.step_items());
+        out.extend(here.cycle_item());
+        out.extend(here.force_items());
+        out.extend(here.enter_items());
+        out.extend(here.reveal_items(scenario));
+    }
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
     if cursor == &state.cursor {

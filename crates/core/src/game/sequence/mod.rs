@@ -268,16 +268,16 @@ impl Walk<'_> {
         if s.branch.is_some() && s.branch.as_ref() != branch {
             return Passing::Silent;
         }
-        if !self.applies(c) {
-            return Passing::Silent;
-        }
+        // A step that does not apply still holds what the scenario schedules there (a roll
+        // the text places in that step) and arrivals due there.
+        let applies = self.applies(c);
         let open = pending_at(self.ruleset, self.scenario, self.state, c)
             .iter()
             .any(|p| !p.done);
-        if open || s.stop {
-            Passing::Stop
-        } else {
-            Passing::Passed
+        match (open || (applies && s.stop), applies) {
+            (true, _) => Passing::Stop,
+            (false, true) => Passing::Passed,
+            (false, false) => Passing::Silent,
         }
     }
 
