@@ -35,6 +35,8 @@ pub const FLOOR_REASON_LABEL: &str = "Reason to go below";
 pub const GO_BELOW_LABEL: &str = "Go below anyway";
 /// Prefix of the banner shown above the game in a side's view.
 pub const SEEN_BY_PREFIX: &str = "As seen by: ";
+/// The button that reveals the app dice's seed once the game is over.
+pub const REVEAL_SEED_LABEL: &str = "Reveal the dice's seed";
 /// The heading over the steps the current one offers (branches, a round to repeat).
 pub const GO_TO_HEADING: &str = "Or go to:";
 /// What the desk says of the steps the last Next passed with nothing to resolve.
@@ -130,11 +132,19 @@ impl SequencePanel {
             if standing.ended.is_some() {
                 ui.label(
                     RichText::new(
-                        "Undo reopens the game; `umpire game reveal FILE` reveals the dice's seed for the players to check every roll.",
+                        "Undo reopens the game. Revealing the dice's seed lets the players check every app roll.",
                     )
                     .small()
                     .weak(),
                 );
+                if live.game().state().seed_revealed.is_none()
+                    && ui
+                        .button(REVEAL_SEED_LABEL)
+                        .on_hover_text("Publish the seed behind its commitment (app dice end)")
+                        .clicked()
+                {
+                    queue.push(Command::Act(Action::RevealSeed));
+                }
             }
         }
         ui.horizontal(|ui| {
