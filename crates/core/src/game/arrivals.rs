@@ -91,6 +91,10 @@ fn scheduled(
 
 /// The standing result that brought a conditional reinforcement: where it was made.
 fn brought_at(state: &GameState, r: &ConditionalReinforcement) -> Option<Cursor> {
+    // A result whose `arrival` effect names it.
+    if let Some(at) = state.brought.get(&r.id) {
+        return Some(at.clone());
+    }
     let by = r.brought_by.as_ref()?;
     state
         .resolved

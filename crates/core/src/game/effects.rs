@@ -464,10 +464,14 @@ pub fn propose_for(
             ),
             // Words and numbers for the umpire, and a procedure queued by the Sequence of Play:
             // no counter changes.
+            // A place held and reinforcements brought are facts the game folds from the
+            // result itself (its control of places, its arrivals): no counter changes.
             EffectKind::FollowUp
             | EffectKind::Note
             | EffectKind::Value
-            | EffectKind::VictoryPoints => (None, None),
+            | EffectKind::VictoryPoints
+            | EffectKind::Control
+            | EffectKind::Arrival => (None, None),
         };
         out.push(Proposal {
             effect: effect.clone(),

@@ -100,6 +100,9 @@ pub struct GameState {
     pub battles: Vec<(u64, String, String)>,
     /// Victory Points gained: (entry, side, points, why).
     pub victory_points: Vec<(u64, String, i64, String)>,
+    /// Conditional reinforcements brought by a result's `arrival` effect: id → where the
+    /// result was made.
+    pub brought: BTreeMap<String, Cursor>,
     /// The entry that ended the game, with its result.
     pub ended: Option<(u64, super::event::VictoryResult)>,
 }
@@ -324,6 +327,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
             .collect(),
         battles: Vec::new(),
         victory_points: Vec::new(),
+        brought: BTreeMap::new(),
         ended: None,
     }
 }
@@ -527,6 +531,24 @@ fn fold_resolved(
         state.values.insert(seq, v);
     }
     fold_outcome(state, seq, resolution);
+    for effect in &resolution.outcome.effects {
+        match (effect.kind, &effect.value) {
+            (crate::rules::EffectKind::Control, Some(Value::Text(place))) => {
+                state.control.insert(
+                    place.clone(),
+                    Control {
+                        side: effect.side.clone(),
+                        conquered: effect.status.as_deref() == Some("conquered"),
+                        since: Some(seq),
+                    },
+                );
+            }
+            (crate::rules::EffectKind::Arrival, Some(Value::Text(id))) => {
+                state.brought.insert(id.clone(), cursor.clone());
+            }
+            _ => {}
+        }
+    }
     state
         .resolved
         .push((cursor.clone(), resolution.procedure.clone(), seq));

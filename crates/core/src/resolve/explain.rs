@@ -155,6 +155,14 @@ pub fn describe_effect(e: &Effect) -> String {
         EffectKind::Note => String::new(),
         EffectKind::Value | EffectKind::Move => plain(),
         EffectKind::VictoryPoints => e.amount.map_or_else(plain, |a| format!("gains {a} VP")),
+        EffectKind::Control => match &e.value {
+            Some(crate::rules::Value::Text(place)) if e.status.as_deref() == Some("conquered") => {
+                format!("conquers {place}")
+            }
+            Some(crate::rules::Value::Text(place)) => format!("holds {place}"),
+            _ => plain(),
+        },
+        EffectKind::Arrival => "brings its reinforcements".to_string(),
     };
     let mut s = match (&e.side, what.is_empty()) {
         (Some(side), false)

@@ -62,6 +62,12 @@ impl JsonSchema for EffectKindName {
                     EffectKind::VictoryPoints => {
                         "Victory Points (`amount`) gained by `side`, a side of the scenario; the victory conditions count them."
                     }
+                    EffectKind::Control => {
+                        "A place (`value`, its name as the map names it) now held by `side`; Conquered when `status` is `conquered` (the victory conditions read it)."
+                    }
+                    EffectKind::Arrival => {
+                        "A conditional reinforcement (`value`, its id in the scenario) brought by this result: it becomes due at the deployment step."
+                    }
                 };
                 json_schema!({"const": k.id(), "description": meaning}).to_value()
             })

@@ -12,6 +12,7 @@ mod arrivals;
 mod common;
 
 mod dice;
+mod effect_facts;
 mod fuzz_loader;
 mod inputs;
 mod layers;

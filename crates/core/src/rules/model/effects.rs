@@ -33,11 +33,17 @@ pub enum EffectKind {
     Move,
     /// Victory Points (`amount`) gained by `side` (a scenario side id).
     VictoryPoints,
+    /// A place (`value`, its name) now held by `side`; Conquered when `status` is `conquered`
+    /// (ailsh 14.1–14.3).
+    Control,
+    /// A conditional reinforcement (`value`, its id in the scenario) brought by the result:
+    /// it is due at the deployment step.
+    Arrival,
 }
 
 impl EffectKind {
     /// Every kind, in the order the YAML reference lists them.
-    pub const ALL: [EffectKind; 12] = [
+    pub const ALL: [EffectKind; 14] = [
         EffectKind::Adjust,
         EffectKind::Set,
         EffectKind::SpLoss,
@@ -50,6 +56,8 @@ impl EffectKind {
         EffectKind::Value,
         EffectKind::Move,
         EffectKind::VictoryPoints,
+        EffectKind::Control,
+        EffectKind::Arrival,
     ];
 
     /// The id the YAML and the journal write (`sp_loss`).
@@ -67,6 +75,8 @@ impl EffectKind {
             EffectKind::Value => "value",
             EffectKind::Move => "move",
             EffectKind::VictoryPoints => "victory_points",
+            EffectKind::Control => "control",
+            EffectKind::Arrival => "arrival",
         }
     }
 

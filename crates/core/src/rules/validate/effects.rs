@@ -37,11 +37,41 @@ pub(super) fn validate_effects(
             );
         }
         check_attribute_effect(ctx, &p, e);
-        if e.value.is_some() && e.kind != "set" {
+        let names_its_value = matches!(e.kind.as_str(), "control" | "arrival");
+        if e.value.is_some() && e.kind != "set" && !names_its_value {
             ctx.err(
                 &p.key("value"),
-                format!("value: is for set effects, not {}", e.kind),
+                format!(
+                    "value: is for set, control and arrival effects, not {}",
+                    e.kind
+                ),
                 "use amount: for a number, or kind: set",
+            );
+        }
+        if names_its_value && !matches!(e.value, Some(RawScalar::Text(_))) {
+            ctx.err(
+                &p.key("value"),
+                format!(
+                    "a {} effect names its {} in value:",
+                    e.kind,
+                    if e.kind == "control" {
+                        "place"
+                    } else {
+                        "conditional reinforcement"
+                    }
+                ),
+                if e.kind == "control" {
+                    "add value: the place as the map names it (e.g. Novara), and side: who holds it"
+                } else {
+                    "add value: the id of a conditional reinforcement of the scenario"
+                },
+            );
+        }
+        if e.kind == "control" && e.side.is_none() {
+            ctx.err(
+                &p,
+                "a control effect needs the side that holds the place",
+                "add side: <a side of the scenario, or attacker/defender>",
             );
         }
         let amount = match &e.amount {
