@@ -118,6 +118,39 @@ pub struct Control {
     pub since: Option<u64>,
 }
 
+impl CounterState {
+    /// The counter an `add` change puts on the table, as it stands then (None for any other
+    /// change).
+    pub fn added(change: &CounterChange) -> Option<CounterState> {
+        let CounterChange::Add {
+            counter,
+            name,
+            side,
+            kind,
+            attributes,
+            at,
+            army,
+            force,
+        } = change
+        else {
+            return None;
+        };
+        Some(CounterState {
+            id: counter.clone(),
+            name: name.clone(),
+            side: side.clone(),
+            army: army.clone(),
+            kind: *kind,
+            attributes: attributes.clone(),
+            unknown: Vec::new(),
+            statuses: Default::default(),
+            position: at.clone(),
+            force: force.clone(),
+            removed: None,
+        })
+    }
+}
+
 impl GameState {
     /// What a deck or cup holds now: as the journal last left it, or as the ruleset's text
     /// gives it at the start.
@@ -162,38 +195,13 @@ fn apply_change(
     change: &CounterChange,
 ) -> Result<(), String> {
     let id = change.counter();
-    if let CounterChange::Add {
-        name,
-        side,
-        kind,
-        attributes,
-        at,
-        army,
-        force,
-        ..
-    } = change
-    {
+    if let Some(added) = CounterState::added(change) {
         if counters.contains_key(id) {
             return Err(format!(
                 "the journal adds counter '{id}', which the game already has"
             ));
         }
-        counters.insert(
-            id.to_string(),
-            CounterState {
-                id: id.to_string(),
-                name: name.clone(),
-                side: side.clone(),
-                army: army.clone(),
-                kind: *kind,
-                attributes: attributes.clone(),
-                unknown: Vec::new(),
-                statuses: Default::default(),
-                position: at.clone(),
-                force: force.clone(),
-                removed: None,
-            },
-        );
+        counters.insert(id.to_string(), added);
         return Ok(());
     }
     let Some(c) = counters.get_mut(id) else {

@@ -175,35 +175,14 @@ pub fn with_added(state: &GameState, kinds: &[EventKind]) -> Option<GameState> {
         else {
             continue;
         };
-        for c in changes {
-            if let CounterChange::Add {
-                counter,
-                name,
-                side,
-                kind,
-                attributes,
-                at,
-                army,
-                force,
-            } = c
-            {
-                after.get_or_insert_with(|| state.clone()).counters.insert(
-                    counter.clone(),
-                    crate::game::state::CounterState {
-                        id: counter.clone(),
-                        name: name.clone(),
-                        side: side.clone(),
-                        army: army.clone(),
-                        kind: *kind,
-                        attributes: attributes.clone(),
-                        unknown: Vec::new(),
-                        statuses: Default::default(),
-                        position: at.clone(),
-                        force: force.clone(),
-                        removed: None,
-                    },
-                );
-            }
+        for added in changes
+            .iter()
+            .filter_map(crate::game::state::CounterState::added)
+        {
+            after
+                .get_or_insert_with(|| state.clone())
+                .counters
+                .insert(added.id.clone(), added);
         }
     }
     after
