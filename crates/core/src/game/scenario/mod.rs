@@ -13,6 +13,7 @@ use include_dir::{Dir, include_dir};
 use crate::rules::{Library, LoadError, LoadErrors, SourceFile};
 
 pub mod model;
+pub mod position;
 pub(crate) mod raw;
 pub mod save;
 mod validate;

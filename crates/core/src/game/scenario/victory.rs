@@ -58,7 +58,7 @@ pub struct PlaceRef {
     /// Name as printed ("Novara").
     pub name: String,
     /// Where.
-    pub position: super::model::Position,
+    pub position: super::position::Position,
     /// Town or City, where the text says.
     pub kind: Option<crate::rules::PlaceKind>,
 }

@@ -4,12 +4,11 @@
 //! journal entry with its reasoning. [`standing`] says who would win if the game ended now.
 
 mod eval;
-mod points;
 
 use serde::Serialize;
 
+pub use eval::Totals;
 pub use eval::Truth;
-pub use points::Totals;
 
 use super::event::{VictoryFact, VictoryResult};
 use super::scenario::{Condition, Scenario, TextItem, VictoryCheck, VictoryWhen};
