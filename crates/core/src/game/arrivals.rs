@@ -4,8 +4,8 @@
 
 use super::event::{CounterChange, Cursor};
 use super::scenario::{ConditionalReinforcement, CounterKind, CounterSpec, Position, Scenario};
-use super::sequence::{LeafStep, Pending, leaf_steps};
 use super::state::{GameState, conditional_box, reinforcement_box};
+use super::steps::{LeafStep, Pending, leaf_steps};
 use super::words::position_words;
 use crate::rules::{Ruleset, Value};
 

@@ -24,6 +24,7 @@ pub mod sequence;
 pub mod session;
 pub mod side;
 pub mod state;
+pub mod steps;
 pub mod timeline;
 pub mod verify;
 pub mod victory;

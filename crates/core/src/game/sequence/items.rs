@@ -2,50 +2,13 @@
 //! branches it offers, a cycle's draw, reveals, scheduled items, arriving reinforcements and
 //! follow-up checks queued by earlier results.
 
-use serde::Serialize;
-
 use super::super::event::{CounterChange, Cursor};
 use super::super::scenario::{Position, Scenario};
 use super::super::state::{GameState, reinforcement_box};
+use super::super::steps::{LeafStep, Pending};
 use super::super::words::{attribute_words, side_words};
-use super::LeafStep;
 use super::when::{Contact, ForceHere, Judge, force_order, forces_on_map};
 use crate::rules::Ruleset;
-
-/// Something to do at the current step.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Pending {
-    /// Stable key (used to skip it).
-    pub key: String,
-    /// What to do.
-    pub label: String,
-    /// The procedure to resolve, if any.
-    pub procedure: Option<String>,
-    /// Whether Next refuses to pass it (unless skipped with a reason).
-    pub mandatory: bool,
-    /// Whether it is done.
-    pub done: bool,
-    /// What recording it adds, when it credits an amount that is known now ("5 to French AP
-    /// marker's Administrative Points"); `game credit` or the desk's Credit button records it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub credit: Option<String>,
-    /// The step (its id) this item goes to when chosen: a branch ("Major Battle"), or an
-    /// earlier step to repeat.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub enter: Option<String>,
-}
-
-/// A pending item named the way a person names it: its number in the list (1-based, as
-/// `game status` shows it), its key, or its label (any case).
-pub fn find_pending<'p>(pending: &'p [Pending], item: &str) -> Option<&'p Pending> {
-    let item = item.trim();
-    item.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_sub(1))
-        .and_then(|i| pending.get(i))
-        .or_else(|| pending.iter().find(|p| p.key == item))
-        .or_else(|| pending.iter().find(|p| p.label.eq_ignore_ascii_case(item)))
-}
 
 /// The change that credits the scheduled item `key` now — the amount added to its counter's
 /// attribute — with the reason for the journal; None when the item is not pending here, is

@@ -12,8 +12,8 @@ pub use eval::Truth;
 
 use super::event::{VictoryFact, VictoryResult};
 use super::scenario::{Condition, Scenario, TextItem, VictoryCheck, VictoryWhen};
-use super::sequence::{LeafStep, Pending};
 use super::state::GameState;
+use super::steps::{LeafStep, Pending};
 use super::words::side_words;
 use crate::rules::Ruleset;
 use eval::Eval;
@@ -459,7 +459,7 @@ pub fn ended(result: VictoryResult) -> super::event::EventKind {
 /// What the Sequence of Play shows about victory at the step: the standing at a Victory Phase,
 /// results a side may declare, and the result once the game is over.
 pub fn pending_items(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) -> Vec<Pending> {
-    let steps = super::sequence::leaf_steps(ruleset);
+    let steps = super::steps::leaf_steps(ruleset);
     let item = |key: &str, label: String| Pending {
         key: key.to_string(),
         label,
