@@ -42,6 +42,9 @@ pub struct LeafStep {
     /// The game stops here even with nothing to resolve.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stop: bool,
+    /// The victory conditions are judged here.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub victory: bool,
     /// Its id and its phases' ids, outermost first.
     #[serde(skip)]
     pub within: Vec<String>,
@@ -90,6 +93,7 @@ fn leaf_of(s: &Step, at: &Inherited) -> LeafStep {
         enter: s.enter.clone(),
         cycle: at.cycle.clone(),
         stop: s.stop,
+        victory: s.victory,
         within: at.within.clone(),
         scenario_end: at.end,
         rule: s.rule.clone(),

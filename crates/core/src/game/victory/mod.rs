@@ -402,10 +402,10 @@ fn sentence(
     s
 }
 
-/// Whether the step is a Victory Phase (ailsh E, the Interphase's C) or the end-of-game check
-/// (Gradisca e).
+/// Whether the step is one the ruleset marks `victory: true`: a Victory Phase (ailsh E, the
+/// Interphase's C) or the end-of-game check (Gradisca e).
 pub fn is_victory_step(step: &LeafStep) -> bool {
-    step.id.contains("victory") || step.id == "end_check"
+    step.victory
 }
 
 /// The result that ends the game after an entry (sudden death), if any.

@@ -379,6 +379,10 @@ pub struct Step {
     /// The game stops here even with nothing to resolve (table work the umpire must see).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stop: bool,
+    /// The victory conditions are judged here (ailsh E, the Interphase's C; Gradisca's end of
+    /// game check).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub victory: bool,
     /// Only at the end of the scenario (after its last turn), never between turns.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scenario_end: bool,

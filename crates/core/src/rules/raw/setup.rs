@@ -219,6 +219,10 @@ pub struct RawStep {
     /// The game stops here even when nothing is to be resolved (table work to see).
     #[serde(default)]
     pub stop: bool,
+    /// The scenario's victory conditions are judged at this step (a Victory Phase, an end of
+    /// game check).
+    #[serde(default)]
+    pub victory: bool,
     /// Only after the last turn (the end of the scenario), never between turns.
     #[serde(default)]
     pub scenario_end: bool,

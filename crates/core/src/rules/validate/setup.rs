@@ -323,6 +323,7 @@ pub(super) fn validate_steps(
             enter: s.enter.clone(),
             repeat_until_empty: s.repeat_until_empty.clone(),
             stop: s.stop,
+            victory: s.victory,
             scenario_end: s.scenario_end,
             steps,
         });
