@@ -542,10 +542,17 @@ fn fold_resolved(
     for effect in &resolution.outcome.effects {
         match (effect.kind, &effect.value) {
             (crate::rules::EffectKind::Control, Some(Value::Text(place))) => {
+                // A role (the attacker) holds it for its counters' side.
+                let side = effect.side.as_ref().map(|s| {
+                    counters
+                        .get(s)
+                        .and_then(|ids| ids.iter().find_map(|id| state.counters.get(id)))
+                        .map_or_else(|| s.clone(), |c| c.side.clone())
+                });
                 state.control.insert(
                     place.clone(),
                     Control {
-                        side: effect.side.clone(),
+                        side,
                         conquered: effect.status.as_deref() == Some("conquered"),
                         since: Some(seq),
                     },
