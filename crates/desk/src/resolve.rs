@@ -24,6 +24,7 @@ use super::procedure_view::{
 };
 use super::widgets::section_ui;
 
+#[path = "resolve_helpers.rs"]
 mod helpers;
 use helpers::helper_changes;
 
