@@ -89,6 +89,10 @@ CREATE TABLE IF NOT EXISTS umpire_events (
   PRIMARY KEY (game, seq)
 );
 
+-- The phase clock, as megagame::clock::server_clock gives it (NULL without one): the phases'
+-- first leaf steps and each turn's phase lengths, for umpire_clock_at.
+ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS clock JSONB;
+
 -- The remit's facts: the scenario's states and counters as the game began (written when the
 -- game is created), and every later change to the attributes the remit reads.
 CREATE TABLE IF NOT EXISTS umpire_states (
@@ -360,6 +364,158 @@ BEGIN
 END $$;
 
 -- ControlRole::label.
+-- ── The phase clock ────────────────────────────────────────────────────────────────────────
+
+-- A phase's length (NULL past the last turn the clock knows).
+CREATE OR REPLACE FUNCTION umpire_clock_len(ck JSONB, t INTEGER, p INTEGER) RETURNS INTERVAL
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT make_interval(secs => (tt -> 'seconds' ->> p)::double precision)
+    FROM jsonb_array_elements(ck -> 'turns') tt
+   WHERE (tt ->> 'turn')::integer = t AND (tt -> 'seconds' ->> p) IS NOT NULL
+$$;
+
+-- megagame::clock::clock_status, line for line: the clock's turn and phase (from 0) at `upto`,
+-- folded from the game's clock entries in journal order (each at its own time).
+CREATE OR REPLACE FUNCTION umpire_clock_at(g TEXT, upto TIMESTAMPTZ,
+  OUT started BOOLEAN, OUT finished BOOLEAN, OUT turn INTEGER, OUT phase INTEGER)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  ck JSONB;
+  nphases INTEGER;
+  held BOOLEAN := false;
+  remaining INTERVAL;
+  since TIMESTAMPTZ;
+  elapsed INTERVAL;
+  len INTERVAL;
+  idx INTEGER;
+  advance BOOLEAN;
+  e RECORD;
+  act JSONB;
+BEGIN
+  started := false;
+  finished := false;
+  SELECT gm.clock INTO ck FROM umpire_games gm WHERE gm.name = g;
+  IF ck IS NULL OR jsonb_typeof(ck) <> 'object' THEN
+    RETURN;
+  END IF;
+  nphases := jsonb_array_length(ck -> 'phases');
+  SELECT min((tt ->> 'turn')::integer) INTO turn FROM jsonb_array_elements(ck -> 'turns') tt;
+  phase := 0;
+  remaining := coalesce(umpire_clock_len(ck, turn, 0), interval '0');
+  SELECT min(ev.at) INTO since FROM umpire_events ev WHERE ev.game = g;
+  since := coalesce(since, upto);
+  -- Each clock entry up to `upto`, then `upto` itself (a row with no body).
+  FOR e IN
+    SELECT x.at, x.body FROM (
+      SELECT ev.seq, ev.at, ev.body FROM umpire_events ev
+       WHERE ev.game = g AND ev.kind = 'clock' AND ev.at <= upto
+      UNION ALL SELECT NULL::bigint, upto, NULL::jsonb) x
+    ORDER BY x.seq NULLS LAST
+  LOOP
+    act := e.body -> 'action';
+    -- Run to this moment (Run::run_to): phases whose time runs out end, one after another;
+    -- then an advance ends the phase at once (Run::apply, Advance).
+    advance := act ->> 'kind' = 'advance' AND started AND NOT finished;
+    IF started AND NOT finished AND NOT held THEN
+      elapsed := greatest(e.at - since, interval '0');
+    ELSE
+      elapsed := NULL;
+    END IF;
+    LOOP
+      EXIT WHEN finished;
+      IF elapsed IS NOT NULL AND elapsed >= remaining THEN
+        elapsed := elapsed - remaining;
+      ELSIF advance THEN
+        advance := false;
+        elapsed := NULL;
+      ELSE
+        EXIT;
+      END IF;
+      IF phase + 1 < nphases THEN
+        phase := phase + 1;
+      ELSE
+        turn := turn + 1;
+        phase := 0;
+      END IF;
+      len := umpire_clock_len(ck, turn, phase);
+      IF len IS NULL THEN
+        finished := true;
+        remaining := interval '0';
+      ELSE
+        remaining := len;
+      END IF;
+    END LOOP;
+    IF elapsed IS NOT NULL AND NOT finished THEN
+      remaining := remaining - elapsed;
+    END IF;
+    since := greatest(since, e.at);
+    EXIT WHEN e.body IS NULL;
+    CASE act ->> 'kind'
+      WHEN 'start' THEN
+        SELECT p.ord - 1 INTO idx FROM jsonb_array_elements_text(ck -> 'phases') WITH ORDINALITY AS p (id, ord)
+         WHERE p.id = act ->> 'phase';
+        len := umpire_clock_len(ck, (act ->> 'turn')::integer, idx);
+        IF idx IS NOT NULL AND len IS NOT NULL THEN
+          started := true; finished := false; held := false;
+          turn := (act ->> 'turn')::integer; phase := idx; remaining := len; since := e.at;
+        END IF;
+      WHEN 'hold' THEN
+        IF started THEN held := true; END IF;
+      WHEN 'resume' THEN
+        IF started THEN held := false; since := e.at; END IF;
+      WHEN 'advance' THEN
+        IF started THEN since := e.at; END IF;
+      WHEN 'set_remaining' THEN
+        IF started AND NOT finished THEN
+          remaining := make_interval(secs => (act ->> 'seconds')::double precision); since := e.at;
+        END IF;
+      ELSE NULL;
+    END CASE;
+  END LOOP;
+END $$;
+
+-- Whether a `stepped` entry made "by clock" is the clock's: it goes to the first step of a
+-- phase the clock has reached on the server's own time (a desk whose clock runs up to
+-- `slack` ahead is believed), past where the game stands and not past the last turn.
+CREATE OR REPLACE FUNCTION umpire_clock_step_ok(g TEXT, body JSONB, slack INTERVAL,
+  OUT ok BOOLEAN, OUT why TEXT)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  ck JSONB;
+  now_ RECORD;
+  to_turn INTEGER;
+  to_phase INTEGER;
+BEGIN
+  ok := false;
+  SELECT gm.clock INTO ck FROM umpire_games gm WHERE gm.name = g;
+  IF ck IS NULL OR jsonb_typeof(ck) <> 'object' THEN
+    why := 'this game has no phase clock';
+    RETURN;
+  END IF;
+  SELECT * INTO now_ FROM umpire_clock_at(g, now() + slack);
+  IF NOT now_.started THEN
+    why := 'the clock has not been started';
+    RETURN;
+  END IF;
+  BEGIN
+    to_turn := (body -> 'to' ->> 'turn')::integer;
+    SELECT s.ord - 1 INTO to_phase FROM jsonb_array_elements_text(ck -> 'first_steps') WITH ORDINALITY AS s (step, ord)
+     WHERE s.step = body -> 'to' ->> 'step';
+  EXCEPTION WHEN others THEN
+    to_turn := NULL;
+  END;
+  IF to_turn IS NULL OR to_phase IS NULL THEN
+    why := 'a clock step goes to the first step of one of the clock''s phases';
+  ELSIF to_turn > (ck ->> 'last_turn')::integer THEN
+    why := format('the game has %s turns', ck ->> 'last_turn');
+  ELSIF (to_turn, to_phase) > (now_.turn, now_.phase) THEN
+    why := format('the clock on the server stands at Turn %s, Phase %s: it has not reached Turn %s, Phase %s',
+      now_.turn, now_.phase + 1, to_turn, to_phase + 1);
+  ELSE
+    ok := true;
+  END IF;
+END $$;
+
 -- People::add_remit_check, line for line: whether a Control role (at a table, for Map Control)
 -- may put the new counter of `ch` (an `add` change) on the table: Game Control anywhere; a Map
 -- Control a counter on the map at its own table (its map_table, else its state's table).
@@ -560,8 +716,9 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description does not match the game''s description';
   END IF;
   genesis := encode(sha256(convert_to('umpire-journal/v1' || E'\n' || public_text, 'UTF8')), 'hex');
-  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by)
-  VALUES (g, meta, public_text, genesis, known, session_user)
+  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock)
+  VALUES (g, meta, public_text, genesis, known, session_user,
+          CASE WHEN known AND jsonb_typeof(facts -> 'clock') = 'object' THEN facts -> 'clock' END)
   ON CONFLICT (name) DO NOTHING;
   IF NOT FOUND THEN
     RAISE EXCEPTION USING ERRCODE = 'UM410',
@@ -646,6 +803,8 @@ DECLARE
   discretion TEXT[] := '{}';
   note_prefix TEXT := 'At Control''s discretion, by ' || my_by || ': ';
   noted BOOLEAN := false;
+  by_clock BOOLEAN;
+  clock_ok RECORD;
 BEGIN
   SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
   IF NOT FOUND THEN
@@ -675,7 +834,22 @@ BEGIN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('entry %s starts the game again: a game starts once, when Game Control creates or publishes it', seq);
     END IF;
-    IF (body ->> 'by') IS DISTINCT FROM my_by THEN
+    -- The phase clock is Game Control's to work (The Control Team › Game Control); a step the
+    -- clock makes is written by whichever desk saw the phase run out, as "clock (its umpire)",
+    -- and is the clock's only if the clock, folded here on the server's time, has got there.
+    IF kind = 'clock' AND me.role <> 'game' THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM403',
+        MESSAGE = format('%s may not work the phase clock: only Game Control starts, holds, resumes, advances or sets it (The Control Team › Game Control)', my_by);
+    END IF;
+    by_clock := kind = 'stepped' AND (body ->> 'by') = 'clock (' || my_by || ')';
+    IF by_clock THEN
+      SELECT * INTO clock_ok FROM umpire_clock_step_ok(g, body, interval '15 seconds');
+      IF NOT clock_ok.ok THEN
+        RAISE EXCEPTION USING ERRCODE = 'UM403',
+          MESSAGE = format('entry %s says the clock stepped the game, but it is not the clock''s step: %s', seq, clock_ok.why);
+      END IF;
+    END IF;
+    IF (body ->> 'by') IS DISTINCT FROM my_by AND NOT by_clock THEN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('entry %s says it was made by %s, but this login (%s) is %s — every entry records who made it, as the server knows them',
           seq, coalesce(body ->> 'by', 'nobody'), session_user, my_by);

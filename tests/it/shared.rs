@@ -1644,3 +1644,114 @@ fn an_offline_payment_past_the_floor_is_held_not_sent() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn handbook() -> SourceFile {
+    common::pg::source("scenarios/rr3/handbook_1524.yaml")
+}
+
+#[test]
+fn the_clock_steps_the_game_on_the_server_once_and_only_game_control_works_it() {
+    use umpire::game::event::ClockAction;
+    use umpire::megagame::clock::{act_clock, phase_cursor, tick};
+    let pg = PgServer::start("clock");
+    let lib = Library::shipped();
+    let name = "day";
+    let mut control = umpire::server::create_at(&pg.url("greta", name), &handbook(), &lib, Some(3))
+        .expect("create");
+    let greta = login_actor(&control);
+    let mut anna = umpire::server::open_at(&pg.url("anna", name), &lib).expect("anna's desk");
+    let anna_actor = login_actor(&anna);
+
+    // Only Game Control works the clock: the desk's gate says so, and so does the server.
+    let start = ClockAction::Start {
+        turn: 1,
+        phase: "phase_1".into(),
+    };
+    let e = act_clock(&mut anna, &anna_actor, start.clone()).unwrap_err();
+    assert!(
+        e.to_string().contains(
+            "Anna (Map Control, the_east) may not work the phase clock: only Game Control"
+        ),
+        "{e}"
+    );
+    let head = anna.head();
+    let (text, hash) = forged(
+        &head.hash,
+        head.entries + 1,
+        "Anna (Map Control, the_east)",
+        EventKind::Clock {
+            action: start.clone(),
+        },
+    );
+    let seq = (head.entries + 1).to_string();
+    let (ok, out) = pg.psql(
+        Some("anna"),
+        APPEND,
+        &[("g", name), ("seq", &seq), ("body", &text), ("hash", &hash)],
+    );
+    assert!(!ok && out.contains("may not work the phase clock"), "{out}");
+
+    // Game Control starts it: the Sequence of Play goes to Phase 1 at once, a step the server
+    // accepts as the clock's.
+    act_clock(&mut control, &greta, start).expect("Game Control starts the clock");
+    let phase_1 = phase_cursor(control.ruleset(), 1, 0).expect("phase 1");
+    assert_eq!(control.state().cursor, phase_1);
+    let stepped = control.events().last().expect("an entry");
+    assert_eq!(stepped.by.as_deref(), Some("clock (Greta (Game Control))"));
+
+    // The phase runs out; both desks tick: the game steps once.
+    act_clock(
+        &mut control,
+        &greta,
+        ClockAction::SetRemaining { seconds: 1 },
+    )
+    .expect("set");
+    std::thread::sleep(Duration::from_millis(1300));
+    anna.refresh().expect("anna catches up");
+    let before = anna.head().entries;
+    let written = tick(&mut anna, &anna_actor, chrono::Utc::now()).expect("anna's desk ticks");
+    assert_eq!(written.len(), 1, "one clock step");
+    let phase_2 = phase_cursor(control.ruleset(), 1, 1).expect("phase 2");
+    assert_eq!(anna.state().cursor, phase_2);
+    assert_eq!(
+        anna.events().last().and_then(|e| e.by.clone()).as_deref(),
+        Some("clock (Anna (Map Control, the_east))")
+    );
+    let again = tick(&mut control, &greta, chrono::Utc::now()).expect("greta's desk ticks");
+    assert!(again.is_empty(), "the clock steps once: {again:?}");
+    control.refresh().expect("greta catches up");
+    assert_eq!(control.head(), anna.head());
+    assert_eq!(anna.head().entries, before + 1);
+
+    // A step "by clock" that the clock has not made is refused: Turn 3 while it is Turn 1.
+    let head = anna.head();
+    let (text, hash) = forged(
+        &head.hash,
+        head.entries + 1,
+        "clock (Anna (Map Control, the_east))",
+        EventKind::Stepped {
+            from: phase_2.clone(),
+            to: phase_cursor(control.ruleset(), 3, 0).expect("turn 3"),
+        },
+    );
+    let seq = (head.entries + 1).to_string();
+    let (ok, out) = pg.psql(
+        Some("anna"),
+        APPEND,
+        &[("g", name), ("seq", &seq), ("body", &text), ("hash", &hash)],
+    );
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("is not the clock's step") && out.contains("has not reached Turn 3, Phase 1"),
+        "{out}"
+    );
+
+    // Game Control advances: the next phase, on every desk.
+    act_clock(&mut control, &greta, ClockAction::Advance).expect("advance");
+    anna.refresh().expect("anna catches up");
+    assert_eq!(
+        anna.state().cursor,
+        phase_cursor(control.ruleset(), 1, 2).expect("phase 3")
+    );
+    assert_eq!(anna.integrity_check().expect("check"), "ok");
+}

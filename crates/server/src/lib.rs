@@ -391,7 +391,11 @@ pub fn facts(meta: &GameMeta) -> Option<serde_json::Value> {
             })
         })
         .collect();
-    Some(serde_json::json!({ "counters": counters, "states": states }))
+    // The clock, for the server to judge a clock step as the clock's (`umpire_clock_at`).
+    let clock = library
+        .get(&meta.ruleset)
+        .and_then(|r| umpire_core::megagame::clock::server_clock(r, scenario.turns));
+    Some(serde_json::json!({ "counters": counters, "states": states, "clock": clock }))
 }
 
 impl ServerGame {

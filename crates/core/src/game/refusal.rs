@@ -442,8 +442,18 @@ pub enum Refusal {
         /// The rule.
         rule: String,
     },
+    /// The phase clock is worked by another role.
+    #[error("{who} may not work the phase clock: {why} ({rule})")]
+    ClockNotYours {
+        /// Who acted.
+        who: String,
+        /// Whose it is.
+        why: String,
+        /// The rule.
+        rule: String,
+    },
     /// At Control's discretion, but no reason given.
-    #[error("{who} may do this only at Control's discretion, with a reason: {} — give one (--reason, or the desk's Reason field)", items.join("; "))]
+    #[error("{who} may do this only at Control's discretion, with a reason: {} — give one (--discretion REASON, or the desk's Reason field)", items.join("; "))]
     DiscretionNeedsReason {
         /// Who acted.
         who: String,

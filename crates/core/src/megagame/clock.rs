@@ -363,3 +363,51 @@ pub fn tick(game: &mut Game, actor: &Actor, now: DateTime<Utc>) -> Result<Vec<u6
     };
     game.act(&actor.as_by(by), Action::ClockStep { to })
 }
+
+/// What a Control server needs to know of the clock to judge a clock step itself
+/// (`umpire_clock_at` in `scripts/control-server.sql` folds the clock entries as
+/// [`clock_status`] does): the phases' first leaf steps and every turn's phase lengths.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerClock {
+    /// The phases' Sequence-of-Play step ids, in order.
+    pub phases: Vec<String>,
+    /// Each phase's first leaf step (its index among the leaf steps), in the same order.
+    pub first_steps: Vec<usize>,
+    /// Each turn's phase lengths, in seconds.
+    pub turns: Vec<ServerClockTurn>,
+    /// The scenario's last turn: the clock never steps the game past it.
+    pub last_turn: u32,
+}
+
+/// One turn of a [`ServerClock`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerClockTurn {
+    /// Game turn.
+    pub turn: u32,
+    /// Each phase's length, in seconds.
+    pub seconds: Vec<u32>,
+}
+
+/// The clock as a Control server is told it when the game is created; None without a clock
+/// (or when a phase is not a step of the Sequence of Play).
+pub fn server_clock(ruleset: &Ruleset, last_turn: u32) -> Option<ServerClock> {
+    let clock = ruleset.clock()?;
+    let first_steps = clock
+        .phases
+        .iter()
+        .map(|id| leaf_span(&ruleset.sequence_of_play, id).map(|(first, _)| first))
+        .collect::<Option<Vec<usize>>>()?;
+    Some(ServerClock {
+        phases: clock.phases.clone(),
+        first_steps,
+        turns: clock
+            .turns
+            .iter()
+            .map(|t| ServerClockTurn {
+                turn: t.turn,
+                seconds: t.phase_seconds.clone(),
+            })
+            .collect(),
+        last_turn: last_turn.max(1),
+    })
+}

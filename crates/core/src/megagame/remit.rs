@@ -260,6 +260,13 @@ pub fn judge(
     kinds: &[EventKind],
     reason: Option<&str>,
 ) -> Result<Option<EventKind>, Refusal> {
+    if who.role != ControlRole::Game && kinds.iter().any(|k| matches!(k, EventKind::Clock { .. })) {
+        return Err(Refusal::ClockNotYours {
+            who: who.by(),
+            why: "only Game Control starts, holds, resumes, advances or sets it".into(),
+            rule: "The Control Team › Game Control".into(),
+        });
+    }
     let mut discretion = Vec::new();
     for (counter, attribute, check) in remit_checks(who, scenario, state, kinds) {
         let what = match &attribute {
