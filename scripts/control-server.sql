@@ -92,6 +92,9 @@ CREATE TABLE IF NOT EXISTS umpire_events (
 -- The phase clock, as megagame::clock::server_clock gives it (NULL without one): the phases'
 -- first leaf steps and each turn's phase lengths, for umpire_clock_at.
 ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS clock JSONB;
+-- The Control roles' remits, the ruleset's `remits:` as the desks read them (rules::Remits; NULL
+-- when the ruleset declares none: then only Game Control changes the game), for umpire_remit.
+ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS remits JSONB;
 
 -- The remit's facts: the scenario's states and counters as the game began (written when the
 -- game is created), and every later change to the attributes the remit reads.
@@ -251,119 +254,81 @@ BEGIN
      AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = s AND NOT played);
 END $$;
 
--- People::remit_check, line for line: whether a Control role (at a table, for Map Control) may
--- touch a counter or one of its attributes: 'own', 'discretion' or 'outside', with the rule
--- lines and the reason in the desk's own words.
-CREATE OR REPLACE FUNCTION umpire_remit(g TEXT, r TEXT, tbl TEXT, c TEXT, a TEXT,
+-- The first of a role's remit clauses that matches (rules::Remits::answer, line for line): the
+-- clauses are the ruleset's `remits:`, sent by the desk that created the game (umpire_games.remits,
+-- as the desks' gate reads them) — one declaration, judged the same way here and at every desk.
+-- `section` is 'roles' (a counter on the table) or 'adding' (a counter put on it).
+CREATE OR REPLACE FUNCTION umpire_remit_answer(g TEXT, section TEXT, r TEXT, c TEXT, cls TEXT,
+  a TEXT, tbl TEXT, its TEXT, np BOOLEAN, proc TEXT,
+  OUT remit TEXT, OUT rule TEXT, OUT why TEXT)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  rm JSONB;
+  cl JSONB;
+BEGIN
+  SELECT gm.remits INTO rm FROM umpire_games gm WHERE gm.name = g;
+  IF rm IS NULL OR jsonb_typeof(rm) <> 'object' THEN
+    IF r = 'game' THEN
+      remit := 'own'; rule := 'The Control Team › Game Control'; why := 'Game Control deals with any problem which arises';
+    ELSE
+      remit := 'outside'; rule := 'The Control Team';
+      why := 'this game''s ruleset declares no remits: only Game Control may change it';
+    END IF;
+    RETURN;
+  END IF;
+  FOR cl IN SELECT x FROM jsonb_array_elements(
+      CASE WHEN jsonb_typeof(rm -> section -> r) = 'array' THEN rm -> section -> r ELSE '[]'::jsonb END) x
+  LOOP
+    IF (jsonb_array_length(cl -> 'classes') = 0 OR cl -> 'classes' ? cls)
+       AND (jsonb_typeof(cl -> 'touching') IS DISTINCT FROM 'object'
+            OR CASE WHEN a IS NULL THEN (cl -> 'touching' ->> 'whole')::boolean
+                    ELSE cl -> 'touching' -> 'attributes' ? a END)
+       AND (jsonb_typeof(cl -> 'table') IS DISTINCT FROM 'string'
+            OR CASE cl ->> 'table'
+                 WHEN 'own' THEN tbl IS NOT NULL AND its IS NOT NULL AND tbl = its
+                 WHEN 'other' THEN tbl IS NOT NULL AND its IS NOT NULL AND tbl <> its
+                 WHEN 'unknown' THEN its IS NULL
+                 WHEN 'none_given' THEN tbl IS NULL
+                 ELSE false END)
+       AND (jsonb_typeof(cl -> 'non_played') IS DISTINCT FROM 'boolean'
+            OR (cl ->> 'non_played')::boolean = np)
+       AND (jsonb_array_length(cl -> 'resolving') = 0
+            OR (proc IS NOT NULL AND cl -> 'resolving' ? proc))
+    THEN
+      remit := cl ->> 'remit';
+      rule := cl ->> 'rule';
+      why := replace(replace(cl ->> 'why', '{counter}', c), '{table}', coalesce(its, 'no known table'));
+      RETURN;
+    END IF;
+  END LOOP;
+  remit := 'outside'; rule := 'The Control Team';
+  why := format('%s has no remit over %s', umpire_role_label(r), c);
+END $$;
+
+-- People::remit_check_for: whether a Control role (at a table, for Map Control) may touch a
+-- counter or one of its attributes (or, with `proc`, have it take part in a resolution of that
+-- procedure): 'own', 'discretion' or 'outside', with the rule and the reason in the desk's words.
+DROP FUNCTION IF EXISTS umpire_remit(TEXT, TEXT, TEXT, TEXT, TEXT);
+CREATE OR REPLACE FUNCTION umpire_remit(g TEXT, r TEXT, tbl TEXT, c TEXT, a TEXT, proc TEXT DEFAULT NULL,
   OUT remit TEXT, OUT rule TEXT, OUT why TEXT)
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
   cls TEXT := umpire_class(g, c);
-  religious BOOLEAN := a IN ('religion', 'religious_minority', 'lutheranism_established',
-    'purge_attempts', 'heavenly_status_rank', 'may_change_religion', 'conversion_region');
-  income BOOLEAN;
-  marriage BOOLEAN := a IN ('spouse', 'married_this_turn');
-  on_map BOOLEAN;
-  at_table TEXT;
-  death BOOLEAN := a IS NULL OR a IN ('alive', 'heir', 'regent');
-  incomes CONSTANT TEXT := '; all the available umpires help to calculate and distribute incomes in Phase 1';
+  answer RECORD;
 BEGIN
-  religious := coalesce(religious, false);
-  marriage := coalesce(marriage, false);
   IF cls IS NULL THEN
     remit := 'outside'; rule := ''; why := format('no counter ''%s'' in this game', c);
     RETURN;
   END IF;
-  income := cls = 'ledger' AND (a IS NULL OR a IN ('treasury', 'national_debt', 'revenue_cards', 'persuasion_cards'));
-  on_map := cls IN ('army', 'fleet', 'city', 'area');
-  IF r = 'game' THEN
-    remit := 'own'; rule := 'The Control Team › Game Control'; why := 'Game Control deals with any problem which arises';
-  ELSIF r = 'map' THEN
-    IF on_map THEN
-      at_table := umpire_table_of(g, c);
-      IF tbl IS NOT NULL AND at_table IS NOT NULL AND tbl = at_table THEN
-        remit := 'own'; rule := 'The Control Team › Map Control, The Map';
-        why := format('%s is on the map at %s, this Map Control''s table', c, at_table);
-      ELSIF tbl IS NOT NULL AND at_table IS NOT NULL THEN
-        remit := 'outside'; rule := 'The Map';
-        why := format('%s is at %s: that table''s Map Control resolves it', c, at_table);
-      ELSE
-        remit := 'discretion'; rule := 'The Control Team › Map Control';
-        why := format('%s is on the map but %s — Map Control''s call', c,
-          CASE WHEN at_table IS NULL THEN 'its table is not known'
-               ELSE 'no table was given for this Map Control' END);
-      END IF;
-    ELSIF cls = 'ledger' THEN
-      remit := 'discretion'; rule := 'The Control Team › Game Control, The Campaign System › Pay';
-      why := 'a treasury is Political Control''s; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)';
-    ELSIF cls = 'character' AND death THEN
-      remit := 'discretion'; rule := 'Battles › Death of leaders';
-      why := 'Map and Political Control resolve the problems which arise from the death of a player';
-    ELSE
-      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'characters are Character Control''s';
-    END IF;
-  ELSIF r = 'political' THEN
-    IF cls = 'ledger' AND religious THEN
-      remit := 'discretion'; rule := 'The Control Team › Religious Control';
-      why := 'a state''s religion is Religious Control''s side of the game';
-    ELSIF cls = 'ledger' THEN
-      remit := 'own'; rule := 'The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money';
-      why := 'treasuries, treaties and prestige are off-map actions: Political Control''s';
-    ELSIF on_map THEN
-      remit := 'discretion'; rule := 'The Control Team › Political Control';
-      why := 'on the map: Map Control''s, co-ordinating with Political Control';
-    ELSIF cls = 'character' AND death THEN
-      remit := 'discretion'; rule := 'Battles › Death of leaders';
-      why := 'Map and Political Control resolve the problems which arise from the death of a player';
-    ELSE
-      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'characters are Character Control''s';
-    END IF;
-  ELSIF r = 'religious' THEN
-    IF religious THEN
-      remit := 'own'; rule := 'The Control Team › Religious Control, Religion › The Heavenly Status Chart';
-      why := 'the religious side of the game is Religious Control''s';
-    ELSIF a IS NULL AND cls IN ('area', 'city') THEN
-      remit := 'discretion'; rule := 'The Control Team › Religious Control';
-      why := 'Religious Control owns the religion fields of this counter, Map Control the rest';
-    ELSIF income THEN
-      remit := 'discretion'; rule := 'The Control Team › Game Control'; why := 'a treasury is Political Control''s' || incomes;
-    ELSE
-      remit := 'outside'; rule := 'The Control Team › Religious Control'; why := 'not the religious side of the game';
-    END IF;
-  ELSIF r = 'character' THEN
-    IF cls = 'character' AND religious THEN
-      remit := 'discretion'; rule := 'The Control Team › Religious Control, Religion › Player choice';
-      why := 'a character''s religion is Religious Control''s side of the game';
-    ELSIF cls = 'character' THEN
-      remit := 'own'; rule := 'The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births';
-      why := 'births, deaths and marriages are Character Control''s';
-    ELSIF income THEN
-      remit := 'discretion'; rule := 'The Control Team › Game Control'; why := 'a treasury is Political Control''s' || incomes;
-    ELSE
-      remit := 'outside'; rule := 'The Control Team › Character Control'; why := 'Character Control tracks characters only';
-    END IF;
-  ELSIF r = 'non_played_states' THEN
-    IF umpire_non_played(g, c) THEN
-      IF marriage THEN
-        remit := 'outside'; rule := 'The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage';
-        why := 'marriages are excepted: Character Control''s';
-      ELSE
-        remit := 'own'; rule := 'The Control Team › Non-played States, The Non-played States';
-        why := format('%s belongs to a non-played state or is a non-played character', c);
-      END IF;
-    ELSIF income THEN
-      remit := 'discretion'; rule := 'The Control Team › Game Control';
-      why := 'a played state''s treasury is Political Control''s' || incomes;
-    ELSE
-      remit := 'outside'; rule := 'The Control Team › Non-played States';
-      why := format('%s is played, not a non-played state''s', c);
-    END IF;
-  ELSE
+  IF r NOT IN ('map', 'political', 'religious', 'character', 'non_played_states', 'game') THEN
     remit := 'outside'; rule := ''; why := format('''%s'' is not a Control role', r);
+    RETURN;
   END IF;
+  SELECT * INTO answer FROM umpire_remit_answer(g, 'roles', r, c, cls, a, tbl,
+    umpire_table_of(g, c), coalesce(umpire_non_played(g, c), false), proc);
+  remit := answer.remit; rule := answer.rule; why := answer.why;
 END $$;
 
--- ControlRole::label.
 -- ── The phase clock ────────────────────────────────────────────────────────────────────────
 
 -- A phase's length (NULL past the last turn the clock knows).
@@ -516,9 +481,9 @@ BEGIN
   END IF;
 END $$;
 
--- People::add_remit_check, line for line: whether a Control role (at a table, for Map Control)
--- may put the new counter of `ch` (an `add` change) on the table: Game Control anywhere; a Map
--- Control a counter on the map at its own table (its map_table, else its state's table).
+-- People::add_remit_check: whether a Control role (at a table, for Map Control) may put the
+-- counter a change adds on the table, judged on the counter as the change gives it (its kind,
+-- unit_kind, map_table, country, owner, army) by the `adding:` clauses.
 CREATE OR REPLACE FUNCTION umpire_add_remit(g TEXT, r TEXT, tbl TEXT, ch JSONB,
   OUT remit TEXT, OUT rule TEXT, OUT why TEXT)
 LANGUAGE plpgsql STABLE AS $$
@@ -528,10 +493,11 @@ DECLARE
   attrs JSONB := CASE WHEN jsonb_typeof(ch -> 'attributes') = 'object' THEN ch -> 'attributes' ELSE '{}'::jsonb END;
   uk TEXT := umpire_text(attrs -> 'unit_kind');
   cls TEXT;
-  on_map BOOLEAN;
   owner TEXT;
   candidate TEXT;
   at_table TEXT;
+  np BOOLEAN := false;
+  answer RECORD;
 BEGIN
   cls := CASE WHEN k = 'state' THEN 'ledger'
               WHEN k = 'leader' THEN 'character'
@@ -539,39 +505,26 @@ BEGIN
               WHEN uk = 'state' THEN 'ledger'
               WHEN k = 'unit' THEN 'army'
               ELSE 'other' END;
-  on_map := cls IN ('army', 'fleet', 'city', 'area');
-  IF cls <> 'character' THEN
-    at_table := umpire_text(attrs -> 'map_table');
-    IF at_table IS NULL THEN
-      SELECT id INTO owner FROM umpire_states WHERE game = g AND counter = c ORDER BY ord DESC LIMIT 1;
-      IF NOT FOUND THEN
-        owner := NULL;
-        FOREACH candidate IN ARRAY ARRAY[umpire_text(attrs -> 'country'), umpire_text(attrs -> 'owner'), ch ->> 'army']
-        LOOP
-          IF candidate IS NOT NULL AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = candidate) THEN
-            owner := candidate;
-            EXIT;
-          END IF;
-        END LOOP;
-      END IF;
-      at_table := (SELECT map_table FROM umpire_states WHERE game = g AND id = owner ORDER BY ord LIMIT 1);
-    END IF;
-  END IF;
-  IF r = 'game' THEN
-    remit := 'own'; rule := 'The Control Team › Game Control'; why := 'Game Control deals with any problem which arises';
-  ELSIF r = 'map' AND on_map AND tbl IS NOT NULL AND at_table IS NOT NULL AND tbl = at_table THEN
-    remit := 'own'; rule := 'The Control Team › Map Control, The Map';
-    why := format('%s is put on the map at %s, this Map Control''s table', c, at_table);
-  ELSIF r = 'map' AND on_map AND at_table IS NOT NULL THEN
-    remit := 'outside'; rule := 'The Map';
-    why := format('%s would be at %s: that table''s Map Control adds it', c, at_table);
-  ELSIF r = 'map' AND on_map THEN
-    remit := 'outside'; rule := 'The Control Team › Map Control';
-    why := format('%s''s table is not known: give its map_table, or ask Game Control', c);
+  IF cls = 'character' THEN
+    np := coalesce(attrs -> 'played' = 'false'::jsonb, false);
   ELSE
-    remit := 'outside'; rule := 'The Control Team › Game Control';
-    why := 'only Game Control, or a Map Control at its own table, puts a new counter on the table';
+    SELECT id INTO owner FROM umpire_states WHERE game = g AND counter = c ORDER BY ord DESC LIMIT 1;
+    IF NOT FOUND THEN
+      owner := NULL;
+      FOREACH candidate IN ARRAY ARRAY[umpire_text(attrs -> 'country'), umpire_text(attrs -> 'owner'), ch ->> 'army']
+      LOOP
+        IF candidate IS NOT NULL AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = candidate) THEN
+          owner := candidate;
+          EXIT;
+        END IF;
+      END LOOP;
+    END IF;
+    at_table := coalesce(umpire_text(attrs -> 'map_table'),
+      (SELECT map_table FROM umpire_states WHERE game = g AND id = owner ORDER BY ord LIMIT 1));
+    np := owner IS NOT NULL AND EXISTS (SELECT 1 FROM umpire_states WHERE game = g AND id = owner AND NOT played);
   END IF;
+  SELECT * INTO answer FROM umpire_remit_answer(g, 'adding', r, c, cls, NULL, tbl, at_table, np, NULL);
+  remit := answer.remit; rule := answer.rule; why := answer.why;
 END $$;
 
 CREATE OR REPLACE FUNCTION umpire_role_label(r TEXT) RETURNS TEXT
@@ -716,9 +669,10 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description does not match the game''s description';
   END IF;
   genesis := encode(sha256(convert_to('umpire-journal/v1' || E'\n' || public_text, 'UTF8')), 'hex');
-  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock)
+  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock, remits)
   VALUES (g, meta, public_text, genesis, known, session_user,
-          CASE WHEN known AND jsonb_typeof(facts -> 'clock') = 'object' THEN facts -> 'clock' END)
+          CASE WHEN known AND jsonb_typeof(facts -> 'clock') = 'object' THEN facts -> 'clock' END,
+          CASE WHEN known AND jsonb_typeof(facts -> 'remits') = 'object' THEN facts -> 'remits' END)
   ON CONFLICT (name) DO NOTHING;
   IF NOT FOUND THEN
     RAISE EXCEPTION USING ERRCODE = 'UM410',
@@ -837,7 +791,8 @@ BEGIN
     -- The phase clock is Game Control's to work (The Control Team › Game Control); a step the
     -- clock makes is written by whichever desk saw the phase run out, as "clock (its umpire)",
     -- and is the clock's only if the clock, folded here on the server's time, has got there.
-    IF kind = 'clock' AND me.role <> 'game' THEN
+    IF kind = 'clock' AND NOT (CASE WHEN jsonb_typeof(gm.remits -> 'clock') = 'array'
+                                    THEN gm.remits -> 'clock' ? me.role ELSE me.role = 'game' END) THEN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('%s may not work the phase clock: only Game Control starts, holds, resumes, advances or sets it (The Control Team › Game Control)', my_by);
     END IF;
@@ -865,18 +820,19 @@ BEGIN
     END IF;
     -- megagame::remit::touched: the counters (and attributes) this entry changes or involves.
     FOR touched IN
-      SELECT DISTINCT t.counter, t.attribute FROM (
+      SELECT DISTINCT t.counter, t.attribute, t.proc FROM (
         SELECT ch ->> 'counter' AS counter,
-               CASE WHEN ch ->> 'change' IN ('attribute', 'adjust') THEN ch ->> 'attribute' END AS attribute
+               CASE WHEN ch ->> 'change' IN ('attribute', 'adjust') THEN ch ->> 'attribute' END AS attribute,
+               NULL::text AS proc
           FROM jsonb_array_elements(CASE WHEN kind IN ('changed', 'effects_applied')
                                          THEN coalesce(body -> 'changes', '[]'::jsonb) ELSE '[]'::jsonb END) ch
         UNION ALL
-        SELECT id, NULL
+        SELECT id, NULL, body -> 'resolution' ->> 'procedure'
           FROM jsonb_each(CASE WHEN kind = 'resolved' AND jsonb_typeof(body -> 'counters') = 'object'
                                THEN body -> 'counters' ELSE '{}'::jsonb END) AS roles (role, ids),
                jsonb_array_elements_text(CASE WHEN jsonb_typeof(ids) = 'array' THEN ids ELSE '[]'::jsonb END) AS id
       ) t
-      ORDER BY t.counter, t.attribute NULLS FIRST
+      ORDER BY t.counter, t.attribute NULLS FIRST, t.proc NULLS FIRST
     LOOP
       what := touched.counter || coalesce(' (' || touched.attribute || ')', '');
       IF NOT gm.facts_known THEN
@@ -895,7 +851,7 @@ BEGIN
       IF added IS NOT NULL THEN
         SELECT * INTO check_ FROM umpire_add_remit(g, me.role, me.map_table, added);
       ELSE
-        SELECT * INTO check_ FROM umpire_remit(g, me.role, me.map_table, touched.counter, touched.attribute);
+        SELECT * INTO check_ FROM umpire_remit(g, me.role, me.map_table, touched.counter, touched.attribute, touched.proc);
       END IF;
       IF check_.remit = 'outside' THEN
         RAISE EXCEPTION USING ERRCODE = 'UM403',

@@ -454,13 +454,29 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
     );
     assert_eq!(game.events().len(), before);
 
-    // A treasury: Political Control's, but Map Control takes army pay (L584) — only with a
-    // reason, which the journal keeps.
-    let err = game
+    // Army pay from a state at her own table is her routine work (The Campaign System › Pay,
+    // L584): one entry, no note.
+    let seqs = game
         .act(
             &anna,
             Action::Adjust {
                 counter: "state-austria".into(),
+                attribute: "treasury".into(),
+                by: -1,
+                reason: "pay".into(),
+            },
+        )
+        .expect("pay at her own table");
+    assert_eq!(seqs.len(), 1, "no discretion note for routine work");
+    let before = game.events().len();
+
+    // Another table's treasury: Political Control's, and that table's Map Control's pay — only
+    // with a reason, which the journal keeps.
+    let err = game
+        .act(
+            &anna,
+            Action::Adjust {
+                counter: "state-france".into(),
                 attribute: "treasury".into(),
                 by: -1,
                 reason: "pay".into(),
@@ -476,7 +492,7 @@ fn an_umpire_is_held_to_the_remit_of_their_role() {
         .act(
             &with_reason,
             Action::Adjust {
-                counter: "state-austria".into(),
+                counter: "state-france".into(),
                 attribute: "treasury".into(),
                 by: -1,
                 reason: "pay".into(),
@@ -974,10 +990,11 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
     let (ok, out) = try_append(&text, &hash);
     assert!(!ok, "{out}");
     assert!(out.contains("starts the game again"), "{out}");
-    // A treasury is at Control's discretion for Map Control: only with the reason's note.
+    // Another table's treasury is at Control's discretion for Map Control: only with the
+    // reason's note.
     let pay = EventKind::Changed {
         changes: vec![umpire::game::CounterChange::Adjust {
-            counter: "state-austria".into(),
+            counter: "state-france".into(),
             attribute: "treasury".into(),
             by: -1,
         }],
@@ -994,7 +1011,7 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
         anna_by,
         EventKind::Note {
             text: format!(
-                "At Control's discretion, by {anna_by}: army pay [state-austria (treasury)]"
+                "At Control's discretion, by {anna_by}: army pay [state-france (treasury)]"
             ),
         },
     );
@@ -1202,9 +1219,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
 #[test]
 fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute() {
     use umpire::game::scenario::ControlRole;
-    use umpire::megagame::people::{
-        INCOME_ATTRIBUTES, MARRIAGE_ATTRIBUTES, People, RELIGION_ATTRIBUTES, Remit,
-    };
+    use umpire::megagame::people::{People, Remit};
     let pg = PgServer::start("remit-agree");
     let lib = Library::shipped();
     let name = "agree";
@@ -1238,14 +1253,13 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
             .map(Some)
             .collect();
         attributes.insert(None);
-        for a in RELIGION_ATTRIBUTES
-            .iter()
-            .chain(&INCOME_ATTRIBUTES)
-            .chain(&MARRIAGE_ATTRIBUTES)
-            .chain(&["alive", "heir", "regent", "map_table", "player"])
-        {
-            attributes.insert(Some(a.to_string()));
+        // Every attribute the ruleset declares, so every group of its `remits:` is asked.
+        let ruleset = game.ruleset();
+        for a in ruleset.units.iter().chain(&ruleset.leaders) {
+            attributes.insert(Some(a.name.clone()));
         }
+        // A counter's part in a resolution: of a procedure a role resolves, and of another.
+        let procedures = [None, Some("religious_debate"), Some("battle")];
         let mut cases = Vec::new();
         for role in ControlRole::ALL {
             for table in &tables {
@@ -1254,7 +1268,12 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
                 }
                 for c in &counters {
                     for a in &attributes {
-                        cases.push((role, table.clone(), c.clone(), a.clone()));
+                        for p in procedures {
+                            if p.is_some() && a.is_some() {
+                                continue;
+                            }
+                            cases.push((role, table.clone(), c.clone(), a.clone(), p));
+                        }
                     }
                 }
             }
@@ -1266,26 +1285,27 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
         let values: Vec<String> = cases
             .iter()
             .enumerate()
-            .map(|(i, (r, t, c, a))| {
+            .map(|(i, (r, t, c, a, p))| {
                 format!(
-                    "({i}, '{}', {}, {}, {})",
+                    "({i}, '{}', {}, {}, {}, {})",
                     r.id(),
                     literal(t.as_deref()),
                     literal(Some(c)),
-                    literal(a.as_deref())
+                    literal(a.as_deref()),
+                    literal(*p)
                 )
             })
             .collect();
         let sql = format!(
-            "SELECT v.i, x.remit, x.rule, x.why FROM (VALUES {}) AS v(i, r, tbl, c, a), \
-             LATERAL umpire_remit('{name}', v.r, v.tbl, v.c, v.a) AS x ORDER BY v.i;\n",
+            "SELECT v.i, x.remit, x.rule, x.why FROM (VALUES {}) AS v(i, r, tbl, c, a, p), \
+             LATERAL umpire_remit('{name}', v.r, v.tbl, v.c, v.a, v.p) AS x ORDER BY v.i;\n",
             values.join(", ")
         );
         let (ok, out) = pg.psql(None, &sql, &[]);
         assert!(ok, "{}", out.lines().take(5).collect::<Vec<_>>().join("\n"));
         let rows: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
         assert_eq!(rows.len(), cases.len(), "one answer a case");
-        for (row, (role, table, counter, attribute)) in rows.iter().zip(&cases) {
+        for (row, (role, table, counter, attribute, procedure)) in rows.iter().zip(&cases) {
             let mut cols = row.splitn(4, '|');
             let (_, remit, rule, why) = (
                 cols.next(),
@@ -1293,7 +1313,13 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
                 cols.next().expect("rule"),
                 cols.next().expect("why"),
             );
-            let desk = people.remit_check(*role, table.as_deref(), counter, attribute.as_deref());
+            let desk = people.remit_check_for(
+                *role,
+                table.as_deref(),
+                counter,
+                attribute.as_deref(),
+                *procedure,
+            );
             let desk_remit = match desk.remit {
                 Remit::Own => "own",
                 Remit::ControlDiscretion => "discretion",
@@ -1302,7 +1328,7 @@ fn the_servers_remit_agrees_with_the_desks_on_every_role_counter_and_attribute()
             assert_eq!(
                 (remit, rule, why),
                 (desk_remit, desk.rule.as_str(), desk.why.as_str()),
-                "{} at {table:?} on {counter}.{attribute:?}",
+                "{} at {table:?} on {counter}.{attribute:?} resolving {procedure:?}",
                 role.label()
             );
         }

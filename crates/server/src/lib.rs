@@ -395,7 +395,14 @@ pub fn facts(meta: &GameMeta) -> Option<serde_json::Value> {
     let clock = library
         .get(&meta.ruleset)
         .and_then(|r| umpire_core::megagame::clock::server_clock(r, scenario.turns));
-    Some(serde_json::json!({ "counters": counters, "states": states, "clock": clock }))
+    // The remits, for the server to judge every append by the same clauses as the desks.
+    let remits = scenario.remits.as_deref();
+    Some(serde_json::json!({
+        "counters": counters,
+        "states": states,
+        "clock": clock,
+        "remits": remits,
+    }))
 }
 
 impl ServerGame {

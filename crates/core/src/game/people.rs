@@ -26,7 +26,7 @@ use crate::game::scenario::{
     CounterKind, MapTableSpec, MegagameSpec, Scenario, StateSpec, UmpireSpec,
 };
 use crate::game::state::{CounterState, GameState};
-use crate::rules::Value;
+use crate::rules::{RemitAnswer, RemitQuestion, Remits, Value};
 
 pub use crate::game::scenario::ControlRole;
 
@@ -75,6 +75,21 @@ pub enum CounterClass {
     Other,
 }
 
+impl CounterClass {
+    /// The kind's name in a ruleset's `remits:` (`ledger`, `army`…).
+    pub fn id(self) -> &'static str {
+        match self {
+            CounterClass::Ledger => "ledger",
+            CounterClass::Army => "army",
+            CounterClass::Fleet => "fleet",
+            CounterClass::City => "city",
+            CounterClass::Area => "area",
+            CounterClass::Character => "character",
+            CounterClass::Other => "other",
+        }
+    }
+}
+
 /// The class of a counter: its kind, then its `unit_kind` attribute (army, fleet, city, area,
 /// state).
 pub fn counter_class(c: &CounterState) -> CounterClass {
@@ -99,30 +114,6 @@ fn text<'c>(c: &'c CounterState, attribute: &str) -> Option<&'c str> {
         _ => None,
     }
 }
-
-/// Attributes that are the religious side of the game (Religious Control, L190–192, L321,
-/// L387–427).
-pub const RELIGION_ATTRIBUTES: [&str; 7] = [
-    "religion",
-    "religious_minority",
-    "lutheranism_established",
-    "purge_attempts",
-    "heavenly_status_rank",
-    "may_change_religion",
-    "conversion_region",
-];
-
-/// Ledger attributes every umpire helps with in Phase 1 (incomes, L206).
-pub const INCOME_ATTRIBUTES: [&str; 4] = [
-    "treasury",
-    "national_debt",
-    "revenue_cards",
-    "persuasion_cards",
-];
-
-/// Character attributes of marriages (Non-played States leaves them to Character Control,
-/// L198–200, L443–445).
-pub const MARRIAGE_ATTRIBUTES: [&str; 2] = ["spouse", "married_this_turn"];
 
 /// One umpire.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -184,6 +175,9 @@ pub struct People {
     classes: BTreeMap<String, CounterClass>,
     /// Non-played characters (`played: false`).
     non_played_characters: BTreeSet<String>,
+    /// The ruleset's remits (`remits:`), if it declares them.
+    #[serde(skip)]
+    remits: Option<std::sync::Arc<Remits>>,
 }
 
 impl People {
@@ -306,6 +300,7 @@ impl People {
             counter_table,
             classes,
             non_played_characters,
+            remits: scenario.remits.clone(),
         }
     }
 
@@ -438,7 +433,7 @@ impl People {
     }
 
     /// Whether a Control role (at `table`, for Map Control) may touch a counter, or one of its
-    /// attributes, with the rule lines and the reason.
+    /// attributes, with the rule and the reason: the ruleset's `remits:` answer.
     pub fn remit_check(
         &self,
         role: ControlRole,
@@ -446,48 +441,52 @@ impl People {
         counter: &str,
         attribute: Option<&str>,
     ) -> RemitCheck {
-        let Some(class) = self.class_of(counter) else {
-            return answer(
-                Remit::Outside,
-                "",
-                format!("no counter '{counter}' in this game"),
-            );
-        };
-        let t = Touch {
-            counter,
-            attribute,
-            class,
-            religious: attribute.is_some_and(|a| RELIGION_ATTRIBUTES.contains(&a)),
-            income: class == CounterClass::Ledger
-                && attribute.is_none_or(|a| INCOME_ATTRIBUTES.contains(&a)),
-            on_map: matches!(
-                class,
-                CounterClass::Army | CounterClass::Fleet | CounterClass::City | CounterClass::Area
-            ),
-        };
-        match role {
-            ControlRole::Game => answer(
-                Remit::Own,
-                "The Control Team › Game Control",
-                "Game Control deals with any problem which arises".into(),
-            ),
-            ControlRole::Map => self.map_remit(table, &t),
-            ControlRole::Political => political_remit(&t),
-            ControlRole::Religious => religious_remit(&t),
-            ControlRole::Character => character_remit(&t),
-            ControlRole::NonPlayedStates => self.non_played_remit(&t),
-        }
+        self.remit_check_for(role, table, counter, attribute, None)
+    }
+
+    /// [`People::remit_check`], for a counter's part in a resolution of `resolving` (a
+    /// procedure id) when it is one.
+    pub fn remit_check_for(
+        &self,
+        role: ControlRole,
+        table: Option<&str>,
+        counter: &str,
+        attribute: Option<&str>,
+        resolving: Option<&str>,
+    ) -> RemitCheck {
+        self.by_remits(role, table, counter, attribute, resolving, false)
     }
 
     /// Whether a Control role (at `table`, for Map Control) may put the new counter `counter`
-    /// on the table — asked of the People of the game with the counter added: Game Control
-    /// anywhere; a Map Control a counter on the map at its own table (its `map_table`, else
-    /// its state's table); nobody else.
+    /// on the table (raise an army) — asked of the People of the game with the counter added:
+    /// the ruleset's `remits: adding:` answer.
     pub fn add_remit_check(
         &self,
         role: ControlRole,
         table: Option<&str>,
         counter: &str,
+    ) -> RemitCheck {
+        self.by_remits(role, table, counter, None, None, true)
+    }
+
+    /// The roles that work the phase clock: the ruleset's `remits: clock:`, else Game Control.
+    pub fn works_the_clock(&self, role: ControlRole) -> bool {
+        match &self.remits {
+            Some(r) => r.clock.iter().any(|c| c == role.id()),
+            None => role == ControlRole::Game,
+        }
+    }
+
+    /// The first clause of the role's remits that matches; Game Control alone when the
+    /// ruleset declares none.
+    fn by_remits(
+        &self,
+        role: ControlRole,
+        table: Option<&str>,
+        counter: &str,
+        attribute: Option<&str>,
+        resolving: Option<&str>,
+        adding: bool,
     ) -> RemitCheck {
         let Some(class) = self.class_of(counter) else {
             return answer(
@@ -496,148 +495,48 @@ impl People {
                 format!("no counter '{counter}' in this game"),
             );
         };
-        let on_map = matches!(
-            class,
-            CounterClass::Army | CounterClass::Fleet | CounterClass::City | CounterClass::Area
-        );
-        match (role, table, self.table_of(counter)) {
-            (ControlRole::Game, _, _) => answer(
-                Remit::Own,
-                "The Control Team › Game Control",
-                "Game Control deals with any problem which arises".into(),
-            ),
-            (ControlRole::Map, Some(mine), Some(its)) if on_map && mine == its => answer(
-                Remit::Own,
-                "The Control Team › Map Control, The Map",
-                format!("{counter} is put on the map at {its}, this Map Control's table"),
-            ),
-            (ControlRole::Map, _, Some(its)) if on_map => answer(
-                Remit::Outside,
-                "The Map",
-                format!("{counter} would be at {its}: that table's Map Control adds it"),
-            ),
-            (ControlRole::Map, _, None) if on_map => answer(
-                Remit::Outside,
-                "The Control Team › Map Control",
-                format!(
-                    "{counter}'s table is not known: give its map_table, or ask Game Control"
-                ),
-            ),
-            _ => answer(
-                Remit::Outside,
-                "The Control Team › Game Control",
-                "only Game Control, or a Map Control at its own table, puts a new counter on the table".into(),
-            ),
-        }
-    }
-
-    /// Map Control's remit: what is on the map at its table; a treasury or a death at its
-    /// discretion.
-    fn map_remit(&self, table: Option<&str>, t: &Touch) -> RemitCheck {
-        let Touch {
-            counter,
-            attribute,
-            class,
-            on_map,
-            ..
-        } = *t;
-        if on_map {
-            let at = self.table_of(counter);
-            return match (table, at) {
-                (Some(mine), Some(its)) if mine == its => answer(
-                    Remit::Own,
-                    "The Control Team › Map Control, The Map",
-                    format!("{counter} is on the map at {its}, this Map Control's table"),
-                ),
-                (Some(_), Some(its)) => answer(
-                    Remit::Outside,
-                    "The Map",
-                    format!("{counter} is at {its}: that table's Map Control resolves it"),
-                ),
-                _ => answer(
-                    Remit::ControlDiscretion,
-                    "The Control Team › Map Control",
-                    format!(
-                        "{counter} is on the map but {} — Map Control's call",
-                        if at.is_none() {
-                            "its table is not known"
-                        } else {
-                            "no table was given for this Map Control"
-                        }
-                    ),
-                ),
-            };
-        }
-        match class {
-                CounterClass::Ledger => answer(
-                    Remit::ControlDiscretion,
-                    "The Control Team › Game Control, The Campaign System › Pay",
-                    "a treasury is Political Control's; Map Control takes army pay (The Campaign System › Pay) and helps with incomes (The Control Team › Game Control)".into(),
-                ),
-                CounterClass::Character
-                    if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
-                {
-                    answer(
-                        Remit::ControlDiscretion,
-                        "Battles › Death of leaders",
-                        "Map and Political Control resolve the problems which arise from the death of a player".into(),
-                    )
-                }
-                _ => answer(
-                    Remit::Outside,
-                    "The Control Team › Character Control",
-                    "characters are Character Control's".into(),
-                ),
-            }
-    }
-
-    /// The Non-played States' remit: what belongs to a non-played state, but marriages.
-    fn non_played_remit(&self, t: &Touch) -> RemitCheck {
-        let Touch {
-            counter,
-            attribute,
-            income,
-            ..
-        } = *t;
-        let marriage = attribute.is_some_and(|a| MARRIAGE_ATTRIBUTES.contains(&a));
-        if self.is_non_played(counter) {
-            if marriage {
+        let Some(remits) = &self.remits else {
+            return if role == ControlRole::Game {
                 answer(
-                    Remit::Outside,
-                    "The Control Team › Non-played States, Death, Marriage, Birth and Family › Marriage",
-                    "marriages are excepted: Character Control's".into(),
+                    Remit::Own,
+                    "The Control Team › Game Control",
+                    "Game Control deals with any problem which arises".into(),
                 )
             } else {
                 answer(
-                    Remit::Own,
-                    "The Control Team › Non-played States, The Non-played States",
-                    format!("{counter} belongs to a non-played state or is a non-played character"),
+                    Remit::Outside,
+                    "The Control Team",
+                    "this game's ruleset declares no remits: only Game Control may change it"
+                        .into(),
                 )
-            }
-        } else if income {
-            help_with_incomes("a played state's treasury is Political Control's")
-        } else {
-            answer(
+            };
+        };
+        let its = self.table_of(counter);
+        let question = RemitQuestion {
+            class: class.id(),
+            attribute,
+            mine: table,
+            its,
+            non_played: self.is_non_played(counter),
+            resolving,
+        };
+        match remits.answer(role.id(), adding, &question) {
+            Some(c) => answer(
+                match c.remit {
+                    RemitAnswer::Own => Remit::Own,
+                    RemitAnswer::Discretion => Remit::ControlDiscretion,
+                    RemitAnswer::Outside => Remit::Outside,
+                },
+                &c.rule,
+                c.why_for(counter, its),
+            ),
+            None => answer(
                 Remit::Outside,
-                "The Control Team › Non-played States",
-                format!("{counter} is played, not a non-played state's"),
-            )
+                "The Control Team",
+                format!("{} has no remit over {counter}", role.label()),
+            ),
         }
     }
-}
-
-/// What a remit is asked about: the counter, the attribute, and what they are.
-#[derive(Clone, Copy)]
-struct Touch<'a> {
-    counter: &'a str,
-    attribute: Option<&'a str>,
-    class: CounterClass,
-    /// A religion field.
-    religious: bool,
-    /// A treasury's income.
-    income: bool,
-    /// A piece on the map.
-    on_map: bool,
 }
 
 /// A remit answer.
@@ -646,120 +545,6 @@ fn answer(remit: Remit, rule: &str, why: String) -> RemitCheck {
         remit,
         rule: rule.to_string(),
         why,
-    }
-}
-
-/// Incomes: every umpire helps in Phase 1, at their discretion.
-fn help_with_incomes(why: &str) -> RemitCheck {
-    answer(
-        Remit::ControlDiscretion,
-        "The Control Team › Game Control",
-        format!(
-            "{why}; all the available umpires help to calculate and distribute incomes in Phase 1"
-        ),
-    )
-}
-
-/// Political Control's remit: treasuries, treaties and prestige.
-fn political_remit(t: &Touch) -> RemitCheck {
-    let Touch {
-        attribute,
-        class,
-        religious,
-        on_map,
-        ..
-    } = *t;
-    match class {
-        CounterClass::Ledger if religious => answer(
-            Remit::ControlDiscretion,
-            "The Control Team › Religious Control",
-            "a state's religion is Religious Control's side of the game".into(),
-        ),
-        CounterClass::Ledger => answer(
-            Remit::Own,
-            "The Control Team › Political Control, Politics, Diplomacy and Domestic Support › Treaties, The Financial System › Transfer of money",
-            "treasuries, treaties and prestige are off-map actions: Political Control's".into(),
-        ),
-        _ if on_map => answer(
-            Remit::ControlDiscretion,
-            "The Control Team › Political Control",
-            "on the map: Map Control's, co-ordinating with Political Control".into(),
-        ),
-        CounterClass::Character
-            if attribute.is_none_or(|a| matches!(a, "alive" | "heir" | "regent")) =>
-        {
-            answer(
-                Remit::ControlDiscretion,
-                "Battles › Death of leaders",
-                "Map and Political Control resolve the problems which arise from the death of a player".into(),
-            )
-        }
-        _ => answer(
-            Remit::Outside,
-            "The Control Team › Character Control",
-            "characters are Character Control's".into(),
-        ),
-    }
-}
-
-/// Religious Control's remit: the religious side of the game.
-fn religious_remit(t: &Touch) -> RemitCheck {
-    let Touch {
-        attribute,
-        class,
-        religious,
-        income,
-        ..
-    } = *t;
-    if religious {
-        answer(
-            Remit::Own,
-            "The Control Team › Religious Control, Religion › The Heavenly Status Chart",
-            "the religious side of the game is Religious Control's".into(),
-        )
-    } else if attribute.is_none() && matches!(class, CounterClass::Area | CounterClass::City) {
-        answer(
-            Remit::ControlDiscretion,
-            "The Control Team › Religious Control",
-            "Religious Control owns the religion fields of this counter, Map Control the rest"
-                .into(),
-        )
-    } else if income {
-        help_with_incomes("a treasury is Political Control's")
-    } else {
-        answer(
-            Remit::Outside,
-            "The Control Team › Religious Control",
-            "not the religious side of the game".into(),
-        )
-    }
-}
-
-/// Character Control's remit: births, deaths and marriages.
-fn character_remit(t: &Touch) -> RemitCheck {
-    let Touch {
-        class,
-        religious,
-        income,
-        ..
-    } = *t;
-    match class {
-        CounterClass::Character if religious => answer(
-            Remit::ControlDiscretion,
-            "The Control Team › Religious Control, Religion › Player choice",
-            "a character's religion is Religious Control's side of the game".into(),
-        ),
-        CounterClass::Character => answer(
-            Remit::Own,
-            "The Control Team › Character Control, Death, Marriage, Birth and Family › Death, Death, Marriage, Birth and Family › Marriage, Death, Marriage, Birth and Family › Births",
-            "births, deaths and marriages are Character Control's".into(),
-        ),
-        _ if income => help_with_incomes("a treasury is Political Control's"),
-        _ => answer(
-            Remit::Outside,
-            "The Control Team › Character Control",
-            "Character Control tracks characters only".into(),
-        ),
     }
 }
 

@@ -138,8 +138,12 @@ pub fn who_acts(
     Ok(actor.with_reason(reason))
 }
 
-/// The counters (and attributes) the events of one action touch.
-pub fn touched(kinds: &[EventKind]) -> BTreeSet<(String, Option<String>)> {
+/// One thing an action touches: a counter, the attribute changed (None: the counter as a
+/// whole), and the procedure whose resolution it takes part in (for a part in a resolution).
+pub type Touched = (String, Option<String>, Option<String>);
+
+/// What the events of one action touch.
+pub fn touched(kinds: &[EventKind]) -> BTreeSet<Touched> {
     let mut out = BTreeSet::new();
     for k in kinds {
         match k {
@@ -150,13 +154,16 @@ pub fn touched(kinds: &[EventKind]) -> BTreeSet<(String, Option<String>)> {
                         | CounterChange::Adjust { attribute, .. } => Some(attribute.clone()),
                         _ => None,
                     };
-                    out.insert((c.counter().to_string(), attribute));
+                    out.insert((c.counter().to_string(), attribute, None));
                 }
             }
-            EventKind::Resolved { counters, .. } => {
+            EventKind::Resolved {
+                counters,
+                resolution,
+            } => {
                 for ids in counters.values() {
                     for id in ids {
-                        out.insert((id.clone(), None));
+                        out.insert((id.clone(), None, Some(resolution.procedure.clone())));
                     }
                 }
             }
@@ -200,16 +207,17 @@ fn remit_checks(
     let after = with_added(state, kinds).map(|s| People::new(scenario, &s));
     touched(kinds)
         .into_iter()
-        .map(|(counter, attribute)| {
+        .map(|(counter, attribute, resolving)| {
             let check = match &after {
                 Some(a) if !state.counters.contains_key(&counter) => {
                     a.add_remit_check(who.role, who.table.as_deref(), &counter)
                 }
-                _ => people.remit_check(
+                _ => people.remit_check_for(
                     who.role,
                     who.table.as_deref(),
                     &counter,
                     attribute.as_deref(),
+                    resolving.as_deref(),
                 ),
             };
             (counter, attribute, check)

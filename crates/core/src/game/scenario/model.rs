@@ -63,6 +63,10 @@ pub struct Scenario {
     /// People and roles of a megagame (map tables, Control, states with their ledgers,
     /// players), from the optional `megagame:` section.
     pub megagame: Option<MegagameSpec>,
+    /// The Control roles' remits, from the ruleset's `remits:` (a megagame's): kept with the
+    /// scenario so that the people of a game ([`crate::game::people::People`]) answer by them.
+    #[serde(skip)]
+    pub remits: Option<std::sync::Arc<crate::rules::Remits>>,
     /// The places of the map the text names (the ruleset's gazetteer, `geometry.places`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub places: Vec<crate::rules::Place>,

@@ -4,6 +4,7 @@
 mod effects;
 mod losses;
 mod procedures;
+mod remits;
 mod setup;
 mod tables;
 mod visibility;
@@ -11,6 +12,7 @@ mod visibility;
 pub use effects::*;
 pub use losses::*;
 pub use procedures::*;
+pub use remits::*;
 pub use setup::*;
 pub use tables::*;
 pub use visibility::*;
@@ -45,6 +47,9 @@ pub struct Ruleset {
     pub strength_attribute: Option<String>,
     /// How a Strength Point loss on a Force is spread over its units (`losses:`).
     pub losses: Vec<LossRule>,
+    /// A megagame's remits (`remits:`): what each Control role may touch, and who works the
+    /// clock.
+    pub remits: Option<Remits>,
     /// The unit attribute that names a counter's type (its symbol on the desk's counter face).
     pub type_attribute: Option<String>,
     /// Unit attributes.

@@ -17,6 +17,7 @@ mod effects;
 mod lookup;
 mod losses;
 mod procedures;
+mod remits;
 mod setup;
 mod tables;
 mod visibility;
@@ -26,6 +27,7 @@ pub use effects::*;
 pub use lookup::*;
 pub use losses::*;
 pub use procedures::*;
+pub use remits::*;
 pub use setup::*;
 pub use tables::*;
 pub use visibility::*;
@@ -100,6 +102,10 @@ pub struct RawRuleset {
     /// first rule naming the procedure, else the one naming none).
     #[serde(default)]
     pub losses: Vec<RawLossRule>,
+    /// A megagame's Control team: each role's remit over the counters, and who works the
+    /// phase clock (`remits:`).
+    #[serde(default)]
+    pub remits: Option<RawRemits>,
     /// The unit attribute (one of `units`) that names a counter's type, drawn as its symbol on
     /// the desk's counter face (`unit_type`).
     #[serde(default)]

@@ -9,6 +9,7 @@ mod effects;
 mod lookup;
 mod losses;
 mod procedures;
+mod remits;
 mod setup;
 mod tables;
 mod visibility;
@@ -18,6 +19,7 @@ use effects::*;
 use lookup::*;
 use losses::*;
 use procedures::*;
+use remits::*;
 use setup::*;
 use tables::*;
 use visibility::*;
@@ -430,6 +432,10 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     }
     let status_list: Vec<String> = statuses.iter().map(|s| s.id.clone()).collect();
     let losses = validate_losses(&mut rctx, &raw.losses, &procedure_ids, &status_list);
+    let remits = raw
+        .remits
+        .as_ref()
+        .map(|r| validate_remits(&mut rctx, r, &procedure_ids));
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -447,6 +453,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         geometry,
         strength_attribute: raw.strength_attribute,
         losses,
+        remits,
         type_attribute: raw.type_attribute,
         units,
         leaders,

@@ -291,6 +291,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         rulings,
         notes: raw.notes,
         megagame,
+        remits: refs.ruleset.remits.clone().map(std::sync::Arc::new),
         organiser_setup: raw.organiser_setup.map(|o| super::model::OrganiserSetup {
             text: o.text,
             rule: o.rule,
