@@ -1352,3 +1352,95 @@ fn a_treasury_below_zero_is_refused_unless_the_umpire_says_why() {
     let l = state_ledger(&game, "france");
     assert_eq!(l.history.last().and_then(|h| h.balance), Some(-6));
 }
+
+/// Raising an army is one action (rr3 The Campaign System › Raising an army, L570–574): a new
+/// army counter with the men as its strength, the cost (1 florin per 5,000 men) from its
+/// state's treasury, routine for the Map Control at the state's table (no discretion note);
+/// disbanding takes it off the table and the journal keeps its history.
+#[test]
+fn an_army_is_raised_and_disbanded_as_actions_without_a_discretion_note() {
+    let path = scratch("raise");
+    let file = path.to_string_lossy().to_string();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios/rr3_examples.yaml")
+        .to_string_lossy()
+        .to_string();
+    let (ok, _, err) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
+    assert!(ok, "{err}");
+    let as_anna = ["--as", "Anna:map:the_east"];
+    let raise = |args: &[&str]| {
+        let mut all = vec!["game", "raise", &file];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&as_anna);
+        umpire(&all)
+    };
+    let (ok, out, err) = raise(&[
+        "austria",
+        "Ferdinand's army",
+        "--at",
+        "Upper Austria",
+        "--blocks",
+        "2",
+    ]);
+    assert!(ok, "{out}{err}");
+    let game = Game::open(&path, lib()).expect("open");
+    let entries = game.events().len();
+    let EventKind::Changed {
+        changes, reason, ..
+    } = &game.events().last().expect("an entry").kind
+    else {
+        panic!("the raising is one change entry");
+    };
+    assert_eq!(changes.len(), 2, "the new army and the treasury");
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("Austria raised 10,000 men for 2 florins")),
+        "{reason:?}"
+    );
+    let army = game
+        .state()
+        .counters
+        .values()
+        .find(|c| c.name == "Ferdinand's army")
+        .expect("the army is on the table");
+    assert_eq!(
+        army.attributes.get("strength_thousands"),
+        Some(&Value::Int(10))
+    );
+    assert_eq!(
+        attr(&game, "state-austria", "treasury"),
+        Some(Value::Int(8)),
+        "10 − 2 florins"
+    );
+    assert!(
+        !game
+            .events()
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Note { text } if text.contains("discretion"))),
+        "routine work needs no discretion note"
+    );
+    // Another table's state: that table's Map Control raises it.
+    let (ok, _, err) = raise(&["france", "Monluc's levy", "--at", "Milan"]);
+    assert!(!ok && err.contains("the_west"), "{err}");
+    // Disbanded: off the table, its history kept.
+    let (ok, out, err) = umpire(&[
+        "game",
+        "disband",
+        &file,
+        "Ferdinand's army",
+        "--as",
+        "Anna:map:the_east",
+    ]);
+    assert!(ok, "{out}{err}");
+    let game = Game::open(&path, lib()).expect("open");
+    assert_eq!(game.events().len(), entries + 1);
+    let army = game
+        .state()
+        .counters
+        .values()
+        .find(|c| c.name == "Ferdinand's army")
+        .expect("kept in the game's history");
+    assert!(army.removed.is_some(), "off the table");
+    let _ = std::fs::remove_file(&path);
+}

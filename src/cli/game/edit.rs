@@ -32,6 +32,33 @@ pub enum EditCommand {
     /// Put a new counter on the table — an army raised, a Fort built, a counter the scenario
     /// does not place — with its side, where, and its attributes.
     Add(AddArgs),
+    /// Raise an army (a megagame's): a new army of STATE where it is raised, its men as its
+    /// strength, the cost (1 florin per 5,000 men) taken from the state's treasury — one entry.
+    /// Raised in a military phase, it may not move that phase.
+    Raise {
+        #[command(flatten)]
+        game: GameFile,
+        /// The state (its name or id).
+        state: String,
+        /// The army's name (unique in the game).
+        name: String,
+        /// Where it is raised: an area name.
+        #[arg(long)]
+        at: String,
+        /// Men raised, in 5,000s.
+        #[arg(long, default_value_t = 1)]
+        blocks: u32,
+        /// The place is another played country's home area and it gave its permission.
+        #[arg(long)]
+        permission: bool,
+    },
+    /// Disband an army: it leaves the table; the journal keeps its history.
+    Disband {
+        #[command(flatten)]
+        game: GameFile,
+        /// The army (its name or id).
+        army: String,
+    },
     /// Set a counter's attribute (strength, a rating…).
     Set {
         #[command(flatten)]
@@ -177,6 +204,32 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
         }),
         EditCommand::Add(args) => act_by(cli, &args.game.file, None, |game, names| {
             add_action(game, names, args)
+        }),
+        EditCommand::Raise {
+            game: GameFile { file },
+            state,
+            name,
+            at,
+            blocks,
+            permission,
+        } => act_by(cli, file, None, |game, _| {
+            let levy = umpire::megagame::raise::Levy {
+                state: state.clone(),
+                name: name.clone(),
+                at: parse_position(game, at)?,
+                blocks: *blocks,
+                permission: *permission,
+            };
+            umpire::megagame::raise::raise_action(game, &levy).map_err(|e| anyhow!(e))
+        }),
+        EditCommand::Disband {
+            game: GameFile { file },
+            army,
+        } => act_with(cli, file, |names| {
+            Ok(Action::Remove {
+                counter: names.counter(army)?,
+                reason: "disbanded (The Campaign System › Disbanding armies)".into(),
+            })
         }),
         EditCommand::Set {
             game: GameFile { file },

@@ -56,6 +56,14 @@ pub enum Action {
         /// Why (optional).
         note: Option<String>,
     },
+    /// Put a new counter on the table together with other changes, as one entry (an army
+    /// raised and paid for from its state's treasury: `megagame::raise`).
+    AddWith {
+        /// The new counter: an [`Action::AddCounter`].
+        add: Box<Action>,
+        /// The other changes made with it (existing counters only).
+        changes: Vec<CounterChange>,
+    },
     /// Take a counter off the table.
     Remove {
         /// Counter id.

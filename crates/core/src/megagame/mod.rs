@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod ledger;
+pub mod raise;
 /// People and roles: in `game` (its visibility needs a team's counters), used here.
 pub use crate::game::people;
 pub mod remit;

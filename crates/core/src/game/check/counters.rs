@@ -168,6 +168,21 @@ pub(super) fn check_add_counter(view: &View, action: &crate::game::Action) -> Ch
     ))
 }
 
+/// A new counter with other changes, in one entry: the counter as [`check_add_counter`] checks
+/// it, the other changes as a change of several counters does.
+pub(super) fn check_add_with(
+    view: &View,
+    add: &crate::game::Action,
+    changes: &[CounterChange],
+) -> Checked {
+    let mut kinds = check_add_counter(view, add)?;
+    super::resolve::check_changes(view, changes)?;
+    if let Some(crate::game::EventKind::Changed { changes: all, .. }) = kinds.first_mut() {
+        all.extend(changes.iter().cloned());
+    }
+    Ok(kinds)
+}
+
 /// The Force named for a new counter: a Force of the game by its id or its words ("Chaumont's
 /// Force"), else a new one whose id is made from the name.
 fn force_id(view: &View, named: &str) -> String {

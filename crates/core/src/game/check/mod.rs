@@ -119,6 +119,7 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
         ),
         Action::ApplyEffects { of, changes } => check_apply_effects(view, actor, *of, changes),
         Action::Change { changes, reason } => check_change(view, changes, reason),
+        Action::AddWith { add, changes } => check_add_with(view, add, changes),
         Action::Override {
             of,
             outcome,
