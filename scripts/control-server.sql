@@ -95,6 +95,9 @@ ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS clock JSONB;
 -- The Control roles' remits, the ruleset's `remits:` as the desks read them (rules::Remits; NULL
 -- when the ruleset declares none: then only Game Control changes the game), for umpire_remit.
 ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS remits JSONB;
+-- Control's records the ruleset declares (rules::Records: charts, registers, votes, banks), for
+-- who may write each (umpire_record_roles).
+ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS records JSONB;
 
 -- The remit's facts: the scenario's states and counters as the game began (written when the
 -- game is created), and every later change to the attributes the remit reads.
@@ -328,6 +331,23 @@ BEGIN
     umpire_table_of(g, c), coalesce(umpire_non_played(g, c), false), proc);
   remit := answer.remit; rule := answer.rule; why := answer.why;
 END $$;
+
+-- The Control roles (besides Game Control) that keep the record a `record` entry writes
+-- (rules::Records::roles, line for line): a chart's, register's or vote's `roles`, the banks'.
+CREATE OR REPLACE FUNCTION umpire_record_roles(rec JSONB, fact JSONB) RETURNS JSONB
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(CASE fact ->> 'kind'
+    WHEN 'chart' THEN (SELECT x -> 'roles' FROM jsonb_array_elements(coalesce(rec -> 'charts', '[]'::jsonb)) x
+                        WHERE x ->> 'id' = fact ->> 'chart' OR x ->> 'name' = fact ->> 'chart' LIMIT 1)
+    WHEN 'register' THEN (SELECT x -> 'roles' FROM jsonb_array_elements(coalesce(rec -> 'registers', '[]'::jsonb)) x
+                        WHERE x ->> 'id' = fact ->> 'register' OR x ->> 'name' = fact ->> 'register' LIMIT 1)
+    WHEN 'ruling' THEN (SELECT x -> 'roles' FROM jsonb_array_elements(coalesce(rec -> 'registers', '[]'::jsonb)) x
+                        WHERE x ->> 'id' = fact ->> 'register' OR x ->> 'name' = fact ->> 'register' LIMIT 1)
+    WHEN 'vote' THEN (SELECT x -> 'roles' FROM jsonb_array_elements(coalesce(rec -> 'votes', '[]'::jsonb)) x
+                        WHERE x ->> 'id' = fact ->> 'vote' OR x ->> 'name' = fact ->> 'vote' LIMIT 1)
+    WHEN 'bank_access' THEN rec -> 'banks' -> 'roles'
+  END, '[]'::jsonb)
+$$;
 
 -- ── The phase clock ────────────────────────────────────────────────────────────────────────
 
@@ -669,10 +689,11 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description does not match the game''s description';
   END IF;
   genesis := encode(sha256(convert_to('umpire-journal/v1' || E'\n' || public_text, 'UTF8')), 'hex');
-  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock, remits)
+  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock, remits, records)
   VALUES (g, meta, public_text, genesis, known, session_user,
           CASE WHEN known AND jsonb_typeof(facts -> 'clock') = 'object' THEN facts -> 'clock' END,
-          CASE WHEN known AND jsonb_typeof(facts -> 'remits') = 'object' THEN facts -> 'remits' END)
+          CASE WHEN known AND jsonb_typeof(facts -> 'remits') = 'object' THEN facts -> 'remits' END,
+          CASE WHEN known AND jsonb_typeof(facts -> 'records') = 'object' THEN facts -> 'records' END)
   ON CONFLICT (name) DO NOTHING;
   IF NOT FOUND THEN
     RAISE EXCEPTION USING ERRCODE = 'UM410',
@@ -795,6 +816,14 @@ BEGIN
                                     THEN gm.remits -> 'clock' ? me.role ELSE me.role = 'game' END) THEN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('%s may not work the phase clock: only Game Control starts, holds, resumes, advances or sets it (The Control Team › Game Control)', my_by);
+    END IF;
+    -- Control's records are kept by the roles the ruleset names (and Game Control).
+    IF kind = 'record' AND me.role <> 'game'
+       AND NOT umpire_record_roles(gm.records, body -> 'fact') ? me.role THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM403',
+        MESSAGE = format('%s may not touch the %s record: it is kept by %s (The Control Team) — ask the umpire whose remit it is, or Game Control',
+          my_by, CASE WHEN body -> 'fact' ->> 'kind' IN ('ruling') THEN 'register' WHEN body -> 'fact' ->> 'kind' = 'bank_access' THEN 'bank' ELSE body -> 'fact' ->> 'kind' END,
+          coalesce((SELECT string_agg(umpire_role_label(r), ', ') FROM jsonb_array_elements_text(umpire_record_roles(gm.records, body -> 'fact')) r) || ' (and Game Control)', 'Game Control'));
     END IF;
     by_clock := kind = 'stepped' AND (body ->> 'by') = 'clock (' || my_by || ')';
     IF by_clock THEN

@@ -61,6 +61,10 @@ pub enum MegagameCommand {
         #[command(flatten)]
         paper: PaperArgs,
     },
+    /// Control's records: a chart's order (Prestige, the Heavenly Status Chart), a treaty or
+    /// grievance and Control's ruling, a vote of the Diet, a bank's access; `record show`.
+    #[command(subcommand)]
+    Record(super::records::RecordCommand),
     /// The Control log for the debrief, as PDF: every event with its time, who made it, the
     /// procedure, dice with provenance, result, overrides with reasons.
     Log {
@@ -158,6 +162,7 @@ fn print_clock(s: &ClockStatus) {
 /// Runs `megagame`.
 pub fn run(cli: &Cli, command: &MegagameCommand) -> Result<()> {
     match command {
+        MegagameCommand::Record(c) => super::records::run(cli, c),
         MegagameCommand::Clock {
             game: GameFile { file },
             action,

@@ -6,6 +6,7 @@ mod megagame;
 mod odds;
 mod output;
 mod password;
+mod records;
 mod report;
 mod resolve;
 mod roll;

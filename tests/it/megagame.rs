@@ -1444,3 +1444,223 @@ fn an_army_is_raised_and_disbanded_as_actions_without_a_discretion_note() {
     assert!(army.removed.is_some(), "off the table");
     let _ = std::fs::remove_file(&path);
 }
+
+/// Control's records from the handbook's words (rr3): Prestige and the Heavenly Status Chart
+/// "updated each turn" (Prestige; Religion › The Heavenly Status Chart), treaties registered
+/// with Political Control and grievances it rules on (Politics, Diplomacy and Domestic Support
+/// › Treaties, › Domestic support), the Imperial Penny "agreed by a majority of those present"
+/// and an election whose threshold the text does not give (› The Diet …, › Election of an
+/// emperor …), an Italian bank's access for "ONE other player/player team (non-Italian) per
+/// Turn" (The Financial System › Italian banks), and "a maximum of one card of each type …
+/// per turn" (The Financial System).
+#[test]
+fn control_keeps_the_handbooks_charts_registers_votes_and_limits() {
+    let path = scratch("records");
+    let file = path.to_string_lossy().to_string();
+    let (ok, _, err) = umpire(&[
+        "game",
+        "new",
+        "rr3_handbook_1524",
+        "-o",
+        &file,
+        "--seed",
+        "11",
+    ]);
+    assert!(ok, "{err}");
+    let run = |who: &str, args: &[&str]| {
+        let mut all: Vec<&str> = vec!["megagame", "record"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--as", who]);
+        umpire(&all)
+    };
+    let ben = "Ben:political";
+    // Prestige is Political Control's; the Heavenly Status Chart Religious Control's.
+    let (ok, _, err) = run(
+        "Anna:map:the_west",
+        &[
+            "chart", &file, "Prestige", "france", "england", "--reason", "Pavia",
+        ],
+    );
+    assert!(!ok && err.contains("Political Control"), "{err}");
+    let (ok, out, err) = run(
+        ben,
+        &[
+            "chart",
+            &file,
+            "Prestige",
+            "habsburgs",
+            "france",
+            "england",
+            "--reason",
+            "the Emperor's victory at Pavia",
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    let (ok, _, err) = run(
+        "Rita:religious",
+        &[
+            "chart",
+            &file,
+            "heavenly_status",
+            "papacy",
+            "lutherans",
+            "--reason",
+            "a pilgrimage",
+        ],
+    );
+    assert!(ok, "{err}");
+    // A treaty needs two parties; a grievance gets Political Control's ruling.
+    let (ok, _, err) = run(
+        ben,
+        &[
+            "register", &file, "treaty", "--party", "france", "--terms", "peace",
+        ],
+    );
+    assert!(!ok && err.contains("at least 2 parties"), "{err}");
+    let (ok, _, err) = run(
+        ben,
+        &[
+            "register",
+            &file,
+            "treaty",
+            "--party",
+            "france",
+            "--party",
+            "venice",
+            "--terms",
+            "mutual defence",
+            "--until",
+            "3",
+        ],
+    );
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(
+        ben,
+        &[
+            "register",
+            &file,
+            "grievance",
+            "--party",
+            "france",
+            "--party",
+            "habsburgs",
+            "--terms",
+            "Milan is France's by inheritance",
+        ],
+    );
+    assert!(ok, "{err}");
+    let game = Game::open(&path, lib()).expect("open");
+    let grievance = game.state().records.registers[1].entry.to_string();
+    let (ok, _, err) = run(ben, &["rule", &file, &grievance, "valid: a family claim"]);
+    assert!(ok, "{err}");
+    // The Imperial Penny: a majority of those present; 2 of 4 is not a majority.
+    let (ok, _, err) = run(
+        ben,
+        &[
+            "vote",
+            &file,
+            "imperial_penny",
+            "--question",
+            "A tax for the war in Italy",
+            "--cast",
+            "Saxony=for",
+            "--cast",
+            "Brandenburg=for",
+            "--cast",
+            "Palatinate=against",
+            "--cast",
+            "Mainz=against",
+        ],
+    );
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(
+        ben,
+        &[
+            "vote",
+            &file,
+            "imperial_election",
+            "--question",
+            "Emperor",
+            "--cast",
+            "Saxony=Ferdinand",
+            "--cast",
+            "Mainz=Ferdinand",
+            "--outcome",
+            "Ferdinand elected",
+        ],
+    );
+    assert!(ok, "{err}");
+    // One non-Italian team a turn at each bank.
+    let (ok, _, err) = run(ben, &["bank", &file, "Florence", "Milan"]);
+    assert!(!ok && err.contains("non-Italian"), "{err}");
+    let (ok, _, err) = run(ben, &["bank", &file, "Venice", "france"]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(ben, &["bank", &file, "Venice", "england"]);
+    assert!(!ok && err.contains("one other team per turn"), "{err}");
+
+    let game = Game::open(&path, lib()).expect("open");
+    let r = &game.state().records;
+    assert_eq!(
+        r.charts["prestige"].ranking,
+        vec!["habsburgs", "france", "england"]
+    );
+    assert_eq!(r.charts["heavenly_status"].ranking[0], "papacy");
+    assert_eq!(r.registers.len(), 2);
+    assert_eq!(
+        r.registers[1].ruling.as_deref(),
+        Some("valid: a family claim")
+    );
+    assert_eq!(
+        r.votes[0].outcome.as_deref(),
+        Some("not carried, 2 of 4 present for")
+    );
+    assert_eq!(r.votes[1].outcome.as_deref(), Some("Ferdinand elected"));
+    let (ok, out, err) = umpire(&["megagame", "record", "show", &file]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Prestige (turn 1")
+            && out.contains("1. The Habsburgs")
+            && out.contains("the text gives no threshold")
+            && out.contains("Venice's bank grants France access this turn"),
+        "{out}"
+    );
+    // The treaty is for its parties: England does not see it, Venice does.
+    let sees = |team: &str| {
+        let view = umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), team)
+            .expect("a team");
+        let timeline = game.timeline().expect("timeline");
+        let sights = view.sights(&timeline).expect("sights");
+        sights
+            .iter()
+            .zip(game.events())
+            .filter(|(s, e)| {
+                s.sight.seen()
+                    && matches!(&e.kind, EventKind::Record { fact: umpire::game::records::RecordFact::Register { register, .. } } if register == "treaty")
+            })
+            .count()
+    };
+    assert_eq!((sees("venice"), sees("england")), (1, 0));
+
+    // A revenue card of each type a turn: a second Subsidy for England is refused.
+    let subsidy = |dice: &[&str]| {
+        let mut all = vec![
+            "game",
+            "resolve",
+            &file,
+            "subsidy",
+            "--counter",
+            "state=state-england",
+            "--roll",
+        ];
+        all.extend_from_slice(dice);
+        umpire(&all)
+    };
+    let (ok, out, err) = subsidy(&["3", "6"]);
+    assert!(ok, "{out}{err}");
+    let (ok, _, err) = subsidy(&["4", "6"]);
+    assert!(
+        !ok && err.contains("this turn already") && err.contains("The Financial System"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&path);
+}

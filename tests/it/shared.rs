@@ -1717,6 +1717,30 @@ fn the_clock_steps_the_game_on_the_server_once_and_only_game_control_works_it() 
     );
     assert!(!ok && out.contains("may not work the phase clock"), "{out}");
 
+    // Control's records are kept by the roles the ruleset names: Prestige is Political
+    // Control's, so the server refuses it from a Map Control's login too.
+    let (text, hash) = forged(
+        &head.hash,
+        head.entries + 1,
+        "Anna (Map Control, the_east)",
+        EventKind::Record {
+            fact: umpire::game::records::RecordFact::Chart {
+                chart: "prestige".into(),
+                ranking: vec!["france".into()],
+                reason: "a forged order".into(),
+            },
+        },
+    );
+    let (ok, out) = pg.psql(
+        Some("anna"),
+        APPEND,
+        &[("g", name), ("seq", &seq), ("body", &text), ("hash", &hash)],
+    );
+    assert!(
+        !ok && out.contains("may not touch the chart record: it is kept by Political Control"),
+        "{out}"
+    );
+
     // Game Control starts it: the Sequence of Play goes to Phase 1 at once, a step the server
     // accepts as the clock's.
     act_clock(&mut control, &greta, start).expect("Game Control starts the clock");

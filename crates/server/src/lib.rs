@@ -402,6 +402,7 @@ pub fn facts(meta: &GameMeta) -> Option<serde_json::Value> {
         "states": states,
         "clock": clock,
         "remits": remits,
+        "records": scenario.records.as_ref(),
     }))
 }
 

@@ -205,32 +205,7 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
         EditCommand::Add(args) => act_by(cli, &args.game.file, None, |game, names| {
             add_action(game, names, args)
         }),
-        EditCommand::Raise {
-            game: GameFile { file },
-            state,
-            name,
-            at,
-            blocks,
-            permission,
-        } => act_by(cli, file, None, |game, _| {
-            let levy = umpire::megagame::raise::Levy {
-                state: state.clone(),
-                name: name.clone(),
-                at: parse_position(game, at)?,
-                blocks: *blocks,
-                permission: *permission,
-            };
-            umpire::megagame::raise::raise_action(game, &levy).map_err(|e| anyhow!(e))
-        }),
-        EditCommand::Disband {
-            game: GameFile { file },
-            army,
-        } => act_with(cli, file, |names| {
-            Ok(Action::Remove {
-                counter: names.counter(army)?,
-                reason: "disbanded (The Campaign System › Disbanding armies)".into(),
-            })
-        }),
+        EditCommand::Raise { .. } | EditCommand::Disband { .. } => army(cli, command),
         EditCommand::Set {
             game: GameFile { file },
             counter,
@@ -321,6 +296,39 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
                 text: text.clone(),
             })
         }),
+    }
+}
+
+/// `game raise` and `game disband`.
+fn army(cli: &Cli, command: &EditCommand) -> Result<()> {
+    match command {
+        EditCommand::Raise {
+            game: GameFile { file },
+            state,
+            name,
+            at,
+            blocks,
+            permission,
+        } => act_by(cli, file, None, |game, _| {
+            let levy = umpire::megagame::raise::Levy {
+                state: state.clone(),
+                name: name.clone(),
+                at: parse_position(game, at)?,
+                blocks: *blocks,
+                permission: *permission,
+            };
+            umpire::megagame::raise::raise_action(game, &levy).map_err(|e| anyhow!(e))
+        }),
+        EditCommand::Disband {
+            game: GameFile { file },
+            army,
+        } => act_with(cli, file, |names| {
+            Ok(Action::Remove {
+                counter: names.counter(army)?,
+                reason: "disbanded (The Campaign System › Disbanding armies)".into(),
+            })
+        }),
+        _ => Ok(()),
     }
 }
 

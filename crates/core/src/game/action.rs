@@ -215,6 +215,9 @@ pub enum Action {
     /// Record a fact the victory conditions read: who holds a place (14.1–14.3), a battle won,
     /// Victory Points. A fact that ends the game (sudden death) records the end with it.
     Victory(super::event::VictoryFact),
+    /// A record Control keeps: a chart's order, a register's entry or Control's ruling on
+    /// it, a vote's tally, a bank's access for the turn.
+    Record(super::records::RecordFact),
     /// End the game now with the result the conditions give (the End of Game marker passed, a
     /// side declares a victory it may declare), with the umpire's reason.
     EndGame {

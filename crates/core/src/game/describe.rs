@@ -363,6 +363,7 @@ impl Words<'_> {
                 VictoryFact::Points { .. } => "Victory Points".into(),
                 VictoryFact::Ended { .. } => "The end of the game".into(),
             },
+            EventKind::Record { fact } => crate::game::records::title(self.ruleset, fact),
             EventKind::Deck { deck, owner, .. } => {
                 let name = crate::game::deck::find(self.ruleset, deck)
                     .map_or_else(|| choice_words(deck), |d| d.name.clone());
@@ -479,6 +480,12 @@ impl Words<'_> {
                 ..
             } => self.deck_words(deck, change, after, reason.as_deref()),
             EventKind::Victory { fact } => self.victory_words(fact),
+            EventKind::Record { fact } => vec![crate::game::records::words(
+                self.ruleset,
+                self.scenario,
+                fact,
+                &|t| self.side(t),
+            )],
         }
     }
 

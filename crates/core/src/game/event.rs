@@ -246,6 +246,12 @@ pub enum EventKind {
         /// What.
         fact: VictoryFact,
     },
+    /// A record Control keeps (a chart's order, a register's entry or ruling, a vote, a
+    /// bank's access): `game::records`.
+    Record {
+        /// What.
+        fact: super::records::RecordFact,
+    },
 }
 
 /// A fact of victory (`game::victory` reads them; the state folds them).
@@ -431,6 +437,7 @@ impl EventKind {
             EventKind::Deck { .. } => "deck",
             EventKind::SeedRevealed { .. } => "seed_revealed",
             EventKind::Victory { .. } => "victory",
+            EventKind::Record { .. } => "record",
         }
     }
 

@@ -18,6 +18,7 @@ pub mod journal;
 pub mod names;
 pub mod output;
 pub mod people;
+pub mod records;
 pub mod refusal;
 pub mod scenario;
 pub mod sequence;

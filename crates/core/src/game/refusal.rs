@@ -422,6 +422,10 @@ pub enum Refusal {
     /// A deck or cup action that cannot be done, in a sentence naming what is there.
     #[error("{0}")]
     Deck(String),
+    /// A record Control keeps (a chart, a register, a vote, a bank's access) that cannot be
+    /// made, in a sentence with the rule.
+    #[error("{0}")]
+    Record(String),
     /// The seed was revealed already.
     #[error("the seed was already revealed (entry {entry})")]
     AlreadyRevealed {

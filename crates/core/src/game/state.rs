@@ -105,6 +105,8 @@ pub struct GameState {
     pub brought: BTreeMap<String, Cursor>,
     /// The entry that ended the game, with its result.
     pub ended: Option<(u64, super::event::VictoryResult)>,
+    /// Control's records: charts, registers, votes, banks' grants (`game::records`).
+    pub records: super::records::Records,
 }
 
 /// Who holds a place.
@@ -337,6 +339,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         victory_points: Vec::new(),
         brought: BTreeMap::new(),
         ended: None,
+        records: Default::default(),
     }
 }
 
@@ -499,6 +502,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         }
         EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
         EventKind::Victory { fact } => apply_victory(state, e.seq, fact),
+        EventKind::Record { fact } => state.records.apply(e.seq, e.cursor.turn, fact),
     }
     Ok(())
 }

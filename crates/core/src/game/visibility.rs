@@ -172,6 +172,39 @@ impl<'a> SideView<'a> {
         &self.side_name
     }
 
+    /// How the side sees one of Control's records ([`crate::game::records`]).
+    fn record_sight(&self, fact: &crate::game::records::RecordFact, before: &Sighted) -> Sight {
+        use crate::game::records::RecordFact;
+        let mine = |teams: &[String]| teams.contains(&self.side);
+        let open = |seen: bool| if seen { Sight::Open } else { Sight::Hidden };
+        match fact {
+            RecordFact::Chart { chart, ranking, .. } => {
+                open(self.ruleset.records.chart(chart).is_some_and(|c| c.public) || mine(ranking))
+            }
+            RecordFact::Register { parties, .. } => open(mine(parties)),
+            RecordFact::Ruling { entry, .. } => open(
+                before
+                    .state
+                    .records
+                    .registers
+                    .iter()
+                    .any(|r| r.entry == *entry && mine(&r.parties)),
+            ),
+            RecordFact::Vote { .. } => Sight::Open,
+            RecordFact::BankAccess { bank, team } => {
+                let bank_teams: Vec<String> = self
+                    .scenario
+                    .megagame
+                    .iter()
+                    .flat_map(|m| &m.states)
+                    .filter(|s| s.id == *bank)
+                    .flat_map(|s| s.teams.clone())
+                    .collect();
+                open(*team == self.side || mine(&bank_teams))
+            }
+        }
+    }
+
     /// The ruleset's declaration.
     pub fn rules(&self) -> &'a Visibility {
         &self.ruleset.visibility
@@ -241,6 +274,10 @@ impl<'a> SideView<'a> {
             | EventKind::SeedRevealed { .. } => Sight::Open,
             // Conquered markers, battles, the VP track and the result are on the table for all.
             EventKind::Victory { .. } => Sight::Open,
+            // Control's records: a public chart and the Diet's votes for all; a chart that is
+            // not public for the teams on it; a register's entry (and its ruling) for its
+            // parties; a bank's grant for the bank's team and the team granted.
+            EventKind::Record { fact } => self.record_sight(fact, before),
             // The umpire's notes are the umpire's; an announcement tells the sides.
             EventKind::Note { .. } => Sight::Hidden,
             // A deck whose draws are secret (a hand of cards): the drawing side sees its own

@@ -275,6 +275,31 @@ pub fn judge(
             rule: "The Control Team › Game Control".into(),
         });
     }
+    for k in kinds {
+        if let EventKind::Record { fact } = k {
+            let roles = scenario.records.roles(fact.kind(), fact.name());
+            if who.role != ControlRole::Game && !roles.iter().any(|r| r == who.role.id()) {
+                let whose: Vec<&str> = roles
+                    .iter()
+                    .filter_map(|r| ControlRole::ALL.into_iter().find(|c| c.id() == r))
+                    .map(|c| c.label())
+                    .collect();
+                return Err(Refusal::OutsideRemit {
+                    who: who.by(),
+                    what: format!("the {} record", fact.kind()),
+                    why: format!(
+                        "it is kept by {}",
+                        if whose.is_empty() {
+                            "Game Control".to_string()
+                        } else {
+                            format!("{} (and Game Control)", whose.join(", "))
+                        }
+                    ),
+                    rule: "The Control Team".into(),
+                });
+            }
+        }
+    }
     let mut discretion = Vec::new();
     for (counter, attribute, check) in remit_checks(who, scenario, state, kinds) {
         let what = match &attribute {

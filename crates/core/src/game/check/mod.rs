@@ -8,6 +8,7 @@ mod counters;
 mod deck;
 mod journal;
 mod ledger;
+mod records;
 mod resolve;
 mod sequence;
 mod victory;
@@ -169,6 +170,7 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
             reason,
         } => check_deck(view, deck, owner.as_deref(), op, reason.as_deref()),
         Action::Victory(fact) => check_victory_fact(view, fact),
+        Action::Record(fact) => records::check_record(view, fact),
         Action::EndGame { declare, reason } => check_end_game(view, declare.as_deref(), reason),
     }
 }

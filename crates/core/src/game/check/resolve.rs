@@ -25,6 +25,44 @@ pub(super) fn app_dice(view: &View) -> Result<AppDice, Refusal> {
     })
 }
 
+/// A procedure resolved at most once a turn for the counter in its role (a revenue card of
+/// each type a turn): refused, naming the earlier entry and the rule, when one counts already.
+fn once_per_turn(
+    view: &View,
+    p: &crate::rules::Procedure,
+    counters: &BTreeMap<String, Vec<CounterId>>,
+) -> Result<(), Refusal> {
+    let Some((role, text, rule)) = &p.once_per_turn else {
+        return Ok(());
+    };
+    let Some(mine) = counters.get(role).filter(|c| !c.is_empty()) else {
+        return Ok(());
+    };
+    let turn = view.state.cursor.turn;
+    for (cursor, procedure, seq) in &view.state.resolved {
+        if cursor.turn != turn || *procedure != p.id {
+            continue;
+        }
+        let Some(EventKind::Resolved { counters: then, .. }) = view
+            .events
+            .get((*seq as usize).wrapping_sub(1))
+            .map(|e| &e.kind)
+        else {
+            continue;
+        };
+        if let Some(c) = then.get(role).and_then(|ids| {
+            ids.iter()
+                .find(|id| mine.iter().any(|m| m.as_str() == id.as_str()))
+        }) {
+            return Err(Refusal::Record(format!(
+                "{} was resolved for {c} this turn already (entry {seq}): {text} ({rule})",
+                p.name
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn check_resolve(
     view: &View,
     actor: &Actor,
@@ -49,6 +87,7 @@ pub(super) fn check_resolve(
     for id in counters.values().flatten() {
         counter(view, id.as_str())?;
     }
+    once_per_turn(view, p, counters)?;
     // Inputs typed by the umpire win over those taken from the counters.
     let mut pairs: Vec<(String, String)> =
         crate::game::effects::prefill(p, view.state, view.events, Some(view.ruleset), counters)

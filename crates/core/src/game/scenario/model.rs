@@ -67,6 +67,9 @@ pub struct Scenario {
     /// scenario so that the people of a game ([`crate::game::people::People`]) answer by them.
     #[serde(skip)]
     pub remits: Option<std::sync::Arc<crate::rules::Remits>>,
+    /// Control's records the ruleset declares (`records:`), for the gate: who keeps each.
+    #[serde(skip)]
+    pub records: std::sync::Arc<crate::rules::Records>,
     /// The places of the map the text names (the ruleset's gazetteer, `geometry.places`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub places: Vec<crate::rules::Place>,

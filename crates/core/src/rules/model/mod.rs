@@ -4,6 +4,7 @@
 mod effects;
 mod losses;
 mod procedures;
+mod records;
 mod remits;
 mod setup;
 mod tables;
@@ -12,6 +13,7 @@ mod visibility;
 pub use effects::*;
 pub use losses::*;
 pub use procedures::*;
+pub use records::*;
 pub use remits::*;
 pub use setup::*;
 pub use tables::*;
@@ -50,6 +52,8 @@ pub struct Ruleset {
     /// A megagame's remits (`remits:`): what each Control role may touch, and who works the
     /// clock.
     pub remits: Option<Remits>,
+    /// Control's records (`records:`): charts, registers, votes, banks.
+    pub records: Records,
     /// The unit attribute that names a counter's type (its symbol on the desk's counter face).
     pub type_attribute: Option<String>,
     /// Unit attributes.

@@ -539,6 +539,8 @@ pub struct OutcomeSpec {
 pub struct Procedure {
     /// Id.
     pub id: String,
+    /// At most one resolution a turn for the counter in a role: (role, the text's words, rule).
+    pub once_per_turn: Option<(String, String, String)>,
     /// Name.
     pub name: String,
     /// Rule reference.

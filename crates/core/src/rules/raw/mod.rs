@@ -17,6 +17,7 @@ mod effects;
 mod lookup;
 mod losses;
 mod procedures;
+mod records;
 mod remits;
 mod setup;
 mod tables;
@@ -27,6 +28,7 @@ pub use effects::*;
 pub use lookup::*;
 pub use losses::*;
 pub use procedures::*;
+pub use records::*;
 pub use remits::*;
 pub use setup::*;
 pub use tables::*;
@@ -106,6 +108,10 @@ pub struct RawRuleset {
     /// phase clock (`remits:`).
     #[serde(default)]
     pub remits: Option<RawRemits>,
+    /// A megagame's records kept by Control: ranked charts, registers, votes, banks
+    /// (`records:`).
+    #[serde(default)]
+    pub records: Option<RawRecords>,
     /// The unit attribute (one of `units`) that names a counter's type, drawn as its symbol on
     /// the desk's counter face (`unit_type`).
     #[serde(default)]

@@ -224,6 +224,20 @@ pub struct RawOutcome {
     pub source: Option<String>,
 }
 
+/// A limit of one resolution a turn for one counter (`once_per_turn:`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "OncePerTurn")]
+pub struct RawOncePerTurn {
+    /// The role whose counter it counts for (`state`).
+    #[schemars(with = "Identifier")]
+    pub role: String,
+    /// The limit in the text's words.
+    pub text: String,
+    /// Rule reference.
+    pub rule: String,
+}
+
 /// A procedure: inputs → derived values → modifiers → dice → lookup → outcome.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -233,6 +247,10 @@ pub struct RawProcedure {
     /// discipline_test`), steps and follow-ups name it.
     #[schemars(with = "Identifier")]
     pub id: String,
+    /// At most one resolution a turn for the counter in this role (rr3: "A maximum of one
+    /// card of each type can be played per turn", The Financial System).
+    #[serde(default)]
+    pub once_per_turn: Option<RawOncePerTurn>,
     /// Its name as printed ("The Discipline Test").
     pub name: String,
     /// The rule reference, as the printed rules number it.

@@ -9,6 +9,7 @@ mod effects;
 mod lookup;
 mod losses;
 mod procedures;
+mod records;
 mod remits;
 mod setup;
 mod tables;
@@ -19,6 +20,7 @@ use effects::*;
 use lookup::*;
 use losses::*;
 use procedures::*;
+use records::*;
 use remits::*;
 use setup::*;
 use tables::*;
@@ -436,6 +438,11 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         .remits
         .as_ref()
         .map(|r| validate_remits(&mut rctx, r, &procedure_ids));
+    let records = raw
+        .records
+        .as_ref()
+        .map(|r| validate_records(&mut rctx, r))
+        .unwrap_or_default();
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -454,6 +461,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         strength_attribute: raw.strength_attribute,
         losses,
         remits,
+        records,
         type_attribute: raw.type_attribute,
         units,
         leaders,

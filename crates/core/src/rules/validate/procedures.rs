@@ -603,6 +603,10 @@ pub(super) fn validate_procedure(
     }
     Some(Procedure {
         id: raw.id.clone(),
+        once_per_turn: raw
+            .once_per_turn
+            .as_ref()
+            .map(|o| (o.role.clone(), o.text.clone(), o.rule.clone())),
         name: raw.name.clone(),
         rule: raw.rule.clone(),
         source_lines: raw.source.clone(),

@@ -292,6 +292,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         notes: raw.notes,
         megagame,
         remits: refs.ruleset.remits.clone().map(std::sync::Arc::new),
+        records: std::sync::Arc::new(refs.ruleset.records.clone()),
         organiser_setup: raw.organiser_setup.map(|o| super::model::OrganiserSetup {
             text: o.text,
             rule: o.rule,
