@@ -448,3 +448,43 @@ fn the_desk_goes_below_a_floor_only_with_the_umpires_reason() {
     let g = harness.state().game.as_ref().expect("game");
     assert!(g.live.below_floor().is_none());
 }
+
+/// Control's records at the desk: the Ledgers panel opens on the charts as they stand and the
+/// registers, in the teams' names (rr3 Prestige, Politics … › Treaties).
+#[test]
+fn the_ledgers_panel_shows_the_charts_and_the_register() {
+    use umpire::game::Action;
+    use umpire::game::records::RecordFact;
+    let path = temp_game("records");
+    let mut game = GameDesk::create(&path, &fixture(), &Library::shipped(), Some(7)).expect("game");
+    assert!(game.act(Action::Record(RecordFact::Chart {
+        chart: "prestige".into(),
+        ranking: vec!["england".into(), "france".into()],
+        reason: "a good marriage".into(),
+    })));
+    assert!(game.act(Action::Record(RecordFact::Register {
+        register: "treaty".into(),
+        parties: vec!["england".into(), "france".into()],
+        terms: "the Field of the Cloth of Gold".into(),
+        until: None,
+    })));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        });
+    frames(&mut harness);
+    click(&mut harness, LEDGERS_LABEL);
+    for expected in [
+        "Prestige (turn 1)",
+        "1. England   2. France",
+        "moved by: a good marriage",
+        "Treaty: England and France: the Field of the Cloth of Gold",
+        "The Heavenly Status Chart: not yet set",
+    ] {
+        assert!(
+            !labels_containing(&harness, expected).is_empty(),
+            "{expected} is not shown"
+        );
+    }
+}

@@ -25,6 +25,7 @@ mod players;
 mod print;
 mod procedure_desk;
 mod procedure_view;
+mod records_panel;
 mod resolve;
 mod save_scenario;
 mod sequence;

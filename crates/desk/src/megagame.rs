@@ -233,6 +233,7 @@ impl MegagameView {
     /// The ledgers panel: each state (narrowed by the filter) with its treasury, debt, unrest,
     /// cards, armies, fleets and characters; clicking a counter selects it on the desk.
     pub fn ledgers_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+        crate::records_panel::records_ui(ui, live.game(), live.seen_by());
         let filter = self.filter.clone();
         let mut ledgers = filtered_ledgers(live.game(), &filter);
         // In a side's view, only its own team's ledgers (game::visibility).

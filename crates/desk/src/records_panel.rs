@@ -1,0 +1,76 @@
+//! Control's records at the desk (a megagame's `records:`): the charts as they stand
+//! (Prestige, the Heavenly Status Chart), the registers (treaties, grievances with Control's
+//! ruling), the votes of the Diet and this turn's bank grants — at the top of the Ledgers
+//! panel. In a side's view only what that side may see: the public charts, its own treaties
+//! and grievances, the votes, its own bank grants.
+
+use eframe::egui::{self, RichText, Ui};
+use umpire_core::game::Game;
+use umpire_core::game::records::{RecordFact, title, words};
+
+/// The records section; nothing when the ruleset keeps none.
+pub fn records_ui(ui: &mut Ui, game: &Game, side: Option<&str>) {
+    let declared = &game.ruleset().records;
+    if declared.charts.is_empty() && declared.registers.is_empty() && declared.votes.is_empty() {
+        return;
+    }
+    let team = |t: &str| {
+        game.scenario()
+            .sides
+            .iter()
+            .find(|s| s.id == t)
+            .map_or(t.to_string(), |s| s.name.clone())
+    };
+    egui::CollapsingHeader::new(RichText::new("Charts, registers and votes").strong())
+        .default_open(true)
+        .show(ui, |ui| {
+            let records = &game.state().records;
+            for c in &declared.charts {
+                let Some(s) = records.charts.get(&c.id) else {
+                    ui.label(format!("{}: not yet set ({})", c.name, c.rule));
+                    continue;
+                };
+                if side.is_some_and(|me| !c.public && !s.ranking.iter().any(|t| t == me)) {
+                    continue;
+                }
+                let order: Vec<String> = s
+                    .ranking
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| format!("{}. {}", i + 1, team(t)))
+                    .collect();
+                ui.label(RichText::new(format!("{} (turn {})", c.name, s.turn)).strong())
+                    .on_hover_text(c.rewards.clone().unwrap_or_else(|| c.rule.clone()));
+                ui.label(order.join("   "));
+                ui.label(RichText::new(format!("moved by: {}", s.reason)).weak());
+            }
+            let turn = game.state().cursor.turn;
+            for e in game.events() {
+                let umpire_core::game::EventKind::Record { fact } = &e.kind else {
+                    continue;
+                };
+                let mine = |teams: &[String]| side.is_none_or(|me| teams.iter().any(|t| t == me));
+                let shown = match fact {
+                    RecordFact::Chart { .. } => false,
+                    RecordFact::Register { parties, .. } => mine(parties),
+                    RecordFact::Ruling { entry, .. } => records
+                        .registers
+                        .iter()
+                        .any(|r| r.entry == *entry && mine(&r.parties)),
+                    RecordFact::Vote { .. } => true,
+                    RecordFact::BankAccess { team: to, .. } => {
+                        e.cursor.turn == turn && mine(std::slice::from_ref(to))
+                    }
+                };
+                if shown {
+                    ui.label(format!(
+                        "{} · {}: {}",
+                        e.cursor.turn,
+                        title(game.ruleset(), fact),
+                        words(game.ruleset(), game.scenario(), fact, &team)
+                    ));
+                }
+            }
+        });
+    ui.separator();
+}
