@@ -26,6 +26,7 @@ mod megagame_paper;
 mod names;
 mod organiser;
 mod package;
+mod rehearsal;
 mod report;
 mod results;
 mod safety;

@@ -271,9 +271,10 @@ fn resolved(game: &Game, entry: u64) -> Result<(String, BTreeMap<String, Vec<Str
     }
 }
 
-/// The counter named, or every counter of the Force named ("Chaumont's Force").
+/// The counter named (a megagame state's id or name for its ledger), or every counter of the
+/// Force named ("Chaumont's Force").
 fn counter_or_force(names: &Names, named: &str) -> Result<Vec<CounterId>> {
-    match names.counter(named) {
+    match names.ledger_or_counter(named) {
         Ok(id) => Ok(vec![id]),
         Err(e) => {
             let Some(force) = names.force(named) else {

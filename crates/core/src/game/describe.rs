@@ -172,8 +172,14 @@ impl Words<'_> {
         } else {
             text.join("; ")
         };
+        // A removal's reason is in its own words already ("taken off the table (disbanded)").
+        let said = |r: &str| {
+            changes.iter().all(
+                |c| matches!(c, CounterChange::Remove { reason, .. } if reason.trim() == r.trim()),
+            )
+        };
         match reason {
-            Some(r) if !r.trim().is_empty() => format!("{text} — {r}"),
+            Some(r) if !r.trim().is_empty() && !said(r) => format!("{text} — {r}"),
             _ => text,
         }
     }

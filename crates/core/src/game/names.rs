@@ -245,6 +245,14 @@ pub fn counter_in(state: &GameState, named: &str) -> Result<CounterId, Refusal> 
         .values()
         .filter(|c| squeeze(&c.name) == wanted)
         .collect();
+    // An army raised again under the name of one disbanded before: the one on the table.
+    let on_table: Vec<&&super::state::CounterState> =
+        matches.iter().filter(|c| c.removed.is_none()).collect();
+    if matches.len() > 1
+        && let [one] = on_table.as_slice()
+    {
+        return Ok(CounterId(one.id.clone()));
+    }
     match matches.as_slice() {
         [one] => Ok(CounterId(one.id.clone())),
         [] => Err(Refusal::NoCounter {

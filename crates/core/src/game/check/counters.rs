@@ -92,7 +92,14 @@ pub(super) fn check_add_counter(view: &View, action: &crate::game::Action) -> Ch
     };
     let (kind, note) = (*kind, note.as_deref());
     let name = name.trim();
-    if name.is_empty() || view.state.counter_id(name).is_some() {
+    // A name is free again once its counter has left the table (an army disbanded and raised
+    // again in the next turn under its old name; the journal keeps the old one's history).
+    let taken = view
+        .state
+        .counter_id(name)
+        .and_then(|id| view.state.counters.get(id))
+        .is_some_and(|c| c.removed.is_none());
+    if name.is_empty() || taken {
         return Err(Refusal::NameTaken {
             name: name.to_string(),
         });
