@@ -81,6 +81,18 @@ pub enum RecordCommand {
         /// The team granted access.
         team: String,
     },
+    /// Character Control's death-roll list for a turn: who must roll, what the list says,
+    /// whether the roll was made and what came of it.
+    Deaths {
+        #[command(flatten)]
+        game: GameFile,
+        /// The turn (the current one when omitted).
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Everything recorded: the charts as they stand, the registers, the votes, the banks'
     /// grants.
     Show {
@@ -104,6 +116,14 @@ pub fn run(cli: &Cli, command: &RecordCommand) -> Result<()> {
         } => {
             let (game, _) = super::game::open(cli, file)?;
             return show(&game, *json);
+        }
+        RecordCommand::Deaths {
+            game: GameFile { file },
+            turn,
+            json,
+        } => {
+            let (game, _) = super::game::open(cli, file)?;
+            return deaths(&game, *turn, *json);
         }
         RecordCommand::Chart {
             game: GameFile { file },
@@ -244,6 +264,32 @@ fn show(game: &Game, json: bool) -> Result<()> {
                 words(ruleset, game.scenario(), fact, &team)
             );
         }
+    }
+    Ok(())
+}
+
+/// `record deaths`: Character Control's list for a turn.
+fn deaths(game: &Game, turn: Option<u32>, json: bool) -> Result<()> {
+    let turn = turn.unwrap_or(game.state().cursor.turn);
+    let list = umpire::megagame::deaths::death_rolls(game, turn);
+    if json {
+        return print_json(&list);
+    }
+    if list.is_empty() {
+        println!(
+            "Turn {turn}: no death rolls — Character Control's list is not in the handbook: enter each character's roll with `umpire game set GAME CHARACTER death_roll \"…\"` (Death, Marriage, Birth and Family › Death)"
+        );
+        return Ok(());
+    }
+    println!("Death rolls, turn {turn} (Death, Marriage, Birth and Family › Death):");
+    for l in list {
+        let what = l.list.as_deref().unwrap_or("not on the list");
+        let done = match &l.rolled {
+            Some((entry, result)) => format!("{result} (entry {entry})"),
+            None if l.alive => "not yet rolled".to_string(),
+            None => "dead".to_string(),
+        };
+        println!("  {}: {what} — {done}", l.name);
     }
     Ok(())
 }

@@ -1662,5 +1662,44 @@ fn control_keeps_the_handbooks_charts_registers_votes_and_limits() {
         !ok && err.contains("this turn already") && err.contains("The Financial System"),
         "{err}"
     );
+
+    // Character Control's death-roll list (its numbers are not in the handbook: test data),
+    // and a roll read off it.
+    for (who, roll) in [
+        ("Henry VIII", "2d6, dies on 2 (test data)"),
+        ("Cardinal Wolsey", "2d6, dies on 2 or 3 (test data)"),
+    ] {
+        let (ok, _, err) = umpire(&[
+            "game",
+            "set",
+            &file,
+            who,
+            "death_roll",
+            roll,
+            "--as",
+            "Carl:character",
+        ]);
+        assert!(ok, "{err}");
+    }
+    let (ok, out, err) = umpire(&[
+        "game",
+        "resolve",
+        &file,
+        "death_roll",
+        "--counter",
+        "character=Henry VIII",
+        "--chart-result",
+        "survives",
+        "--as",
+        "Carl:character",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (ok, out, err) = umpire(&["megagame", "record", "deaths", &file]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Henry VIII: 2d6, dies on 2 (test data) — The character survives (entry")
+            && out.contains("Cardinal Wolsey: 2d6, dies on 2 or 3 (test data) — not yet rolled"),
+        "{out}"
+    );
     let _ = std::fs::remove_file(&path);
 }

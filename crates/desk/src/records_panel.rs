@@ -71,6 +71,33 @@ pub fn records_ui(ui: &mut Ui, game: &Game, side: Option<&str>) {
                     ));
                 }
             }
+            death_rolls_ui(ui, game, side);
         });
     ui.separator();
+}
+
+/// Character Control's death-roll list for this turn (Control's desks only).
+fn death_rolls_ui(ui: &mut Ui, game: &Game, side: Option<&str>) {
+    if side.is_some() {
+        return;
+    }
+    let turn = game.state().cursor.turn;
+    let list = umpire_core::megagame::deaths::death_rolls(game, turn);
+    if list.is_empty() {
+        return;
+    }
+    ui.label(RichText::new(format!("Death rolls, turn {turn}")).strong())
+        .on_hover_text("Character Control's list (Death, Marriage, Birth and Family › Death)");
+    for l in list {
+        let done = match &l.rolled {
+            Some((entry, result)) => format!("{result} (entry {entry})"),
+            None if l.alive => "not yet rolled".to_string(),
+            None => "dead".to_string(),
+        };
+        ui.label(format!(
+            "{}: {} — {done}",
+            l.name,
+            l.list.as_deref().unwrap_or("not on the list")
+        ));
+    }
 }

@@ -2,6 +2,7 @@
 //! roles, per-state ledgers.
 
 pub mod clock;
+pub mod deaths;
 pub mod ledger;
 pub mod raise;
 /// People and roles: in `game` (its visibility needs a team's counters), used here.
