@@ -87,6 +87,18 @@ pub fn raise_action(game: &Game, levy: &Levy) -> Result<Action, String> {
     if !phase_one {
         attributes.push(("raised_this_phase".into(), "true".into()));
     }
+    // Raised at an area the game knows: the army is at that area's map table (its Map Control
+    // adds it), not only at its state's.
+    if let Position::Area(place) = &levy.at
+        && let Some(table) = game
+            .state()
+            .counters
+            .values()
+            .filter(|c| c.name == *place && c.removed.is_none())
+            .find_map(|c| people.table_of(&c.id))
+    {
+        attributes.push(("map_table".into(), table.to_string()));
+    }
     let florins = levy.blocks;
     Ok(Action::AddWith {
         add: Box::new(Action::AddCounter {

@@ -1,6 +1,6 @@
 //! Who may touch what, as written: a megagame ruleset's `remits:` — each Control role's remit
 //! over the counters of the game, as ordered clauses (the first that matches answers). The
-//! desks' gate ([`crate::megagame::remit`]) and the Control server's SQL (`umpire_remit` in
+//! desks' gate (`megagame::remit`, above this layer) and the Control server's SQL (`umpire_remit` in
 //! `scripts/control-server.sql`, told the same clauses when a game is created) both judge by
 //! them: one declaration.
 
