@@ -226,13 +226,7 @@ fn show(game: &Game, json: bool) -> Result<()> {
         return print_json(records);
     }
     let ruleset = game.ruleset();
-    let team = |t: &str| {
-        game.scenario()
-            .sides
-            .iter()
-            .find(|s| s.id == t)
-            .map_or(t.to_string(), |s| s.name.clone())
-    };
+    let team = |t: &str| umpire::game::records::team_name(game.scenario(), t);
     let declared = &ruleset.records;
     if declared.charts.is_empty() && declared.registers.is_empty() && declared.votes.is_empty() {
         return Err(anyhow!("{} keeps no records", ruleset.name));

@@ -1220,7 +1220,8 @@ fn every_rr3_procedure_applies_its_effects_to_the_ledgers() {
             game.act(&anna(), Action::Undo).expect("undo");
             assert_eq!(game.state().counters, before, "{id}: undo restores");
             // The resolution too: a revenue card is resolved once a turn for a state.
-            game.act(&anna(), Action::Undo).expect("undo the resolution");
+            game.act(&anna(), Action::Undo)
+                .expect("undo the resolution");
         }
     }
     assert_verified(&mut game);

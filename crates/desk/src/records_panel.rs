@@ -14,13 +14,7 @@ pub fn records_ui(ui: &mut Ui, game: &Game, side: Option<&str>) {
     if declared.charts.is_empty() && declared.registers.is_empty() && declared.votes.is_empty() {
         return;
     }
-    let team = |t: &str| {
-        game.scenario()
-            .sides
-            .iter()
-            .find(|s| s.id == t)
-            .map_or(t.to_string(), |s| s.name.clone())
-    };
+    let team = |t: &str| umpire_core::game::records::team_name(game.scenario(), t);
     egui::CollapsingHeader::new(RichText::new("Charts, registers and votes").strong())
         .default_open(true)
         .show(ui, |ui| {

@@ -334,3 +334,12 @@ pub fn words(
         }
     }
 }
+
+/// A team's name as the scenario prints it (its id when the scenario has no such side).
+pub fn team_name(scenario: &crate::game::scenario::Scenario, id: &str) -> String {
+    scenario
+        .sides
+        .iter()
+        .find(|s| s.id == id)
+        .map_or_else(|| id.to_string(), |s| s.name.clone())
+}
