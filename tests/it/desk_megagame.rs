@@ -488,3 +488,25 @@ fn the_ledgers_panel_shows_the_charts_and_the_register() {
         );
     }
 }
+
+/// The clock is Game Control's to work (rr3 The Control Team › Game Control): a Map Control's
+/// desk sees it run, without its buttons.
+#[test]
+fn only_game_controls_desk_has_the_clock_buttons() {
+    let path = temp_game("clock-buttons");
+    let mut game = GameDesk::create(&path, &fixture(), &Library::shipped(), Some(7)).expect("game");
+    game.sign_in(umpire::megagame::remit::SignedIn::parse("Anna:map:the_east").expect("anna"))
+        .expect("signed in");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        });
+    frames(&mut harness);
+    assert!(!labels_containing(&harness, "Game Control works the clock").is_empty());
+    assert!(
+        harness
+            .query_by_role_and_label(Role::Button, "Start the clock")
+            .is_none()
+    );
+}

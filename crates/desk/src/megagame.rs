@@ -135,7 +135,14 @@ impl MegagameView {
                 ui.with_layout(
                     egui::Layout::left_to_right(egui::Align::Center),
                     |ui| match status {
-                        Some(s) => self.clock_ui(ui, s, queue),
+                        Some(s) => {
+                            // The clock is worked by the roles the ruleset's remits name
+                            // (Game Control); the others see it run.
+                            let works = live
+                                .signed_in()
+                                .is_none_or(|w| People::of(live.game()).works_the_clock(w.role));
+                            self.clock_ui(ui, s, works, queue)
+                        }
                         None => {
                             ui.label(RichText::new("No phase clock in this ruleset").weak());
                         }
@@ -145,7 +152,7 @@ impl MegagameView {
         });
     }
 
-    fn clock_ui(&mut self, ui: &mut Ui, s: &ClockStatus, queue: &mut Vec<Command>) {
+    fn clock_ui(&mut self, ui: &mut Ui, s: &ClockStatus, works: bool, queue: &mut Vec<Command>) {
         let colour = if s.held {
             ui.visuals().weak_text_color()
         } else if s.warning {
@@ -162,7 +169,9 @@ impl MegagameView {
                 .color(colour),
         )
         .labelled_by(label.id);
-        if !s.started || s.finished {
+        if !works {
+            ui.label(RichText::new("Game Control works the clock").weak());
+        } else if !s.started || s.finished {
             if ui.button(UiCommand::ClockStart.label()).clicked() {
                 queue.push(UiCommand::ClockStart.into());
             }
@@ -173,7 +182,7 @@ impl MegagameView {
         } else if ui.button(UiCommand::ClockHold.label()).clicked() {
             queue.push(UiCommand::ClockHold.into());
         }
-        if s.started && !s.finished {
+        if works && s.started && !s.finished {
             if ui.button(UiCommand::ClockAdvance.label()).clicked() {
                 queue.push(UiCommand::ClockAdvance.into());
             }
