@@ -510,3 +510,37 @@ fn only_game_controls_desk_has_the_clock_buttons() {
             .is_none()
     );
 }
+
+/// Raising an army from the desk's record form: one entry, the new army with its men and the
+/// cost from its state's treasury (rr3 The Campaign System › Raising an army).
+#[test]
+fn an_army_is_raised_from_the_desks_record_form() {
+    let path = temp_game("raise");
+    let mut harness = desk_on(&path);
+    frames(&mut harness);
+    click(&mut harness, LEDGERS_LABEL);
+    click(&mut harness, "Record for Control");
+    kit::type_into(&mut harness, "Army's name", "Army of Normandy");
+    kit::type_into(&mut harness, "Where (an area)", "Normandy");
+    kit::type_into(&mut harness, "Men, in 5,000s", "2");
+    harness
+        .get_all_by_role_and_label(Role::Button, "Record")
+        .last()
+        .expect("the Record button")
+        .click();
+    frames(&mut harness);
+    let events = journal(&path);
+    let EventKind::Changed {
+        changes, reason, ..
+    } = &events.last().expect("an entry").kind
+    else {
+        panic!("the raising is one change entry: {:?}", events.last());
+    };
+    assert_eq!(changes.len(), 2, "the army and the treasury");
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("raised 10,000 men for 2 florins")),
+        "{reason:?}"
+    );
+}

@@ -69,6 +69,8 @@ pub fn action_label(action: &Action) -> &'static str {
         Action::Deck { .. } => "Work a deck or cup",
         Action::Edit { .. } => "Change a counter by hand",
         Action::AddCounter { .. } => "Add a counter",
+        Action::AddWith { .. } => "Raise an army",
+        Action::Record(_) => "Record for Control",
         Action::Undo => UiCommand::Undo.label(),
         Action::Redo => UiCommand::Redo.label(),
         Action::Next => UiCommand::Next.label(),

@@ -50,6 +50,8 @@ pub struct MegagameView {
     pub show_ledgers: bool,
     /// The time typed for "Set", mm:ss.
     pub set_to: String,
+    /// The form that records for Control (a chart, a treaty, a vote…, an army raised).
+    pub record_form: crate::records_panel::RecordForm,
 }
 
 impl MegagameView {
@@ -243,6 +245,9 @@ impl MegagameView {
     /// cards, armies, fleets and characters; clicking a counter selects it on the desk.
     pub fn ledgers_ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
         crate::records_panel::records_ui(ui, live.game(), live.seen_by());
+        if live.seen_by().is_none() {
+            crate::records_panel::record_form_ui(ui, live.game(), &mut self.record_form, queue);
+        }
         let filter = self.filter.clone();
         let mut ledgers = filtered_ledgers(live.game(), &filter);
         // In a side's view, only its own team's ledgers (game::visibility).
