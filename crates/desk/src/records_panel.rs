@@ -58,7 +58,7 @@ pub fn records_ui(ui: &mut Ui, game: &Game, side: Option<&str>) {
                 };
                 if shown {
                     ui.label(format!(
-                        "{} · {}: {}",
+                        "Turn {} · {}: {}",
                         e.cursor.turn,
                         title(game.ruleset(), fact),
                         words(game.ruleset(), game.scenario(), fact, &team)
