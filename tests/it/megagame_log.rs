@@ -170,7 +170,11 @@ fn routine(game: &mut Game, k: usize) {
         1 | 2 => &bruno,
         _ => &greta,
     };
-    let by = if k % 6 == 3 && k % 2 == 0 { &anna } else { by };
+    let by = if k % 6 == 3 && k.is_multiple_of(2) {
+        &anna
+    } else {
+        by
+    };
     game.act(by, action)
         .unwrap_or_else(|e| panic!("routine entry {k}: {e}"));
 }
@@ -213,7 +217,7 @@ fn two_turns(dir: &Path) -> PathBuf {
         }
         for (i, item) in game.pending().into_iter().enumerate() {
             // Now and then an optional item is passed over, with Control's reason.
-            if item.mandatory && !item.done || (!item.done && (k + i) % 7 == 0) {
+            if !item.done && (item.mandatory || (k + i) % 7 == 0) {
                 game.act(
                     &greta,
                     Action::Skip {
