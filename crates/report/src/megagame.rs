@@ -322,16 +322,11 @@ fn gazette_sentence(
     if !scores.is_empty() {
         s.push_str(&format!(" — scores: {}", scores.join(", ")));
     }
-    let outcome = match overridden {
-        Some(code) => {
-            umpire_core::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
-        }
-        // The label with its number when the label does not say it: "Children (2)".
-        None => umpire_core::game::describe::outcome(resolution),
-    };
-    s.push_str(&format!(". {}", capitalised(&outcome)));
-    if overridden.is_none() {
-        let losses: Vec<String> = resolution
+    // Each side's losses, as the result's effects give them (an override's are not known).
+    let losses: Vec<String> = if overridden.is_some() {
+        Vec::new()
+    } else {
+        resolution
             .outcome
             .effects
             .iter()
@@ -351,10 +346,30 @@ fn gazette_sentence(
                     .unwrap_or_else(|| "SP".into());
                 Some(format!("{who} loses {amount} {unit}"))
             })
-            .collect();
-        if !losses.is_empty() {
-            s.push_str(&format!("; {}", losses.join(", ")));
+            .collect()
+    };
+    let outcome = match overridden {
+        Some(code) => {
+            umpire_core::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
         }
+        None => {
+            // The result's number in the sentence ("Children (2)"), unless the losses say it.
+            let v = resolution.outcome.value.map(|v| v.to_string());
+            let said = v.as_ref().is_some_and(|v| {
+                losses
+                    .iter()
+                    .any(|l| l.split_whitespace().any(|w| w == v.as_str()))
+            });
+            if said {
+                resolution.outcome.label.clone()
+            } else {
+                umpire_core::game::describe::outcome(resolution)
+            }
+        }
+    };
+    s.push_str(&format!(". {}", capitalised(&outcome)));
+    if !losses.is_empty() {
+        s.push_str(&format!("; {}", losses.join(", ")));
     }
     s.push('.');
     s
