@@ -22,6 +22,7 @@ mod hostile;
 mod journal;
 mod megagame;
 mod megagame_clock;
+mod megagame_log;
 mod megagame_paper;
 mod names;
 mod organiser;

@@ -50,6 +50,40 @@ pub struct PublicResult {
     pub procedure: String,
     /// Heading on the sheet ("Battles").
     pub heading: String,
+    /// Only these outcomes are news (by code: a death roll's "dies", not "survives"); every
+    /// outcome when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<String>,
+}
+
+impl PublicResult {
+    /// Whether a result of this procedure with the outcome `code` that stands is news.
+    pub fn is_news(&self, code: &str) -> bool {
+        self.outcomes.is_empty() || self.outcomes.iter().any(|o| o == code)
+    }
+}
+
+/// The template's outcome codes checked against the ruleset: an error names the procedure and
+/// the code, and the codes it has.
+fn check_outcomes(game: &Game, public: &[PublicResult]) -> Result<(), ReportError> {
+    for p in public {
+        let Some(procedure) = game.ruleset().procedure(&p.procedure) else {
+            continue;
+        };
+        for code in &p.outcomes {
+            if procedure.outcome(code).is_none() {
+                let known: Vec<&str> = procedure.outcomes.iter().map(|o| o.code.as_str()).collect();
+                return Err(ReportError::Template(format!(
+                    "templates/megagame.yaml (embedded): public_results › {} › {}: no outcome \
+                     '{code}' — its outcomes: {}",
+                    game.ruleset().id,
+                    p.procedure,
+                    known.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[derive(Debug, Deserialize)]
@@ -222,18 +256,18 @@ fn in_turn(e: &Event, turn: Option<u32>) -> bool {
     turn.is_none_or(|t| e.cursor.turn == t)
 }
 
-/// The phase an entry was made in ("Phase 2 — …"), or its step's own name.
-fn phase_of(game: &Game, step: usize) -> String {
-    let path = step_path(game, step);
-    path.split(" › ")
-        .find(|p| p.starts_with("Phase"))
-        .map(|p| p.split(" — ").next().unwrap_or(p).to_string())
-        .unwrap_or_else(|| short_step(game, step))
+/// When an entry was made, as the megagame says it: "Turn 2 · Phase 3 (Military phase), 10:42"
+/// ([`umpire_core::megagame::when`]; the step's own name in a game without a phase clock).
+fn when_label(game: &Game, e: &Event) -> String {
+    umpire_core::megagame::when::when_of(game, e).label()
 }
 
-/// The clock time an entry was made at, "10:42".
-fn clock_of(e: &Event) -> String {
-    e.at.with_timezone(&Local).format("%H:%M").to_string()
+/// [`when_label`] of journal entry `seq` (the step's name when the entry is not found).
+fn when_of_entry(game: &Game, seq: u64, step: usize) -> String {
+    game.events()
+        .get(seq.saturating_sub(1) as usize)
+        .filter(|e| e.seq == seq)
+        .map_or_else(|| short_step(game, step), |e| when_label(game, e))
 }
 
 /// A public result as the gazette reports it, one sentence: what, who (by role, as the public
@@ -288,15 +322,11 @@ fn gazette_sentence(
     if !scores.is_empty() {
         s.push_str(&format!(" — scores: {}", scores.join(", ")));
     }
-    let outcome = match overridden {
-        Some(code) => {
-            umpire_core::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
-        }
-        None => resolution.outcome.label.clone(),
-    };
-    s.push_str(&format!(". {}", capitalised(&outcome)));
-    if overridden.is_none() {
-        let losses: Vec<String> = resolution
+    // Each side's losses, as the result's effects give them (an override's are not known).
+    let losses: Vec<String> = if overridden.is_some() {
+        Vec::new()
+    } else {
+        resolution
             .outcome
             .effects
             .iter()
@@ -316,17 +346,33 @@ fn gazette_sentence(
                     .unwrap_or_else(|| "SP".into());
                 Some(format!("{who} loses {amount} {unit}"))
             })
-            .collect();
-        if !losses.is_empty() {
-            s.push_str(&format!("; {}", losses.join(", ")));
+            .collect()
+    };
+    let outcome = match overridden {
+        Some(code) => {
+            umpire_core::game::describe::Words::of(game).outcome_label(&resolution.procedure, code)
         }
+        None => {
+            // The result's number in the sentence ("Children (2)"), unless the losses say it.
+            let v = resolution.outcome.value.map(|v| v.to_string());
+            let said = v.as_ref().is_some_and(|v| {
+                losses
+                    .iter()
+                    .any(|l| l.split_whitespace().any(|w| w == v.as_str()))
+            });
+            if said {
+                resolution.outcome.label.clone()
+            } else {
+                umpire_core::game::describe::outcome(resolution)
+            }
+        }
+    };
+    s.push_str(&format!(". {}", capitalised(&outcome)));
+    if !losses.is_empty() {
+        s.push_str(&format!("; {}", losses.join(", ")));
     }
     s.push('.');
     s
-}
-
-fn time_of(e: &Event) -> String {
-    e.at.with_timezone(&Local).format("%H:%M:%S").to_string()
 }
 
 /// A balance as a statement prints it: one below zero says so.
@@ -491,7 +537,7 @@ fn write_treasury(sheet: &mut Sheet, st: &Statement, l: &StateLedger) {
         rows.push(vec![
             cell(e.seq.to_string()),
             cell(e.reason.clone()),
-            cell(short_step(game, e.step)),
+            cell(when_of_entry(game, e.seq, e.step)),
             cell(amount),
             cell(e.balance.map_or_else(|| "?".to_string(), balance_words)),
         ]);
@@ -720,7 +766,7 @@ fn write_team_resolutions(sheet: &mut Sheet, st: &Statement) {
         let dice = umpire_core::resolve::dice_words(resolution);
         rows.push(vec![
             cell(e.seq.to_string()),
-            cell(short_step(game, e.cursor.step)),
+            cell(when_label(game, e)),
             cell(procedure_name(game, &resolution.procedure)),
             cell(shown.join("; ")),
             cell(format!(
@@ -755,7 +801,7 @@ fn write_team_announcements(sheet: &mut Sheet, st: &Statement) {
                 team: Some(t),
                 text,
             } if *t == st.team.id => Some(vec![
-                cell(time_of(e)),
+                cell(when_label(st.game, e)),
                 cell(e.by.clone().unwrap_or_default()),
                 cell(text.clone()),
             ]),
@@ -764,7 +810,7 @@ fn write_team_announcements(sheet: &mut Sheet, st: &Statement) {
         .collect();
     if !said.is_empty() {
         sheet.heading("Announcements to the team");
-        sheet.table(&["Time", "By", "Announcement"], said, "Announcements");
+        sheet.table(&["When", "By", "Announcement"], said, "Announcements");
     }
 }
 
@@ -814,19 +860,14 @@ pub fn announcements_pdf(
                 text,
                 ..
             } => Some(vec![
-                cell(time_of(e)),
-                cell(short_step(game, e.cursor.step)),
+                cell(when_label(game, e)),
                 cell(e.by.clone().unwrap_or_default()),
                 cell(text.clone()),
             ]),
             _ => None,
         })
         .collect();
-    sheet.table(
-        &["Time", "When", "By", "Announcement"],
-        rows,
-        "Announcements",
-    );
+    sheet.table(&["When", "By", "Announcement"], rows, "Announcements");
 
     // The results the ruleset makes open to all, grouped under the template's headings in its
     // order (an open procedure the template does not place goes under "Other results").
@@ -835,12 +876,14 @@ pub fn announcements_pdf(
         .into_iter()
         .filter(|p| vis.open_result(&p.procedure).is_some())
         .collect();
+    check_outcomes(game, &public)?;
     for o in &vis.open_results {
         for p in &o.procedures {
             if !public.iter().any(|x| x.procedure == *p) {
                 public.push(PublicResult {
                     procedure: p.clone(),
                     heading: "Other results".to_string(),
+                    outcomes: Vec::new(),
                 });
             }
         }
@@ -863,11 +906,7 @@ pub fn announcements_pdf(
     };
     let mut any = false;
     for heading in headings {
-        let procs: Vec<&str> = public
-            .iter()
-            .filter(|p| p.heading == heading)
-            .map(|p| p.procedure.as_str())
-            .collect();
+        let procs: Vec<&PublicResult> = public.iter().filter(|p| p.heading == heading).collect();
         let mut rows = Vec::new();
         for e in &events {
             let EventKind::Resolved {
@@ -877,15 +916,20 @@ pub fn announcements_pdf(
             else {
                 continue;
             };
-            if !procs.contains(&resolution.procedure.as_str()) {
+            // What stands (an override's outcome) decides whether it is news: a survived death
+            // roll is not.
+            let code = state
+                .overrides
+                .get(&e.seq)
+                .unwrap_or(&resolution.outcome.code);
+            if !procs
+                .iter()
+                .any(|p| p.procedure == resolution.procedure && p.is_news(code))
+            {
                 continue;
             }
             rows.push(vec![
-                cell(format!(
-                    "{}, {}",
-                    phase_of(game, e.cursor.step),
-                    clock_of(e)
-                )),
+                cell(when_label(game, e)),
                 cell(gazette_sentence(
                     game,
                     resolution,
@@ -909,8 +953,11 @@ pub fn announcements_pdf(
     Ok(sheet.finish())
 }
 
-/// The Control log: every event of the game (or of one turn) with its time, who made it, the
-/// step, the procedure, dice with provenance, the result, and overrides with their reasons.
+/// The Control log: every entry of the game (or of one turn) at the pace of a megagame —
+/// grouped by turn and then by clock phase ("Turn 2 · Phase 3 (Military phase)"), one line per
+/// routine entry (moves, changes, notes, clock, announcements: its number, time, who and what),
+/// the full explanation (inputs, modifiers with their rules, dice with provenance, result) for
+/// resolutions only, and the Sequence of Play's steps and skips collapsed into a line each.
 pub fn control_log_pdf(
     game: &Game,
     options: &PaperOptions,
@@ -925,50 +972,232 @@ pub fn control_log_pdf(
         format!("printed {}", options.printed_at.format("%Y-%m-%d %H:%M")),
     ];
     let mut sheet = Sheet::with(game, &title, &facts, Some(template))?;
-    let state: &GameState = game.state();
-    // Each turn's entries in runs of one step: the step is said once, over its entries.
-    type Run = (String, Vec<Vec<GridCell>>);
+    // Each turn's entries in runs of one phase: the phase is said once, over its entries.
+    type Run<'e> = (String, Vec<&'e Event>);
     let mut by_turn: BTreeMap<u32, Vec<Run>> = BTreeMap::new();
     for e in game.events().iter().filter(|e| in_turn(e, options.turn)) {
-        let mut row = super::turn::event_row(game, state, e);
-        // Entry, Step, Event, Details → Entry, Time, By, Event, Details.
-        row.remove(1);
-        row.insert(1, cell(time_of(e)));
-        row.insert(2, cell(e.by.clone().unwrap_or_else(|| "—".to_string())));
-        let step = short_step(game, e.cursor.step);
+        // A step marker belongs with the step it went to.
+        let cursor = match &e.kind {
+            EventKind::Stepped { to, .. } if to.turn == e.cursor.turn => to,
+            _ => &e.cursor,
+        };
+        let phase =
+            umpire_core::megagame::when::when(game.ruleset(), game.steps(), cursor, e.at).place();
         let runs = by_turn.entry(e.cursor.turn).or_default();
         match runs.last_mut() {
-            Some((last, rows)) if *last == step => rows.push(row),
-            _ => runs.push((step, vec![row])),
+            Some((last, entries)) if *last == phase => entries.push(e),
+            _ => runs.push((phase, vec![e])),
         }
     }
     if by_turn.is_empty() {
         sheet.heading("Events");
         sheet.note("Nothing recorded.");
     }
-    let bold = TextStyle {
-        weight: Weight::Bold,
-        ..sheet.style.body
-    };
+    let log = LogStyle::of(&sheet);
+    sheet.writer.set_leading(1.2);
     for (turn, runs) in by_turn {
-        let label = turn_label(game, turn);
-        sheet.heading(&label);
-        for (step, rows) in runs {
-            // The step's name kept with its table's header and first rows.
-            sheet.writer.ensure(sheet.style.table_size * 8.0);
-            sheet.writer.space(mm(1.0));
-            sheet.writer.paragraph(None, &step, bold, 0.0);
-            sheet.table(
-                &["Entry", "Time", "By", "Event", "Details"],
-                rows,
-                &format!("{label} — {step}"),
-            );
+        sheet.heading(&turn_label(game, turn));
+        for (phase, entries) in runs {
+            // The phase's name kept with its first lines.
+            sheet.writer.ensure(log.line.size * 1.3 * 4.0);
+            sheet.writer.space(mm(0.8));
+            sheet.writer.paragraph(None, &phase, log.phase, 0.0);
+            write_log_run(&mut sheet, game, &log, &entries);
         }
     }
+    sheet.writer.set_leading(super::pdf::Writer::LEADING);
     sheet.writer.space(mm(2.0));
     sheet.note(
-        "Times are the desk's local time when each entry was recorded. Undone entries stay in the \
-         journal, marked (undone). `umpire game verify` re-derives every app roll from the seed.",
+        "Each line: entry number, the desk's local time when it was recorded, who made it, what. \
+         Undone entries stay in the journal, marked (undone). `umpire game verify` re-derives \
+         every app roll from the seed.",
     );
     Ok(sheet.finish())
+}
+
+/// The Control log's type.
+struct LogStyle {
+    phase: TextStyle,
+    line: TextStyle,
+    explain: TextStyle,
+}
+
+impl LogStyle {
+    fn of(sheet: &Sheet) -> LogStyle {
+        let body = sheet.style.body;
+        // Small type, as a register is printed: two turns of a megagame in ten pages.
+        let line = TextStyle {
+            size: (body.size * 0.8).max(6.0),
+            ..body
+        };
+        LogStyle {
+            phase: TextStyle {
+                weight: Weight::Bold,
+                size: body.size,
+                colour: sheet.style.accent,
+            },
+            line,
+            explain: TextStyle {
+                colour: sheet.style.small.colour,
+                ..line
+            },
+        }
+    }
+}
+
+/// One phase's entries: the steps passed and the items skipped in a line each, then every other
+/// entry in a line, a resolution with its explanation under it.
+fn write_log_run(sheet: &mut Sheet, game: &Game, log: &LogStyle, entries: &[&Event]) {
+    let state = game.state();
+    let words = umpire_core::game::describe::Words::of(game);
+    let undone = |e: &Event| {
+        if state.effective.contains(&e.seq) || !e.kind.is_undoable() {
+            ""
+        } else {
+            " (undone)"
+        }
+    };
+    let mut steps: Vec<String> = Vec::new();
+    let mut skipped: Vec<(String, Vec<String>)> = Vec::new();
+    for e in entries {
+        match &e.kind {
+            EventKind::Stepped { to, .. } => {
+                steps.push(format!(
+                    "{} ({}{})",
+                    short_step(game, to.step),
+                    e.seq,
+                    undone(e)
+                ));
+            }
+            EventKind::Skipped { item, reason } => {
+                let what = format!("{} ({}{})", words.item(item), e.seq, undone(e));
+                match skipped.iter_mut().find(|(r, _)| r == reason) {
+                    Some((_, items)) => items.push(what),
+                    None => skipped.push((reason.clone(), vec![what])),
+                }
+            }
+            _ => {}
+        }
+    }
+    let indent = mm(5.0);
+    if !steps.is_empty() {
+        sheet
+            .writer
+            .paragraph(Some("Steps:"), &steps.join(", "), log.explain, indent);
+    }
+    for (reason, items) in skipped {
+        sheet.writer.paragraph(
+            Some("Skipped:"),
+            &format!("{} — {reason}", items.join(", ")),
+            log.explain,
+            indent,
+        );
+    }
+    let mut folded: BTreeSet<u64> = BTreeSet::new();
+    for (i, e) in entries.iter().enumerate() {
+        if folded.contains(&e.seq)
+            || matches!(
+                e.kind,
+                EventKind::Stepped { .. } | EventKind::Skipped { .. }
+            )
+        {
+            continue;
+        }
+        let time = e.at.with_timezone(&Local).format("%H:%M").to_string();
+        let by = e.by.as_deref().unwrap_or("—");
+        let what = match &e.kind {
+            EventKind::Resolved {
+                resolution,
+                counters,
+            } => format!(
+                "{} → {}",
+                words.resolution_head(resolution, counters),
+                words.standing_outcome(Some(e.seq), resolution)
+            ),
+            EventKind::Clock { action } => words.clock(action),
+            EventKind::Announced { .. } | EventKind::Deck { .. } | EventKind::Victory { .. } => {
+                format!("{}: {}", words.title(e), words.detail(e).join(" "))
+            }
+            _ => words.line(e),
+        };
+        let lead = e.seq.to_string();
+        sheet.writer.paragraph(
+            Some(&lead),
+            &format!("{time} · {by} · {what}{}", undone(e)),
+            log.line,
+            0.0,
+        );
+        if let EventKind::Resolved {
+            resolution,
+            counters,
+        } = &e.kind
+        {
+            // Its effects applied by the next entry are said with it.
+            let applied = entries.get(i + 1).and_then(|next| match &next.kind {
+                EventKind::EffectsApplied { of, changes } if *of == e.seq => {
+                    folded.insert(next.seq);
+                    Some(format!(
+                        "Applied (entry {}{}): {}",
+                        next.seq,
+                        undone(next),
+                        words.changes(changes, None)
+                    ))
+                }
+                _ => None,
+            });
+            let overridden = state.overrides.contains_key(&e.seq);
+            let mut lines = log_explanation(
+                &words.resolution(resolution, counters),
+                resolution,
+                overridden,
+            );
+            lines.extend(applied);
+            sheet
+                .writer
+                .paragraph(None, &lines.join(" · "), log.explain, indent);
+        }
+    }
+}
+
+/// A resolution's explanation for the log, whole but not said twice: the inputs, modifiers with
+/// their rules, dice and arithmetic as explained; the result (already on the entry's line) by
+/// its rule only, and its effects.
+fn log_explanation(
+    lines: &[String],
+    r: &umpire_core::resolve::Resolution,
+    overridden: bool,
+) -> Vec<String> {
+    let label = &r.outcome.label;
+    lines
+        .iter()
+        .skip(1)
+        .filter_map(|line| {
+            if overridden {
+                return Some(line.clone());
+            }
+            if let Some(rest) = line.strip_prefix("So: ")
+                && rest.starts_with(label.as_str())
+            {
+                // "So: Subsidy collected (9) [The Financial System]" → its rule.
+                return rest
+                    .rfind(" [")
+                    .filter(|_| rest.ends_with(']'))
+                    .map(|at| format!("Result's rule: {}", &rest[at + 2..rest.len() - 1]));
+            }
+            if let Some(rest) = line
+                .strip_prefix("Outcome: ")
+                .and_then(|rest| rest.strip_prefix(label.as_str()))
+            {
+                // After the label: its number, if any, then its effects.
+                let rest = match (r.outcome.value, rest.strip_prefix(" (")) {
+                    (Some(v), Some(after)) => after.strip_prefix(&format!("{v})")).unwrap_or(rest),
+                    _ => rest,
+                };
+                return rest
+                    .strip_prefix(" — ")
+                    .map(|effects| format!("Effects: {effects}"));
+            }
+            Some(line.clone())
+        })
+        .collect()
 }

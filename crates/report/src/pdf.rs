@@ -91,6 +91,8 @@ pub struct Writer {
     footer: String,
     used_regular: BTreeSet<u16>,
     used_bold: BTreeSet<u16>,
+    /// A paragraph's line height, as a multiple of its type size.
+    leading: f32,
 }
 
 /// Resolved template colours.
@@ -147,10 +149,20 @@ impl Writer {
             footer: footer.to_string(),
             used_regular: BTreeSet::new(),
             used_bold: BTreeSet::new(),
+            leading: Self::LEADING,
             template,
         };
         writer.new_page();
         Ok(writer)
+    }
+
+    /// A paragraph's usual line height, as a multiple of its type size.
+    pub const LEADING: f32 = 1.3;
+
+    /// Sets paragraphs' line height from here on, as a multiple of the type size (a register
+    /// set close, like the Control log); [`Writer::LEADING`] is the usual.
+    pub fn set_leading(&mut self, leading: f32) {
+        self.leading = leading.clamp(1.0, 2.0);
     }
 
     /// The template in use.
@@ -361,7 +373,7 @@ impl Writer {
     /// A wrapped paragraph at the cursor, indented by `indent` points, breaking pages between
     /// lines. `lead` (e.g. "Notes:") is printed bold before the first line.
     pub fn paragraph(&mut self, lead: Option<&str>, text: &str, style: TextStyle, indent: f32) {
-        let line_h = style.size * 1.3;
+        let line_h = style.size * self.leading;
         let width = self.content_width() - indent;
         let bold = TextStyle {
             weight: Weight::Bold,
@@ -423,7 +435,7 @@ impl Writer {
         style: TextStyle,
         indent: f32,
     ) -> f32 {
-        let line_h = style.size * 1.3;
+        let line_h = style.size * self.leading;
         let width = self.content_width() - indent;
         let lead_w = lead.map_or(0.0, |l| self.bold.width(&format!("{l} "), style.size));
         let (own_line, lead_w) = match lead {

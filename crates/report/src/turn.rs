@@ -9,7 +9,6 @@ use chrono::{DateTime, Local};
 use std::collections::BTreeMap;
 
 use umpire_core::game::describe::Words;
-use umpire_core::game::event::Event;
 use umpire_core::game::scenario::{CounterKind, Position};
 use umpire_core::game::visibility::{EntrySight, SideView};
 use umpire_core::game::{Game, GameState, Timeline};
@@ -17,7 +16,7 @@ use umpire_core::rules::Value;
 
 use super::error::ReportError;
 use super::font::Weight;
-use super::pdf::{GridCell, PageStyle, Writer, mm};
+use super::pdf::{PageStyle, Writer, mm};
 use super::template::Template;
 
 /// What to print.
@@ -29,35 +28,6 @@ pub struct ReportOptions {
     pub side: Option<String>,
     /// When it is printed (shown in the header).
     pub printed_at: DateTime<Local>,
-}
-
-fn cell(s: impl Into<String>) -> GridCell {
-    GridCell::Text(s.into())
-}
-
-/// One journal entry as report cells (entry, step, event, details), whole, as the umpire sees
-/// it (the megagame Control log lays these out with times and who made each).
-pub(crate) fn event_row(game: &Game, state: &GameState, e: &Event) -> Vec<GridCell> {
-    let words = Words::at(game, state);
-    cells(game, state, e, words.title(e), words.detail(e).join("\n"))
-}
-
-fn cells(game: &Game, state: &GameState, e: &Event, what: String, detail: String) -> Vec<GridCell> {
-    let step = game
-        .steps()
-        .get(e.cursor.step)
-        .map_or_else(|| format!("step {}", e.cursor.step + 1), |s| s.path.clone());
-    let undone = if state.effective.contains(&e.seq) || !e.kind.is_undoable() {
-        ""
-    } else {
-        " (undone)"
-    };
-    vec![
-        cell(e.seq.to_string()),
-        cell(step),
-        cell(format!("{what}{undone}")),
-        cell(detail),
-    ]
 }
 
 /// The turn report (or the whole game's) as a PDF.

@@ -8,6 +8,7 @@ pub mod raise;
 /// People and roles: in `game` (its visibility needs a team's counters), used here.
 pub use crate::game::people;
 pub mod remit;
+pub mod when;
 
 pub use ledger::{
     LedgerEntry, LedgerFilter, LedgerItem, StateLedger, ledger, ledgers, ledgers_filtered,
