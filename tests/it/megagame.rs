@@ -1644,6 +1644,52 @@ fn control_keeps_the_handbooks_charts_registers_votes_and_limits() {
     };
     assert_eq!((sees("venice"), sees("england")), (1, 0));
 
+    // The paper: Venice's statement has its treaty, its place on the charts and the access its
+    // bank gave; the gazette has the public charts and the Diet's votes, not the treaty.
+    let text_of = |pdf: &Path| {
+        let doc = lopdf::Document::load(pdf).expect("the PDF parses");
+        let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+        let text = doc.extract_text(&pages).expect("text extracts");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let statement = scratch("records-venice.pdf");
+    let gazette = scratch("records-gazette.pdf");
+    let (ok, _, err) = umpire(&[
+        "megagame",
+        "statement",
+        &file,
+        "--team",
+        "venice",
+        "-o",
+        &statement.to_string_lossy(),
+    ]);
+    assert!(ok, "{err}");
+    let venice = text_of(&statement);
+    assert!(
+        venice.contains("Charts, treaties and grievances")
+            && venice.contains("France, Venice: mutual defence, until turn 3")
+            && venice.contains("Venice's bank: access for France this turn"),
+        "{venice}"
+    );
+    let (ok, _, err) = umpire(&[
+        "megagame",
+        "announcements",
+        &file,
+        "-o",
+        &gazette.to_string_lossy(),
+    ]);
+    assert!(ok, "{err}");
+    let news = text_of(&gazette);
+    assert!(
+        news.contains("1. The Habsburgs, 2. France, 3. England")
+            && news.contains("The Imperial Penny")
+            && news.contains("not carried, 2 of 4 present for")
+            && !news.contains("mutual defence"),
+        "{news}"
+    );
+    let _ = std::fs::remove_file(&statement);
+    let _ = std::fs::remove_file(&gazette);
+
     // A revenue card of each type a turn: a second Subsidy for England is refused.
     let subsidy = |dice: &[&str]| {
         let mut all = vec![

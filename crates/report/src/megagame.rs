@@ -467,6 +467,7 @@ pub fn statement_pdf(
     write_team_forces(&mut sheet, &st);
     write_characters(&mut sheet, &st);
     write_team_resolutions(&mut sheet, &st);
+    write_team_records(&mut sheet, &st);
     write_team_announcements(&mut sheet, &st);
     write_next_turn(&mut sheet, &st);
     sheet.writer.space(mm(2.0));
@@ -787,6 +788,83 @@ fn write_team_resolutions(sheet: &mut Sheet, st: &Statement) {
     );
 }
 
+/// The charts the team is on (where it stands), its treaties and grievances with Control's
+/// rulings, and the bank access it gave or was given this turn (Control's records, as they
+/// stood at the end of the turn; nothing when the ruleset keeps none).
+fn write_team_records(sheet: &mut Sheet, st: &Statement) {
+    let (game, records) = (st.game, &st.at_end.records);
+    let declared = &game.ruleset().records;
+    let team = |t: &str| umpire_core::game::records::team_name(game.scenario(), t);
+    let me = st.team.id.as_str();
+    let mut rows = Vec::new();
+    for c in &declared.charts {
+        let Some(s) = records.charts.get(&c.id) else {
+            continue;
+        };
+        let Some(place) = s.ranking.iter().position(|t| t == me) else {
+            continue;
+        };
+        let order: Vec<String> = s
+            .ranking
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{}. {}", i + 1, team(t)))
+            .collect();
+        rows.push(vec![
+            cell(c.name.clone()),
+            cell(format!(
+                "{} of {} (turn {}: {}) — {}",
+                place + 1,
+                s.ranking.len(),
+                s.turn,
+                s.reason,
+                order.join(", ")
+            )),
+        ]);
+    }
+    for r in records.entries_of(me) {
+        let name = declared
+            .register(&r.register)
+            .map_or(r.register.clone(), |d| d.name.clone());
+        let parties: Vec<String> = r.parties.iter().map(|p| team(p)).collect();
+        rows.push(vec![
+            cell(format!("{name} (turn {})", r.turn)),
+            cell(format!(
+                "{}: {}{}{}",
+                parties.join(", "),
+                r.terms,
+                r.until
+                    .map_or(String::new(), |u| format!(", until turn {u}")),
+                r.ruling
+                    .as_ref()
+                    .map_or(String::new(), |x| format!(" — Control's ruling: {x}"))
+            )),
+        ]);
+    }
+    let banks = declared.banks.as_ref();
+    for (turn, bank, to, _) in &records.bank_access {
+        let bank_teams = st.people.teams_of_state(bank);
+        if *turn != st.turn || (to != me && !bank_teams.iter().any(|t| t == me)) {
+            continue;
+        }
+        let bank_name = st
+            .people
+            .state(bank)
+            .map_or(bank.clone(), |s| s.name.clone());
+        rows.push(vec![
+            cell(banks.map_or("Bank".to_string(), |b| b.name.clone())),
+            cell(format!(
+                "{bank_name}'s bank: access for {} this turn",
+                team(to)
+            )),
+        ]);
+    }
+    if !rows.is_empty() {
+        sheet.heading("Charts, treaties and grievances");
+        sheet.table(&["Record", "For this team"], rows, "Records");
+    }
+}
+
 /// Announcements to the team this turn (nothing when there were none).
 fn write_team_announcements(sheet: &mut Sheet, st: &Statement) {
     let state = st.game.state();
@@ -950,7 +1028,58 @@ pub fn announcements_pdf(
         sheet.heading("Results");
         sheet.note("No public results this turn.");
     }
+    write_public_records(&mut sheet, game, &events);
     Ok(sheet.finish())
+}
+
+/// The gazette's charts (the public ones, as they stand) and this turn's votes of the Diet,
+/// each tally with its outcome (Control's records; nothing when the ruleset keeps none).
+fn write_public_records(sheet: &mut Sheet, game: &Game, events: &[&Event]) {
+    let declared = &game.ruleset().records;
+    let records = &game.state().records;
+    let team = |t: &str| umpire_core::game::records::team_name(game.scenario(), t);
+    let charts: Vec<Vec<GridCell>> = declared
+        .charts
+        .iter()
+        .filter(|c| c.public)
+        .filter_map(|c| {
+            let s = records.charts.get(&c.id)?;
+            let order: Vec<String> = s
+                .ranking
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{}. {}", i + 1, team(t)))
+                .collect();
+            Some(vec![
+                cell(format!("{} (turn {})", c.name, s.turn)),
+                cell(order.join(", ")),
+            ])
+        })
+        .collect();
+    if !charts.is_empty() {
+        sheet.heading("Charts");
+        sheet.table(&["Chart", "Standing, highest first"], charts, "Charts");
+    }
+    let votes: Vec<Vec<GridCell>> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Record {
+                fact: fact @ umpire_core::game::records::RecordFact::Vote { .. },
+            } => Some(vec![
+                cell(when_label(game, e)),
+                cell(format!(
+                    "{}: {}",
+                    umpire_core::game::records::title(game.ruleset(), fact),
+                    umpire_core::game::records::words(game.ruleset(), game.scenario(), fact, &team)
+                )),
+            ]),
+            _ => None,
+        })
+        .collect();
+    if !votes.is_empty() {
+        sheet.heading("Votes");
+        sheet.table(&["When", "Vote"], votes, "Votes");
+    }
 }
 
 /// The Control log: every entry of the game (or of one turn) at the pace of a megagame —
