@@ -497,8 +497,7 @@ fn megagame_size() {
         let Audience::Side(team) = audience else {
             continue;
         };
-        for (k, teams, at) in commits.iter().filter(|(_, teams, _)| teams.contains(team)) {
-            let _ = teams;
+        for (k, _, at) in commits.iter().filter(|(_, teams, _)| teams.contains(team)) {
             match seen.get(k) {
                 Some(t) => latencies.push(t.saturating_duration_since(*at).as_secs_f64() * 1000.0),
                 None => missed += 1,
