@@ -1,15 +1,26 @@
-//! The players' view under load: 64 simulated phones follow a game of "Venice at bay, 1509" —
-//! each holding an event stream open and, at every update, fetching the page part again as the
-//! page's script does — while the desk commits 10 actions a second for 20 seconds. Measured:
-//! from each commit to the moment each phone has the entry on its page (every phone, every
-//! entry), and the desk's frame time (its game view built and tessellated, 1920×1200) with and
-//! without the server running beside it. Target: every phone sees every entry within 1 s; the
-//! frame time unchanged within noise.
+//! The players' view under load, two ways.
+//!
+//! 1. At a megagame's size (issue 27): 100 simulated phones follow two games served side by side
+//!    — an rr3 megagame ("handbook_1524": its 17 teams and the public, 80 phones) and "Venice at
+//!    bay, 1509" (its two sides and the public, 20 phones) — each phone holding an event stream
+//!    open, while a desk commits 20 entries a second to each game, from 1,000 entries to 2,000
+//!    (a state's treasury adjusted in four entries of five on rr3, moves on Venice, a public
+//!    announcement in one of five on both). Measured: the server's CPU time per new entry — the
+//!    user and system time of its own threads (the watcher and the HTTP runtime of both servers,
+//!    read from /proc/self/task; not the phones' threads nor the desk's commits, which run in the
+//!    same process) — in the first and second half of the growth, and from each treasury
+//!    commit to the moment each phone of a team of that state has it (every such phone, every
+//!    commit). Target: ≤ 10 ms CPU per entry, p99 ≤ 1 s.
+//! 2. Beside the desk (issue 17): 64 phones follow a game of "Venice at bay, 1509" while the
+//!    desk commits 10 actions a second for 20 seconds: from each commit to the moment each phone
+//!    has the entry (every phone, every entry), and the desk's frame time (its game view built
+//!    and tessellated, 1920×1200) with and without the server running beside it. Target: every
+//!    phone sees every entry within 1 s; the frame time unchanged within noise.
 //!
 //! `cargo bench --bench players_view` prints the figures (BENCHMARKS.md has them).
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,28 +37,22 @@ const PHONES: usize = 64;
 const ACTIONS_PER_SECOND: u64 = 10;
 const SECONDS: u64 = 20;
 
-/// The highest entry on a page part: its `id="eN"`s.
-fn entries_on(page: &str) -> Vec<u64> {
-    page.split("id=\"e")
+/// The entries in a `changes` event: the fragments' `id="eN"`s (quoted in its JSON).
+fn entries_on(data: &str) -> Vec<u64> {
+    data.split("id=\\\"e")
         .skip(1)
-        .filter_map(|rest| rest.split('"').next()?.parse().ok())
+        .filter_map(|rest| rest.split('\\').next()?.parse().ok())
         .collect()
 }
 
-fn fetch_main(addr: SocketAddr, token: &str) -> Option<String> {
-    let mut s = TcpStream::connect(addr).ok()?;
-    write!(
-        s,
-        "GET /s/{token}/main HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut text = String::new();
-    s.read_to_string(&mut text).ok()?;
-    Some(text)
-}
-
-/// One phone: follows the stream until `stop`, noting when each entry first shows.
-fn phone(addr: SocketAddr, token: String, stop: Arc<AtomicBool>) -> HashMap<u64, Instant> {
+/// One phone: follows the stream until `stop`, noting when each `changes` event came and
+/// what it said (its data, read by `note`).
+fn follow<T: std::hash::Hash + Eq>(
+    addr: SocketAddr,
+    token: &str,
+    stop: &AtomicBool,
+    note: impl Fn(&str) -> Vec<T>,
+) -> HashMap<T, Instant> {
     let mut seen = HashMap::new();
     let Ok(mut s) = TcpStream::connect(addr) else {
         return seen;
@@ -60,18 +65,21 @@ fn phone(addr: SocketAddr, token: String, stop: Arc<AtomicBool>) -> HashMap<u64,
         line.clear();
         match reader.read_line(&mut line) {
             Ok(0) => break,
-            Ok(_) if line.starts_with("event: update") => {
-                if let Some(page) = fetch_main(addr, &token) {
-                    let now = Instant::now();
-                    for seq in entries_on(&page) {
-                        seen.entry(seq).or_insert(now);
-                    }
+            Ok(_) if line.starts_with("data: ") => {
+                let now = Instant::now();
+                for n in note(&line) {
+                    seen.entry(n).or_insert(now);
                 }
             }
             _ => {}
         }
     }
     seen
+}
+
+/// One phone of the desk's game: when each entry first showed.
+fn phone(addr: SocketAddr, token: String, stop: Arc<AtomicBool>) -> HashMap<u64, Instant> {
+    follow(addr, &token, &stop, entries_on)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -220,6 +228,11 @@ fn print_figures(
 }
 
 fn main() {
+    megagame_size();
+    beside_the_desk();
+}
+
+fn beside_the_desk() {
     let library = Library::shipped();
     let scenario = shipped_scenarios()
         .into_iter()
@@ -258,5 +271,264 @@ fn main() {
     server.stop();
     let results = results.lock().expect("results");
     print_figures(&results, &commits, alone, served);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- 1. At a megagame's size ----
+
+const MEGA_PHONES: usize = 100;
+const RR3_PHONES: usize = 80;
+const FROM_ENTRIES: usize = 1000;
+const TO_ENTRIES: usize = 2000;
+const ENTRIES_PER_SECOND: u64 = 20;
+
+/// The CPU time (user + system, seconds) of this process's threads whose name starts with
+/// `prefix`, from /proc/self/task/*/stat (in clock ticks of 1/100 s, Linux's USER_HZ).
+fn threads_cpu(prefix: &str) -> f64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return f64::NAN;
+    };
+    let mut ticks = 0u64;
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        if !stat[open + 1..close].starts_with(prefix) {
+            continue;
+        }
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        // Fields 14 and 15 of the line (utime, stime): 11 and 12 after the name.
+        let (u, s) = (fields.get(11), fields.get(12));
+        ticks += u.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+            + s.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    }
+    ticks as f64 / 100.0
+}
+
+/// The whole process's CPU time (user + system, seconds).
+fn process_cpu() -> f64 {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF).map_or(f64::NAN, |r| {
+        let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+        t(r.user_time()) + t(r.system_time())
+    })
+}
+
+/// The "tick N" reasons in a `changes` event.
+fn ticks_on(data: &str) -> Vec<u64> {
+    data.split("tick ")
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// A game for the megagame bench, grown to `FROM_ENTRIES` before it is served.
+struct Grown {
+    game: umpire::game::Game,
+    path: std::path::PathBuf,
+    /// rr3: the states' ledger counters with their teams.
+    states: Vec<(String, Vec<String>)>,
+    k: u64,
+}
+
+impl Grown {
+    fn new(dir: &std::path::Path, name: &str, library: &Library) -> Grown {
+        let scenario = shipped_scenarios()
+            .into_iter()
+            .find(|f| f.name.contains(name))
+            .expect("the scenario ships");
+        let path = dir.join(format!("{name}.umpire"));
+        let game = umpire::game::Game::create(&path, &scenario, library, Some(7)).expect("game");
+        let states = umpire::megagame::ledger::ledgers(&game)
+            .into_iter()
+            .filter(|l| !l.teams.is_empty())
+            .map(|l| (l.counter, l.teams))
+            .collect();
+        let mut g = Grown {
+            game,
+            path,
+            states,
+            k: 0,
+        };
+        // Treasuries known, so the statements have balances.
+        for (counter, _) in g.states.clone() {
+            g.act(Action::SetAttribute {
+                counter: counter.as_str().into(),
+                attribute: "treasury".into(),
+                value: "100".into(),
+                seen: umpire::game::Seen::Unchecked,
+            });
+        }
+        while g.game.events().len() < FROM_ENTRIES {
+            g.next(&mut Vec::new());
+        }
+        g
+    }
+
+    fn act(&mut self, action: Action) {
+        self.game
+            .act(&umpire::game::Actor::umpire(), action)
+            .expect("recorded");
+    }
+
+    /// The next entry: on rr3 a state's treasury adjusted ("tick N", noted in `commits` with
+    /// the state's teams), on Venice a move; a public announcement one time in five.
+    fn next(&mut self, commits: &mut Vec<(u64, Vec<String>, Instant)>) {
+        self.k += 1;
+        let k = self.k;
+        if k.is_multiple_of(5) {
+            self.act(Action::Announce {
+                audience: umpire::game::event::Audience::Public,
+                team: None,
+                text: format!("Bulletin {k}"),
+            });
+        } else if self.states.is_empty() {
+            let to = if k.is_multiple_of(2) { "2833" } else { "2832" };
+            self.act(Action::Move {
+                counter: "chaumont".into(),
+                to: Position::Hex(to.into()),
+            });
+        } else {
+            let (counter, teams) = self.states[(k as usize) % self.states.len()].clone();
+            self.act(Action::Adjust {
+                counter: counter.as_str().into(),
+                attribute: "treasury".into(),
+                by: 1,
+                reason: format!("tick {k}"),
+            });
+            commits.push((k, teams, Instant::now()));
+        }
+    }
+}
+
+fn serve(path: &std::path::Path, library: &Library) -> Server {
+    Server::start(
+        &path.to_string_lossy(),
+        library.clone(),
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: MEGA_PHONES,
+        },
+    )
+    .expect("serves")
+}
+
+/// What a megagame phone saw: its audience, and when each "tick N" first came.
+type Followed = Arc<Mutex<Vec<(Audience, HashMap<u64, Instant>)>>>;
+
+/// `count` phones on `server`'s links, round the links.
+fn mega_phones(
+    server: &Server,
+    count: usize,
+    stop: &Arc<AtomicBool>,
+    results: &Followed,
+) -> Vec<std::thread::JoinHandle<()>> {
+    (0..count)
+        .map(|i| {
+            let link = server.links[i % server.links.len()].clone();
+            let (addr, stop, results) = (server.addr, stop.clone(), results.clone());
+            std::thread::spawn(move || {
+                let seen = follow(addr, &link.token, &stop, ticks_on);
+                results.lock().expect("results").push((link.audience, seen));
+            })
+        })
+        .collect()
+}
+
+fn megagame_size() {
+    let library = Library::shipped();
+    let dir = std::env::temp_dir().join(format!("umpire-bench-mega-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut rr3 = Grown::new(&dir, "handbook_1524", &library);
+    let mut venice = Grown::new(&dir, "s1_venice", &library);
+    let (rr3_server, venice_server) = (serve(&rr3.path, &library), serve(&venice.path, &library));
+    let stop = Arc::new(AtomicBool::new(false));
+    let results: Followed = Arc::new(Mutex::new(Vec::new()));
+    let mut phones = mega_phones(&rr3_server, RR3_PHONES, &stop, &results);
+    phones.extend(mega_phones(
+        &venice_server,
+        MEGA_PHONES - RR3_PHONES,
+        &stop,
+        &results,
+    ));
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut commits = Vec::new();
+    let mut halves = Vec::new();
+    let (cpu0, process0) = (threads_cpu("players-view"), process_cpu());
+    let start = Instant::now();
+    let mut next = start;
+    let mut grown = 0usize;
+    while rr3.game.events().len() < TO_ENTRIES || venice.game.events().len() < TO_ENTRIES {
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+        next += Duration::from_millis(1000 / ENTRIES_PER_SECOND);
+        if rr3.game.events().len() < TO_ENTRIES {
+            rr3.next(&mut commits);
+            grown += 1;
+        }
+        if venice.game.events().len() < TO_ENTRIES {
+            venice.next(&mut Vec::new());
+            grown += 1;
+        }
+        if halves.is_empty() && rr3.game.events().len() >= (FROM_ENTRIES + TO_ENTRIES) / 2 {
+            std::thread::sleep(Duration::from_millis(300));
+            halves.push((threads_cpu("players-view"), grown));
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    // The last entries still on their way.
+    std::thread::sleep(Duration::from_millis(1500));
+    let (cpu1, process1) = (threads_cpu("players-view"), process_cpu());
+    stop.store(true, Ordering::Relaxed);
+    for p in phones {
+        let _ = p.join();
+    }
+    rr3_server.stop();
+    venice_server.stop();
+    let results = results.lock().expect("results");
+    let mut latencies = Vec::new();
+    let mut missed = 0usize;
+    for (audience, seen) in results.iter() {
+        let Audience::Side(team) = audience else {
+            continue;
+        };
+        for (k, _, at) in commits.iter().filter(|(_, teams, _)| teams.contains(team)) {
+            match seen.get(k) {
+                Some(t) => latencies.push(t.saturating_duration_since(*at).as_secs_f64() * 1000.0),
+                None => missed += 1,
+            }
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    let (half_cpu, half_entries) = halves.first().copied().unwrap_or((cpu1, grown));
+    println!(
+        "megagame size: {} phones ({RR3_PHONES} on rr3 handbook_1524, {} on Venice), {grown} entries committed in {seconds:.0} s, journals {FROM_ENTRIES} → {TO_ENTRIES} entries each",
+        results.len(),
+        MEGA_PHONES - RR3_PHONES
+    );
+    println!(
+        "server CPU per entry (its threads): {:.2} ms overall; {:.2} ms at {FROM_ENTRIES}–{} entries, {:.2} ms at {}–{TO_ENTRIES}",
+        (cpu1 - cpu0) * 1000.0 / grown as f64,
+        (half_cpu - cpu0) * 1000.0 / half_entries.max(1) as f64,
+        (FROM_ENTRIES + TO_ENTRIES) / 2,
+        (cpu1 - half_cpu) * 1000.0 / grown.saturating_sub(half_entries).max(1) as f64,
+        (FROM_ENTRIES + TO_ENTRIES) / 2,
+    );
+    println!(
+        "whole process CPU per entry (server, 100 phones' threads and the desk's commits): {:.2} ms",
+        (process1 - process0) * 1000.0 / grown as f64
+    );
+    println!(
+        "treasury commit → on its team's phones: {} sightings, {missed} missed; median {:.0} ms, p99 {:.0} ms, max {:.0} ms",
+        latencies.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -154,12 +154,12 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
         if french_stream.read_line(&mut line).unwrap_or(0) == 0 {
             break;
         }
-        if line.starts_with("event: update") {
+        if line.starts_with("event: changes") {
             seen = true;
             break;
         }
     }
-    assert!(seen, "no update event");
+    assert!(seen, "no changes event");
     assert!(
         started.elapsed() < Duration::from_secs(1),
         "{:?}",
@@ -564,4 +564,268 @@ fn a_short_code_opens_the_page_and_a_team_sees_the_phase_clock() {
 
 fn start_server(path: &std::path::Path) -> Server {
     start(path, 64)
+}
+
+/// A page's event stream over a plain socket.
+struct Stream {
+    reader: BufReader<TcpStream>,
+}
+
+impl Stream {
+    fn open(addr: SocketAddr, token: &str) -> Stream {
+        let mut s = TcpStream::connect(addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .expect("timeout");
+        write!(s, "GET /s/{token}/events HTTP/1.1\r\nHost: x\r\n\r\n").expect("send");
+        let mut reader = BufReader::new(s);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("status line");
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        Stream { reader }
+    }
+
+    /// The events (name, data) and the bytes of their data read until `done` says so or
+    /// `wait` has passed.
+    fn read(
+        &mut self,
+        wait: Duration,
+        done: impl Fn(&[(String, String)]) -> bool,
+    ) -> (Vec<(String, String)>, usize) {
+        let started = Instant::now();
+        let (mut events, mut bytes) = (Vec::new(), 0usize);
+        let mut name = String::new();
+        let mut line = String::new();
+        while started.elapsed() < wait && !done(&events) {
+            line.clear();
+            match self.reader.read_line(&mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(_) => continue,
+            }
+            let text = line.trim_end_matches(['\r', '\n']);
+            if let Some(n) = text.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(d) = text.strip_prefix("data: ") {
+                bytes += d.len();
+                events.push((name.clone(), d.to_string()));
+            }
+        }
+        (events, bytes)
+    }
+}
+
+/// Two teams of an rr3 megagame whose states are each one team's: (team, its state's ledger
+/// counter) twice.
+fn two_teams(game: &Game) -> [(String, String); 2] {
+    let ledgers = umpire::megagame::ledger::ledgers(game);
+    let mine = ledgers
+        .iter()
+        .find(|l| l.teams.len() == 1)
+        .expect("a state of one team");
+    let theirs = ledgers
+        .iter()
+        .find(|l| l.teams.len() == 1 && l.teams[0] != mine.teams[0])
+        .expect("another team's state");
+    [
+        (mine.teams[0].clone(), mine.counter.clone()),
+        (theirs.teams[0].clone(), theirs.counter.clone()),
+    ]
+}
+
+fn adjust(game: &mut Game, counter: &str, reason: &str) {
+    game.act(
+        &Actor::umpire(),
+        Action::Adjust {
+            counter: counter.into(),
+            attribute: "treasury".into(),
+            by: 1,
+            reason: reason.into(),
+        },
+    )
+    .expect("adjusted");
+}
+
+/// Issue 27: a new entry costs the players' view the entry, not the journal. A team's phone is
+/// sent the new entry and the parts it changed — about as many bytes at 1,000 entries as at
+/// 100, and far fewer than the page — and a ledger change of its own state, never another
+/// team's.
+#[test]
+fn a_new_entry_sends_about_the_same_bytes_at_100_and_1000_entries() {
+    let path = scratch("incremental");
+    let mut game = Game::create(
+        &path,
+        &scenario("handbook_1524"),
+        &Library::shipped(),
+        Some(3),
+    )
+    .expect("game");
+    let [(mine, my_state), (theirs, their_state)] = two_teams(&game);
+    // Grows the journal to `to` entries: the last of the first team's growth lines.
+    let grow = |game: &mut Game, to: usize| {
+        let mut k = game.events().len();
+        let mut last = String::new();
+        while game.events().len() < to {
+            let state = if k.is_multiple_of(2) {
+                &my_state
+            } else {
+                &their_state
+            };
+            let reason = format!("growth {k}");
+            adjust(game, state, &reason);
+            if state == &my_state {
+                last = reason;
+            }
+            k += 1;
+        }
+        last
+    };
+    grow(&mut game, 100);
+    let server = start_server(&path);
+    let (my_token, their_token) = (
+        link(&server, &side(&mine)).to_string(),
+        link(&server, &side(&theirs)).to_string(),
+    );
+    // Ten ledger changes, five of each team's state: the bytes the first team's phone is sent.
+    let measure = |game: &mut Game, tag: &str, grown: &str| {
+        let mut me = Stream::open(server.addr, &my_token);
+        let mut them = Stream::open(server.addr, &their_token);
+        // The server has taken the growth in.
+        if !grown.is_empty() {
+            let grown = format!("{grown}<");
+            let started = Instant::now();
+            let (caught_up, _) = me.read(Duration::from_secs(120), |events| {
+                events.iter().any(|(_, d)| d.contains(&grown))
+            });
+            assert!(
+                caught_up.iter().any(|(_, d)| d.contains(&grown)),
+                "the growth not taken in"
+            );
+            eprintln!("{tag}: the growth taken in after {:?}", started.elapsed());
+            them.read(Duration::from_millis(300), |_| false);
+        }
+        for k in 0..5 {
+            adjust(game, &my_state, &format!("{tag} ours {k}"));
+            adjust(game, &their_state, &format!("{tag} theirs {k}"));
+        }
+        let last = format!("{tag} ours 4");
+        let (events, bytes) = me.read(Duration::from_secs(5), |events| {
+            events.iter().any(|(_, d)| d.contains(&last))
+        });
+        // Whatever else comes within a moment.
+        let (more, more_bytes) = me.read(Duration::from_millis(500), |_| false);
+        let (theirs_seen, _) = them.read(Duration::from_secs(5), |events| {
+            events
+                .iter()
+                .any(|(_, d)| d.contains(&format!("{tag} theirs 4")))
+        });
+        let all: Vec<(String, String)> = events.into_iter().chain(more).collect();
+        (all, bytes + more_bytes, theirs_seen)
+    };
+    // At 100 entries the server started with the journal as it is: nothing to wait for.
+    let (at_100, bytes_100, theirs_100) = measure(&mut game, "at100", "");
+    assert!(
+        at_100
+            .iter()
+            .any(|(name, d)| name == "changes" && d.contains("at100 ours 0")),
+        "the team's phone is sent its own state's ledger change: {at_100:?}"
+    );
+    assert!(
+        at_100.iter().all(|(_, d)| !d.contains("at100 theirs")),
+        "the team's phone is sent another team's ledger change: {at_100:?}"
+    );
+    assert!(
+        theirs_100.iter().any(|(_, d)| d.contains("at100 theirs 4")),
+        "the other team's phone is sent its own: {theirs_100:?}"
+    );
+    assert!(
+        theirs_100.iter().all(|(_, d)| !d.contains("at100 ours")),
+        "{theirs_100:?}"
+    );
+    let grown = grow(&mut game, 1000);
+    let (at_1000, bytes_1000, _) = measure(&mut game, "at1000", &grown);
+    assert!(
+        at_1000.iter().any(|(_, d)| d.contains("at1000 ours 4")),
+        "{at_1000:?}"
+    );
+    assert!(at_1000.iter().all(|(_, d)| !d.contains("at1000 theirs")));
+    // The same work for an entry at 1,000 entries as at 100 (the entries' numbers grow a digit).
+    let ratio = bytes_1000 as f64 / bytes_100 as f64;
+    assert!(
+        (0.8..1.25).contains(&ratio),
+        "10 entries: {bytes_100} bytes at 100 entries, {bytes_1000} at 1,000"
+    );
+    assert!(
+        at_1000.iter().all(|(name, _)| name == "changes"),
+        "no page fetched again: {at_1000:?}"
+    );
+    let (_, page) = get(server.addr, &format!("/s/{my_token}"));
+    assert!(
+        bytes_1000 / 10 < page.len() / 20,
+        "an entry's changes ({} bytes) against the page ({} bytes)",
+        bytes_1000 / 10,
+        page.len()
+    );
+    assert!(page.contains("at1000 ours 4"), "the page has it too");
+    server.stop();
+}
+
+/// A phone back from a drop is sent the changes it missed (from the version its page
+/// includes); an undo tells every page to fetch itself again, and the page then shows the
+/// journal as it stands.
+#[test]
+fn a_phone_catches_up_and_an_undo_refreshes_the_page() {
+    let path = scratch("catch-up");
+    let mut game = Game::create(
+        &path,
+        &scenario("handbook_1524"),
+        &Library::shipped(),
+        Some(3),
+    )
+    .expect("game");
+    let [(mine, my_state), _] = two_teams(&game);
+    let server = start_server(&path);
+    let token = link(&server, &side(&mine)).to_string();
+    let (_, page) = get(server.addr, &format!("/s/{token}"));
+    let version: u64 = page
+        .split("data-v=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .expect("the page's version");
+    // Changes made while the phone was away.
+    adjust(&mut game, &my_state, "while away");
+    std::thread::sleep(Duration::from_millis(600));
+    let mut s = TcpStream::connect(server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET /s/{token}/events?from={version} HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    .expect("send");
+    let mut back = Stream {
+        reader: BufReader::new(s),
+    };
+    let (events, _) = back.read(Duration::from_secs(3), |e| {
+        e.iter().any(|(_, d)| d.contains("while away"))
+    });
+    assert!(
+        events
+            .iter()
+            .any(|(n, d)| n == "changes" && d.contains("while away")),
+        "{events:?}"
+    );
+    // An undo: the rare case, a whole page again.
+    let last = game.events().len() as u64;
+    game.act(&Actor::umpire(), Action::Undo).expect("undone");
+    let (events, _) = back.read(Duration::from_secs(3), |e| {
+        e.iter().any(|(n, _)| n == "refresh")
+    });
+    assert!(events.iter().any(|(n, _)| n == "refresh"), "{events:?}");
+    let (_, main) = get(server.addr, &format!("/s/{token}/main"));
+    assert!(
+        main.contains(&format!("Undid entry {last}")),
+        "entry {last} undone: {main}"
+    );
+    server.stop();
 }

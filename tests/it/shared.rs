@@ -1546,12 +1546,12 @@ fn the_players_view_follows_a_shared_game_written_by_another_desk() {
             if events.read_line(&mut line).unwrap_or(0) == 0 {
                 break;
             }
-            if line.starts_with("event: update") {
+            if line.starts_with("event: changes") {
                 seen = true;
                 break;
             }
         }
-        assert!(seen, "no update for entry {seq}");
+        assert!(seen, "no changes for entry {seq}");
         assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
         let mut page = std::net::TcpStream::connect(server.addr).expect("connect");
         write!(

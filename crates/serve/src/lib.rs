@@ -2,20 +2,25 @@
 //! over the club's LAN — its side only (the same visibility rules as side reports and exports),
 //! live by Server-Sent Events.
 //!
-//! Two threads of its own, so it never blocks a desk: a watcher that keeps the game open,
-//! takes in new journal entries (from this desk, another process or a shared game's server)
-//! and renders every audience's page; and the HTTP server, on its own tokio runtime, that hands
-//! out those pages. There are no write endpoints at all. A side's link carries a random token:
+//! Two threads of its own, so it never blocks a desk: a watcher that keeps the game open and
+//! takes in new journal entries (from this desk, another process or a shared game's server),
+//! and the HTTP server, on its own tokio runtime. Each new entry is judged and rendered once per
+//! audience, in work that grows with the entry and not with the journal (`live`), and the
+//! fragments are pushed to the pages of the audiences that may see it; a whole page is rendered
+//! only when a phone asks for one (and kept until the next change). The event stream keeps the
+//! latest changes, so a phone back from a short drop is sent what it missed; one that missed
+//! more fetches its page once. There are no write endpoints at all. A side's link carries a random token:
 //! any other path under `/s/` is refused with 403. Open event streams are capped (default 64):
 //! past it a phone is told to try again (503) instead of stalling the others.
 
+mod live;
 mod page;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -27,7 +32,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use futures_util::Stream;
 use rand::RngExt;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, broadcast};
 
 pub use page::Audience;
 
@@ -36,6 +41,9 @@ use umpire_core::rules::Library;
 
 /// How often the watcher looks for new journal entries.
 const POLL: Duration = Duration::from_millis(150);
+
+/// How many of the latest changes the event stream keeps for phones that reconnect.
+const KEPT: usize = 256;
 
 /// How the server is run.
 #[derive(Debug, Clone)]
@@ -97,16 +105,26 @@ fn token() -> String {
         .collect()
 }
 
-/// The rendered pages, by token.
+/// The pages rendered so far, by token, with the version each includes.
 #[derive(Default)]
 struct Pages {
-    whole: BTreeMap<String, String>,
-    main: BTreeMap<String, String>,
+    whole: BTreeMap<String, (u64, String)>,
+    main: BTreeMap<String, (u64, String)>,
+}
+
+/// The latest changes, for phones that come back, and the stream of the next ones.
+struct Log {
+    kept: VecDeque<Arc<live::Batch>>,
+    version: u64,
+    /// None once the server stops: the open streams end with it.
+    tx: Option<broadcast::Sender<Arc<live::Batch>>>,
 }
 
 struct Shared {
     pages: RwLock<Pages>,
-    version: watch::Receiver<u64>,
+    /// The latest changes' version.
+    version: AtomicU64,
+    log: Mutex<Log>,
     streams: Arc<Semaphore>,
     /// Questions for the watcher, which holds the game: a side's PDF, its verification.
     asks: std::sync::Mutex<std::sync::mpsc::Sender<Ask>>,
@@ -116,6 +134,12 @@ struct Shared {
 
 /// What a page asks of the game, answered by the watcher between its looks at the journal.
 enum Ask {
+    /// The audience's whole page (or its `main` part only), as the game stands.
+    Page {
+        token: String,
+        whole: bool,
+        reply: tokio::sync::oneshot::Sender<String>,
+    },
     /// The whole game's report as this audience may see it, as PDF.
     Report(
         Audience,
@@ -148,7 +172,7 @@ impl Server {
         library: Library,
         options: &ServeOptions,
     ) -> Result<Server, String> {
-        let mut game = umpire_server::open_at(location, &library).map_err(|e| e.to_string())?;
+        let game = umpire_server::open_at(location, &library).map_err(|e| e.to_string())?;
         // Bind now, so a port in use is said at once.
         let listener = std::net::TcpListener::bind(options.bind)
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
@@ -179,11 +203,15 @@ impl Server {
                 }
             })
             .collect();
-        let (version_tx, version_rx) = watch::channel(0u64);
         let (asks_tx, asks) = std::sync::mpsc::channel::<Ask>();
         let shared = Arc::new(Shared {
             pages: RwLock::new(Pages::default()),
-            version: version_rx,
+            version: AtomicU64::new(0),
+            log: Mutex::new(Log {
+                kept: VecDeque::new(),
+                version: 0,
+                tx: Some(broadcast::channel(KEPT * 4).0),
+            }),
             streams: Arc::new(Semaphore::new(options.max_connections.max(1))),
             asks: std::sync::Mutex::new(asks_tx),
             audiences: links
@@ -191,34 +219,15 @@ impl Server {
                 .map(|l| (l.token.clone(), l.audience.clone()))
                 .collect(),
         });
-        let mut odds = page::OddsCache::new();
-        render_all(&game, &links, &shared, &mut odds);
+        let live = live::Live::new(
+            &game,
+            &links
+                .iter()
+                .map(|l| (l.token.clone(), l.audience.clone()))
+                .collect::<Vec<_>>(),
+        );
         let stop = Arc::new(AtomicBool::new(false));
-        // The watcher: new entries in, pages out.
-        let watcher = {
-            let (stop, shared, links) = (stop.clone(), shared.clone(), links.clone());
-            std::thread::Builder::new()
-                .name("players-view-watcher".into())
-                .spawn(move || {
-                    let mut version = 0u64;
-                    let mut last_look = std::time::Instant::now();
-                    while !stop.load(Ordering::Relaxed) {
-                        // Answer what pages ask while waiting for the next look.
-                        let wait = POLL.saturating_sub(last_look.elapsed());
-                        if let Ok(ask) = asks.recv_timeout(wait) {
-                            answer(&mut game, &library, ask);
-                            continue;
-                        }
-                        last_look = std::time::Instant::now();
-                        if matches!(game.refresh(), Ok(n) if n > 0) {
-                            render_all(&game, &links, &shared, &mut odds);
-                            version += 1;
-                            version_tx.send_replace(version);
-                        }
-                    }
-                })
-                .map_err(|e| e.to_string())?
-        };
+        let watcher = watch(game, library, live, asks, shared.clone(), stop.clone())?;
         let (shutdown, on_shutdown) = tokio::sync::oneshot::channel::<()>();
         let http = {
             let shared = shared.clone();
@@ -227,6 +236,8 @@ impl Server {
                 .spawn(move || {
                     let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
                         .worker_threads(2)
+                        // Named, so a measure of the server's own work can find its threads.
+                        .thread_name("players-view-rt")
                         .enable_all()
                         .build()
                     else {
@@ -279,6 +290,54 @@ impl Drop for Server {
     }
 }
 
+/// The watcher, on a thread of its own: new entries in, each audience's changes out, and the
+/// questions pages ask of the game answered between its looks at the journal.
+fn watch(
+    mut game: Game,
+    library: Library,
+    mut live: live::Live,
+    asks: std::sync::mpsc::Receiver<Ask>,
+    shared: Arc<Shared>,
+    stop: Arc<AtomicBool>,
+) -> Result<JoinHandle<()>, String> {
+    let mut odds = page::OddsCache::new();
+    std::thread::Builder::new()
+        .name("players-view-watcher".into())
+        .spawn(move || {
+            let mut last_look = std::time::Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                // Answer what pages ask while waiting for the next look.
+                let wait = POLL.saturating_sub(last_look.elapsed());
+                if let Ok(ask) = asks.recv_timeout(wait) {
+                    match ask {
+                        Ask::Page {
+                            token,
+                            whole,
+                            reply,
+                        } => {
+                            let html = render(&game, &live, &shared, &mut odds, &token, whole);
+                            let _ = reply.send(html);
+                        }
+                        ask => answer(&mut game, &library, ask),
+                    }
+                    continue;
+                }
+                last_look = std::time::Instant::now();
+                if matches!(game.refresh(), Ok(n) if n > 0)
+                    && let Some(batch) = live.take_in(&game, &mut odds)
+                {
+                    publish(&shared, batch);
+                }
+            }
+            // Stopping: the event streams end, so the HTTP server's graceful shutdown does not
+            // wait on them.
+            if let Ok(mut log) = shared.log.lock() {
+                log.tx = None;
+            }
+        })
+        .map_err(|e| e.to_string())
+}
+
 /// This machine's address on the LAN, found by asking the system which interface would reach a
 /// private address (no packet is sent: a UDP socket only connects). None without a network.
 pub fn lan_address() -> Option<std::net::IpAddr> {
@@ -298,6 +357,8 @@ fn side_of(audience: &Audience) -> Option<String> {
 
 fn answer(game: &mut Game, library: &Library, ask: Ask) {
     match ask {
+        // Answered by the watcher itself, which holds the pages' state.
+        Ask::Page { .. } => {}
         Ask::Report(audience, reply) => {
             let pdf = match &audience {
                 Audience::Side(id) => umpire_report::Template::sheet_default()
@@ -352,21 +413,63 @@ fn side_export(game: &mut Game, audience: &Audience) -> Result<String, String> {
     }
 }
 
-fn render_all(game: &Game, links: &[Link], shared: &Shared, odds: &mut page::OddsCache) {
-    let mut whole = BTreeMap::new();
-    let mut main = BTreeMap::new();
-    for link in links {
-        whole.insert(
-            link.token.clone(),
-            page::page(game, &link.audience, &link.token, odds),
-        );
-        main.insert(
-            link.token.clone(),
-            page::main_part(game, &link.audience, &link.token, odds),
-        );
+/// An audience's whole page (or its `main` part), as the game stands: the one kept if no
+/// change came since, else rendered now (the whole journal: a page load's work, not an entry's)
+/// and kept.
+fn render(
+    game: &Game,
+    live: &live::Live,
+    shared: &Shared,
+    odds: &mut page::OddsCache,
+    token: &str,
+    whole: bool,
+) -> String {
+    let version = live.version();
+    let kept = shared.pages.read().ok().and_then(|p| {
+        let pages = if whole { &p.whole } else { &p.main };
+        pages
+            .get(token)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, html)| html.clone())
+    });
+    if let Some(html) = kept {
+        return html;
     }
-    if let Ok(mut pages) = shared.pages.write() {
-        *pages = Pages { whole, main };
+    let Some(audience) = shared.audiences.get(token) else {
+        return page::forbidden();
+    };
+    let of = page::PageOf {
+        audience,
+        token,
+        version,
+        statements: live.statements(token),
+    };
+    let html = if whole {
+        page::page(game, &of, odds)
+    } else {
+        page::main_part(game, &of, odds)
+    };
+    if let Ok(mut p) = shared.pages.write() {
+        let pages = if whole { &mut p.whole } else { &mut p.main };
+        pages.insert(token.to_string(), (version, html.clone()));
+    }
+    html
+}
+
+/// Sends a take-in's changes to the open streams, and keeps them for phones that come back.
+fn publish(shared: &Shared, batch: live::Batch) {
+    let batch = Arc::new(batch);
+    if let Ok(mut log) = shared.log.lock() {
+        log.version = batch.version;
+        log.kept.push_back(batch.clone());
+        while log.kept.len() > KEPT {
+            log.kept.pop_front();
+        }
+        shared.version.store(batch.version, Ordering::Release);
+        // No stream open: nobody to tell.
+        if let Some(tx) = &log.tx {
+            let _ = tx.send(batch);
+        }
     }
 }
 
@@ -402,21 +505,39 @@ fn no_store(html: String) -> Response {
 }
 
 async fn whole(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let page = shared
-        .pages
-        .read()
-        .ok()
-        .and_then(|p| p.whole.get(&token).cloned());
-    page.map_or_else(forbidden, no_store)
+    page_of(&shared, token, true).await
 }
 
 async fn main_part(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let page = shared
-        .pages
-        .read()
-        .ok()
-        .and_then(|p| p.main.get(&token).cloned());
-    page.map_or_else(forbidden, no_store)
+    page_of(&shared, token, false).await
+}
+
+/// A page as the game stands: the one kept, or rendered by the watcher.
+async fn page_of(shared: &Shared, token: String, whole: bool) -> Response {
+    if !shared.audiences.contains_key(&token) {
+        return forbidden();
+    }
+    let version = shared.version.load(Ordering::Acquire);
+    let kept = shared.pages.read().ok().and_then(|p| {
+        let pages = if whole { &p.whole } else { &p.main };
+        pages
+            .get(&token)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, html)| html.clone())
+    });
+    if let Some(html) = kept {
+        return no_store(html);
+    }
+    match ask(shared, |reply| Ask::Page {
+        token,
+        whole,
+        reply,
+    })
+    .await
+    {
+        Some(html) => no_store(html),
+        None => busy(),
+    }
 }
 
 /// A short code typed on the landing page: to its side's link (a GET and a redirect: still
@@ -523,13 +644,16 @@ async fn verify(State(shared): State<Arc<Shared>>, Path(token): Path<String>) ->
     }
 }
 
-async fn events(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let known = shared
-        .pages
-        .read()
-        .ok()
-        .is_some_and(|p| p.whole.contains_key(&token));
-    if !known {
+/// The page's event stream: from the version the page includes (`?from=`, or the last event a
+/// reconnecting page had, `Last-Event-ID`), each take-in's changes its audience may see. A page
+/// further behind than the changes kept, or a stream that fell behind, is told to `refresh`.
+async fn events(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<BTreeMap<String, String>>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    if !shared.audiences.contains_key(&token) {
         return forbidden();
     }
     let Ok(permit) = shared.streams.clone().try_acquire_owned() else {
@@ -540,25 +664,103 @@ async fn events(State(shared): State<Arc<Shared>>, Path(token): Path<String>) ->
         )
             .into_response();
     };
-    let mut version = shared.version.clone();
-    version.mark_unchanged();
-    let stream = updates(version, permit);
-    Sse::new(stream)
+    let from = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .or(query.get("from").map(String::as_str))
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let Ok(log) = shared.log.lock() else {
+        return busy();
+    };
+    // Subscribed while the log is held: no change falls between what is kept and what comes.
+    let Some(rx) = log.tx.as_ref().map(broadcast::Sender::subscribe) else {
+        return busy();
+    };
+    let follow = match from {
+        Some(from) if from < log.version => {
+            let missed = log.kept.front().is_none_or(|b| b.version > from + 1);
+            Follow {
+                token,
+                rx,
+                replay: log
+                    .kept
+                    .iter()
+                    .filter(|b| b.version > from)
+                    .cloned()
+                    .collect(),
+                missed,
+                last: from,
+                _permit: permit,
+            }
+        }
+        _ => Follow {
+            token,
+            rx,
+            replay: VecDeque::new(),
+            missed: false,
+            last: log.version,
+            _permit: permit,
+        },
+    };
+    drop(log);
+    Sse::new(follow_stream(follow))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
 }
 
-/// One `update` event each time the pages change; the permit is held while the stream lives.
-fn updates(
-    version: watch::Receiver<u64>,
-    permit: tokio::sync::OwnedSemaphorePermit,
-) -> impl Stream<Item = Result<SseEvent, Infallible>> {
-    futures_util::stream::unfold((version, permit), |(mut version, permit)| async move {
-        version.changed().await.ok()?;
-        let v = *version.borrow_and_update();
-        Some((
-            Ok(SseEvent::default().event("update").data(v.to_string())),
-            (version, permit),
-        ))
+/// One page's stream: what is still to send it.
+struct Follow {
+    token: String,
+    rx: broadcast::Receiver<Arc<live::Batch>>,
+    /// Kept changes it has not had yet.
+    replay: VecDeque<Arc<live::Batch>>,
+    /// It missed changes no longer kept: it fetches the page again.
+    missed: bool,
+    /// The last version it has.
+    last: u64,
+    /// Held while the stream lives (the cap on open streams).
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+/// `changes` events with only what the page's audience may see (none when a take-in holds
+/// nothing for it), `refresh` when it must fetch itself again; each with its version as the id.
+fn follow_stream(follow: Follow) -> impl Stream<Item = Result<SseEvent, Infallible>> {
+    futures_util::stream::unfold(follow, |mut f| async move {
+        loop {
+            if std::mem::take(&mut f.missed) {
+                let event = SseEvent::default()
+                    .event("refresh")
+                    .id(f.last.to_string())
+                    .data(f.last.to_string());
+                return Some((Ok(event), f));
+            }
+            let batch = match f.replay.pop_front() {
+                Some(b) => b,
+                None => match f.rx.recv().await {
+                    Ok(b) => b,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        f.missed = true;
+                        continue;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+            };
+            if batch.version <= f.last {
+                continue;
+            }
+            f.last = batch.version;
+            let id = batch.version.to_string();
+            if batch.refresh {
+                let event = SseEvent::default().event("refresh").id(id.clone()).data(id);
+                return Some((Ok(event), f));
+            }
+            if let Some(changes) = batch.changes.get(&f.token) {
+                let event = SseEvent::default()
+                    .event("changes")
+                    .id(id)
+                    .data(changes.as_ref());
+                return Some((Ok(event), f));
+            }
+        }
     })
 }

@@ -54,23 +54,54 @@ a { color: var(--accent); }
 .bad { font-weight: 600; color: var(--accent); }
 "#;
 
-/// Re-renders the page's `main` when the server says the game moved on (Server-Sent Events),
-/// keeping open the entries the reader opened. No framework: a dozen lines.
+/// Follows the game by Server-Sent Events: each `changes` event carries only what is new for
+/// this side — the new entries' fragments (inserted newest first), new gazette lines, and the
+/// parts that changed (header, statements, counters), replaced whole — keeping open the entries
+/// the reader opened. A `refresh` event (after an undo or a redo, or a phone that missed more
+/// than the server keeps) fetches the page's `main` once. No framework: a few dozen lines.
 const LIVE: &str = r#"
 (function () {
   var here = location.pathname.replace(/\/$/, '');
   var badge = document.getElementById('live');
+  function have() { var v = document.getElementById('v'); return v ? Number(v.dataset.v) : 0; }
+  function keepingOpen(change) {
+    var open = Array.prototype.map.call(document.querySelectorAll('details[open]'), function (d) { return d.id; });
+    change();
+    open.forEach(function (id) { var d = id && document.getElementById(id); if (d) { d.open = true; } });
+  }
+  var auto = document.querySelector('#journal details[open]');
   function refresh() {
     fetch(here + '/main', {cache: 'no-store'}).then(function (r) {
       if (!r.ok) { return; }
       return r.text().then(function (html) {
-        var open = Array.prototype.map.call(document.querySelectorAll('details[open]'), function (d) { return d.id; });
-        document.querySelector('main').innerHTML = html;
-        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+        keepingOpen(function () { document.querySelector('main').innerHTML = html; });
+        auto = document.querySelector('#journal details[open]');
       });
     });
   }
-  // The megagame phase clock: counted down here from the phase's end.
+  function changes(ev) {
+    if (Number(ev.lastEventId) <= have()) { return; }
+    var c = JSON.parse(ev.data);
+    keepingOpen(function () {
+      Object.keys(c.parts || {}).forEach(function (id) {
+        var part = document.getElementById(id);
+        if (part) { part.outerHTML = c.parts[id]; }
+      });
+    });
+    var gazette = document.getElementById('gazette');
+    (c.gazette || []).forEach(function (line) {
+      if (!gazette.querySelector('h2')) { gazette.insertAdjacentHTML('afterbegin', '<h2>The gazette</h2>'); }
+      gazette.querySelector('h2').insertAdjacentHTML('afterend', line);
+    });
+    var heading = document.querySelector('#journal h2');
+    (c.entries || []).forEach(function (html) {
+      heading.insertAdjacentHTML('afterend', html);
+      var entry = heading.nextElementSibling;
+      if (entry && entry.open) { if (auto && auto !== entry) { auto.open = false; } auto = entry; }
+    });
+    document.getElementById('v').dataset.v = ev.lastEventId;
+  }
+  // The phase clock of a megagame: counted down here from the phase's end.
   setInterval(function () {
     var clock = document.getElementById('clock');
     if (!clock || !clock.dataset.ends) { return; }
@@ -78,8 +109,9 @@ const LIVE: &str = r#"
     var m = Math.floor(left / 60), s = left % 60;
     clock.textContent = (m < 10 ? '0' : '') + m + ':' + (s < 10 ? '0' : '') + s;
   }, 1000);
-  var events = new EventSource(here + '/events');
-  events.addEventListener('update', refresh);
+  var events = new EventSource(here + '/events?from=' + have());
+  events.addEventListener('changes', changes);
+  events.addEventListener('refresh', refresh);
   events.onopen = function () { badge.textContent = 'live'; };
   events.onerror = function () { badge.textContent = 'reconnecting…'; };
 })();
@@ -93,8 +125,22 @@ pub fn audience_name(game: &Game, audience: &Audience) -> String {
     }
 }
 
+/// What a page is rendered from besides the game: the version of the changes it includes (the
+/// event stream goes on from there) and its side's statements, rendered by the live state
+/// (`crate::live`) as it takes entries in.
+pub struct PageOf<'a> {
+    /// Who it is for.
+    pub audience: &'a Audience,
+    /// Its link's token.
+    pub token: &'a str,
+    /// The last changes it includes.
+    pub version: u64,
+    /// The side's statements part (a megagame team's).
+    pub statements: &'a str,
+}
+
 /// A whole page: head, live script, and the main part.
-pub fn page(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> String {
+pub fn page(game: &Game, of: &PageOf, odds: &mut OddsCache) -> String {
     let title = game.scenario().title.clone();
     let markup: Markup = html! {
         (DOCTYPE)
@@ -102,12 +148,12 @@ pub fn page(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache)
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " — " (audience_name(game, audience)) }
+                title { (title) " — " (audience_name(game, of.audience)) }
                 link rel="stylesheet" href="/style.css";
             }
             body {
                 span #live .live { "…" }
-                main { (main(game, audience, token, odds)) }
+                main { (main(game, of, odds)) }
                 script { (PreEscaped(LIVE)) }
             }
         }
@@ -116,8 +162,8 @@ pub fn page(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache)
 }
 
 /// The part of the page that changes as the game goes on.
-pub fn main_part(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> String {
-    main(game, audience, token, odds).into_string()
+pub fn main_part(game: &Game, of: &PageOf, odds: &mut OddsCache) -> String {
+    main(game, of, odds).into_string()
 }
 
 /// The odds each resolution showed before its roll, by entry, worked out once.
@@ -165,14 +211,16 @@ fn odds_words(game: &Game, e: &umpire_core::game::Event, cache: &mut OddsCache) 
         .clone()
 }
 
-fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> Markup {
-    let scenario = game.scenario();
-    let ruleset = game.ruleset();
-    let view = match audience {
-        Audience::Side(id) => SideView::new(ruleset, scenario, id).ok(),
-        Audience::Public => Some(SideView::public(ruleset, scenario)),
-    };
-    let Some(view) = view else {
+/// The view of an audience (None: a side no longer in the scenario).
+pub fn view_of<'g>(game: &'g Game, audience: &Audience) -> Option<SideView<'g>> {
+    match audience {
+        Audience::Side(id) => SideView::new(game.ruleset(), game.scenario(), id).ok(),
+        Audience::Public => Some(SideView::public(game.ruleset(), game.scenario())),
+    }
+}
+
+fn main(game: &Game, of: &PageOf, odds: &mut OddsCache) -> Markup {
+    let Some(view) = view_of(game, of.audience) else {
         return html! { p { "This side is not in the game." } };
     };
     // What the side sees of each entry, judged along the journal's timeline.
@@ -181,15 +229,16 @@ fn main(game: &Game, audience: &Audience, token: &str, odds: &mut OddsCache) -> 
         .and_then(|timeline| view.sights(&timeline))
         .unwrap_or_default();
     let numbering = Numbering::new(game, &sights);
+    let now = Now::of(game, game.events());
     html! {
-        (header_part(game, audience, token, &view))
+        // The changes this page includes: the event stream goes on from there.
+        span #v hidden data-v=(of.version) {}
+        (header_part(game, of.audience, of.token, &view, &now))
         // A megagame team: its states' statements, the treasury and debt line by line.
-        @if let Audience::Side(team) = audience {
-            (statements_part(game, team))
-        }
+        (PreEscaped(of.statements))
         (gazette_part(game, &numbering))
         (journal_part(game, &sights, &numbering, odds))
-        (counters_part(game, audience, &view))
+        (counters_part(game, of.audience, &view))
         p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
     }
 }
@@ -213,17 +262,35 @@ impl Numbering {
         Numbering { numbers, steps }
     }
 
+    /// The entry's number and its step count, as [`Mark`] takes them.
+    fn mark(&self, seq: u64) -> Mark {
+        Mark {
+            number: self.numbers.get(&seq).copied(),
+            step: self.steps.get(&seq).copied(),
+        }
+    }
+}
+
+/// An entry's place among those the side sees: its number (none for a step of the Sequence of
+/// Play), or its count among the steps.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mark {
+    /// The side's number for it.
+    pub number: Option<u64>,
+    /// Its count among the steps the side sees (a step has no number).
+    pub step: Option<usize>,
+}
+
+impl Mark {
     /// "#3 " (nothing for an entry without a number).
-    fn num(&self, seq: u64) -> String {
-        self.numbers
-            .get(&seq)
-            .map_or_else(String::new, |n| format!("#{n} "))
+    fn num(&self) -> String {
+        self.number.map_or_else(String::new, |n| format!("#{n} "))
     }
 
     /// An entry's anchor (kept open across live updates) by the side's number too: the page's
     /// source says no more than its text.
-    fn anchor(&self, seq: u64) -> String {
-        match (self.numbers.get(&seq), self.steps.get(&seq)) {
+    fn anchor(&self) -> String {
+        match (self.number, self.step) {
             (Some(n), _) => format!("e{n}"),
             (None, Some(k)) => format!("s{k}"),
             (None, None) => String::new(),
@@ -231,17 +298,44 @@ impl Numbering {
     }
 }
 
+/// What the header reads of the game as it stands, worked out once for every audience.
+pub struct Now {
+    status: umpire_core::game::Status,
+    clock: Option<umpire_core::megagame::clock::ClockStatus>,
+}
+
+impl Now {
+    /// The game as it stands; `clock_events` the entries the phase clock reads (the whole
+    /// journal, or its first entry and its clock entries: the same clock).
+    pub fn of(game: &Game, clock_events: &[umpire_core::game::Event]) -> Now {
+        Now {
+            status: game.status(),
+            clock: umpire_core::megagame::clock::clock_status(
+                game.ruleset(),
+                clock_events,
+                chrono::Utc::now(),
+            )
+            .filter(|c| c.started && !c.finished),
+        }
+    }
+}
+
 /// The page's header: the scenario, the turn and step, whose view it is, the phase clock, the
 /// app dice, and a side's links.
-fn header_part(game: &Game, audience: &Audience, token: &str, view: &SideView) -> Markup {
-    let status = game.status();
-    let ruleset = game.ruleset();
+pub fn header_part(
+    game: &Game,
+    audience: &Audience,
+    token: &str,
+    view: &SideView,
+    now: &Now,
+) -> Markup {
+    let status = &now.status;
     let when = match &status.date {
         Some(date) => format!("Turn {} of {} — {date}", status.turn, status.turns),
         None => format!("Turn {} of {}", status.turn, status.turns),
     };
     html! {
-        header {
+        header #top {
             h1 { (game.scenario().title) }
             div .when { (when) }
             div { (status.step.path) }
@@ -249,7 +343,7 @@ fn header_part(game: &Game, audience: &Audience, token: &str, view: &SideView) -
             @if let Some(line) = victory_line(game, &status.victory) {
                 div .victory { strong { (line) } }
             }
-            @if let Some(clock) = umpire_core::megagame::clock::clock_status(ruleset, game.events(), chrono::Utc::now()).filter(|c| c.started && !c.finished) {
+            @if let Some(clock) = &now.clock {
                 // The phase clock: counted down on the phone from when the phase ends.
                 div .clock {
                     (clock.headline()) " · " (clock.phase_name) ": "
@@ -283,31 +377,58 @@ fn victory_line(game: &Game, standing: &umpire_core::game::victory::Standing) ->
     open.then(|| standing.headline()).flatten()
 }
 
+/// One state's statement as a team's page shows it.
+pub struct Statement<'a> {
+    /// The state's name.
+    pub name: &'a str,
+    /// Its ledger's values (treasury, national debt).
+    pub values: Option<&'a std::collections::BTreeMap<String, umpire_core::rules::Value>>,
+    /// Its latest history lines, oldest first (the page shows the last 40, newest first).
+    pub lines: &'a [umpire_core::megagame::ledger::LedgerEntry],
+}
+
+/// How many lines of a state's history a statement shows.
+pub const STATEMENT_LINES: usize = 40;
+
 /// A megagame team's states' statements: the treasury and debt line by line.
-fn statements_part(game: &Game, team: &str) -> Markup {
+pub fn statements_part(game: &Game, statements: &[Statement]) -> Markup {
     let ruleset = game.ruleset();
+    let int = |values: Option<&std::collections::BTreeMap<String, umpire_core::rules::Value>>,
+               key: &str| match values.and_then(|v| v.get(key)) {
+        Some(umpire_core::rules::Value::Int(n)) => Some(*n),
+        _ => None,
+    };
     html! {
-        @for state in umpire_core::megagame::ledger::ledgers(game).into_iter().filter(|l| l.teams.iter().any(|t| t == team)) {
-            h2 { (state.name) ": the statement" }
-            p {
-                "Treasury: " (state.treasury().map_or_else(|| "not set yet".to_string(), |t| format!("{t} florins")))
-                @if let Some(debt) = state.int("national_debt") { " · National debt: " (debt) }
-            }
-            @if !state.history.is_empty() {
-                table .statement {
-                    tr { th { "Turn" } th { "" } th { "Change" } th { "Balance" } th { "Why" } }
-                    @for line in state.history.iter().rev().take(40) {
-                        tr {
-                            td { (line.turn) }
-                            td { (attribute_words(ruleset, &line.attribute)) }
-                            td .n { @if line.set { "= " } @else { (format!("{:+}", line.delta)) } }
-                            td .n { (line.balance.map_or_else(|| "?".to_string(), |b| b.to_string())) }
-                            td { (line.reason) }
+        div #statements {
+            @for state in statements {
+                h2 { (state.name) ": the statement" }
+                p {
+                    "Treasury: " (int(state.values, umpire_core::megagame::ledger::TREASURY).map_or_else(|| "not set yet".to_string(), |t| format!("{t} florins")))
+                    @if let Some(debt) = int(state.values, umpire_core::megagame::ledger::DEBT) { " · National debt: " (debt) }
+                }
+                @if !state.lines.is_empty() {
+                    table .statement {
+                        tr { th { "Turn" } th { "" } th { "Change" } th { "Balance" } th { "Why" } }
+                        @for line in state.lines.iter().rev().take(STATEMENT_LINES) {
+                            tr {
+                                td { (line.turn) }
+                                td { (attribute_words(ruleset, &line.attribute)) }
+                                td .n { @if line.set { "= " } @else { (format!("{:+}", line.delta)) } }
+                                td .n { (line.balance.map_or_else(|| "?".to_string(), |b| b.to_string())) }
+                                td { (line.reason) }
+                            }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// An announcement to everyone, as a gazette line.
+pub fn gazette_line(mark: Mark, turn: u32, text: &str) -> Markup {
+    html! {
+        p { span .n .weak { "Turn " (turn) " · " (mark.num()) } (text) }
     }
 }
 
@@ -328,11 +449,45 @@ fn gazette_part(game: &Game, numbering: &Numbering) -> Markup {
         .rev()
         .collect();
     html! {
-        @if !gazette.is_empty() {
-            h2 { "The gazette" }
-            @for (seq, turn, text) in &gazette {
-                p { span .n .weak { "Turn " (turn) " · " (numbering.num(*seq)) } (text) }
+        div #gazette {
+            @if !gazette.is_empty() {
+                h2 { "The gazette" }
+                @for (seq, turn, text) in &gazette {
+                    (gazette_line(numbering.mark(*seq), *turn, text))
+                }
             }
+        }
+    }
+}
+
+/// One journal entry as the side sees it (nothing when it does not); `open` for the newest
+/// entry seen whole: its explanation at a glance.
+pub fn entry_part(
+    game: &Game,
+    words: &Words,
+    e: &umpire_core::game::Event,
+    sight: &Sight,
+    mark: Mark,
+    open: bool,
+    odds: &mut OddsCache,
+) -> Markup {
+    html! {
+        @match sight {
+            Sight::Open => {
+                details id=(mark.anchor()) open[open] {
+                    summary { span .n { (mark.num()) } (words.line(e)) }
+                    p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
+                    @for line in words.detail(e) { p { (line) } }
+                    @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
+                }
+            }
+            Sight::Summary(lines) => {
+                details id=(mark.anchor()) {
+                    summary { span .n { (mark.num()) } (lines.join(" ")) }
+                    p .weak { "Only what your side may know of this entry." }
+                }
+            }
+            Sight::Hidden => {}
         }
     }
 }
@@ -345,28 +500,18 @@ fn journal_part(
     odds: &mut OddsCache,
 ) -> Markup {
     let words = Words::of(game);
+    // The newest entry the side sees whole is open: its explanation at a glance.
+    let newest = sights
+        .iter()
+        .rev()
+        .find(|s| s.sight == Sight::Open)
+        .map(|s| s.seq);
     html! {
-        h2 { "The journal, newest first" }
-        // The newest entry the side sees whole is open: its explanation at a glance.
-        @let newest = sights.iter().rev().find(|s| s.sight == Sight::Open).map(|s| s.seq);
-        @for s in sights.iter().rev() {
-            @let e = &game.events()[(s.seq - 1) as usize];
-            @match &s.sight {
-                Sight::Open => {
-                    details id=(numbering.anchor(s.seq)) open[newest == Some(s.seq)] {
-                        summary { span .n { (numbering.num(s.seq)) } (words.line(e)) }
-                        p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
-                        @for line in words.detail(e) { p { (line) } }
-                        @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
-                    }
-                }
-                Sight::Summary(lines) => {
-                    details id=(numbering.anchor(s.seq)) {
-                        summary { span .n { (numbering.num(s.seq)) } (lines.join(" ")) }
-                        p .weak { "Only what your side may know of this entry." }
-                    }
-                }
-                Sight::Hidden => {}
+        div #journal {
+            h2 { "The journal, newest first" }
+            @for s in sights.iter().rev() {
+                @let e = &game.events()[(s.seq - 1) as usize];
+                (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), newest == Some(s.seq), odds))
             }
         }
     }
@@ -374,7 +519,7 @@ fn journal_part(
 
 /// The side's counters (every counter on the table, for the public) by Force ("Chaumont's
 /// Force"), those in none last.
-fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Markup {
+pub fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Markup {
     let (scenario, ruleset) = (game.scenario(), game.ruleset());
     let seen = view.at(game.state());
     let mut counters = seen.counters();
@@ -398,6 +543,7 @@ fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Markup {
     }
     groups.sort_by_key(|(f, _)| (f == "Not in a Force", f.clone()));
     html! {
+        div #counters-part {
         @if !counters.is_empty() {
             details #counters .counters {
                 summary { h2 .inline {
@@ -429,6 +575,7 @@ fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Markup {
                 }
                 }
             }
+        }
         }
     }
 }

@@ -241,17 +241,31 @@ impl<'a> SideView<'a> {
         let mut steps = timeline.steps();
         while let Some(step) = steps.next()? {
             let e = step.event;
-            let before = self.at(step.before);
-            let sight = match &e.kind {
-                EventKind::Changed { .. } | EventKind::EffectsApplied { .. } => {
-                    self.judge(&before, Some(&self.at(step.after)), e, &earlier)
-                }
-                _ => self.judge(&before, None, e, &earlier),
-            };
+            let sight = self.next_sight(step.before, step.after, e, &earlier);
             earlier.insert(e.seq, sight.clone());
             out.push(EntrySight { seq: e.seq, sight });
         }
         Ok(out)
+    }
+
+    /// How the side sees the entry that follows a journal already judged: `before` and `after`
+    /// the states around it, `earlier` the sights of the entries before it (by entry). The same
+    /// judgement as [`SideView::sights`] makes along the whole journal; the players' view judges
+    /// each new entry so, without walking the journal again.
+    pub fn next_sight(
+        &self,
+        before: &GameState,
+        after: &GameState,
+        e: &Event,
+        earlier: &BTreeMap<u64, Sight>,
+    ) -> Sight {
+        let seen_before = self.at(before);
+        match &e.kind {
+            EventKind::Changed { .. } | EventKind::EffectsApplied { .. } => {
+                self.judge(&seen_before, Some(&self.at(after)), e, earlier)
+            }
+            _ => self.judge(&seen_before, None, e, earlier),
+        }
     }
 
     fn judge(

@@ -311,32 +311,64 @@ fn reason_of(game: &Game, e: &Event) -> (String, Option<String>) {
 /// adjustment and each value set outright, with the running balance.
 pub fn history(game: &Game, counter: &str, attributes: &[&str]) -> Vec<LedgerEntry> {
     let state = game.state();
-    let start = game.scenario().all_counters().find(|c| c.id == counter);
-    let mut balance: BTreeMap<&str, Option<i64>> = attributes
-        .iter()
-        .map(|a| {
-            let known = start.is_some_and(|c| !c.unknown.iter().any(|u| u == a));
-            let v = match start.and_then(|c| c.attributes.get(*a)) {
-                Some(Value::Int(v)) => Some(*v),
-                None if known => Some(0),
-                _ => None,
-            };
-            (*a, v)
-        })
-        .collect();
+    let mut run = HistoryRun::start(game, counter, attributes);
     let mut out = Vec::new();
     for e in game.events() {
-        if !state.effective.contains(&e.seq) {
-            continue;
+        if state.effective.contains(&e.seq) {
+            out.extend(run.take(game, e));
         }
+    }
+    out
+}
+
+/// A counter's history read entry by entry, its running balances kept: [`history`] walks the
+/// journal with one, and the players' view takes each new entry in with one as it comes (an
+/// entry that counts: an undo or a redo changes which earlier ones do, and starts a new run).
+#[derive(Debug, Clone)]
+pub struct HistoryRun {
+    counter: String,
+    balance: BTreeMap<String, Option<i64>>,
+}
+
+impl HistoryRun {
+    /// The balances at the start: the scenario's values (0 where the text gives the attribute
+    /// none and does not call it unknown).
+    pub fn start(game: &Game, counter: &str, attributes: &[&str]) -> HistoryRun {
+        let start = game.scenario().all_counters().find(|c| c.id == counter);
+        let balance = attributes
+            .iter()
+            .map(|a| {
+                let known = start.is_some_and(|c| !c.unknown.iter().any(|u| u == a));
+                let v = match start.and_then(|c| c.attributes.get(*a)) {
+                    Some(Value::Int(v)) => Some(*v),
+                    None if known => Some(0),
+                    _ => None,
+                };
+                (a.to_string(), v)
+            })
+            .collect();
+        HistoryRun {
+            counter: counter.to_string(),
+            balance,
+        }
+    }
+
+    /// The counter.
+    pub fn counter(&self) -> &str {
+        &self.counter
+    }
+
+    /// The lines one entry (one that counts) adds to the history.
+    pub fn take(&mut self, game: &Game, e: &Event) -> Vec<LedgerEntry> {
         let changes = match &e.kind {
             EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
                 changes
             }
-            _ => continue,
+            _ => return Vec::new(),
         };
+        let mut out = Vec::new();
         for ch in changes {
-            if ch.counter() != counter {
+            if ch.counter() != self.counter {
                 continue;
             }
             let (attribute, delta, set) = match ch {
@@ -355,7 +387,7 @@ pub fn history(game: &Game, counter: &str, attributes: &[&str]) -> Vec<LedgerEnt
                 }
                 _ => continue,
             };
-            let Some(slot) = balance.get_mut(attribute.as_str()) else {
+            let Some(slot) = self.balance.get_mut(attribute.as_str()) else {
                 continue;
             };
             *slot = match set {
@@ -381,6 +413,6 @@ pub fn history(game: &Game, counter: &str, attributes: &[&str]) -> Vec<LedgerEnt
                 by: e.by.clone(),
             });
         }
+        out
     }
-    out
 }
