@@ -58,8 +58,8 @@ pub enum ScenarioCommand {
 
 /// A scenario and its ruleset, loaded.
 fn loaded<'l>(lib: &'l Library, source: &SourceFile) -> Result<(Scenario, &'l Ruleset)> {
-    let scenario = load_scenario(source, lib)
-        .map_err(|e| super::with_ruleset_errors(lib, anyhow!("{e}")))?;
+    let scenario =
+        load_scenario(source, lib).map_err(|e| super::with_ruleset_errors(lib, anyhow!("{e}")))?;
     let ruleset = lib
         .get(&scenario.ruleset)
         .ok_or_else(|| anyhow!("ruleset '{}' is not loaded", scenario.ruleset))?;
@@ -183,7 +183,7 @@ fn import(
         .map(|(f, n)| format!("{f} {n}"))
         .collect();
     println!(
-        "wrote {} — {} set up from {} ({}); it loads. Print its cast with `umpire sheet {} -o cast.pdf`, \
+        "wrote {} — {} set up from {} ({}); it loads. Print it (a megagame's cast and Control roster with it) with `umpire sheet {} -o sheet.pdf`, \
          start a game with `umpire game new {} -o game.umpire`",
         output.display(),
         s.title,

@@ -143,11 +143,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn state_list(&self) -> String {
-        let names: Vec<String> = self
-            .states
-            .iter()
-            .map(|s| s.name.clone())
-            .collect();
+        let names: Vec<String> = self.states.iter().map(|s| s.name.clone()).collect();
         if names.is_empty() {
             "none (add them in states.csv)".into()
         } else {
@@ -295,7 +291,8 @@ impl<'a> Ctx<'a> {
         if let Some(i) = self.state_edits.iter().position(|(s, _)| s == id) {
             return &mut self.state_edits[i].1;
         }
-        self.state_edits.push((id.to_string(), StateEdit::default()));
+        self.state_edits
+            .push((id.to_string(), StateEdit::default()));
         let last = self.state_edits.len() - 1;
         &mut self.state_edits[last].1
     }
@@ -307,11 +304,20 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
     let before = ctx.problems.len();
     let fixed = kind.fixed();
     let specs: Vec<&AttributeSpec> = match kind {
-        SheetKind::Counters => ctx.ruleset.units.iter().chain(&ctx.ruleset.leaders).collect(),
+        SheetKind::Counters => ctx
+            .ruleset
+            .units
+            .iter()
+            .chain(&ctx.ruleset.leaders)
+            .collect(),
         _ => kind.specs(ctx.ruleset).iter().collect(),
     };
     let reserved: Vec<&str> = if kind.unit_kind().is_some() {
-        ctx.ruleset.type_attribute.iter().map(String::as_str).collect()
+        ctx.ruleset
+            .type_attribute
+            .iter()
+            .map(String::as_str)
+            .collect()
     } else {
         Vec::new()
     };
@@ -326,7 +332,8 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
             continue;
         }
         if seen.contains(&name) {
-            ctx.problems.push(problem(shown, "is a column twice: keep one".into()));
+            ctx.problems
+                .push(problem(shown, "is a column twice: keep one".into()));
             continue;
         }
         seen.push(name.clone());
@@ -334,7 +341,11 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
         if reserved.contains(&name.as_str()) {
             ctx.problems.push(problem(
                 shown,
-                format!("is set by the sheet ({} are of kind {})", sheet.file, kind.unit_kind().unwrap_or_default()),
+                format!(
+                    "is set by the sheet ({} are of kind {})",
+                    sheet.file,
+                    kind.unit_kind().unwrap_or_default()
+                ),
             ));
         } else if !fixed.iter().any(|f| f.name == name) && !specs.iter().any(|s| s.name == alias) {
             let mut known: Vec<String> = fixed.iter().map(|f| f.name.to_string()).collect();
@@ -353,7 +364,10 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
         if sheet.column(f.name).is_none() {
             ctx.problems.push(problem(
                 f.name,
-                format!("is missing: {} needs a column \"{}\" — {}", sheet.file, f.name, f.meaning),
+                format!(
+                    "is missing: {} needs a column \"{}\" — {}",
+                    sheet.file, f.name, f.meaning
+                ),
             ));
         }
     }
@@ -364,8 +378,10 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
 fn required<'r>(ctx: &mut Ctx<'_>, at: &At<'r>, column: &str) -> Option<&'r str> {
     let cell = at.sheet.cell(at.row, column);
     if cell.is_none() {
-        ctx.problems
-            .push(at.problem(Some(column), "is empty: this column must be filled in".into()));
+        ctx.problems.push(at.problem(
+            Some(column),
+            "is empty: this column must be filled in".into(),
+        ));
     }
     cell
 }
@@ -373,16 +389,25 @@ fn required<'r>(ctx: &mut Ctx<'_>, at: &At<'r>, column: &str) -> Option<&'r str>
 fn states_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
     for row in &sheet.rows {
         let at = At { sheet, row };
-        let Some(id) = required(ctx, &at, "id") else { continue };
+        let Some(id) = required(ctx, &at, "id") else {
+            continue;
+        };
         let known = ctx.state(id).map(|s| s.id.clone());
         let mut edit = StateEdit::default();
         if let Some(teams) = at.cell("teams") {
             let mut list = Vec::new();
-            for t in teams.split([',', '|']).map(str::trim).filter(|t| !t.is_empty()) {
+            for t in teams
+                .split([',', '|'])
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+            {
                 match ctx.side(t) {
                     Some(s) => list.push(s),
                     None => {
-                        let p = at.problem(Some("teams"), format!("no team '{t}' — teams: {}", ctx.side_list()));
+                        let p = at.problem(
+                            Some("teams"),
+                            format!("no team '{t}' — teams: {}", ctx.side_list()),
+                        );
                         ctx.problems.push(p);
                     }
                 }
@@ -404,15 +429,21 @@ fn states_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
         }
         edit.name = at.cell("name").map(str::to_string);
         edit.note = at.cell("note").map(str::to_string);
-        edit.ledger = ctx.attributes(&at, SheetKind::States, &ctx.ruleset.units.clone());
+        let ruleset = ctx.ruleset;
+        edit.ledger = ctx.attributes(&at, SheetKind::States, &ruleset.units);
         let id = match known {
             Some(id) => id,
             None => {
                 if edit.name.is_none() {
-                    let p = at.problem(Some("name"), format!("is empty: '{id}' is a new state, give its name"));
+                    let p = at.problem(
+                        Some("name"),
+                        format!("is empty: '{id}' is a new state, give its name"),
+                    );
                     ctx.problems.push(p);
                 }
-                let Some(new) = ctx.new_id(&at, id).map(|_| id.to_string()) else { continue };
+                let Some(new) = ctx.new_id(&at, id).map(|_| id.to_string()) else {
+                    continue;
+                };
                 edit.new = true;
                 ctx.states.push(StateRef {
                     id: new.clone(),
@@ -423,7 +454,10 @@ fn states_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
             }
         };
         if ctx.state_edits.iter().any(|(s, _)| *s == id) {
-            let p = at.problem(Some("id"), format!("duplicate state '{id}': one row a state"));
+            let p = at.problem(
+                Some("id"),
+                format!("duplicate state '{id}': one row a state"),
+            );
             ctx.problems.push(p);
             continue;
         }
@@ -443,14 +477,20 @@ fn cards_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
         if required(ctx, &at, "state").is_none() {
             continue;
         }
-        let Some((id, _)) = ctx.state_at(&at, "state") else { continue };
+        let Some((id, _)) = ctx.state_at(&at, "state") else {
+            continue;
+        };
         if seen.contains(&id) {
-            let p = at.problem(Some("state"), format!("duplicate state '{id}': one row a state"));
+            let p = at.problem(
+                Some("state"),
+                format!("duplicate state '{id}': one row a state"),
+            );
             ctx.problems.push(p);
             continue;
         }
         seen.push(id.clone());
-        let values = ctx.attributes(&at, SheetKind::Cards, &ctx.ruleset.units.clone());
+        let ruleset = ctx.ruleset;
+        let values = ctx.attributes(&at, SheetKind::Cards, &ruleset.units);
         ctx.edit_of(&id).ledger.extend(values);
     }
 }
@@ -458,12 +498,16 @@ fn cards_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
 fn characters_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
     for row in &sheet.rows {
         let at = At { sheet, row };
-        let Some(id) = required(ctx, &at, "id") else { continue };
+        let Some(id) = required(ctx, &at, "id") else {
+            continue;
+        };
         let found = ctx
             .scenario
             .counters
             .iter()
-            .find(|c| c.kind == CounterKind::Leader && (c.id == id || key_of(&c.name) == key_of(id)))
+            .find(|c| {
+                c.kind == CounterKind::Leader && (c.id == id || key_of(&c.name) == key_of(id))
+            })
             .map(|c| c.id.clone());
         let Some(id) = found else {
             let p = at.problem(
@@ -474,11 +518,17 @@ fn characters_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
             continue;
         };
         if ctx.characters.iter().any(|c| c.id == id) {
-            let p = at.problem(Some("id"), format!("duplicate character '{id}': one row a character"));
+            let p = at.problem(
+                Some("id"),
+                format!("duplicate character '{id}': one row a character"),
+            );
             ctx.problems.push(p);
             continue;
         }
-        let mut attributes = ctx.attributes(&at, SheetKind::Characters, &ctx.ruleset.leaders.clone());
+        let mut attributes = {
+            let ruleset = ctx.ruleset;
+            ctx.attributes(&at, SheetKind::Characters, &ruleset.leaders)
+        };
         let player = at.cell("player").map(str::to_string);
         if let Some(p) = &player {
             if ctx.ruleset.leaders.iter().any(|s| s.name == "player") {
@@ -507,9 +557,19 @@ fn area_at(ctx: &mut Ctx<'_>, at: &At<'_>) -> Option<usize> {
         let known = if ctx.areas.is_empty() {
             "areas.csv lists none".to_string()
         } else {
-            format!("areas: {}", ctx.areas.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "))
+            format!(
+                "areas: {}",
+                ctx.areas
+                    .iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         };
-        ctx.problems.push(at.problem(Some("area"), format!("no area '{text}' in areas.csv — {known}")));
+        ctx.problems.push(at.problem(
+            Some("area"),
+            format!("no area '{text}' in areas.csv — {known}"),
+        ));
     }
     found
 }
@@ -517,21 +577,35 @@ fn area_at(ctx: &mut Ctx<'_>, at: &At<'_>) -> Option<usize> {
 /// Areas, cities, armies and fleets: counters of their `unit_kind`, in an area.
 fn pieces_sheet(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) {
     let unit_kind = kind.unit_kind().unwrap_or_default();
-    let state_column = if matches!(kind, SheetKind::Armies | SheetKind::Fleets) { "country" } else { "owner" };
+    let state_column = if matches!(kind, SheetKind::Armies | SheetKind::Fleets) {
+        "country"
+    } else {
+        "owner"
+    };
     for row in &sheet.rows {
         let at = At { sheet, row };
-        let Some(name) = required(ctx, &at, "name") else { continue };
+        let Some(name) = required(ctx, &at, "name") else {
+            continue;
+        };
         let id = ctx.new_id(&at, name);
-        if kind != SheetKind::Areas && at.cell(state_column).is_none() && state_column == "country" {
+        if kind != SheetKind::Areas && at.cell(state_column).is_none() && state_column == "country"
+        {
             required(ctx, &at, state_column);
         }
         let state = ctx.state_at(&at, state_column);
-        let area = if kind == SheetKind::Areas { None } else { area_at(ctx, &at) };
+        let area = if kind == SheetKind::Areas {
+            None
+        } else {
+            area_at(ctx, &at)
+        };
         // A city without an owner is its area's.
         let state = state.or_else(|| {
             let a = area.map(|i| &ctx.areas[i])?;
             let owner = a.owner.clone()?;
-            let teams = ctx.state(&owner).map(|s| s.teams.clone()).unwrap_or_default();
+            let teams = ctx
+                .state(&owner)
+                .map(|s| s.teams.clone())
+                .unwrap_or_default();
             Some((owner, teams))
         });
         let side = match (kind, area) {
@@ -540,8 +614,11 @@ fn pieces_sheet(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) {
             }
             _ => ctx.side_at(&at, state.as_ref()),
         };
-        let mut attributes = ctx.attributes(&at, kind, &ctx.ruleset.units.clone());
-        let (Some(id), Some(side)) = (id, side) else { continue };
+        let ruleset = ctx.ruleset;
+        let mut attributes = ctx.attributes(&at, kind, &ruleset.units);
+        let (Some(id), Some(side)) = (id, side) else {
+            continue;
+        };
         if let Some(t) = &ctx.ruleset.type_attribute {
             attributes.insert(key(t), key(unit_kind));
         }
@@ -554,7 +631,12 @@ fn pieces_sheet(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) {
             None => continue,
         };
         if kind == SheetKind::Areas {
-            ctx.areas.push(AreaRef { id: id.clone(), name: name.to_string(), owner: state.as_ref().map(|s| s.0.clone()), side: side.clone() });
+            ctx.areas.push(AreaRef {
+                id: id.clone(),
+                name: name.to_string(),
+                owner: state.as_ref().map(|s| s.0.clone()),
+                side: side.clone(),
+            });
         }
         let mut position = Mapping::new();
         position.insert(key("area"), Yaml::String(place));
@@ -575,7 +657,10 @@ fn pieces_sheet(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) {
 fn position_of(ruleset: &Ruleset, text: &str) -> Result<Yaml, String> {
     let mut m = Mapping::new();
     let lower = text.to_lowercase();
-    if let Some(rest) = ["off map:", "off_map:", "off-map:"].iter().find_map(|p| lower.strip_prefix(p).map(|_| &text[p.len()..])) {
+    if let Some(rest) = ["off map:", "off_map:", "off-map:"]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p).and_then(|_| text.get(p.len()..)))
+    {
         m.insert(key("off_map"), Yaml::String(rest.trim().to_string()));
         return Ok(Yaml::Mapping(m));
     }
@@ -596,10 +681,21 @@ fn position_of(ruleset: &Ruleset, text: &str) -> Result<Yaml, String> {
             let [x, y] = parts[..] else {
                 return Err(format!("'{text}' is not x, y (two numbers) or off map: …"));
             };
-            m.insert(key("x"), yaml_serde::to_value(x).map_err(|e| e.to_string())?);
-            m.insert(key("y"), yaml_serde::to_value(y).map_err(|e| e.to_string())?);
+            m.insert(
+                key("x"),
+                yaml_serde::to_value(x).map_err(|e| e.to_string())?,
+            );
+            m.insert(
+                key("y"),
+                yaml_serde::to_value(y).map_err(|e| e.to_string())?,
+            );
         }
-        None => return Err(format!("ruleset '{}' has no map: write off map: and the place", ruleset.id)),
+        None => {
+            return Err(format!(
+                "ruleset '{}' has no map: write off map: and the place",
+                ruleset.id
+            ));
+        }
     }
     Ok(Yaml::Mapping(m))
 }
@@ -608,28 +704,37 @@ fn position_of(ruleset: &Ruleset, text: &str) -> Result<Yaml, String> {
 fn counters_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
     for row in &sheet.rows {
         let at = At { sheet, row };
-        let Some(name) = required(ctx, &at, "name") else { continue };
+        let Some(name) = required(ctx, &at, "name") else {
+            continue;
+        };
         let id = ctx.new_id(&at, name);
         let side = required(ctx, &at, "side").and_then(|_| ctx.side_at(&at, None));
+        let ruleset = ctx.ruleset;
         let (list, specs) = match at.cell("kind").map(key_of).as_deref() {
-            None | Some("unit") => ("units", ctx.ruleset.units.clone()),
-            Some("leader") => ("leaders", ctx.ruleset.leaders.clone()),
-            Some("marker") => ("markers", ctx.ruleset.units.clone()),
+            None | Some("unit") => ("units", &ruleset.units),
+            Some("leader") => ("leaders", &ruleset.leaders),
+            Some("marker") => ("markers", &ruleset.units),
             Some(other) => {
-                let p = at.problem(Some("kind"), format!("'{other}' is not unit, leader or marker"));
+                let p = at.problem(
+                    Some("kind"),
+                    format!("'{other}' is not unit, leader or marker"),
+                );
                 ctx.problems.push(p);
                 continue;
             }
         };
-        let position = required(ctx, &at, "position").and_then(|p| match position_of(ctx.ruleset, p) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                ctx.problems.push(at.problem(Some("position"), e));
-                None
-            }
-        });
-        let attributes = ctx.attributes(&at, SheetKind::Counters, &specs);
-        let (Some(id), Some(side), Some(position)) = (id, side, position) else { continue };
+        let position =
+            required(ctx, &at, "position").and_then(|p| match position_of(ctx.ruleset, p) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    ctx.problems.push(at.problem(Some("position"), e));
+                    None
+                }
+            });
+        let attributes = ctx.attributes(&at, SheetKind::Counters, specs);
+        let (Some(id), Some(side), Some(position)) = (id, side, position) else {
+            continue;
+        };
         ctx.counters.push(NewCounter {
             id,
             name: name.to_string(),
@@ -650,7 +755,10 @@ fn sorted_sheets<'s>(
 ) -> Vec<(SheetKind, &'s Sheet)> {
     let mut out = Vec::new();
     for sheet in sheets {
-        match kinds.iter().find(|k| k.file().eq_ignore_ascii_case(&sheet.file)) {
+        match kinds
+            .iter()
+            .find(|k| k.file().eq_ignore_ascii_case(&sheet.file))
+        {
             Some(k) => out.push((*k, sheet)),
             None => ctx.problems.push(ImportProblem::at(
                 &sheet.file,
@@ -659,7 +767,11 @@ fn sorted_sheets<'s>(
                 format!(
                     "is not a sheet of {} — its sheets: {}",
                     ctx.scenario.title,
-                    kinds.iter().map(|k| k.file()).collect::<Vec<_>>().join(", ")
+                    kinds
+                        .iter()
+                        .map(|k| k.file())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
         }
@@ -700,7 +812,12 @@ pub fn import_setup(
         return Err(ctx.problems);
     }
     let mut root: Mapping = yaml_serde::from_str(original).map_err(|e| {
-        vec![ImportProblem::at(name, None, None, format!("the scenario's text does not read as YAML: {e}"))]
+        vec![ImportProblem::at(
+            name,
+            None,
+            None,
+            format!("the scenario's text does not read as YAML: {e}"),
+        )]
     })?;
     super::merge::apply(&mut root, &ctx.state_edits, &ctx.characters, &ctx.counters)?;
     let files: Vec<&str> = rows.iter().map(|(f, _)| f.as_str()).collect();
@@ -709,12 +826,28 @@ pub fn import_setup(
         files.join(", "),
         scenario.title,
         yaml_serde::to_string(&Yaml::Mapping(root)).map_err(|e| {
-            vec![ImportProblem::at(name, None, None, format!("could not be written: {e}"))]
+            vec![ImportProblem::at(
+                name,
+                None,
+                None,
+                format!("could not be written: {e}"),
+            )]
         })?
     );
-    let file = SourceFile { name: name.to_string(), text };
+    let file = SourceFile {
+        name: name.to_string(),
+        text,
+    };
     crate::game::scenario::load_scenario(&file, library).map_err(|e| {
-        vec![ImportProblem::at(name, None, None, format!("the imported scenario would not load:\n{e}"))]
+        vec![ImportProblem::at(
+            name,
+            None,
+            None,
+            format!("the imported scenario would not load:\n{e}"),
+        )]
     })?;
-    Ok(Imported { text: file.text, rows })
+    Ok(Imported {
+        text: file.text,
+        rows,
+    })
 }

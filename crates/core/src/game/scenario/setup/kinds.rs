@@ -97,42 +97,121 @@ impl SheetKind {
 
     /// The columns of the import's own.
     pub fn fixed(self) -> Vec<Fixed> {
-        let state = |meaning| col("country", true, meaning);
         match self {
             SheetKind::States => vec![
-                col("id", true, "The state's id (`france`): armies' `country` and areas' `owner` name it. A new id adds a state."),
-                col("name", false, "The state's name as printed; required for a new state."),
-                col("teams", false, "The teams (sides) it belongs to, by id or name, separated by commas; empty for a non-played state."),
-                col("table", false, "The map table where its revenue is played (id or name)."),
-                col("played", false, "yes or no: played by a team (no: a non-played state)."),
+                col(
+                    "id",
+                    true,
+                    "The state's id (`france`): armies' `country` and areas' `owner` name it. A new id adds a state.",
+                ),
+                col(
+                    "name",
+                    false,
+                    "The state's name as printed; required for a new state.",
+                ),
+                col(
+                    "teams",
+                    false,
+                    "The teams (sides) it belongs to, by id or name, separated by commas; empty for a non-played state.",
+                ),
+                col(
+                    "table",
+                    false,
+                    "The map table where its revenue is played (id or name).",
+                ),
+                col(
+                    "played",
+                    false,
+                    "yes or no: played by a team (no: a non-played state).",
+                ),
                 NOTE,
             ],
-            SheetKind::Cards => vec![col("state", true, "The state (id or name) whose ledger holds the cards.")],
+            SheetKind::Cards => vec![col(
+                "state",
+                true,
+                "The state (id or name) whose ledger holds the cards.",
+            )],
             SheetKind::Characters => vec![
-                col("id", true, "The character's id in the scenario (`henry-viii`)."),
-                col("name", false, "The character's name as printed (changes it when different)."),
-                col("player", false, "The person playing the character (the cast sheet prints it)."),
+                col(
+                    "id",
+                    true,
+                    "The character's id in the scenario (`henry-viii`).",
+                ),
+                col(
+                    "name",
+                    false,
+                    "The character's name as printed (changes it when different).",
+                ),
+                col(
+                    "player",
+                    false,
+                    "The person playing the character (the cast sheet prints it).",
+                ),
             ],
+            SheetKind::Counters => vec![
+                ID,
+                col("name", true, "The counter's name as printed."),
+                col("side", true, "Its side (id or name)."),
+                col("kind", false, "unit (the default), leader or marker."),
+                col(
+                    "position",
+                    true,
+                    "Where it is: a hex id (`0114`), an area's name, or `off map: …` with the place.",
+                ),
+                NOTE,
+            ],
+            _ => self.fixed_pieces(),
+        }
+    }
+
+    /// The columns of the import's own for areas, cities, armies and fleets.
+    fn fixed_pieces(self) -> Vec<Fixed> {
+        let state = |meaning| col("country", true, meaning);
+        match self {
             SheetKind::Areas => vec![
                 ID,
-                col("name", true, "The area's name as on the map: armies, fleets and cities name it in their `area` column."),
-                col("owner", false, "The state (id or name) that owns it; empty for a sea area (then give `side`)."),
+                col(
+                    "name",
+                    true,
+                    "The area's name as on the map: armies, fleets and cities name it in their `area` column.",
+                ),
+                col(
+                    "owner",
+                    false,
+                    "The state (id or name) that owns it; empty for a sea area (then give `side`).",
+                ),
                 SIDE,
                 NOTE,
             ],
             SheetKind::Cities => vec![
                 ID,
                 col("name", true, "The city's name as on the map."),
-                col("area", true, "The area it is in (a row of areas.csv, by id or name)."),
-                col("owner", false, "The state (id or name) that holds it; empty: the owner of its area."),
+                col(
+                    "area",
+                    true,
+                    "The area it is in (a row of areas.csv, by id or name).",
+                ),
+                col(
+                    "owner",
+                    false,
+                    "The state (id or name) that holds it; empty: the owner of its area.",
+                ),
                 SIDE,
                 NOTE,
             ],
             SheetKind::Armies => vec![
                 ID,
-                col("name", true, "The army's name (its commander's, or its counter's)."),
+                col(
+                    "name",
+                    true,
+                    "The army's name (its commander's, or its counter's).",
+                ),
                 state("The state (id or name) whose army it is."),
-                col("area", true, "The area it stands in (a row of areas.csv, by id or name)."),
+                col(
+                    "area",
+                    true,
+                    "The area it stands in (a row of areas.csv, by id or name).",
+                ),
                 SIDE,
                 NOTE,
             ],
@@ -140,18 +219,15 @@ impl SheetKind {
                 ID,
                 col("name", true, "The fleet's name."),
                 state("The state (id or name) whose fleet it is."),
-                col("area", true, "The sea area or port it is in (a row of areas.csv, by id or name)."),
+                col(
+                    "area",
+                    true,
+                    "The sea area or port it is in (a row of areas.csv, by id or name).",
+                ),
                 SIDE,
                 NOTE,
             ],
-            SheetKind::Counters => vec![
-                ID,
-                col("name", true, "The counter's name as printed."),
-                col("side", true, "Its side (id or name)."),
-                col("kind", false, "unit (the default), leader or marker."),
-                col("position", true, "Where it is: a hex id (`0114`), an area's name, or `off map: …` with the place."),
-                NOTE,
-            ],
+            _ => Vec::new(),
         }
     }
 
@@ -166,7 +242,15 @@ impl SheetKind {
                 "persuasion_cards",
                 "revenue_cards",
             ],
-            SheetKind::Characters => &["age", "born", "sex", "religion", "may_change_religion", "spouse", "heir"],
+            SheetKind::Characters => &[
+                "age",
+                "born",
+                "sex",
+                "religion",
+                "may_change_religion",
+                "spouse",
+                "heir",
+            ],
             SheetKind::Areas => &[
                 "map_table",
                 "home_area",
@@ -176,9 +260,28 @@ impl SheetKind {
                 "conversion_region",
                 "in_revolt",
             ],
-            SheetKind::Cities => &["map_table", "fortification", "imperial_free_city", "port", "strength_thousands"],
-            SheetKind::Armies => &["map_table", "strength_thousands", "nationality", "commander", "arrears", "fatigue"],
-            SheetKind::Fleets => &["map_table", "strength_thousands", "fleet_quality", "in_port", "damaged"],
+            SheetKind::Cities => &[
+                "map_table",
+                "fortification",
+                "imperial_free_city",
+                "port",
+                "strength_thousands",
+            ],
+            SheetKind::Armies => &[
+                "map_table",
+                "strength_thousands",
+                "nationality",
+                "commander",
+                "arrears",
+                "fatigue",
+            ],
+            SheetKind::Fleets => &[
+                "map_table",
+                "strength_thousands",
+                "fleet_quality",
+                "in_port",
+                "damaged",
+            ],
             SheetKind::Counters => &[],
         }
     }
@@ -217,12 +320,16 @@ impl SheetKind {
 /// (army, fleet, city, area) takes the briefing pack's sheets; any other, `counters.csv`.
 pub fn kinds_for(scenario: &Scenario, ruleset: &Ruleset) -> Vec<SheetKind> {
     let typed = ruleset.type_attribute.as_deref().and_then(|t| {
-        ruleset.units.iter().find(|s| s.name == t).map(|s| match &s.kind {
-            AttributeKind::Choice { choices } => ["army", "fleet", "city", "area"]
-                .iter()
-                .all(|k| choices.iter().any(|c| c == k)),
-            _ => false,
-        })
+        ruleset
+            .units
+            .iter()
+            .find(|s| s.name == t)
+            .map(|s| match &s.kind {
+                AttributeKind::Choice { choices } => ["army", "fleet", "city", "area"]
+                    .iter()
+                    .all(|k| choices.iter().any(|c| c == k)),
+                _ => false,
+            })
     });
     if scenario.megagame.is_some() && typed == Some(true) {
         SheetKind::ALL[..7].to_vec()

@@ -67,12 +67,17 @@ fn apply_states(root: &mut Mapping, edits: &[(String, StateEdit)]) {
                 states.len() - 1
             }
         };
-        let Yaml::Mapping(entry) = &mut states[i] else { continue };
+        let Yaml::Mapping(entry) = &mut states[i] else {
+            continue;
+        };
         if let Some(n) = &edit.name {
             entry.insert(key("name"), text(n));
         }
         if let Some(t) = &edit.teams {
-            entry.insert(key("teams"), Yaml::Sequence(t.iter().map(|t| text(t)).collect()));
+            entry.insert(
+                key("teams"),
+                Yaml::Sequence(t.iter().map(|t| text(t)).collect()),
+            );
         }
         if let Some(t) = &edit.table {
             entry.insert(key("table"), text(t));
@@ -97,9 +102,13 @@ fn apply_characters(root: &mut Mapping, edits: &[CharacterEdit]) -> Vec<ImportPr
     for edit in edits {
         let mut found = false;
         for force in seq(root, "forces").iter_mut() {
-            let Some(Yaml::Sequence(leaders)) = force.get_mut("leaders") else { continue };
+            let Some(Yaml::Sequence(leaders)) = force.get_mut("leaders") else {
+                continue;
+            };
             for leader in leaders.iter_mut() {
-                let Yaml::Mapping(entry) = leader else { continue };
+                let Yaml::Mapping(entry) = leader else {
+                    continue;
+                };
                 if entry.get(key("id")).and_then(Yaml::as_str) != Some(edit.id.as_str()) {
                     continue;
                 }
@@ -122,7 +131,9 @@ fn apply_characters(root: &mut Mapping, edits: &[CharacterEdit]) -> Vec<ImportPr
             ));
         }
         if let Some(person) = &edit.player {
-            let Some(Yaml::Mapping(mega)) = root.get_mut(key("megagame")) else { continue };
+            let Some(Yaml::Mapping(mega)) = root.get_mut(key("megagame")) else {
+                continue;
+            };
             let players = seq(mega, "players");
             let seat = players.iter_mut().find(|p| {
                 p.get("characters")
@@ -149,7 +160,11 @@ fn apply_characters(root: &mut Mapping, edits: &[CharacterEdit]) -> Vec<ImportPr
 /// The new pieces as loose groups, one a side and place (`setup-1`, `setup-2`…).
 fn apply_counters(root: &mut Mapping, counters: &[NewCounter]) {
     let forces = seq(root, "forces");
-    let taken: Vec<String> = forces.iter().filter_map(id_of).map(str::to_string).collect();
+    let taken: Vec<String> = forces
+        .iter()
+        .filter_map(id_of)
+        .map(str::to_string)
+        .collect();
     let mut n = 0;
     let mut groups: Vec<(String, Yaml, Mapping)> = Vec::new();
     for c in counters {
@@ -162,7 +177,10 @@ fn apply_counters(root: &mut Mapping, counters: &[NewCounter]) {
         if !c.attributes.is_empty() {
             entry.insert(key("attributes"), Yaml::Mapping(c.attributes.clone()));
         }
-        let i = match groups.iter().position(|(s, p, _)| *s == c.side && *p == c.position) {
+        let i = match groups
+            .iter()
+            .position(|(s, p, _)| *s == c.side && *p == c.position)
+        {
             Some(i) => i,
             None => {
                 let id = loop {

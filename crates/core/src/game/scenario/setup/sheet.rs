@@ -75,7 +75,9 @@ fn separator(text: &[u8]) -> u8 {
 
 /// The line (1 is the first) of a byte offset.
 fn line_at(bytes: &[u8], offset: u64) -> u64 {
-    let mut end = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+    let mut end = usize::try_from(offset)
+        .unwrap_or(usize::MAX)
+        .min(bytes.len());
     // A record's position may be the blank lines before it.
     while end < bytes.len() && matches!(bytes[end], b'\n' | b'\r') {
         end += 1;
@@ -106,8 +108,7 @@ pub fn parse_sheet(file: &str, bytes: &[u8]) -> Result<Sheet, ImportProblem> {
             let text = std::str::from_utf8(field).map_err(|_| {
                 problem(
                     line,
-                    "is not UTF-8 text — save the sheet as CSV with the UTF-8 character set"
-                        .into(),
+                    "is not UTF-8 text — save the sheet as CSV with the UTF-8 character set".into(),
                 )
             })?;
             cells.push(text.trim().to_string());
@@ -140,10 +141,12 @@ pub fn parse_sheet(file: &str, bytes: &[u8]) -> Result<Sheet, ImportProblem> {
 /// Reads a sheet file (at most 8 MB).
 pub fn read_sheet(path: &std::path::Path) -> Result<Sheet, ImportProblem> {
     use std::io::Read;
-    let file = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-    let cannot = |e: std::io::Error| ImportProblem::at(&file, None, None, format!("cannot be read: {e}"));
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let cannot =
+        |e: std::io::Error| ImportProblem::at(&file, None, None, format!("cannot be read: {e}"));
     let f = std::fs::File::open(path).map_err(cannot)?;
     let mut bytes = Vec::new();
     f.take(MAX_SHEET_BYTES + 1)

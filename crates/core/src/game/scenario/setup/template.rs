@@ -117,7 +117,11 @@ pub fn template_readme(scenario: &Scenario, ruleset: &Ruleset) -> String {
         ));
         for f in kind.fixed() {
             let req = if f.required { " Required." } else { "" };
-            out.push_str(&format!("| `{}` | {}{req} | — | — |\n", f.name, md(f.meaning)));
+            out.push_str(&format!(
+                "| `{}` | {}{req} | — | — |\n",
+                f.name,
+                md(f.meaning)
+            ));
         }
         for name in kind.attribute_columns(ruleset) {
             let real = match name.as_str() {
@@ -128,7 +132,10 @@ pub fn template_readme(scenario: &Scenario, ruleset: &Ruleset) -> String {
             let Some(spec) = kind.specs(ruleset).iter().find(|s| s.name == real) else {
                 continue;
             };
-            let help = spec.help.as_deref().map_or_else(String::new, |h| format!(" {h}"));
+            let help = spec
+                .help
+                .as_deref()
+                .map_or_else(String::new, |h| format!(" {h}"));
             let rule = match (&spec.rule, &spec.source_lines) {
                 (Some(r), Some(l)) => format!("{r} ({l})"),
                 (Some(r), None) => r.clone(),

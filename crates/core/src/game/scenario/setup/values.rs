@@ -48,7 +48,11 @@ pub(crate) fn cell_value(spec: &AttributeSpec, text: &str) -> Result<Yaml, Strin
             .ok_or_else(|| format!("'{text}' is not one of {}", choices.join(", "))),
         AttributeKind::Choices { choices } => {
             let mut out = Vec::new();
-            for part in text.split([',', '|']).map(str::trim).filter(|p| !p.is_empty()) {
+            for part in text
+                .split([',', '|'])
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+            {
                 let c = choice(choices, part)
                     .ok_or_else(|| format!("'{part}' is not one of {}", choices.join(", ")))?;
                 out.push(Yaml::String(c.clone()));
