@@ -11,6 +11,7 @@ mod report;
 mod resolve;
 mod roll;
 mod rules;
+mod scenario;
 mod serve;
 
 use std::path::PathBuf;
@@ -78,6 +79,10 @@ pub enum Command {
     /// Game sessions: a scenario on the table, the Sequence of Play and the journal.
     #[command(subcommand)]
     Game(game::GameCommand),
+    /// Scenarios: check one, and enter the organiser's starting data once (a spreadsheet's
+    /// sheets saved as CSV, from a template of them).
+    #[command(subcommand)]
+    Scenario(scenario::ScenarioCommand),
     /// Print a ruleset's tables as PDF chart sheets, missing cells as empty boxes.
     Charts(report::ChartsArgs),
     /// Print a scenario's organiser sheet as PDF: sides, set-up, reinforcements, turn track.
@@ -332,6 +337,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         }
         Command::Manpages { dir } => manpages(dir),
         Command::Game(c) => game::run(cli, c),
+        Command::Scenario(c) => scenario::run(cli, c),
         Command::Charts(a) => report::charts(cli, a),
         Command::Sheet(a) => report::sheet(cli, a),
         Command::Report(a) => report::report(cli, a),

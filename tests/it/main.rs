@@ -33,6 +33,7 @@ mod results;
 mod safety;
 mod schema;
 mod serve;
+mod setup_import;
 mod shared;
 mod tamper;
 mod transcription;

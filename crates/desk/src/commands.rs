@@ -152,6 +152,8 @@ pub enum UiCommand {
     ExportGame,
     /// File › Save as scenario: the organiser's set-up as a scenario file.
     SaveScenario,
+    /// File › Import set-up: the organiser's sheets (CSV) merged into the scenario.
+    ImportSetup,
     /// Edit a table's cells into the transcription layer.
     ChartEditor,
     /// Show a photo or scan of the physical map under the hex grid.
@@ -209,7 +211,7 @@ pub enum UiCommand {
 
 impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [UiCommand; 35] = [
+    pub const ALL: [UiCommand; 36] = [
         UiCommand::Undo,
         UiCommand::Redo,
         UiCommand::Next,
@@ -233,6 +235,7 @@ impl UiCommand {
         UiCommand::VerifyGame,
         UiCommand::ExportGame,
         UiCommand::SaveScenario,
+        UiCommand::ImportSetup,
         UiCommand::ChartEditor,
         UiCommand::MapUnderlay,
         UiCommand::ClockStart,
@@ -273,6 +276,7 @@ impl UiCommand {
             UiCommand::VerifyGame => "Verify the game",
             UiCommand::ExportGame => "Export the journal…",
             UiCommand::SaveScenario => "Save as scenario…",
+            UiCommand::ImportSetup => "Import set-up…",
             UiCommand::ChartEditor => "Chart editor…",
             UiCommand::MapUnderlay => "Map underlay…",
             UiCommand::ClockStart => "Start the clock",
@@ -323,7 +327,7 @@ impl UiCommand {
             UiCommand::ZoomOut => k(Modifiers::NONE, Key::Minus),
             UiCommand::ResetView => k(Modifiers::NONE, Key::Num0),
             UiCommand::Print => k(Modifiers::COMMAND, Key::P),
-            UiCommand::PlayersView | UiCommand::SaveScenario => None,
+            UiCommand::PlayersView | UiCommand::SaveScenario | UiCommand::ImportSetup => None,
             UiCommand::VerifyGame => k(cmd_shift, Key::V),
             UiCommand::ExportGame => k(cmd_shift, Key::E),
             UiCommand::ChartEditor => k(Modifiers::COMMAND, Key::E),

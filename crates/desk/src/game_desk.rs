@@ -271,7 +271,8 @@ impl GameDesk {
             | UiCommand::MapUnderlay
             | UiCommand::VerifyGame
             | UiCommand::ExportGame
-            | UiCommand::SaveScenario => true,
+            | UiCommand::SaveScenario
+            | UiCommand::ImportSetup => true,
         };
         self.resolve.forget_stale(&self.live);
         done

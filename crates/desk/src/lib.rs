@@ -16,6 +16,7 @@ mod counter_panel;
 mod decks;
 mod files;
 mod game_desk;
+mod import_setup;
 mod jobs;
 mod journal;
 mod live;
@@ -57,6 +58,9 @@ pub use files::{
     config_dir, default_scenario, games_dir, new_game_path, read_recent, recent_file, remember,
 };
 pub use game_desk::GameDesk;
+pub use import_setup::{
+    IMPORT_SETUP_FOLDER_LABEL, IMPORT_SETUP_LABEL, IMPORT_SETUP_PATH_LABEL, ImportSetupDialog,
+};
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 pub use journal::{
     CLOSE_ENTRY_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,

@@ -103,6 +103,8 @@ pub struct Shell {
     pub password: Option<super::shared::PasswordPrompt>,
     /// File › Save as scenario.
     pub save_scenario: super::save_scenario::SaveScenarioDialog,
+    /// File › Import set-up.
+    pub import_setup: super::import_setup::ImportSetupDialog,
 }
 
 impl Shell {
@@ -140,6 +142,7 @@ impl Shell {
             export_path: String::new(),
             export_confirm: None,
             save_scenario: Default::default(),
+            import_setup: Default::default(),
         }
     }
 
@@ -345,6 +348,7 @@ impl Shell {
                 self.start_job(job);
             }
             (UiCommand::SaveScenario, Some(g)) => self.save_scenario.open_for(g.path()),
+            (UiCommand::ImportSetup, Some(g)) => self.import_setup.open_for(g.path()),
             (UiCommand::ExportGame, Some(g)) => {
                 self.export = true;
                 if self.export_path.is_empty() {
@@ -385,6 +389,7 @@ impl Shell {
                         UiCommand::PlayersView,
                         UiCommand::VerifyGame,
                         UiCommand::ExportGame,
+                        UiCommand::ImportSetup,
                         UiCommand::SaveScenario,
                         UiCommand::ChartEditor,
                     ],
@@ -526,6 +531,8 @@ impl Shell {
             self.export_ui(&ctx, library, game.as_ref());
         }
         self.save_scenario
+            .ui(&ctx, game.as_ref().map(|g| g.game()), library);
+        self.import_setup
             .ui(&ctx, game.as_ref().map(|g| g.game()), library);
     }
 

@@ -16,6 +16,7 @@ pub mod model;
 pub mod position;
 pub(crate) mod raw;
 pub mod save;
+pub mod setup;
 mod validate;
 pub mod victory;
 
