@@ -261,11 +261,11 @@ impl<'a> Ctx<'a> {
             let Some(spec) = specs.iter().find(|s| s.name == name) else {
                 continue;
             };
-            if name == "map_table" {
-                if let Some(t) = self.table(text) {
-                    out.insert(key(&name), Yaml::String(t));
-                    continue;
-                }
+            if name == "map_table"
+                && let Some(t) = self.table(text)
+            {
+                out.insert(key(&name), Yaml::String(t));
+                continue;
             }
             match cell_value(spec, text) {
                 Ok(v) => {
@@ -461,10 +461,10 @@ fn states_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
             ctx.problems.push(p);
             continue;
         }
-        if let Some(s) = ctx.states.iter_mut().find(|s| s.id == id) {
-            if let Some(t) = &edit.teams {
-                s.teams.clone_from(t);
-            }
+        if let Some(s) = ctx.states.iter_mut().find(|s| s.id == id)
+            && let Some(t) = &edit.teams
+        {
+            s.teams.clone_from(t);
         }
         ctx.state_edits.push((id, edit));
     }
@@ -530,10 +530,10 @@ fn characters_sheet(ctx: &mut Ctx<'_>, sheet: &Sheet) {
             ctx.attributes(&at, SheetKind::Characters, &ruleset.leaders)
         };
         let player = at.cell("player").map(str::to_string);
-        if let Some(p) = &player {
-            if ctx.ruleset.leaders.iter().any(|s| s.name == "player") {
-                attributes.insert(key("player"), Yaml::String(p.clone()));
-            }
+        if let Some(p) = &player
+            && ctx.ruleset.leaders.iter().any(|s| s.name == "player")
+        {
+            attributes.insert(key("player"), Yaml::String(p.clone()));
         }
         ctx.characters.push(CharacterEdit {
             id,
