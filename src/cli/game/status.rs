@@ -306,7 +306,16 @@ fn print_ledger(game: &Game, l: &umpire::megagame::StateLedger) {
                 })
                 .map(|(k, v)| format!("{} {}", words.attribute(k), words.value(v)))
                 .collect();
-            println!("  {what} {} ({}) {}", i.name, i.position, attrs.join(", "));
+            let gone = i
+                .removed
+                .as_ref()
+                .map_or_else(String::new, |r| format!(" — off the table: {r}"));
+            println!(
+                "  {what} {} ({}) {}{gone}",
+                i.name,
+                i.position,
+                attrs.join(", ")
+            );
         }
     }
     for e in &l.history {
