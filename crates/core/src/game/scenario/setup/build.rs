@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use yaml_serde::{Mapping, Value as Yaml};
 
+use super::edits::{CharacterEdit, NewCounter, StateEdit};
 use super::kinds::SheetKind;
 use super::sheet::{Row, Sheet, header_key};
 use super::values::{cell_value, flag, key_of};
@@ -37,38 +38,6 @@ struct AreaRef {
     name: String,
     owner: Option<String>,
     side: String,
-}
-
-/// What a state's row changes.
-#[derive(Default)]
-pub(super) struct StateEdit {
-    pub(super) name: Option<String>,
-    pub(super) teams: Option<Vec<String>>,
-    pub(super) table: Option<String>,
-    pub(super) played: Option<bool>,
-    pub(super) note: Option<String>,
-    pub(super) ledger: Mapping,
-    pub(super) new: bool,
-}
-
-/// What a character's row changes.
-pub(super) struct CharacterEdit {
-    pub(super) id: String,
-    pub(super) name: Option<String>,
-    pub(super) player: Option<String>,
-    pub(super) attributes: Mapping,
-    pub(super) at: (String, u64),
-}
-
-/// A piece the sheets put on the table.
-pub(super) struct NewCounter {
-    pub(super) id: String,
-    pub(super) name: String,
-    pub(super) side: String,
-    pub(super) list: &'static str,
-    pub(super) position: Yaml,
-    pub(super) attributes: Mapping,
-    pub(super) note: Option<String>,
 }
 
 /// The import under way: what the sheets may name, what they change, and the problems found.

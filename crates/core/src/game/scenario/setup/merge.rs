@@ -5,7 +5,7 @@
 use yaml_serde::{Mapping, Value as Yaml};
 
 use super::ImportProblem;
-use super::build::{CharacterEdit, NewCounter, StateEdit};
+use super::edits::{CharacterEdit, NewCounter, StateEdit};
 
 fn key(k: &str) -> Yaml {
     Yaml::String(k.to_string())

@@ -9,6 +9,7 @@
 //! column header; with any problem nothing is produced.
 
 mod build;
+mod edits;
 mod kinds;
 mod merge;
 mod sheet;
