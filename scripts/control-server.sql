@@ -48,6 +48,10 @@ GRANT USAGE ON SCHEMA public TO umpire_desk;
 REVOKE ALL ON DATABASE umpire FROM PUBLIC;
 GRANT CONNECT ON DATABASE umpire TO umpire_desk;
 
+-- The game's writers wait for one another on its row lock (umpire_lock_game): the owner may
+-- see how long another session has held it and end a session that holds it open idle.
+GRANT pg_read_all_stats, pg_signal_backend TO umpire_owner;
+
 SET ROLE umpire_owner;
 
 CREATE TABLE IF NOT EXISTS umpire_schema (version INTEGER NOT NULL);
@@ -98,6 +102,13 @@ ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS remits JSONB;
 -- Control's records the ruleset declares (rules::Records: charts, registers, votes, banks), for
 -- who may write each (umpire_record_roles).
 ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS records JSONB;
+
+-- What the server holds each entry to that the ruleset and scenario say (umpire_check_entry):
+-- `procedures` (each one's result codes: rules::ResultCodes), `dice` (each custom die's faces),
+-- `decks` (the ruleset's deck ids), `steps` (leaf steps in a turn) and `turns`. NULL for a game
+-- created by an older desk or on a ruleset Umpire does not ship: then only the entry's shape,
+-- time and remits are checked.
+ALTER TABLE umpire_games ADD COLUMN IF NOT EXISTS rules JSONB;
 
 -- The remit's facts: the scenario's states and counters as the game began (written when the
 -- game is created), and every later change to the attributes the remit reads.
@@ -579,10 +590,524 @@ BEGIN
   RETURN me;
 END $$;
 
+-- rules::Remits::may, line for line: NULL when `role` may take `action` (the ruleset's
+-- `remits: actions:`; Game Control alone for one it does not declare, or without remits), else
+-- the remit that says who may.
+CREATE OR REPLACE FUNCTION umpire_may(remits JSONB, action TEXT, role TEXT) RETURNS JSONB
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN jsonb_typeof(remits -> 'actions' -> action) = 'object' THEN
+      CASE WHEN (remits -> 'actions' -> action -> 'roles') ? role THEN NULL ELSE remits -> 'actions' -> action END
+    WHEN role = 'game' THEN NULL
+    ELSE jsonb_build_object('roles', '["game"]'::jsonb, 'rule', 'The Control Team › Game Control',
+                            'why', 'the ruleset''s remits name nobody else for it')
+  END
+$$;
+
+-- Refuses (UM403) an action over the whole game that is another role's (megagame::remit::permits).
+CREATE OR REPLACE FUNCTION umpire_action_remit(gm umpire_games, me umpire_umpires, action TEXT, what TEXT) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  refused JSONB := umpire_may(gm.remits, action, me.role);
+BEGIN
+  IF refused IS NOT NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403',
+      MESSAGE = format('%s may not %s: %s (%s) — ask %s', umpire_by(me), what, refused ->> 'why', refused ->> 'rule',
+        coalesce((SELECT string_agg(umpire_role_label(r), ' or ') FROM jsonb_array_elements_text(refused -> 'roles') r), 'Game Control'));
+  END IF;
+END $$;
+
+-- ── No login holds the game hostage ──────────────────────────────────────────────────────
+
+-- The limits every umpire login works under (set by control-server.sh add-umpire, and again for
+-- every login at each `start`): a statement runs at most 30 s, waits for a lock at most 5 s, and a
+-- transaction left open and idle is ended after 5 s. A desk's append is one short statement, so
+-- none of these touch honest work; a login that turns them off in its own session is dealt with
+-- by the next writer (umpire_lock_game).
+CREATE OR REPLACE FUNCTION umpire_login_limits(login NAME) RETURNS VOID
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('ALTER ROLE %I IN DATABASE umpire SET statement_timeout = %L', login, '30s');
+  EXECUTE format('ALTER ROLE %I IN DATABASE umpire SET lock_timeout = %L', login, '5s');
+  EXECUTE format('ALTER ROLE %I IN DATABASE umpire SET idle_in_transaction_session_timeout = %L', login, '5s');
+END $$;
+
+-- Locks the game's row for one writer (umpire_append, umpire_publish): waits at most 2 s, then
+-- looks at who holds it. A session that holds it in a transaction left idle, or for more than
+-- 10 s, is ended (an append takes milliseconds: nobody honest holds the game that long) and the
+-- lock taken; otherwise the desk is told whom it waits for (UM423). NULL when there is no game.
+CREATE OR REPLACE FUNCTION umpire_lock_game(g TEXT) RETURNS umpire_games
+LANGUAGE plpgsql AS $$
+DECLARE
+  gm umpire_games;
+  holder RECORD;
+  tries INTEGER := 0;
+BEGIN
+  PERFORM set_config('lock_timeout', '2s', true);
+  LOOP
+    BEGIN
+      SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
+      PERFORM set_config('lock_timeout', '5s', true);
+      RETURN gm;
+    EXCEPTION WHEN lock_not_available THEN
+      tries := tries + 1;
+    END;
+    -- The writers in a transaction that has locked or changed the games' rows (a row lock is
+    -- not listed by itself; an idle one first, else the longest held).
+    SELECT a.pid, a.usename, a.state, now() - coalesce(a.xact_start, now()) AS held, u AS who
+      INTO holder
+      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      LEFT JOIN umpire_umpires u ON u.login = a.usename
+     WHERE l.locktype = 'relation' AND l.relation = 'umpire_games'::regclass AND l.granted
+       AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
+     ORDER BY (a.state LIKE 'idle in transaction%') DESC, a.xact_start
+     LIMIT 1;
+    IF holder.pid IS NOT NULL AND tries <= 2
+       AND (holder.state LIKE 'idle in transaction%' OR holder.held > interval '10 seconds') THEN
+      PERFORM pg_terminate_backend(holder.pid, 1000);
+      CONTINUE;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'UM423',
+      MESSAGE = format('the game is being written by %s (for %s s) — nothing was written; try again in a moment',
+        CASE WHEN (holder.who).login IS NOT NULL THEN umpire_by(holder.who)
+             WHEN holder.usename IS NOT NULL THEN format('the login %s', holder.usename)
+             ELSE 'another session' END,
+        coalesce(extract(epoch FROM holder.held)::integer, 2));
+  END LOOP;
+END $$;
+
 CREATE OR REPLACE FUNCTION umpire_hash(previous TEXT, body TEXT) RETURNS TEXT
 LANGUAGE sql IMMUTABLE AS $$
   SELECT encode(sha256(convert_to(previous || E'\n' || body, 'UTF8')), 'hex')
 $$;
+
+-- ── What an entry must be ─────────────────────────────────────────────────────────────────
+-- umpire_append holds every entry to the journal's event schema (game::Event: its kind, its
+-- fields and their types), to the server's own clock, to where the Sequence of Play stands, to
+-- its dice and its procedure's result codes, and a reveal to the seed's commitment: an entry a
+-- desk could not read is never stored, so no login can lock the other desks out of a game.
+
+-- Refuses an entry (UM422) with what is wrong with it.
+CREATE OR REPLACE FUNCTION umpire_bad(seq BIGINT, msg TEXT) RETURNS VOID
+LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = 'UM422',
+    MESSAGE = format('entry %s is refused: %s — nothing was written', seq, msg);
+END $$;
+
+-- Whether v is a whole JSON number (at least `lo` when given) that fits Umpire's integers.
+CREATE OR REPLACE FUNCTION umpire_is_int(v JSONB, lo NUMERIC DEFAULT NULL) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(jsonb_typeof(v) = 'number'
+     AND (v::text)::numeric = trunc((v::text)::numeric)
+     AND abs((v::text)::numeric) < 9223372036854775807
+     AND (lo IS NULL OR (v::text)::numeric >= lo), false)
+$$;
+
+-- Whether v is a JSON string that is not blank.
+CREATE OR REPLACE FUNCTION umpire_is_text(v JSONB) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(jsonb_typeof(v) = 'string' AND btrim(v #>> '{}') <> '', false)
+$$;
+
+-- Whether c is a place in the Sequence of Play (game::Cursor): a turn from 1 (not past the
+-- scenario's last) and a leaf step of the turn.
+CREATE OR REPLACE FUNCTION umpire_cursor_ok(c JSONB, rules JSONB) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(jsonb_typeof(c) = 'object' AND umpire_is_int(c -> 'turn', 1) AND umpire_is_int(c -> 'step', 0)
+     AND (NOT umpire_is_int(rules -> 'steps', 1) OR (c ->> 'step')::numeric < (rules ->> 'steps')::numeric)
+     AND (NOT umpire_is_int(rules -> 'turns', 0) OR (c ->> 'turn')::numeric <= greatest((rules ->> 'turns')::numeric, 1)), false)
+$$;
+
+-- Where the game stands in its Sequence of Play: the last step that counts (not undone), else
+-- where the game began.
+CREATE OR REPLACE FUNCTION umpire_cursor(g TEXT) RETURNS JSONB
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(
+    (SELECT e.body -> 'to' FROM umpire_events e
+      WHERE e.game = g AND e.kind = 'stepped'
+        AND NOT EXISTS (SELECT 1 FROM umpire_undone u WHERE u.game = g AND u.seq = e.seq)
+      ORDER BY e.seq DESC LIMIT 1),
+    (SELECT e.body -> 'cursor' FROM umpire_events e WHERE e.game = g AND e.seq = 1))
+$$;
+
+-- A cursor in words ("turn 2, step 5").
+CREATE OR REPLACE FUNCTION umpire_cursor_words(c JSONB) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT format('turn %s, step %s', c ->> 'turn', ((c ->> 'step')::numeric + 1)::text)
+$$;
+
+-- Whether `face` is a face of the die called `die`, as dice::DieSet::get reads it: one of the
+-- ruleset's own dice (their faces sent when the game was created), d66, d%, dF, or dN for N
+-- from 2 to 1000 (d10 reading 0–9).
+CREATE OR REPLACE FUNCTION umpire_face_ok(rules JSONB, die TEXT, face JSONB) RETURNS BOOLEAN
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  f NUMERIC;
+  n INTEGER;
+BEGIN
+  IF NOT umpire_is_int(face) OR die IS NULL THEN
+    RETURN false;
+  END IF;
+  f := (face::text)::numeric;
+  IF jsonb_typeof(rules -> 'dice' -> die) = 'array' THEN
+    RETURN (rules -> 'dice' -> die) @> jsonb_build_array(face);
+  END IF;
+  IF die = 'd66' THEN
+    RETURN f BETWEEN 11 AND 66 AND f % 10 BETWEEN 1 AND 6;
+  ELSIF die = 'd%' THEN
+    RETURN f BETWEEN 1 AND 100;
+  ELSIF die = 'dF' THEN
+    RETURN f BETWEEN -1 AND 1;
+  ELSIF die ~ '^d[0-9]{1,4}$' THEN
+    n := substr(die, 2)::integer;
+    IF n = 10 THEN
+      RETURN f BETWEEN 0 AND 9;
+    END IF;
+    RETURN n BETWEEN 2 AND 1000 AND f BETWEEN 1 AND n;
+  END IF;
+  RETURN false;
+END $$;
+
+-- Whether `code` (each word of a combined result such as "A1 D3") is one of a procedure's
+-- result codes (rules::ResultCodes::admits, line for line); any code when they are not known.
+CREATE OR REPLACE FUNCTION umpire_code_ok(codes JSONB, code TEXT) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN btrim(coalesce(code, '')) = '' THEN false
+    WHEN codes IS NULL OR jsonb_typeof(codes) <> 'object' THEN true
+    WHEN coalesce((codes ->> 'open')::boolean, false) THEN true
+    ELSE NOT EXISTS (
+      SELECT 1 FROM regexp_split_to_table(btrim(code), '\s+') AS w
+       WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(coalesce(codes -> 'codes', '[]'::jsonb)) c
+                          WHERE lower(c) = lower(w))
+         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(codes -> 'patterns', '[]'::jsonb)) p
+                          WHERE starts_with(w, p ->> 0)
+                            AND length(w) > length(p ->> 0) + length(p ->> 1)
+                            AND right(w, length(p ->> 1)) = (p ->> 1)
+                            AND substr(w, length(p ->> 0) + 1, length(w) - length(p ->> 0) - length(p ->> 1)) ~ '^[0-9]+$'))
+  END
+$$;
+
+-- An entry of this game by its place, or NULL.
+CREATE OR REPLACE FUNCTION umpire_entry(g TEXT, s JSONB) RETURNS umpire_events
+LANGUAGE sql STABLE AS $$
+  SELECT e.* FROM umpire_events e WHERE e.game = g AND umpire_is_int(s, 1) AND e.seq = (s::text)::bigint
+$$;
+
+-- Whether an entry counts (it is not undone).
+CREATE OR REPLACE FUNCTION umpire_counts(g TEXT, s BIGINT) RETURNS BOOLEAN
+LANGUAGE sql STABLE AS $$
+  SELECT NOT EXISTS (SELECT 1 FROM umpire_undone u WHERE u.game = g AND u.seq = s)
+$$;
+
+-- The entry's time: RFC 3339 as Umpire writes it, not before the game began and not ahead of
+-- the server's own clock (a desk's clock up to 30 s ahead is believed).
+CREATE OR REPLACE FUNCTION umpire_check_time(g TEXT, seq BIGINT, body JSONB) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  txt TEXT := body ->> 'at';
+  at TIMESTAMPTZ;
+  began TIMESTAMPTZ;
+BEGIN
+  IF jsonb_typeof(body -> 'at') IS DISTINCT FROM 'string'
+     OR txt !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$' THEN
+    PERFORM umpire_bad(seq, format('its time ''%s'' is not a date and time as Umpire writes them (RFC 3339, e.g. 2026-11-27T14:05:09Z)',
+      coalesce(body ->> 'at', 'missing')));
+  END IF;
+  BEGIN
+    at := txt::timestamptz;
+  EXCEPTION WHEN others THEN
+    PERFORM umpire_bad(seq, format('its time ''%s'' is not a real date and time', txt));
+  END;
+  IF at > now() + interval '30 seconds' THEN
+    PERFORM umpire_bad(seq, format('its time (%s UTC) is ahead of the server''s clock (%s UTC) — set this desk''s clock right',
+      to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')));
+  END IF;
+  SELECT e.at INTO began FROM umpire_events e WHERE e.game = g AND e.seq = 1;
+  IF began IS NOT NULL AND at < began - interval '1 minute' THEN
+    PERFORM umpire_bad(seq, format('its time (%s UTC) is before the game began (%s UTC)',
+      to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), to_char(began AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')));
+  END IF;
+END $$;
+
+-- A resolution's dice and result: every die's face one of its die's (app or typed in), no app
+-- dice after the seed's reveal, and the result one of its procedure's codes.
+CREATE OR REPLACE FUNCTION umpire_check_resolution(g TEXT, seq BIGINT, res JSONB, rules JSONB) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  roll JSONB;
+  die JSONB;
+  proc TEXT := res ->> 'procedure';
+BEGIN
+  IF jsonb_typeof(res) IS DISTINCT FROM 'object' OR NOT umpire_is_text(res -> 'procedure')
+     OR jsonb_typeof(res -> 'rolls') IS DISTINCT FROM 'array' OR jsonb_typeof(res -> 'outcome') IS DISTINCT FROM 'object'
+     OR NOT umpire_is_text(res -> 'outcome' -> 'code') OR jsonb_typeof(res -> 'explanation') IS DISTINCT FROM 'array' THEN
+    PERFORM umpire_bad(seq, 'its resolution lacks its procedure, dice, result or explanation');
+  END IF;
+  IF jsonb_typeof(rules -> 'procedures') = 'object' AND NOT (rules -> 'procedures') ? proc THEN
+    PERFORM umpire_bad(seq, format('''%s'' is not a procedure of this game''s ruleset', proc));
+  END IF;
+  FOR roll IN SELECT * FROM jsonb_array_elements(res -> 'rolls') LOOP
+    IF jsonb_typeof(roll -> 'dice') IS DISTINCT FROM 'array' OR NOT umpire_is_int(roll -> 'total') THEN
+      PERFORM umpire_bad(seq, 'a roll lacks its dice or total');
+    END IF;
+    IF roll -> 'provenance' ->> 'source' = 'app'
+       AND EXISTS (SELECT 1 FROM umpire_events e WHERE e.game = g AND e.kind = 'seed_revealed') THEN
+      PERFORM umpire_bad(seq, 'app dice after the seed was revealed: every app roll could be foreseen — roll physical dice and type them in');
+    END IF;
+    FOR die IN SELECT * FROM jsonb_array_elements(roll -> 'dice') LOOP
+      IF NOT umpire_face_ok(rules, die ->> 'die', die -> 'face') THEN
+        PERFORM umpire_bad(seq, format('a %s shows %s, which is not one of its faces', coalesce(die ->> 'die', 'die'), coalesce(die ->> 'face', 'nothing')));
+      END IF;
+    END LOOP;
+  END LOOP;
+  IF NOT coalesce((res -> 'outcome' ->> 'from_physical_chart')::boolean, false)
+     AND NOT umpire_code_ok(rules -> 'procedures' -> proc, res -> 'outcome' ->> 'code') THEN
+    PERFORM umpire_bad(seq, format('''%s'' is not a result of %s', res -> 'outcome' ->> 'code', proc));
+  END IF;
+END $$;
+
+-- The changes of a `changed` or `effects_applied` entry (game::CounterChange), each well formed.
+CREATE OR REPLACE FUNCTION umpire_check_changes(seq BIGINT, changes JSONB) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  ch JSONB;
+  k TEXT;
+BEGIN
+  IF jsonb_typeof(changes) IS DISTINCT FROM 'array' THEN
+    PERFORM umpire_bad(seq, 'its changes are not a list');
+  END IF;
+  FOR ch IN SELECT * FROM jsonb_array_elements(changes) LOOP
+    k := ch ->> 'change';
+    IF jsonb_typeof(ch) IS DISTINCT FROM 'object' OR NOT umpire_is_text(ch -> 'counter')
+       OR k IS NULL OR k NOT IN ('attribute', 'status', 'move', 'remove', 'add', 'adjust')
+       OR (k = 'attribute' AND (NOT umpire_is_text(ch -> 'attribute') OR NOT ch ? 'to'))
+       OR (k = 'status' AND (NOT umpire_is_text(ch -> 'status') OR jsonb_typeof(ch -> 'on') IS DISTINCT FROM 'boolean'))
+       OR (k = 'move' AND NOT ch ? 'to')
+       OR (k = 'remove' AND jsonb_typeof(ch -> 'reason') IS DISTINCT FROM 'string')
+       OR (k = 'add' AND (NOT umpire_is_text(ch -> 'name') OR NOT umpire_is_text(ch -> 'side') OR NOT umpire_is_text(ch -> 'kind') OR NOT ch ? 'at'))
+       OR (k = 'adjust' AND (NOT umpire_is_text(ch -> 'attribute') OR NOT umpire_is_int(ch -> 'by'))) THEN
+      PERFORM umpire_bad(seq, format('a change (%s) is not one Umpire makes', left(ch::text, 120)));
+    END IF;
+  END LOOP;
+END $$;
+
+-- A count map ({"name": n}) without its zeros, for comparing deck states.
+CREATE OR REPLACE FUNCTION umpire_nonzero(m JSONB) RETURNS JSONB
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(jsonb_object_agg(k.key, k.value) FILTER (WHERE umpire_is_int(k.value) AND (k.value::text)::numeric <> 0), '{}'::jsonb)
+    FROM jsonb_each(CASE WHEN jsonb_typeof(m) = 'object' THEN m ELSE '{}'::jsonb END) k
+$$;
+
+-- A deck entry against the deck as it stands (game::deck): its `before` is the deck's last
+-- `after` that counts (or the ruleset's contents, for a deck not touched yet), and a draw takes
+-- only what is in it — each name drawn no more often than it is inside, and the `after` left
+-- is what was inside less what was drawn. Filling it is the umpire's word (the text does not
+-- always give the contents).
+CREATE OR REPLACE FUNCTION umpire_check_deck(g TEXT, seq BIGINT, body JSONB, rules JSONB) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  k TEXT := (body ->> 'deck') || coalesce('/' || (body ->> 'owner'), '');
+  here JSONB;
+  ch JSONB := body -> 'change';
+  drawn RECORD;
+  inside JSONB;
+BEGIN
+  SELECT e.body -> 'after' INTO here FROM umpire_events e
+   WHERE e.game = g AND e.kind = 'deck' AND umpire_counts(g, e.seq)
+     AND (e.body ->> 'deck') || coalesce('/' || (e.body ->> 'owner'), '') = k
+   ORDER BY e.seq DESC LIMIT 1;
+  IF here IS NULL AND jsonb_typeof(rules -> 'deck_items' -> (body ->> 'deck')) = 'object' THEN
+    here := jsonb_build_object('inside', rules -> 'deck_items' -> (body ->> 'deck'));
+  END IF;
+  IF here IS NOT NULL AND (umpire_nonzero(body -> 'before' -> 'inside') <> umpire_nonzero(here -> 'inside')
+       OR umpire_nonzero(body -> 'before' -> 'out') <> umpire_nonzero(here -> 'out')
+       OR umpire_nonzero(body -> 'before' -> 'removed') <> umpire_nonzero(here -> 'removed')) THEN
+    PERFORM umpire_bad(seq, format('it says %s held %s before, but it holds %s', body ->> 'deck',
+      umpire_nonzero(body -> 'before' -> 'inside'), umpire_nonzero(here -> 'inside')));
+  END IF;
+  IF ch ->> 'op' = 'drawn' THEN
+    IF jsonb_typeof(ch -> 'items') IS DISTINCT FROM 'array' OR EXISTS (
+         SELECT 1 FROM jsonb_array_elements(ch -> 'items') x WHERE NOT umpire_is_text(x)) THEN
+      PERFORM umpire_bad(seq, 'a draw names what was drawn');
+    END IF;
+    inside := umpire_nonzero(body -> 'before' -> 'inside');
+    IF coalesce((ch ->> 'reshuffled')::boolean, false) THEN
+      -- The drawn pile went back in first: what is drawn comes from both.
+      inside := (SELECT coalesce(jsonb_object_agg(n, t), '{}'::jsonb) FROM (
+                  SELECT key AS n, sum((value::text)::numeric) AS t FROM (
+                    SELECT * FROM jsonb_each(inside)
+                    UNION ALL SELECT * FROM jsonb_each(umpire_nonzero(body -> 'before' -> 'out'))) a GROUP BY key) b);
+    END IF;
+    FOR drawn IN SELECT x #>> '{}' AS name, count(*) AS n FROM jsonb_array_elements(ch -> 'items') x GROUP BY 1 LOOP
+      IF coalesce((inside ->> drawn.name)::numeric, 0) < drawn.n THEN
+        PERFORM umpire_bad(seq, format('it draws %s × %s from %s, which holds %s of them', drawn.n, drawn.name,
+          body ->> 'deck', coalesce(inside ->> drawn.name, '0')));
+      END IF;
+      IF NOT coalesce((ch ->> 'reshuffled')::boolean, false)
+         AND coalesce((body -> 'after' -> 'inside' ->> drawn.name)::numeric, 0) <> (inside ->> drawn.name)::numeric - drawn.n THEN
+        PERFORM umpire_bad(seq, format('after drawing %s × %s, %s should hold %s of them', drawn.n, drawn.name,
+          body ->> 'deck', (inside ->> drawn.name)::numeric - drawn.n));
+      END IF;
+    END LOOP;
+  END IF;
+END $$;
+
+-- Holds one entry to what the engine would write (game::Event), before it is stored: its kind
+-- and fields, its time, its place in the Sequence of Play, its references to other entries,
+-- its dice and result codes, and a reveal to the commitment. `rules` is umpire_games.rules.
+CREATE OR REPLACE FUNCTION umpire_check_entry(g TEXT, seq BIGINT, body JSONB, gm umpire_games) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  kind TEXT := body ->> 'type';
+  rules JSONB := gm.rules;
+  here JSONB;
+  target umpire_events;
+  target_name TEXT;
+  commit_ TEXT;
+BEGIN
+  IF jsonb_typeof(body -> 'type') IS DISTINCT FROM 'string' OR kind NOT IN ('game_started', 'seed_revealed', 'changed',
+     'resolved', 'effects_applied', 'overridden', 'stepped', 'skipped', 'note', 'undone', 'redone', 'clock', 'deck',
+     'announced', 'victory', 'record') THEN
+    PERFORM umpire_bad(seq, format('''%s'' is not a kind of journal entry', coalesce(body ->> 'type', 'nothing')));
+  END IF;
+  IF body ? 'by' AND jsonb_typeof(body -> 'by') <> 'string' THEN
+    PERFORM umpire_bad(seq, 'who made it is not a name');
+  END IF;
+  PERFORM umpire_check_time(g, seq, body);
+  IF NOT umpire_cursor_ok(body -> 'cursor', rules) THEN
+    PERFORM umpire_bad(seq, format('its place in the Sequence of Play (%s) is not one of this game''s', coalesce(body ->> 'cursor', 'missing')));
+  END IF;
+  CASE kind
+  WHEN 'note' THEN
+    IF jsonb_typeof(body -> 'text') IS DISTINCT FROM 'string' THEN
+      PERFORM umpire_bad(seq, 'a note''s text is not text');
+    END IF;
+  WHEN 'announced' THEN
+    IF NOT umpire_is_text(body -> 'text') OR coalesce(body ->> 'audience', '') NOT IN ('public', 'team', 'control')
+       OR (body ->> 'audience' = 'team' AND NOT umpire_is_text(body -> 'team')) THEN
+      PERFORM umpire_bad(seq, 'an announcement needs its audience (public, team with the team, or control) and its text');
+    END IF;
+  WHEN 'skipped' THEN
+    IF NOT umpire_is_text(body -> 'item') OR NOT umpire_is_text(body -> 'reason') THEN
+      PERFORM umpire_bad(seq, 'a skipped item needs the item and the reason');
+    END IF;
+  WHEN 'stepped' THEN
+    here := umpire_cursor(g);
+    IF NOT umpire_cursor_ok(body -> 'from', rules) OR NOT umpire_cursor_ok(body -> 'to', rules) THEN
+      PERFORM umpire_bad(seq, format('a step to %s is not a place in this game''s Sequence of Play', coalesce(body ->> 'to', 'nowhere')));
+    END IF;
+    IF here IS NOT NULL AND (body -> 'from') <> here THEN
+      PERFORM umpire_bad(seq, format('it steps from %s, but the game stands at %s', umpire_cursor_words(body -> 'from'), umpire_cursor_words(here)));
+    END IF;
+    -- A step the clock made may pass several phases (the clock ran while no desk looked):
+    -- umpire_clock_step_ok holds it to the clock instead.
+    IF NOT starts_with(coalesce(body ->> 'by', ''), 'clock (') AND (body -> 'to') = (body -> 'from')
+       OR NOT starts_with(coalesce(body ->> 'by', ''), 'clock (') AND abs((body -> 'to' ->> 'turn')::numeric - (body -> 'from' ->> 'turn')::numeric) > 1 THEN
+      PERFORM umpire_bad(seq, format('a step from %s to %s is not one the Sequence of Play makes (Next, Back or a step of the same turn)',
+        umpire_cursor_words(body -> 'from'), umpire_cursor_words(body -> 'to')));
+    END IF;
+  WHEN 'undone', 'redone' THEN
+    target := umpire_entry(g, body -> 'event');
+    IF target.seq IS NULL OR target.seq >= seq THEN
+      PERFORM umpire_bad(seq, format('it %s entry %s, which is not an earlier entry', kind, coalesce(body ->> 'event', 'nothing')));
+    END IF;
+    IF kind = 'undone' AND target.kind IN ('game_started', 'undone', 'redone', 'clock', 'seed_revealed') THEN
+      PERFORM umpire_bad(seq, format('entry %s (%s) cannot be undone', target.seq, replace(target.kind, '_', ' ')));
+    END IF;
+    IF kind = 'undone' AND NOT umpire_counts(g, target.seq) THEN
+      PERFORM umpire_bad(seq, format('entry %s is undone already', target.seq));
+    END IF;
+    IF kind = 'redone' AND umpire_counts(g, target.seq) THEN
+      PERFORM umpire_bad(seq, format('entry %s is not undone: there is nothing to redo', target.seq));
+    END IF;
+    -- A note of Control's discretion stays as the reason for its change (game::gate::DISCRETION_NOTE).
+    IF kind = 'undone' AND target.kind = 'note' AND starts_with(target.body ->> 'text', 'At Control''s discretion, by ') THEN
+      PERFORM umpire_bad(seq, format('entry %s is the reason given for a change at Control''s discretion: it stays while that change stands — undo the change instead', target.seq));
+    END IF;
+  WHEN 'seed_revealed' THEN
+    IF EXISTS (SELECT 1 FROM umpire_events e WHERE e.game = g AND e.kind = 'seed_revealed') THEN
+      PERFORM umpire_bad(seq, 'the seed was revealed already');
+    END IF;
+    IF NOT umpire_is_int(body -> 'seed', 0) OR jsonb_typeof(body -> 'salt') IS DISTINCT FROM 'string' THEN
+      PERFORM umpire_bad(seq, 'a reveal needs the seed and its salt');
+    END IF;
+    commit_ := gm.meta ->> 'seed_commitment';
+    IF coalesce(commit_, '') = '' THEN
+      PERFORM umpire_bad(seq, 'this game made no commitment to a seed: there is none to reveal');
+    END IF;
+    IF encode(sha256(convert_to('umpire-seed/v1' || E'\n' || (body ->> 'seed') || E'\n' || (body ->> 'salt'), 'UTF8')), 'hex') <> commit_ THEN
+      PERFORM umpire_bad(seq, 'the seed and salt it reveals are not the ones the game committed to at its start');
+    END IF;
+  WHEN 'resolved' THEN
+    PERFORM umpire_check_resolution(g, seq, body -> 'resolution', rules);
+    IF body ? 'counters' AND (jsonb_typeof(body -> 'counters') <> 'object' OR EXISTS (
+        SELECT 1 FROM jsonb_each(body -> 'counters') c
+         WHERE jsonb_typeof(c.value) <> 'array'
+            OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.value) x WHERE NOT umpire_is_text(x)))) THEN
+      PERFORM umpire_bad(seq, 'its counters are not named by role');
+    END IF;
+  WHEN 'overridden', 'effects_applied' THEN
+    target := umpire_entry(g, body -> 'of');
+    IF target.seq IS NULL OR target.kind <> 'resolved' OR NOT umpire_counts(g, target.seq) THEN
+      PERFORM umpire_bad(seq, format('entry %s is not a resolution that stands', coalesce(body ->> 'of', 'nothing')));
+    END IF;
+    IF kind = 'overridden' THEN
+      IF NOT umpire_is_text(body -> 'reason') THEN
+        PERFORM umpire_bad(seq, 'an override needs its reason');
+      END IF;
+      IF NOT umpire_code_ok(rules -> 'procedures' -> (target.body -> 'resolution' ->> 'procedure'), body ->> 'outcome') THEN
+        PERFORM umpire_bad(seq, format('''%s'' is not a result of %s (entry %s)', coalesce(body ->> 'outcome', 'nothing'),
+          target.body -> 'resolution' ->> 'procedure', target.seq));
+      END IF;
+    ELSE
+      PERFORM umpire_check_changes(seq, body -> 'changes');
+    END IF;
+  WHEN 'changed' THEN
+    PERFORM umpire_check_changes(seq, body -> 'changes');
+    -- A change is to a counter in the game (one put on the table by this entry, or before it).
+    IF gm.facts_known THEN
+      SELECT ch ->> 'counter' INTO target_name
+        FROM jsonb_array_elements(body -> 'changes') ch
+       WHERE ch ->> 'change' <> 'add' AND umpire_class(g, ch ->> 'counter') IS NULL
+         AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(body -> 'changes') a
+                          WHERE a ->> 'change' = 'add' AND a ->> 'counter' = ch ->> 'counter')
+       LIMIT 1;
+      IF target_name IS NOT NULL THEN
+        PERFORM umpire_bad(seq, format('there is no counter ''%s'' in this game', target_name));
+      END IF;
+    END IF;
+  WHEN 'clock' THEN
+    IF gm.clock IS NULL AND gm.rules IS NOT NULL THEN
+      PERFORM umpire_bad(seq, 'this game has no phase clock');
+    END IF;
+    IF coalesce(body -> 'action' ->> 'kind', '') NOT IN ('start', 'hold', 'resume', 'advance', 'set_remaining')
+       OR (body -> 'action' ->> 'kind' = 'start' AND (NOT umpire_is_int(body -> 'action' -> 'turn', 1) OR NOT umpire_is_text(body -> 'action' -> 'phase')))
+       OR (body -> 'action' ->> 'kind' = 'set_remaining' AND NOT umpire_is_int(body -> 'action' -> 'seconds', 0)) THEN
+      PERFORM umpire_bad(seq, 'it is not something done to the phase clock (start, hold, resume, advance or set)');
+    END IF;
+  WHEN 'deck' THEN
+    IF NOT umpire_is_text(body -> 'deck') OR jsonb_typeof(body -> 'change') IS DISTINCT FROM 'object'
+       OR jsonb_typeof(body -> 'before') IS DISTINCT FROM 'object' OR jsonb_typeof(body -> 'after') IS DISTINCT FROM 'object' THEN
+      PERFORM umpire_bad(seq, 'a deck entry needs its deck, change, before and after');
+    END IF;
+    IF jsonb_typeof(rules -> 'decks') = 'array' AND NOT (rules -> 'decks') ? (body ->> 'deck') THEN
+      PERFORM umpire_bad(seq, format('''%s'' is not a deck or cup of this game''s ruleset', body ->> 'deck'));
+    END IF;
+    PERFORM umpire_check_deck(g, seq, body, rules);
+  WHEN 'victory' THEN
+    IF jsonb_typeof(body -> 'fact') IS DISTINCT FROM 'object' OR coalesce(body -> 'fact' ->> 'fact', '') NOT IN ('control', 'battle_won', 'points', 'ended') THEN
+      PERFORM umpire_bad(seq, 'it is not a fact of victory');
+    END IF;
+  WHEN 'record' THEN
+    IF jsonb_typeof(body -> 'fact') IS DISTINCT FROM 'object' OR NOT umpire_is_text(body -> 'fact' -> 'kind') THEN
+      PERFORM umpire_bad(seq, 'it is not one of Control''s records');
+    END IF;
+  ELSE
+    NULL;
+  END CASE;
+END $$;
 
 -- Checks one entry's place and hash, stores it signed by the calling login, and keeps the facts
 -- its changes, undos and redos bear on. Returns the entry's JSON.
@@ -689,11 +1214,12 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'the public description does not match the game''s description';
   END IF;
   genesis := encode(sha256(convert_to('umpire-journal/v1' || E'\n' || public_text, 'UTF8')), 'hex');
-  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock, remits, records)
+  INSERT INTO umpire_games (name, meta, public_text, genesis, facts_known, created_by, clock, remits, records, rules)
   VALUES (g, meta, public_text, genesis, known, session_user,
           CASE WHEN known AND jsonb_typeof(facts -> 'clock') = 'object' THEN facts -> 'clock' END,
           CASE WHEN known AND jsonb_typeof(facts -> 'remits') = 'object' THEN facts -> 'remits' END,
-          CASE WHEN known AND jsonb_typeof(facts -> 'records') = 'object' THEN facts -> 'records' END)
+          CASE WHEN known AND jsonb_typeof(facts -> 'records') = 'object' THEN facts -> 'records' END,
+          CASE WHEN known AND jsonb_typeof(facts -> 'rules') = 'object' THEN facts -> 'rules' END)
   ON CONFLICT (name) DO NOTHING;
   IF NOT FOUND THEN
     RAISE EXCEPTION USING ERRCODE = 'UM410',
@@ -724,22 +1250,35 @@ DECLARE
   i INTEGER;
   n INTEGER := coalesce(array_length(texts, 1), 0);
 BEGIN
-  SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
-  IF NOT FOUND THEN
+  gm := umpire_lock_game(g);
+  IF gm.name IS NULL THEN
     RAISE EXCEPTION USING ERRCODE = 'UM404', MESSAGE = format('no game called ''%s'' on this server', g);
   END IF;
   IF me.role <> 'game' OR gm.created_by <> session_user THEN
     RAISE EXCEPTION USING ERRCODE = 'UM403',
       MESSAGE = format('%s may not publish into %s: only the Game Control login that created it may, before anything else is written', umpire_by(me), g);
   END IF;
-  IF gm.len <> 0 THEN
-    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
-  END IF;
   IF n = 0 OR coalesce(array_length(hashes, 1), 0) <> n THEN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a journal to publish needs its entries and their hashes';
   END IF;
+  -- The same journal published again (its answer lost with the link): acknowledged, not doubled.
+  IF gm.len = n AND (SELECT count(*) FROM umpire_events e
+                      WHERE e.game = g AND e.seq BETWEEN 1 AND n AND e.hash = hashes[e.seq]) = n THEN
+    RETURN n;
+  END IF;
+  IF gm.len <> 0 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
+  END IF;
   previous := gm.genesis;
   FOR i IN 1 .. n LOOP
+    BEGIN
+      body := texts[i]::jsonb;
+    EXCEPTION WHEN others THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s is not JSON', i);
+    END;
+    IF jsonb_typeof(body) = 'object' THEN
+      PERFORM umpire_check_entry(g, i, body, gm);
+    END IF;
     body := umpire_store(g, i, texts[i], hashes[i], previous);
     IF i = 1 AND body ->> 'type' IS DISTINCT FROM 'game_started' THEN
       RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a journal begins with the game''s start';
@@ -775,21 +1314,32 @@ DECLARE
   what TEXT;
   target BIGINT;
   target_by NAME;
+  target_text TEXT;
   discretion TEXT[] := '{}';
   note_prefix TEXT := 'At Control''s discretion, by ' || my_by || ': ';
   noted BOOLEAN := false;
   by_clock BOOLEAN;
   clock_ok RECORD;
 BEGIN
-  SELECT * INTO gm FROM umpire_games WHERE name = g FOR UPDATE;
-  IF NOT FOUND THEN
+  gm := umpire_lock_game(g);
+  IF gm.name IS NULL THEN
     RAISE EXCEPTION USING ERRCODE = 'UM404', MESSAGE = format('no game called ''%s'' on this server', g);
-  END IF;
-  IF first_seq <> gm.len + 1 THEN
-    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
   END IF;
   IF n = 0 OR coalesce(array_length(hashes, 1), 0) <> n THEN
     RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'an append needs its entries and their hashes';
+  END IF;
+  -- The same append again (a desk that lost the answer to one that committed, and retries):
+  -- its entries are there already, each with the hash this call gives — recorded once, and
+  -- acknowledged now. Each entry's hash is the key of the action: it covers who made it, when,
+  -- and everything it says, after everything before it.
+  IF first_seq >= 1 AND first_seq + n - 1 <= gm.len AND (
+       SELECT count(*) FROM umpire_events e
+        WHERE e.game = g AND e.seq BETWEEN first_seq AND first_seq + n - 1
+          AND e.hash = hashes[e.seq - first_seq + 1]) = n THEN
+    RETURN first_seq + n - 1;
+  END IF;
+  IF first_seq <> gm.len + 1 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM409', MESSAGE = 'moved', DETAIL = gm.len::text;
   END IF;
   IF gm.len = 0 THEN
     previous := gm.genesis;
@@ -805,6 +1355,10 @@ BEGIN
       RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = format('entry %s is not JSON', seq);
     END;
     kind := body ->> 'type';
+    IF jsonb_typeof(body) IS DISTINCT FROM 'object' THEN
+      PERFORM umpire_bad(seq, 'it is not a JSON object');
+    END IF;
+    PERFORM umpire_check_entry(g, seq, body, gm);
     IF kind = 'game_started' THEN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('entry %s starts the game again: a game starts once, when Game Control creates or publishes it', seq);
@@ -837,6 +1391,21 @@ BEGIN
       RAISE EXCEPTION USING ERRCODE = 'UM403',
         MESSAGE = format('entry %s says it was made by %s, but this login (%s) is %s — every entry records who made it, as the server knows them',
           seq, coalesce(body ->> 'by', 'nobody'), session_user, my_by);
+    END IF;
+    -- What touches the whole game is held to the roles the remits give it (rules::ACTION_REMITS).
+    IF kind = 'stepped' AND NOT by_clock THEN
+      PERFORM umpire_action_remit(gm, me, 'step', 'step the Sequence of Play');
+    ELSIF kind = 'seed_revealed' THEN
+      PERFORM umpire_action_remit(gm, me, 'reveal', 'reveal the app dice''s seed');
+    ELSIF kind = 'announced' AND body ->> 'audience' = 'public' THEN
+      PERFORM umpire_action_remit(gm, me, 'announce_public', 'announce to everyone');
+    ELSIF kind = 'overridden' THEN
+      target := (body ->> 'of')::bigint;
+      SELECT e.by INTO target_text FROM umpire_events e WHERE e.game = g AND e.seq = target;
+      IF target_text IS DISTINCT FROM my_by THEN
+        PERFORM umpire_action_remit(gm, me, 'override_others',
+          format('override entry %s, a result %s made', body ->> 'of', coalesce(target_text, 'another umpire')));
+      END IF;
     END IF;
     IF kind IN ('undone', 'redone') THEN
       target := (body ->> 'event')::bigint;
@@ -916,3 +1485,6 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION umpire_whoami(), umpire_create_game(TEXT, JSONB, TEXT, JSONB),
   umpire_publish(TEXT, TEXT[], TEXT[]), umpire_append(TEXT, BIGINT, TEXT[], TEXT[])
   TO umpire_desk;
+
+-- Every umpire login works under the limits (umpire_login_limits), those added before them too.
+SELECT umpire_login_limits(login) FROM umpire_umpires;

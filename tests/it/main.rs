@@ -18,6 +18,7 @@ mod desk_shared;
 mod desk_tools;
 mod game;
 mod golden;
+mod guard;
 mod hostile;
 mod journal;
 mod megagame;

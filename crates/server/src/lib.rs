@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use postgres::config::{Host, SslMode};
 use postgres::fallible_iterator::FallibleIterator;
@@ -253,6 +253,23 @@ pub fn connect(address: &ServerAddress) -> Result<Client, StoreError> {
 
 /// A refusal from the server's own checks (the remit, the chain, who made an entry): not a
 /// problem with the link, so never retried or queued offline.
+/// How long an append whose answer was lost with the link is sent again: long enough for a
+/// server restarted under it to come back, short enough that a pulled cable soon leaves the desk
+/// working offline.
+const RESEND: Duration = Duration::from_secs(8);
+
+/// Whether an error is the link's (the connection closed, or the server going down: SQLSTATE
+/// classes 08 and 57) rather than the server's answer to the append.
+fn link_lost(e: &postgres::Error) -> bool {
+    match e.as_db_error() {
+        Some(db) => {
+            let c = db.code().code();
+            c.starts_with("08") || c.starts_with("57")
+        }
+        None => true,
+    }
+}
+
 fn refusal(address: &ServerAddress, e: &postgres::Error) -> StoreError {
     match e.as_db_error() {
         Some(db) if db.code().code() == code::MOVED => StoreError::Moved {
@@ -397,13 +414,57 @@ pub fn facts(meta: &GameMeta) -> Option<serde_json::Value> {
         .and_then(|r| umpire_core::megagame::clock::server_clock(r, scenario.turns));
     // The remits, for the server to judge every append by the same clauses as the desks.
     let remits = scenario.remits.as_deref();
+    let rules = library
+        .get(&meta.ruleset)
+        .map(|r| rules_facts(r, scenario.turns));
     Some(serde_json::json!({
         "counters": counters,
         "states": states,
         "clock": clock,
         "remits": remits,
         "records": scenario.records.as_ref(),
+        "rules": rules,
     }))
+}
+
+/// What the server holds each entry to from the ruleset and scenario (`umpire_check_entry`):
+/// each procedure's result codes, the faces of the ruleset's own dice, its decks, the leaf
+/// steps of a turn and the scenario's turns.
+fn rules_facts(ruleset: &umpire_core::rules::Ruleset, turns: u32) -> serde_json::Value {
+    let procedures: serde_json::Map<String, serde_json::Value> = ruleset
+        .procedures
+        .iter()
+        .filter_map(|p| {
+            let codes = umpire_core::rules::ResultCodes::of(ruleset, p);
+            Some((p.id.clone(), serde_json::to_value(codes).ok()?))
+        })
+        .collect();
+    let dice: serde_json::Map<String, serde_json::Value> = ruleset
+        .dice
+        .custom()
+        .map(|d| {
+            let faces: Vec<i64> = d.faces.iter().map(|f| f.value).collect();
+            (d.name.clone(), serde_json::json!(faces))
+        })
+        .collect();
+    let decks: Vec<&str> = ruleset.decks.iter().map(|d| d.id.as_str()).collect();
+    // What each deck holds before anything is done to it (game::deck::DeckState::initial).
+    let deck_items: serde_json::Map<String, serde_json::Value> = ruleset
+        .decks
+        .iter()
+        .map(|d| {
+            let inside = umpire_core::game::deck::DeckState::initial(d).inside;
+            (d.id.clone(), serde_json::json!(inside))
+        })
+        .collect();
+    serde_json::json!({
+        "procedures": procedures,
+        "dice": dice,
+        "decks": decks,
+        "deck_items": deck_items,
+        "steps": umpire_core::game::sequence::leaf_steps(ruleset).len(),
+        "turns": turns,
+    })
 }
 
 impl ServerGame {
@@ -504,13 +565,19 @@ impl Store for ServerGame {
 
     fn entries_after(&mut self, after: u64) -> Result<Vec<Entry>, StoreError> {
         let address = self.address.clone();
-        let rows = self
-            .client()?
-            .query(
-                "SELECT seq, text, hash FROM umpire_events WHERE game = $1 AND seq > $2 ORDER BY seq",
-                &[&address.game, &(after as i64)],
-            )
-            .map_err(|e| server_error(&address, &e))?;
+        let sql =
+            "SELECT seq, text, hash FROM umpire_events WHERE game = $1 AND seq > $2 ORDER BY seq";
+        let params: [&(dyn postgres::types::ToSql + Sync); 2] = [&address.game, &(after as i64)];
+        // A read is safe to repeat: a link that dropped since the last call (a server restarted)
+        // is made again once before the desk is told.
+        let rows = match self.client()?.query(sql, &params) {
+            Err(e) if link_lost(&e) => {
+                self.client = connect(&address)?;
+                self.client.query(sql, &params)
+            }
+            done => done,
+        }
+        .map_err(|e| server_error(&address, &e))?;
         let mut out = Vec::with_capacity(rows.len());
         for (expected, row) in (after + 1..).zip(rows.iter()) {
             let seq = row.get::<_, i64>(0) as u64;
@@ -544,19 +611,43 @@ impl Store for ServerGame {
         let hashes: Vec<&str> = entries.iter().map(|e| e.hash.as_str()).collect();
         // One call, one transaction: the server checks and writes, or refuses the whole append.
         let publish = self.fresh && first == 1;
-        let client = self.client()?;
-        let done = if publish {
-            client.execute(
-                "SELECT umpire_publish($1, $2, $3)",
-                &[&address.game, &texts, &hashes],
-            )
-        } else {
-            client.execute(
-                "SELECT umpire_append($1, $2, $3, $4)",
-                &[&address.game, &(first as i64), &texts, &hashes],
-            )
-        };
-        done.map_err(|e| refusal(&address, &e))?;
+        // A link that drops before the answer leaves it unknown whether the append committed:
+        // the same append is sent again once the server answers (for up to RESEND), and the
+        // server recognises one it holds already by its entries' hashes and acknowledges it
+        // without writing it twice (`umpire_append`, `umpire_publish`).
+        let deadline = Instant::now() + RESEND;
+        let mut sent = false;
+        loop {
+            let client = match self.client() {
+                Ok(c) => c,
+                // Nothing was sent yet: the link is down, and the desk is told at once.
+                Err(e) if !sent => return Err(e),
+                Err(_) if Instant::now() < deadline => {
+                    thread::sleep(Duration::from_millis(300));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let done = if publish {
+                client.execute(
+                    "SELECT umpire_publish($1, $2, $3)",
+                    &[&address.game, &texts, &hashes],
+                )
+            } else {
+                client.execute(
+                    "SELECT umpire_append($1, $2, $3, $4)",
+                    &[&address.game, &(first as i64), &texts, &hashes],
+                )
+            };
+            sent = true;
+            match done {
+                Ok(_) => break,
+                Err(e) if link_lost(&e) && Instant::now() < deadline => {
+                    thread::sleep(Duration::from_millis(300));
+                }
+                Err(e) => return Err(refusal(&address, &e)),
+            }
+        }
         self.fresh = false;
         Ok(())
     }

@@ -290,6 +290,11 @@ pub struct Link {
     /// The port desks connect to.
     pub port: u16,
     up: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// While set, the server's answers are swallowed (the request gets through and commits;
+    /// its answer is lost on the way back).
+    hold: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Armed with a size: the answers are held from the first request larger than it on.
+    hold_after: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     open: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
 }
 
@@ -302,8 +307,11 @@ impl Link {
         let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind link");
         let port = listener.local_addr().expect("addr").port();
         let up = Arc::new(AtomicBool::new(true));
+        let hold = Arc::new(AtomicBool::new(false));
         let open: Arc<Mutex<Vec<TcpStream>>> = Arc::new(Mutex::new(Vec::new()));
-        let (up2, open2) = (Arc::clone(&up), Arc::clone(&open));
+        let hold_after = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (up2, open2, hold2) = (Arc::clone(&up), Arc::clone(&open), Arc::clone(&hold));
+        let after2 = Arc::clone(&hold_after);
         std::thread::spawn(move || {
             for client in listener.incoming() {
                 let Ok(client) = client else { continue };
@@ -322,17 +330,58 @@ impl Link {
                     list.extend(client.try_clone());
                     list.extend(server.try_clone());
                 }
-                for (from, to) in pairs {
+                for (answers, (from, to)) in [false, true].into_iter().zip(pairs) {
                     if let (Ok(mut from), Ok(mut to)) = (from, to) {
+                        let hold = Arc::clone(&hold2);
+                        let after = Arc::clone(&after2);
                         std::thread::spawn(move || {
-                            let _ = std::io::copy(&mut from, &mut to);
+                            use std::io::{Read as _, Write as _};
+                            let mut buf = [0u8; 16 * 1024];
+                            while let Ok(n) = from.read(&mut buf) {
+                                if n == 0 {
+                                    break;
+                                }
+                                if answers && hold.load(Ordering::SeqCst) {
+                                    continue;
+                                }
+                                let armed = after.load(Ordering::SeqCst);
+                                if !answers && armed > 0 && n > armed {
+                                    after.store(0, Ordering::SeqCst);
+                                    hold.store(true, Ordering::SeqCst);
+                                }
+                                if to.write_all(&buf[..n]).is_err() {
+                                    break;
+                                }
+                            }
                             let _ = to.shutdown(std::net::Shutdown::Both);
                         });
                     }
                 }
             }
         });
-        Link { port, up, open }
+        Link {
+            port,
+            up,
+            hold,
+            hold_after,
+            open,
+        }
+    }
+
+    /// Whether the answers are being swallowed.
+    pub fn holding(&self) -> bool {
+        self.hold.load(Ordering::SeqCst)
+    }
+
+    /// Swallows the answers from the first request larger than `bytes` on (the one that
+    /// carries an entry's text, when the entry is long): everything before it is answered.
+    pub fn hold_answers_from_a_request_over(&self, bytes: usize) {
+        self.hold_after.store(bytes, Ordering::SeqCst);
+    }
+
+    /// Swallows the server's answers from now on (or lets them through again).
+    pub fn hold_answers(&self, on: bool) {
+        self.hold.store(on, Ordering::SeqCst);
     }
 
     /// The URL of a game through this link, for `login` with its password (see
