@@ -2,7 +2,8 @@
 //! `game` only knows the trait; megagame Control roles implement it
 //! (`megagame::remit::SignedIn`), so `game` imports nothing from `megagame`.
 
-use super::event::EventKind;
+use super::action::Action;
+use super::event::{Event, EventKind};
 use super::refusal::Refusal;
 use super::scenario::Scenario;
 use super::state::GameState;
@@ -23,6 +24,18 @@ pub trait Gate: Send + Sync {
         reason: Option<&str>,
     ) -> Result<Option<EventKind>, Refusal>;
 
+    /// Whether the actor may take this action over the whole game at all (step the Sequence of
+    /// Play, reveal the seed, announce to everyone, override another umpire's result), judged
+    /// before its check; `events` is the journal as it stands.
+    fn permits(
+        &self,
+        _scenario: &Scenario,
+        _action: &Action,
+        _events: &[Event],
+    ) -> Result<(), Refusal> {
+        Ok(())
+    }
+
     /// Whether everything these events touch is the actor's own (what may wait in the offline
     /// queue while the link to the server is down); the reason when not.
     fn owns_all(
@@ -31,4 +44,14 @@ pub trait Gate: Send + Sync {
         state: &GameState,
         kinds: &[EventKind],
     ) -> Result<(), String>;
+}
+
+/// How a note of Control's discretion begins (`At Control's discretion, by Anna (Map Control,
+/// the_east): …`): the note that justifies the change recorded with it. It is not undone on its
+/// own — undo takes the change, and the note stays as the record of why it was made.
+pub const DISCRETION_NOTE: &str = "At Control's discretion, by ";
+
+/// Whether an event is a note of Control's discretion ([`DISCRETION_NOTE`]).
+pub fn is_discretion_note(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Note { text } if text.starts_with(DISCRETION_NOTE))
 }

@@ -446,6 +446,31 @@ pub enum Refusal {
         /// The rule.
         rule: String,
     },
+    /// An action over the whole game that is another role's (stepping the Sequence of Play,
+    /// revealing the seed, a public announcement, overriding another umpire's result).
+    #[error("{who} may not {what}: {why} ({rule}) — ask {whose}")]
+    NotYourAction {
+        /// Who acted.
+        who: String,
+        /// What, in words ("step the Sequence of Play").
+        what: String,
+        /// Why not.
+        why: String,
+        /// The rule.
+        rule: String,
+        /// Who may ("Game Control").
+        whose: String,
+    },
+    /// An override with a code the procedure never gives.
+    #[error("'{code}' is not a result of {procedure} — its results are {}", codes.join(", "))]
+    NotAResultOf {
+        /// The code given.
+        code: String,
+        /// The procedure's name.
+        procedure: String,
+        /// The codes it gives.
+        codes: Vec<String>,
+    },
     /// The phase clock is worked by another role.
     #[error("{who} may not work the phase clock: {why} ({rule})")]
     ClockNotYours {

@@ -355,6 +355,9 @@ impl Game {
     pub fn act(&mut self, actor: &Actor, action: Action) -> Result<Vec<u64>, GameError> {
         let shared = self.journal.is_shared();
         let judge = |world: &World, events: &[Event]| -> Result<Vec<EventKind>, GameError> {
+            if let Some(gate) = &actor.gate {
+                gate.permits(&world.scenario, &action, events)?;
+            }
             let mut kinds = check::check(&world.view(events, shared), actor, &action)?;
             if let Some(gate) = &actor.gate {
                 let reason = actor.reason.as_deref();

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::people::{People, Remit};
+use crate::game::event::Audience;
 use crate::game::journal::Login;
 use crate::game::scenario::{ControlRole, Scenario};
-use crate::game::{Actor, CounterChange, EventKind, GameState, Gate, Refusal};
+use crate::game::{Action, Actor, CounterChange, Event, EventKind, GameState, Gate, Refusal};
 
 /// An umpire at a desk: a name and a Control role (Map Control at one table).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +231,15 @@ impl Gate for SignedIn {
         SignedIn::by(self)
     }
 
+    fn permits(
+        &self,
+        scenario: &Scenario,
+        action: &Action,
+        events: &[Event],
+    ) -> Result<(), Refusal> {
+        permits(self, scenario, action, events)
+    }
+
     fn judge(
         &self,
         scenario: &Scenario,
@@ -257,6 +267,85 @@ impl Gate for SignedIn {
         }
         Ok(())
     }
+}
+
+/// The action over the whole game an action is, in the remits' words ([`ACTION_REMITS`]) and
+/// the refusal's: stepping the Sequence of Play (a clock's step is the clock's, not the desk's),
+/// revealing the seed, announcing to everyone, overriding a result another umpire made.
+///
+/// [`ACTION_REMITS`]: crate::rules::ACTION_REMITS
+pub fn action_remit(action: &Action, events: &[Event], by: &str) -> Option<(&'static str, String)> {
+    match action {
+        Action::Next | Action::Back | Action::Enter { .. } => {
+            Some(("step", "step the Sequence of Play".to_string()))
+        }
+        Action::RevealSeed => Some(("reveal", "reveal the app dice's seed".to_string())),
+        Action::Announce {
+            audience: Audience::Public,
+            ..
+        } => Some(("announce_public", "announce to everyone".to_string())),
+        Action::Override { of, .. } => {
+            let author = events
+                .iter()
+                .find(|e| e.seq == *of)
+                .and_then(|e| e.by.as_deref());
+            (author.is_some_and(|a| a != by)).then(|| {
+                (
+                    "override_others",
+                    format!(
+                        "override entry {of}, a result {} made",
+                        author.unwrap_or("another umpire")
+                    ),
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether the umpire's role may take an action over the whole game ([`action_remit`]), by the
+/// ruleset's `remits: actions:`; without remits, only Game Control.
+fn permits(
+    who: &SignedIn,
+    scenario: &Scenario,
+    action: &Action,
+    events: &[Event],
+) -> Result<(), Refusal> {
+    let Some((name, what)) = action_remit(action, events, &who.by()) else {
+        return Ok(());
+    };
+    let refused = match scenario.remits.as_deref() {
+        Some(r) => r.may(name, who.role.id()).err(),
+        None if who.role == ControlRole::Game => None,
+        None => Some(None),
+    };
+    let Some(remit) = refused else {
+        return Ok(());
+    };
+    let (why, rule, roles) = match remit {
+        Some(r) => (r.why.clone(), r.rule.clone(), r.roles.clone()),
+        None => (
+            "the ruleset's remits name nobody else for it".to_string(),
+            "The Control Team › Game Control".to_string(),
+            vec!["game".to_string()],
+        ),
+    };
+    let whose: Vec<&str> = roles
+        .iter()
+        .filter_map(|r| ControlRole::ALL.into_iter().find(|c| c.id() == r))
+        .map(|c| c.label())
+        .collect();
+    Err(Refusal::NotYourAction {
+        who: who.by(),
+        what,
+        why,
+        rule,
+        whose: if whose.is_empty() {
+            "Game Control".to_string()
+        } else {
+            whose.join(" or ")
+        },
+    })
 }
 
 /// Judges an action's events against the umpire's remit. Returns the note to record with them

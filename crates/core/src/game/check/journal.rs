@@ -3,14 +3,19 @@
 use super::*;
 
 /// The last effective undoable event: on a shared game, this desk's own last action, not
-/// another desk's.
+/// another desk's. A note of Control's discretion is passed over: it stays as the reason for
+/// the change it came with, which is what undo takes back.
 pub fn undo_target(view: &View, actor: &Actor) -> Option<u64> {
     let own_only = view.shared && actor.by.is_some();
     view.events
         .iter()
         .rev()
         .filter(|e| !own_only || e.by == actor.by)
-        .find(|e| e.kind.is_undoable() && view.state.effective.contains(&e.seq))
+        .find(|e| {
+            e.kind.is_undoable()
+                && !crate::game::gate::is_discretion_note(&e.kind)
+                && view.state.effective.contains(&e.seq)
+        })
         .map(|e| e.seq)
 }
 

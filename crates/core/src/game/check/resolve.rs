@@ -245,6 +245,22 @@ pub(super) fn check_changes(view: &View, changes: &[CounterChange]) -> Result<()
 pub(super) fn check_override(view: &View, of: u64, outcome: &str, reason: &str) -> Checked {
     standing_resolution(view, of)?;
     needs_reason(reason, "an override")?;
+    let procedure = match standing(view, of).map(|e| &e.kind) {
+        Some(EventKind::Resolved { resolution, .. }) => {
+            view.ruleset.procedure(&resolution.procedure)
+        }
+        _ => None,
+    };
+    if let Some(p) = procedure {
+        let codes = crate::rules::ResultCodes::of(view.ruleset, p);
+        if !codes.admits(outcome) {
+            return Err(Refusal::NotAResultOf {
+                code: outcome.trim().to_string(),
+                procedure: p.name.clone(),
+                codes: codes.listed(),
+            });
+        }
+    }
     Ok(vec![EventKind::Overridden {
         of,
         outcome: outcome.to_string(),

@@ -1,6 +1,7 @@
 //! Validated ruleset types: what the resolver works with. The [`Ruleset`] is here; its parts
 //! have a file each: [`tables`], [`effects`], [`procedures`], [`setup`], [`visibility`].
 
+mod codes;
 mod effects;
 mod losses;
 mod procedures;
@@ -10,6 +11,7 @@ mod setup;
 mod tables;
 mod visibility;
 
+pub use codes::ResultCodes;
 pub use effects::*;
 pub use losses::*;
 pub use procedures::*;

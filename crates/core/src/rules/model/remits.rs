@@ -151,9 +151,41 @@ pub struct Remits {
     pub roles: BTreeMap<String, Vec<RemitClause>>,
     /// Each role's clauses over a counter it puts on the table.
     pub adding: BTreeMap<String, Vec<RemitClause>>,
+    /// Who may take each action over the whole game ([`ACTION_REMITS`]).
+    pub actions: BTreeMap<String, ActionRemit>,
+}
+
+/// The actions over the whole game a megagame's remits must say the roles of: stepping the
+/// Sequence of Play, revealing the app dice's seed, a public announcement, and overriding a
+/// result another umpire made.
+pub const ACTION_REMITS: [&str; 4] = ["step", "reveal", "announce_public", "override_others"];
+
+/// The roles that may take one kind of action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActionRemit {
+    /// The Control roles that may.
+    pub roles: Vec<String>,
+    /// The rule.
+    pub rule: String,
+    /// Why the others may not.
+    pub why: String,
+    /// Where the text extraction has it (provenance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 impl Remits {
+    /// Whether `role` may take `action` ([`ACTION_REMITS`]): Ok, or the remit that says who
+    /// may. An action the remits do not declare is Game Control's alone.
+    pub fn may(&self, action: &str, role: &str) -> Result<(), Option<&ActionRemit>> {
+        match self.actions.get(action) {
+            Some(a) if a.roles.iter().any(|r| r == role) => Ok(()),
+            Some(a) => Err(Some(a)),
+            None if role == "game" => Ok(()),
+            None => Err(None),
+        }
+    }
+
     /// The first clause of `role`'s that matches (`adding`: over a counter put on the table).
     pub fn answer(&self, role: &str, adding: bool, q: &RemitQuestion) -> Option<&RemitClause> {
         let clauses = if adding { &self.adding } else { &self.roles };

@@ -99,4 +99,27 @@ pub struct RawRemits {
     /// Each role's clauses over a counter it puts on the table (raising an army), in order;
     /// the last must match anything.
     pub adding: BTreeMap<String, Vec<RawRemitClause>>,
+    /// Who may do what that touches no counter but the whole game: `step` (the Sequence of
+    /// Play, Next, Back and Enter), `reveal` (the app dice's seed), `announce_public` (an
+    /// announcement to everyone) and `override_others` (replace the result of a resolution
+    /// another umpire made). Every one is declared, naming the roles (Game Control where the
+    /// handbook names nobody).
+    #[serde(default)]
+    pub actions: BTreeMap<String, RawActionRemit>,
+}
+
+/// The roles that may take one kind of action, with the rule.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "ActionRemit")]
+pub struct RawActionRemit {
+    /// The Control roles that may.
+    pub roles: Vec<String>,
+    /// The rule it rests on, as the handbook names it.
+    pub rule: String,
+    /// Why the others may not, in words ("Game Control keeps the game moving on").
+    pub why: String,
+    /// The lines of the text extraction it comes from (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
 }

@@ -29,7 +29,13 @@ pub(super) fn validate_records(ctx: &mut FileCtx, raw: &RawRecords) -> Records {
     let at = YamlPath::root().key("records");
     let mut ids = BTreeSet::new();
     let mut unique = |ctx: &mut FileCtx, here: &YamlPath, id: &str| {
-        if !ids.insert(id.to_string()) {
+        if !is_identifier(id) {
+            ctx.err(
+                &here.key("id"),
+                format!("record id '{id}' is not a valid id"),
+                "use lower case letters, digits and _, from a letter (snake_case)",
+            );
+        } else if !ids.insert(id.to_string()) {
             ctx.err(
                 &here.key("id"),
                 format!("'{id}' names two records"),

@@ -46,13 +46,64 @@ pub(super) fn validate_remits(
     };
     let roles = role_clauses(ctx, &at.key("roles"), &raw.roles, &names);
     let adding = role_clauses(ctx, &at.key("adding"), &raw.adding, &names);
+    let actions = action_remits(ctx, &at.key("actions"), &raw.actions);
     Remits {
         rule: raw.rule.trim().to_string(),
         source_lines: raw.source.clone(),
         clock: raw.clock.clone(),
         roles,
         adding,
+        actions,
     }
+}
+
+/// The actions over the whole game: each of [`ACTION_REMITS`] declared, with known roles.
+fn action_remits(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    raw: &BTreeMap<String, RawActionRemit>,
+) -> BTreeMap<String, ActionRemit> {
+    for name in ACTION_REMITS {
+        if !raw.contains_key(name) {
+            ctx.err(
+                at,
+                format!("the remits do not say who may '{name}'"),
+                format!(
+                    "declare every one of {} with its roles (Game Control where the handbook names nobody)",
+                    ACTION_REMITS.join(", ")
+                ),
+            );
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (name, a) in raw {
+        if !ACTION_REMITS.contains(&name.as_str()) {
+            ctx.err(
+                &at.key(name),
+                format!("'{name}' is not an action the remits govern"),
+                format!("name one of {}", ACTION_REMITS.join(", ")),
+            );
+        }
+        for (i, r) in a.roles.iter().enumerate() {
+            if !REMIT_ROLES.contains(&r.as_str()) {
+                ctx.err(
+                    &at.key(name).key("roles").index(i),
+                    format!("'{r}' is not a Control role"),
+                    format!("name one of {}", REMIT_ROLES.join(", ")),
+                );
+            }
+        }
+        out.insert(
+            name.clone(),
+            ActionRemit {
+                roles: a.roles.clone(),
+                rule: a.rule.trim().to_string(),
+                why: a.why.trim().to_string(),
+                source_lines: a.source.clone(),
+            },
+        );
+    }
+    out
 }
 
 struct Names<'a> {
