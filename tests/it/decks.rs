@@ -333,3 +333,34 @@ fn a_malformed_deck_is_refused_with_where() {
     assert!(said.contains("item 'Battle Cry' is used twice"), "{said}");
     assert!(said.contains("decks"), "names the field: {said}");
 }
+
+/// A look-ahead is held to the budget of exact odds: the next million draws from a cup of six
+/// million is refused at once with the most that fit (it ran for over ten minutes), while a
+/// look-ahead that fits is still exact.
+#[test]
+fn a_look_ahead_past_the_budget_is_refused_at_once() {
+    let state = DeckState {
+        inside: [
+            ("Red".to_string(), 2_000_000),
+            ("Blue".to_string(), 2_000_000),
+            ("White".to_string(), 2_000_000),
+        ]
+        .into(),
+        ..DeckState::default()
+    };
+    let started = std::time::Instant::now();
+    let why = state
+        .look_ahead_refusal(1_000_000, &umpire::dice::Budget::default())
+        .expect("past the budget");
+    assert!(
+        why.contains("next 1000000 draws") && why.contains("at most"),
+        "{why}"
+    );
+    assert_eq!(state.at_least_one("Red", 1_000_000), None);
+    assert_eq!(state.among_next("Red", 1_000_000), None);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert!(
+        state.at_least_one("Red", 3).is_some(),
+        "a short look-ahead fits"
+    );
+}
