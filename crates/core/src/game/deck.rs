@@ -324,7 +324,7 @@ impl DeckState {
         if self.drawn() > 0 {
             out.push_str(&format!("; {} drawn ({})", self.drawn(), list(&self.out)));
         }
-        let removed: u32 = self.removed.values().sum();
+        let removed: u64 = self.removed.values().map(|&c| u64::from(c)).sum();
         if removed > 0 {
             out.push_str(&format!("; {removed} out of play"));
         }

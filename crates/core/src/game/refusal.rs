@@ -223,6 +223,20 @@ pub enum Refusal {
         /// Its value.
         value: String,
     },
+    /// A delta whose result passes the whole numbers Umpire keeps: refused, never saturated.
+    #[error(
+        "{counter}'s {attribute} is {now}; adding {by} would pass the largest whole number Umpire keeps (±9,223,372,036,854,775,807) — nothing was changed; adjust by a smaller amount"
+    )]
+    AdjustOverflow {
+        /// The counter.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+        /// Its value now.
+        now: i64,
+        /// The delta (several added up, perhaps past 64 bits).
+        by: String,
+    },
     /// A delta that takes an attribute out of its range.
     #[error("{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}{}", bound(*min), bound(*max), if min.is_some_and(|m| *after < m) { format!(" — the ruleset keeps it at {} or more{}; to go below anyway, give the reason (`--discretion REASON`, or the desk's Reason field)", bound(*min), rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"))) } else { String::new() })]
     AdjustOutOfRange {
