@@ -424,3 +424,72 @@ fn a_writer_that_never_lets_go_gives_a_clear_error() {
         .len();
     assert_eq!(events, 2, "nothing recorded");
 }
+
+/// Hidden temporary files a killed run left are cleared by the next run in the folder, for
+/// any output (not only the same name): `game new`, `game import` and an output writer (the
+/// journal export) each clear those whose process is gone — today's names, their SQLite
+/// sidecars, and the names of earlier versions — and keep a temporary file whose process still
+/// runs (a concurrent run's), and every other file.
+#[test]
+fn a_killed_runs_temporaries_are_cleared_by_the_next_run() {
+    let dir = scratch("stale-temps");
+    let dead = [
+        ".other.umpire.new-99999999-0",
+        ".other.umpire.new-99999999-0-wal",
+        ".copy.umpire.importing-99999999-3",
+        ".sheet.pdf.tmp-99999999-1",
+        ".old.umpire.99999999.importing",
+        "..old.umpire.99999999.importing.new-99999999-0",
+        ".scenario.yaml.99999999.tmp",
+    ];
+    let me = std::process::id();
+    let kept = [
+        format!(".live.umpire.new-{me}-0"),
+        format!(".live.pdf.tmp-{me}-2"),
+        ".hidden-notes".to_string(),
+        "notes.tmp".to_string(),
+    ];
+    let plant = || {
+        for name in dead
+            .iter()
+            .map(|s| s.to_string())
+            .chain(kept.iter().cloned())
+        {
+            std::fs::write(dir.join(name), b"left behind").expect("plant");
+        }
+    };
+    let check = |after: &str| {
+        for name in dead {
+            assert!(!dir.join(name).exists(), "{after}: {name} was left");
+        }
+        for name in &kept {
+            assert!(dir.join(name).exists(), "{after}: {name} was removed");
+        }
+    };
+    plant();
+    let game = new_game(&dir);
+    check("game new");
+    plant();
+    let jsonl = dir.join("journal.jsonl");
+    let file = game.to_str().unwrap();
+    ok(&[
+        "game",
+        "export",
+        file,
+        "--jsonl",
+        "-o",
+        jsonl.to_str().unwrap(),
+    ]);
+    check("game export -o");
+    plant();
+    let copy = dir.join("copy.umpire");
+    ok(&[
+        "game",
+        "import",
+        jsonl.to_str().unwrap(),
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    check("game import");
+    assert!(is_game_file(&copy));
+}

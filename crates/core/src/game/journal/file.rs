@@ -202,7 +202,7 @@ impl GameFile {
         meta: GameMeta,
         first_entries: &[Entry],
     ) -> Result<GameFile, StoreError> {
-        use crate::game::output::{rename_no_replace, stale_temps, sync_folder, temp_beside};
+        use crate::game::output::{clear_stale_temps, rename_no_replace, sync_folder, temp_beside};
         let exists = || StoreError::Exists {
             path: path.to_path_buf(),
         };
@@ -213,9 +213,7 @@ impl GameFile {
         if std::fs::symlink_metadata(path).is_ok() {
             return Err(exists());
         }
-        for stale in stale_temps(path, "new") {
-            remove_with_sidecars(&stale);
-        }
+        clear_stale_temps(path);
         let tmp = temp_beside(path, "new").map_err(io)?;
         if let Err(e) = GameFile::build(&tmp, path, &meta, first_entries) {
             remove_with_sidecars(&tmp);
