@@ -138,6 +138,23 @@ pub enum Refusal {
         /// The game's geometry.
         geometry: String,
     },
+    /// A position outside the map's extent (as the ruleset gives it).
+    #[error("{position} is off the map — {extent}")]
+    OffTheMap {
+        /// The position, in words ("hex 9999", "x 1000000000, y 1000000000").
+        position: String,
+        /// How far the map runs, in words.
+        extent: String,
+    },
+    /// A position of a form the game's map does not have: x, y on a hex or area map, an area
+    /// on a hex map or a free-form table.
+    #[error("{position} is not a place on this game's map — {hint}")]
+    NotThisMapsForm {
+        /// The position, in words.
+        position: String,
+        /// The form the map's places have, and an example.
+        hint: String,
+    },
     /// No place typed.
     #[error("type where to: a hex id, an area, or x, y")]
     NoPlace,

@@ -528,7 +528,9 @@ fn geometry(ctx: &mut FileCtx, raw: Option<&RawGeometry>) -> Option<Geometry> {
         source_lines: raw.source.clone(),
         notes: raw.notes.clone(),
         places: Vec::new(),
+        extent: None,
     };
+    g.extent = setup::validate_extent(ctx, &YamlPath::root().key("geometry"), &g, raw);
     let at = YamlPath::root().key("geometry").key("places");
     g.places = validate_places(ctx, &at, &g, raw);
     Some(g)
