@@ -364,3 +364,49 @@ fn a_look_ahead_past_the_budget_is_refused_at_once() {
         "a short look-ahead fits"
     );
 }
+
+/// The measured case through the command line: `deck show --next 1000000` on a cup of six
+/// million ran for over ten minutes; now it says at once what was too big and what to do. A
+/// fill past 32 bits of one kind is refused, not wrapped.
+#[test]
+fn deck_show_next_on_a_huge_cup_answers_at_once() {
+    let path = new_game("huge", "war_of_gradisca_1615");
+    let file = path.to_str().expect("utf-8");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "fill",
+        file,
+        "cards",
+        "Plague=2000000",
+        "Spies=2000000",
+        "Storm=2000000",
+    ]);
+    assert!(ok, "{said}");
+    let started = std::time::Instant::now();
+    let (ok, said) = umpire(&["game", "deck", "show", file, "cards", "--next", "1000000"]);
+    assert!(ok, "{said}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "answered at once"
+    );
+    assert!(
+        said.contains("No odds for the next 1000000")
+            && said.contains("at most")
+            && said.contains("--next"),
+        "{said}"
+    );
+    let v = shown(file, &["cards", "--next", "1000000"]);
+    assert!(v["decks"][0]["at_least_one_refused"].is_string(), "{v}");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "fill",
+        file,
+        "cards",
+        "Plague=4294967295",
+        "Plague=1",
+    ]);
+    assert!(!ok, "{said}");
+    assert!(said.contains("more than 4294967295"), "{said}");
+}
