@@ -17,7 +17,11 @@ fn parse_budget(s: &str) -> std::result::Result<f64, String> {
 /// A Monte Carlo estimate, labelled as one.
 fn print_estimate(expr: &DiceExpr, args: &RollArgs) -> Result<()> {
     let seed = args.seed.unwrap_or_else(AppDice::fresh_seed);
-    let estimate = Estimate::run(expr, args.budget, seed);
+    let budget = Budget {
+        seconds: args.budget,
+        ..Budget::default()
+    };
+    let estimate = Estimate::run(expr, &budget, seed)?;
     let margin = estimate.margin();
     if args.json {
         let rows: Vec<_> = estimate

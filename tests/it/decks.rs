@@ -333,3 +333,80 @@ fn a_malformed_deck_is_refused_with_where() {
     assert!(said.contains("item 'Battle Cry' is used twice"), "{said}");
     assert!(said.contains("decks"), "names the field: {said}");
 }
+
+/// A look-ahead is held to the budget of exact odds: the next million draws from a cup of six
+/// million is refused at once with the most that fit (it ran for over ten minutes), while a
+/// look-ahead that fits is still exact.
+#[test]
+fn a_look_ahead_past_the_budget_is_refused_at_once() {
+    let state = DeckState {
+        inside: [
+            ("Red".to_string(), 2_000_000),
+            ("Blue".to_string(), 2_000_000),
+            ("White".to_string(), 2_000_000),
+        ]
+        .into(),
+        ..DeckState::default()
+    };
+    let started = std::time::Instant::now();
+    let why = state
+        .look_ahead_refusal(1_000_000, &umpire::dice::Budget::default())
+        .expect("past the budget");
+    assert!(
+        why.contains("next 1000000 draws") && why.contains("at most"),
+        "{why}"
+    );
+    assert_eq!(state.at_least_one("Red", 1_000_000), None);
+    assert_eq!(state.among_next("Red", 1_000_000), None);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert!(
+        state.at_least_one("Red", 3).is_some(),
+        "a short look-ahead fits"
+    );
+}
+
+/// The measured case through the command line: `deck show --next 1000000` on a cup of six
+/// million ran for over ten minutes; now it says at once what was too big and what to do. A
+/// fill past 32 bits of one kind is refused, not wrapped.
+#[test]
+fn deck_show_next_on_a_huge_cup_answers_at_once() {
+    let path = new_game("huge", "war_of_gradisca_1615");
+    let file = path.to_str().expect("utf-8");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "fill",
+        file,
+        "cards",
+        "Plague=2000000",
+        "Spies=2000000",
+        "Storm=2000000",
+    ]);
+    assert!(ok, "{said}");
+    let started = std::time::Instant::now();
+    let (ok, said) = umpire(&["game", "deck", "show", file, "cards", "--next", "1000000"]);
+    assert!(ok, "{said}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "answered at once"
+    );
+    assert!(
+        said.contains("No odds for the next 1000000")
+            && said.contains("at most")
+            && said.contains("--next"),
+        "{said}"
+    );
+    let v = shown(file, &["cards", "--next", "1000000"]);
+    assert!(v["decks"][0]["at_least_one_refused"].is_string(), "{v}");
+    let (ok, said) = umpire(&[
+        "game",
+        "deck",
+        "fill",
+        file,
+        "cards",
+        "Plague=4294967295",
+        "Plague=1",
+    ]);
+    assert!(!ok, "{said}");
+    assert!(said.contains("more than 4294967295"), "{said}");
+}

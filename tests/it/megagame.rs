@@ -1130,6 +1130,36 @@ fn game_adjust_transfer_and_ledger_from_the_command_line() {
     assert!(ok && out.contains("Treasury (florins) 5"), "{out}");
 }
 
+/// An adjustment whose result passes 64 bits is refused, naming the counter, the attribute and
+/// the numbers; it was saturated at the largest number, silently.
+#[test]
+fn an_adjustment_that_would_overflow_is_refused_not_saturated() {
+    let path = scratch("overflow");
+    let file = path.to_string_lossy().to_string();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios/rr3_examples.yaml")
+        .to_string_lossy()
+        .to_string();
+    let (ok, _, err) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
+    assert!(ok, "{err}");
+    let huge = (i64::MAX - 5).to_string();
+    let (ok, _, err) = umpire(&[
+        "game", "adjust", &file, "austria", "treasury", &huge, "--reason", "windfall",
+    ]);
+    assert!(!ok, "refused");
+    assert!(
+        err.contains("reasury")
+            && err.contains(&huge)
+            && err.contains("is 10")
+            && err.contains("largest whole number"),
+        "{err}"
+    );
+    let (ok, out, err) = umpire(&["game", "ledger", &file, "--state", "austria", "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v[0]["values"]["treasury"], 10, "nothing changed");
+}
+
 /// Every rr3 procedure resolves in a game with its roles' counters, and every change it
 /// proposes applies to the ledgers, undoes, and verifies.
 #[test]

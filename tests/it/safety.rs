@@ -424,3 +424,175 @@ fn a_writer_that_never_lets_go_gives_a_clear_error() {
         .len();
     assert_eq!(events, 2, "nothing recorded");
 }
+
+/// Hidden temporary files a killed run left are cleared by the next run in the folder, for
+/// any output (not only the same name): `game new`, `game import` and an output writer (the
+/// journal export) each clear those whose process is gone — today's names, their SQLite
+/// sidecars, and the names of earlier versions — and keep a temporary file whose process still
+/// runs (a concurrent run's), and every other file.
+#[test]
+fn a_killed_runs_temporaries_are_cleared_by_the_next_run() {
+    let dir = scratch("stale-temps");
+    let dead = [
+        ".other.umpire.new-99999999-0",
+        ".other.umpire.new-99999999-0-wal",
+        ".copy.umpire.importing-99999999-3",
+        ".sheet.pdf.tmp-99999999-1",
+        ".old.umpire.99999999.importing",
+        "..old.umpire.99999999.importing.new-99999999-0",
+        ".scenario.yaml.99999999.tmp",
+    ];
+    let me = std::process::id();
+    let kept = [
+        format!(".live.umpire.new-{me}-0"),
+        format!(".live.pdf.tmp-{me}-2"),
+        ".hidden-notes".to_string(),
+        "notes.tmp".to_string(),
+    ];
+    let plant = || {
+        for name in dead
+            .iter()
+            .map(|s| s.to_string())
+            .chain(kept.iter().cloned())
+        {
+            std::fs::write(dir.join(name), b"left behind").expect("plant");
+        }
+    };
+    let check = |after: &str| {
+        for name in dead {
+            assert!(!dir.join(name).exists(), "{after}: {name} was left");
+        }
+        for name in &kept {
+            assert!(dir.join(name).exists(), "{after}: {name} was removed");
+        }
+    };
+    plant();
+    let game = new_game(&dir);
+    check("game new");
+    plant();
+    let jsonl = dir.join("journal.jsonl");
+    let file = game.to_str().unwrap();
+    ok(&[
+        "game",
+        "export",
+        file,
+        "--jsonl",
+        "-o",
+        jsonl.to_str().unwrap(),
+    ]);
+    check("game export -o");
+    plant();
+    let copy = dir.join("copy.umpire");
+    ok(&[
+        "game",
+        "import",
+        jsonl.to_str().unwrap(),
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    check("game import");
+    assert!(is_game_file(&copy));
+}
+
+/// The command that runs umpire as a user file modes bind: as root (which ignores them), as
+/// `nobody` through `setpriv`; None when neither can be had.
+fn bound_by_modes() -> Option<Command> {
+    let probe = scratch("root-probe").join("probe");
+    std::fs::write(&probe, b"x").ok()?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o444)).ok()?;
+    let privileged = std::fs::OpenOptions::new().write(true).open(&probe).is_ok();
+    if !privileged {
+        return Some(Command::new(env!("CARGO_BIN_EXE_umpire")));
+    }
+    let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())?;
+    let mut cmd = Command::new(setpriv);
+    cmd.args([
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        env!("CARGO_BIN_EXE_umpire"),
+    ]);
+    Some(cmd)
+}
+
+/// A game file that may not be written (`chmod 444`, or a read-only folder) opens for reading:
+/// `status`, `verify` and `report` work and say it is read-only; an action is refused with a
+/// sentence saying why and what writing needs. It was "not an Umpire game file".
+#[test]
+fn a_read_only_game_opens_for_reading_and_refuses_writes_clearly() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(_) = bound_by_modes() else {
+        eprintln!("skipped: running as root without setpriv, file modes cannot bind");
+        return;
+    };
+    let mode = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).expect("chmod")
+    };
+    for (case, why) in [
+        ("file", "the file is read-only"),
+        ("folder", "its folder is read-only"),
+    ] {
+        let dir = scratch(&format!("read-only-{case}"));
+        mode(&dir, 0o755);
+        let game = new_game(&dir);
+        let file = game.to_str().unwrap();
+        // The report goes to a folder anyone may write.
+        let out_dir = scratch(&format!("read-only-{case}-out"));
+        mode(&out_dir, 0o777);
+        let pdf = out_dir.join("report.pdf");
+        if case == "file" {
+            mode(&game, 0o444);
+        } else {
+            // The file may be written by whoever runs umpire; its folder may not.
+            if bound_by_modes().is_some_and(|c| c.get_program() != env!("CARGO_BIN_EXE_umpire")) {
+                std::os::unix::fs::chown(&game, Some(65534), Some(65534)).expect("chown");
+            }
+            mode(&game, 0o666);
+            mode(&dir, 0o555);
+        }
+        let run = |args: &[&str]| {
+            let out = bound_by_modes()
+                .expect("runner")
+                .arg("--no-user-rules")
+                .args(args)
+                .output()
+                .expect("umpire runs");
+            (
+                out.status.success(),
+                String::from_utf8_lossy(&out.stdout).to_string(),
+                String::from_utf8_lossy(&out.stderr).to_string(),
+            )
+        };
+        let (ok, out, err) = run(&["game", "status", file]);
+        assert!(ok && out.contains("Turn"), "{case}: status: {err}");
+        assert!(
+            err.contains("is read-only") && err.contains(why) && err.contains("opened for reading"),
+            "{case}: {err}"
+        );
+        let (ok, out, err) = run(&["game", "verify", file]);
+        assert!(ok && out.contains("verified"), "{case}: verify: {err}");
+        if case == "file" {
+            let (ok, _, err) = run(&["report", file, "-o", pdf.to_str().unwrap()]);
+            assert!(ok, "{case}: report: {err}");
+        }
+        let (ok, _, err) = run(&["game", "note", file, "a note"]);
+        assert!(!ok, "{case}: a write is refused");
+        assert!(
+            err.contains("is read-only")
+                && err.contains("writing needs")
+                && !err.contains("not an Umpire game file"),
+            "{case}: {err}"
+        );
+        mode(&dir, 0o755);
+        mode(&game, 0o644);
+        let lib = Library::shipped();
+        assert_eq!(
+            Game::open(&game, &lib).expect("opens").events().len(),
+            2,
+            "{case}: the start and the first note, nothing more"
+        );
+    }
+}

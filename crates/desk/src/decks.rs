@@ -280,6 +280,10 @@ impl DecksPanel {
             ui.label("draws:");
         });
         let k = self.ahead.clamp(1, state.left().max(1));
+        // Held to the budget of exact odds: a huge cup asked about its next million says so.
+        if let Some(why) = state.look_ahead_refusal(k, &umpire_core::dice::Budget::default()) {
+            ui.label(format!("No odds for the next {k}: {why}."));
+        }
         egui::Grid::new("deck_ahead").num_columns(3).show(ui, |ui| {
             for name in state.inside.keys() {
                 if let Some(p) = state.at_least_one(name, k) {

@@ -63,20 +63,28 @@ impl PublicResult {
     }
 }
 
-/// The template's outcome codes checked against the ruleset: an error names the procedure and
-/// the code, and the codes it has.
+/// The template's outcome codes checked against the ruleset: an error names the file, the line
+/// and column of the code, the procedure, and the codes it has.
 fn check_outcomes(game: &Game, public: &[PublicResult]) -> Result<(), ReportError> {
-    for p in public {
+    let ruleset = &game.ruleset().id;
+    for (i, p) in public.iter().enumerate() {
         let Some(procedure) = game.ruleset().procedure(&p.procedure) else {
             continue;
         };
-        for code in &p.outcomes {
+        for (j, code) in p.outcomes.iter().enumerate() {
             if procedure.outcome(code).is_none() {
                 let known: Vec<&str> = procedure.outcomes.iter().map(|o| o.code.as_str()).collect();
+                let path = umpire_core::rules::locate::YamlPath::root()
+                    .key("public_results")
+                    .key(ruleset)
+                    .index(i)
+                    .key("outcomes")
+                    .index(j);
+                let (line, column) =
+                    umpire_core::rules::locate::YamlIndex::build(MEGAGAME_TEMPLATE).locate(&path);
                 return Err(ReportError::Template(format!(
-                    "templates/megagame.yaml (embedded): public_results › {} › {}: no outcome \
+                    "{MEGAGAME_FILE}:{line}:{column}: public_results › {ruleset} › {}: no outcome \
                      '{code}' — its outcomes: {}",
-                    game.ruleset().id,
                     p.procedure,
                     known.join(", ")
                 )));
@@ -86,6 +94,9 @@ fn check_outcomes(game: &Game, public: &[PublicResult]) -> Result<(), ReportErro
     Ok(())
 }
 
+/// The megagame template's name in messages.
+const MEGAGAME_FILE: &str = "templates/megagame.yaml (embedded)";
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MegagamePaper {
@@ -94,8 +105,13 @@ struct MegagamePaper {
 
 /// The procedures whose results are public in a ruleset, from `templates/megagame.yaml`.
 pub fn public_results(ruleset: &str) -> Result<Vec<PublicResult>, ReportError> {
-    let paper: MegagamePaper = yaml_serde::from_str(MEGAGAME_TEMPLATE)
-        .map_err(|e| ReportError::Template(format!("templates/megagame.yaml (embedded): {e}")))?;
+    let paper: MegagamePaper = yaml_serde::from_str(MEGAGAME_TEMPLATE).map_err(|e| {
+        let file = umpire_core::rules::SourceFile {
+            name: MEGAGAME_FILE.to_string(),
+            text: MEGAGAME_TEMPLATE.to_string(),
+        };
+        ReportError::Template(umpire_core::rules::yaml_error(&file, &e).to_string())
+    })?;
     Ok(paper
         .public_results
         .get(ruleset)

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::error::ReportError;
+use umpire_core::rules::locate::YamlPath;
 
 /// The chart-sheet template as shipped (`templates/charts.yaml`).
 pub const CHARTS_TEMPLATE: &str = include_str!("../../../templates/charts.yaml");
@@ -244,13 +245,29 @@ impl Template {
         template
     }
 
-    /// Parses a template; `name` is used in error messages.
+    /// Parses a template; `name` is used in error messages. Every refusal names the file, the
+    /// line and the column (`sheet.yaml:7:10: …`), like the rules files' loader: of the YAML
+    /// that does not read, or of the key whose value is impossible.
     pub fn parse(name: &str, text: &str) -> Result<Self, ReportError> {
+        use umpire_core::rules::SourceFile;
+        use umpire_core::rules::locate::YamlIndex;
         umpire_core::rules::limits::check_yaml_depth(name, text)
             .map_err(|e| ReportError::Template(e.to_string()))?;
-        let template: Template = yaml_serde::from_str(text)
-            .map_err(|e| ReportError::Template(format!("{name}: {e}")))?;
-        template.check(name)?;
+        let template: Template = yaml_serde::from_str(text).map_err(|e| {
+            let file = SourceFile {
+                name: name.to_string(),
+                text: text.to_string(),
+            };
+            ReportError::Template(umpire_core::rules::yaml_error(&file, &e).to_string())
+        })?;
+        template.check().map_err(|(path, what)| {
+            // A key left out keeps its default: then its section, or the first line.
+            let (line, column) = match YamlIndex::build(text).locate(&path) {
+                (0, _) => (1, 1),
+                at => at,
+            };
+            ReportError::Template(format!("{name}:{line}:{column}: {what}"))
+        })?;
         Ok(template)
     }
 
@@ -272,28 +289,58 @@ impl Template {
         Self::parse(&path.display().to_string(), &text)
     }
 
-    fn check(&self, name: &str) -> Result<(), ReportError> {
-        let bad = |what: &str| Err(ReportError::Template(format!("{name}: {what}")));
+    /// The first impossible value, with the path of its key (for its line).
+    fn check(&self) -> Result<(), (YamlPath, String)> {
+        let at = |key: &str| {
+            key.split('.')
+                .fold(YamlPath::root(), |path, part| path.key(part))
+        };
+        let bad = |key: &str, what: &str| Err((at(key), what.to_string()));
         let (w, h) = self.page_mm();
         let m = self.margins;
         if self.columns.is_some_and(|c| !(1..=4).contains(&c)) {
-            return bad("columns must be from 1 to 4");
+            return bad("columns", "columns must be from 1 to 4");
         }
-        if [m.top, m.bottom, m.left, m.right].iter().any(|v| *v < 0.0)
-            || m.left + m.right > w * 0.6
-            || m.top + m.bottom > h * 0.6
+        let margins = [
+            ("top", m.top),
+            ("bottom", m.bottom),
+            ("left", m.left),
+            ("right", m.right),
+        ];
+        let wide = m.left + m.right > w * 0.6;
+        let tall = m.top + m.bottom > h * 0.6;
+        if let Some((key, _)) = margins
+            .iter()
+            .find(|(_, v)| *v < 0.0 || !v.is_finite())
+            .or_else(|| wide.then_some(&margins[2]))
+            .or_else(|| tall.then_some(&margins[0]))
         {
-            return bad("margins must be ≥ 0 and leave at least 40% of the page");
+            return bad(
+                &format!("margins.{key}"),
+                "margins must be ≥ 0 and leave at least 40% of the page",
+            );
         }
         let f = self.fonts;
-        if [f.title, f.subtitle, f.body, f.table, f.min_table, f.footer]
-            .iter()
-            .any(|s| !(3.0..=72.0).contains(s))
-        {
-            return bad("font sizes must be between 3 and 72 points");
+        for (key, size) in [
+            ("title", f.title),
+            ("subtitle", f.subtitle),
+            ("body", f.body),
+            ("table", f.table),
+            ("min_table", f.min_table),
+            ("footer", f.footer),
+        ] {
+            if !(3.0..=72.0).contains(&size) {
+                return bad(
+                    &format!("fonts.{key}"),
+                    "font sizes must be between 3 and 72 points",
+                );
+            }
         }
         if f.min_table > f.table {
-            return bad("fonts.min_table must not exceed fonts.table");
+            return bad(
+                "fonts.min_table",
+                "fonts.min_table must not exceed fonts.table",
+            );
         }
         let c = &self.colours;
         for (key, value) in [
@@ -307,13 +354,22 @@ impl Template {
             ("stripe_fill", &c.stripe_fill),
         ] {
             if !value.is_empty() && parse_colour(value).is_none() {
-                return bad(&format!("colours.{key}: '{value}' is not #RRGGBB"));
+                return bad(
+                    &format!("colours.{key}"),
+                    &format!("colours.{key}: '{value}' is not #RRGGBB"),
+                );
             }
         }
         let t = self.table;
-        if !(0.05..=0.9).contains(&t.max_key_column) || t.missing_box <= 0.0 || t.cell_padding < 0.0
-        {
-            return bad("table: max_key_column in 0.05–0.9, missing_box > 0, cell_padding ≥ 0");
+        let table = "table: max_key_column in 0.05–0.9, missing_box > 0, cell_padding ≥ 0";
+        if !(0.05..=0.9).contains(&t.max_key_column) {
+            return bad("table.max_key_column", table);
+        }
+        if t.missing_box.is_nan() || t.missing_box <= 0.0 {
+            return bad("table.missing_box", table);
+        }
+        if t.cell_padding.is_nan() || t.cell_padding < 0.0 {
+            return bad("table.cell_padding", table);
         }
         Ok(())
     }
@@ -346,5 +402,41 @@ mod tests {
     fn bad_colour_is_reported_with_its_key() {
         let err = Template::parse("t", "colours: {rule: red}").unwrap_err();
         assert!(err.to_string().contains("colours.rule"), "{err}");
+    }
+
+    /// Every refusal of a template names the file and the line (and column) of what is wrong:
+    /// YAML that does not read, an unknown key, a value of the wrong type, an impossible value.
+    #[test]
+    fn every_refusal_names_the_file_and_line() {
+        for (text, at) in [
+            ("paper: a4\ncolours:\n  rule: red\n", "t.yaml:3:9"),
+            ("paper: a4\nfonts:\n  body: 100\n", "t.yaml:3:9"),
+            ("fonts:\n  table: 8\n  min_table: 9\n", "t.yaml:3:14"),
+            ("margins: {top: -1}\n", "t.yaml:1:16"),
+            (
+                "paper: a4\n\nmargins:\n  left: 100\n  right: 100\n",
+                "t.yaml:4:9",
+            ),
+            ("columns: 9\n", "t.yaml:1:10"),
+            ("table:\n  max_key_column: 2\n", "t.yaml:2:19"),
+            ("paper: a4\npaper_size: a3\n", "t.yaml:2:"),
+            ("paper: a5\n", "t.yaml:1:"),
+            ("fonts:\n  body: big\n", "t.yaml:2:"),
+            ("fonts: {body: 8\n", "t.yaml:"),
+            (
+                "orientation: landscape\nmargins:\n  top: 90\n  bottom: 90\n",
+                "t.yaml:3:8",
+            ),
+        ] {
+            let err = Template::parse("t.yaml", text).expect_err(text).to_string();
+            assert!(err.contains(at), "{text:?}: {err}");
+            let line: usize = err
+                .split("t.yaml:")
+                .nth(1)
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            assert!(line >= 1, "{text:?}: no line in {err}");
+        }
     }
 }

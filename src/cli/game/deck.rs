@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::{act_on, actor, open};
 use crate::cli::{Cli, print_json};
+use umpire::dice::Budget;
 use umpire::game::deck::{self, DeckState};
 use umpire::game::{Action, DeckOp, Game};
 use umpire::rules::DeckSpec;
@@ -375,9 +376,14 @@ fn show(
             }
         }
         if let Some(k) = next {
+            let refused = state.look_ahead_refusal(k, &Budget::default());
             match state.inside.keys().next() {
                 _ if k > state.left() => {
                     println!("  Only {} left: no odds for the next {k}.", state.left())
+                }
+                _ if refused.is_some() => {
+                    let why = refused.as_deref().unwrap_or_default();
+                    println!("  No odds for the next {k}: {why} — ask for fewer with --next N.")
                 }
                 None => {}
                 Some(_) => {
@@ -415,6 +421,7 @@ fn deck_json(
             |(name, p)| json!({"item": name, "probability": p.to_f64(), "fraction": p.to_string()}),
         )
         .collect();
+    let too_far = next.and_then(|k| state.look_ahead_refusal(k, &Budget::default()));
     let at_least_one: Vec<_> = match next {
         Some(k) => state
             .inside
@@ -439,5 +446,6 @@ fn deck_json(
         "removed": state.removed,
         "next": next_odds,
         "at_least_one": at_least_one,
+        "at_least_one_refused": too_far,
     })
 }

@@ -71,6 +71,10 @@ pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     super::password::ready(&file.to_string_lossy())?;
     let game = umpire::server::open_at(&file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
+    // Said on stderr, once: a reading command's output (its JSON too) stays as it is.
+    if let Some(note) = game.read_only() {
+        eprintln!("note: {note}");
+    }
     Ok((game, lib))
 }
 

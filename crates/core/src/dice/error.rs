@@ -23,6 +23,17 @@ pub enum DiceError {
         /// What it would take, and what would fit.
         problem: String,
     },
+    /// A Monte Carlo estimate past the same budget as exact odds: refused before any throw (or
+    /// stopped, should it run long after all), with what would fit.
+    #[error(
+        "{expr} is too many dice to estimate in the time allowed: {problem} — estimate fewer dice, or allow more time with --budget SECONDS"
+    )]
+    TooManyToEstimate {
+        /// The expression as written.
+        expr: String,
+        /// What it would take, and what would fit.
+        problem: String,
+    },
     /// A typed face does not exist on that die.
     #[error(
         "{typed} is not a face of a {die} (faces: {faces}); die {position} of {count} in {expr}"

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::{AppDice, Fraction, choose_big};
+use crate::dice::{AppDice, Budget, Fraction, WORK_PER_SECOND, choose_big};
 use crate::rules::{DeckSpec, Ruleset};
 
 /// What a deck or cup holds now.
@@ -223,11 +223,56 @@ impl DeckState {
             .collect()
     }
 
+    /// Seconds the exact odds of the next `k` take, estimated before any work (and erring
+    /// long). Each kind needs C(N, k) and C(N−n, k): k multiplications and divisions of a big
+    /// integer growing to log₂ C(N, k) ≤ k·log₂(e·N/k) bits, then a reduction (a gcd, quadratic
+    /// in the limbs). A cup of millions asked about its next million would take hours.
+    pub fn look_ahead_seconds(&self, k: u64) -> f64 {
+        let n_total = self.left();
+        if k > n_total || k == 0 {
+            return 0.0;
+        }
+        let k = k.min(n_total - k) as f64;
+        if k == 0.0 {
+            return 0.0;
+        }
+        let bits = k * (std::f64::consts::E * n_total as f64 / k).log2();
+        let limbs = bits / 64.0 + 1.0;
+        let per_kind = 2.0 * k * limbs + limbs * limbs;
+        self.inside.len() as f64 * per_kind / WORK_PER_SECOND
+    }
+
+    /// Why the odds of the next `k` are past `budget` (the same as exact dice odds), with the
+    /// most draws that fit; None when they fit. A sentence, for the command line and the desk.
+    pub fn look_ahead_refusal(&self, k: u64, budget: &Budget) -> Option<String> {
+        let seconds = self.look_ahead_seconds(k);
+        if seconds <= budget.seconds {
+            return None;
+        }
+        // The cost grows with k up to half of what is left: the most that fit, by halving.
+        let (mut lo, mut hi) = (0u64, k.min(self.left() / 2 + 1));
+        while lo + 1 < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.look_ahead_seconds(mid) <= budget.seconds {
+                lo = mid
+            } else {
+                hi = mid
+            }
+        }
+        Some(format!(
+            "the odds of the next {k} draws from {} would take about {} to work out exactly (the limit is {}); at most {lo} draws fit",
+            self.left(),
+            crate::dice::seconds_words(seconds),
+            crate::dice::seconds_words(budget.seconds)
+        ))
+    }
+
     /// The chance of at least one `name` among the next `k` drawn (without replacement, from
-    /// what is in it now): 1 − C(N−n, k) / C(N, k). None when fewer than `k` are left.
+    /// what is in it now): 1 − C(N−n, k) / C(N, k). None when fewer than `k` are left, or when
+    /// the work is past the default [`Budget`] ([`DeckState::look_ahead_refusal`] says why).
     pub fn at_least_one(&self, name: &str, k: u64) -> Option<Fraction> {
         let n_total = self.left();
-        if k > n_total {
+        if k > n_total || self.look_ahead_refusal(k, &Budget::default()).is_some() {
             return None;
         }
         let n = u64::from(self.inside.get(name).copied().unwrap_or(0));
@@ -237,12 +282,15 @@ impl DeckState {
     }
 
     /// How many `name` among the next `k` (hypergeometric): (j, chance) for each possible j.
+    /// None when fewer than `k` are left or the work is past the default [`Budget`].
     pub fn among_next(&self, name: &str, k: u64) -> Option<Vec<(u64, Fraction)>> {
         let n_total = self.left();
-        if k > n_total {
+        let n = u64::from(self.inside.get(name).copied().unwrap_or(0));
+        // One C(N, k)-sized product for each possible count, not one for each kind.
+        let per_kind = self.look_ahead_seconds(k) / self.inside.len().max(1) as f64;
+        if k > n_total || per_kind * (k.min(n) + 1) as f64 > Budget::default().seconds {
             return None;
         }
-        let n = u64::from(self.inside.get(name).copied().unwrap_or(0));
         let all = choose_big(n_total, k);
         Some(
             (0..=k.min(n))
@@ -276,7 +324,7 @@ impl DeckState {
         if self.drawn() > 0 {
             out.push_str(&format!("; {} drawn ({})", self.drawn(), list(&self.out)));
         }
-        let removed: u32 = self.removed.values().sum();
+        let removed: u64 = self.removed.values().map(|&c| u64::from(c)).sum();
         if removed > 0 {
             out.push_str(&format!("; {removed} out of play"));
         }

@@ -406,41 +406,9 @@ pub fn import(
 }
 
 /// Writes a game file under a temporary name beside `output`, then moves it into place without
-/// replacing anything there.
+/// replacing anything there: the way `game new` does ([`GameFile::create_with`]), so a killed
+/// import leaves a temporary file the next run in the folder clears.
 fn write_new(output: &Path, meta: GameMeta, entries: &[Entry]) -> Result<PathBuf, GameError> {
-    let dir = output
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let file_name = output
-        .file_name()
-        .map_or_else(|| "game".into(), |n| n.to_string_lossy().to_string());
-    let tmp = dir.join(format!(".{file_name}.{}.importing", std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| -> Result<(), StoreError> {
-        let file = GameFile::create(&tmp, meta)?;
-        file.append_all(entries)?;
-        Ok(())
-    })();
-    let io = |e: std::io::Error| StoreError::Contradiction {
-        location: output.display().to_string(),
-        problem: e.to_string(),
-    };
-    let moved = written.map_err(GameError::from).and_then(|()| {
-        // A hard link fails when the name is taken, so nothing there is ever replaced.
-        match std::fs::hard_link(&tmp, output) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(StoreError::Exists {
-                path: output.to_path_buf(),
-            }
-            .into()),
-            // A file system without hard links (a FAT memory stick): look, then rename.
-            Err(_) if !output.exists() => std::fs::rename(&tmp, output).map_err(|e| io(e).into()),
-            Err(e) => Err(io(e).into()),
-        }
-    });
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", tmp.display()));
-    }
-    moved.map(|()| output.to_path_buf())
+    GameFile::create_with(output, meta, entries)?;
+    Ok(output.to_path_buf())
 }

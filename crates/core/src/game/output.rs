@@ -95,9 +95,7 @@ pub fn write_output(path: &Path, bytes: &[u8], existing: Existing) -> Result<(),
         path: path.to_path_buf(),
         source,
     };
-    for stale in stale_temps(path, "tmp") {
-        let _ = std::fs::remove_file(stale);
-    }
+    clear_stale_temps(path);
     let tmp = temp_beside(path, "tmp").map_err(io)?;
     let written = std::fs::File::create_new(&tmp).and_then(|mut f| {
         f.write_all(bytes)?;
@@ -136,7 +134,7 @@ pub fn write_output(path: &Path, bytes: &[u8], existing: Existing) -> Result<(),
 }
 
 /// A fresh temporary path in `path`'s folder: `.NAME.KIND-PID-N` (hidden, and recognisable by
-/// [`stale_temps`]).
+/// [`stale_temps`]; `kind` one of [`TEMP_KINDS`]).
 pub(crate) fn temp_beside(path: &Path, kind: &str) -> std::io::Result<PathBuf> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let Some(name) = path.file_name() else {
@@ -153,40 +151,92 @@ pub(crate) fn temp_beside(path: &Path, kind: &str) -> std::io::Result<PathBuf> {
     )))
 }
 
-/// Temporary files of `kind` for `path` left by processes that are gone (killed mid-way): the
-/// process id in the name no longer runs. Where that cannot be told (no `/proc`), those more than
-/// an hour old.
-pub(crate) fn stale_temps(path: &Path, kind: &str) -> Vec<PathBuf> {
-    let (Some(dir), Some(name)) = (folder_of(path), path.file_name()) else {
+/// The kinds of temporary file Umpire writes beside its outputs: a game being created
+/// (`new`), any other output (`tmp`), a game being imported (`importing`).
+const TEMP_KINDS: [&str; 3] = ["new", "tmp", "importing"];
+
+/// SQLite's files beside a database being built.
+const SIDECARS: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// The process id of a hidden temporary file Umpire made: `.NAME.KIND-PID-N` (and SQLite's
+/// `-wal`, `-shm`, `-journal` beside it), or the names of earlier versions, `.NAME.PID.tmp` and
+/// `.NAME.PID.importing`. None for any other file.
+fn temp_pid(file_name: &str) -> Option<u32> {
+    let name = file_name.strip_prefix('.')?;
+    let name = SIDECARS
+        .iter()
+        .find_map(|s| name.strip_suffix(s))
+        .unwrap_or(name);
+    for kind in TEMP_KINDS {
+        // `.NAME.KIND-PID-N`
+        if let Some(i) = name.rfind(&format!(".{kind}-")) {
+            let rest = &name[i + kind.len() + 2..];
+            if let Some((pid, n)) = rest.split_once('-')
+                && !pid.is_empty()
+                && pid.chars().all(|c| c.is_ascii_digit())
+                && !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+            {
+                return pid.parse().ok();
+            }
+        }
+        // `.NAME.PID.KIND` (before the temporary names were one scheme).
+        if kind != "new"
+            && let Some(rest) = name.strip_suffix(&format!(".{kind}"))
+            && let Some((_, pid)) = rest.rsplit_once('.')
+            && !pid.is_empty()
+            && pid.chars().all(|c| c.is_ascii_digit())
+        {
+            return pid.parse().ok();
+        }
+    }
+    None
+}
+
+/// Whether the process that made a temporary file is gone: its id no longer runs (a live
+/// process, even another program that reused the id, keeps it). Where that cannot be told (no
+/// `/proc`), whether the file is more than an hour old.
+fn maker_gone(pid: u32, entry: &std::fs::DirEntry) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    if Path::new("/proc/self").exists() {
+        return !Path::new("/proc").join(pid.to_string()).exists();
+    }
+    entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age.as_secs() > 3600)
+}
+
+/// Umpire's temporary files in `path`'s folder (for any output, not only `path`) left by
+/// processes that are gone: killed mid-way, they could not clear up. A temporary file of a run
+/// still going is never among them (its process is alive).
+pub(crate) fn stale_temps(path: &Path) -> Vec<PathBuf> {
+    let Some(dir) = folder_of(path) else {
         return Vec::new();
     };
-    let prefix = format!(".{}.{kind}-", name.to_string_lossy());
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
-    let proc = Path::new("/proc/self").exists();
     entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
-            let file_name = entry.file_name().to_string_lossy().to_string();
-            let rest = file_name.strip_prefix(&prefix)?;
-            let pid: u32 = rest.split('-').next()?.parse().ok()?;
-            if pid == std::process::id() {
-                return None;
-            }
-            let gone = if proc {
-                !Path::new("/proc").join(pid.to_string()).exists()
-            } else {
-                entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .and_then(|t| t.elapsed().ok())
-                    .is_some_and(|age| age.as_secs() > 3600)
-            };
-            gone.then(|| entry.path())
+            let pid = temp_pid(&entry.file_name().to_string_lossy())?;
+            let file = entry.file_type().ok()?.is_file();
+            (file && maker_gone(pid, &entry)).then(|| entry.path())
         })
         .collect()
+}
+
+/// Removes what [`stale_temps`] finds (best effort: a file that cannot be removed stays). Every
+/// writer calls it first, so the next run in a folder clears what a killed one left.
+pub(crate) fn clear_stale_temps(path: &Path) {
+    for stale in stale_temps(path) {
+        let _ = std::fs::remove_file(stale);
+    }
 }
 
 /// Renames `from` to `to` unless something is at `to` (then fails with `AlreadyExists` and

@@ -138,6 +138,23 @@ pub enum Refusal {
         /// The game's geometry.
         geometry: String,
     },
+    /// A position outside the map's extent (as the ruleset gives it).
+    #[error("{position} is off the map — {extent}")]
+    OffTheMap {
+        /// The position, in words ("hex 9999", "x 1000000000, y 1000000000").
+        position: String,
+        /// How far the map runs, in words.
+        extent: String,
+    },
+    /// A position of a form the game's map does not have: x, y on a hex or area map, an area
+    /// on a hex map or a free-form table.
+    #[error("{position} is not a place on this game's map — {hint}")]
+    NotThisMapsForm {
+        /// The position, in words.
+        position: String,
+        /// The form the map's places have, and an example.
+        hint: String,
+    },
     /// No place typed.
     #[error("type where to: a hex id, an area, or x, y")]
     NoPlace,
@@ -222,6 +239,20 @@ pub enum Refusal {
         attribute: String,
         /// Its value.
         value: String,
+    },
+    /// A delta whose result passes the whole numbers Umpire keeps: refused, never saturated.
+    #[error(
+        "{counter}'s {attribute} is {now}; adding {by} would pass the largest whole number Umpire keeps (±9,223,372,036,854,775,807) — nothing was changed; adjust by a smaller amount"
+    )]
+    AdjustOverflow {
+        /// The counter.
+        counter: String,
+        /// The attribute.
+        attribute: String,
+        /// Its value now.
+        now: i64,
+        /// The delta (several added up, perhaps past 64 bits).
+        by: String,
     },
     /// A delta that takes an attribute out of its range.
     #[error("{counter}'s {attribute} would be {after} ({now} {by:+}), outside {}–{}{}", bound(*min), bound(*max), if min.is_some_and(|m| *after < m) { format!(" — the ruleset keeps it at {} or more{}; to go below anyway, give the reason (`--discretion REASON`, or the desk's Reason field)", bound(*min), rule.as_ref().map_or_else(String::new, |r| format!(" [{r}]"))) } else { String::new() })]

@@ -465,6 +465,12 @@ impl Game {
         self.journal.location()
     }
 
+    /// Why the game is open for reading only (a read-only game file), as a sentence: reading
+    /// works, every action is refused. None when it may be written.
+    pub fn read_only(&self) -> Option<String> {
+        self.journal.read_only()
+    }
+
     /// Whether several desks share the journal (a server).
     pub fn is_shared(&self) -> bool {
         self.journal.is_shared()

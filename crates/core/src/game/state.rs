@@ -241,8 +241,14 @@ fn apply_change(
                     ));
                 }
             };
-            c.attributes
-                .insert(attribute.clone(), Value::Int(now.saturating_add(*by)));
+            // The checks refuse a delta past 64 bits; a journal that holds one anyway is
+            // reported, not saturated.
+            let after = now.checked_add(*by).ok_or_else(|| {
+                format!(
+                    "the journal adjusts {id}'s {attribute} from {now} by {by}, past the largest whole number Umpire keeps"
+                )
+            })?;
+            c.attributes.insert(attribute.clone(), Value::Int(after));
         }
     }
     Ok(())

@@ -18,4 +18,4 @@ pub use library::{
     shipped_ruleset_sources, shipped_sources,
 };
 pub use model::*;
-pub use validate::{LOOKUP_NAMES, RulesetFiles, SourceFile, load_ruleset};
+pub use validate::{LOOKUP_NAMES, RulesetFiles, SourceFile, load_ruleset, yaml_error};

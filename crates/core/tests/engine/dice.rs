@@ -849,7 +849,11 @@ fn a_notation_past_the_budget_is_refused_at_once_with_what_fits() {
 fn an_estimate_is_near_the_exact_odds_within_its_margin() {
     let expr = parse("3d6");
     let exact = expr.distribution().expect("exact");
-    let estimate = umpire_core::dice::Estimate::run(&expr, 0.05, 7);
+    let budget = umpire_core::dice::Budget {
+        seconds: 0.05,
+        ..Default::default()
+    };
+    let estimate = umpire_core::dice::Estimate::run(&expr, &budget, 7).expect("fits");
     assert!(estimate.throws >= 10_000);
     assert_eq!(estimate.counts.values().sum::<u64>(), estimate.throws);
     for (value, p) in estimate.probabilities() {
@@ -860,7 +864,31 @@ fn an_estimate_is_near_the_exact_odds_within_its_margin() {
         );
     }
     // The same seed, the same estimate.
-    assert_eq!(umpire_core::dice::Estimate::run(&expr, 0.05, 7), estimate);
+    assert_eq!(
+        umpire_core::dice::Estimate::run(&expr, &budget, 7).expect("fits"),
+        estimate
+    );
+}
+
+/// An estimate is held to the budget of exact odds: 10,000 exploding d1000s (about 3,000 faces
+/// each) are refused at once, naming what fits, instead of running for minutes on 480 MB.
+#[test]
+fn an_estimate_past_the_budget_is_refused_before_any_throw() {
+    let expr = parse("10000d1000!");
+    let started = std::time::Instant::now();
+    let err =
+        umpire_core::dice::Estimate::run(&expr, &Default::default(), 7).expect_err("too many dice");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "refused at once"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("10000d1000! is too many dice to estimate in the time allowed")
+            && text.contains("at most")
+            && text.contains("--budget"),
+        "{text}"
+    );
 }
 
 /// App rolls of the shapes added last: exploding, rerolled, Fudge, d66 and counted dice

@@ -13,6 +13,7 @@ mod common;
 
 mod dice;
 mod effect_facts;
+mod extent;
 mod fuzz_loader;
 mod inputs;
 mod layers;

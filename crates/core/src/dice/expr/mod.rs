@@ -575,7 +575,7 @@ impl DiceExpr {
 }
 
 /// Seconds as people say them: "40 ms", "3 s", "2 min", "5 hours", "12 days".
-fn seconds_words(s: f64) -> String {
+pub(crate) fn seconds_words(s: f64) -> String {
     if s < 1.0 {
         format!("{} ms", (s * 1000.0).ceil())
     } else if s < 120.0 {

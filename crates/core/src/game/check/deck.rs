@@ -173,7 +173,13 @@ fn fill(
             return Err(refuse(format!("a {item} without a name")));
         }
         if *count > 0 {
-            *inside.entry(name.to_string()).or_insert(0) += count;
+            let now: &mut u32 = inside.entry(name.to_string()).or_insert(0);
+            *now = now.checked_add(*count).ok_or_else(|| {
+                refuse(format!(
+                    "{name} is given {now} and {count} more: more than {} of one kind — say fewer",
+                    u32::MAX
+                ))
+            })?;
         }
     }
     Ok(DeckState {
@@ -267,6 +273,18 @@ fn add(
             .or_else(|| after.name_of(name, &after.out))
             .or_else(|| after.name_of(name, &after.removed))
             .map_or_else(|| name.clone(), str::to_string);
+        // Every one of a kind, inside, drawn or out of play, fits in 32 bits: then a refill
+        // or a removal, which only moves them, cannot overflow either.
+        let all = [&after.inside, &after.out, &after.removed]
+            .iter()
+            .map(|m| u64::from(m.get(&known).copied().unwrap_or(0)))
+            .sum::<u64>();
+        if all >= u64::from(u32::MAX) {
+            return Err(refuse(format!(
+                "there are already {all} {known}: no more than {} of one kind",
+                u32::MAX
+            )));
+        }
         *after.inside.entry(known).or_insert(0) += 1;
     }
     Ok(items)

@@ -37,24 +37,42 @@ pub fn adjustable(view: &View, id: &str, attribute: &str) -> Result<(), Refusal>
     }
 }
 
-/// Refuses a delta that takes an attribute out of its declared range.
 /// Checks a delta against the attribute's range. Below its floor (a treasury at 0: a state
 /// pays only what it has) it goes only at the umpire's word, with the reason: then the words
-/// to record with it.
+/// to record with it. A result past the whole numbers Umpire keeps (±9.2 × 10¹⁸) is refused,
+/// never saturated: a ledger that silently stopped at the largest number would be wrong.
+/// `by` is wide enough for several deltas added up ([`delta_totals`]).
 pub(crate) fn adjust_range(
     view: &View,
     id: &str,
     attribute: &str,
-    by: i64,
+    by: i128,
     confirmed: Option<&str>,
 ) -> Result<Option<String>, Refusal> {
     let c = counter(view, id)?;
-    // An unknown value stays unknown under deltas: nothing to hold to a range yet.
-    let now = match c.attributes.get(attribute) {
-        Some(Value::Int(v)) => *v,
-        _ => return Ok(None),
+    let label = || {
+        specs(view.ruleset, c)
+            .iter()
+            .find(|a| a.name == attribute)
+            .map_or_else(|| attribute.to_string(), |a| a.label.clone())
     };
-    let after = now.saturating_add(by);
+    // An unknown value is the sum of the deltas since the start (from 0).
+    let (now, known) = match c.attributes.get(attribute) {
+        Some(Value::Int(v)) => (*v, true),
+        _ => (0, false),
+    };
+    let overflow = || Refusal::AdjustOverflow {
+        counter: c.name.clone(),
+        attribute: label(),
+        now,
+        by: by.to_string(),
+    };
+    let after = i64::try_from(i128::from(now) + by).map_err(|_| overflow())?;
+    let by = i64::try_from(by).map_err(|_| overflow())?;
+    // An unknown value stays unknown under deltas: nothing to hold to a range yet.
+    if !known {
+        return Ok(None);
+    }
     let spec = specs(view.ruleset, c)
         .iter()
         .find(|a| a.name == attribute)
@@ -105,7 +123,7 @@ pub(super) fn check_adjust(
 ) -> Checked {
     counter(view, id)?;
     adjustable(view, id, attribute)?;
-    let word = adjust_range(view, id, attribute, by, actor.reason.as_deref())?;
+    let word = adjust_range(view, id, attribute, by.into(), actor.reason.as_deref())?;
     needs_reason(reason, "an adjustment")?;
     let reason = with_word(reason, word);
     Ok(changed(
@@ -119,11 +137,12 @@ pub(super) fn check_adjust(
 }
 
 /// The deltas of a list of changes added up by counter and attribute: two payments of 3 and 4
-/// from a treasury of 5 are held to its floor together.
+/// from a treasury of 5 are held to its floor together. Added in 128 bits, so no sum of a
+/// journal's deltas wraps: [`adjust_range`] refuses one past 64 bits.
 pub(crate) fn delta_totals<'c>(
     changes: impl IntoIterator<Item = &'c CounterChange>,
-) -> BTreeMap<(&'c str, &'c str), i64> {
-    let mut totals: BTreeMap<(&str, &str), i64> = BTreeMap::new();
+) -> BTreeMap<(&'c str, &'c str), i128> {
+    let mut totals: BTreeMap<(&str, &str), i128> = BTreeMap::new();
     for c in changes {
         if let CounterChange::Adjust {
             counter,
@@ -133,7 +152,7 @@ pub(crate) fn delta_totals<'c>(
         {
             *totals
                 .entry((counter.as_str(), attribute.as_str()))
-                .or_default() += by;
+                .or_default() += i128::from(*by);
         }
     }
     totals
@@ -166,8 +185,14 @@ pub(super) fn check_transfer(
         counter(view, id)?;
         adjustable(view, id, attribute)?;
     }
-    let word = adjust_range(view, from, attribute, -amount, actor.reason.as_deref())?;
-    adjust_range(view, to, attribute, amount, None)?;
+    let word = adjust_range(
+        view,
+        from,
+        attribute,
+        -i128::from(amount),
+        actor.reason.as_deref(),
+    )?;
+    adjust_range(view, to, attribute, amount.into(), None)?;
     needs_reason(reason, "a transfer")?;
     let reason = with_word(reason, word);
     let adjust = |counter: &str, by: i64| CounterChange::Adjust {

@@ -186,16 +186,26 @@ pub fn counter<'a>(view: &View<'a>, id: &str) -> Result<&'a CounterState, Refusa
         })
 }
 
-/// Checks a position against the game's geometry.
+/// Checks a position against the game's geometry: of the map's form (a hex id on a hex map,
+/// x and y on a free-form table, an area's name on an area map; off-map boxes anywhere), and
+/// within the map's extent where the ruleset gives one. A ruleset without `geometry.extent`
+/// (every shipped one: none of their texts gives the map's size) accepts any hex id of the
+/// map's digits and any finite x, y: Umpire refuses only what the data says is off the map.
 pub fn position(ruleset: &Ruleset, p: &Position) -> Result<(), Refusal> {
-    let kind = ruleset.geometry.as_ref().map(|g| g.kind);
+    let geometry = ruleset.geometry.as_ref();
+    let kind = geometry.map(|g| g.kind);
+    let extent = geometry.and_then(|g| g.extent.as_ref());
+    let form = |position: String| {
+        let hint = match kind {
+            Some(GeometryKind::Hex) => "its places are hexes: give a hex id, e.g. 0114".into(),
+            Some(GeometryKind::Area) => "its places are areas: give an area's name".into(),
+            _ => "its places are x, y in base units, e.g. 12.5, 3".to_string(),
+        };
+        Err(Refusal::NotThisMapsForm { position, hint })
+    };
     match p {
         Position::Hex(h) => {
-            let digits = ruleset
-                .geometry
-                .as_ref()
-                .and_then(|g| g.hex_id_digits)
-                .unwrap_or(4) as usize;
+            let digits = geometry.and_then(|g| g.hex_id_digits).unwrap_or(4) as usize;
             if super::hex::HexId::parse(h, digits).is_none() {
                 return Err(Refusal::NotAHex {
                     hex: h.clone(),
@@ -207,10 +217,35 @@ pub fn position(ruleset: &Ruleset, p: &Position) -> Result<(), Refusal> {
                     geometry: format!("{k:?}").to_lowercase(),
                 });
             }
+            if let Some(e) = extent
+                && let Some(cr) = crate::rules::Extent::col_row(h, digits)
+                && !e.holds_hex(cr)
+            {
+                return Err(Refusal::OffTheMap {
+                    position: format!("hex {h}"),
+                    extent: e.words(None),
+                });
+            }
         }
         Position::Area(a) if a.trim().is_empty() => return Err(Refusal::EmptyArea),
+        Position::Area(a) if matches!(kind, Some(GeometryKind::Hex | GeometryKind::Free)) => {
+            return form(format!("'{a}'"));
+        }
         Position::Free { x, y } if !x.is_finite() || !y.is_finite() => {
             return Err(Refusal::BadFreePosition);
+        }
+        Position::Free { x, y } if matches!(kind, Some(GeometryKind::Hex | GeometryKind::Area)) => {
+            return form(format!("x {x}, y {y}"));
+        }
+        Position::Free { x, y } => {
+            if let Some(e) = extent
+                && !e.holds_point(*x, *y)
+            {
+                return Err(Refusal::OffTheMap {
+                    position: format!("x {x}, y {y}"),
+                    extent: e.words(geometry.and_then(|g| g.distance_unit.as_deref())),
+                });
+            }
         }
         _ => {}
     }

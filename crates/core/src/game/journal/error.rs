@@ -22,6 +22,16 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
     },
+    /// A game file this process may not write: opened for reading, so a write is refused.
+    #[error(
+        "{path} is read-only ({why}): opened for reading; writing needs write permission on the file and its folder (e.g. chmod u+w, or copy it somewhere writable) — nothing was written"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+        /// Why: the file, its folder, the medium.
+        why: String,
+    },
     /// Written by a newer Umpire.
     #[error(
         "{path} was written by a newer Umpire (game file version {found}; this build reads up to {supported}) — update Umpire to open it"

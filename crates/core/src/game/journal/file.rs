@@ -26,8 +26,10 @@ pub struct GameFile {
     conn: Connection,
     path: PathBuf,
     meta: GameMeta,
-    /// Checkpoints the file when writing pauses (none for a file being built).
+    /// Checkpoints the file when writing pauses (none for a file being built, or read-only).
     idle: Option<IdleCheckpoint>,
+    /// Why it was opened for reading only (the file or its folder may not be written), if so.
+    read_only: Option<String>,
 }
 
 fn sql(path: &Path) -> impl FnOnce(rusqlite::Error) -> StoreError + '_ {
@@ -202,7 +204,7 @@ impl GameFile {
         meta: GameMeta,
         first_entries: &[Entry],
     ) -> Result<GameFile, StoreError> {
-        use crate::game::output::{rename_no_replace, stale_temps, sync_folder, temp_beside};
+        use crate::game::output::{clear_stale_temps, rename_no_replace, sync_folder, temp_beside};
         let exists = || StoreError::Exists {
             path: path.to_path_buf(),
         };
@@ -213,9 +215,7 @@ impl GameFile {
         if std::fs::symlink_metadata(path).is_ok() {
             return Err(exists());
         }
-        for stale in stale_temps(path, "new") {
-            remove_with_sidecars(&stale);
-        }
+        clear_stale_temps(path);
         let tmp = temp_beside(path, "new").map_err(io)?;
         if let Err(e) = GameFile::build(&tmp, path, &meta, first_entries) {
             remove_with_sidecars(&tmp);
@@ -264,6 +264,7 @@ impl GameFile {
             path: path.to_path_buf(),
             meta: meta.clone(),
             idle: None,
+            read_only: None,
         };
         file.append_all(first_entries)?;
         file.checkpoint()
@@ -275,6 +276,9 @@ impl GameFile {
     /// `-wal` — holds every committed action. Done when the file is closed; waits for another
     /// process's write like any write.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
         let (busy, _log, _done): (i64, i64, i64) = self
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
@@ -317,15 +321,66 @@ impl GameFile {
         Ok(())
     }
 
-    /// Opens a game file, migrating an older one; refuses one from a newer Umpire.
+    /// Opens a game file, migrating an older one; refuses one from a newer Umpire. A file this
+    /// process may not write (`chmod 444`, a read-only folder or medium) is opened for reading:
+    /// reading works, and every write is refused with [`StoreError::ReadOnly`], which says
+    /// why — never "not an Umpire game file".
     pub fn open(path: &Path) -> Result<GameFile, StoreError> {
         if !path.is_file() {
             return Err(StoreError::NotFound {
                 path: path.to_path_buf(),
             });
         }
-        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        if let Some(why) = file_read_only(path) {
+            return GameFile::open_read_only(path, why);
+        }
+        match GameFile::open_writable(path) {
+            Ok(file) => Ok(file),
+            // SQLite keeps files beside a game it writes (`-wal`, `-shm`): a folder that may not
+            // be written keeps it from opening the file for writing.
+            Err(e) if !folder_writable(path) => {
+                GameFile::open_read_only(path, "its folder is read-only".into()).map_err(|_| e)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens a game file this process may not write, for reading. SQLite reads a game in WAL
+    /// mode through a shared-memory file beside it; where that cannot be made (a read-only
+    /// folder) and no write-ahead log is there (so the file alone holds every entry), it is
+    /// read as immutable.
+    fn open_read_only(path: &Path, why: String) -> Result<GameFile, StoreError> {
+        let readable = |conn: &Connection| {
+            conn.pragma_query_value(None, "application_id", |r| r.get::<_, i64>(0))
+                .is_ok()
+        };
+        let mut conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
             .map_err(sql(path))?;
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        if !readable(&conn) && !Path::new(&wal).exists() {
+            conn = Connection::open_with_flags(
+                format!("file:{}?immutable=1", uri_path(path)),
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+            )
+            .map_err(sql(path))?;
+        }
+        GameFile::opened(path, conn, Some(why))
+    }
+
+    fn open_writable(path: &Path) -> Result<GameFile, StoreError> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(sql(path))?;
+        GameFile::opened(path, conn, None)
+    }
+
+    /// Checks an open connection is a game of a version this build reads, reads its meta and
+    /// migrates an older one (which writes: refused on a read-only file).
+    fn opened(
+        path: &Path,
+        mut conn: Connection,
+        read_only: Option<String>,
+    ) -> Result<GameFile, StoreError> {
         let app: i64 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(|_| StoreError::NotAGame {
@@ -336,7 +391,9 @@ impl GameFile {
                 path: path.to_path_buf(),
             });
         }
-        configure(&mut conn, path)?;
+        if read_only.is_none() {
+            configure(&mut conn, path)?;
+        }
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(sql(path))?;
@@ -350,6 +407,16 @@ impl GameFile {
         if version < 1 {
             return Err(StoreError::NotAGame {
                 path: path.to_path_buf(),
+            });
+        }
+        if let Some(why) = &read_only
+            && version < SCHEMA_VERSION
+        {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                why: format!(
+                    "{why}, and it was written by an older Umpire: it is brought up to date when opened, which writes"
+                ),
             });
         }
         let body: Option<String> = conn
@@ -369,7 +436,11 @@ impl GameFile {
             conn,
             path: path.to_path_buf(),
             meta: meta.clone(),
-            idle: IdleCheckpoint::start(path),
+            idle: match read_only {
+                None => IdleCheckpoint::start(path),
+                Some(_) => None,
+            },
+            read_only,
         };
         for (i, step) in MIGRATIONS.iter().enumerate().skip((version - 1) as usize) {
             let to = i as i64 + 2;
@@ -431,6 +502,12 @@ impl GameFile {
         let Some(first) = entries.first() else {
             return Ok(());
         };
+        if let Some(why) = &self.read_only {
+            return Err(StoreError::ReadOnly {
+                path: self.path.clone(),
+                why: why.clone(),
+            });
+        }
         let tx = self.conn.unchecked_transaction().map_err(sql(&self.path))?;
         let len: i64 = tx
             .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM events")
@@ -535,6 +612,9 @@ impl Drop for GameFile {
     /// closes). Never waits: with another process writing, it copies what it can.
     fn drop(&mut self) {
         drop(self.idle.take());
+        if self.read_only.is_some() {
+            return;
+        }
         let _ = self.conn.busy_handler(None::<fn(i32) -> bool>);
         let _ = self
             .conn
@@ -622,6 +702,45 @@ fn checkpoint_passive(path: &Path) -> bool {
     .unwrap_or(false)
 }
 
+/// Why a game file may not be written by this process, if so: opening it for writing is
+/// refused (its permissions, or a read-only medium). Opening for writing changes nothing.
+fn file_read_only(path: &Path) -> Option<String> {
+    match std::fs::OpenOptions::new().write(true).open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+            Some("it is on a read-only medium".into())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            Some("the file is read-only".into())
+        }
+        _ => None,
+    }
+}
+
+/// Whether this process may make a file in `path`'s folder (tried with a temporary file of the
+/// kind the next run clears, removed at once).
+fn folder_writable(path: &Path) -> bool {
+    let Ok(probe) = crate::game::output::temp_beside(path, "tmp") else {
+        return false;
+    };
+    let made = std::fs::File::create_new(&probe).is_ok();
+    let _ = std::fs::remove_file(&probe);
+    made
+}
+
+/// A path as a SQLite URI's path: percent-encoded but for letters, digits and `/-._~`.
+fn uri_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Removes a file and SQLite's files beside it (`-wal`, `-shm`, `-journal`), ignoring what is
 /// not there.
 fn remove_with_sidecars(path: &Path) {
@@ -639,6 +758,15 @@ impl Store for GameFile {
 
     fn location(&self) -> String {
         self.path.display().to_string()
+    }
+
+    fn read_only(&self) -> Option<String> {
+        self.read_only.as_ref().map(|why| {
+            format!(
+                "{} is read-only ({why}): opened for reading; writing needs write permission on the file and its folder",
+                self.path.display()
+            )
+        })
     }
 
     fn entries_after(&mut self, after: u64) -> Result<Vec<Entry>, StoreError> {

@@ -87,6 +87,11 @@ pub trait Store: Send {
     fn recorded_head(&mut self) -> Result<Option<Head>, StoreError> {
         Ok(None)
     }
+    /// Why it is open for reading only (a read-only game file), as a sentence; None when it
+    /// may be written.
+    fn read_only(&self) -> Option<String> {
+        None
+    }
     /// Whether several desks share it (a server).
     fn is_shared(&self) -> bool {
         false
@@ -171,6 +176,11 @@ impl Journal {
     /// Where it is kept, for people.
     pub fn location(&self) -> String {
         self.store.location()
+    }
+
+    /// Why it is open for reading only, as a sentence (see [`Store::read_only`]).
+    pub fn read_only(&self) -> Option<String> {
+        self.store.read_only()
     }
 
     /// Whether several desks share it.

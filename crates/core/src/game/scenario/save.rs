@@ -437,17 +437,16 @@ pub fn write_scenario_file(
             path.display()
         ));
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "scenario".into(), |n| n.to_string_lossy().to_string());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, path));
+    // A temporary name the next run in the folder recognises, should this one be killed.
+    crate::game::output::clear_stale_temps(path);
+    let written = crate::game::output::temp_beside(path, "tmp").and_then(|temp| {
+        let done = std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        done
+    });
     if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
         return Err(format!("could not write {}: {e}", path.display()));
     }
     Ok(())

@@ -87,6 +87,87 @@ pub struct Geometry {
     /// on an area map, drawn on the desk's map and named wherever a position is said.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub places: Vec<Place>,
+    /// How far the map runs, where the ruleset gives it; None (every shipped ruleset: their
+    /// texts do not give the map's size) accepts any position of the map's form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extent: Option<Extent>,
+}
+
+/// How far a map runs: a position outside it is refused.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Extent {
+    /// A hex map's numbering: columns and rows from the first hex's to the last's.
+    Hexes {
+        /// The first hex ("0101").
+        first: String,
+        /// The last hex ("2218").
+        last: String,
+        /// Columns, lowest and highest.
+        cols: (u32, u32),
+        /// Rows, lowest and highest.
+        rows: (u32, u32),
+    },
+    /// A free-form table's size, in base units.
+    Table {
+        /// Lowest and highest x.
+        x: (f64, f64),
+        /// Lowest and highest y.
+        y: (f64, f64),
+    },
+}
+
+impl Extent {
+    /// The column and row of a hex id of `digits` digits (half each), if it is one.
+    pub fn col_row(hex: &str, digits: usize) -> Option<(u32, u32)> {
+        let hex = hex.trim();
+        if digits < 2 || hex.len() != digits || !hex.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let (col, row) = hex.split_at(digits / 2);
+        Some((col.parse().ok()?, row.parse().ok()?))
+    }
+
+    /// Whether a hex (column, row) is on the map; true on a table.
+    pub fn holds_hex(&self, (col, row): (u32, u32)) -> bool {
+        match self {
+            Extent::Hexes { cols, rows, .. } => {
+                (cols.0..=cols.1).contains(&col) && (rows.0..=rows.1).contains(&row)
+            }
+            Extent::Table { .. } => true,
+        }
+    }
+
+    /// Whether a point is on the table; true on a hex map.
+    pub fn holds_point(&self, px: f64, py: f64) -> bool {
+        match self {
+            Extent::Table { x, y } => px >= x.0 && px <= x.1 && py >= y.0 && py <= y.1,
+            Extent::Hexes { .. } => true,
+        }
+    }
+
+    /// In words, for a refusal: "its hexes run from 0101 to 2218 (columns 1–22, rows 1–18)".
+    pub fn words(&self, unit: Option<&str>) -> String {
+        match self {
+            Extent::Hexes {
+                first,
+                last,
+                cols,
+                rows,
+            } => format!(
+                "its hexes run from {first} to {last} (columns {}–{}, rows {}–{})",
+                cols.0, cols.1, rows.0, rows.1
+            ),
+            Extent::Table { x, y } => format!(
+                "the table runs from x {} to {} and y {} to {}{}",
+                x.0,
+                x.1,
+                y.0,
+                y.1,
+                unit.map(|u| format!(" ({u})")).unwrap_or_default()
+            ),
+        }
+    }
 }
 
 /// A status marker the text names.

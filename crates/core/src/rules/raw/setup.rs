@@ -44,6 +44,31 @@ pub struct RawGeometry {
     /// position is said.
     #[serde(default)]
     pub places: Vec<RawPlace>,
+    /// How far the map runs, where the text or the map gives it: on a hex map the first and
+    /// last hex of its numbering (`{first: "0101", last: "2218"}`: columns 01–22, rows 01–18);
+    /// on a free-form table its size in base units (`{x: [0, 72], y: [0, 48]}`). A move or a
+    /// scenario position outside it is refused. Left out, any position of the map's form is
+    /// accepted: Umpire never guesses a map's size.
+    #[serde(default)]
+    pub extent: Option<RawExtent>,
+}
+
+/// The `extent:` of a map: `first` and `last` on a hex map, `x` and `y` on a free-form table.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawExtent {
+    /// A hex map: the hex of the lowest column and row, quoted (`"0101"`).
+    #[serde(default)]
+    pub first: Option<String>,
+    /// A hex map: the hex of the highest column and row, quoted (`"2218"`).
+    #[serde(default)]
+    pub last: Option<String>,
+    /// A free-form table: the lowest and highest x, in base units (`[0, 72]`).
+    #[serde(default)]
+    pub x: Option<[f64; 2]>,
+    /// A free-form table: the lowest and highest y, in base units (`[0, 48]`).
+    #[serde(default)]
+    pub y: Option<[f64; 2]>,
 }
 
 /// What a place is.

@@ -261,7 +261,9 @@ fn type_problem(result: Result<Value, String>, want: &str) -> Option<String> {
     }
 }
 
-fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
+/// A serde error of a YAML file as a [`LoadError`]: the file, line and column, the problem in
+/// words and a hint. Shared with the other YAML files Umpire reads (page templates).
+pub fn yaml_error(file: &SourceFile, e: &yaml_serde::Error) -> LoadError {
     // A few whole-document errors (a second document…) carry no position: point at the start.
     let start = usize::from(!file.text.is_empty());
     let (line, column) = e
@@ -526,7 +528,9 @@ fn geometry(ctx: &mut FileCtx, raw: Option<&RawGeometry>) -> Option<Geometry> {
         source_lines: raw.source.clone(),
         notes: raw.notes.clone(),
         places: Vec::new(),
+        extent: None,
     };
+    g.extent = setup::validate_extent(ctx, &YamlPath::root().key("geometry"), &g, raw);
     let at = YamlPath::root().key("geometry").key("places");
     g.places = validate_places(ctx, &at, &g, raw);
     Some(g)

@@ -417,6 +417,89 @@ pub(super) fn validate_dice(ctx: &mut FileCtx, raw: &[RawDie]) -> DieSet {
     set
 }
 
+/// The map's `extent:`, where given: the first and last hex on a hex map (columns and rows
+/// in order), x and y ranges on a free-form table; an area map has none.
+pub(super) fn validate_extent(
+    ctx: &mut FileCtx,
+    at: &YamlPath,
+    geometry: &Geometry,
+    raw: &crate::rules::raw::RawGeometry,
+) -> Option<Extent> {
+    let e = raw.extent.as_ref()?;
+    let at = at.key("extent");
+    match geometry.kind {
+        GeometryKind::Hex => {
+            let digits = geometry.hex_id_digits.unwrap_or(4) as usize;
+            let (Some(first), Some(last), None, None) = (&e.first, &e.last, e.x, e.y) else {
+                ctx.err(
+                    &at,
+                    "a hex map's extent is its first and last hex",
+                    "write e.g. {first: \"0101\", last: \"2218\"}",
+                );
+                return None;
+            };
+            let read = |hex: &str| Extent::col_row(hex, digits);
+            match (read(first), read(last)) {
+                (Some(a), Some(b)) if a.0 <= b.0 && a.1 <= b.1 => Some(Extent::Hexes {
+                    first: first.trim().to_string(),
+                    last: last.trim().to_string(),
+                    cols: (a.0, b.0),
+                    rows: (a.1, b.1),
+                }),
+                (Some(_), Some(_)) => {
+                    ctx.err(
+                        &at.key("last"),
+                        format!("the last hex {last} comes before the first, {first}"),
+                        "give the hex of the lowest column and row first",
+                    );
+                    None
+                }
+                _ => {
+                    ctx.err(
+                        &at,
+                        format!("'{first}' to '{last}' are not hex ids of {digits} digits"),
+                        "write them as the map prints them, in quotes: \"0101\"",
+                    );
+                    None
+                }
+            }
+        }
+        GeometryKind::Free => {
+            let (None, None, Some(x), Some(y)) = (&e.first, &e.last, e.x, e.y) else {
+                ctx.err(
+                    &at,
+                    "a free-form table's extent is its x and y ranges",
+                    "write e.g. {x: [0, 72], y: [0, 48]} in base units",
+                );
+                return None;
+            };
+            if [x, y]
+                .iter()
+                .any(|r| !(r[0].is_finite() && r[1].is_finite() && r[0] < r[1]))
+            {
+                ctx.err(
+                    &at,
+                    "each range is two finite numbers, the lower first",
+                    "write e.g. {x: [0, 72], y: [0, 48]}",
+                );
+                return None;
+            }
+            Some(Extent::Table {
+                x: (x[0], x[1]),
+                y: (y[0], y[1]),
+            })
+        }
+        GeometryKind::Area => {
+            ctx.err(
+                &at,
+                "an area map has no extent: its places are its areas",
+                "remove extent",
+            );
+            None
+        }
+    }
+}
+
 /// The gazetteer: each place named once, at a hex of the map's form on a hex map (a quoted
 /// string of `hex_id_digits` digits), in a group on an area map.
 pub(super) fn validate_places(
@@ -451,6 +534,15 @@ pub(super) fn validate_places(
                     &here.key("hex"),
                     format!("'{hex}' is not a hex of this map ({digits} digits)"),
                     "write the hex as the map prints it, in quotes: \"2834\"",
+                );
+            } else if let Some(extent) = &geometry.extent
+                && let Some(cr) = Extent::col_row(hex, digits)
+                && !extent.holds_hex(cr)
+            {
+                ctx.err(
+                    &here.key("hex"),
+                    format!("{}'s hex {hex} is off the map", p.name),
+                    format!("{} (geometry.extent)", extent.words(None)),
                 );
             }
         } else if geometry.kind == GeometryKind::Hex {

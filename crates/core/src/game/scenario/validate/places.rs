@@ -146,6 +146,18 @@ pub(super) fn hex_position(
         );
         return None;
     }
+    let geometry = refs.ruleset.geometry.as_ref();
+    if let Some(extent) = geometry.and_then(|g| g.extent.as_ref())
+        && let Some(cr) = crate::rules::Extent::col_row(&text, digits.unwrap_or(4) as usize)
+        && !extent.holds_hex(cr)
+    {
+        ctx.err(
+            &p,
+            format!("hex {text} is off the map of ruleset '{}'", refs.ruleset.id),
+            extent.words(None),
+        );
+        return None;
+    }
     Some(Position::Hex(text))
 }
 
@@ -174,6 +186,20 @@ pub(super) fn free_position(
             path,
             "x and y must be finite numbers",
             "write numbers in base units",
+        );
+        return None;
+    }
+    let geometry = refs.ruleset.geometry.as_ref();
+    if let Some(extent) = geometry.and_then(|g| g.extent.as_ref())
+        && !extent.holds_point(x, y)
+    {
+        ctx.err(
+            path,
+            format!(
+                "x {x}, y {y} is off the table of ruleset '{}'",
+                refs.ruleset.id
+            ),
+            extent.words(geometry.and_then(|g| g.distance_unit.as_deref())),
         );
         return None;
     }
