@@ -32,6 +32,21 @@ pub enum StoreError {
         /// Why: the file, its folder, the medium.
         why: String,
     },
+    /// The link dropped after an append was sent and before the server answered, and the
+    /// journal could not be read again to tell whether it landed.
+    #[error(
+        "{location}: the link to the server dropped before it answered ({cause}) — entries {first}–{last} may or may not have been recorded; look at the journal (a desk's Journal panel, or `umpire game export` of the game) before doing it again, so it is not recorded twice"
+    )]
+    InDoubt {
+        /// The game.
+        location: String,
+        /// The first entry sent.
+        first: u64,
+        /// The last entry sent.
+        last: u64,
+        /// What the link said.
+        cause: String,
+    },
     /// Written by a newer Umpire.
     #[error(
         "{path} was written by a newer Umpire (game file version {found}; this build reads up to {supported}) — update Umpire to open it"

@@ -380,6 +380,17 @@ impl Journal {
                 None => {
                     // Cannot tell: remember, so a retry of this action does not record it twice.
                     self.doubtful = Some(events.clone());
+                    if !self.keeps_offline() {
+                        // Nothing is queued here (the command line): say plainly that it may
+                        // have landed, so the umpire looks before doing it again.
+                        return Err(StoreError::InDoubt {
+                            location: self.store.location(),
+                            first: events.first().map_or(0, |e| e.seq),
+                            last: events.last().map_or(0, |e| e.seq),
+                            cause: e.to_string(),
+                        }
+                        .into());
+                    }
                     return self.queue_offline(world, events, e, may_queue);
                 }
             }

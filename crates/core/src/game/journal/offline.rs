@@ -267,6 +267,11 @@ impl Journal {
 
     /// Records an action's events in the offline queue (after the server could not be
     /// reached), when they may wait there.
+    /// Whether this journal keeps an offline queue (a desk does; the command line does not).
+    pub(super) fn keeps_offline(&self) -> bool {
+        self.offline.file.is_some()
+    }
+
     pub(super) fn queue_offline<W: Fold>(
         &mut self,
         world: &mut W,
