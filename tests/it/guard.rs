@@ -660,6 +660,47 @@ fn an_append_whose_answer_is_lost_is_recorded_once_and_acknowledged() {
         .filter(|e| matches!(&e.kind, EventKind::Note { text } if text.trim() == long.trim()))
         .count();
     assert_eq!(notes, 1);
+
+    // Again, but the server stays away past the desk's patience: the desk says the entry may
+    // have landed, and the same action done again once the link is back is not recorded twice.
+    let greta = login_actor(&desk);
+    let before = len(&pg);
+    link.hold_answers_from_a_request_over(1500);
+    let again = Action::Note {
+        text: format!("twice? {}", "the long note. ".repeat(120)),
+    };
+    let action = again.clone();
+    let writer = std::thread::spawn(move || {
+        let r = desk.act(&greta, action);
+        (desk, greta, r)
+    });
+    let t0 = Instant::now();
+    while len(&pg) == before {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the append never committed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    link.cut();
+    let (mut desk, greta, done) = writer.join().expect("desk thread");
+    let err = done.expect_err("the link is down");
+    assert!(
+        err.to_string()
+            .contains("may or may not have been recorded"),
+        "{err}"
+    );
+    link.hold_answers(false);
+    link.restore();
+    let seqs = desk
+        .act(&greta, again)
+        .expect("the same action, once the link is back");
+    assert_eq!(
+        seqs,
+        vec![before + 1],
+        "it had landed: acknowledged, not doubled"
+    );
+    assert_eq!(len(&pg), before + 1);
     let (ok, out) = crate::shared::cli_on(&pg, &["game", "verify", &pg.bare_url("greta", name)]);
     assert!(ok, "{out}");
 }
