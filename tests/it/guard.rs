@@ -572,7 +572,23 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
                 .output()
         }
     });
-    std::thread::sleep(Duration::from_millis(700));
+    // Wait until Anna's session holds the game and sleeps.
+    let t0 = Instant::now();
+    loop {
+        let (_, out) = pg.psql(
+            None,
+            "SELECT count(*) FROM pg_stat_activity WHERE usename = 'anna' AND query LIKE '%pg_sleep%' AND state = 'active';",
+            &[],
+        );
+        if out.trim() == "1" {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "Anna's writer never started: {out}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let t3 = Instant::now();
     let err = control
         .act(
