@@ -243,6 +243,16 @@ pub enum Refusal {
         /// The rule that bounds it, as the ruleset cites it.
         rule: Option<String>,
     },
+    /// An override to an outcome the procedure cannot give.
+    #[error("'{outcome}' is not an outcome {procedure} can give — its outcomes: {}", codes.join(", "))]
+    NoSuchOutcome {
+        /// As typed.
+        outcome: String,
+        /// The procedure's name.
+        procedure: String,
+        /// The codes it can give.
+        codes: Vec<String>,
+    },
     /// No such procedure.
     #[error("no procedure '{procedure}' in {ruleset} — procedures: {}", procedures.join(", "))]
     NoProcedure {

@@ -242,9 +242,43 @@ pub(super) fn check_changes(view: &View, changes: &[CounterChange]) -> Result<()
     Ok(())
 }
 
+/// The outcomes a recorded resolution's procedure can give: its declared outcomes and the codes
+/// its chart gives (each word of a combined result); a number always (a chart of numbers).
+/// Empty when the text names none (nothing to hold an override to).
+fn outcome_known(view: &View, of: u64, outcome: &str) -> Result<(), Refusal> {
+    let Some(EventKind::Resolved { resolution, .. }) = standing(view, of).map(|e| &e.kind) else {
+        return Ok(());
+    };
+    let Some(p) = view.ruleset.procedure(&resolution.procedure) else {
+        return Ok(());
+    };
+    let mut codes: Vec<String> = resolution
+        .lookup
+        .as_ref()
+        .and_then(|l| view.ruleset.table(&l.table))
+        .map(|t| t.given_codes().into_iter().map(|(c, _)| c).collect())
+        .unwrap_or_default();
+    for o in &p.outcomes {
+        if !codes.contains(&o.code) {
+            codes.push(o.code.clone());
+        }
+    }
+    let known =
+        |w: &str| w.parse::<i64>().is_ok() || codes.iter().any(|c| c.eq_ignore_ascii_case(w));
+    if codes.is_empty() || outcome.split_whitespace().all(known) {
+        return Ok(());
+    }
+    Err(Refusal::NoSuchOutcome {
+        outcome: outcome.trim().to_string(),
+        procedure: p.name.clone(),
+        codes,
+    })
+}
+
 pub(super) fn check_override(view: &View, of: u64, outcome: &str, reason: &str) -> Checked {
     standing_resolution(view, of)?;
     needs_reason(reason, "an override")?;
+    outcome_known(view, of, outcome)?;
     Ok(vec![EventKind::Overridden {
         of,
         outcome: outcome.to_string(),
