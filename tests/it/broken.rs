@@ -715,3 +715,28 @@ fn a_long_journal_audits_quickly() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A side's export of an honest game verifies: the results it shows are held to their inputs
+/// and dice word for word (the game committed to its ruleset), the sealed ones by their hash.
+#[test]
+fn an_honest_side_export_verifies_word_for_word() {
+    let dir = scratch("side");
+    let k = skirmish(&dir);
+    for side in ["red", "blue"] {
+        let jsonl = dir.join(format!("{side}.jsonl"));
+        let (ok, said) = umpire(&[
+            "game",
+            "export",
+            &s(&k.file),
+            "--jsonl",
+            "--side",
+            side,
+            "-o",
+            &s(&jsonl),
+        ]);
+        assert!(ok, "{said}");
+        let (ok, said) = umpire(&["game", "verify-side", &s(&jsonl)]);
+        assert!(ok, "{side}: {said}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -641,6 +641,16 @@ fn differs(kinds: &[EventKind], recorded: &[Event], strict: bool) -> String {
     }
 }
 
+/// How a recorded resolution differs from the one made again from its inputs and dice (its
+/// rolls' provenance put back), in words; None when they are the same.
+pub(crate) fn resolution_mismatch(
+    again: &crate::resolve::Resolution,
+    recorded: &crate::resolve::Resolution,
+) -> Option<String> {
+    let again = with_provenance(again, recorded);
+    (again != *recorded).then(|| resolution_differs(&again, recorded))
+}
+
 /// How a recorded resolution differs from the one its inputs and dice give.
 fn resolution_differs(
     again: &crate::resolve::Resolution,

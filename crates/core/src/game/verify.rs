@@ -169,8 +169,8 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
     start(&mut ck, lines);
     let (seed, seed_check) = seed(&mut ck, &opened);
     let app_dice = rolls(&mut ck, &opened, seed, lines.len() == opened.len());
-    let resolutions = results(&mut ck, &opened);
     let all_open = lines.len() == opened.len();
+    let resolutions = results(&mut ck, &opened, all_open);
     shape(&mut ck, &opened, all_open);
     content(&mut ck, &opened);
     if all_open {
@@ -497,7 +497,21 @@ impl Draws {
 }
 
 /// Results: the same inputs and dice must give the same outcome.
-fn results(ck: &mut Checker, events: &[&Event]) -> usize {
+///
+/// In a side's export (sealed entries: no audit, [`rules_of_play`]) of a game that committed to
+/// its ruleset, each shown result's explanation is held to its inputs and dice too, word for
+/// word (a forged "Outcome: Pass" under a Fail result is named).
+fn results(ck: &mut Checker, events: &[&Event], whole: bool) -> usize {
+    let strict = !whole
+        && events.first().is_some_and(|e| {
+            matches!(
+                e.kind,
+                EventKind::GameStarted {
+                    ruleset_hash: Some(_),
+                    ..
+                }
+            )
+        });
     let mut n = 0;
     for e in events {
         let EventKind::Resolved { resolution, .. } = &e.kind else {
@@ -527,7 +541,16 @@ fn results(ck: &mut Checker, events: &[&Event]) -> usize {
         match resolve(ck.cx.ruleset, p, &resolution.inputs, dice, chart) {
             Ok(again)
                 if again.outcome.code == resolution.outcome.code
-                    && again.outcome.value == resolution.outcome.value => {}
+                    && again.outcome.value == resolution.outcome.value =>
+            {
+                // A chart code the umpire confirmed carries a line the resolver does not make.
+                if strict
+                    && !resolution.outcome.chart_confirmed
+                    && let Some(text) = super::audit::resolution_mismatch(&again, resolution)
+                {
+                    ck.problem(e.seq, text);
+                }
+            }
             Ok(again) => ck.problem(
                 e.seq,
                 format!(
