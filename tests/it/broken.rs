@@ -66,6 +66,7 @@ struct Skirmish {
     app_roll: u64,
     physical_roll: u64,
     moved: u64,
+    set: u64,
     overridden: u64,
     note: u64,
     undone: u64,
@@ -93,6 +94,12 @@ fn skirmish(dir: &Path) -> Skirmish {
         counter: "red-horse".into(),
         to: Position::Free { x: 4.0, y: 5.0 },
     });
+    let set = act(Action::SetAttribute {
+        counter: "blue-pikes".into(),
+        attribute: "vbu".into(),
+        value: "4".into(),
+        seen: umpire::game::Seen::Unchecked,
+    });
     let overridden = act(Action::Override {
         of: physical_roll,
         outcome: "fail".into(),
@@ -115,6 +122,7 @@ fn skirmish(dir: &Path) -> Skirmish {
         app_roll,
         physical_roll,
         moved,
+        set,
         overridden,
         note,
         undone,
@@ -290,7 +298,7 @@ fn case(
 fn skirmish_cases(k: &Skirmish) -> Vec<Case> {
     let (app, physical, moved, overridden) = (k.app_roll, k.physical_roll, k.moved, k.overridden);
     let (note, undone, filler, stepped) = (k.note, k.undone, k.filler, k.stepped);
-    let (revealed, last) = (k.revealed, k.last);
+    let (revealed, last, set) = (k.revealed, k.last, k.set);
     vec![
         case("a Discipline code Z", physical, "Z", move |ex| {
             entry(ex, physical)["resolution"]["inputs"]["discipline"] = json!("Z");
@@ -320,6 +328,28 @@ fn skirmish_cases(k: &Skirmish) -> Vec<Case> {
         }),
         case("a move of an unknown counter", moved, "ghost", move |ex| {
             entry(ex, moved)["changes"][0]["counter"] = json!("ghost-regiment");
+        }),
+        case(
+            "a move from where it was not",
+            moved,
+            "where it was not",
+            move |ex| {
+                entry(ex, moved)["changes"][0]["from"] = json!({"free": {"x": 40.0, "y": 40.0}});
+            },
+        ),
+        case(
+            "an attribute set from a value it did not have",
+            set,
+            "",
+            move |ex| {
+                entry(ex, set)["changes"][0]["from"] = json!(9);
+            },
+        ),
+        case("a Discipline rating of Z set", set, "Z", move |ex| {
+            let change = &mut entry(ex, set)["changes"][0];
+            change["attribute"] = json!("discipline");
+            change["from"] = json!("C");
+            change["to"] = json!("Z");
         }),
         case("a move to a hex on a free map", moved, "", move |ex| {
             entry(ex, moved)["changes"][0]["to"] = json!({"hex": "nowhere"});

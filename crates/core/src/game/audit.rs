@@ -147,6 +147,7 @@ fn judge(
         && !rules.shared
     {
         within_ranges(&view, changes, reason.as_deref())?;
+        as_it_stood(&view, changes)?;
     }
     let actor = Actor {
         by: e.by.clone(),
@@ -702,6 +703,68 @@ fn app_dice_after_reveal(state: &GameState, kind: &EventKind) -> Option<Refusal>
         _ => false,
     };
     uses.then_some(Refusal::NoAppDice(NoAppDice::Revealed { entry }))
+}
+
+/// Each change against the game as it stood (and the changes before it in the same entry): a
+/// move from where the counter was, an attribute set from the value it had, to a value its
+/// declaration allows. A forged "from" would make the reports tell another story than play.
+fn as_it_stood(view: &View, changes: &[CounterChange]) -> Result<(), String> {
+    let mut places: BTreeMap<&str, &super::scenario::Position> = BTreeMap::new();
+    let mut values: BTreeMap<(&str, &str), Option<&Value>> = BTreeMap::new();
+    for change in changes {
+        let Some(c) = view.state.counters.get(change.counter()) else {
+            continue;
+        };
+        match change {
+            CounterChange::Move { counter, from, to } => {
+                let was = places.get(counter.as_str()).copied().unwrap_or(&c.position);
+                if from.as_ref().is_some_and(|f| f != was) {
+                    return Err(format!(
+                        "it moves {} from where it was not (the game had it at {was})",
+                        c.name
+                    ));
+                }
+                places.insert(counter, to);
+            }
+            CounterChange::Attribute {
+                counter,
+                attribute,
+                from,
+                to,
+            } => {
+                let key = (counter.as_str(), attribute.as_str());
+                let was = values
+                    .get(&key)
+                    .copied()
+                    .unwrap_or_else(|| c.attributes.get(attribute));
+                if from.as_ref() != was {
+                    return Err(format!(
+                        "it sets {}'s {attribute} from {} but the game had {}",
+                        c.name,
+                        from.as_ref()
+                            .map_or_else(|| "nothing".into(), Value::to_string),
+                        was.map_or_else(|| "nothing".into(), Value::to_string)
+                    ));
+                }
+                let declared = check::specs(view.ruleset, c)
+                    .iter()
+                    .any(|a| a.name == *attribute);
+                if declared {
+                    let again = check::attribute_value(view.ruleset, c, attribute, &typed(to))
+                        .map_err(|refusal| format!("play refuses it: {refusal}"))?;
+                    if again != *to {
+                        return Err(format!(
+                            "it sets {}'s {attribute} to {to}, which its declaration reads as {again}",
+                            c.name
+                        ));
+                    }
+                }
+                values.insert(key, Some(to));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The deltas of a change held to their attributes' ranges, together (as effects are): below a
