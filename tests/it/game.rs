@@ -367,7 +367,12 @@ fn older_files_migrate_newer_and_foreign_files_are_refused() {
     let start = serde_json::json!({"seq": 1, "at": "2026-11-01T10:00:00Z", "cursor": {"turn": 1, "step": 0}, "type": "game_started", "ruleset": "qrs", "scenario": "test_skirmish", "seed": 5});
     conn.execute("INSERT INTO events (seq, at, kind, body) VALUES (1, '2026-11-01T10:00:00Z', 'game_started', ?1)", [start.to_string()]).expect("v1 event");
     drop(conn);
-    let mut game = Game::open(&v1, &lib).expect("a v1 file opens");
+    // Never migrated silently on open: refused, naming the command that migrates it.
+    let Err(GameError::Store(StoreError::Older { found: 1, .. })) = Game::open(&v1, &lib) else {
+        panic!("an older file is not migrated on open")
+    };
+    umpire::game::journal::file::GameFile::migrate(&v1).expect("migrated when asked");
+    let mut game = Game::open(&v1, &lib).expect("a migrated v1 file opens");
     game.act(&Actor::named("Control"), note("after migration"))
         .expect("writes");
     // The migration chained the entries as they stood: the journal verifies.

@@ -9,6 +9,7 @@
 mod common;
 mod kit;
 
+mod broken;
 mod cli;
 mod decks;
 mod desk;

@@ -987,6 +987,8 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
             seed_commitment: String::new(),
             seed: None,
             optional_rules: Vec::new(),
+            ruleset_hash: None,
+            scenario_hash: None,
         },
     );
     let (ok, out) = try_append(&text, &hash);

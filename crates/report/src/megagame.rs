@@ -175,6 +175,10 @@ impl Sheet {
             game.seed_statement()
         );
         sheet.writer.paragraph(None, &trust, sheet.style.small, 0.0);
+        if let Some(words) = game.app_dice_before_reveal() {
+            let keep = format!("{words} — this sheet's head ({}) is one", head.token());
+            sheet.writer.paragraph(None, &keep, sheet.style.small, 0.0);
+        }
         Ok(sheet)
     }
 

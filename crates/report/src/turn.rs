@@ -185,6 +185,16 @@ fn write_title(writer: &mut Writer, report: &Report, t: &Template, palette: &Pag
         palette.small,
         0.0,
     );
+    // After the reveal, anyone could write app rolls: the ones before it are held by a head
+    // noted after it — this one.
+    if let Some(words) = game.app_dice_before_reveal() {
+        writer.paragraph(
+            None,
+            &format!("{words} — this report's head ({}) is one", head.token()),
+            palette.small,
+            0.0,
+        );
+    }
 }
 
 /// A counter as the Forces section lists it: (side, whether the reader's own, place, "name

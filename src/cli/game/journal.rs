@@ -82,6 +82,13 @@ pub enum JournalCommand {
         #[command(flatten)]
         force: crate::cli::output::Force,
     },
+    /// Bring a game file written by an older Umpire up to date. Its entries are hashed as they
+    /// stand: the hash chain vouches for them from the migration on, not before. A file that
+    /// shows it was up to date once (its hashes dropped) is refused.
+    Migrate {
+        #[command(flatten)]
+        game: GameFile,
+    },
     /// Read an exported journal back into a new game file.
     Import {
         /// The JSON-lines file.
@@ -165,7 +172,29 @@ pub fn run(cli: &Cli, command: &JournalCommand) -> Result<()> {
             }
         }
         JournalCommand::Import { jsonl, output } => import_jsonl(cli, jsonl, output),
+        JournalCommand::Migrate {
+            game: GameFile { file },
+        } => migrate(file),
     }
+}
+
+/// `game migrate`: an older game file brought up to date, saying what that means.
+fn migrate(file: &Path) -> Result<()> {
+    use umpire::game::journal::file::{GameFile as Store, SCHEMA_VERSION};
+    let (from, migrated) = Store::migrate(file)?;
+    drop(migrated);
+    if from >= SCHEMA_VERSION {
+        println!(
+            "{} is up to date (game file version {from}): nothing to do",
+            file.display()
+        );
+    } else {
+        println!(
+            "{}: migrated from game file version {from} to {SCHEMA_VERSION}; its entries were hashed as they stood, so the hash chain vouches for them from this migration on, not before",
+            file.display()
+        );
+    }
+    Ok(())
 }
 
 /// `game verify`: the store's integrity and the journal's chain and results (against `head`,
@@ -304,9 +333,12 @@ fn print_verification(location: &str, integrity: Option<&str>, v: &umpire::game:
         umpire::game::SeedCheck::Mismatch => "the seed does not match its commitment".into(),
     };
     println!("  {} resolutions re-resolved; {seed}", v.resolutions);
+    for note in &v.notes {
+        println!("  note: {note}");
+    }
     if v.is_sound() && integrity == "ok" {
         println!(
-            "verified: the hash chain is whole from the game's description to entry {}, and every result matches its inputs and dice",
+            "verified: the hash chain is whole from the game's description to entry {}, every entry is one the rules of play make, and every result matches its inputs and dice",
             v.entries
         );
         return;

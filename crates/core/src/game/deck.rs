@@ -163,7 +163,7 @@ impl DeckState {
                 state.refill_except(&items);
                 reshuffled = true;
             }
-            let Some(name) = state.pick(seed, first + k) else {
+            let Some(name) = state.pick(seed, first.saturating_add(k)) else {
                 return Err(self.left() + if reshuffle { self.drawn() } else { 0 });
             };
             state.take(&name);

@@ -129,6 +129,14 @@ pub enum EventKind {
         /// The optional rules the game plays (their numbers as printed, "18.4").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         optional_rules: Vec<String>,
+        /// The hash of the ruleset's content ([`super::verify::ruleset_hash`]): a verifier holds
+        /// the ruleset it is given to the one the game began with. None in games begun before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ruleset_hash: Option<String>,
+        /// The hash of the scenario's text ([`super::verify::scenario_hash`]). None in games
+        /// begun before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scenario_hash: Option<String>,
     },
     /// The umpire revealed the app dice's seed and the salt of its commitment: every app roll
     /// can now be checked by anyone; app dice are refused after it.

@@ -330,11 +330,12 @@ pub fn verify_export(
     let cx = Context {
         ruleset: &ruleset,
         scenario: &scenario,
-        steps: leaf_steps(&ruleset).len(),
+        steps: &leaf_steps(&ruleset),
         public: &export.header.game,
         held_seed: held,
         expected,
         recorded: Some(export.header.head.clone()),
+        shared: false,
     };
     let mut v = verify_lines(&cx, &export.lines);
     if export.header.genesis != export.header.game.genesis() {
@@ -351,7 +352,8 @@ pub fn verify_export(
 
 /// Imports an export as a new game file at `output`: everything is checked first — the chain,
 /// the sequence, every entry's kind, dice faces against their dice, turns and steps against the
-/// scenario, references to other entries, and that the journal folds — and the file is written
+/// scenario, references to other entries, every entry held to the rules of play (the audit:
+/// [`super::audit`]), and that the journal folds — and the file is written
 /// under a temporary name, then moved into place, so a failure leaves nothing behind. A problem
 /// names the export's line.
 pub fn import(
@@ -370,6 +372,21 @@ pub fn import(
         return Err(bad(
             name.to_string(),
             "a side's export has sealed entries: it can be verified (`umpire game verify-side`), not imported".into(),
+        ));
+    }
+    // A sealed entry cannot go into a game file (what it was is hidden): refused before any
+    // file is made, whatever the header says.
+    if let Some(sealed) = export
+        .lines
+        .iter()
+        .find(|l| matches!(l, Line::Sealed { .. }))
+    {
+        let seq = sealed.seq();
+        return Err(bad(
+            format!("{name}:{}", seq + 1),
+            format!(
+                "entry {seq} is sealed (a side's export hides it): a journal with sealed entries can be verified (`umpire game verify-side`), not imported"
+            ),
         ));
     }
     let verification = verify_export(export, library, None, None)?;

@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod arrivals;
+pub mod audit;
 pub mod board;
 pub mod check;
 pub mod deck;

@@ -247,10 +247,13 @@ impl Game {
         .first_step_of_turn(1);
         let mut started = Game::started(meta);
         if let EventKind::GameStarted {
-            optional_rules: o, ..
+            optional_rules: o,
+            ruleset_hash,
+            ..
         } = &mut started
         {
             *o = optional_rules.to_vec();
+            *ruleset_hash = Some(super::verify::ruleset_hash(&world.ruleset));
         }
         Ok(started)
     }
@@ -310,6 +313,8 @@ impl Game {
             seed_commitment: meta.seed_commitment.clone(),
             seed: meta.seed.filter(|_| meta.seed_public),
             optional_rules: Vec::new(),
+            ruleset_hash: None,
+            scenario_hash: Some(super::verify::scenario_hash(&meta.scenario_text)),
         }
     }
 

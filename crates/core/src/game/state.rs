@@ -399,7 +399,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
                 first_draw, draws, ..
             } = roll.provenance
             {
-                state.next_draw = state.next_draw.max(first_draw + draws);
+                state.next_draw = state.next_draw.max(first_draw.saturating_add(draws));
             }
         }
     }
@@ -415,7 +415,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         ..
     } = &e.kind
     {
-        state.next_draw = state.next_draw.max(first_draw + draws);
+        state.next_draw = state.next_draw.max(first_draw.saturating_add(*draws));
     }
     if !state.effective.contains(&e.seq) {
         return Ok(());

@@ -280,6 +280,60 @@ impl Steps<'_, '_> {
     }
 }
 
+/// A journal folded one entry at a time, for a reader that looks at the state just before each
+/// entry as it goes (the audit, [`super::audit`]): the same fold as [`Timeline::new`], keeping a
+/// whole state every [`STRIDE`] entries so an undo or redo folds again from near it, not from the
+/// start. The whole walk is one fold of the journal.
+pub struct Folding<'a> {
+    events: &'a [Event],
+    start: GameState,
+    kept: BTreeMap<usize, GameState>,
+    state: GameState,
+    next: usize,
+}
+
+impl<'a> Folding<'a> {
+    /// Nothing folded yet: the state is the scenario's start.
+    pub fn new(scenario: &Scenario, events: &'a [Event]) -> Folding<'a> {
+        let start = initial_state(scenario);
+        Folding {
+            events,
+            state: start.clone(),
+            start,
+            kept: BTreeMap::new(),
+            next: 0,
+        }
+    }
+
+    /// The state after the entries folded so far (just before the next one).
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// How many entries are folded.
+    pub fn folded(&self) -> usize {
+        self.next
+    }
+
+    /// Folds the next entry in. Fails on an entry that contradicts the scenario (as [`replay`]).
+    pub fn advance(&mut self) -> Result<(), String> {
+        let index = self.next;
+        if index >= self.events.len() {
+            return Ok(());
+        }
+        Kept {
+            start: &self.start,
+            kept: &self.kept,
+        }
+        .advance(self.events, &mut self.state, index)?;
+        self.next += 1;
+        if self.next.is_multiple_of(STRIDE) {
+            self.kept.insert(self.next, self.state.clone());
+        }
+        Ok(())
+    }
+}
+
 /// Brings a live game's state up to the whole journal: `state` is the state after
 /// `events[..from]` (from 0: nothing yet folded). New entries are appended; an undo or redo
 /// among them (or a state folded from nothing) folds the whole journal once. The session's

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::event::{Event, EventKind};
-use super::journal::{Entry, Head, PublicMeta, commitment, link};
+use super::journal::{Entry, GameMeta, Head, PublicMeta, commitment, link};
 use super::refusal::GameError;
 use super::scenario::Scenario;
 use super::session::Game;
@@ -99,6 +99,11 @@ pub struct Verification {
     pub seed: SeedCheck,
     /// Everything that does not match, in journal order.
     pub problems: Vec<Problem>,
+    /// What a player should know that is not a failure, in sentences: a game begun before its
+    /// ruleset was committed to; app rolls made before the reveal that no head noted after it
+    /// holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Verification {
@@ -119,8 +124,8 @@ pub struct Context<'a> {
     pub ruleset: &'a Ruleset,
     /// The scenario.
     pub scenario: &'a Scenario,
-    /// Leaf steps in a turn.
-    pub steps: usize,
+    /// The Sequence of Play's leaf steps.
+    pub steps: &'a [super::sequence::LeafStep],
     /// How the game started, as anyone may know it.
     pub public: &'a PublicMeta,
     /// The seed and salt the verifier holds (the umpire's game file), if any.
@@ -129,11 +134,14 @@ pub struct Context<'a> {
     pub expected: Option<&'a Head>,
     /// The head the store recorded with its last append, if it keeps one.
     pub recorded: Option<Head>,
+    /// Whether several desks shared the journal (see [`super::audit::Rules::shared`]).
+    pub shared: bool,
 }
 
 struct Checker<'a> {
     cx: &'a Context<'a>,
     problems: Vec<Problem>,
+    notes: Vec<String>,
 }
 
 impl Checker<'_> {
@@ -147,6 +155,7 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
     let mut ck = Checker {
         cx,
         problems: Vec::new(),
+        notes: Vec::new(),
     };
     let genesis = cx.public.genesis();
     chain(&mut ck, &genesis, lines);
@@ -160,8 +169,13 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
     start(&mut ck, lines);
     let (seed, seed_check) = seed(&mut ck, &opened);
     let app_dice = rolls(&mut ck, &opened, seed, lines.len() == opened.len());
-    let resolutions = results(&mut ck, &opened);
-    shape(&mut ck, &opened, lines.len() == opened.len());
+    let all_open = lines.len() == opened.len();
+    let resolutions = results(&mut ck, &opened, all_open);
+    shape(&mut ck, &opened, all_open);
+    content(&mut ck, &opened);
+    if all_open {
+        rules_of_play(&mut ck, &opened, seed);
+    }
     let head = Head {
         entries: lines.len() as u64,
         hash: lines
@@ -169,6 +183,8 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
             .map_or_else(|| genesis.clone(), |l| l.hash().to_string()),
     };
     heads(&mut ck, lines, &head);
+    revealed_rolls(&mut ck, &opened);
+    let notes = std::mem::take(&mut ck.notes);
     let mut problems = ck.problems;
     problems.sort_by_key(|p| p.entry);
     Verification {
@@ -182,6 +198,7 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
         app_dice,
         seed: seed_check,
         problems,
+        notes,
     }
 }
 
@@ -480,7 +497,21 @@ impl Draws {
 }
 
 /// Results: the same inputs and dice must give the same outcome.
-fn results(ck: &mut Checker, events: &[&Event]) -> usize {
+///
+/// In a side's export (sealed entries: no audit, [`rules_of_play`]) of a game that committed to
+/// its ruleset, each shown result's explanation is held to its inputs and dice too, word for
+/// word (a forged "Outcome: Pass" under a Fail result is named).
+fn results(ck: &mut Checker, events: &[&Event], whole: bool) -> usize {
+    let strict = !whole
+        && events.first().is_some_and(|e| {
+            matches!(
+                e.kind,
+                EventKind::GameStarted {
+                    ruleset_hash: Some(_),
+                    ..
+                }
+            )
+        });
     let mut n = 0;
     for e in events {
         let EventKind::Resolved { resolution, .. } = &e.kind else {
@@ -510,7 +541,16 @@ fn results(ck: &mut Checker, events: &[&Event]) -> usize {
         match resolve(ck.cx.ruleset, p, &resolution.inputs, dice, chart) {
             Ok(again)
                 if again.outcome.code == resolution.outcome.code
-                    && again.outcome.value == resolution.outcome.value => {}
+                    && again.outcome.value == resolution.outcome.value =>
+            {
+                // A chart code the umpire confirmed carries a line the resolver does not make.
+                if strict
+                    && !resolution.outcome.chart_confirmed
+                    && let Some(text) = super::audit::resolution_mismatch(&again, resolution)
+                {
+                    ck.problem(e.seq, text);
+                }
+            }
             Ok(again) => ck.problem(
                 e.seq,
                 format!(
@@ -528,7 +568,7 @@ fn results(ck: &mut Checker, events: &[&Event]) -> usize {
 /// naming earlier entries of the right kind.
 fn shape(ck: &mut Checker, events: &[&Event], all_open: bool) {
     let turns = ck.cx.scenario.turns.max(1);
-    let steps = ck.cx.steps.max(1);
+    let steps = ck.cx.steps.len().max(1);
     let kinds: BTreeMap<u64, &EventKind> = events.iter().map(|e| (e.seq, &e.kind)).collect();
     for e in events {
         if e.cursor.turn == 0 || e.cursor.turn > turns {
@@ -643,23 +683,179 @@ fn heads(ck: &mut Checker, lines: &[Line], head: &Head) {
     }
 }
 
+/// Every entry held to the rules of play ([`super::audit`]): the first one play would not have
+/// made. Only for a whole journal (a sealed entry hides what the game was when the next came).
+fn rules_of_play(ck: &mut Checker, events: &[&Event], seed: Option<u64>) {
+    let public = ck.cx.public;
+    let meta = GameMeta {
+        ruleset: public.ruleset.clone(),
+        scenario: public.scenario.clone(),
+        scenario_file: public.scenario_file.clone(),
+        scenario_text: public.scenario_text.clone(),
+        seed,
+        salt: ck.cx.held_seed.as_ref().map(|(_, salt)| salt.clone()),
+        seed_commitment: public.seed_commitment.clone(),
+        seed_public: public.seed.is_some(),
+        created_by: public.created_by.clone(),
+    };
+    let events: Vec<Event> = events.iter().map(|e| (*e).clone()).collect();
+    let rules = super::audit::Rules {
+        ruleset: ck.cx.ruleset,
+        scenario: ck.cx.scenario,
+        steps: ck.cx.steps,
+        meta: &meta,
+        shared: ck.cx.shared,
+    };
+    if let Some(p) = super::audit::audit(&rules, &events) {
+        ck.problems.push(p);
+    }
+}
+
+/// The hash of a ruleset's content, as the game's first entry commits to it: SHA-256 of the
+/// ruleset as loaded, written out in full (Rust's `Debug` form of [`Ruleset`], whose maps are
+/// ordered), rather than of its files' bytes. What play is judged by is the ruleset as loaded —
+/// the tables an umpire transcribed over the shipped ones included — and a ruleset is many files
+/// whose comments and layout change no rule. The price: an Umpire whose ruleset model changed
+/// reads the same files into a different form, so the verifier says which Umpire began the game.
+pub fn ruleset_hash(ruleset: &Ruleset) -> String {
+    super::journal::sha256_hex(format!("{ruleset:?}").as_bytes())
+}
+
+/// The hash of a scenario's content as the game's first entry commits to it: SHA-256 of the
+/// scenario's text exactly as the game keeps it (the text is the scenario: the game stores it
+/// whole, and the chain's genesis covers the same bytes).
+pub fn scenario_hash(text: &str) -> String {
+    super::journal::sha256_hex(text.as_bytes())
+}
+
+/// The ruleset and scenario against the contents the game began with (its first entry).
+fn content(ck: &mut Checker, events: &[&Event]) {
+    let Some(EventKind::GameStarted {
+        ruleset_hash: ruleset_at_start,
+        scenario_hash: scenario_at_start,
+        ..
+    }) = events.first().filter(|e| e.seq == 1).map(|e| &e.kind)
+    else {
+        return;
+    };
+    let Some(at_start) = ruleset_at_start else {
+        ck.notes.push(format!(
+            "this game began before Umpire committed to the ruleset's content (by {}): the ruleset given ({}) cannot be checked against the one it began with",
+            ck.cx.public.created_by, ck.cx.ruleset.name
+        ));
+        return;
+    };
+    if *at_start != ruleset_hash(ck.cx.ruleset) {
+        ck.problem(
+            1,
+            format!(
+                "the ruleset given is not the one this game began with: {} ({}) differs from the ruleset the game committed to at its start (begun by {}) — a changed copy of the tables, or an Umpire that reads them differently",
+                ck.cx.ruleset.name, ck.cx.ruleset.id, ck.cx.public.created_by
+            ),
+        );
+    }
+    if let Some(at_start) = scenario_at_start
+        && *at_start != scenario_hash(&ck.cx.public.scenario_text)
+    {
+        ck.problem(
+            1,
+            "the scenario given is not the one this game began with: its text differs from the one the game committed to at its start".into(),
+        );
+    }
+}
+
+/// After the reveal, anyone can work out every roll: app-dice entries made before the reveal are
+/// held only by a head a player noted after it (else entries with app dice could have been
+/// slipped in before the reveal, made to look right with the now-known seed). Named as a note,
+/// so the player knows which head to keep.
+fn revealed_rolls(ck: &mut Checker, events: &[&Event]) {
+    let Some(revealed) = events.iter().find_map(|e| match e.kind {
+        EventKind::SeedRevealed { .. } => Some(e.seq),
+        _ => None,
+    }) else {
+        return;
+    };
+    let Some((first, last)) = app_entries_before(events, revealed) else {
+        return;
+    };
+    if ck.cx.expected.is_some_and(|h| h.entries >= revealed) {
+        return;
+    }
+    ck.notes.push(app_dice_words(first, last, revealed));
+}
+
+/// The first and last entries with app dice or app draws before entry `revealed`.
+pub fn app_entries_before(events: &[&Event], revealed: u64) -> Option<(u64, u64)> {
+    let app = |e: &&&Event| {
+        e.seq < revealed
+            && match &e.kind {
+                EventKind::Resolved { resolution, .. } => resolution
+                    .rolls
+                    .iter()
+                    .any(|r| matches!(r.provenance, Provenance::App { .. })),
+                EventKind::Deck {
+                    change: super::deck::DeckChange::Drawn { provenance, .. },
+                    ..
+                } => matches!(provenance, Provenance::App { .. }),
+                _ => false,
+            }
+    };
+    let first = events.iter().find(app)?.seq;
+    let last = events.iter().rev().find(app)?.seq;
+    Some((first, last))
+}
+
+/// "entries 12–40 were made with app dice before the seed was revealed; …".
+pub fn app_dice_words(first: u64, last: u64, revealed: u64) -> String {
+    let which = if first == last {
+        format!("entry {first} was")
+    } else {
+        format!("entries {first}–{last} were")
+    };
+    format!(
+        "{which} made with app dice before the seed was revealed (entry {revealed}); keep a head noted after the reveal to hold them (anyone who knows the seed could write such entries)"
+    )
+}
+
 impl Game {
+    /// Once the seed is revealed: the entries made with app dice before the reveal, in a
+    /// sentence telling a player to keep a head noted after the reveal (a report printed now
+    /// prints one). None before the reveal, or with no app dice before it.
+    pub fn app_dice_before_reveal(&self) -> Option<String> {
+        let revealed = self.state().seed_revealed?;
+        let events: Vec<&Event> = self.events().iter().collect();
+        let (first, last) = app_entries_before(&events, revealed)?;
+        Some(app_dice_words(first, last, revealed))
+    }
+
     /// Verifies this game's journal as its umpire (who holds the seed): see [`verify_lines`].
     /// `expected`: a head noted earlier from a report, to hold the journal to.
     pub fn verify(&mut self, expected: Option<&Head>) -> Result<Verification, GameError> {
         let public = self.public_meta();
         let meta = self.meta().clone();
         let recorded = self.journal_mut().recorded_head()?;
+        let head_missing = self.journal_mut().head_row_missing()?;
         let lines: Vec<Line> = self.read_entries()?.into_iter().map(Line::Open).collect();
         let cx = Context {
             ruleset: self.ruleset(),
             scenario: self.scenario(),
-            steps: self.steps().len(),
+            steps: self.steps(),
             public: &public,
             held_seed: meta.seed.zip(meta.salt.clone()),
             expected,
             recorded,
+            shared: self.is_shared(),
         };
-        Ok(verify_lines(&cx, &lines))
+        let mut v = verify_lines(&cx, &lines);
+        if head_missing {
+            v.problems.insert(
+                0,
+                Problem {
+                    entry: 0,
+                    text: "the game file's recorded head is missing: every append records it, so it was deleted — entries cut off the end could not be told; hold the journal to a head you noted (--head)".into(),
+                },
+            );
+        }
+        Ok(v)
     }
 }

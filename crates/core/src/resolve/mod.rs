@@ -256,6 +256,31 @@ pub struct Finished {
     pub scores: Vec<NamedValue>,
 }
 
+/// Where a roll's dice came from, as a resolution's explanation says it ("app dice, draw 12",
+/// "physical dice rolled by Anna"): the audit puts it back when it re-resolves a recorded roll
+/// from its faces.
+pub fn source_words(provenance: &Provenance) -> String {
+    match provenance {
+        Provenance::App {
+            seed: Some(seed),
+            first_draw,
+            ..
+        } => format!("app dice, seed {seed}, draw {first_draw}"),
+        // A game's seed is secret: its commitment stands for it.
+        Provenance::App {
+            seed: None,
+            first_draw,
+            ..
+        } => format!("app dice, draw {first_draw}"),
+        Provenance::Physical { entered_by } => format!(
+            "physical dice{}",
+            entered_by
+                .as_ref()
+                .map_or_else(String::new, |w| format!(" rolled by {w}"))
+        ),
+    }
+}
+
 /// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
 pub fn resolve(
     ruleset: &Ruleset,
@@ -275,25 +300,7 @@ pub fn resolve(
                     Roll::physical(expr, &faces, entered_by)?
                 }
             };
-            let source = match &roll.provenance {
-                Provenance::App {
-                    seed: Some(seed),
-                    first_draw,
-                    ..
-                } => format!("app dice, seed {seed}, draw {first_draw}"),
-                // A game's seed is secret: its commitment stands for it.
-                Provenance::App {
-                    seed: None,
-                    first_draw,
-                    ..
-                } => format!("app dice, draw {first_draw}"),
-                Provenance::Physical { entered_by } => format!(
-                    "physical dice{}",
-                    entered_by
-                        .as_ref()
-                        .map_or_else(String::new, |w| format!(" rolled by {w}"))
-                ),
-            };
+            let source = source_words(&roll.provenance);
             let faces_text: Vec<String> = roll
                 .dice
                 .iter()

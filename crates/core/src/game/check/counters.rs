@@ -243,7 +243,7 @@ pub(super) fn check_remove(view: &View, id: &str, reason: &str) -> Checked {
     ))
 }
 
-pub(super) fn specs<'a>(ruleset: &'a Ruleset, c: &CounterState) -> &'a [AttributeSpec] {
+pub(crate) fn specs<'a>(ruleset: &'a Ruleset, c: &CounterState) -> &'a [AttributeSpec] {
     match c.kind {
         CounterKind::Leader => &ruleset.leaders,
         _ => &ruleset.units,
@@ -251,7 +251,7 @@ pub(super) fn specs<'a>(ruleset: &'a Ruleset, c: &CounterState) -> &'a [Attribut
 }
 
 /// An attribute's new value as typed, checked against its declaration.
-pub(super) fn attribute_value(
+pub(crate) fn attribute_value(
     ruleset: &Ruleset,
     c: &CounterState,
     attribute: &str,

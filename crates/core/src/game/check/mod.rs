@@ -21,6 +21,7 @@ use resolve::*;
 use sequence::*;
 use victory::*;
 
+pub(crate) use counters::{attribute_value, specs};
 pub use journal::{redo_target, undo_target};
 pub use ledger::adjustable;
 pub(crate) use ledger::{adjust_range, delta_totals};

@@ -59,6 +59,34 @@ pub enum StoreError {
         /// Ours.
         supported: i64,
     },
+    /// Written by an older Umpire: migrated only by `umpire game migrate`, which says what it
+    /// does (the hash chain begins at the migration).
+    #[error(
+        "{path} was written by an older Umpire (game file version {found}; this build writes {supported}) — `umpire game migrate {path}` brings it up to date, hashing its entries as they stand (the chain vouches for them from then on)"
+    )]
+    Older {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// Ours.
+        supported: i64,
+    },
+    /// A file put back to an older schema: it recorded a head (or a seed's commitment), which
+    /// only files at the current schema do — someone dropped its hashes.
+    #[error(
+        "{path} says it is game file version {found}, but {evidence}: it was written at version {supported} and its hashes were dropped — it is not migrated (that would hash whatever it says now); restore a copy"
+    )]
+    Downgraded {
+        /// The file.
+        path: PathBuf,
+        /// What it says.
+        found: i64,
+        /// Ours.
+        supported: i64,
+        /// What shows it was newer, in words.
+        evidence: String,
+    },
     /// No file there.
     #[error("no game file at {path} — create one with `umpire game new SCENARIO -o FILE`")]
     NotFound {

@@ -18,7 +18,8 @@ use crate::game::event::Event;
 /// Marks a SQLite file as an Umpire game ("UMPR").
 pub const APPLICATION_ID: i64 = 0x554D_5052;
 
-/// The schema this build writes. Older files are migrated on open; newer ones are refused.
+/// The schema this build writes. Older files are migrated only when asked (`umpire game
+/// migrate`); newer ones are refused.
 pub const SCHEMA_VERSION: i64 = 3;
 
 /// An open game file.
@@ -321,25 +322,66 @@ impl GameFile {
         Ok(())
     }
 
-    /// Opens a game file, migrating an older one; refuses one from a newer Umpire. A file this
+    /// Opens a game file; refuses one from a newer Umpire, and one from an older Umpire (never
+    /// migrated silently: [`GameFile::migrate`] does it when asked, and says so). A file this
     /// process may not write (`chmod 444`, a read-only folder or medium) is opened for reading:
     /// reading works, and every write is refused with [`StoreError::ReadOnly`], which says
     /// why — never "not an Umpire game file".
     pub fn open(path: &Path) -> Result<GameFile, StoreError> {
+        GameFile::open_at(path, false).map(|(_, file)| file)
+    }
+
+    /// Brings a game file written by an older Umpire up to this build's schema (the version it
+    /// had is returned): its entries are hashed as they stand, and the chain vouches for them
+    /// from then on. Refused for a file that shows it was at this schema once ([`StoreError::
+    /// Downgraded`]): migrating it would vouch for whatever was edited into it.
+    pub fn migrate(path: &Path) -> Result<(i64, GameFile), StoreError> {
+        GameFile::open_at(path, true)
+    }
+
+    /// What shows an older-looking file was written at the current schema: a recorded head, a
+    /// hash column, a seed commitment — all of which only the current schema writes.
+    fn newer_evidence(conn: &Connection, body: Option<&str>) -> Option<String> {
+        let head: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'head'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .ok()
+            .flatten();
+        if head.is_some() {
+            return Some("it records a journal head".into());
+        }
+        if conn.prepare("SELECT hash FROM events LIMIT 1").is_ok() {
+            return Some("its entries have a hash column".into());
+        }
+        let committed = body
+            .and_then(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+            .and_then(|v| {
+                v.get("seed_commitment")
+                    .and_then(|c| c.as_str())
+                    .map(|c| !c.is_empty())
+            })
+            .unwrap_or(false);
+        committed.then(|| "its description commits to a seed".into())
+    }
+
+    fn open_at(path: &Path, migrate: bool) -> Result<(i64, GameFile), StoreError> {
         if !path.is_file() {
             return Err(StoreError::NotFound {
                 path: path.to_path_buf(),
             });
         }
         if let Some(why) = file_read_only(path) {
-            return GameFile::open_read_only(path, why);
+            return GameFile::open_read_only(path, why, migrate);
         }
-        match GameFile::open_writable(path) {
+        match GameFile::open_writable(path, migrate) {
             Ok(file) => Ok(file),
             // SQLite keeps files beside a game it writes (`-wal`, `-shm`): a folder that may not
             // be written keeps it from opening the file for writing.
             Err(e) if !folder_writable(path) => {
-                GameFile::open_read_only(path, "its folder is read-only".into()).map_err(|_| e)
+                GameFile::open_read_only(path, "its folder is read-only".into(), migrate)
+                    .map_err(|_| e)
             }
             Err(e) => Err(e),
         }
@@ -349,7 +391,11 @@ impl GameFile {
     /// mode through a shared-memory file beside it; where that cannot be made (a read-only
     /// folder) and no write-ahead log is there (so the file alone holds every entry), it is
     /// read as immutable.
-    fn open_read_only(path: &Path, why: String) -> Result<GameFile, StoreError> {
+    fn open_read_only(
+        path: &Path,
+        why: String,
+        migrate: bool,
+    ) -> Result<(i64, GameFile), StoreError> {
         let readable = |conn: &Connection| {
             conn.pragma_query_value(None, "application_id", |r| r.get::<_, i64>(0))
                 .is_ok()
@@ -365,22 +411,24 @@ impl GameFile {
             )
             .map_err(sql(path))?;
         }
-        GameFile::opened(path, conn, Some(why))
+        GameFile::opened(path, conn, Some(why), migrate)
     }
 
-    fn open_writable(path: &Path) -> Result<GameFile, StoreError> {
+    fn open_writable(path: &Path, migrate: bool) -> Result<(i64, GameFile), StoreError> {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
             .map_err(sql(path))?;
-        GameFile::opened(path, conn, None)
+        GameFile::opened(path, conn, None, migrate)
     }
 
-    /// Checks an open connection is a game of a version this build reads, reads its meta and
-    /// migrates an older one (which writes: refused on a read-only file).
+    /// Checks an open connection is a game of a version this build reads and reads its meta;
+    /// an older one is refused, or migrated when `migrate` asks (which writes: refused on a
+    /// read-only file). Returns the version it had.
     fn opened(
         path: &Path,
         mut conn: Connection,
         read_only: Option<String>,
-    ) -> Result<GameFile, StoreError> {
+        migrate: bool,
+    ) -> Result<(i64, GameFile), StoreError> {
         let app: i64 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(|_| StoreError::NotAGame {
@@ -411,11 +459,12 @@ impl GameFile {
         }
         if let Some(why) = &read_only
             && version < SCHEMA_VERSION
+            && migrate
         {
             return Err(StoreError::ReadOnly {
                 path: path.to_path_buf(),
                 why: format!(
-                    "{why}, and it was written by an older Umpire: it is brought up to date when opened, which writes"
+                    "{why}, and it was written by an older Umpire: bringing it up to date writes to it"
                 ),
             });
         }
@@ -425,6 +474,23 @@ impl GameFile {
             })
             .optional()
             .map_err(sql(path))?;
+        if version < SCHEMA_VERSION {
+            if let Some(evidence) = GameFile::newer_evidence(&conn, body.as_deref()) {
+                return Err(StoreError::Downgraded {
+                    path: path.to_path_buf(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                    evidence,
+                });
+            }
+            if !migrate {
+                return Err(StoreError::Older {
+                    path: path.to_path_buf(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+        }
         let mut meta: GameMeta = body
             .and_then(|b| serde_json::from_str(&b).ok())
             .ok_or_else(|| StoreError::Damaged {
@@ -458,7 +524,18 @@ impl GameFile {
                 .map_err(sql(&file.path))?;
             tx.commit().map_err(sql(&file.path))?;
         }
-        Ok(file)
+        Ok((version, file))
+    }
+
+    /// Whether the recorded head is missing from a file that has entries: every append at this
+    /// schema records it in the same transaction (and the migration to it records it), so a
+    /// missing one was deleted — with it, entries cut off the end would go unnoticed.
+    pub fn head_row_missing(&self) -> Result<bool, StoreError> {
+        let entries: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+            .map_err(sql(&self.path))?;
+        Ok(entries > 0 && self.recorded_head()?.is_none())
     }
 
     /// Fills in the hash of every entry, from the genesis (the 2 → 3 migration).
@@ -783,5 +860,9 @@ impl Store for GameFile {
 
     fn recorded_head(&mut self) -> Result<Option<Head>, StoreError> {
         GameFile::recorded_head(self)
+    }
+
+    fn head_row_missing(&mut self) -> Result<bool, StoreError> {
+        GameFile::head_row_missing(self)
     }
 }

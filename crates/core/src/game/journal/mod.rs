@@ -92,6 +92,11 @@ pub trait Store: Send {
     fn read_only(&self) -> Option<String> {
         None
     }
+    /// Whether a store that records its head with every append has lost it (deleted): see
+    /// [`GameFile::head_row_missing`].
+    fn head_row_missing(&mut self) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// Whether several desks share it (a server).
     fn is_shared(&self) -> bool {
         false
@@ -218,6 +223,11 @@ impl Journal {
     /// Where the store says the journal stands.
     pub fn recorded_head(&mut self) -> Result<Option<Head>, StoreError> {
         self.store.recorded_head()
+    }
+
+    /// Whether the store's recorded head was deleted.
+    pub fn head_row_missing(&mut self) -> Result<bool, StoreError> {
+        self.store.head_row_missing()
     }
 
     /// The store's own integrity check.
