@@ -33,6 +33,7 @@ mod results;
 mod safety;
 mod schema;
 mod serve;
+mod serve_limits;
 mod setup_import;
 mod shared;
 mod tamper;
