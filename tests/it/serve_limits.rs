@@ -267,6 +267,33 @@ fn a_slow_loris_is_dropped_within_the_header_timeout() {
     server.stop();
 }
 
+/// A connection that moves no byte for the stall timeout — here an event stream whose reader
+/// stopped, with no keep-alive due — is dropped; one that is read stays.
+#[test]
+fn a_connection_that_moves_nothing_is_dropped_after_the_stall_timeout() {
+    let limits = Limits {
+        stall_timeout: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let (_game, server) = serve("stall", 64, &limits);
+    let dialer = Dialer::new();
+    let t = token(&server, &french());
+    let started = Instant::now();
+    let (reader, line) = stream_from(&dialer, Ipv4Addr::new(127, 0, 0, 2), server.addr, &t);
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    let mut stalled = reader.into_inner();
+    assert!(
+        closed_within(&mut stalled, Duration::from_secs(4)),
+        "the stalled stream is still open"
+    );
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(3),
+        "dropped after {took:?}"
+    );
+    server.stop();
+}
+
 /// Reads what the server says on a connection it refuses at the door.
 fn refused(dialer: &Dialer, from: Ipv4Addr, to: SocketAddr) -> Answer {
     get_from(dialer, from, to, "/")

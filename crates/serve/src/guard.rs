@@ -14,6 +14,10 @@
 //!   is dropped.
 //! - **A request timeout** ([`Limits::request_timeout`], default 30 s): a page or a download
 //!   that takes longer to start is answered 503 instead (an event stream starts at once).
+//! - **A stall timeout** ([`Limits::stall_timeout`], default 60 s): a connection that moves no
+//!   byte either way for that long — a client that stopped reading a download or its stream —
+//!   is dropped. An event stream sends a keep-alive every 15 s, so a phone that still reads is
+//!   never stalled.
 //! - **Rate limits** ([`Bucket`]): heavy downloads per link (`crate::heavy`) and failed link and
 //!   short-code lookups per address and overall ([`Lookups`]).
 
@@ -26,7 +30,7 @@ use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -45,6 +49,9 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// How long a request may take before its answer starts: past it, 503.
     pub request_timeout: Duration,
+    /// How long a connection may move no byte either way before it is dropped (more than the
+    /// event streams' 15 s keep-alive, or following phones are dropped too).
+    pub stall_timeout: Duration,
     /// Heavy downloads (the report PDF, the verification, the journal) one link may ask for.
     pub heavy: Rate,
 }
@@ -56,6 +63,7 @@ impl Default for Limits {
             per_address: 16,
             header_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
+            stall_timeout: Duration::from_secs(60),
             // Eight at once (a table's players each asking), then one every four seconds.
             heavy: Rate {
                 burst: 8,
@@ -348,35 +356,109 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         match doors.admit(peer.ip()) {
             Ok(admitted) => {
-                tokio::spawn(connection(
-                    stream,
-                    app.clone(),
-                    admitted,
-                    limits.header_timeout,
-                ));
+                tokio::spawn(connection(stream, app.clone(), admitted, limits.clone()));
             }
             Err(refusal) => refuse(stream, refusal, &refusing),
         }
     }
 }
 
-/// One connection, HTTP/1.1, its client's address on every request; its place given back when
-/// it closes.
-async fn connection(stream: TcpStream, app: Router, admitted: Admitted, header_timeout: Duration) {
+/// A connection's socket, noting when a byte last moved either way.
+struct Watched {
+    inner: TcpStream,
+    since: Instant,
+    /// Milliseconds from `since` to the last byte moved.
+    moved: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Watched {
+    fn mark(&self) {
+        let ms = u64::try_from(self.since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.moved.store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let me = self.get_mut();
+        let before = buf.filled().len();
+        let poll = std::pin::Pin::new(&mut me.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            me.mark();
+        }
+        poll
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let me = self.get_mut();
+        let poll = std::pin::Pin::new(&mut me.inner).poll_write(cx, buf);
+        if matches!(poll, std::task::Poll::Ready(Ok(n)) if n > 0) {
+            me.mark();
+        }
+        poll
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// One connection, HTTP/1.1, its client's address on every request; dropped once it has moved
+/// no byte for the stall timeout; its place given back when it closes.
+async fn connection(stream: TcpStream, app: Router, admitted: Admitted, limits: Limits) {
     let ip = admitted.ip;
     let tower = TowerToHyperService::new(app);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         request.extensions_mut().insert(Peer(ip));
         hyper::service::Service::call(&tower, request)
     });
+    let moved = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let since = Instant::now();
+    let watched = Watched {
+        inner: stream,
+        since,
+        moved: moved.clone(),
+    };
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout)
+        .header_read_timeout(limits.header_timeout)
         .keep_alive(true);
-    let _ = builder
-        .serve_connection(TokioIo::new(stream), service)
-        .await;
+    let served = builder.serve_connection(TokioIo::new(watched), service);
+    tokio::pin!(served);
+    let stall = limits.stall_timeout.max(Duration::from_millis(100));
+    loop {
+        tokio::select! {
+            _ = &mut served => break,
+            () = tokio::time::sleep(stall / 4) => {
+                let last = Duration::from_millis(moved.load(std::sync::atomic::Ordering::Relaxed));
+                if since.elapsed().saturating_sub(last) >= stall {
+                    // Dropped with its socket.
+                    break;
+                }
+            }
+        }
+    }
     drop(admitted);
 }
 
