@@ -17,11 +17,24 @@
 //!    and tessellated, 1920×1200) with and without the server running beside it. Target: every
 //!    phone sees every entry within 1 s; the frame time unchanged within noise.
 //!
-//! `cargo bench --bench players_view` prints the figures (BENCHMARKS.md has them).
+//! 3. Under a flood (issue 28): 64 phones (the French, the Venetians and the public, each phone
+//!    from its own loopback address) follow a game of "Venice at bay, 1509" while 1,000 idle
+//!    sockets are held open (sending nothing or half a request head; each one the server drops
+//!    opened again at once) and the French link floods its report PDF and verification from four
+//!    devices; the umpire announces 30 entries, one every 300 ms. Measured: from each commit to
+//!    the moment each phone has it (every phone, every entry), and what the flood and the idle
+//!    sockets were answered. Target: every phone sees every entry within 1 s.
+//!
+//! `cargo bench --bench players_view` prints the figures (BENCHMARKS.md has them);
+//! `cargo bench --bench players_view -- flood` runs the third alone.
+//!
+//! Every phone connects from an address of its own (127.0.x.y: Linux's loopback answers the
+//! whole of 127.0.0.0/8), as phones on a LAN do: the server holds one address to 16
+//! connections.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,6 +47,43 @@ use umpire::rules::Library;
 use umpire::serve::{Audience, ServeOptions, Server};
 
 const PHONES: usize = 64;
+
+/// Connections from addresses of their own on the loopback.
+struct Dialer {
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Dialer {
+    fn new() -> Dialer {
+        Dialer {
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+                .expect("runtime"),
+        }
+    }
+
+    /// A connection to `to` from `from`.
+    fn connect(&self, from: Ipv4Addr, to: SocketAddr) -> std::io::Result<TcpStream> {
+        let stream = self.runtime.block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(SocketAddr::new(from.into(), 0))?;
+            socket.connect(to).await?.into_std()
+        })?;
+        stream.set_nonblocking(false)?;
+        Ok(stream)
+    }
+}
+
+/// The `k`th phone's address: 127.0.10.1 on.
+fn phone_address(k: usize) -> Ipv4Addr {
+    Ipv4Addr::new(
+        127,
+        0,
+        10 + u8::try_from(k / 250).unwrap_or(0),
+        u8::try_from(k % 250 + 1).unwrap_or(1),
+    )
+}
 const ACTIONS_PER_SECOND: u64 = 10;
 const SECONDS: u64 = 20;
 
@@ -48,13 +98,13 @@ fn entries_on(data: &str) -> Vec<u64> {
 /// One phone: follows the stream until `stop`, noting when each `changes` event came and
 /// what it said (its data, read by `note`).
 fn follow<T: std::hash::Hash + Eq>(
-    addr: SocketAddr,
+    (from, addr): (Ipv4Addr, SocketAddr),
     token: &str,
     stop: &AtomicBool,
     note: impl Fn(&str) -> Vec<T>,
 ) -> HashMap<T, Instant> {
     let mut seen = HashMap::new();
-    let Ok(mut s) = TcpStream::connect(addr) else {
+    let Ok(mut s) = Dialer::new().connect(from, addr) else {
         return seen;
     };
     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
@@ -78,8 +128,12 @@ fn follow<T: std::hash::Hash + Eq>(
 }
 
 /// One phone of the desk's game: when each entry first showed.
-fn phone(addr: SocketAddr, token: String, stop: Arc<AtomicBool>) -> HashMap<u64, Instant> {
-    follow(addr, &token, &stop, entries_on)
+fn phone(
+    to: (Ipv4Addr, SocketAddr),
+    token: String,
+    stop: Arc<AtomicBool>,
+) -> HashMap<u64, Instant> {
+    follow(to, &token, &stop, entries_on)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -168,11 +222,11 @@ fn start_phones(
         .clone();
     let results: Sightings = Arc::new(Mutex::new(Vec::new()));
     let phones = (0..PHONES)
-        .map(|_| {
+        .map(|k| {
             let (addr, token, stop, results) =
                 (server.addr, token.clone(), stop.clone(), results.clone());
             std::thread::spawn(move || {
-                let seen = phone(addr, token, stop);
+                let seen = phone((phone_address(k), addr), token, stop);
                 results.lock().expect("results").push(seen);
             })
         })
@@ -228,8 +282,13 @@ fn print_figures(
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "flood") {
+        under_a_flood();
+        return;
+    }
     megagame_size();
     beside_the_desk();
+    under_a_flood();
 }
 
 fn beside_the_desk() {
@@ -254,7 +313,8 @@ fn beside_the_desk() {
         library,
         &ServeOptions {
             bind: "127.0.0.1:0".parse().expect("addr"),
-            max_connections: PHONES,
+            // Every phone on the French link, which holds at most half the streams.
+            max_connections: 2 * PHONES,
         },
     )
     .expect("serves");
@@ -424,7 +484,7 @@ type Followed = Arc<Mutex<Vec<(Audience, HashMap<u64, Instant>)>>>;
 /// `count` phones on `server`'s links, round the links.
 fn mega_phones(
     server: &Server,
-    count: usize,
+    (first, count): (usize, usize),
     stop: &Arc<AtomicBool>,
     results: &Followed,
 ) -> Vec<std::thread::JoinHandle<()>> {
@@ -433,7 +493,8 @@ fn mega_phones(
             let link = server.links[i % server.links.len()].clone();
             let (addr, stop, results) = (server.addr, stop.clone(), results.clone());
             std::thread::spawn(move || {
-                let seen = follow(addr, &link.token, &stop, ticks_on);
+                let to = (phone_address(first + i), addr);
+                let seen = follow(to, &link.token, &stop, ticks_on);
                 results.lock().expect("results").push((link.audience, seen));
             })
         })
@@ -450,10 +511,10 @@ fn megagame_size() {
     let (rr3_server, venice_server) = (serve(&rr3.path, &library), serve(&venice.path, &library));
     let stop = Arc::new(AtomicBool::new(false));
     let results: Followed = Arc::new(Mutex::new(Vec::new()));
-    let mut phones = mega_phones(&rr3_server, RR3_PHONES, &stop, &results);
+    let mut phones = mega_phones(&rr3_server, (0, RR3_PHONES), &stop, &results);
     phones.extend(mega_phones(
         &venice_server,
-        MEGA_PHONES - RR3_PHONES,
+        (RR3_PHONES, MEGA_PHONES - RR3_PHONES),
         &stop,
         &results,
     ));
@@ -525,6 +586,230 @@ fn megagame_size() {
     );
     println!(
         "treasury commit → on its team's phones: {} sightings, {missed} missed; median {:.0} ms, p99 {:.0} ms, max {:.0} ms",
+        latencies.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- 3. Under a flood ----
+
+const FLOOD_IDLE: usize = 1000;
+const FLOOD_ENTRIES: u64 = 30;
+
+/// Raises this process's soft descriptor limit to its hard limit; the soft limit then.
+fn raise_descriptor_limit() -> u64 {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+        return 0;
+    };
+    if soft < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_ok() {
+        return hard;
+    }
+    soft
+}
+
+/// A GET from `from`, read to the end: its status (0 when closed without an answer).
+fn get_status(dialer: &Dialer, from: Ipv4Addr, to: SocketAddr, path: &str) -> u16 {
+    use std::io::Read;
+    let Ok(mut s) = dialer.connect(from, to) else {
+        return 0;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(20)));
+    if write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .is_err()
+    {
+        return 0;
+    }
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    String::from_utf8_lossy(&raw[..raw.len().min(20)])
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Holds `count` sockets open to `to` (nothing sent, or half a request head), from 127.0.100.1
+/// on, ten an address (under the per-address cap, so together they reach the cap on all
+/// connections); each one the server closes is opened again at once; until `stop`. How many
+/// were opened in all.
+fn hold_idle(to: SocketAddr, count: usize, stop: &AtomicBool) -> usize {
+    use std::io::Read;
+    let dialer = Dialer::new();
+    let from = |k: usize| {
+        let a = k / 10;
+        Ipv4Addr::new(
+            127,
+            0,
+            100 + u8::try_from(a / 250).unwrap_or(0),
+            u8::try_from(a % 250 + 1).unwrap_or(1),
+        )
+    };
+    let open = |k: usize| -> Option<TcpStream> {
+        let mut s = dialer.connect(from(k), to).ok()?;
+        if k % 2 == 1 {
+            let _ = s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n");
+        }
+        s.set_nonblocking(true).ok()?;
+        Some(s)
+    };
+    let mut held: Vec<Option<TcpStream>> = (0..count).map(|_| None).collect();
+    let mut opened = 0usize;
+    let mut buf = [0u8; 512];
+    while !stop.load(Ordering::Relaxed) {
+        for (k, slot) in held.iter_mut().enumerate() {
+            let gone = match slot {
+                None => true,
+                Some(s) => match s.read(&mut buf) {
+                    Ok(_) => true,
+                    Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+                },
+            };
+            if gone && !stop.load(Ordering::Relaxed) {
+                *slot = open(k);
+                opened += usize::from(slot.is_some());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    opened
+}
+
+/// The "flood N" announcements in a `changes` event.
+fn floods_on(data: &str) -> Vec<u64> {
+    data.split("flood ")
+        .skip(1)
+        .filter_map(|r| r.split(' ').next().and_then(|d| d.parse().ok()))
+        .collect()
+}
+
+/// The French, Venetian and public links' tokens.
+fn flood_tokens(server: &Server) -> Vec<String> {
+    [
+        Audience::Side("french".into()),
+        Audience::Side("venetian".into()),
+        Audience::Public,
+    ]
+    .iter()
+    .map(|a| {
+        server
+            .links
+            .iter()
+            .find(|l| &l.audience == a)
+            .expect("a link")
+            .token
+            .clone()
+    })
+    .collect()
+}
+
+fn under_a_flood() {
+    let limit = raise_descriptor_limit();
+    let idle = FLOOD_IDLE.min(usize::try_from(limit).unwrap_or(0).saturating_sub(700));
+    let library = Library::shipped();
+    let scenario = shipped_scenarios()
+        .into_iter()
+        .find(|f| f.name.contains("s1_venice"))
+        .expect("scenario 1 ships");
+    let dir = std::env::temp_dir().join(format!("umpire-bench-flood-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("venice.umpire");
+    let mut game = umpire::game::Game::create(&path, &scenario, &library, Some(7)).expect("game");
+    let server = Server::start(
+        &path.to_string_lossy(),
+        library,
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: 2 * PHONES,
+        },
+    )
+    .expect("serves");
+    let addr = server.addr;
+    let tokens = flood_tokens(&server);
+    let stop = Arc::new(AtomicBool::new(false));
+    let seen: Arc<Mutex<Vec<HashMap<u64, Instant>>>> = Arc::new(Mutex::new(Vec::new()));
+    let mut threads = Vec::new();
+    for k in 0..PHONES {
+        let (token, stop, seen) = (tokens[k % 3].clone(), stop.clone(), seen.clone());
+        threads.push(std::thread::spawn(move || {
+            let mine = follow((phone_address(k), addr), &token, &stop, floods_on);
+            seen.lock().expect("seen").push(mine);
+        }));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let idle_thread = {
+        let stop = stop.clone();
+        std::thread::spawn(move || hold_idle(addr, idle, &stop))
+    };
+    let flood = Arc::new(Mutex::new(HashMap::<u16, usize>::new()));
+    for k in 0..4u8 {
+        let (token, stop, flood) = (tokens[0].clone(), stop.clone(), flood.clone());
+        threads.push(std::thread::spawn(move || {
+            let dialer = Dialer::new();
+            let mut n = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                let what = if n.is_multiple_of(2) {
+                    "report.pdf"
+                } else {
+                    "verify"
+                };
+                n += 1;
+                let from = Ipv4Addr::new(127, 0, 20, k + 1);
+                let status = get_status(&dialer, from, addr, &format!("/s/{token}/{what}"));
+                *flood.lock().expect("flood").entry(status).or_insert(0) += 1;
+            }
+        }));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut commits = Vec::new();
+    for k in 1..=FLOOD_ENTRIES {
+        game.act(
+            &umpire::game::Actor::umpire(),
+            Action::Announce {
+                audience: umpire::game::event::Audience::Public,
+                team: None,
+                text: format!("flood {k} ends"),
+            },
+        )
+        .expect("announced");
+        commits.push((k, Instant::now()));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        let _ = t.join();
+    }
+    let idle_opened = idle_thread.join().unwrap_or(0);
+    server.stop();
+    let seen = seen.lock().expect("seen");
+    let mut latencies = Vec::new();
+    let mut missed = 0usize;
+    for phone in seen.iter() {
+        for (k, at) in &commits {
+            match phone.get(k) {
+                Some(t) => latencies.push(t.saturating_duration_since(*at).as_secs_f64() * 1000.0),
+                None => missed += 1,
+            }
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    let mut flood: Vec<(u16, usize)> = flood.lock().expect("flood").clone().into_iter().collect();
+    flood.sort_unstable();
+    println!(
+        "under a flood: {} phones, {idle} idle sockets held ({idle_opened} opened in all; descriptor limit {limit}), the French link flooding report.pdf and /verify from 4 devices",
+        seen.len()
+    );
+    println!("the flood answered (status: count, 0 = closed unanswered): {flood:?}");
+    println!(
+        "{FLOOD_ENTRIES} entries, one every 300 ms → on the phones' pages: {} sightings, {missed} missed; median {:.0} ms, p99 {:.0} ms, worst {:.0} ms",
         latencies.len(),
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99),

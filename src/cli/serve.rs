@@ -20,7 +20,8 @@ pub struct ServeArgs {
     /// address found, port 8080). 127.0.0.1:PORT keeps it to this machine.
     #[arg(long, value_name = "ADDR:PORT")]
     pub bind: Option<SocketAddr>,
-    /// The most phones following live at once.
+    /// The most phones following live at once (one link may hold at most half of them, so the
+    /// public link pinned on the wall always leaves the sides room).
     #[arg(long, default_value_t = 64)]
     pub max_connections: usize,
     /// Leave out the QR codes (links and short codes only).

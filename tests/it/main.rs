@@ -35,6 +35,7 @@ mod results;
 mod safety;
 mod schema;
 mod serve;
+mod serve_limits;
 mod setup_import;
 mod shared;
 mod tamper;

@@ -267,7 +267,9 @@ fn names_are_escaped_and_open_streams_are_capped() {
         "{page}"
     );
     assert!(!page.contains("<script>alert"), "{page}");
-    // Two streams fit; the third is told to come back (503), and the pages still answer.
+    // Two streams fit, one a link (each link holds at most half); a third is told to come
+    // back (503), and the pages still answer.
+    let venetian = link(&server, &side("venetian")).to_string();
     let hold = |token: &str| {
         let mut s = TcpStream::connect(server.addr).expect("connect");
         s.set_read_timeout(Some(Duration::from_secs(3)))
@@ -279,9 +281,11 @@ fn names_are_escaped_and_open_streams_are_capped() {
         (r, line)
     };
     let (_a, first) = hold(&french);
-    let (_b, second) = hold(&french);
-    let (_c, third) = hold(&french);
+    let (_b, twice) = hold(&french);
+    let (_c, second) = hold(&venetian);
+    let (_d, third) = hold(&venetian);
     assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    assert!(twice.starts_with("HTTP/1.1 503"), "a link's half: {twice}");
     assert!(second.starts_with("HTTP/1.1 200"), "{second}");
     assert!(third.starts_with("HTTP/1.1 503"), "{third}");
     let (status, _) = get(server.addr, &format!("/s/{french}"));

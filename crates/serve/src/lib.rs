@@ -10,11 +10,24 @@
 //! only when a phone asks for one (and kept until the next change). The event stream keeps the
 //! latest changes, so a phone back from a short drop is sent what it missed; one that missed
 //! more fetches its page once. There are no write endpoints at all. A side's link carries a random token:
-//! any other path under `/s/` is refused with 403. Open event streams are capped (default 64):
-//! past it a phone is told to try again (503) instead of stalling the others.
+//! any other path under `/s/` is refused with 403. Open event streams are capped (default 64),
+//! and no one link may hold more than half of them (so the public's link, the one pinned on the
+//! wall, always leaves the sides room): past it a phone is told to try again (503) instead of
+//! stalling the others.
+//!
+//! No phone can stall the others (issue 28): the server runs its own accept loop with a header
+//! timeout and caps on connections in all and per address (`guard`); the heavy downloads (the
+//! PDF, the verification, the journal) are made on a thread of their own, kept per journal
+//! head, and rate-limited per link (`heavy`); wrong links and short codes are rate-limited per
+//! address and overall; and every answer carries a Content-Security-Policy and the other
+//! security headers ([`secure`]).
 
+mod guard;
+mod heavy;
 mod live;
 mod page;
+
+pub use guard::{Limits, Rate};
 
 use std::collections::{BTreeMap, VecDeque};
 use std::convert::Infallible;
@@ -68,9 +81,22 @@ pub struct Link {
 }
 
 impl Link {
-    /// The short code: the first 6 characters of the token, grouped for reading aloud.
+    /// The short code: the first 8 characters of the token, grouped for reading aloud
+    /// ("k7mq-x2pa"); the landing page's form opens the link it begins.
+    ///
+    /// Why 8 and rate-limited (issue 28): 6 characters were 30 bits, and unthrottled a machine on
+    /// the LAN tried 10,825 a second — one of 3 links found in about 9 hours. Now each character
+    /// is one of 32 (5 bits), so a code is 40 bits: 2^40 ≈ 1.1 × 10^12 codes. A code is looked up
+    /// only while the failed-lookup buckets have room ([`guard::LOOKUPS_OVERALL`]: 30 at once,
+    /// then one a second from every address together; [`guard::LOOKUPS_PER_ADDRESS`]: ten a
+    /// minute from one), else 429. Guessing one of L links takes about 2^40 / (L + 1) guesses:
+    /// for a megagame's 18 links, 5.8 × 10^10 s at one a second — about 1,800 years; for a
+    /// two-sided game's 3 links about 8,700 years. Longer than a season of games by far, and
+    /// still 8 characters to read out across a table. The full token (20 characters, about 100
+    /// bits) is in the link and the QR code.
     pub fn short_code(&self) -> String {
-        format!("{}-{}", &self.token[..3], &self.token[3..6])
+        let head = |r: std::ops::Range<usize>| self.token.get(r).unwrap_or_default();
+        format!("{}-{}", head(0..SHORT / 2), head(SHORT / 2..SHORT))
     }
 
     /// The link as a QR code, in SVG.
@@ -95,6 +121,9 @@ impl Link {
         }
     }
 }
+
+/// The characters of the token a short code is: 8 (40 bits; see [`Link::short_code`]).
+const SHORT: usize = 8;
 
 /// A token: 20 characters of lower-case letters and digits (about 103 bits).
 fn token() -> String {
@@ -126,32 +155,25 @@ struct Shared {
     version: AtomicU64,
     log: Mutex<Log>,
     streams: Arc<Semaphore>,
-    /// Questions for the watcher, which holds the game: a side's PDF, its verification.
+    /// Token → its link's share of the event streams (at most half of them each).
+    shares: BTreeMap<String, Arc<Semaphore>>,
+    /// Questions for the watcher, which holds the game: an audience's page.
     asks: std::sync::Mutex<std::sync::mpsc::Sender<Ask>>,
     /// Token → audience.
     audiences: BTreeMap<String, Audience>,
+    /// The heavy downloads, made off the update path.
+    heavy: Arc<heavy::Heavy>,
+    /// Failed link and short-code lookups, per address and overall.
+    lookups: guard::Lookups,
+    limits: Limits,
 }
 
-/// What a page asks of the game, answered by the watcher between its looks at the journal.
-enum Ask {
-    /// The audience's whole page (or its `main` part only), as the game stands.
-    Page {
-        token: String,
-        whole: bool,
-        reply: tokio::sync::oneshot::Sender<String>,
-    },
-    /// The whole game's report as this audience may see it, as PDF.
-    Report(
-        Audience,
-        tokio::sync::oneshot::Sender<Result<Vec<u8>, String>>,
-    ),
-    /// The audience's export verified: the HTML of the answer (the token links back).
-    Verify(Audience, String, tokio::sync::oneshot::Sender<String>),
-    /// The audience's export itself (JSON lines), for `umpire game verify-side`.
-    Journal(
-        Audience,
-        tokio::sync::oneshot::Sender<Result<String, String>>,
-    ),
+/// What a page asks of the game, answered by the watcher between its looks at the journal: the
+/// audience's whole page (or its `main` part only), as the game stands.
+struct Ask {
+    token: String,
+    whole: bool,
+    reply: tokio::sync::oneshot::Sender<String>,
 }
 
 /// A running players' view. Dropping it (or [`Server::stop`]) shuts it down.
@@ -165,12 +187,29 @@ pub struct Server {
     threads: Vec<JoinHandle<()>>,
 }
 
+/// A link's share of the event streams: half of them (at least one), so that no one link — the
+/// public's, pinned on the wall, or a side's passed round — leaves the others none.
+fn share_of(max_connections: usize) -> usize {
+    (max_connections / 2).max(1)
+}
+
 impl Server {
-    /// Opens the game at `location` (a game file or a shared game's URL) and serves it.
+    /// Opens the game at `location` (a game file or a shared game's URL) and serves it, within
+    /// the default [`Limits`].
     pub fn start(
         location: &str,
         library: Library,
         options: &ServeOptions,
+    ) -> Result<Server, String> {
+        Server::start_with(location, library, options, &Limits::default())
+    }
+
+    /// [`Server::start`] within the given limits.
+    pub fn start_with(
+        location: &str,
+        library: Library,
+        options: &ServeOptions,
+        limits: &Limits,
     ) -> Result<Server, String> {
         let game = umpire_server::open_at(location, &library).map_err(|e| e.to_string())?;
         // Bind now, so a port in use is said at once.
@@ -178,32 +217,16 @@ impl Server {
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
         listener.set_nonblocking(true).map_err(|e| e.to_string())?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        let host = if addr.ip().is_unspecified() {
-            // Listening everywhere: a phone needs one of the machine's addresses.
-            lan_address().map_or_else(|| "127.0.0.1".to_string(), |ip| ip.to_string())
-        } else {
-            addr.ip().to_string()
-        };
-        let mut audiences: Vec<Audience> = game
-            .scenario()
-            .sides
-            .iter()
-            .map(|s| Audience::Side(s.id.clone()))
-            .collect();
-        audiences.push(Audience::Public);
-        let links: Vec<Link> = audiences
-            .into_iter()
-            .map(|audience| {
-                let token = token();
-                Link {
-                    name: page::audience_name(&game, &audience),
-                    url: format!("http://{host}:{}/s/{token}", addr.port()),
-                    audience,
-                    token,
-                }
-            })
-            .collect();
+        let links = links_of(&game, addr);
         let (asks_tx, asks) = std::sync::mpsc::channel::<Ask>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (heavy, maker) = heavy::Heavy::start(
+            location.to_string(),
+            library.clone(),
+            limits.heavy,
+            stop.clone(),
+        )?;
+        let share = share_of(options.max_connections);
         let shared = Arc::new(Shared {
             pages: RwLock::new(Pages::default()),
             version: AtomicU64::new(0),
@@ -213,11 +236,18 @@ impl Server {
                 tx: Some(broadcast::channel(KEPT * 4).0),
             }),
             streams: Arc::new(Semaphore::new(options.max_connections.max(1))),
+            shares: links
+                .iter()
+                .map(|l| (l.token.clone(), Arc::new(Semaphore::new(share))))
+                .collect(),
             asks: std::sync::Mutex::new(asks_tx),
             audiences: links
                 .iter()
                 .map(|l| (l.token.clone(), l.audience.clone()))
                 .collect(),
+            heavy,
+            lookups: guard::Lookups::default(),
+            limits: limits.clone(),
         });
         let live = live::Live::new(
             &game,
@@ -226,11 +256,10 @@ impl Server {
                 .map(|l| (l.token.clone(), l.audience.clone()))
                 .collect::<Vec<_>>(),
         );
-        let stop = Arc::new(AtomicBool::new(false));
-        let watcher = watch(game, library, live, asks, shared.clone(), stop.clone())?;
+        let watcher = watch(game, live, asks, shared.clone(), stop.clone())?;
         let (shutdown, on_shutdown) = tokio::sync::oneshot::channel::<()>();
         let http = {
-            let shared = shared.clone();
+            let limits = limits.clone();
             std::thread::Builder::new()
                 .name("players-view-http".into())
                 .spawn(move || {
@@ -247,14 +276,9 @@ impl Server {
                         let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                             return;
                         };
-                        let app = router(shared);
-                        let _ = axum::serve(listener, app)
-                            .with_graceful_shutdown(async move {
-                                let _ = on_shutdown.await;
-                            })
-                            .await;
+                        guard::serve(listener, router(shared), limits, on_shutdown).await;
                     });
-                    // Event streams may still be open: do not wait for them.
+                    // Connections may still be open: do not wait for them.
                     runtime.shutdown_timeout(Duration::from_millis(200));
                 })
                 .map_err(|e| e.to_string())?
@@ -264,7 +288,7 @@ impl Server {
             links,
             stop,
             shutdown: Some(shutdown),
-            threads: vec![watcher, http],
+            threads: vec![watcher, http, maker],
         })
     }
 
@@ -290,11 +314,41 @@ impl Drop for Server {
     }
 }
 
+/// One link for each side and one for the public, each with a new token, on `addr`.
+fn links_of(game: &Game, addr: SocketAddr) -> Vec<Link> {
+    let host = if addr.ip().is_unspecified() {
+        // Listening everywhere: a phone needs one of the machine's addresses.
+        lan_address().map_or_else(|| "127.0.0.1".to_string(), |ip| ip.to_string())
+    } else {
+        addr.ip().to_string()
+    };
+    let mut audiences: Vec<Audience> = game
+        .scenario()
+        .sides
+        .iter()
+        .map(|s| Audience::Side(s.id.clone()))
+        .collect();
+    audiences.push(Audience::Public);
+    audiences
+        .into_iter()
+        .map(|audience| {
+            let token = token();
+            Link {
+                name: page::audience_name(game, &audience),
+                url: format!("http://{host}:{}/s/{token}", addr.port()),
+                audience,
+                token,
+            }
+        })
+        .collect()
+}
+
 /// The watcher, on a thread of its own: new entries in, each audience's changes out, and the
-/// questions pages ask of the game answered between its looks at the journal.
+/// pages asked for rendered between its looks at the journal. Every [`POLL`] it looks, however
+/// many pages are asked for meanwhile (a flood of asks never holds the updates back), and
+/// nothing heavy is made here (`heavy` has its own thread).
 fn watch(
     mut game: Game,
-    library: Library,
     mut live: live::Live,
     asks: std::sync::mpsc::Receiver<Ask>,
     shared: Arc<Shared>,
@@ -308,17 +362,10 @@ fn watch(
             while !stop.load(Ordering::Relaxed) {
                 // Answer what pages ask while waiting for the next look.
                 let wait = POLL.saturating_sub(last_look.elapsed());
-                if let Ok(ask) = asks.recv_timeout(wait) {
-                    match ask {
-                        Ask::Page {
-                            token,
-                            whole,
-                            reply,
-                        } => {
-                            let html = render(&game, &live, &shared, &mut odds, &token, whole);
-                            let _ = reply.send(html);
-                        }
-                        ask => answer(&mut game, &library, ask),
+                if !wait.is_zero() {
+                    if let Ok(ask) = asks.recv_timeout(wait) {
+                        let html = render(&game, &live, &shared, &mut odds, &ask.token, ask.whole);
+                        let _ = ask.reply.send(html);
                     }
                     continue;
                 }
@@ -345,72 +392,6 @@ pub fn lan_address() -> Option<std::net::IpAddr> {
     socket.connect("192.168.0.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
     (!ip.is_unspecified()).then_some(ip)
-}
-
-/// The side an audience's exports and reports are made for (None: everyone's, the public's).
-fn side_of(audience: &Audience) -> Option<String> {
-    match audience {
-        Audience::Side(id) => Some(id.clone()),
-        Audience::Public => None,
-    }
-}
-
-fn answer(game: &mut Game, library: &Library, ask: Ask) {
-    match ask {
-        // Answered by the watcher itself, which holds the pages' state.
-        Ask::Page { .. } => {}
-        Ask::Report(audience, reply) => {
-            let pdf = match &audience {
-                Audience::Side(id) => umpire_report::Template::sheet_default()
-                    .map_err(|e| e.to_string())
-                    .and_then(|template| {
-                        umpire_report::turn_report_pdf(
-                            game,
-                            &umpire_report::ReportOptions {
-                                turn: None,
-                                side: Some(id.clone()),
-                                printed_at: chrono::Local::now(),
-                            },
-                            template,
-                        )
-                        .map_err(|e| e.to_string())
-                    }),
-                Audience::Public => Err("the public has no report of its own".into()),
-            };
-            let _ = reply.send(pdf);
-        }
-        Ask::Journal(audience, reply) => {
-            let text = side_export(game, &audience);
-            let _ = reply.send(text);
-        }
-        Ask::Verify(audience, token, reply) => {
-            let html = match side_export(game, &audience).and_then(|text| {
-                let export = umpire_core::game::export::read_export("the journal", &text)
-                    .map_err(|e| e.to_string())?;
-                umpire_core::game::export::verify_export(&export, library, None, None)
-                    .map_err(|e| e.to_string())
-            }) {
-                Ok(v) => page::verification(game, &audience, &token, &v),
-                Err(e) => page::verification_failed(&e),
-            };
-            let _ = reply.send(html);
-        }
-    }
-}
-
-/// The journal as the audience may see it (sealed where it may not), as `game export --side`.
-fn side_export(game: &mut Game, audience: &Audience) -> Result<String, String> {
-    match side_of(audience) {
-        Some(side) => umpire_core::game::export::export_text(
-            game,
-            &umpire_core::game::export::ExportOptions {
-                side: Some(side),
-                with_seed: false,
-            },
-        )
-        .map_err(|e| e.to_string()),
-        None => Err("the public has no journal of its own: ask for a side's link".into()),
-    }
 }
 
 /// An audience's whole page (or its `main` part), as the game stands: the one kept if no
@@ -477,6 +458,7 @@ fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(page::landing()) }))
         .route("/style.css", get(style))
+        .route("/live.js", get(script))
         .route("/code", get(by_code))
         .route("/s/{token}", get(whole))
         .route("/s/{token}/main", get(main_part))
@@ -485,7 +467,83 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/s/{token}/journal.jsonl", get(journal))
         .route("/s/{token}/verify", get(verify))
         .fallback(|| async { (StatusCode::NOT_FOUND, Html(page::landing())) })
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), secure))
         .with_state(shared)
+}
+
+/// Around every request: a link whose token is not one of this game's refused (403, or 429
+/// once its address or everyone has failed too often: see [`guard::Lookups`]) before any
+/// handler runs; the answer cut at [`Limits::request_timeout`] (503); and the security headers
+/// on every answer.
+///
+/// The Content-Security-Policy allows scripts, styles and connections from this server only
+/// (`'self'`): the pages have no inline script or style — the live script is `/live.js`, the
+/// stylesheet `/style.css` — so no `'unsafe-inline'`, no hash and no nonce is needed, and a
+/// script that got into a page some other way would not run. Frames are refused
+/// (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), types are not sniffed, no referrer is
+/// sent (a side's link is in its pages' address), and nothing under `/s/` (a side's pages, its
+/// journal and report) nor a short code's redirect is stored by the browser or a proxy.
+async fn secure(
+    State(shared): State<Arc<Shared>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let ip = peer_of(&request);
+    let path = request.uri().path();
+    let private = path.starts_with("/s/") || path == "/code";
+    let mut response = match path.strip_prefix("/s/").map(|r| r.split('/').next()) {
+        Some(Some(token)) if !shared.audiences.contains_key(token) => wrong_link(&shared, ip),
+        _ => match tokio::time::timeout(shared.limits.request_timeout, next.run(request)).await {
+            Ok(response) => response,
+            Err(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "5")],
+                "That took too long; try again in a moment.",
+            )
+                .into_response(),
+        },
+    };
+    let headers = response.headers_mut();
+    for (name, value) in guard::SECURITY_HEADERS {
+        headers.insert(name, axum::http::HeaderValue::from_static(value));
+    }
+    if private {
+        headers.insert(
+            header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        );
+    }
+    response
+}
+
+/// The client's address, as the accept loop put it on the request.
+fn peer_of<B>(request: &axum::http::Request<B>) -> std::net::IpAddr {
+    request
+        .extensions()
+        .get::<guard::Peer>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |p| p.0)
+}
+
+/// A link that is not one of this game's: 403, counted against its address; 429 once it (or
+/// everyone) has failed too often.
+fn wrong_link(shared: &Shared, ip: std::net::IpAddr) -> Response {
+    if !shared.lookups.may_try(ip) {
+        return too_many_tries();
+    }
+    shared.lookups.failed(ip);
+    forbidden()
+}
+
+fn too_many_tries() -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, "60")],
+        Html(page::message(
+            "Too many tries",
+            "Too many wrong links or codes were tried; wait a minute, or scan your side's QR code.",
+        )),
+    )
+        .into_response()
 }
 
 async fn style() -> Response {
@@ -496,12 +554,16 @@ async fn style() -> Response {
         .into_response()
 }
 
-fn forbidden() -> Response {
-    (StatusCode::FORBIDDEN, Html(page::forbidden())).into_response()
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        page::LIVE,
+    )
+        .into_response()
 }
 
-fn no_store(html: String) -> Response {
-    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+fn forbidden() -> Response {
+    (StatusCode::FORBIDDEN, Html(page::forbidden())).into_response()
 }
 
 async fn whole(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
@@ -526,26 +588,32 @@ async fn page_of(shared: &Shared, token: String, whole: bool) -> Response {
             .map(|(_, html)| html.clone())
     });
     if let Some(html) = kept {
-        return no_store(html);
+        return Html(html).into_response();
     }
-    match ask(shared, |reply| Ask::Page {
+    match ask(shared, |reply| Ask {
         token,
         whole,
         reply,
     })
     .await
     {
-        Some(html) => no_store(html),
+        Some(html) => Html(html).into_response(),
         None => busy(),
     }
 }
 
 /// A short code typed on the landing page: to its side's link (a GET and a redirect: still
-/// nothing written). An unknown code is refused like a wrong link.
+/// nothing written). An unknown code is refused like a wrong link, and counted against the
+/// address it came from; while that address, or everyone together, has failed too often, no
+/// code is looked up at all (429): see [`Link::short_code`] for what that makes of guessing.
 async fn by_code(
     State(shared): State<Arc<Shared>>,
+    axum::extract::Extension(peer): axum::extract::Extension<guard::Peer>,
     axum::extract::Query(query): axum::extract::Query<BTreeMap<String, String>>,
 ) -> Response {
+    if !shared.lookups.may_try(peer.0) {
+        return too_many_tries();
+    }
     let typed: String = query
         .get("c")
         .map(|c| {
@@ -558,11 +626,14 @@ async fn by_code(
     let found: Vec<&String> = shared
         .audiences
         .keys()
-        .filter(|t| typed.len() == 6 && t.starts_with(&typed))
+        .filter(|t| typed.len() == SHORT && t.starts_with(&typed))
         .collect();
     match found.as_slice() {
         [token] => axum::response::Redirect::to(&format!("/s/{token}")).into_response(),
-        _ => forbidden(),
+        _ => {
+            shared.lookups.failed(peer.0);
+            forbidden()
+        }
     }
 }
 
@@ -588,60 +659,65 @@ fn busy() -> Response {
         .into_response()
 }
 
-async fn report(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let Some(audience) = shared.audiences.get(&token).cloned() else {
+/// A heavy download (see `heavy`): kept for the journal head, or made off the update path;
+/// 429 when the link asks too often, 503 when too many wait. `X-Cache` says whether it was
+/// kept (`hit`) or made for this ask (`miss`).
+async fn heavy_download(shared: &Shared, kind: heavy::Kind, token: &str) -> Response {
+    let Some(audience) = shared.audiences.get(token) else {
         return forbidden();
     };
-    match ask(&shared, |tx| Ask::Report(audience, tx)).await {
-        Some(Ok(pdf)) => (
-            [
-                (header::CONTENT_TYPE, "application/pdf"),
-                (
+    let version = shared.version.load(Ordering::Acquire);
+    let wait = shared
+        .limits
+        .request_timeout
+        .saturating_sub(Duration::from_secs(1));
+    match shared
+        .heavy
+        .get(kind, token, audience, version, wait)
+        .await
+    {
+        heavy::Outcome::Made(made, kept) => {
+            let mut response = (made.status, made.body.clone()).into_response();
+            let headers = response.headers_mut();
+            headers.insert(
+                header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static(made.content_type),
+            );
+            if let Some(d) = made.disposition {
+                headers.insert(
                     header::CONTENT_DISPOSITION,
-                    "inline; filename=\"report.pdf\"",
-                ),
-            ],
-            pdf,
+                    axum::http::HeaderValue::from_static(d),
+                );
+            }
+            headers.insert(
+                "x-cache",
+                axum::http::HeaderValue::from_static(if kept { "hit" } else { "miss" }),
+            );
+            response
+        }
+        heavy::Outcome::TooOften => (
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, "5")],
+            Html(page::message(
+                "Asked too often",
+                "This link asked for its report, journal or verification too often; try again in a few seconds.",
+            )),
         )
             .into_response(),
-        Some(Err(e)) => {
-            (StatusCode::NOT_FOUND, Html(page::message("No report", &e))).into_response()
-        }
-        None => busy(),
+        heavy::Outcome::Busy => busy(),
     }
+}
+
+async fn report(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    heavy_download(&shared, heavy::Kind::Report, &token).await
 }
 
 async fn journal(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let Some(audience) = shared.audiences.get(&token).cloned() else {
-        return forbidden();
-    };
-    match ask(&shared, |tx| Ask::Journal(audience, tx)).await {
-        Some(Ok(text)) => (
-            [
-                (header::CONTENT_TYPE, "application/jsonl; charset=utf-8"),
-                (
-                    header::CONTENT_DISPOSITION,
-                    "attachment; filename=\"journal.jsonl\"",
-                ),
-            ],
-            text,
-        )
-            .into_response(),
-        Some(Err(e)) => {
-            (StatusCode::NOT_FOUND, Html(page::message("No journal", &e))).into_response()
-        }
-        None => busy(),
-    }
+    heavy_download(&shared, heavy::Kind::Journal, &token).await
 }
 
 async fn verify(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    let Some(audience) = shared.audiences.get(&token).cloned() else {
-        return forbidden();
-    };
-    match ask(&shared, |tx| Ask::Verify(audience, token, tx)).await {
-        Some(html) => no_store(html),
-        None => busy(),
-    }
+    heavy_download(&shared, heavy::Kind::Verify, &token).await
 }
 
 /// The page's event stream: from the version the page includes (`?from=`, or the last event a
@@ -656,6 +732,20 @@ async fn events(
     if !shared.audiences.contains_key(&token) {
         return forbidden();
     }
+    // The link's share first: a link that holds its half is refused without taking a place
+    // from the others.
+    let share = shared
+        .shares
+        .get(&token)
+        .and_then(|s| s.clone().try_acquire_owned().ok());
+    let Some(share) = share else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, "5")],
+            "Too many phones are following on this link; trying again shortly.",
+        )
+            .into_response();
+    };
     let Ok(permit) = shared.streams.clone().try_acquire_owned() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -664,6 +754,7 @@ async fn events(
         )
             .into_response();
     };
+    let permit = (permit, share);
     let from = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -718,8 +809,11 @@ struct Follow {
     missed: bool,
     /// The last version it has.
     last: u64,
-    /// Held while the stream lives (the cap on open streams).
-    _permit: tokio::sync::OwnedSemaphorePermit,
+    /// Held while the stream lives (the cap on open streams, and the link's share of them).
+    _permit: (
+        tokio::sync::OwnedSemaphorePermit,
+        tokio::sync::OwnedSemaphorePermit,
+    ),
 }
 
 /// `changes` events with only what the page's audience may see (none when a take-in holds
@@ -763,4 +857,33 @@ fn follow_stream(follow: Follow) -> impl Stream<Item = Result<SseEvent, Infallib
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_code_is_eight_characters_of_the_token_in_two_groups() {
+        let link = Link {
+            audience: Audience::Public,
+            name: "Everyone".into(),
+            token: "abcdefghijkmnpqrstuv".into(),
+            url: String::new(),
+        };
+        assert_eq!(link.short_code(), "abcd-efgh");
+        // A token too short (never made here) gives what there is, not a panic.
+        let short = Link {
+            token: "abc".into(),
+            ..link
+        };
+        assert_eq!(short.short_code(), "-");
+    }
+
+    #[test]
+    fn each_link_holds_at_most_half_the_streams() {
+        assert_eq!(share_of(64), 32);
+        assert_eq!(share_of(3), 1);
+        assert_eq!(share_of(1), 1);
+    }
 }

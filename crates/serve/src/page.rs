@@ -59,7 +59,9 @@ a { color: var(--accent); }
 /// parts that changed (header, statements, counters), replaced whole — keeping open the entries
 /// the reader opened. A `refresh` event (after an undo or a redo, or a phone that missed more
 /// than the server keeps) fetches the page's `main` once. No framework: a few dozen lines.
-const LIVE: &str = r#"
+/// Served as `/live.js`, not inline, so the Content-Security-Policy allows scripts from the
+/// server only (`script-src 'self'`).
+pub const LIVE: &str = r#"
 (function () {
   var here = location.pathname.replace(/\/$/, '');
   var badge = document.getElementById('live');
@@ -154,7 +156,7 @@ pub fn page(game: &Game, of: &PageOf, odds: &mut OddsCache) -> String {
             body {
                 span #live .live { "…" }
                 main { (main(game, of, odds)) }
-                script { (PreEscaped(LIVE)) }
+                script src="/live.js" {}
             }
         }
     };
@@ -654,7 +656,7 @@ pub fn landing() -> String {
                 h2 { "Umpire — players' view" }
                 p { "Scan your side's QR code, or type the code the umpire reads out:" }
                 form .code method="get" action="/code" {
-                    input name="c" placeholder="abc-def" autocomplete="off" autocapitalize="none";
+                    input name="c" placeholder="abcd-efgh" autocomplete="off" autocapitalize="none";
                     " "
                     button type="submit" { "Open" }
                 }
