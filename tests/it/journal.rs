@@ -111,7 +111,11 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
         .act(&Actor::umpire(), note("the rider arrives"))
         .expect_err("in doubt");
     assert!(
-        matches!(err, GameError::Store(StoreError::Server { .. })),
+        matches!(err, GameError::Store(StoreError::InDoubt { .. })),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("may or may not have been recorded"),
         "{err}"
     );
     // The retry finds it landed: done, not recorded again.
