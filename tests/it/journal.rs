@@ -115,7 +115,8 @@ fn an_append_whose_answer_was_lost_is_recorded_once_whatever_comes_next() {
         "{err}"
     );
     assert!(
-        err.to_string().contains("may or may not have been recorded"),
+        err.to_string()
+            .contains("may or may not have been recorded"),
         "{err}"
     );
     // The retry finds it landed: done, not recorded again.
