@@ -711,14 +711,12 @@ fn rules_of_play(ck: &mut Checker, events: &[&Event], seed: Option<u64>) {
     }
 }
 
-/// The hash of a ruleset's content, as the game's first entry commits to it: SHA-256 of the
-/// ruleset as loaded, written out in full (Rust's `Debug` form of [`Ruleset`], whose maps are
-/// ordered), rather than of its files' bytes. What play is judged by is the ruleset as loaded —
-/// the tables an umpire transcribed over the shipped ones included — and a ruleset is many files
-/// whose comments and layout change no rule. The price: an Umpire whose ruleset model changed
-/// reads the same files into a different form, so the verifier says which Umpire began the game.
+/// The hash of a ruleset's content, as the game's first entry commits to it
+/// ([`Ruleset::content`]): its files as read (the tables an umpire transcribed over the shipped
+/// ones included) and the option each ruling is set to — over the files, not the ruleset as
+/// loaded, so an Umpire whose ruleset model changed still finds the same files the same.
 pub fn ruleset_hash(ruleset: &Ruleset) -> String {
-    super::journal::sha256_hex(format!("{ruleset:?}").as_bytes())
+    ruleset.content()
 }
 
 /// The hash of a scenario's content as the game's first entry commits to it: SHA-256 of the

@@ -31,6 +31,8 @@ use crate::dice::{DiceExpr, DieSet};
 /// A validated ruleset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ruleset {
+    /// SHA-256 of its files as read (`validate::content_hash`): see [`Ruleset::content`].
+    pub content_hash: String,
     /// Id (`ailsh`, `qrs`, …).
     pub id: String,
     /// Name.
@@ -82,6 +84,22 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// What a game commits to about its ruleset: SHA-256 of its files' hash and the option
+    /// each ruling is set to (an umpire's choice changes the rules of play as a file would).
+    pub fn content(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hasher = Sha256::new();
+        hasher.update(self.content_hash.as_bytes());
+        for r in &self.rulings {
+            hasher.update(format!("\n{}={}", r.id, r.selected).as_bytes());
+        }
+        hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// Prose written with ids in it (a table's notes: "see ruling terrain_1bu", "the column
     /// rows_in_order") in the game's words: each id of a ruling, table, procedure, or of a row
     /// or column of `table`, by its name or heading in quotes.

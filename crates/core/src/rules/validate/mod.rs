@@ -364,6 +364,33 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// Loads and validates a ruleset. Either everything loads or nothing does.
+/// SHA-256 of a ruleset's files as read — `ruleset.yaml`, then each table file by its file name
+/// (not its folder: the same files read from another place are the same ruleset) — each as its
+/// name, its length and its text. What a game commits to in its first entry (with the rulings
+/// chosen: `Ruleset::content`), so a table changed after the game began is named by verify;
+/// over the files rather than the ruleset as loaded, so a later Umpire that reads the same files
+/// into another form still finds them the same.
+fn content_hash(files: &RulesetFiles) -> String {
+    use sha2::{Digest, Sha256};
+    let base = |f: &SourceFile| {
+        std::path::Path::new(&f.name)
+            .file_name()
+            .map_or_else(|| f.name.clone(), |n| n.to_string_lossy().into_owned())
+    };
+    let mut tables: Vec<&SourceFile> = files.tables.iter().collect();
+    tables.sort_by_key(|f| base(f));
+    let mut hasher = Sha256::new();
+    for f in std::iter::once(&files.ruleset).chain(tables) {
+        hasher.update(format!("{}\n{}\n", base(f), f.text.len()).as_bytes());
+        hasher.update(f.text.as_bytes());
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let mut errors = Vec::new();
     let raw: Option<RawRuleset> = match parse_yaml(&files.ruleset) {
@@ -452,6 +479,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     }
     inherit_choice_labels(&mut procedures, tables.values());
     Ok(Ruleset {
+        content_hash: content_hash(files),
         id: raw.id,
         name: raw.name,
         source: raw.source,
