@@ -868,8 +868,28 @@ BEGIN
   END IF;
 END $$;
 
+-- Whether a position (game::scenario::Position) is one of the map's (game::check::position,
+-- line for line, without the extent): a hex id of the map's digits only on a hex map, an area's
+-- name only on an area map, x, y only on a free-form table; off the map anywhere. `geo` is the
+-- rules' `geometry` ({kind, digits}); NULL: a ruleset without one, where any form goes.
+CREATE OR REPLACE FUNCTION umpire_position_ok(p JSONB, geo JSONB) RETURNS BOOLEAN
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(CASE
+    WHEN jsonb_typeof(p) <> 'object' THEN false
+    WHEN p ? 'off_map' THEN jsonb_typeof(p -> 'off_map') = 'string'
+    WHEN p ? 'hex' THEN jsonb_typeof(p -> 'hex') = 'string'
+      AND btrim(p ->> 'hex') ~ ('^[0-9]{' || coalesce(geo ->> 'digits', '4') || '}$')
+      AND (geo IS NULL OR geo ->> 'kind' IS NULL OR geo ->> 'kind' = 'hex')
+    WHEN p ? 'area' THEN umpire_is_text(p -> 'area')
+      AND (geo IS NULL OR coalesce(geo ->> 'kind', 'area') = 'area')
+    WHEN p ? 'free' THEN jsonb_typeof(p -> 'free' -> 'x') = 'number' AND jsonb_typeof(p -> 'free' -> 'y') = 'number'
+      AND (geo IS NULL OR coalesce(geo ->> 'kind', 'free') = 'free')
+    ELSE false END, false)
+$$;
+
 -- The changes of a `changed` or `effects_applied` entry (game::CounterChange), each well formed.
-CREATE OR REPLACE FUNCTION umpire_check_changes(seq BIGINT, changes JSONB) RETURNS VOID
+DROP FUNCTION IF EXISTS umpire_check_changes(BIGINT, JSONB);
+CREATE OR REPLACE FUNCTION umpire_check_changes(seq BIGINT, changes JSONB, geo JSONB DEFAULT NULL) RETURNS VOID
 LANGUAGE plpgsql AS $$
 DECLARE
   ch JSONB;
@@ -889,6 +909,12 @@ BEGIN
        OR (k = 'add' AND (NOT umpire_is_text(ch -> 'name') OR NOT umpire_is_text(ch -> 'side') OR NOT umpire_is_text(ch -> 'kind') OR NOT ch ? 'at'))
        OR (k = 'adjust' AND (NOT umpire_is_text(ch -> 'attribute') OR NOT umpire_is_int(ch -> 'by'))) THEN
       PERFORM umpire_bad(seq, format('a change (%s) is not one Umpire makes', left(ch::text, 120)));
+    END IF;
+    IF (k = 'move' AND NOT umpire_position_ok(ch -> 'to', geo)) OR (k = 'add' AND NOT umpire_position_ok(ch -> 'at', geo)) THEN
+      PERFORM umpire_bad(seq, format('%s is not a place on this game''s map (its places are %s)',
+        coalesce(ch -> 'to', ch -> 'at')::text,
+        CASE geo ->> 'kind' WHEN 'hex' THEN format('hexes of %s digits', coalesce(geo ->> 'digits', '4'))
+                            WHEN 'area' THEN 'areas by name' ELSE 'x, y in base units' END));
     END IF;
   END LOOP;
 END $$;
@@ -1062,10 +1088,10 @@ BEGIN
           target.body -> 'resolution' ->> 'procedure', target.seq));
       END IF;
     ELSE
-      PERFORM umpire_check_changes(seq, body -> 'changes');
+      PERFORM umpire_check_changes(seq, body -> 'changes', rules -> 'geometry');
     END IF;
   WHEN 'changed' THEN
-    PERFORM umpire_check_changes(seq, body -> 'changes');
+    PERFORM umpire_check_changes(seq, body -> 'changes', rules -> 'geometry');
     -- A change is to a counter in the game (one put on the table by this entry, or before it).
     IF gm.facts_known THEN
       SELECT ch ->> 'counter' INTO target_name

@@ -721,6 +721,19 @@ fn an_append_whose_answer_is_lost_is_recorded_once_and_acknowledged() {
     assert!(ok, "{out}");
 }
 
+/// A move to a hex, as a forger writes it.
+fn hex_move(counter: &str, hex: &str) -> EventKind {
+    EventKind::Changed {
+        changes: vec![umpire::game::CounterChange::Move {
+            counter: counter.into(),
+            from: None,
+            to: umpire::game::scenario::Position::Hex(hex.into()),
+        }],
+        reason: None,
+        item: None,
+    }
+}
+
 /// A deck entry as a forger writes it: `items` drawn by hand, from `before` to `after`.
 fn drawn(items: &[&str], before: &[(&str, u32)], after: &[(&str, u32)]) -> EventKind {
     let state = |m: &[(&str, u32)]| umpire::game::deck::DeckState {
@@ -796,8 +809,16 @@ fn the_server_holds_decks_counters_and_clocks_to_what_the_game_has() {
             "should hold 0 of them",
         ),
         (
-            moved("no-such-unit", "0101"),
+            hex_move("no-such-unit", "0101"),
             "there is no counter 'no-such-unit'",
+        ),
+        (
+            moved("spanish-command", "Cerignola"),
+            "is not a place on this game's map (its places are hexes of 4 digits)",
+        ),
+        (
+            hex_move("spanish-command", "99999"),
+            "is not a place on this game's map",
         ),
         (
             EventKind::Clock {

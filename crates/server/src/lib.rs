@@ -457,7 +457,17 @@ fn rules_facts(ruleset: &umpire_core::rules::Ruleset, turns: u32) -> serde_json:
             (d.id.clone(), serde_json::json!(inside))
         })
         .collect();
+    // The map's form, for a move's place (`umpire_position_ok`, as `check::position` judges it).
+    let geometry = ruleset.geometry.as_ref().map(|g| {
+        let kind = match g.kind {
+            umpire_core::rules::GeometryKind::Hex => "hex",
+            umpire_core::rules::GeometryKind::Area => "area",
+            umpire_core::rules::GeometryKind::Free => "free",
+        };
+        serde_json::json!({ "kind": kind, "digits": g.hex_id_digits.unwrap_or(4) })
+    });
     serde_json::json!({
+        "geometry": geometry,
         "procedures": procedures,
         "dice": dice,
         "decks": decks,
