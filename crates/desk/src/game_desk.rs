@@ -130,6 +130,16 @@ impl GameDesk {
         if let Some(m) = &mut self.megagame {
             m.ui(ui, &self.live, queue);
         }
+        if let Some(why) = self.live.game().read_only() {
+            // A game file this user may not write: everything reads, every action is refused —
+            // said once at the top, before the umpire tries.
+            egui::Panel::top("read_only").show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new(format!("Read only — {why}"))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            });
+        }
         self.panels_ui(ui, queue);
     }
 
