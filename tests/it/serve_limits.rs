@@ -102,17 +102,26 @@ impl Answer {
 
 /// A GET from `from`, read to the end (the server closes after it).
 fn get_from(dialer: &Dialer, from: Ipv4Addr, to: SocketAddr, path: &str) -> Answer {
-    let mut s = dialer.connect(from, to).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("timeout");
+    try_get_from(dialer, from, to, path).expect("connect and send")
+}
+
+/// A GET from `from`, or the error when the server closed the connection before the request
+/// was sent (a full server closes what it cannot answer: a flooder sees that).
+fn try_get_from(
+    dialer: &Dialer,
+    from: Ipv4Addr,
+    to: SocketAddr,
+    path: &str,
+) -> std::io::Result<Answer> {
+    let mut s = dialer.connect(from, to)?;
+    s.set_read_timeout(Some(Duration::from_secs(20)))?;
     write!(
         s,
         "GET {path} HTTP/1.1\r\nHost: {to}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send");
+    )?;
     let mut raw = Vec::new();
     let _ = s.read_to_end(&mut raw);
-    parse(&raw)
+    Ok(parse(&raw))
 }
 
 fn parse(raw: &[u8]) -> Answer {
@@ -649,8 +658,10 @@ fn siege(idle: usize, phones: usize, entries: u64) -> (Siege, Vec<Instant>) {
                     "verify"
                 };
                 n += 1;
-                let a = get_from(&dialer, from, addr, &format!("/s/{token}/{path}"));
-                *flood.lock().expect("flood").entry(a.status).or_insert(0) += 1;
+                // 0: closed unanswered (the server full, its refusals already under way).
+                let status = try_get_from(&dialer, from, addr, &format!("/s/{token}/{path}"))
+                    .map_or(0, |a| a.status);
+                *flood.lock().expect("flood").entry(status).or_insert(0) += 1;
             }
         }));
     }
