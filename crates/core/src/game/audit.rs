@@ -178,7 +178,7 @@ fn umpires_word(next: Option<&Event>) -> Option<String> {
     let EventKind::Note { text } = &next?.kind else {
         return None;
     };
-    text.split_once("at the umpire's word: ")
+    text.split_once(check::UMPIRES_WORD)
         .map(|(_, why)| why.to_string())
 }
 
@@ -775,7 +775,7 @@ fn within_ranges(
     reason: Option<&str>,
 ) -> Result<(), String> {
     let word = reason
-        .filter(|r| r.contains("at the umpire's word"))
+        .filter(|r| r.contains(check::UMPIRES_WORD))
         .map(|_| "recorded");
     for ((counter, attribute), by) in check::delta_totals(changes) {
         if view.state.counters.contains_key(counter) {

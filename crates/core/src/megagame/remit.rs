@@ -416,7 +416,8 @@ pub fn judge(
     match reason.map(str::trim).filter(|r| !r.is_empty()) {
         Some(r) => Ok(Some(EventKind::Note {
             text: format!(
-                "At Control's discretion, by {}: {r} [{}]",
+                "{}{}: {r} [{}]",
+                crate::game::gate::DISCRETION_NOTE,
                 who.by(),
                 discretion.join("; ")
             ),

@@ -83,7 +83,7 @@ pub(crate) fn adjust_range(
         let below = min.is_some_and(|m| after < m);
         if below && let Some(why) = confirmed.map(str::trim).filter(|w| !w.is_empty()) {
             return Ok(Some(format!(
-                "{}'s {} taken to {after}, below {}, at the umpire's word: {why}",
+                "{}'s {} taken to {after}, below {}, {UMPIRES_WORD}{why}",
                 c.name,
                 spec.label,
                 min.unwrap_or_default()
@@ -157,6 +157,10 @@ pub(crate) fn delta_totals<'c>(
     }
     totals
 }
+
+/// How the reason for going past a floor records the umpire's word ("Austria's Treasury taken to
+/// -3, below 0, at the umpire's word: WHY"): written here, read back by `game::audit`.
+pub(crate) const UMPIRES_WORD: &str = "at the umpire's word: ";
 
 /// A reason with the umpire's word for going past a floor, when there is one.
 pub(super) fn with_word(reason: &str, word: Option<String>) -> String {

@@ -24,7 +24,7 @@ use victory::*;
 pub(crate) use counters::{attribute_value, specs};
 pub use journal::{redo_target, undo_target};
 pub use ledger::adjustable;
-pub(crate) use ledger::{adjust_range, delta_totals};
+pub(crate) use ledger::{UMPIRES_WORD, adjust_range, delta_totals};
 
 use std::collections::BTreeMap;
 
