@@ -49,6 +49,25 @@ fn send(
     )
 }
 
+/// Waits (up to 20 s) until `ready`, failing with `what` if it never is.
+fn until(what: &str, mut ready: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !ready() {
+        assert!(t0.elapsed() < Duration::from_secs(20), "never: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Anna's sessions on the server that meet `condition` (SQL over pg_stat_activity).
+fn sessions(pg: &PgServer, condition: &str) -> usize {
+    let (_, out) = pg.psql(
+        None,
+        &format!("SELECT count(*) FROM pg_stat_activity WHERE usename = 'anna' AND {condition};"),
+        &[],
+    );
+    out.trim().parse().unwrap_or(0)
+}
+
 fn note(text: &str) -> EventKind {
     EventKind::Note { text: text.into() }
 }
@@ -504,22 +523,9 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
     .expect("write");
     stdin.flush().expect("flush");
     // Wait until the lock is held.
-    let t0 = Instant::now();
-    loop {
-        let (_, out) = pg.psql(
-            None,
-            "SELECT count(*) FROM pg_stat_activity WHERE usename = 'anna' AND state = 'idle in transaction';",
-            &[],
-        );
-        if out.trim() == "1" {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the transaction never opened: {out}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    until("Anna's transaction is open", || {
+        sessions(&pg, "state = 'idle in transaction'") == 1
+    });
     // Game Control's desk writes within 5 s.
     let t1 = Instant::now();
     control
@@ -573,22 +579,9 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
         }
     });
     // Wait until Anna's session holds the game and sleeps.
-    let t0 = Instant::now();
-    loop {
-        let (_, out) = pg.psql(
-            None,
-            "SELECT count(*) FROM pg_stat_activity WHERE usename = 'anna' AND query LIKE '%pg_sleep%' AND state = 'active';",
-            &[],
-        );
-        if out.trim() == "1" {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "Anna's writer never started: {out}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    until("Anna's writer holds the game", || {
+        sessions(&pg, "query LIKE '%pg_sleep%' AND state = 'active'") == 1
+    });
     let t3 = Instant::now();
     let err = control
         .act(
@@ -646,14 +639,7 @@ fn an_append_whose_answer_is_lost_is_recorded_once_and_acknowledged() {
         (desk, r)
     });
     // The append commits on the server; its answer never reaches the desk.
-    let t0 = Instant::now();
-    while len(&pg) == before {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the append never committed"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    until("the append committed", || len(&pg) > before);
     assert!(link.holding(), "the answer to the append was held");
     std::thread::sleep(Duration::from_millis(300));
     assert!(
@@ -690,14 +676,7 @@ fn an_append_whose_answer_is_lost_is_recorded_once_and_acknowledged() {
         let r = desk.act(&greta, action);
         (desk, greta, r)
     });
-    let t0 = Instant::now();
-    while len(&pg) == before {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the append never committed"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    until("the append committed", || len(&pg) > before);
     link.cut();
     let (mut desk, greta, done) = writer.join().expect("desk thread");
     let err = done.expect_err("the link is down");
