@@ -2,7 +2,7 @@
 # A PostgreSQL server for a Control team's shared games, from Debian's `postgresql` package.
 #
 #   scripts/control-server.sh init          [--dir DIR] [--port PORT] [--lan CIDR]
-#   scripts/control-server.sh start         [--dir DIR]
+#   scripts/control-server.sh start         [--dir DIR] [--rules DIR]
 #   scripts/control-server.sh stop          [--dir DIR]
 #   scripts/control-server.sh restart       [--dir DIR]
 #   scripts/control-server.sh status        [--dir DIR]
@@ -30,6 +30,10 @@
 # publish games. With `--lan 192.168.1.0/24` the server also listens on the network and lets
 # that range in over TLS only: the desks use the URL that `url --host THIS-LAPTOP'S-ADDRESS
 # --user LOGIN` prints, which pins the certificate's fingerprint.
+# `start` also starts the referee (`umpire referee`, from $UMPIRE_BIN or the `umpire` on PATH):
+# every append a desk sends is first held by it to the rules of play, as `game import` holds a
+# journal, and the server stores only what it accepted. It reads the shipped rulesets, or those
+# under `--rules DIR` (remembered for later starts); its log is DIR/referee.log.
 # Install the server first: `sudo apt-get install postgresql` (Debian 12: PostgreSQL 15).
 set -euo pipefail
 
@@ -38,6 +42,7 @@ shift || true
 dir=${UMPIRE_SERVER_DIR:-"${XDG_DATA_HOME:-$HOME/.local/share}/umpire/server"}
 port=""
 lan=""
+rules=""
 game="main"
 host="127.0.0.1"
 user=""
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
     --dir) dir=$2; shift 2 ;;
     --port) port=$2; shift 2 ;;
     --lan) lan=$2; shift 2 ;;
+    --rules) rules=$2; shift 2 ;;
     --game) game=$2; shift 2 ;;
     --host) host=$2; shift 2 ;;
     --user) user=$2; shift 2 ;;
@@ -63,6 +69,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# psql and the referee reach the socket by an absolute path.
+dir=$(realpath -m -- "$dir")
 here=$(cd "$(dirname "$0")" && pwd)
 bindir=""
 if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then
@@ -111,6 +119,63 @@ need_server() {
   fi
 }
 
+# The referee's way in: its login, over the socket, for the system user that runs this script.
+referee_access() {
+  me=$(id -un)
+  if ! grep -q '^local *umpire *umpire_referee' "$dir/pg_hba.conf"; then
+    { echo "# The referee (umpire referee): peer, as the user that runs control-server.sh."
+      echo "local    umpire    umpire_referee   peer map=umpire_referee"
+      cat "$dir/pg_hba.conf"; } > "$dir/pg_hba.conf.new"
+    as_owner tee "$dir/pg_hba.conf" < "$dir/pg_hba.conf.new" >/dev/null
+    rm -f "$dir/pg_hba.conf.new"
+  fi
+  if ! grep -q "^umpire_referee *$me *umpire_referee" "$dir/pg_ident.conf" 2>/dev/null; then
+    echo "umpire_referee  $me  umpire_referee" | as_owner tee -a "$dir/pg_ident.conf" >/dev/null
+  fi
+}
+referee_pid() {
+  local pid
+  pid=$(cat "$dir/referee.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+}
+stop_referee() {
+  local pid
+  pid=$(referee_pid)
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -f "$dir/referee.pid"
+}
+start_referee() {
+  local bin=${UMPIRE_BIN:-}
+  [ -z "$bin" ] && bin=$(command -v umpire 2>/dev/null || true)
+  if [ -z "$bin" ]; then
+    for b in "$here/../target/release/umpire" "$here/../target/debug/umpire"; do
+      if [ -x "$b" ]; then bin=$b; break; fi
+    done
+  fi
+  if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+    echo "control-server: the referee needs the umpire program — put it on PATH or set UMPIRE_BIN; until it runs the server writes nothing" >&2
+    exit 1
+  fi
+  [ -n "$rules" ] && printf '%s\n' "$(cd "$rules" && pwd)" > "$dir/referee.rules"
+  local args=(referee --socket "$dir" --port "$(conf_port)")
+  if [ -s "$dir/referee.rules" ]; then args+=(--rules "$(cat "$dir/referee.rules")"); fi
+  stop_referee
+  setsid "$bin" "${args[@]}" </dev/null >>"$dir/referee.log" 2>&1 &
+  echo $! > "$dir/referee.pid"
+  for _ in $(seq 1 100); do
+    if admin_sql -d umpire -tAc "SELECT umpire_referee_running()" 2>/dev/null | grep -q t; then
+      return 0
+    fi
+    if ! kill -0 "$(cat "$dir/referee.pid")" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  echo "control-server: the referee did not start — see $dir/referee.log:" >&2
+  tail -5 "$dir/referee.log" >&2 || true
+  exit 1
+}
 roles="game, map, political, religious, character, non_played_states"
 
 case "$cmd" in
@@ -169,30 +234,53 @@ EOF
         echo "hostssl  umpire    all   $lan  scram-sha-256"
       fi
     } | as_owner tee "$dir/pg_hba.conf" >/dev/null
+    referee_access
     echo "control-server: initialised $dir (port $port${lan:+, LAN $lan over TLS})"
     echo "control-server: certificate fingerprint $(fingerprint) — desks pin it with &fingerprint=… in the URL (\`$0 url --host …\` prints it)"
     ;;
   start)
     need_server
-    as_owner "$bindir/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 start >/dev/null
+    referee_access
+    # Already running (a start whose referee did not come up): the schema and referee only.
+    if ! as_owner "$bindir/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+      as_owner "$bindir/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 start >/dev/null
+    else
+      as_owner "$bindir/pg_ctl" -D "$dir" reload >/dev/null
+    fi
     if ! admin_sql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'umpire'" | grep -q 1; then
       admin_sql -d postgres -c "CREATE DATABASE umpire"
     fi
     # The schema: created once, its functions brought up to date at every start.
     admin_sql -d umpire < "$here/control-server.sql"
-    echo "control-server: running on port $(conf_port)"
+    start_referee
+    echo "control-server: running on port $(conf_port), with its referee"
     ;;
   stop)
+    stop_referee
     as_owner "$bindir/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
     echo "control-server: stopped"
     ;;
   restart)
+    # The referee stays: it reconnects by itself (a new one only if it is not running).
     as_owner "$bindir/pg_ctl" -D "$dir" -m fast -w -t 30 restart -l "$dir/server.log" >/dev/null
-    echo "control-server: restarted on port $(conf_port)"
+    if [ -z "$(referee_pid)" ]; then
+      start_referee
+    else
+      for _ in $(seq 1 100); do
+        admin_sql -d umpire -tAc "SELECT umpire_referee_running()" 2>/dev/null | grep -q t && break
+        sleep 0.1
+      done
+    fi
+    echo "control-server: restarted on port $(conf_port), with its referee"
     ;;
   status)
     if as_owner "$bindir/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
       echo "control-server: running on port $(conf_port) ($dir)"
+      if [ -n "$(referee_pid)" ]; then
+        echo "control-server: the referee is running (pid $(referee_pid))"
+      else
+        echo "control-server: the referee is not running — nothing can be written; run: $0 start --dir $dir" >&2
+      fi
     else
       echo "control-server: not running ($dir)"
       exit 3

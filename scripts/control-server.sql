@@ -1,12 +1,16 @@
--- Umpire's schema on a Control server (schema version 3), applied by scripts/control-server.sh at
+-- Umpire's schema on a Control server (schema version 4), applied by scripts/control-server.sh at
 -- `init` and at every `start`, by the cluster's administrator over the Unix socket. Desks never
 -- create or change it. Everything is idempotent: tables are created once, functions replaced.
 --
 -- Who may do what:
 --   umpire_owner  NOLOGIN; owns the tables and the functions. Nobody logs in as it.
 --   umpire_desk   NOLOGIN; the group every umpire's login role is in: it may read the tables
---                 (SELECT) and call umpire_create_game, umpire_publish, umpire_append and
---                 umpire_whoami. It may not INSERT, UPDATE, DELETE or TRUNCATE anything.
+--                 (SELECT) and call umpire_create_game, umpire_propose, umpire_publish,
+--                 umpire_append and umpire_whoami. It may not INSERT, UPDATE, DELETE or
+--                 TRUNCATE anything.
+--   umpire_referee LOGIN without a password, let in over the Unix socket only (peer, as the
+--                 system user that runs control-server.sh): the referee process (`umpire
+--                 referee`), which reads the games and proposals and calls umpire_judge only.
 --   one login role per umpire (control-server.sh add-umpire), recorded in umpire_umpires with
 --                 the umpire's name, Control role and map table: the identity the server holds
 --                 for that login, which every entry it appends must carry.
@@ -16,7 +20,9 @@
 -- place (compare-and-append), each entry's hash (SHA-256 of the previous hash, "\n" and the
 -- entry's exact text, from the genesis of the game's public description), who it says made it,
 -- and the umpire's remit over every counter it touches (a port of megagame::People::remit_check,
--- over facts it keeps itself from the scenario and the journal).
+-- over facts it keeps itself from the scenario and the journal). The rules of play beyond
+-- what SQL can reasonably check are the engine's: a desk first puts each append to the referee
+-- (umpire_propose), and umpire_append stores it only once the referee has accepted it.
 
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
@@ -27,10 +33,11 @@ DECLARE
 BEGIN
   IF to_regclass('public.umpire_schema') IS NOT NULL THEN
     SELECT max(version) INTO v FROM umpire_schema;
+    -- Schema 3 (before the referee) is brought up to 4 in place: it gains the proposals table.
     IF v < 3 THEN
       RAISE EXCEPTION 'this database holds games written by an older Umpire (server schema %, before per-umpire logins) — make a new server (control-server.sh init --dir NEW-DIR) and publish the games again from their files', v;
-    ELSIF v > 3 THEN
-      RAISE EXCEPTION 'this database was set up by a newer Umpire (server schema %; this script writes 3) — use the newer scripts/control-server.sh', v;
+    ELSIF v > 4 THEN
+      RAISE EXCEPTION 'this database was set up by a newer Umpire (server schema %; this script writes 4) — use the newer scripts/control-server.sh', v;
     END IF;
   END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'umpire_owner') THEN
@@ -38,6 +45,12 @@ BEGIN
   END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'umpire_desk') THEN
     CREATE ROLE umpire_desk NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+  END IF;
+  -- The referee (control-server.sh start runs it): a login with no password, let in only over
+  -- the Unix socket by peer authentication, as the system user that runs the server script.
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'umpire_referee') THEN
+    CREATE ROLE umpire_referee LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS
+      CONNECTION LIMIT 4;
   END IF;
 END $$;
 
@@ -47,6 +60,8 @@ GRANT USAGE, CREATE ON SCHEMA public TO umpire_owner;
 GRANT USAGE ON SCHEMA public TO umpire_desk;
 REVOKE ALL ON DATABASE umpire FROM PUBLIC;
 GRANT CONNECT ON DATABASE umpire TO umpire_desk;
+GRANT CONNECT ON DATABASE umpire TO umpire_referee;
+GRANT USAGE ON SCHEMA public TO umpire_referee;
 
 -- The game's writers wait for one another on its row lock (umpire_lock_game): the owner may
 -- see how long another session has held it and end a session that holds it open idle.
@@ -55,7 +70,8 @@ GRANT pg_read_all_stats, pg_signal_backend TO umpire_owner;
 SET ROLE umpire_owner;
 
 CREATE TABLE IF NOT EXISTS umpire_schema (version INTEGER NOT NULL);
-INSERT INTO umpire_schema (version) SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM umpire_schema);
+INSERT INTO umpire_schema (version) SELECT 4 WHERE NOT EXISTS (SELECT 1 FROM umpire_schema);
+UPDATE umpire_schema SET version = 4 WHERE version < 4;
 
 -- Who each login is (written by control-server.sh add-umpire).
 CREATE TABLE IF NOT EXISTS umpire_umpires (
@@ -153,6 +169,27 @@ CREATE TABLE IF NOT EXISTS umpire_undone (
   seq  BIGINT NOT NULL,
   PRIMARY KEY (game, seq)
 );
+
+-- Appends put to the referee (umpire_propose) and its verdicts (umpire_judge). The rules of play
+-- are the engine's: the referee (`umpire referee`, started by control-server.sh start) holds
+-- each proposed append to them (game::audit::Referee, what `game import` and `verify` hold a
+-- journal to), and umpire_append and umpire_publish store only what it accepted.
+CREATE TABLE IF NOT EXISTS umpire_proposals (
+  id        BIGSERIAL PRIMARY KEY,
+  -- No foreign key: its check would wait on the game row a writer holds locked.
+  game      TEXT NOT NULL,
+  first_seq BIGINT NOT NULL,
+  texts     TEXT[] NOT NULL,
+  hashes    TEXT[] NOT NULL,
+  login     NAME NOT NULL,
+  at        TIMESTAMPTZ NOT NULL DEFAULT now(),
+  verdict   TEXT CHECK (verdict IN ('accepted', 'refused')),
+  why       TEXT,
+  judged_at TIMESTAMPTZ
+);
+ALTER TABLE umpire_proposals DROP CONSTRAINT IF EXISTS umpire_proposals_game_fkey;
+CREATE INDEX IF NOT EXISTS umpire_proposals_by_place ON umpire_proposals (game, first_seq);
+CREATE INDEX IF NOT EXISTS umpire_proposals_waiting ON umpire_proposals (id) WHERE verdict IS NULL;
 
 -- ── Helpers (not callable by the desks) ────────────────────────────────────────────────────
 
@@ -1056,7 +1093,11 @@ BEGIN
     IF EXISTS (SELECT 1 FROM umpire_events e WHERE e.game = g AND e.kind = 'seed_revealed') THEN
       PERFORM umpire_bad(seq, 'the seed was revealed already');
     END IF;
-    IF NOT umpire_is_int(body -> 'seed', 0) OR jsonb_typeof(body -> 'salt') IS DISTINCT FROM 'string' THEN
+    -- The seed is a u64: up to 2^64 - 1, beyond a bigint.
+    IF NOT coalesce(jsonb_typeof(body -> 'seed') = 'number'
+                    AND ((body -> 'seed')::text)::numeric = trunc(((body -> 'seed')::text)::numeric)
+                    AND ((body -> 'seed')::text)::numeric BETWEEN 0 AND 18446744073709551615, false)
+       OR jsonb_typeof(body -> 'salt') IS DISTINCT FROM 'string' THEN
       PERFORM umpire_bad(seq, 'a reveal needs the seed and its salt');
     END IF;
     commit_ := gm.meta ->> 'seed_commitment';
@@ -1201,6 +1242,57 @@ BEGIN
   RETURN body;
 END $$;
 
+-- ── The referee ───────────────────────────────────────────────────────────────────────────
+
+-- Whether the referee is connected (its session, on its own login).
+CREATE OR REPLACE FUNCTION umpire_referee_running() RETURNS BOOLEAN
+LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+                  WHERE usename = 'umpire_referee' AND application_name = 'umpire-referee')
+$$;
+
+CREATE OR REPLACE FUNCTION umpire_no_referee() RETURNS VOID
+LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = 'UM503',
+    MESSAGE = 'the server''s referee is not running, so nothing can be written — whoever runs the server starts it with `scripts/control-server.sh start` (it runs `umpire referee`); nothing was written';
+END $$;
+
+-- Waits (at most 5 s, looking every 10 ms: long enough for a referee reconnecting after a
+-- restart of the server) for the referee's verdict on the append whose entries, from place
+-- `first`, have `hashes`, put to it by this login (umpire_propose): returns when it was
+-- accepted, refuses (UM422) with the referee's words when not. Called last by umpire_append and
+-- umpire_publish, with every other check passed and the game locked: the referee judges against
+-- the journal as committed, which nothing can change under the lock.
+CREATE OR REPLACE FUNCTION umpire_refereed(g TEXT, first_at BIGINT, hashes TEXT[]) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+  p umpire_proposals;
+  waited INTEGER := 0;
+BEGIN
+  LOOP
+    SELECT * INTO p FROM umpire_proposals q
+     WHERE q.game = g AND q.first_seq = first_at AND q.hashes = umpire_refereed.hashes
+       AND q.login = session_user
+     ORDER BY (q.verdict IS NULL), q.id DESC LIMIT 1;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM428',
+        MESSAGE = format('entry %s was not put to the server''s referee (umpire_propose) before it was sent: the server stores only what the referee has held to the rules of play — nothing was written', first_at);
+    ELSIF p.verdict = 'accepted' THEN
+      RETURN;
+    ELSIF p.verdict = 'refused' THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = p.why || ' — nothing was written';
+    ELSIF waited >= 500 AND NOT umpire_referee_running() THEN
+      PERFORM umpire_no_referee();
+    ELSIF waited >= 500 THEN
+      RAISE EXCEPTION USING ERRCODE = 'UM504',
+        MESSAGE = format('the server''s referee has not judged entry %s in 5 s — nothing was written; try again in a moment', first_at);
+    END IF;
+    PERFORM pg_sleep(0.01);
+    waited := waited + 1;
+  END LOOP;
+END $$;
+
 -- ── What the desks call ────────────────────────────────────────────────────────────────────
 
 -- Who the calling login is: the identity the server holds for it.
@@ -1313,6 +1405,7 @@ BEGIN
     END IF;
     previous := hashes[i];
   END LOOP;
+  PERFORM umpire_refereed(g, 1, hashes);
   UPDATE umpire_games SET len = n WHERE name = g;
   PERFORM pg_notify('umpire_journal', g || ' ' || n);
   RETURN n;
@@ -1497,9 +1590,65 @@ BEGIN
       MESSAGE = format('%s may do this only at Control''s discretion, with a reason: %s — give one (--discretion, or the desk''s Reason field)',
         my_by, array_to_string(discretion, '; '));
   END IF;
+  PERFORM umpire_refereed(g, first_seq, hashes);
   UPDATE umpire_games SET len = first_seq + n - 1 WHERE name = g;
   PERFORM pg_notify('umpire_journal', g || ' ' || (first_seq + n - 1));
   RETURN first_seq + n - 1;
+END $$;
+
+-- Puts an append (or, from place 1, a journal to publish) to the referee before it is sent with
+-- umpire_append or umpire_publish: returns at once (the proposal's id); the write then waits for
+-- the verdict. The same proposal again (a desk that lost the answer) is the same proposal.
+CREATE OR REPLACE FUNCTION umpire_propose(g TEXT, first_seq BIGINT, texts TEXT[], hashes TEXT[])
+RETURNS BIGINT
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  me umpire_umpires := umpire_me();
+  n INTEGER := coalesce(array_length(texts, 1), 0);
+  found_id BIGINT;
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM umpire_games WHERE name = g) THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM404', MESSAGE = format('no game called ''%s'' on this server', g);
+  END IF;
+  IF n = 0 OR coalesce(array_length(hashes, 1), 0) <> n OR first_seq IS NULL OR first_seq < 1 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a proposal needs its place, its entries and their hashes';
+  END IF;
+  IF (SELECT sum(octet_length(t)) FROM unnest(texts) t) > 64 * 1024 * 1024 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM422', MESSAGE = 'a proposal holds at most 64 MB of entries — nothing was written';
+  END IF;
+  SELECT q.id INTO found_id FROM umpire_proposals q
+   WHERE q.game = g AND q.first_seq = umpire_propose.first_seq AND q.hashes = umpire_propose.hashes
+     AND q.login = session_user
+   ORDER BY q.id DESC LIMIT 1;
+  IF found_id IS NOT NULL THEN
+    RETURN found_id;
+  END IF;
+  IF (SELECT count(*) FROM umpire_proposals q WHERE q.login = session_user AND q.verdict IS NULL) >= 16 THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM429',
+      MESSAGE = format('%s has 16 appends waiting for the referee already — nothing was written; try again in a moment', umpire_by(me));
+  END IF;
+  -- Verdicts are kept an hour: long enough for any desk's resend.
+  DELETE FROM umpire_proposals q WHERE q.at < now() - interval '1 hour';
+  INSERT INTO umpire_proposals (game, first_seq, texts, hashes, login)
+  VALUES (g, first_seq, texts, hashes, session_user)
+  RETURNING id INTO found_id;
+  PERFORM pg_notify('umpire_referee', found_id::text);
+  RETURN found_id;
+END $$;
+
+-- The referee's verdict on a proposal (only the referee's login may give one, once).
+CREATE OR REPLACE FUNCTION umpire_judge(proposal BIGINT, accepted BOOLEAN, why TEXT)
+RETURNS VOID
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+  IF session_user <> 'umpire_referee' THEN
+    RAISE EXCEPTION USING ERRCODE = 'UM403', MESSAGE = 'only the server''s referee gives verdicts';
+  END IF;
+  UPDATE umpire_proposals
+     SET verdict = CASE WHEN accepted THEN 'accepted' ELSE 'refused' END,
+         why = CASE WHEN accepted THEN NULL ELSE coalesce(umpire_judge.why, 'refused by the rules of play') END,
+         judged_at = now()
+   WHERE id = proposal AND verdict IS NULL;
 END $$;
 
 RESET ROLE;
@@ -1509,8 +1658,13 @@ REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC;
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO umpire_desk;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION umpire_whoami(), umpire_create_game(TEXT, JSONB, TEXT, JSONB),
-  umpire_publish(TEXT, TEXT[], TEXT[]), umpire_append(TEXT, BIGINT, TEXT[], TEXT[])
+  umpire_publish(TEXT, TEXT[], TEXT[]), umpire_append(TEXT, BIGINT, TEXT[], TEXT[]),
+  umpire_propose(TEXT, BIGINT, TEXT[], TEXT[])
   TO umpire_desk;
+-- The referee reads the games, their journals and the proposals, and gives verdicts.
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM umpire_referee;
+GRANT SELECT ON umpire_games, umpire_events, umpire_proposals TO umpire_referee;
+GRANT EXECUTE ON FUNCTION umpire_judge(BIGINT, BOOLEAN, TEXT) TO umpire_referee;
 
 -- Every umpire login works under the limits (umpire_login_limits), those added before them too.
 SELECT umpire_login_limits(login) FROM umpire_umpires;

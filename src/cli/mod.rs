@@ -7,6 +7,7 @@ mod odds;
 mod output;
 mod password;
 mod records;
+mod referee;
 mod report;
 mod resolve;
 mod roll;
@@ -95,6 +96,9 @@ pub enum Command {
     /// The players' view: each side follows the game live on its phones over the LAN
     /// (read-only, its side only, a link with a random token per side).
     Serve(serve::ServeArgs),
+    /// The Control server's referee: holds every append a desk proposes to the rules of play
+    /// before the server stores it (`scripts/control-server.sh start` runs it).
+    Referee(referee::RefereeArgs),
     /// Print the shell completions for bash, zsh or fish.
     Completions {
         /// The shell.
@@ -327,6 +331,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Resolve(a) => resolve::run(cli, a),
         Command::Odds(a) => odds::run(cli, a),
         Command::Serve(a) => serve::run(cli, a),
+        Command::Referee(a) => referee::run(cli, a),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             // Written whole at the end, so a closed pipe is an error of writing, not a panic.

@@ -770,3 +770,114 @@ fn an_honest_side_export_verifies_word_for_word() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A journal published through psql as a Game Control login would send it by hand: put to the
+/// server's referee, then published. Returns (success, what psql said).
+fn publish_by_hand(
+    pg: &crate::common::pg::PgServer,
+    game: &str,
+    entries: &[(String, String)],
+) -> (bool, String) {
+    let array = |items: Vec<&str>| {
+        let quoted: Vec<String> = items
+            .iter()
+            .map(|t| {
+                assert!(!t.contains("$umpire$"), "an entry holds the quote");
+                format!("$umpire${t}$umpire$")
+            })
+            .collect();
+        format!("ARRAY[{}]::text[]", quoted.join(", "))
+    };
+    let texts = array(entries.iter().map(|(t, _)| t.as_str()).collect());
+    let hashes = array(entries.iter().map(|(_, h)| h.as_str()).collect());
+    let sql = format!(
+        "SELECT umpire_propose('{game}', 1, {texts}, {hashes}) AS proposal \\gset\n\
+         SELECT umpire_publish('{game}', {texts}, {hashes});\n"
+    );
+    pg.psql(Some("greta"), &sql, &[])
+}
+
+/// The server holds what it stores to the rules of play, as import does: every forged journal
+/// above, sent through psql, is refused naming its entry, nothing of it is stored, and the
+/// honest journal then goes into the same game and opens at a desk. The rules the SQL cannot
+/// check are the referee's (`umpire referee`, which `control-server.sh start` runs).
+#[test]
+fn the_server_refuses_every_forged_journal_that_play_would_refuse() {
+    use crate::common::pg::PgServer;
+    let pg = PgServer::start("referee");
+    let dir = scratch("server");
+    let k = skirmish(&dir);
+    let (war_file, drawn, _) = war(&dir);
+    let lib = Library::shipped();
+    let mut cases: Vec<(PathBuf, Case)> = skirmish_cases(&k)
+        .into_iter()
+        .map(|c| (k.file.clone(), c))
+        .collect();
+    cases.extend(war_cases(drawn).into_iter().map(|c| (war_file.clone(), c)));
+    let mut by_the_referee = 0;
+    for (i, (honest, c)) in cases.iter().enumerate() {
+        let name = format!("forged-{i}");
+        let url = pg.url("greta", &name);
+        let meta = Game::open(honest, &lib).expect("open").meta().clone();
+        let umpire::game::journal::Location::Server(address) =
+            umpire::game::journal::Location::parse(&url).expect("url")
+        else {
+            panic!("{url} is a server's");
+        };
+        umpire::server::ServerGame::create(&address, meta).expect("create on the server");
+        let mut ex = export(honest);
+        (c.forge)(&mut ex);
+        let (ok, said) = publish_by_hand(&pg, &name, &chained(&ex));
+        assert!(!ok, "{}: the server stored it:\n{said}", c.what);
+        let named = format!("entry {}", c.entry);
+        assert!(said.contains(&named), "{}: names {named}:\n{said}", c.what);
+        if said.contains("by the rules of play") {
+            by_the_referee += 1;
+        }
+        assert!(!said.contains("panicked"), "{}: {said}", c.what);
+        let (_, count) = pg.psql(
+            None,
+            &format!("SELECT count(*) FROM umpire_events WHERE game = '{name}'"),
+            &[],
+        );
+        assert_eq!(count.trim(), "0", "{}: entries stored", c.what);
+        // The game is not spoilt: the honest journal goes in, and a desk opens it.
+        let (ok, said) = publish_by_hand(&pg, &name, &chained(&export(honest)));
+        assert!(ok, "{}: the honest journal is refused:\n{said}", c.what);
+        umpire::server::open_at(&url, &lib).expect("a desk opens the game");
+    }
+    // A seed past a bigint (a u64 seed is up to 2^64 − 1) is revealed and stored.
+    let big = dir.join("big-seed.umpire");
+    for args in [
+        vec![
+            "game",
+            "new",
+            "war_of_gradisca_1615",
+            "-o",
+            &s(&big),
+            "--seed",
+            "18446744073709551615",
+        ],
+        vec!["game", "reveal", &s(&big)],
+    ] {
+        let (ok, said) = umpire(&args);
+        assert!(ok, "{args:?}: {said}");
+    }
+    let url = pg.url("greta", "big-seed");
+    let umpire::game::journal::Location::Server(address) =
+        umpire::game::journal::Location::parse(&url).expect("url")
+    else {
+        panic!("{url} is a server's");
+    };
+    let meta = Game::open(&big, &lib).expect("open").meta().clone();
+    umpire::server::ServerGame::create(&address, meta).expect("create on the server");
+    let (ok, said) = publish_by_hand(&pg, "big-seed", &chained(&export(&big)));
+    assert!(ok, "the reveal of seed 2^64 − 1 is refused:\n{said}");
+    // The SQL catches the shapes; the rules of play beyond them are the referee's.
+    assert!(
+        by_the_referee >= 10,
+        "the referee refused {by_the_referee} of {}",
+        cases.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -516,9 +516,10 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
     let mut stdin = psql.stdin.take().expect("stdin");
     writeln!(
         stdin,
-        "SET idle_in_transaction_session_timeout = 0; SET statement_timeout = 0; BEGIN; \
-         SELECT umpire_append('{name}', {}, ARRAY[$t${text}$t$], ARRAY['{hash}']);",
-        h.entries + 1
+        "SELECT umpire_propose('{name}', {seq}, ARRAY[$t${text}$t$], ARRAY['{hash}']);\n\
+         SET idle_in_transaction_session_timeout = 0; SET statement_timeout = 0; BEGIN; \
+         SELECT umpire_append('{name}', {seq}, ARRAY[$t${text}$t$], ARRAY['{hash}']);",
+        seq = h.entries + 1
     )
     .expect("write");
     stdin.flush().expect("flush");
@@ -571,6 +572,10 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
             Command::new("psql")
                 .arg(url)
                 .args(["-X", "-w", "-q", "-c"])
+                .arg(format!(
+                    "SELECT umpire_propose('{name}', {seq}, ARRAY[$t${t2}$t$], ARRAY['{h2}'])"
+                ))
+                .arg("-c")
                 .arg(format!(
                     "BEGIN; SELECT umpire_append('{name}', {seq}, ARRAY[$t${t2}$t$], ARRAY['{h2}']); SELECT pg_sleep(6); ROLLBACK;"
                 ))
@@ -721,7 +726,7 @@ fn drawn(items: &[&str], before: &[(&str, u32)], after: &[(&str, u32)]) -> Event
     };
     EventKind::Deck {
         deck: "seizure_counters".into(),
-        owner: None,
+        owner: Some("spanish".into()),
         change: umpire::game::deck::DeckChange::Drawn {
             items: items.iter().map(|s| s.to_string()).collect(),
             provenance: umpire::dice::Provenance::Physical { entered_by: None },
@@ -810,9 +815,9 @@ fn the_server_holds_decks_counters_and_clocks_to_what_the_game_has() {
         assert!(!ok, "{out}");
         assert!(out.contains(says), "expected '{says}': {out}");
     }
-    // The draw the engine would write goes in.
+    // The draw the engine would write goes in (it keeps no empty line: a count of 0 is no
+    // line at all, and the referee holds the entry to the engine's own).
     let after = [
-        ("Battle Cry", 0),
         ("Into the Breach", 1),
         ("Seizure Negation", 1),
         ("Seizure Opportunity", 4),
@@ -824,4 +829,129 @@ fn the_server_holds_decks_counters_and_clocks_to_what_the_game_has() {
     }
     let (ok, out) = try_entry(good);
     assert!(ok, "{out}");
+}
+
+/// What the SQL cannot reasonably re-check is held to the rules of play by the server's
+/// referee, the same audit `game import` runs: a value its declaration does not allow, a
+/// resolution whose result its dice do not give, a resolution with an input out of its range,
+/// a treasury taken below its floor without the umpire's word. Each is sent through psql as a
+/// desk's append with every SQL check passed, refused naming its entry, and the game goes on.
+#[test]
+fn the_referee_refuses_desk_appends_that_play_would_refuse_and_the_game_goes_on() {
+    use umpire::game::CounterChange;
+    let pg = PgServer::start("guard-referee");
+    let lib = Library::shipped();
+    let name = "refereed";
+    let (mut control, mutiny) = game_with_a_mutiny_roll(&pg, name);
+    let greta_by = "Greta (Game Control)";
+    let h = control.head();
+    let (prev, seq) = (h.hash.clone(), h.entries + 1);
+    let (resolution, counters) = match &control.events()[mutiny as usize - 1].kind {
+        EventKind::Resolved {
+            resolution,
+            counters,
+        } => (resolution.clone(), counters.clone()),
+        other => panic!("{other:?}"),
+    };
+    let codes = umpire::rules::ResultCodes::of(
+        control.ruleset(),
+        control
+            .ruleset()
+            .procedure("mutiny")
+            .expect("the Mutiny procedure"),
+    );
+    let other_code = codes
+        .codes
+        .iter()
+        .find(|c| **c != resolution.outcome.code)
+        .expect("another result of Mutiny");
+    let mut wrong_result = resolution.clone();
+    wrong_result.outcome.code = other_code.clone();
+    let mut out_of_range = resolution.clone();
+    out_of_range
+        .inputs
+        .insert("arrears".into(), umpire::rules::Value::Int(99));
+    let changed = |change: CounterChange| EventKind::Changed {
+        changes: vec![change],
+        reason: None,
+        item: None,
+    };
+    let cases: Vec<(&str, EventKind)> = vec![
+        (
+            "a fatigue its declaration does not allow",
+            changed(CounterChange::Attribute {
+                counter: "monluc-army".into(),
+                attribute: "fatigue".into(),
+                from: Some(umpire::rules::Value::Int(0)),
+                to: umpire::rules::Value::Int(9),
+            }),
+        ),
+        (
+            "a result its dice do not give",
+            EventKind::Resolved {
+                resolution: wrong_result,
+                counters: counters.clone(),
+            },
+        ),
+        (
+            "an input out of its range",
+            EventKind::Resolved {
+                resolution: out_of_range,
+                counters,
+            },
+        ),
+        (
+            "a treasury below its floor without the umpire's word",
+            changed(CounterChange::Adjust {
+                counter: "state-france".into(),
+                attribute: "treasury".into(),
+                by: -50,
+            }),
+        ),
+    ];
+    for (what, kind) in cases {
+        let (ok, out) = send(
+            &pg,
+            "greta",
+            &control,
+            name,
+            &forged(&prev, seq, greta_by, kind),
+        );
+        assert!(!ok, "{what}: stored:\n{out}");
+        assert!(
+            out.contains(&format!("entry {seq} is refused by the rules of play")),
+            "{what}: the referee's refusal naming entry {seq}:\n{out}"
+        );
+    }
+    // Nothing of them was stored, and every desk goes on.
+    control
+        .refresh()
+        .expect("Game Control's desk reads the game");
+    assert_eq!(control.head().entries, h.entries, "nothing stored");
+    let greta = login_actor(&control);
+    control
+        .act(
+            &greta,
+            Action::Note {
+                text: "play goes on".into(),
+            },
+        )
+        .expect("Game Control's note goes in");
+    let mut anna = umpire::server::open_at(&pg.url("anna", name), &lib).expect("Anna's desk");
+    let anna_actor = login_actor(&anna);
+    anna.act(
+        &anna_actor,
+        Action::Note {
+            text: "and at the east table".into(),
+        },
+    )
+    .expect("Anna's note goes in");
+    let (ok, out) = pg.psql(
+        None,
+        &format!(
+            "SELECT count(*) FROM umpire_proposals WHERE game = '{name}' AND verdict = 'refused'"
+        ),
+        &[],
+    );
+    assert!(ok && out.trim() == "4", "four refusals recorded: {out}");
 }

@@ -901,8 +901,9 @@ pub(crate) fn moved(counter: &str, to: &str) -> EventKind {
     }
 }
 
-pub(crate) const APPEND: &str =
-    "SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'body'], ARRAY[:'hash']);\n";
+/// An append through psql as a desk sends it: put to the server's referee, then written.
+pub(crate) const APPEND: &str = "SELECT umpire_propose(:'g', :'seq'::bigint, ARRAY[:'body'], ARRAY[:'hash']) AS proposal \\gset\n\
+     SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'body'], ARRAY[:'hash']);\n";
 
 #[test]
 fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
@@ -1021,7 +1022,8 @@ fn the_server_holds_each_login_to_its_remit_through_the_cli_or_psql() {
     );
     let (ok, out) = pg.psql(
         Some("anna"),
-        "SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'b1', :'b2'], ARRAY[:'h1', :'h2']);\n",
+        "SELECT umpire_propose(:'g', :'seq'::bigint, ARRAY[:'b1', :'b2'], ARRAY[:'h1', :'h2']) AS proposal \\gset\n\
+         SELECT umpire_append(:'g', :'seq'::bigint, ARRAY[:'b1', :'b2'], ARRAY[:'h1', :'h2']);\n",
         &[
             ("g", name),
             ("seq", &seq),

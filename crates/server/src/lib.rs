@@ -10,6 +10,7 @@
 //! turns into a signal for the desks to take in the new events.
 
 pub mod pgpass;
+pub mod referee;
 pub mod tls;
 
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use umpire_core::game::refusal::{GameError, SetupError};
 use umpire_core::rules::{Library, SourceFile};
 
 /// The schema this build reads and writes on a server (`scripts/control-server.sql`).
-pub const SERVER_SCHEMA_VERSION: i32 = 3;
+pub const SERVER_SCHEMA_VERSION: i32 = 4;
 
 /// The notification channel.
 pub const CHANNEL: &str = "umpire_journal";
@@ -98,6 +99,8 @@ mod code {
     pub const MOVED: &str = "UM409";
     /// A game of that name is there already.
     pub const EXISTS: &str = "UM410";
+    /// The server's referee is not running (`umpire_refereed`).
+    pub const NO_REFEREE: &str = "UM503";
 }
 
 /// A game on a server.
@@ -270,6 +273,12 @@ fn link_lost(e: &postgres::Error) -> bool {
     }
 }
 
+/// Whether the server said its referee is not running (nothing was written).
+fn no_referee(e: &postgres::Error) -> bool {
+    e.as_db_error()
+        .is_some_and(|db| db.code().code() == code::NO_REFEREE)
+}
+
 fn refusal(address: &ServerAddress, e: &postgres::Error) -> StoreError {
     match e.as_db_error() {
         Some(db) if db.code().code() == code::MOVED => StoreError::Moved {
@@ -305,6 +314,10 @@ fn check_schema(client: &mut Client, address: &ServerAddress) -> Result<(), Stor
         .map_err(err)?
         .and_then(|r| r.get(0));
     match version {
+        Some(3) => Err(StoreError::Server {
+            location: address.display(),
+            message: "the server's schema is from before its referee (schema 3) — whoever runs the server brings it up to date with this Umpire's `scripts/control-server.sh start`".into(),
+        }),
         Some(v) if v < SERVER_SCHEMA_VERSION => Err(StoreError::Server {
             location: address.display(),
             message: format!(
@@ -638,21 +651,30 @@ impl Store for ServerGame {
                 }
                 Err(e) => return Err(e),
             };
-            let done = if publish {
-                client.execute(
-                    "SELECT umpire_publish($1, $2, $3)",
-                    &[&address.game, &texts, &hashes],
-                )
-            } else {
-                client.execute(
-                    "SELECT umpire_append($1, $2, $3, $4)",
-                    &[&address.game, &(first as i64), &texts, &hashes],
-                )
-            };
+            // Put to the server's referee first (the rules of play, judged by the engine:
+            // `referee`); the write then waits for its verdict and stores only what it accepted.
+            let proposed = client.execute(
+                "SELECT umpire_propose($1, $2, $3, $4)",
+                &[&address.game, &(first as i64), &texts, &hashes],
+            );
+            let done = proposed.and_then(|_| {
+                if publish {
+                    client.execute(
+                        "SELECT umpire_publish($1, $2, $3)",
+                        &[&address.game, &texts, &hashes],
+                    )
+                } else {
+                    client.execute(
+                        "SELECT umpire_append($1, $2, $3, $4)",
+                        &[&address.game, &(first as i64), &texts, &hashes],
+                    )
+                }
+            });
             sent = true;
             match done {
                 Ok(_) => break,
-                Err(e) if link_lost(&e) && Instant::now() < deadline => {
+                // The link, or a referee still reconnecting after the server restarted.
+                Err(e) if (link_lost(&e) || no_referee(&e)) && Instant::now() < deadline => {
                     thread::sleep(Duration::from_millis(300));
                 }
                 Err(e) => return Err(refusal(&address, &e)),
@@ -822,7 +844,11 @@ mod tests {
             )),
             "scripts/control-server.sql writes another schema version than {v}"
         );
-        assert!(SQL.contains(&format!("IF v < {v} THEN")));
+        // A server of the schema before is brought up to this one in place; a newer is refused.
+        assert!(SQL.contains(&format!(
+            "UPDATE umpire_schema SET version = {v} WHERE version < {v};"
+        )));
+        assert!(SQL.contains(&format!("ELSIF v > {v} THEN")));
     }
 
     #[test]

@@ -74,6 +74,7 @@ fn run(args: &[&str], pgpass: &Path) -> String {
         .arg(script())
         .args(args)
         .env("PGPASSFILE", pgpass)
+        .env("UMPIRE_BIN", env!("CARGO_BIN_EXE_umpire"))
         .output()
         .expect("run scripts/control-server.sh");
     assert!(
@@ -147,6 +148,7 @@ impl PgServer {
             .args(args)
             .args(["--dir", &d])
             .env("PGPASSFILE", pgpass)
+            .env("UMPIRE_BIN", env!("CARGO_BIN_EXE_umpire"))
             .output()
             .expect("run scripts/control-server.sh");
         (
@@ -295,6 +297,8 @@ pub struct Link {
     hold: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Armed with a size: the answers are held from the first request larger than it on.
     hold_after: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// How many such large requests still go through answered first (the proposal).
+    skip_first: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     open: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
 }
 
@@ -312,6 +316,8 @@ impl Link {
         let hold_after = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let (up2, open2, hold2) = (Arc::clone(&up), Arc::clone(&open), Arc::clone(&hold));
         let after2 = Arc::clone(&hold_after);
+        let skip_first = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let skip2 = Arc::clone(&skip_first);
         std::thread::spawn(move || {
             for client in listener.incoming() {
                 let Ok(client) = client else { continue };
@@ -334,6 +340,7 @@ impl Link {
                     if let (Ok(mut from), Ok(mut to)) = (from, to) {
                         let hold = Arc::clone(&hold2);
                         let after = Arc::clone(&after2);
+                        let skip = Arc::clone(&skip2);
                         std::thread::spawn(move || {
                             use std::io::{Read as _, Write as _};
                             let mut buf = [0u8; 16 * 1024];
@@ -345,9 +352,15 @@ impl Link {
                                     continue;
                                 }
                                 let armed = after.load(Ordering::SeqCst);
+                                // The write itself: the first large request is its proposal
+                                // to the referee, which is answered.
                                 if !answers && armed > 0 && n > armed {
-                                    after.store(0, Ordering::SeqCst);
-                                    hold.store(true, Ordering::SeqCst);
+                                    if skip.load(Ordering::SeqCst) > 0 {
+                                        skip.fetch_sub(1, Ordering::SeqCst);
+                                    } else {
+                                        after.store(0, Ordering::SeqCst);
+                                        hold.store(true, Ordering::SeqCst);
+                                    }
                                 }
                                 if to.write_all(&buf[..n]).is_err() {
                                     break;
@@ -364,6 +377,7 @@ impl Link {
             up,
             hold,
             hold_after,
+            skip_first,
             open,
         }
     }
@@ -373,9 +387,11 @@ impl Link {
         self.hold.load(Ordering::SeqCst)
     }
 
-    /// Swallows the answers from the first request larger than `bytes` on (the one that
-    /// carries an entry's text, when the entry is long): everything before it is answered.
+    /// Swallows the answers from the first append larger than `bytes` on (the one that carries
+    /// an entry's text, when the entry is long; not its proposal to the referee): everything
+    /// before it is answered.
     pub fn hold_answers_from_a_request_over(&self, bytes: usize) {
+        self.skip_first.store(1, Ordering::SeqCst);
         self.hold_after.store(bytes, Ordering::SeqCst);
     }
 

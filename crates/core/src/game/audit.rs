@@ -57,6 +57,13 @@ pub struct Rules<'a> {
 /// was played by an earlier Umpire, whose resolutions may word their explanations otherwise:
 /// its resolutions are held to their outcome (code and value), not to every word.
 pub fn audit(rules: &Rules, events: &[Event]) -> Option<Problem> {
+    audit_from(rules, events, 0)
+}
+
+/// [`audit`] of the entries from place `from` (0-based) on, the ones before taken as play made
+/// them (folded, not judged): what a referee asks of an append to a journal it already holds.
+/// `from` must be where an action's entries begin.
+pub fn audit_from(rules: &Rules, events: &[Event], from: usize) -> Option<Problem> {
     let strict = matches!(
         events.first().map(|e| &e.kind),
         Some(EventKind::GameStarted {
@@ -78,9 +85,13 @@ pub fn audit(rules: &Rules, events: &[Event]) -> Option<Problem> {
                 ),
             });
         }
-        let made = match judge(rules, events, i, folding.state(), strict) {
-            Ok(n) => n.max(1),
-            Err(text) => return Some(Problem { entry: e.seq, text }),
+        let made = if i < from {
+            1
+        } else {
+            match judge(rules, events, i, folding.state(), strict) {
+                Ok(n) => n.max(1),
+                Err(text) => return Some(Problem { entry: e.seq, text }),
+            }
         };
         for _ in 0..made {
             let seq = folding.folded() as u64 + 1;
@@ -141,13 +152,15 @@ fn judge(
     if let Some(refusal) = app_dice_after_reveal(state, &e.kind) {
         return Err(format!("play refuses it: {refusal}"));
     }
+    // A shared game's desks send what they recorded offline as they recorded it (deltas
+    // commute; a clash the umpire settles goes as it was): there, a change's "from" may be
+    // older than the journal. Its values and ranges hold everywhere.
     if let EventKind::Changed {
         changes, reason, ..
     } = &e.kind
-        && !rules.shared
     {
         within_ranges(&view, changes, reason.as_deref())?;
-        as_it_stood(&view, changes)?;
+        as_it_stood(&view, changes, !rules.shared)?;
     }
     let actor = Actor {
         by: e.by.clone(),
@@ -706,9 +719,10 @@ fn app_dice_after_reveal(state: &GameState, kind: &EventKind) -> Option<Refusal>
 }
 
 /// Each change against the game as it stood (and the changes before it in the same entry): a
-/// move from where the counter was, an attribute set from the value it had, to a value its
-/// declaration allows. A forged "from" would make the reports tell another story than play.
-fn as_it_stood(view: &View, changes: &[CounterChange]) -> Result<(), String> {
+/// move from where the counter was, an attribute set from the value it had (with `from_too`),
+/// to a value its declaration allows. A forged "from" would make the reports tell another
+/// story than play.
+fn as_it_stood(view: &View, changes: &[CounterChange], from_too: bool) -> Result<(), String> {
     let mut places: BTreeMap<&str, &super::scenario::Position> = BTreeMap::new();
     let mut values: BTreeMap<(&str, &str), Option<&Value>> = BTreeMap::new();
     for change in changes {
@@ -718,7 +732,7 @@ fn as_it_stood(view: &View, changes: &[CounterChange]) -> Result<(), String> {
         match change {
             CounterChange::Move { counter, from, to } => {
                 let was = places.get(counter.as_str()).copied().unwrap_or(&c.position);
-                if from.as_ref().is_some_and(|f| f != was) {
+                if from_too && from.as_ref().is_some_and(|f| f != was) {
                     return Err(format!(
                         "it moves {} from where it was not (the game had it at {was})",
                         c.name
@@ -737,7 +751,7 @@ fn as_it_stood(view: &View, changes: &[CounterChange]) -> Result<(), String> {
                     .get(&key)
                     .copied()
                     .unwrap_or_else(|| c.attributes.get(attribute));
-                if from.as_ref() != was {
+                if from_too && from.as_ref() != was {
                     return Err(format!(
                         "it sets {}'s {attribute} from {} but the game had {}",
                         c.name,
@@ -784,4 +798,66 @@ fn within_ranges(
         }
     }
     Ok(())
+}
+
+/// A shared game's referee: what the server's referee process holds each append to before the
+/// server stores it (the SQL checks every entry's shape, place, dice and remits; the rules of
+/// play are the engine's, so the engine judges them). Built once per game from the game's
+/// description, as the desks build the game.
+pub struct Referee {
+    ruleset: Ruleset,
+    scenario: Scenario,
+    steps: Vec<LeafStep>,
+    meta: GameMeta,
+}
+
+impl Referee {
+    /// The referee of a game: its ruleset (from the rulesets the referee was started with) and
+    /// the scenario its description holds.
+    pub fn new(
+        meta: GameMeta,
+        rulesets: &crate::rules::Library,
+    ) -> Result<Referee, super::GameError> {
+        let ruleset = super::session::ruleset_for(rulesets, &meta.ruleset, "the server's referee")?;
+        let scenario = super::session::scenario_from(&meta, rulesets)?;
+        Ok(Referee {
+            steps: super::sequence::leaf_steps(&ruleset),
+            ruleset,
+            scenario,
+            meta,
+        })
+    }
+
+    /// Judges the entries from place `from` (0-based) on, the ones before being the journal the
+    /// server holds: the first that play would not have made, in words. `shared`: whether they
+    /// come from a desk of the shared game (an undo then takes back that desk's own last
+    /// action), not a journal published from a game file.
+    pub fn judge(&self, events: &[Event], from: usize, shared: bool) -> Option<Problem> {
+        if let Some(EventKind::GameStarted {
+            ruleset_hash: Some(began),
+            ..
+        }) = events.first().map(|e| &e.kind)
+        {
+            let holds = self.ruleset.content();
+            if *began != holds {
+                return Some(Problem {
+                    entry: 1,
+                    text: format!(
+                        "the game began with other content in ruleset '{}' than the server's referee holds (the game's {}…, the referee's {}…): start the referee with the game's rules (control-server.sh start --rules DIR)",
+                        self.meta.ruleset,
+                        &began[..began.len().min(12)],
+                        &holds[..holds.len().min(12)]
+                    ),
+                });
+            }
+        }
+        let rules = Rules {
+            ruleset: &self.ruleset,
+            scenario: &self.scenario,
+            steps: &self.steps,
+            meta: &self.meta,
+            shared,
+        };
+        audit_from(&rules, events, from)
+    }
 }

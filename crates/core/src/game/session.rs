@@ -127,7 +127,7 @@ pub struct Status {
     pub victory: super::victory::Standing,
 }
 
-fn scenario_from(meta: &GameMeta, rulesets: &Library) -> Result<Scenario, GameError> {
+pub(super) fn scenario_from(meta: &GameMeta, rulesets: &Library) -> Result<Scenario, GameError> {
     let file = SourceFile {
         name: meta.scenario_file.clone(),
         text: meta.scenario_text.clone(),
@@ -140,7 +140,7 @@ fn scenario_from(meta: &GameMeta, rulesets: &Library) -> Result<Scenario, GameEr
     })
 }
 
-fn ruleset_for(rulesets: &Library, id: &str, what: &str) -> Result<Ruleset, GameError> {
+pub(super) fn ruleset_for(rulesets: &Library, id: &str, what: &str) -> Result<Ruleset, GameError> {
     rulesets.get(id).cloned().ok_or_else(|| {
         SetupError::RulesetMissing {
             what: what.to_string(),

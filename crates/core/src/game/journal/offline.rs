@@ -488,7 +488,31 @@ impl Journal {
         }
         let held = self.offline.held[index].clone();
         let kinds: Vec<EventKind> = if send {
-            held.events.iter().map(|e| e.kind.clone()).collect()
+            // Sent anyway: the umpire's word, which a change past a floor needs, goes with it.
+            let word = format!(
+                "{}sent after a clash ({}) by {}",
+                crate::game::check::UMPIRES_WORD,
+                held.clashes.join("; "),
+                by.unwrap_or("the umpire")
+            );
+            held.events
+                .iter()
+                .map(|e| match &e.kind {
+                    EventKind::Changed {
+                        changes,
+                        reason,
+                        item,
+                    } => EventKind::Changed {
+                        changes: changes.clone(),
+                        reason: Some(match reason {
+                            Some(r) if !r.trim().is_empty() => format!("{r}; {word}"),
+                            _ => word.clone(),
+                        }),
+                        item: item.clone(),
+                    },
+                    other => other.clone(),
+                })
+                .collect()
         } else {
             vec![EventKind::Note {
                 text: format!(
