@@ -1627,6 +1627,9 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'UM429',
       MESSAGE = format('%s has 16 appends waiting for the referee already — nothing was written; try again in a moment', umpire_by(me));
   END IF;
+  -- A proposal is not the journal: lost with a crash, the desk proposes again. Its commit need
+  -- not wait for the disk (the append's does).
+  PERFORM set_config('synchronous_commit', 'off', true);
   -- Verdicts are kept an hour: long enough for any desk's resend.
   DELETE FROM umpire_proposals q WHERE q.at < now() - interval '1 hour';
   INSERT INTO umpire_proposals (game, first_seq, texts, hashes, login)
@@ -1644,6 +1647,9 @@ BEGIN
   IF session_user <> 'umpire_referee' THEN
     RAISE EXCEPTION USING ERRCODE = 'UM403', MESSAGE = 'only the server''s referee gives verdicts';
   END IF;
+  PERFORM set_config('synchronous_commit', 'off', true);
+  -- The proposing desk listens for its verdict (and umpire_refereed looks every 10 ms).
+  PERFORM pg_notify('umpire_verdict', proposal::text);
   UPDATE umpire_proposals
      SET verdict = CASE WHEN accepted THEN 'accepted' ELSE 'refused' END,
          why = CASE WHEN accepted THEN NULL ELSE coalesce(umpire_judge.why, 'refused by the rules of play') END,

@@ -273,6 +273,34 @@ fn link_lost(e: &postgres::Error) -> bool {
     }
 }
 
+/// Waits (at most 5 s) for the referee's verdict on proposal `id`, heard on the channel
+/// `umpire_verdict` (the connection listens before it proposes, so no verdict is missed): the
+/// write sent then finds it at once rather than looking for it every 10 ms.
+fn await_verdict(client: &mut Client, id: i64) -> Result<(), postgres::Error> {
+    let decided: bool = client
+        .query_one(
+            "SELECT verdict IS NOT NULL FROM umpire_proposals WHERE id = $1",
+            &[&id],
+        )?
+        .get(0);
+    if decided {
+        return Ok(());
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let want = id.to_string();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        match client.notifications().timeout_iter(left).next()? {
+            Some(n) if n.channel() == "umpire_verdict" && n.payload() == want => return Ok(()),
+            Some(_) => {}
+            None => return Ok(()),
+        }
+    }
+}
+
 /// Whether the server said its referee is not running (nothing was written).
 fn no_referee(e: &postgres::Error) -> bool {
     e.as_db_error()
@@ -653,11 +681,16 @@ impl Store for ServerGame {
             };
             // Put to the server's referee first (the rules of play, judged by the engine:
             // `referee`); the write then waits for its verdict and stores only what it accepted.
-            let proposed = client.execute(
-                "SELECT umpire_propose($1, $2, $3, $4)",
-                &[&address.game, &(first as i64), &texts, &hashes],
-            );
-            let done = proposed.and_then(|_| {
+            let proposed = client
+                .batch_execute("LISTEN umpire_verdict")
+                .and_then(|()| {
+                    client.query_one(
+                        "SELECT umpire_propose($1, $2, $3, $4)",
+                        &[&address.game, &(first as i64), &texts, &hashes],
+                    )
+                })
+                .and_then(|row| await_verdict(client, row.get(0)));
+            let done = proposed.and_then(|()| {
                 if publish {
                     client.execute(
                         "SELECT umpire_publish($1, $2, $3)",

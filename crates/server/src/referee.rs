@@ -173,13 +173,15 @@ fn judge_waiting(
             let game: String = row.get(1);
             let first: i64 = row.get(2);
             let texts: Vec<String> = row.get(3);
+            let t0 = Instant::now();
             let verdict = judge(client, rulesets, games, &game, first, &texts)?;
+            let took = t0.elapsed().as_secs_f64() * 1000.0;
             match &verdict {
                 Ok(()) => say(&format!(
-                    "{game}: entries {first}–{} accepted",
+                    "{game}: entries {first}–{} accepted ({took:.1} ms)",
                     first + texts.len() as i64 - 1
                 )),
-                Err(why) => say(&format!("{game}: refused: {why}")),
+                Err(why) => say(&format!("{game}: refused ({took:.1} ms): {why}")),
             }
             let why = verdict.as_ref().err();
             client
