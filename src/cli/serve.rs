@@ -27,6 +27,10 @@ pub struct ServeArgs {
     /// Leave out the QR codes (links and short codes only).
     #[arg(long)]
     pub no_qr: bool,
+    /// Make new links: every link given out before is refused from now on. Without it the
+    /// links are the ones kept with the game, so a restart keeps the phones' pages working.
+    #[arg(long)]
+    pub new_links: bool,
 }
 
 /// Runs `serve` until interrupted.
@@ -37,6 +41,10 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
         let ip = umpire::serve::lan_address().unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
         SocketAddr::new(ip, 8080)
     });
+    if args.new_links {
+        umpire::serve::forget_links(&args.game.file.to_string_lossy(), &lib)
+            .map_err(|e| anyhow!(e))?;
+    }
     let server = Server::start(
         &args.game.file.to_string_lossy(),
         lib,
@@ -64,6 +72,17 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
         out,
         "Each link shows only what that side may see. Ctrl-C stops serving."
     )?;
+    if server.links_kept {
+        writeln!(
+            out,
+            "The links are kept with the game: serving it again gives the same ones (--new-links makes new ones)."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "The links cannot be kept with this game (it is open for reading only): serving it again gives new ones."
+        )?;
+    }
     out.flush()?;
     drop(out);
     loop {

@@ -833,3 +833,71 @@ fn a_phone_catches_up_and_an_undo_refreshes_the_page() {
     );
     server.stop();
 }
+
+/// A restart of the players' view keeps every link: the tokens are kept in the game file, so a
+/// phone's page (and its live stream) carries on at the same address. New links are made only
+/// when asked for (`--new-links`, the desk's "New links"), and then the old ones are refused. A
+/// game file opened for reading only keeps none, and says so.
+#[test]
+fn a_restart_keeps_every_link_and_new_links_are_made_only_when_asked() {
+    let path = scratch("kept");
+    Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let first = start(&path, 64);
+    assert!(first.links_kept, "kept in the game file");
+    let addr = first.addr;
+    let before: Vec<(Audience, String)> = first
+        .links
+        .iter()
+        .map(|l| (l.audience.clone(), l.token.clone()))
+        .collect();
+    let french = link(&first, &side("french")).to_string();
+    assert_eq!(get(addr, &format!("/s/{french}")).0, 200);
+    first.stop();
+    // Served again on the same address: the same links, and the French page answers.
+    let again = Server::start(
+        &path.to_string_lossy(),
+        Library::shipped(),
+        &ServeOptions {
+            bind: addr,
+            max_connections: 64,
+        },
+    )
+    .expect("serves again");
+    let after: Vec<(Audience, String)> = again
+        .links
+        .iter()
+        .map(|l| (l.audience.clone(), l.token.clone()))
+        .collect();
+    assert_eq!(before, after, "every link kept");
+    let (status, page) = get(addr, &format!("/s/{french}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("Seen as: French"), "{page}");
+    again.stop();
+    // New links, asked for: the old French link is refused.
+    umpire::serve::forget_links(&path.to_string_lossy(), &Library::shipped()).expect("forget");
+    let fresh = start(&path, 64);
+    let renewed = link(&fresh, &side("french")).to_string();
+    assert_ne!(renewed, french, "a new French link");
+    let (status, body) = get(fresh.addr, &format!("/s/{french}"));
+    assert!(status == 403 || status == 429, "the old link: {status}");
+    assert!(!body.contains("Chaumont"));
+    assert_eq!(get(fresh.addr, &format!("/s/{renewed}")).0, 200);
+    fresh.stop();
+    // A read-only copy keeps none, and says so.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = path.parent().expect("dir").join("ro");
+        std::fs::create_dir_all(&dir).expect("dir");
+        let copy = dir.join("copy.umpire");
+        std::fs::copy(&path, &copy).expect("copy");
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+        // Root writes anyway: the test means something only for an ordinary user.
+        let root = std::fs::OpenOptions::new().write(true).open(&copy).is_ok();
+        let ro = start(&copy, 64);
+        assert_eq!(ro.links_kept, root, "a read-only file keeps no links");
+        ro.stop();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+}

@@ -90,8 +90,10 @@ impl PlayersView {
             Ok(server) => {
                 // A port of 0 was given: show the one chosen.
                 self.bind = server.addr.to_string();
+                self.message = (!server.links_kept).then(|| {
+                    "This game is open for reading only: its links cannot be kept, and serving it again gives new ones.".to_string()
+                });
                 self.server = Some((server, path.to_path_buf()));
-                self.message = None;
             }
             Err(e) => self.message = Some(e),
         }
@@ -175,8 +177,12 @@ impl PlayersView {
                         }
                         let served = served.clone();
                         if rotate {
-                            // A restart on the same port, with new tokens.
-                            self.start(&served, library);
+                            // A restart on the same port, with new tokens (the kept ones
+                            // forgotten first).
+                            match umpire_serve::forget_links(&served.to_string_lossy(), library) {
+                                Ok(()) => self.start(&served, library),
+                                Err(e) => self.message = Some(e),
+                            }
                         } else if stop {
                             self.stop();
                         }

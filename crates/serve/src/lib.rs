@@ -10,7 +10,10 @@
 //! only when a phone asks for one (and kept until the next change). The event stream keeps the
 //! latest changes, so a phone back from a short drop is sent what it missed; one that missed
 //! more fetches its page once. There are no write endpoints at all. A side's link carries a random token:
-//! any other path under `/s/` is refused with 403. Open event streams are capped (default 64),
+//! any other path under `/s/` is refused with 403. The tokens are kept beside the game's
+//! journal (in the game file; for a shared game, in a file of this machine's), so a restart of
+//! the server keeps every link and every open page working; new links are made only when the
+//! umpire asks ([`forget_links`]). Open event streams are capped (default 64),
 //! and no one link may hold more than half of them (so the public's link, the one pinned on the
 //! wall, always leaves the sides room): past it a phone is told to try again (503) instead of
 //! stalling the others.
@@ -182,6 +185,9 @@ pub struct Server {
     pub addr: SocketAddr,
     /// One link per side, and one for the public.
     pub links: Vec<Link>,
+    /// Whether the links' tokens are kept beside the game's journal, so that the next start
+    /// keeps them (false for a game file opened for reading only: its links are new each time).
+    pub links_kept: bool,
     stop: Arc<AtomicBool>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     threads: Vec<JoinHandle<()>>,
@@ -211,13 +217,13 @@ impl Server {
         options: &ServeOptions,
         limits: &Limits,
     ) -> Result<Server, String> {
-        let game = umpire_server::open_at(location, &library).map_err(|e| e.to_string())?;
+        let mut game = umpire_server::open_at(location, &library).map_err(|e| e.to_string())?;
         // Bind now, so a port in use is said at once.
         let listener = std::net::TcpListener::bind(options.bind)
             .map_err(|e| format!("cannot listen on {}: {e}", options.bind))?;
         listener.set_nonblocking(true).map_err(|e| e.to_string())?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        let links = links_of(&game, addr);
+        let (links, kept) = links_of(&mut game, addr);
         let (asks_tx, asks) = std::sync::mpsc::channel::<Ask>();
         let stop = Arc::new(AtomicBool::new(false));
         let (heavy, maker) = heavy::Heavy::start(
@@ -286,6 +292,7 @@ impl Server {
         Ok(Server {
             addr,
             links,
+            links_kept: kept,
             stop,
             shutdown: Some(shutdown),
             threads: vec![watcher, http, maker],
@@ -314,8 +321,41 @@ impl Drop for Server {
     }
 }
 
-/// One link for each side and one for the public, each with a new token, on `addr`.
-fn links_of(game: &Game, addr: SocketAddr) -> Vec<Link> {
+/// Where the links' tokens are kept beside the journal ([`Game::kept`]).
+const LINKS_KEPT: &str = "players_view_links";
+
+/// The key an audience's token is kept under.
+fn audience_key(audience: &Audience) -> String {
+    match audience {
+        Audience::Side(id) => format!("side:{id}"),
+        Audience::Public => "public".into(),
+    }
+}
+
+/// Whether a kept token is one this server makes (20 of its letters and digits).
+fn is_token(t: &str) -> bool {
+    t.len() == 20
+        && t.bytes()
+            .all(|b| b"abcdefghijkmnpqrstuvwxyz23456789".contains(&b))
+}
+
+/// Forgets the links kept for the game at `location`: the next start makes new ones, and every
+/// old link is refused from then on (the desk's "New links" and `umpire serve --new-links`).
+pub fn forget_links(location: &str, library: &Library) -> Result<(), String> {
+    let mut game = umpire_server::open_at(location, library).map_err(|e| e.to_string())?;
+    match game.keep(LINKS_KEPT, "{}") {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(format!(
+            "{location} keeps no links (it is opened for reading only): its links are new at every start anyway"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One link for each side and one for the public on `addr`, each with the token kept for it
+/// beside the game's journal (a new one the first time, kept then), so a restart of the server
+/// keeps every link working; and whether the tokens could be kept.
+fn links_of(game: &mut Game, addr: SocketAddr) -> (Vec<Link>, bool) {
     let host = if addr.ip().is_unspecified() {
         // Listening everywhere: a phone needs one of the machine's addresses.
         lan_address().map_or_else(|| "127.0.0.1".to_string(), |ip| ip.to_string())
@@ -329,10 +369,21 @@ fn links_of(game: &Game, addr: SocketAddr) -> Vec<Link> {
         .map(|s| Audience::Side(s.id.clone()))
         .collect();
     audiences.push(Audience::Public);
-    audiences
+    let mut tokens: BTreeMap<String, String> = game
+        .kept(LINKS_KEPT)
+        .ok()
+        .flatten()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let links: Vec<Link> = audiences
         .into_iter()
         .map(|audience| {
-            let token = token();
+            let key = audience_key(&audience);
+            let token = match tokens.get(&key) {
+                Some(t) if is_token(t) => t.clone(),
+                _ => token(),
+            };
+            tokens.insert(key, token.clone());
             Link {
                 name: page::audience_name(game, &audience),
                 url: format!("http://{host}:{}/s/{token}", addr.port()),
@@ -340,7 +391,10 @@ fn links_of(game: &Game, addr: SocketAddr) -> Vec<Link> {
                 token,
             }
         })
-        .collect()
+        .collect();
+    let text = serde_json::to_string(&tokens).unwrap_or_default();
+    let kept = game.keep(LINKS_KEPT, &text).unwrap_or(false);
+    (links, kept)
 }
 
 /// The watcher, on a thread of its own: new entries in, each audience's changes out, and the

@@ -273,6 +273,48 @@ fn link_lost(e: &postgres::Error) -> bool {
     }
 }
 
+/// Where this desk keeps values for a shared game (the players' view's link tokens): a file of
+/// its own in the user's data folder, named by the game's address (without its password).
+fn kept_file(address: &ServerAddress) -> Option<std::path::PathBuf> {
+    let dirs = directories::ProjectDirs::from("org", "umpire", "umpire")?;
+    let name = umpire_core::game::journal::sha256_hex(address.display().as_bytes());
+    Some(
+        dirs.data_local_dir()
+            .join("kept")
+            .join(format!("{}.json", &name[..32])),
+    )
+}
+
+/// The values kept for a shared game on this machine (none when the file is missing or not
+/// readable: the players' view then makes new links).
+fn kept_values(address: &ServerAddress) -> std::collections::BTreeMap<String, String> {
+    kept_file(address)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Writes `text` to `path` readable by its owner only, whole or not at all (a file beside it,
+/// then renamed over it).
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temp = path.with_extension("json.new");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&temp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&temp, path)
+}
+
 /// Waits (at most 5 s) for the referee's verdict on proposal `id`, heard on the channel
 /// `umpire_verdict` (the connection listens before it proposes, so no verdict is missed): the
 /// write sent then finds it at once rather than looking for it every 10 ms.
@@ -723,6 +765,26 @@ impl Store for ServerGame {
 
     fn is_shared(&self) -> bool {
         true
+    }
+
+    /// On this desk's machine, not the server (whose every umpire reads everything): a file of
+    /// the game's own in the user's data folder ([`kept_file`]).
+    fn kept(&mut self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(kept_values(&self.address).remove(key))
+    }
+
+    fn keep(&mut self, key: &str, value: &str) -> Result<bool, StoreError> {
+        let Some(path) = kept_file(&self.address) else {
+            return Ok(false);
+        };
+        let mut values = kept_values(&self.address);
+        values.insert(key.to_string(), value.to_string());
+        let text = serde_json::to_string_pretty(&values).unwrap_or_default();
+        write_private(&path, &text).map_err(|e| StoreError::Server {
+            location: path.display().to_string(),
+            message: format!("cannot keep the game's values there: {e}"),
+        })?;
+        Ok(true)
     }
 
     fn integrity_check(&mut self) -> Result<String, StoreError> {

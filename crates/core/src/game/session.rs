@@ -388,6 +388,16 @@ impl Game {
             .view(self.journal.events(), self.journal.is_shared())
     }
 
+    /// A value kept beside the journal, outside its chain ([`Store::kept`]).
+    pub fn kept(&mut self, key: &str) -> Result<Option<String>, GameError> {
+        Ok(self.journal.store_mut().kept(key)?)
+    }
+
+    /// Keeps a value beside the journal ([`Store::keep`]): false when the game cannot.
+    pub fn keep(&mut self, key: &str, value: &str) -> Result<bool, GameError> {
+        Ok(self.journal.store_mut().keep(key, value)?)
+    }
+
     /// The ruleset.
     pub fn ruleset(&self) -> &Ruleset {
         &self.world.ruleset

@@ -865,4 +865,31 @@ impl Store for GameFile {
     fn head_row_missing(&mut self) -> Result<bool, StoreError> {
         GameFile::head_row_missing(self)
     }
+
+    /// In the file's `meta` table under `kept:KEY`, beside the game's description and head:
+    /// outside the journal's chain, and not part of an export.
+    fn kept(&mut self, key: &str) -> Result<Option<String>, StoreError> {
+        use rusqlite::OptionalExtension as _;
+        self.conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                params![format!("kept:{key}")],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql(&self.path))
+    }
+
+    fn keep(&mut self, key: &str, value: &str) -> Result<bool, StoreError> {
+        if self.read_only.is_some() {
+            return Ok(false);
+        }
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![format!("kept:{key}"), value],
+            )
+            .map_err(sql(&self.path))?;
+        Ok(true)
+    }
 }

@@ -101,6 +101,16 @@ pub trait Store: Send {
     fn is_shared(&self) -> bool {
         false
     }
+    /// A value kept beside the journal, outside its chain (the players' view's links keep
+    /// their tokens here, so a restart keeps every link working); None when there is none.
+    fn kept(&mut self, _key: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+    /// Keeps a value beside the journal: false when this store cannot (a file opened for
+    /// reading only).
+    fn keep(&mut self, _key: &str, _value: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// Who this desk is logged in as, on a server that knows its umpires.
     fn login(&self) -> Option<&Login> {
         None
