@@ -52,6 +52,8 @@ form.code input { font: inherit; padding: 6px; width: 9em; }
 a { color: var(--accent); }
 .ok { font-weight: 600; }
 .bad { font-weight: 600; color: var(--accent); }
+.hash { font-family: ui-monospace, monospace; overflow-wrap: anywhere; word-break: break-all; }
+code { overflow-wrap: anywhere; }
 "#;
 
 /// Follows the game by Server-Sent Events: each `changes` event carries only what is new for
@@ -625,15 +627,20 @@ pub fn verification(
                     p .bad { "Problems found:" }
                     ul { @for p in &v.problems { li { (p.to_string()) } } }
                 }
-                p { (v.entries - v.sealed) " entries shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (v.resolutions) " resolutions re-resolved." }
+                p { (count(v.entries - v.sealed, "entry", "entries")) " shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (count(v.resolutions as u64, "resolution", "resolutions")) " re-resolved." }
                 p { (seed) }
-                p .weak { "Head: " (v.head.to_string()) ". Note it: a later journal must begin with the same entries." }
+                p .weak { "Head: " span .hash { (v.head.to_string()) } ". Note it: a later journal must begin with the same entries." }
                 p { a href=(format!("/s/{token}/journal.jsonl")) { "Download this journal" } " to check it yourself with " code { "umpire game verify-side" } "." }
                 p { a href=(format!("/s/{token}")) { "Back to the game" } }
             } }
         }
     }
     .into_string()
+}
+
+/// "1 entry", "3 entries".
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Verification that could not be made.
