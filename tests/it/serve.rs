@@ -107,8 +107,18 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
     );
     assert!(page.contains("hex 2832 (Cassano)"), "places by name");
     assert!(
-        page.contains("<h3>Chaumont's Force</h3>"),
-        "counters by Force"
+        page.contains(r#"<span class="name">Chaumont's Force</span> — hex 2832 (Cassano)"#),
+        "counters by Force, each Force one line with where it is: {page}"
+    );
+    // The player's own counters come first, open, before the gazette and the journal.
+    let (own, journal) = (
+        page.find("Your counters").expect("own counters"),
+        page.find("The journal, newest first").expect("the journal"),
+    );
+    assert!(own < journal, "own counters before the journal");
+    assert!(
+        page.contains(r#"<details class="counters" id="counters" open>"#),
+        "own counters open on the first screen"
     );
     let (status, page) = get(server.addr, &format!("/s/{venetian}"));
     assert_eq!(status, 200);
@@ -383,8 +393,10 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         // The script in the name is shown, not run.
         let title = client.title().await.map_err(|e| e.to_string())?;
         assert_ne!(title, "owned");
-        client.find(Locator::Css("#counters summary")).await.map_err(|e| e.to_string())?
-            .click().await.map_err(|e| e.to_string())?;
+        // The side's own Forces are on the first screen, one line each: open them all.
+        for force in client.find_all(Locator::Css("details.force > summary")).await.map_err(|e| e.to_string())? {
+            force.click().await.map_err(|e| e.to_string())?;
+        }
         let page = text(client.clone()).await?;
         assert!(page.contains("<script>document.title='owned'</script> Roquebertin"), "{page}");
         // Wait for the live link, then the umpire records the Order's cost.

@@ -31,6 +31,9 @@ main { padding: 8px 16px 40px; max-width: 760px; margin: 0 auto; }
 h2 { font-size: 1.05rem; margin: 18px 0 6px; border-bottom: 1px solid var(--rule); }
 h2.inline { display: inline; border: none; }
 details.counters { margin-top: 18px; border-bottom: none; }
+details.force { padding: 4px 0; }
+details.force > summary { padding: 4px 0; }
+details.force ul.counters { margin-left: 14px; }
 .weak { color: var(--weak); font-size: 0.9rem; }
 ul.counters { list-style: none; padding: 0; margin: 0; }
 ul.counters li { padding: 6px 0; border-bottom: 1px solid var(--rule); }
@@ -59,7 +62,7 @@ code { overflow-wrap: anywhere; }
 /// Follows the game by Server-Sent Events: each `changes` event carries only what is new for
 /// this side — the new entries' fragments (inserted newest first), new gazette lines, and the
 /// parts that changed (header, statements, counters), replaced whole — keeping open the entries
-/// the reader opened. A `refresh` event (after an undo or a redo, or a phone that missed more
+/// the reader opened, and shut the parts the reader shut. A `refresh` event (after an undo or a redo, or a phone that missed more
 /// than the server keeps) fetches the page's `main` once. No framework: a few dozen lines.
 /// Served as `/live.js`, not inline, so the Content-Security-Policy allows scripts from the
 /// server only (`script-src 'self'`).
@@ -69,9 +72,11 @@ pub const LIVE: &str = r#"
   var badge = document.getElementById('live');
   function have() { var v = document.getElementById('v'); return v ? Number(v.dataset.v) : 0; }
   function keepingOpen(change) {
-    var open = Array.prototype.map.call(document.querySelectorAll('details[open]'), function (d) { return d.id; });
+    var ids = function (sel) { return Array.prototype.map.call(document.querySelectorAll(sel), function (d) { return d.id; }); };
+    var open = ids('details[open]'), shut = ids('details:not([open])');
     change();
     open.forEach(function (id) { var d = id && document.getElementById(id); if (d) { d.open = true; } });
+    shut.forEach(function (id) { var d = id && document.getElementById(id); if (d) { d.open = false; } });
   }
   var auto = document.querySelector('#journal details[open]');
   function refresh() {
@@ -238,11 +243,14 @@ fn main(game: &Game, of: &PageOf, odds: &mut OddsCache) -> Markup {
         // The changes this page includes: the event stream goes on from there.
         span #v hidden data-v=(of.version) {}
         (header_part(game, of.audience, of.token, &view, &now))
+        // First what is the player's own (issue 29): their counters, by Force, where they are
+        // and their strength, open on the first screen; then the team's statements, the gazette
+        // and the journal.
+        (counters_part(game, of.audience, &view))
         // A megagame team: its states' statements, the treasury and debt line by line.
         (PreEscaped(of.statements))
         (gazette_part(game, &numbering))
         (journal_part(game, &sights, &numbering, odds))
-        (counters_part(game, of.audience, &view))
         p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
     }
 }
@@ -549,13 +557,24 @@ pub fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Marku
     html! {
         div #counters-part {
         @if !counters.is_empty() {
-            details #counters .counters {
+            details #counters .counters open[matches!(audience, Audience::Side(_))] {
                 summary { h2 .inline {
                     @if matches!(audience, Audience::Public) { "Counters on the table" } @else { "Your counters" }
                     " (" (counters.len()) ")"
                 } }
                 @for (force, members) in &groups {
-                h3 { (force) }
+                @let places = {
+                    let mut p: Vec<String> = members.iter().map(|c| position_words(scenario, &c.position)).collect();
+                    p.sort();
+                    p.dedup();
+                    p
+                };
+                details .force id=(force_anchor(force)) {
+                summary {
+                    span .name { (force) }
+                    " — " (if places.len() == 1 { places[0].clone() } else { format!("{} places", places.len()) })
+                    span .weak { " · " (members.len()) (if members.len() == 1 { " counter" } else { " counters" }) }
+                }
                 ul .counters {
                     @for c in members {
                         li {
@@ -578,10 +597,27 @@ pub fn counters_part(game: &Game, audience: &Audience, view: &SideView) -> Marku
                     }
                 }
                 }
+                }
             }
         }
         }
     }
+}
+
+/// A Force's anchor on the page (kept open or shut across live updates): its name, in letters
+/// and digits.
+fn force_anchor(force: &str) -> String {
+    let slug: String = force
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("force-{slug}")
 }
 
 /// A small page with a heading and a sentence.
