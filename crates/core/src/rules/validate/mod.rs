@@ -8,6 +8,7 @@ mod clock;
 mod effects;
 mod lookup;
 mod losses;
+mod orders;
 mod procedures;
 mod records;
 mod remits;
@@ -19,6 +20,7 @@ use clock::*;
 use effects::*;
 use lookup::*;
 use losses::*;
+use orders::*;
 use procedures::*;
 use records::*;
 use remits::*;
@@ -472,6 +474,17 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         .as_ref()
         .map(|r| validate_records(&mut rctx, r))
         .unwrap_or_default();
+    let orders = validate_orders(&mut rctx, &raw.orders, &{
+        let (steps, units, leaders) = (&step_ids, &units, &leaders);
+        OrderNames {
+            steps,
+            tables: &tables,
+            units,
+            leaders,
+            rulings: &rulings,
+            visibility: &visibility,
+        }
+    });
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -502,6 +515,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         statuses,
         decks,
         visibility,
+        orders,
         notes: raw.notes,
     })
 }
