@@ -243,3 +243,55 @@ fn an_rr3_team_is_offered_its_armies_the_moves_and_the_areas_by_name() {
     assert_eq!(fields[2].input, FormInput::Flag);
     assert_eq!(fields[2].label, "Intention to engage");
 }
+
+#[test]
+fn a_declared_order_reads_in_the_games_words() {
+    let rs = shipped("ailsh");
+    let words = rs.order_words(rs.order_kind("orders").expect("declared"));
+    let text = words.join("\n");
+    assert_eq!(words[0], "Orders (5.2, 5.3)");
+    assert!(
+        text.contains(
+            "Due at: B) Command Phase › 2. Organization Segment › d. Issue or re-issue Orders"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Holds: Order — one of the Orders Table — AP cost (Garrison, Stand, Manoeuvre, Attack, Retreat), its cost in AP"), "{text}");
+    assert!(
+        text.contains("A late order: not stated by the rules"),
+        "{text}"
+    );
+    assert!(
+        text.contains("at Combat and Attrition Phase") || text.contains("Step 3-a: Reorganization"),
+        "{text}"
+    );
+    let rr3 = shipped("rr3");
+    let text = rr3
+        .order_words(rr3.order_kind("intention_card").expect("declared"))
+        .join("\n");
+    assert!(
+        text.contains(
+            "From: each army's commander, one entry for each of its counters with Kind: army"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("A late order: misses the step — If players are not ready"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Revealed: to Map Control, when the step it is due at begins"),
+        "{text}"
+    );
+    // No ids in what users read.
+    for id in [
+        "intention_card",
+        "phase_2_step_1",
+        "army_commander",
+        "misses_step",
+        "fleet_movement",
+        "unit_kind",
+    ] {
+        assert!(!text.contains(id), "{id} in {text}");
+    }
+}

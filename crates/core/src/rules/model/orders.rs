@@ -257,3 +257,156 @@ impl Ruleset {
         self.orders.iter().find(|o| o.id == id)
     }
 }
+
+/// The names of the steps from the top of the Sequence of Play down to `id`.
+fn step_path<'a>(steps: &'a [Step], id: &str, out: &mut Vec<&'a str>) -> bool {
+    for s in steps {
+        out.push(&s.name);
+        if s.id == id || step_path(&s.steps, id, out) {
+            return true;
+        }
+        out.pop();
+    }
+    false
+}
+
+impl Ruleset {
+    /// A step of the Sequence of Play in words: its name under its phase's and segment's
+    /// ("B) Command Phase › 2. Organization Segment › d. Issue or re-issue Orders").
+    pub fn step_words(&self, id: &str) -> String {
+        let mut path = Vec::new();
+        if step_path(&self.sequence_of_play, id, &mut path) {
+            path.join(" › ")
+        } else {
+            id.to_string()
+        }
+    }
+
+    /// A declared order in the game's words, a line each: what it is, when it is due, from
+    /// whom, what it holds, what a late one does and when it is revealed (rule numbers as the
+    /// rulebook prints them; no ids).
+    pub fn order_words(&self, kind: &OrderKind) -> Vec<String> {
+        let mut out = vec![format!("{} ({})", kind.name, kind.rule), kind.text.clone()];
+        for s in &kind.steps {
+            out.push(format!("Due at: {}", self.step_words(s)));
+        }
+        let each = match &kind.each {
+            OrderEach::Force => "one entry for each of its Forces".to_string(),
+            OrderEach::Counter(t) => {
+                let label = self
+                    .units
+                    .iter()
+                    .find(|a| a.name == t.attribute)
+                    .map_or(t.attribute.as_str(), |a| a.label.as_str());
+                format!("one entry for each of its counters with {label}: {}", t.is)
+            }
+        };
+        out.push(format!("From: {}, {each}", kind.from.words()));
+        for f in &kind.fields {
+            out.push(format!(
+                "Holds: {} — {} ({})",
+                f.label,
+                self.field_words(f),
+                f.rule
+            ));
+            for r in &f.restrictions {
+                out.push(format!("  {} ({})", r.text, r.rule));
+            }
+        }
+        let late = match kind.late.kind {
+            LateOrderKind::MissesStep => "misses the step",
+            LateOrderKind::NotStated => "not stated by the rules",
+        };
+        out.push(format!(
+            "A late order: {late} — {} ({})",
+            kind.late.text, kind.late.rule
+        ));
+        for r in &kind.reveals {
+            out.push(format!("Revealed: {}", self.reveal_words(r)));
+        }
+        if let Some(n) = &kind.notes {
+            out.push(n.trim().to_string());
+        }
+        out
+    }
+
+    fn field_words(&self, f: &OrderField) -> String {
+        match &f.kind {
+            OrderFieldKind::TableRow { table, cost } => {
+                let t = self.table(table);
+                let title = t.map_or_else(|| table.clone(), |t| t.title.clone());
+                let rows = t.map_or_else(String::new, |t| {
+                    t.rows
+                        .iter()
+                        .map(|r| t.row_words(r))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                });
+                match cost {
+                    Some(c) => format!(
+                        "one of the {title} ({rows}), its cost in {} from the column of its kind of Force",
+                        c.unit
+                    ),
+                    None => format!("one of the {title} ({rows})"),
+                }
+            }
+            OrderFieldKind::Choice { options } => format!(
+                "one of: {}",
+                options
+                    .iter()
+                    .map(|o| o.label.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            OrderFieldKind::Areas { max, .. } => format!("up to {max} areas, by name"),
+            OrderFieldKind::Flag => "a box, ticked or not".to_string(),
+        }
+    }
+
+    fn reveal_words(&self, r: &OrderReveal) -> String {
+        let to = match &r.to {
+            OrderRevealTo::Control(roles) if roles.is_empty() => "Control".to_string(),
+            OrderRevealTo::Control(roles) => roles
+                .iter()
+                .map(|r| control_role_words(r))
+                .collect::<Vec<_>>()
+                .join(", "),
+            OrderRevealTo::Others => "the others".to_string(),
+        };
+        let at = match &r.at {
+            OrderRevealAt::StepStart => "when the step it is due at begins".to_string(),
+            OrderRevealAt::AsCarriedOut => "as it is carried out".to_string(),
+            OrderRevealAt::Steps(steps) => format!(
+                "at {}",
+                steps
+                    .iter()
+                    .map(|s| self.step_words(s))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            OrderRevealAt::Visibility(_) => "as the visibility rules show it".to_string(),
+        };
+        let mut s = format!(
+            "to {to}, {at} — {} ({})",
+            r.from.text.as_deref().unwrap_or(""),
+            r.from.rule
+        );
+        if let Some(ruling) = &r.from.ruling {
+            s.push_str(&format!(" Reading: {ruling}"));
+        }
+        s
+    }
+}
+
+/// A Control role's name as the handbook prints it ([`REMIT_ROLES`] ids).
+fn control_role_words(id: &str) -> &str {
+    match id {
+        "map" => "Map Control",
+        "political" => "Political Control",
+        "religious" => "Religious Control",
+        "character" => "Character Control",
+        "non_played_states" => "Non-played States",
+        "game" => "Game Control",
+        other => other,
+    }
+}
