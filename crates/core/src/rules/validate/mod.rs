@@ -465,15 +465,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     }
     let status_list: Vec<String> = statuses.iter().map(|s| s.id.clone()).collect();
     let losses = validate_losses(&mut rctx, &raw.losses, &procedure_ids, &status_list);
-    let remits = raw
-        .remits
-        .as_ref()
-        .map(|r| validate_remits(&mut rctx, r, &procedure_ids));
-    let records = raw
-        .records
-        .as_ref()
-        .map(|r| validate_records(&mut rctx, r))
-        .unwrap_or_default();
+    let (remits, records) = control_sections(&mut rctx, &raw, &procedure_ids);
     let orders = validate_orders(&mut rctx, &raw.orders, &{
         let (steps, units, leaders) = (&step_ids, &units, &leaders);
         OrderNames {
@@ -518,6 +510,24 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         orders,
         notes: raw.notes,
     })
+}
+
+/// A megagame's Control sections: the remits and the records.
+fn control_sections(
+    rctx: &mut FileCtx,
+    raw: &RawRuleset,
+    procedure_ids: &BTreeSet<String>,
+) -> (Option<Remits>, Records) {
+    let remits = raw
+        .remits
+        .as_ref()
+        .map(|r| validate_remits(rctx, r, procedure_ids));
+    let records = raw
+        .records
+        .as_ref()
+        .map(|r| validate_records(rctx, r))
+        .unwrap_or_default();
+    (remits, records)
 }
 
 /// The Sequence of Play and the optional rules its steps name, checked; with the steps' ids.
