@@ -1,4 +1,4 @@
-//! `umpire rules list|check|show|template|schema`.
+//! `umpire rules list|check|show|orders|template|schema`.
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +41,16 @@ pub enum RulesCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Print the written orders a ruleset declares — at which steps they are due, from whom,
+    /// what each holds, what the rules do with a late one, when each is revealed and to whom —
+    /// in the game's words.
+    Orders {
+        /// Ruleset id.
+        ruleset: String,
+        /// Print JSON (with the ids).
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a commented YAML template for transcribing a table from your own chart sheet.
     Template {
         /// Ruleset id.
@@ -73,6 +83,7 @@ pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
             table,
             json,
         } => show(cli, ruleset, table.as_deref(), *json),
+        RulesCommand::Orders { ruleset, json } => orders(cli, ruleset, *json),
         RulesCommand::Template {
             ruleset,
             table,
@@ -253,6 +264,27 @@ fn show(cli: &Cli, ruleset: &str, table: Option<&str>, as_json: bool) -> Result<
             println!("(your transcription: {})", u.path.display());
         }
         print!("{}", render_table(r, t));
+    }
+    Ok(())
+}
+
+fn orders(cli: &Cli, ruleset: &str, as_json: bool) -> Result<()> {
+    let lib = library(cli)?;
+    let r: &Ruleset = find_ruleset(&lib, ruleset)?;
+    if as_json {
+        return print_json(&json!({"ruleset": r.id, "orders": r.orders}));
+    }
+    if r.orders.is_empty() {
+        println!("{}: the rules call for no written orders.", r.name);
+        return Ok(());
+    }
+    for (i, o) in r.orders.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        for line in r.order_words(o) {
+            println!("{line}");
+        }
     }
     Ok(())
 }

@@ -178,6 +178,46 @@ fn rules_list_names_the_shipped_rulesets() {
     assert!(qrs["procedures"].as_u64().is_some_and(|n| n > 0));
 }
 
+/// `rules orders`: the written orders a ruleset declares, in the game's words (ids only in the
+/// JSON).
+#[test]
+fn rules_orders_reads_the_declaration_in_the_games_words() {
+    let run = umpire(&["rules", "orders", "rr3"]);
+    assert!(run.success, "{}", run.show());
+    for words in [
+        "Intention Card (The Campaign System › Movement)",
+        "First movement step",
+        "From: each army's commander",
+        "Holds: Intention to engage — a box, ticked or not",
+        "A late order: misses the step — If players are not ready",
+        "Revealed: to Map Control, when the step it is due at begins",
+    ] {
+        assert!(
+            run.stdout.contains(words),
+            "{words:?} not in {}",
+            run.show()
+        );
+    }
+    for id in [
+        "intention_card",
+        "phase_2_step_1",
+        "misses_step",
+        "army_commander",
+    ] {
+        assert!(!run.stdout.contains(id), "{id} shown: {}", run.show());
+    }
+    let v = umpire(&["rules", "orders", "ailsh", "--json"]).json();
+    assert_eq!(v["orders"][0]["id"], "orders", "{v}");
+    assert_eq!(v["orders"][0]["steps"][0], "b2d_issue_orders", "{v}");
+    assert_eq!(v["orders"][0]["late"]["kind"], "not_stated", "{v}");
+    let run = umpire(&["rules", "orders", "qrs"]);
+    assert!(
+        run.success && run.stdout.contains("the rules call for no written orders"),
+        "{}",
+        run.show()
+    );
+}
+
 #[test]
 fn rules_check_reports_every_table() {
     let run = umpire(&["rules", "check", "--json"]);

@@ -4,6 +4,7 @@
 mod codes;
 mod effects;
 mod losses;
+mod orders;
 mod procedures;
 mod records;
 mod remits;
@@ -14,6 +15,7 @@ mod visibility;
 pub use codes::ResultCodes;
 pub use effects::*;
 pub use losses::*;
+pub use orders::*;
 pub use procedures::*;
 pub use records::*;
 pub use remits::*;
@@ -79,6 +81,8 @@ pub struct Ruleset {
     pub decks: Vec<DeckSpec>,
     /// What each side may see of the others (the `visibility:` section).
     pub visibility: Visibility,
+    /// The written orders the rules call for (the `orders:` section; none for most rulesets).
+    pub orders: Vec<OrderKind>,
     /// Notes.
     pub notes: Option<String>,
 }

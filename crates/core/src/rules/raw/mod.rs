@@ -16,6 +16,7 @@ mod clock;
 mod effects;
 mod lookup;
 mod losses;
+mod orders;
 mod procedures;
 mod records;
 mod remits;
@@ -27,6 +28,7 @@ pub use clock::*;
 pub use effects::*;
 pub use lookup::*;
 pub use losses::*;
+pub use orders::*;
 pub use procedures::*;
 pub use records::*;
 pub use remits::*;
@@ -153,6 +155,11 @@ pub struct RawRuleset {
     /// its own counters whole and the others' by name and place.
     #[serde(default)]
     pub visibility: Option<RawVisibility>,
+    /// The written orders the rules call for (`orders:`): at which steps, from whom, what each
+    /// holds, what a late one does, and when each is revealed and to whom. Optional: a ruleset
+    /// whose text has no written orders declares none.
+    #[serde(default)]
+    pub orders: Vec<RawOrderKind>,
     /// What the text leaves out, and anything else the reader of the ruleset should know.
     #[serde(default)]
     pub notes: Option<String>,

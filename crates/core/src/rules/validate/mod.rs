@@ -8,6 +8,7 @@ mod clock;
 mod effects;
 mod lookup;
 mod losses;
+mod orders;
 mod procedures;
 mod records;
 mod remits;
@@ -19,6 +20,7 @@ use clock::*;
 use effects::*;
 use lookup::*;
 use losses::*;
+use orders::*;
 use procedures::*;
 use records::*;
 use remits::*;
@@ -463,15 +465,18 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     }
     let status_list: Vec<String> = statuses.iter().map(|s| s.id.clone()).collect();
     let losses = validate_losses(&mut rctx, &raw.losses, &procedure_ids, &status_list);
-    let remits = raw
-        .remits
-        .as_ref()
-        .map(|r| validate_remits(&mut rctx, r, &procedure_ids));
-    let records = raw
-        .records
-        .as_ref()
-        .map(|r| validate_records(&mut rctx, r))
-        .unwrap_or_default();
+    let (remits, records) = control_sections(&mut rctx, &raw, &procedure_ids);
+    let orders = validate_orders(&mut rctx, &raw.orders, &{
+        let (steps, units, leaders) = (&step_ids, &units, &leaders);
+        OrderNames {
+            steps,
+            tables: &tables,
+            units,
+            leaders,
+            rulings: &rulings,
+            visibility: &visibility,
+        }
+    });
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
@@ -502,8 +507,27 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         statuses,
         decks,
         visibility,
+        orders,
         notes: raw.notes,
     })
+}
+
+/// A megagame's Control sections: the remits and the records.
+fn control_sections(
+    rctx: &mut FileCtx,
+    raw: &RawRuleset,
+    procedure_ids: &BTreeSet<String>,
+) -> (Option<Remits>, Records) {
+    let remits = raw
+        .remits
+        .as_ref()
+        .map(|r| validate_remits(rctx, r, procedure_ids));
+    let records = raw
+        .records
+        .as_ref()
+        .map(|r| validate_records(rctx, r))
+        .unwrap_or_default();
+    (remits, records)
 }
 
 /// The Sequence of Play and the optional rules its steps name, checked; with the steps' ids.
