@@ -41,8 +41,16 @@ fn main() -> ExitCode {
             })
         }),
     };
+    // A game opened for reading only is said once: after a reading command's output, or in the
+    // error of a write (which says it already).
+    let note = cli::game_read_only_note();
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            if let Some(note) = note {
+                eprintln!("note: {note}");
+            }
+            ExitCode::SUCCESS
+        }
         // The reader went away (`| head`): not an error of ours.
         Err(e)
             if e.chain().any(|c| {
@@ -53,7 +61,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            let error = format!("{e:#}");
+            if let Some(note) = note.filter(|n| !error.contains(n.as_str())) {
+                eprintln!("note: {note}");
+            }
+            eprintln!("error: {error}");
             ExitCode::from(2)
         }
     }

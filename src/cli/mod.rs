@@ -321,6 +321,11 @@ fn busy_notice(path: &std::path::Path) {
     });
 }
 
+/// The note that a game the command opened is read-only (said once, when it ends).
+pub fn game_read_only_note() -> Option<String> {
+    game::read_only_note()
+}
+
 /// Runs a subcommand.
 pub fn run(cli: &Cli, command: &Command) -> Result<()> {
     umpire::game::on_busy_wait(busy_notice);

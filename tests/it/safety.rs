@@ -586,6 +586,11 @@ fn a_read_only_game_opens_for_reading_and_refuses_writes_clearly() {
                 && !err.contains("not an Umpire game file"),
             "{case}: {err}"
         );
+        assert_eq!(
+            err.matches("opened for reading").count(),
+            1,
+            "{case}: said once: {err}"
+        );
         mode(&dir, 0o755);
         mode(&game, 0o644);
         let lib = Library::shipped();

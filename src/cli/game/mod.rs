@@ -71,11 +71,22 @@ pub(super) fn open(cli: &Cli, file: &Path) -> Result<(Game, Library)> {
     super::password::ready(&file.to_string_lossy())?;
     let game = umpire::server::open_at(&file.to_string_lossy(), &lib)
         .map_err(|e| super::with_ruleset_errors(&lib, e))?;
-    // Said on stderr, once: a reading command's output (its JSON too) stays as it is.
-    if let Some(note) = game.read_only() {
-        eprintln!("note: {note}");
+    // Said on stderr, once, when the command ends (`read_only_note`): a reading command's
+    // output (its JSON too) stays as it is, and a write refused says it in its error alone.
+    if let Some(note) = game.read_only()
+        && let Ok(mut kept) = READ_ONLY.lock()
+    {
+        *kept = Some(note);
     }
     Ok((game, lib))
+}
+
+/// The note that the game was opened for reading only, said once when the command ends.
+static READ_ONLY: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// The read-only note of the game the command opened, if any (taken: said once).
+pub fn read_only_note() -> Option<String> {
+    READ_ONLY.lock().ok().and_then(|mut n| n.take())
 }
 
 /// Who acts: on a server that knows its umpires, the login's umpire (`--as` must agree); else
