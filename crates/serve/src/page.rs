@@ -31,6 +31,8 @@ main { padding: 8px 16px 40px; max-width: 760px; margin: 0 auto; }
 h2 { font-size: 1.05rem; margin: 18px 0 6px; border-bottom: 1px solid var(--rule); }
 h2.inline { display: inline; border: none; }
 details.counters { margin-top: 18px; border-bottom: none; }
+details.quiet > summary { font-size: 0.9rem; }
+details.quiet > details { margin-left: 14px; }
 details.force { padding: 4px 0; }
 details.force > summary { padding: 4px 0; }
 details.force ul.counters { margin-left: 14px; }
@@ -518,12 +520,59 @@ fn journal_part(
         .rev()
         .find(|s| s.sight == Sight::Open)
         .map(|s| s.seq);
+    // Runs of quiet entries — steps of the Sequence of Play and items skipped — fold into one
+    // line ("5 steps of the Sequence of Play: … to …"), so what happened stands out.
+    let quiet = |s: &EntrySight| {
+        s.sight != Sight::Hidden
+            && matches!(
+                game.events()[(s.seq - 1) as usize].kind,
+                umpire_core::game::EventKind::Stepped { .. }
+                    | umpire_core::game::EventKind::Skipped { .. }
+            )
+    };
+    let turn_of = |s: &EntrySight| game.events()[(s.seq - 1) as usize].cursor.turn;
+    let shown: Vec<&EntrySight> = sights
+        .iter()
+        .rev()
+        .filter(|s| s.sight != Sight::Hidden)
+        .collect();
+    let mut runs: Vec<Vec<&EntrySight>> = Vec::new();
+    for s in shown {
+        match runs.last_mut() {
+            // A run stays within one turn.
+            Some(run)
+                if quiet(s)
+                    && run
+                        .last()
+                        .is_some_and(|l| quiet(l) && turn_of(l) == turn_of(s)) =>
+            {
+                run.push(s);
+            }
+            _ => runs.push(vec![s]),
+        }
+    }
     html! {
         div #journal {
             h2 { "The journal, newest first" }
-            @for s in sights.iter().rev() {
-                @let e = &game.events()[(s.seq - 1) as usize];
-                (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), newest == Some(s.seq), odds))
+            @for run in &runs {
+                @if run.len() >= 3 {
+                    @let (newest_line, oldest_line) = (
+                        words.line(&game.events()[(run[0].seq - 1) as usize]),
+                        words.line(&game.events()[(run[run.len() - 1].seq - 1) as usize]),
+                    );
+                    details .quiet id=(format!("q{}", numbering.mark(run[run.len() - 1].seq).anchor())) {
+                        summary .weak { "Turn " (turn_of(run[0])) ": " (run.len()) " steps of the Sequence of Play — " (oldest_line) " … " (newest_line) }
+                        @for s in run {
+                            @let e = &game.events()[(s.seq - 1) as usize];
+                            (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), false, odds))
+                        }
+                    }
+                } @else {
+                    @for s in run {
+                        @let e = &game.events()[(s.seq - 1) as usize];
+                        (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), newest == Some(s.seq), odds))
+                    }
+                }
             }
         }
     }
