@@ -913,3 +913,62 @@ fn a_restart_keeps_every_link_and_new_links_are_made_only_when_asked() {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
 }
+
+/// The quiet part of the journal folds: the steps of the Sequence of Play and the items skipped
+/// on the way are one line a turn ("Turn 1: 9 steps of the Sequence of Play — …"), with the
+/// steps inside it, so what happened stands out (issue 29: after turn 1, 58 of 85 entries were
+/// steps or skips).
+#[test]
+fn quiet_steps_fold_into_one_line_a_turn() {
+    let path = scratch("quiet");
+    let mut game =
+        Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let umpire = Actor::umpire();
+    // Walk into turn 2, skipping what is pending.
+    while game.state().cursor.turn < 2 {
+        if game.act(&umpire, Action::Next).is_err() {
+            let item = umpire::game::check::pending_items(&game.view())
+                .into_iter()
+                .find(|p| p.mandatory && !p.done)
+                .expect("something pending")
+                .key;
+            game.act(
+                &umpire,
+                Action::Skip {
+                    item,
+                    reason: "at the table".into(),
+                },
+            )
+            .expect("skipped");
+        }
+    }
+    let server = start(&path, 64);
+    let (status, page) = get(
+        server.addr,
+        &format!("/s/{}", link(&server, &side("french"))),
+    );
+    assert_eq!(status, 200);
+    let folds = page.matches(r#"<details class="quiet""#).count();
+    assert_eq!(folds, 1, "turn 1's quiet entries, one line: {page}");
+    assert!(
+        page.contains("Turn 1: ") && page.contains(" steps of the Sequence of Play — "),
+        "{page}"
+    );
+    let shown = page.matches("<details").count();
+    let quiet = game
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                umpire::game::EventKind::Stepped { .. } | umpire::game::EventKind::Skipped { .. }
+            )
+        })
+        .count();
+    assert!(quiet >= 3, "a run to fold: {quiet}");
+    assert!(
+        shown > quiet,
+        "the steps are inside the fold, not gone: {shown} details"
+    );
+    server.stop();
+}
