@@ -2,7 +2,8 @@
 # Takes the README's pictures of the players' view: a game of "Venice at bay, 1509" with a few
 # entries, served by `umpire serve`, each side's page in Debian's headless Chromium at a phone's
 # size (390×844).
-#   docs/players-view.png           the French page: the journal newest first, one entry open
+#   docs/players-view.png           the French page: its own Forces first, then the journal newest
+#                                   first, one entry open
 #   docs/players-view-venetian.png  the Venetian page of the same moment
 # Needs (Debian): chromium, imagemagick.
 # BIN=path/to/umpire uses another build (default: a release build made here).
