@@ -237,17 +237,19 @@ fn judge(
         }
     }
     let before = usize::try_from(first - 1).unwrap_or(usize::MAX);
-    if first < 1 || before > held.events.len() {
+    // A proposal for a place another desk has taken since cannot be stored whatever its
+    // verdict (the write is refused for its place before the verdict is read).
+    if first < 1 || before != held.events.len() {
         return Ok(Err(format!(
             "entry {first} does not follow the journal the server holds (it ends at entry {}): another desk wrote first, or the place is wrong",
             held.events.len()
         )));
     }
-    let mut events: Vec<Event> = held.events[..before].to_vec();
+    let mut proposed: Vec<Event> = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         let seq = first as u64 + i as u64;
         match serde_json::from_str::<Event>(text) {
-            Ok(e) if e.seq == seq => events.push(e),
+            Ok(e) if e.seq == seq => proposed.push(e),
             Ok(e) => {
                 return Ok(Err(format!(
                     "entry {seq} is refused: it says it is entry {}",
@@ -264,7 +266,12 @@ fn judge(
     // A journal published from a game file was written by one desk; appends come from the
     // shared game's desks.
     let shared = first > 1;
-    Ok(match referee.judge(&events, before, shared) {
+    // Judged after the journal it holds, in place, then taken off again: no copy of the
+    // journal a verdict.
+    held.events.extend(proposed);
+    let problem = referee.judge(&held.events, before, shared);
+    held.events.truncate(before);
+    Ok(match problem {
         None => Ok(()),
         Some(p) => Err(format!(
             "entry {} is refused by the rules of play: {}",

@@ -491,21 +491,15 @@ fn same(made: &EventKind, recorded: &EventKind, strict: bool) -> bool {
                 resolution,
                 counters: c2,
             },
-        ) if strict => c1 == c2 && with_provenance(again, resolution) == **resolution,
-        (
-            EventKind::Resolved {
-                resolution: again,
-                counters: c1,
-            },
-            EventKind::Resolved {
-                resolution,
-                counters: c2,
-            },
         ) => {
             c1 == c2
-                && again.procedure == resolution.procedure
-                && again.outcome.code == resolution.outcome.code
-                && again.outcome.value == resolution.outcome.value
+                && if strict {
+                    with_provenance(again, resolution) == **resolution
+                } else {
+                    again.procedure == resolution.procedure
+                        && again.outcome.code == resolution.outcome.code
+                        && again.outcome.value == resolution.outcome.value
+                }
         }
         (
             EventKind::Changed {
@@ -806,6 +800,8 @@ fn within_ranges(
 /// description, as the desks build the game.
 pub struct Referee {
     ruleset: Ruleset,
+    /// The ruleset's content hash, worked out once ([`Ruleset::content`]).
+    content: String,
     scenario: Scenario,
     steps: Vec<LeafStep>,
     meta: GameMeta,
@@ -822,6 +818,7 @@ impl Referee {
         let scenario = super::session::scenario_from(&meta, rulesets)?;
         Ok(Referee {
             steps: super::sequence::leaf_steps(&ruleset),
+            content: ruleset.content(),
             ruleset,
             scenario,
             meta,
@@ -838,8 +835,8 @@ impl Referee {
             ..
         }) = events.first().map(|e| &e.kind)
         {
-            let holds = self.ruleset.content();
-            if *began != holds {
+            let holds = &self.content;
+            if began != holds {
                 return Some(Problem {
                     entry: 1,
                     text: format!(
