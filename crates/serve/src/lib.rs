@@ -128,12 +128,17 @@ impl Link {
 /// The characters of the token a short code is: 8 (40 bits; see [`Link::short_code`]).
 const SHORT: usize = 8;
 
+/// The characters of a token: lower-case letters and digits, without the ones read alike.
+const TOKEN_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+
+/// The characters in a token.
+const TOKEN_LEN: usize = 20;
+
 /// A token: 20 characters of lower-case letters and digits (about 103 bits).
 fn token() -> String {
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
-    (0..20)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+    (0..TOKEN_LEN)
+        .map(|_| TOKEN_ALPHABET[rng.random_range(0..TOKEN_ALPHABET.len())] as char)
         .collect()
 }
 
@@ -332,11 +337,9 @@ fn audience_key(audience: &Audience) -> String {
     }
 }
 
-/// Whether a kept token is one this server makes (20 of its letters and digits).
+/// Whether a kept token is one this server makes ([`token`]).
 fn is_token(t: &str) -> bool {
-    t.len() == 20
-        && t.bytes()
-            .all(|b| b"abcdefghijkmnpqrstuvwxyz23456789".contains(&b))
+    t.len() == TOKEN_LEN && t.bytes().all(|b| TOKEN_ALPHABET.contains(&b))
 }
 
 /// Forgets the links kept for the game at `location`: the next start makes new ones, and every
