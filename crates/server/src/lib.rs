@@ -294,27 +294,6 @@ fn kept_values(address: &ServerAddress) -> std::collections::BTreeMap<String, St
         .unwrap_or_default()
 }
 
-/// Writes `text` to `path` readable by its owner only, whole or not at all (a file beside it,
-/// then renamed over it).
-fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temp = path.with_extension("json.new");
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    let mut file = options.open(&temp)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&temp, path)
-}
-
 /// Waits (at most 5 s) for the referee's verdict on proposal `id`, heard on the channel
 /// `umpire_verdict` (the connection listens before it proposes, so no verdict is missed): the
 /// write sent then finds it at once rather than looking for it every 10 ms.
@@ -780,9 +759,11 @@ impl Store for ServerGame {
         let mut values = kept_values(&self.address);
         values.insert(key.to_string(), value.to_string());
         let text = serde_json::to_string_pretty(&values).unwrap_or_default();
-        write_private(&path, &text).map_err(|e| StoreError::Server {
-            location: path.display().to_string(),
-            message: format!("cannot keep the game's values there: {e}"),
+        umpire_core::game::journal::write_atomically(&path, &text, true).map_err(|e| {
+            StoreError::Server {
+                location: path.display().to_string(),
+                message: format!("cannot keep the game's values there: {e}"),
+            }
         })?;
         Ok(true)
     }

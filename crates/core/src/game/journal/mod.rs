@@ -23,7 +23,7 @@ pub use error::StoreError;
 pub use file::{BUSY_WAIT, GameFile, is_game_file, on_busy_wait};
 pub use location::{Location, ServerAddress};
 pub use meta::{GameMeta, PublicMeta};
-pub use offline::{Held, SyncReport};
+pub use offline::{Held, SyncReport, write_atomically};
 
 use super::action::Action;
 use super::event::{Cursor, Event, EventKind};

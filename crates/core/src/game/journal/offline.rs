@@ -93,13 +93,24 @@ fn remap(kind: &mut EventKind, map: &BTreeMap<u64, u64>) {
     }
 }
 
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// Writes `text` to `path` whole or not at all (a file beside it, then renamed over it); with
+/// `owner_only`, readable by its owner alone (a shared game's kept link tokens).
+pub fn write_atomically(path: &Path, text: &str, owner_only: bool) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let tmp = path.with_extension("tmp");
     {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        if owner_only {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            options.mode(0o600);
+        }
+        #[cfg(not(unix))]
+        let _ = owner_only;
+        let mut f = options.open(&tmp)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
     }
@@ -242,7 +253,7 @@ impl Journal {
             problem,
         };
         let text = serde_json::to_string_pretty(&file).map_err(|e| failed(e.to_string()))?;
-        write_atomically(path, &text).map_err(|e| {
+        write_atomically(path, &text, false).map_err(|e| {
             failed(format!(
                 "the offline queue could not be written ({e}); the action was not recorded"
             ))
