@@ -840,8 +840,8 @@ impl Referee {
                 return Some(Problem {
                     entry: 1,
                     text: format!(
-                        "the game began with other content in ruleset '{}' than the server's referee holds (the game's {}…, the referee's {}…): start the referee with the game's rules (control-server.sh start --rules DIR)",
-                        self.meta.ruleset,
+                        "the game began with other content in {} than the server's referee holds (the game's {}…, the referee's {}…): start the referee with the game's rules (control-server.sh start --rules DIR)",
+                        self.ruleset.name,
                         &began[..began.len().min(12)],
                         &holds[..holds.len().min(12)]
                     ),
