@@ -1032,7 +1032,7 @@ DECLARE
 BEGIN
   IF jsonb_typeof(body -> 'type') IS DISTINCT FROM 'string' OR kind NOT IN ('game_started', 'seed_revealed', 'changed',
      'resolved', 'effects_applied', 'overridden', 'stepped', 'skipped', 'note', 'undone', 'redone', 'clock', 'deck',
-     'announced', 'victory', 'record') THEN
+     'announced', 'victory', 'record', 'orders_sealed', 'orders_revealed') THEN
     PERFORM umpire_bad(seq, format('''%s'' is not a kind of journal entry', coalesce(body ->> 'type', 'nothing')));
   END IF;
   IF body ? 'by' AND jsonb_typeof(body -> 'by') <> 'string' THEN
@@ -1076,7 +1076,7 @@ BEGIN
     IF target.seq IS NULL OR target.seq >= seq THEN
       PERFORM umpire_bad(seq, format('it %s entry %s, which is not an earlier entry', kind, coalesce(body ->> 'event', 'nothing')));
     END IF;
-    IF kind = 'undone' AND target.kind IN ('game_started', 'undone', 'redone', 'clock', 'seed_revealed') THEN
+    IF kind = 'undone' AND target.kind IN ('game_started', 'undone', 'redone', 'clock', 'seed_revealed', 'orders_sealed', 'orders_revealed') THEN
       PERFORM umpire_bad(seq, format('entry %s (%s) cannot be undone', target.seq, replace(target.kind, '_', ' ')));
     END IF;
     IF kind = 'undone' AND NOT umpire_counts(g, target.seq) THEN
@@ -1170,6 +1170,24 @@ BEGIN
   WHEN 'record' THEN
     IF jsonb_typeof(body -> 'fact') IS DISTINCT FROM 'object' OR NOT umpire_is_text(body -> 'fact' -> 'kind') THEN
       PERFORM umpire_bad(seq, 'it is not one of Control''s records');
+    END IF;
+  -- Sealed orders (game::sealed): the shapes here; the referee holds the reveal to the
+  -- commitment and the orders to the form, as `game verify` does.
+  WHEN 'orders_sealed' THEN
+    IF NOT umpire_is_text(body -> 'order') OR NOT umpire_is_text(body -> 'side')
+       OR coalesce(body ->> 'commitment', '') !~ '^[0-9a-f]{64}$' THEN
+      PERFORM umpire_bad(seq, 'sealed orders need their kind, their side and a commitment of 64 hexadecimal digits');
+    END IF;
+  WHEN 'orders_revealed' THEN
+    target := umpire_entry(g, body -> 'sealed');
+    IF target.seq IS NULL OR target.kind <> 'orders_sealed' OR target.seq >= seq
+       OR (target.body ->> 'order') IS DISTINCT FROM (body ->> 'order')
+       OR (target.body ->> 'side') IS DISTINCT FROM (body ->> 'side') THEN
+      PERFORM umpire_bad(seq, format('entry %s did not seal these orders', coalesce(body ->> 'sealed', 'nothing')));
+    END IF;
+    IF NOT umpire_is_text(body -> 'salt') OR jsonb_typeof(body -> 'orders') IS DISTINCT FROM 'object'
+       OR jsonb_typeof(body -> 'shown') IS DISTINCT FROM 'object' THEN
+      PERFORM umpire_bad(seq, 'a reveal of sealed orders needs the salt, the orders and to whom they are shown');
     END IF;
   ELSE
     NULL;

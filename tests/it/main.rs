@@ -34,6 +34,7 @@ mod report;
 mod results;
 mod safety;
 mod schema;
+mod sealed;
 mod serve;
 mod serve_limits;
 mod setup_import;

@@ -333,6 +333,15 @@ fn print_verification(location: &str, integrity: Option<&str>, v: &umpire::game:
         umpire::game::SeedCheck::Mismatch => "the seed does not match its commitment".into(),
     };
     println!("  {} resolutions re-resolved; {seed}", v.resolutions);
+    if v.orders > 0 {
+        println!(
+            "  {} of sealed orders revealed and held to the commitment made when they were sealed",
+            match v.orders {
+                1 => "1 set".to_string(),
+                n => format!("{n} sets"),
+            }
+        );
+    }
     for note in &v.notes {
         println!("  note: {note}");
     }

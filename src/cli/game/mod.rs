@@ -3,6 +3,7 @@
 mod deck;
 mod edit;
 mod journal;
+mod orders;
 mod resolve;
 mod sequence;
 mod share;
@@ -43,6 +44,10 @@ pub enum GameCommand {
     /// draws (app or typed in), refills, returns, removals and additions.
     #[command(subcommand)]
     Deck(deck::DeckCommand),
+    /// Sealed written orders: what is due at this step and each side's form, orders handed in
+    /// on paper sealed at the desk, and the reveal the step calls for.
+    #[command(subcommand)]
+    Orders(orders::OrdersCommand),
     #[command(flatten)]
     Sequence(sequence::SequenceCommand),
     #[command(flatten)]
@@ -59,6 +64,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         GameCommand::Resolve(c) => resolve::run(cli, c),
         GameCommand::Edit(c) => edit::run(cli, c),
         GameCommand::Deck(c) => deck::run(cli, c),
+        GameCommand::Orders(c) => orders::run(cli, c),
         GameCommand::Sequence(c) => sequence::run(cli, c),
         GameCommand::Journal(c) => journal::run(cli, c),
         GameCommand::Victory(c) => victory::run(cli, c),
@@ -126,7 +132,7 @@ pub(super) fn act_on(game: &mut Game, actor: &Actor, action: Action) -> Result<(
     Ok(())
 }
 
-fn print_status_line(game: &Game) {
+pub(super) fn print_status_line(game: &Game) {
     let s = game.status();
     println!(
         "Turn {}/{}{} — {}",

@@ -226,6 +226,28 @@ pub enum Action {
         /// Why the game ends now.
         reason: String,
     },
+    /// Hand in a side's written orders sealed: only the commitment enters the journal
+    /// (`game::sealed`; [`super::Game::seal_orders`] makes it and keeps the orders apart).
+    SealOrders {
+        /// The kind of order (the ruleset's `orders:` id).
+        order: String,
+        /// The side (or team).
+        side: String,
+        /// The commitment to the orders.
+        commitment: String,
+        /// How they came in, for the journal.
+        via: Option<String>,
+    },
+    /// Reveal sealed orders, as the step says ([`super::Game::reveal_orders`] reads what was
+    /// kept): refused unless they match the commitment of the entry that sealed them.
+    RevealOrders {
+        /// The entry that sealed them.
+        sealed: u64,
+        /// The salt.
+        salt: String,
+        /// The orders.
+        orders: super::sealed::Orders,
+    },
     /// Make an announcement to an audience.
     Announce {
         /// Who hears it.

@@ -282,6 +282,27 @@ fn candidates(view: &View, e: &Event) -> Vec<(Action, bool)> {
         } => ended(result),
         EventKind::Victory { fact } => one(Action::Victory(fact.clone())),
         EventKind::Record { fact } => one(Action::Record(fact.clone())),
+        EventKind::OrdersSealed {
+            order,
+            side,
+            commitment,
+            via,
+        } => one(Action::SealOrders {
+            order: order.clone(),
+            side: side.clone(),
+            commitment: commitment.clone(),
+            via: via.clone(),
+        }),
+        EventKind::OrdersRevealed {
+            sealed,
+            salt,
+            orders,
+            ..
+        } => one(Action::RevealOrders {
+            sealed: *sealed,
+            salt: salt.clone(),
+            orders: orders.clone(),
+        }),
         EventKind::GameStarted { .. } | EventKind::SeedRevealed { .. } => Vec::new(),
     }
 }

@@ -370,6 +370,9 @@ impl Words<'_> {
                 VictoryFact::Ended { .. } => "The end of the game".into(),
             },
             EventKind::Record { fact } => crate::game::records::title(self.ruleset, fact),
+            EventKind::OrdersSealed { .. } | EventKind::OrdersRevealed { .. } => {
+                crate::game::sealed::title(self.ruleset, e).unwrap_or_default()
+            }
             EventKind::Deck { deck, owner, .. } => {
                 let name = crate::game::deck::find(self.ruleset, deck)
                     .map_or_else(|| choice_words(deck), |d| d.name.clone());
@@ -492,6 +495,12 @@ impl Words<'_> {
                 fact,
                 &|t| self.side(t),
             )],
+            EventKind::OrdersSealed { .. } => {
+                crate::game::sealed::sealed_words(self.ruleset, self.scenario, e)
+            }
+            EventKind::OrdersRevealed { .. } => {
+                crate::game::sealed::revealed_words(self.ruleset, self.scenario, self.state, e)
+            }
         }
     }
 

@@ -260,6 +260,36 @@ pub enum EventKind {
         /// What.
         fact: super::records::RecordFact,
     },
+    /// A side handed in its written orders, sealed: only the commitment is recorded, the orders
+    /// are kept apart until the step reveals them (`game::sealed`). Every side sees that they
+    /// were sealed, and when.
+    OrdersSealed {
+        /// The kind of order (the ruleset's `orders:` id).
+        order: String,
+        /// The side (or team) whose orders they are.
+        side: String,
+        /// SHA-256 over the salt and the orders ([`super::sealed::commitment`]).
+        commitment: String,
+        /// How they came in ("from the French phone", "entered from paper").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        via: Option<String>,
+    },
+    /// Sealed orders revealed as the step says: the orders and the salt, which anyone can hold
+    /// to the commitment of the entry that sealed them.
+    OrdersRevealed {
+        /// The entry that sealed them.
+        sealed: u64,
+        /// The kind of order (as the sealing entry says).
+        order: String,
+        /// The side (as the sealing entry says).
+        side: String,
+        /// The salt of the commitment.
+        salt: String,
+        /// The orders.
+        orders: super::sealed::Orders,
+        /// To whom the reveal shows them (from the ruleset's `reveal:` rules at the step).
+        shown: super::sealed::Shown,
+    },
 }
 
 /// A fact of victory (`game::victory` reads them; the state folds them).
@@ -442,6 +472,8 @@ impl EventKind {
             EventKind::Redone { .. } => "redone",
             EventKind::Clock { .. } => "clock",
             EventKind::Announced { .. } => "announced",
+            EventKind::OrdersSealed { .. } => "orders_sealed",
+            EventKind::OrdersRevealed { .. } => "orders_revealed",
             EventKind::Deck { .. } => "deck",
             EventKind::SeedRevealed { .. } => "seed_revealed",
             EventKind::Victory { .. } => "victory",
@@ -458,6 +490,8 @@ impl EventKind {
                 | EventKind::Redone { .. }
                 | EventKind::Clock { .. }
                 | EventKind::SeedRevealed { .. }
+                | EventKind::OrdersSealed { .. }
+                | EventKind::OrdersRevealed { .. }
         )
     }
 }

@@ -23,6 +23,7 @@ pub mod people;
 pub mod records;
 pub mod refusal;
 pub mod scenario;
+pub mod sealed;
 pub mod sequence;
 pub mod session;
 pub mod side;

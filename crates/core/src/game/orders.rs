@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use super::scenario::{CounterKind, CounterSpec, Scenario};
+use super::state::GameState;
 use crate::rules::{
     Cell, CounterTest, ForceTest, OrderCost, OrderEach, OrderField, OrderFieldKind, OrderKind,
     Ruleset, Table, Value,
@@ -148,17 +149,81 @@ pub fn order_form(
             .map(|c| (c.id.clone(), vec![c]))
             .collect(),
     };
+    Ok(form_of(ruleset, scenario, kind, side, groups))
+}
+
+/// The form of `kind` for `side` in the game as it stands: its Forces (or counters) on the
+/// table now, where they are now, with their strength now — what a side hands in at the step.
+pub fn order_form_live(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    kind: &OrderKind,
+    side: &str,
+) -> Result<OrderForm, String> {
+    if !scenario.sides.iter().any(|s| s.id == side) {
+        return Err(format!("the scenario has no side '{side}'"));
+    }
+    let specs: Vec<CounterSpec> = state
+        .counters
+        .values()
+        .filter(|c| c.side == side && c.removed.is_none())
+        .map(|c| CounterSpec {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            printed: c.name.clone(),
+            side: c.side.clone(),
+            army: c.army.clone(),
+            kind: c.kind,
+            attributes: c.attributes.clone(),
+            unknown: c.unknown.clone(),
+            position: c.position.clone(),
+            force: c.force.clone(),
+        })
+        .collect();
+    let groups: Vec<(String, Vec<&CounterSpec>)> = match &kind.each {
+        OrderEach::Force => {
+            let mut forces: Vec<&str> = specs.iter().filter_map(|c| c.force.as_deref()).collect();
+            forces.sort_unstable();
+            forces.dedup();
+            forces
+                .into_iter()
+                .map(|f| {
+                    let counters = specs
+                        .iter()
+                        .filter(|c| c.force.as_deref() == Some(f))
+                        .collect();
+                    (f.to_string(), counters)
+                })
+                .collect()
+        }
+        OrderEach::Counter(test) => specs
+            .iter()
+            .filter(|c| holds(c, test))
+            .map(|c| (c.id.clone(), vec![c]))
+            .collect(),
+    };
+    Ok(form_of(ruleset, scenario, kind, side, groups))
+}
+
+fn form_of(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    kind: &OrderKind,
+    side: &str,
+    groups: Vec<(String, Vec<&CounterSpec>)>,
+) -> OrderForm {
     let entries = groups
         .into_iter()
         .map(|(id, counters)| entry(ruleset, kind, id, &counters))
         .collect();
-    Ok(OrderForm {
+    OrderForm {
         order: kind.id.clone(),
         name: kind.name.clone(),
         side: side.to_string(),
         entries,
         areas: areas(ruleset, scenario, kind),
-    })
+    }
 }
 
 fn entry(ruleset: &Ruleset, kind: &OrderKind, id: String, counters: &[&CounterSpec]) -> FormEntry {

@@ -457,6 +457,10 @@ pub enum Refusal {
     /// made, in a sentence with the rule.
     #[error("{0}")]
     Record(String),
+    /// Sealed orders that cannot be handed in or revealed (late, not due, not the side's),
+    /// in a sentence with the rule and, for a late order, the rules' consequence.
+    #[error("{0}")]
+    Orders(String),
     /// The seed was revealed already.
     #[error("the seed was already revealed (entry {entry})")]
     AlreadyRevealed {

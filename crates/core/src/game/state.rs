@@ -107,6 +107,8 @@ pub struct GameState {
     pub ended: Option<(u64, super::event::VictoryResult)>,
     /// Control's records: charts, registers, votes, banks' grants (`game::records`).
     pub records: super::records::Records,
+    /// Orders handed in sealed, by the entry that sealed each (`game::sealed`).
+    pub sealed: super::sealed::Sealed,
 }
 
 /// Who holds a place.
@@ -327,6 +329,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         optional_rules: BTreeSet::new(),
         arrived: 0,
         draws: Vec::new(),
+        sealed: BTreeMap::new(),
         control: scenario
             .holdings
             .iter()
@@ -369,6 +372,8 @@ pub fn append_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             EventKind::GameStarted { .. }
                 | EventKind::Clock { .. }
                 | EventKind::SeedRevealed { .. }
+                | EventKind::OrdersSealed { .. }
+                | EventKind::OrdersRevealed { .. }
         )
     {
         state.effective.insert(e.seq);
@@ -509,6 +514,9 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         EventKind::Note { text } => state.notes.push((e.seq, text.clone())),
         EventKind::Victory { fact } => apply_victory(state, e.seq, fact),
         EventKind::Record { fact } => state.records.apply(e.seq, e.cursor.turn, fact),
+        EventKind::OrdersSealed { .. } | EventKind::OrdersRevealed { .. } => {
+            super::sealed::apply(&mut state.sealed, e);
+        }
     }
     Ok(())
 }

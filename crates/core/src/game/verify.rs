@@ -95,6 +95,9 @@ pub struct Verification {
     pub resolutions: usize,
     /// App dice re-derived from the seed.
     pub app_dice: usize,
+    /// Sealed orders revealed and held to the commitment made when they were sealed.
+    #[serde(default)]
+    pub orders: usize,
     /// The seed against its commitment.
     pub seed: SeedCheck,
     /// Everything that does not match, in journal order.
@@ -173,6 +176,7 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
     let resolutions = results(&mut ck, &opened, all_open);
     shape(&mut ck, &opened, all_open);
     content(&mut ck, &opened);
+    let orders = sealed_orders(&mut ck, &opened);
     if all_open {
         rules_of_play(&mut ck, &opened, seed);
     }
@@ -196,10 +200,62 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
         head,
         resolutions,
         app_dice,
+        orders,
         seed: seed_check,
         problems,
         notes,
     }
+}
+
+/// Every reveal of sealed orders against the commitment of the entry that sealed them: the
+/// same side, the same kind of order, and the orders and salt hashing to the commitment shown
+/// before. A reveal whose sealing entry the reader may not see is left unchecked (a side's
+/// export); the count says how many were checked.
+fn sealed_orders(ck: &mut Checker, events: &[&Event]) -> usize {
+    let mut checked = 0;
+    for e in events {
+        let EventKind::OrdersRevealed {
+            sealed,
+            order,
+            side,
+            salt,
+            orders,
+            ..
+        } = &e.kind
+        else {
+            continue;
+        };
+        let Some(s) = events.iter().find(|x| x.seq == *sealed) else {
+            continue;
+        };
+        let EventKind::OrdersSealed {
+            order: o,
+            side: sd,
+            commitment,
+            ..
+        } = &s.kind
+        else {
+            ck.problem(
+                e.seq,
+                format!("it reveals orders of entry {sealed}, which sealed none"),
+            );
+            continue;
+        };
+        if o != order || sd != side || *sealed >= e.seq {
+            ck.problem(
+                e.seq,
+                format!("it does not reveal the orders entry {sealed} sealed (another side, kind or place)"),
+            );
+        } else if super::sealed::commitment(salt, orders) != *commitment {
+            ck.problem(
+                e.seq,
+                format!("the revealed orders do not match the commitment of entry {sealed}: they were changed after they were sealed"),
+            );
+        } else {
+            checked += 1;
+        }
+    }
+    checked
 }
 
 /// The hash chain: each open entry's hash follows from the previous entry's hash and its text.

@@ -351,7 +351,83 @@ impl<'a> SideView<'a> {
                 resolution,
                 counters,
             } => self.resolution(before, resolution, counters),
+            // That a side sealed its orders, and when, is for every side: the commitment is
+            // what lets them check the orders later.
+            EventKind::OrdersSealed { .. } => Sight::Open,
+            EventKind::OrdersRevealed {
+                order,
+                side,
+                orders,
+                shown,
+                ..
+            } => self.revealed_orders(order, side, orders, shown),
         }
+    }
+
+    /// How a side sees sealed orders revealed: its own whole; the others' whole when the rules
+    /// reveal them to every side at this step; as the visibility entries show each order (the
+    /// Retreat Order, on the map); else only that they were revealed, and to whom.
+    fn revealed_orders(
+        &self,
+        order: &str,
+        side: &str,
+        orders: &crate::game::sealed::Orders,
+        shown: &crate::game::sealed::Shown,
+    ) -> Sight {
+        use crate::game::sealed::{OrderValue, Shown, shown_words};
+        if side == self.side || matches!(shown, Shown::Everyone) {
+            return Sight::Open;
+        }
+        let name = self
+            .ruleset
+            .order_kind(order)
+            .map_or_else(|| order.to_string(), |k| k.name.clone());
+        let whose = super::words::side_words(self.scenario, side);
+        let mut lines = vec![format!(
+            "The {whose} {name} were revealed {}",
+            shown_words(shown)
+        )];
+        if let Shown::Visibility { entries } = shown {
+            let rules: Vec<&crate::rules::AttributeSightRule> = self
+                .ruleset
+                .visibility
+                .attributes
+                .iter()
+                .filter(|r| entries.contains(&r.id))
+                .collect();
+            for (entry, fields) in orders {
+                for (field, value) in fields {
+                    let OrderValue::Choice(v) = value else {
+                        continue;
+                    };
+                    let rule = rules.iter().find(|r| {
+                        r.attributes.contains(field)
+                            && r.shown_when.as_ref().is_some_and(|c| shows(c, field, v))
+                    });
+                    if let Some(rule) = rule {
+                        let label = self.force_label(entry);
+                        let words = self.ruleset.order_kind(order).map_or_else(
+                            || crate::rules::choice_words(v),
+                            |k| crate::game::sealed::choice_label(self.ruleset, k, field, v),
+                        );
+                        lines.push(format!("{label}: {words} ({})", rule.from.rule));
+                    }
+                }
+            }
+        }
+        Sight::Summary(lines)
+    }
+
+    /// A Force's name for a side's page: its first leader's, else its id in words.
+    fn force_label(&self, force: &str) -> String {
+        self.scenario
+            .counters
+            .iter()
+            .find(|c| c.force.as_deref() == Some(force) && c.kind == CounterKind::Leader)
+            .map_or_else(
+                || crate::rules::choice_words(force),
+                |c| format!("{}'s Force", c.name),
+            )
     }
 
     /// How a side sees a resolution: whole when it involves no counter, or its own (or only
@@ -1017,4 +1093,17 @@ pub fn reveal_item(reveal: &Reveal, turn: u32, changes: &[CounterChange]) -> (St
         format!("reveal:{}:{turn}", reveal.id),
         format!("Reveal ({}): {what}", reveal.from.rule),
     )
+}
+
+/// Whether a visibility condition shows the value `value` of the attribute `field` — only what
+/// the condition says of that attribute counts; anything else it asks keeps the order hidden.
+fn shows(condition: &Condition, field: &str, value: &str) -> bool {
+    match condition {
+        Condition::Attribute { name, value: want } => {
+            name == field && *want == crate::rules::Value::Text(value.to_string())
+        }
+        Condition::Any(cs) => cs.iter().any(|c| shows(c, field, value)),
+        Condition::All(cs) => !cs.is_empty() && cs.iter().all(|c| shows(c, field, value)),
+        _ => false,
+    }
 }

@@ -8,6 +8,7 @@ mod counters;
 mod deck;
 mod journal;
 mod ledger;
+mod orders;
 mod records;
 mod resolve;
 mod sequence;
@@ -172,6 +173,17 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
         } => check_deck(view, deck, owner.as_deref(), op, reason.as_deref()),
         Action::Victory(fact) => check_victory_fact(view, fact),
         Action::Record(fact) => records::check_record(view, fact),
+        Action::SealOrders {
+            order,
+            side,
+            commitment,
+            via,
+        } => orders::check_seal(view, order, side, commitment, via.as_deref()),
+        Action::RevealOrders {
+            sealed,
+            salt,
+            orders,
+        } => orders::check_reveal_orders(view, *sealed, salt, orders),
         Action::EndGame { declare, reason } => check_end_game(view, declare.as_deref(), reason),
     }
 }

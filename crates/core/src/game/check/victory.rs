@@ -36,6 +36,8 @@ pub(super) fn may_end_the_game(action: &Action) -> bool {
             | Action::RevealSeed
             | Action::EndGame { .. }
             | Action::Deck { .. }
+            | Action::SealOrders { .. }
+            | Action::RevealOrders { .. }
     )
 }
 

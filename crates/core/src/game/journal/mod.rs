@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 
-pub use chain::{Head, commitment, genesis, link, sha256_hex};
+pub use chain::{Head, commitment, fresh_salt, genesis, link, sha256_hex};
 pub use error::StoreError;
 pub use file::{BUSY_WAIT, GameFile, is_game_file, on_busy_wait};
 pub use location::{Location, ServerAddress};

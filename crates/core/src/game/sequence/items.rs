@@ -88,6 +88,7 @@ pub fn pending_at(
         out.extend(here.enter_items());
         out.extend(here.reveal_items(scenario));
     }
+    out.extend(here.sealed_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
     if cursor == &state.cursor {
@@ -384,6 +385,35 @@ impl Here<'_> {
                     procedure: None,
                     mandatory: self.step.mandatory,
                     done: changes.is_empty() || self.skipped(&key),
+                    key,
+                    credit: None,
+                    enter: None,
+                }
+            })
+            .collect()
+    }
+
+    /// Orders sealed at this step (the last each side sealed of each kind): each is revealed
+    /// before the game moves on — else it would stay sealed for good. Done when revealed (or
+    /// skipped with a reason: the orders then never enter the game).
+    fn sealed_items(&self, scenario: &Scenario) -> Vec<Pending> {
+        super::super::sealed::last_at(self.state, self.cursor)
+            .into_iter()
+            .map(|(seq, s)| {
+                let key = format!("orders:{seq}");
+                let kind = self.ruleset.order_kind(&s.order);
+                let name = kind.map_or(s.order.as_str(), |k| k.name.as_str());
+                let rule = kind.map(|k| format!(" ({})", k.rule)).unwrap_or_default();
+                Pending {
+                    label: format!(
+                        "Reveal the {} {} sealed at {} (entry {seq}){rule}",
+                        side_words(scenario, &s.side),
+                        name,
+                        s.at.with_timezone(&chrono::Local).format("%H:%M"),
+                    ),
+                    procedure: None,
+                    mandatory: true,
+                    done: s.revealed.is_some() || self.skipped(&key),
                     key,
                     credit: None,
                     enter: None,

@@ -399,7 +399,7 @@ impl Ruleset {
 }
 
 /// A Control role's name as the handbook prints it ([`REMIT_ROLES`] ids).
-fn control_role_words(id: &str) -> &str {
+pub fn control_role_words(id: &str) -> &str {
     match id {
         "map" => "Map Control",
         "political" => "Political Control",

@@ -1,0 +1,735 @@
+//! Sealed orders: a side hands in the written orders the ruleset declares
+//! ([`crate::rules::OrderKind`]) and the journal records only a salted commitment to them — who,
+//! which orders, when, and a hash — while the orders themselves are kept apart, beside the
+//! journal ([`super::Game::keep`]), visible to that side. When the step reveals them, the orders
+//! and the salt enter the journal, and anyone can check them against the commitment made before
+//! (`game verify`, the players' view's verify, `verify-side`).
+//!
+//! The commitment is SHA-256 over a tag, the salt and the orders as canonical JSON (every map
+//! sorted by key, no spaces): [`commitment`]. A side may seal again until the deadline — the step
+//! is called, or the Sequence of Play moves on — each time a new commitment; the last one sealed
+//! is the one revealed, and the check of a reveal refuses any other.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, Actor};
+use super::event::{Cursor, Event, EventKind};
+use super::journal::sha256_hex;
+use super::orders::{FormInput, OrderForm};
+use super::refusal::{GameError, Refusal};
+use super::scenario::Scenario;
+use super::state::GameState;
+use crate::rules::{OrderKind, OrderReveal, OrderRevealAt, OrderRevealTo, Ruleset};
+
+/// What goes before the salt in a commitment (a version, so the scheme can change).
+const TAG: &str = "umpire-orders-v1\n";
+
+/// One field's value in an order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OrderValue {
+    /// A box ticked or not.
+    Flag(bool),
+    /// A choice (a row key, an option id).
+    Choice(String),
+    /// Areas by name, in order.
+    Areas(Vec<String>),
+}
+
+/// A side's orders: for each entry of the form (a Force, an army), its fields' values. An entry
+/// left out has no order (an army not ready misses the step, where the rules say so).
+pub type Orders = BTreeMap<String, BTreeMap<String, OrderValue>>;
+
+/// The commitment to `orders` under `salt`: what the journal shows while they are sealed.
+pub fn commitment(salt: &str, orders: &Orders) -> String {
+    // A BTreeMap serialises in key order: the JSON is canonical.
+    let json = serde_json::to_string(orders).unwrap_or_default();
+    sha256_hex(format!("{TAG}{salt}\n{json}").as_bytes())
+}
+
+/// What is kept beside the journal for one sealed order: the salt and the orders.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    /// The salt of the commitment.
+    pub salt: String,
+    /// The orders.
+    pub orders: Orders,
+}
+
+/// The key a sealed order's content is kept under ([`super::Game::keep`]).
+pub fn kept_key(commitment: &str) -> String {
+    format!("sealed:{commitment}")
+}
+
+/// To whom a reveal shows the orders, decided from the kind's `reveal:` rules at the step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "snake_case")]
+pub enum Shown {
+    /// Every side.
+    Everyone,
+    /// The umpires (these Control roles) and the side itself: the others see that it was
+    /// revealed, not what.
+    Control {
+        /// The Control roles named (empty: the umpires).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        roles: Vec<String>,
+    },
+    /// The other sides see what these visibility entries show of each order (an Order marker
+    /// on the map), the rest stays concealed.
+    Visibility {
+        /// The visibility entries (attribute groups) by id.
+        entries: Vec<String>,
+    },
+}
+
+/// A sealed order as the state knows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SealedState {
+    /// The order kind.
+    pub order: String,
+    /// The side.
+    pub side: String,
+    /// Where the game stood when it was sealed (the step it is due at).
+    pub cursor: Cursor,
+    /// The commitment.
+    pub commitment: String,
+    /// When.
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// Who entered it ("the French phone", "Greta at the desk, from paper").
+    pub via: Option<String>,
+    /// The entry that revealed it, once revealed.
+    pub revealed: Option<u64>,
+}
+
+/// The sealed orders of the state, by the entry that sealed each.
+pub type Sealed = BTreeMap<u64, SealedState>;
+
+/// Folds a sealing or a reveal into the state's sealed orders.
+pub fn apply(sealed: &mut Sealed, e: &Event) {
+    match &e.kind {
+        EventKind::OrdersSealed {
+            order,
+            side,
+            commitment,
+            via,
+        } => {
+            sealed.insert(
+                e.seq,
+                SealedState {
+                    order: order.clone(),
+                    side: side.clone(),
+                    cursor: e.cursor.clone(),
+                    commitment: commitment.clone(),
+                    at: e.at,
+                    via: via.clone(),
+                    revealed: None,
+                },
+            );
+        }
+        EventKind::OrdersRevealed { sealed: of, .. } => {
+            if let Some(s) = sealed.get_mut(of) {
+                s.revealed = Some(e.seq);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The last order `side` sealed of `order` at `cursor`'s turn and step, by entry.
+pub fn latest<'s>(
+    state: &'s GameState,
+    order: &str,
+    side: &str,
+    cursor: &Cursor,
+) -> Option<(u64, &'s SealedState)> {
+    state
+        .sealed
+        .iter()
+        .rev()
+        .find(|(_, s)| {
+            s.order == order
+                && s.side == side
+                && s.cursor.turn == cursor.turn
+                && s.cursor.step == cursor.step
+        })
+        .map(|(seq, s)| (*seq, s))
+}
+
+/// Whether the orders of `order` at `cursor`'s step were called (any side's revealed): from then
+/// on an order handed in is late.
+pub fn called(state: &GameState, order: &str, cursor: &Cursor) -> bool {
+    state.sealed.values().any(|s| {
+        s.order == order
+            && s.cursor.turn == cursor.turn
+            && s.cursor.step == cursor.step
+            && s.revealed.is_some()
+    })
+}
+
+/// The last order each side sealed of each kind at `cursor`'s turn and step, by entry.
+pub fn last_at<'s>(state: &'s GameState, cursor: &Cursor) -> Vec<(u64, &'s SealedState)> {
+    let mut last: BTreeMap<(&str, &str), (u64, &SealedState)> = BTreeMap::new();
+    for (seq, s) in &state.sealed {
+        if s.cursor.turn == cursor.turn && s.cursor.step == cursor.step {
+            last.insert((s.order.as_str(), s.side.as_str()), (*seq, s));
+        }
+    }
+    last.into_values().collect()
+}
+
+/// The sealed orders at the game's step waiting for their reveal: the last one each side
+/// sealed of each kind, not yet revealed.
+pub fn awaiting_reveal(state: &GameState) -> Vec<(u64, &SealedState)> {
+    last_at(state, &state.cursor)
+        .into_iter()
+        .filter(|(_, s)| s.revealed.is_none())
+        .collect()
+}
+
+/// To whom a reveal at `step` shows the orders of `kind`: the other sides when a rule reveals
+/// them to the others at this step; as the visibility entries show them when a rule says so;
+/// else the umpires (the Control roles named).
+pub fn shown_at(kind: &OrderKind, step: &str) -> Shown {
+    let at_step = |r: &OrderReveal| match &r.at {
+        OrderRevealAt::StepStart => kind.steps.iter().any(|s| s == step),
+        OrderRevealAt::Steps(steps) => steps.iter().any(|s| s == step),
+        OrderRevealAt::AsCarriedOut | OrderRevealAt::Visibility(_) => false,
+    };
+    let others = |r: &&OrderReveal| matches!(r.to, OrderRevealTo::Others);
+    if kind.reveals.iter().filter(others).any(at_step) {
+        return Shown::Everyone;
+    }
+    if let Some(entries) = kind
+        .reveals
+        .iter()
+        .filter(others)
+        .find_map(|r| match &r.at {
+            OrderRevealAt::Visibility(v) => Some(v.clone()),
+            _ => None,
+        })
+    {
+        return Shown::Visibility { entries };
+    }
+    let roles = kind
+        .reveals
+        .iter()
+        .filter_map(|r| match &r.to {
+            OrderRevealTo::Control(roles) => Some(roles.clone()),
+            OrderRevealTo::Others => None,
+        })
+        .flatten()
+        .collect();
+    Shown::Control { roles }
+}
+
+/// Holds `orders` to the form: every entry one of the form's, every field one of its kind's,
+/// every choice one the form offers, areas by name and no more than the field allows. In words,
+/// naming the entry and the field.
+pub fn check_against(form: &OrderForm, orders: &Orders) -> Result<(), String> {
+    for (entry_id, fields) in orders {
+        let Some(entry) = form.entries.iter().find(|e| &e.id == entry_id) else {
+            return Err(format!(
+                "'{}' is not one of those the {} is for — {}",
+                entry_id,
+                form.name,
+                form.entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        for (field_id, value) in fields {
+            let Some(field) = entry.fields.iter().find(|f| &f.field == field_id) else {
+                return Err(format!(
+                    "{}: the {} has no '{}' — it holds {}",
+                    entry.name,
+                    form.name,
+                    field_id,
+                    entry
+                        .fields
+                        .iter()
+                        .map(|f| f.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            };
+            match (&field.input, value) {
+                (FormInput::Choose { choices, .. }, OrderValue::Choice(c)) => {
+                    if !choices.iter().any(|x| &x.id == c) {
+                        return Err(format!(
+                            "{}: '{}' is not a {} the rules allow — {}",
+                            entry.name,
+                            c,
+                            field.label,
+                            choices
+                                .iter()
+                                .map(|x| x.label.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ));
+                    }
+                }
+                (FormInput::Areas { max }, OrderValue::Areas(areas)) => {
+                    if areas.len() > *max as usize {
+                        return Err(format!(
+                            "{}: {} names {} areas, at most {} — {}",
+                            entry.name,
+                            field.label,
+                            areas.len(),
+                            max,
+                            areas.join(", ")
+                        ));
+                    }
+                    // A game that knows no areas by name (a scenario without its gazetteer)
+                    // takes them as written, as on the paper card.
+                    if let Some(bad) = areas.iter().find(|a| {
+                        a.trim().is_empty() || !form.areas.is_empty() && !form.areas.contains(a)
+                    }) {
+                        return Err(format!(
+                            "{}: '{}' is not an area of the map ({})",
+                            entry.name, bad, field.label
+                        ));
+                    }
+                }
+                (FormInput::Flag, OrderValue::Flag(_)) => {}
+                (input, _) => {
+                    return Err(format!(
+                        "{}: {} takes {}",
+                        entry.name,
+                        field.label,
+                        match input {
+                            FormInput::Choose { .. } => "one of its choices",
+                            FormInput::Areas { .. } => "a list of areas",
+                            FormInput::Flag => "yes or no",
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The orders in words, one line per entry: "Trivulzio's Force (2849): Order — Attack (2 AP)".
+pub fn words(form: &OrderForm, orders: &Orders) -> Vec<String> {
+    orders
+        .iter()
+        .map(|(entry_id, fields)| {
+            let entry = form.entries.iter().find(|e| &e.id == entry_id);
+            let name = entry.map_or(entry_id.as_str(), |e| e.name.as_str());
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|(field_id, value)| {
+                    let field = entry.and_then(|e| e.fields.iter().find(|f| &f.field == field_id));
+                    let label = field.map_or(field_id.as_str(), |f| f.label.as_str());
+                    let said = match (field.map(|f| &f.input), value) {
+                        (Some(FormInput::Choose { choices, .. }), OrderValue::Choice(c)) => {
+                            choices.iter().find(|x| &x.id == c).map_or_else(
+                                || c.clone(),
+                                |x| match &x.cost {
+                                    Some(cost) => format!("{} ({})", x.label, cost.words()),
+                                    None => x.label.clone(),
+                                },
+                            )
+                        }
+                        (_, OrderValue::Choice(c)) => c.clone(),
+                        (_, OrderValue::Areas(a)) if a.is_empty() => "none".to_string(),
+                        (_, OrderValue::Areas(a)) => a.join(", "),
+                        (_, OrderValue::Flag(true)) => "yes".to_string(),
+                        (_, OrderValue::Flag(false)) => "no".to_string(),
+                    };
+                    format!("{label} — {said}")
+                })
+                .collect();
+            if parts.is_empty() {
+                format!("{name}: no order")
+            } else {
+                format!("{name}: {}", parts.join("; "))
+            }
+        })
+        .collect()
+}
+
+/// The step id at a cursor, if the Sequence of Play has it.
+pub fn step_id(steps: &[super::steps::LeafStep], cursor: &Cursor) -> Option<String> {
+    steps.get(cursor.step).map(|s| s.id.clone())
+}
+
+/// Whom a reveal shows the orders to, in words: "to every side", "to Map Control".
+pub fn shown_words(shown: &Shown) -> String {
+    match shown {
+        Shown::Everyone => "to every side".to_string(),
+        Shown::Control { roles } if roles.is_empty() => "to the umpires".to_string(),
+        Shown::Control { roles } => format!(
+            "to {}",
+            roles
+                .iter()
+                .map(|r| crate::rules::control_role_words(r))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Shown::Visibility { .. } => {
+            "to the umpire; the other side sees what the rules show of them".to_string()
+        }
+    }
+}
+
+/// The title of a sealing or a reveal ("Orders sealed", "Intention Card revealed").
+pub fn title(ruleset: &Ruleset, e: &Event) -> Option<String> {
+    let name = |order: &str| {
+        ruleset
+            .order_kind(order)
+            .map_or_else(|| order.to_string(), |k| k.name.clone())
+    };
+    match &e.kind {
+        EventKind::OrdersSealed { order, .. } => Some(format!("{} sealed", name(order))),
+        EventKind::OrdersRevealed { .. } => Some("Orders revealed".to_string()),
+        _ => None,
+    }
+}
+
+/// A sealing in words: "The Venetian Orders for turn 3, sealed at 10:42 — commitment
+/// 7c1e9a2b40d1… (from the Venetian phone)".
+pub fn sealed_words(ruleset: &Ruleset, scenario: &Scenario, e: &Event) -> Vec<String> {
+    let EventKind::OrdersSealed {
+        order,
+        side,
+        commitment,
+        via,
+    } = &e.kind
+    else {
+        return Vec::new();
+    };
+    let name = ruleset
+        .order_kind(order)
+        .map_or_else(|| order.to_string(), |k| k.name.clone());
+    let short: String = commitment.chars().take(12).collect();
+    vec![format!(
+        "The {} {name} for turn {}, sealed at {} — commitment {short}…{}",
+        super::words::side_words(scenario, side),
+        e.cursor.turn,
+        e.at.with_timezone(&chrono::Local).format("%H:%M"),
+        via.as_ref().map(|v| format!(" ({v})")).unwrap_or_default()
+    )]
+}
+
+/// A reveal in words: who sealed them and when, to whom they are shown, then one line per
+/// Force (or army) with its order, as the form words it.
+pub fn revealed_words(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    e: &Event,
+) -> Vec<String> {
+    let EventKind::OrdersRevealed {
+        sealed,
+        order,
+        side,
+        orders,
+        shown,
+        ..
+    } = &e.kind
+    else {
+        return Vec::new();
+    };
+    let Some(kind) = ruleset.order_kind(order) else {
+        return vec![format!("The orders sealed in entry {sealed}, revealed")];
+    };
+    let mut out = vec![format!(
+        "The {} {} sealed in entry {sealed}, revealed {} ({}); they match its commitment",
+        super::words::side_words(scenario, side),
+        kind.name,
+        shown_words(shown),
+        kind.rule
+    )];
+    match super::orders::order_form_live(ruleset, scenario, state, kind, side) {
+        Ok(form) => {
+            out.extend(words(&form, orders));
+            // What the rules do with those given no order (rr3: an army not ready misses
+            // the step).
+            let missing: Vec<&str> = form
+                .entries
+                .iter()
+                .filter(|e| !orders.contains_key(&e.id))
+                .map(|e| e.name.as_str())
+                .collect();
+            if !missing.is_empty() {
+                out.push(format!(
+                    "No order for {}: {}",
+                    missing.join(", "),
+                    late_words_of(kind)
+                ));
+            }
+        }
+        Err(_) => out.push(format!("{} entries", orders.len())),
+    }
+    out
+}
+
+/// What the rules do when no order is given in time, with the rule.
+pub fn late_words_of(kind: &OrderKind) -> String {
+    format!("{} ({})", kind.late.text.trim(), kind.late.rule)
+}
+
+impl super::Game {
+    /// The form of `order` for `side` as the game stands (its Forces now, where they are now).
+    pub fn order_form(&self, order: &str, side: &str) -> Result<OrderForm, GameError> {
+        let kind = self.order_kind(order)?;
+        super::orders::order_form_live(self.ruleset(), self.scenario(), self.state(), kind, side)
+            .map_err(|e| Refusal::Orders(e).into())
+    }
+
+    fn order_kind(&self, order: &str) -> Result<&OrderKind, GameError> {
+        self.ruleset().order_kind(order).ok_or_else(|| {
+            let known: Vec<&str> = self
+                .ruleset()
+                .orders
+                .iter()
+                .map(|o| o.id.as_str())
+                .collect();
+            Refusal::Orders(format!(
+                "{} declares no order '{order}'{}",
+                self.ruleset().name,
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — its orders: {}", known.join(", "))
+                }
+            ))
+            .into()
+        })
+    }
+
+    /// The kinds of order due at the game's step, with the sides that hand them in.
+    pub fn orders_due_now(&self) -> Vec<&OrderKind> {
+        let step = step_id(self.steps(), &self.state().cursor).unwrap_or_default();
+        self.ruleset().orders_due(&step)
+    }
+
+    /// Hands in `side`'s orders sealed: held to the form, then kept apart under a fresh salt,
+    /// and only the commitment journaled. Returns the sealing entry. A side may seal again
+    /// until the step reveals them; the last one sealed is the one revealed.
+    pub fn seal_orders(
+        &mut self,
+        actor: &Actor,
+        order: &str,
+        side: &str,
+        orders: Orders,
+        via: Option<String>,
+    ) -> Result<u64, GameError> {
+        let form = self.order_form(order, side)?;
+        check_against(&form, &orders).map_err(Refusal::Orders)?;
+        let salt = super::journal::fresh_salt();
+        let commitment = commitment(&salt, &orders);
+        let kept = serde_json::to_string(&Kept { salt, orders })
+            .map_err(|e| Refusal::Orders(format!("the orders cannot be kept: {e}")))?;
+        // Kept first: a commitment journaled with nothing kept could never be revealed.
+        if !self.keep(&kept_key(&commitment), &kept)? {
+            return Err(Refusal::Orders(format!(
+                "{} cannot keep sealed orders beside its journal (a read-only copy)",
+                self.location()
+            ))
+            .into());
+        }
+        let seqs = self.act(
+            actor,
+            Action::SealOrders {
+                order: order.to_string(),
+                side: side.to_string(),
+                commitment,
+                via,
+            },
+        )?;
+        Ok(seqs.first().copied().unwrap_or_default())
+    }
+
+    /// The orders sealed in entry `seq`, as kept beside the journal (None: not kept here — they
+    /// were handed in through another machine).
+    pub fn sealed_content(&mut self, seq: u64) -> Result<Option<Kept>, GameError> {
+        let Some(s) = self.state().sealed.get(&seq) else {
+            return Ok(None);
+        };
+        let key = kept_key(&s.commitment);
+        Ok(self
+            .kept(&key)?
+            .and_then(|text| serde_json::from_str::<Kept>(&text).ok()))
+    }
+
+    /// Reveals every order sealed at the game's step that waits for it (the last each side
+    /// sealed of each kind), as the step says: returns the entries written.
+    pub fn reveal_orders(&mut self, actor: &Actor) -> Result<Vec<u64>, GameError> {
+        let waiting: Vec<(u64, String, String)> = awaiting_reveal(self.state())
+            .into_iter()
+            .map(|(seq, s)| (seq, s.order.clone(), s.side.clone()))
+            .collect();
+        if waiting.is_empty() {
+            return Err(Refusal::Orders(
+                "no sealed orders wait to be revealed at this step".to_string(),
+            )
+            .into());
+        }
+        let mut out = Vec::new();
+        for (seq, order, side) in waiting {
+            let Some(kept) = self.sealed_content(seq)? else {
+                let name = self.order_kind(&order).map(|k| k.name.clone())?;
+                return Err(Refusal::Orders(format!(
+                    "the {} {name} sealed in entry {seq} were handed in through another machine's players' view, and are kept there: reveal them there (`umpire game orders reveal`){}",
+                    super::words::side_words(self.scenario(), &side),
+                    if out.is_empty() { String::new() } else { format!(" — revealed so far: entries {}", out.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }
+                ))
+                .into());
+            };
+            out.extend(self.act(
+                actor,
+                Action::RevealOrders {
+                    sealed: seq,
+                    salt: kept.salt,
+                    orders: kept.orders,
+                },
+            )?);
+        }
+        Ok(out)
+    }
+}
+
+/// Reads orders typed as `ENTRY.FIELD=VALUE` (one per field): the entry by its id or its name
+/// ("Trivulzio" for Trivulzio's Force), the field by id or label, a choice by id or its words,
+/// areas separated by commas (none: empty), a box as yes or no. The same words the form shows.
+pub fn parse_assignments(form: &OrderForm, typed: &[String]) -> Result<Orders, String> {
+    let mut out = Orders::new();
+    for t in typed {
+        let Some((lhs, value)) = t.split_once('=') else {
+            return Err(format!(
+                "'{t}': type ENTRY.FIELD=VALUE (e.g. \"{}\")",
+                example(form)
+            ));
+        };
+        let (entry_part, field_part) = match lhs.rsplit_once('.') {
+            Some((e, f)) => (e.trim(), Some(f.trim())),
+            None => (lhs.trim(), None),
+        };
+        let entry = form
+            .entries
+            .iter()
+            .find(|e| same(&e.id, entry_part) || same(&e.name, entry_part))
+            .ok_or_else(|| {
+                format!(
+                    "'{entry_part}' is not one of those the {} is for — {}",
+                    form.name,
+                    form.entries
+                        .iter()
+                        .map(|e| e.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+        let field = match field_part {
+            Some(f) => entry
+                .fields
+                .iter()
+                .find(|x| same(&x.field, f) || same(&x.label, f)),
+            None if entry.fields.len() == 1 => entry.fields.first(),
+            None => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "{}: name the field — {}",
+                entry.name,
+                entry
+                    .fields
+                    .iter()
+                    .map(|x| x.label.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        let value = value.trim();
+        let v = match &field.input {
+            FormInput::Choose { choices, .. } => OrderValue::Choice(
+                choices
+                    .iter()
+                    .find(|c| same(&c.id, value) || same(&c.label, value))
+                    .map_or_else(|| value.to_string(), |c| c.id.clone()),
+            ),
+            FormInput::Areas { .. } => OrderValue::Areas(
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| {
+                        form.areas
+                            .iter()
+                            .find(|x| same(x, a))
+                            .cloned()
+                            .unwrap_or_else(|| a.to_string())
+                    })
+                    .collect(),
+            ),
+            FormInput::Flag => match value.to_ascii_lowercase().as_str() {
+                "yes" | "true" | "y" | "1" | "on" => OrderValue::Flag(true),
+                "no" | "false" | "n" | "0" | "off" | "" => OrderValue::Flag(false),
+                _ => {
+                    return Err(format!(
+                        "{}: {} is yes or no, not '{value}'",
+                        entry.name, field.label
+                    ));
+                }
+            },
+        };
+        out.entry(entry.id.clone())
+            .or_default()
+            .insert(field.field.clone(), v);
+    }
+    check_against(form, &out)?;
+    Ok(out)
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+fn example(form: &OrderForm) -> String {
+    let Some(e) = form.entries.first() else {
+        return "ENTRY.FIELD=VALUE".to_string();
+    };
+    let Some(f) = e.fields.first() else {
+        return format!("{}.FIELD=VALUE", e.name);
+    };
+    let v = match &f.input {
+        FormInput::Choose { choices, .. } => choices
+            .first()
+            .map_or_else(|| "VALUE".to_string(), |c| c.label.clone()),
+        FormInput::Areas { .. } => form
+            .areas
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "AREA".to_string()),
+        FormInput::Flag => "yes".to_string(),
+    };
+    format!("{}.{}={v}", e.name, f.label)
+}
+
+/// A choice of an order's field in the game's words: the table row as printed ("Retreat"), the
+/// option's label; the value itself when the ruleset has neither.
+pub fn choice_label(ruleset: &Ruleset, kind: &OrderKind, field: &str, value: &str) -> String {
+    use crate::rules::OrderFieldKind;
+    match kind.field(field).map(|f| &f.kind) {
+        Some(OrderFieldKind::TableRow { table, .. }) => ruleset
+            .table(table)
+            .and_then(|t| {
+                t.rows
+                    .iter()
+                    .find(|r| r.key.to_string() == value)
+                    .map(|r| t.row_words(r))
+            })
+            .unwrap_or_else(|| crate::rules::choice_words(value)),
+        Some(OrderFieldKind::Choice { options }) => options
+            .iter()
+            .find(|o| o.id == value)
+            .map_or_else(|| crate::rules::choice_words(value), |o| o.label.clone()),
+        _ => crate::rules::choice_words(value),
+    }
+}

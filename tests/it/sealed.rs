@@ -1,0 +1,360 @@
+//! Sealed orders (issue 29, item 2; `game::sealed`): a side's written orders go into the journal
+//! as a salted commitment only, every side sees that they were sealed, a side may replace them
+//! until the step reveals them, the reveal is held to the commitment, `game verify` checks it
+//! and catches orders changed after sealing, a late order is refused with the rules' own
+//! consequence, and each side sees the reveal as the ruleset says: the Venetian sees only the
+//! French Orders the rules show (a Retreat Order, 5.2); an rr3 team sees that an Intention Card
+//! was revealed to Map Control, not what it says.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use umpire::game::sealed::{OrderValue, Orders, Shown, parse_assignments};
+use umpire::game::visibility::{SideView, Sight};
+use umpire::game::{Action, Actor, EventKind, Game};
+use umpire::rules::Library;
+
+use crate::kit::scenario;
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("umpire-sealed-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir.join("game.umpire")
+}
+
+fn umpire(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .arg("--no-user-rules")
+        .args(args)
+        .output()
+        .expect("umpire runs");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// Walks the Sequence of Play to the step `id`, skipping what is pending on the way.
+fn step_to(game: &mut Game, id: &str) {
+    for _ in 0..400 {
+        if game.steps()[game.state().cursor.step].id == id {
+            return;
+        }
+        for p in game.pending() {
+            if p.mandatory && !p.done {
+                game.act(
+                    &Actor::umpire(),
+                    Action::Skip {
+                        item: p.key.clone(),
+                        reason: "not under test".into(),
+                    },
+                )
+                .expect("skip");
+            }
+        }
+        game.act(&Actor::umpire(), Action::Next).expect("next");
+    }
+    panic!("never reached {id}");
+}
+
+fn orders(game: &Game, side: &str, typed: &[&str]) -> Orders {
+    let form = game.order_form("orders", side).expect("form");
+    let typed: Vec<String> = typed.iter().map(|t| t.to_string()).collect();
+    parse_assignments(&form, &typed).unwrap_or_else(|e| panic!("{typed:?}: {e}"))
+}
+
+fn sight_of(game: &Game, side: &str, seq: u64) -> Sight {
+    SideView::new(game.ruleset(), game.scenario(), side)
+        .expect("side")
+        .journal(game.events())
+        .expect("journal")
+        .into_iter()
+        .find(|s| s.seq == seq)
+        .expect("entry")
+        .sight
+}
+
+fn journal_text(path: &Path) -> String {
+    let (ok, out) = umpire(&["game", "export", path.to_str().expect("utf-8"), "--jsonl"]);
+    assert!(ok, "{out}");
+    out
+}
+
+#[test]
+fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_commitment() {
+    let path = scratch("ailsh");
+    let mut game = Game::create(
+        &path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    // Before the step: not due yet.
+    let early = game
+        .seal_orders(&Actor::umpire(), "orders", "french", Orders::new(), None)
+        .expect_err("not due yet");
+    assert!(early.to_string().contains("not there yet"), "{early}");
+
+    step_to(&mut game, "b2d_issue_orders");
+    // A choice the rules do not have is refused, in words, and nothing is written.
+    let before = game.events().len();
+    let form = game.order_form("orders", "french").expect("form");
+    let bad = parse_assignments(&form, &["Chaumont.Order=Charge".to_string()])
+        .expect_err("no such Order");
+    assert!(bad.contains("Chaumont") && bad.contains("Attack"), "{bad}");
+    assert_eq!(game.events().len(), before);
+
+    let first = orders(
+        &game,
+        "french",
+        &["Chaumont.Order=Attack", "Louis XII=Stand"],
+    );
+    let sealed_first = game
+        .seal_orders(
+            &Actor::umpire(),
+            "orders",
+            "french",
+            first,
+            Some("from the French phone".into()),
+        )
+        .expect("sealed");
+    let venice = orders(
+        &game,
+        "venetian",
+        &["Alviano=Retreat", "Pitigliano=Garrison"],
+    );
+    let sealed_venice = game
+        .seal_orders(&Actor::umpire(), "orders", "venetian", venice.clone(), None)
+        .expect("sealed");
+    // Replaced before the deadline: a new commitment.
+    let french = orders(&game, "french", &["Chaumont=Manoeuvre", "Louis XII=Stand"]);
+    let sealed_french = game
+        .seal_orders(&Actor::umpire(), "orders", "french", french.clone(), None)
+        .expect("sealed again");
+    assert!(sealed_french > sealed_first);
+
+    // The journal holds commitments only: no Order is written in it before the reveal.
+    for seq in [sealed_first, sealed_venice, sealed_french] {
+        let e = &game.events()[seq as usize - 1];
+        let EventKind::OrdersSealed { commitment, .. } = &e.kind else {
+            panic!("entry {seq} is not a sealing: {:?}", e.kind);
+        };
+        assert_eq!(commitment.len(), 64);
+        let json = serde_json::to_string(&e.kind).expect("json");
+        for secret in ["attack", "manoeuvre", "retreat", "garrison"] {
+            assert!(!json.contains(secret), "entry {seq} shows {secret}: {json}");
+        }
+        // Every side sees that the orders were sealed.
+        assert_eq!(sight_of(&game, "venetian", seq), Sight::Open);
+        assert_eq!(sight_of(&game, "french", seq), Sight::Open);
+    }
+    // The export's first line is the game's description (the scenario's set-up Orders); the
+    // entries follow it.
+    let export = journal_text(&path);
+    let entries: String = export.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        !entries.contains("manoeuvre") && !entries.contains("retreat"),
+        "{entries}"
+    );
+
+    // The game does not move on with orders still sealed.
+    let next = game
+        .act(&Actor::umpire(), Action::Next)
+        .expect_err("reveal first");
+    assert!(
+        next.to_string().contains("Reveal the French Orders"),
+        "{next}"
+    );
+    // A reveal that does not match the commitment is refused.
+    let kept = game
+        .sealed_content(sealed_french)
+        .expect("read")
+        .expect("kept");
+    let mut changed = kept.orders.clone();
+    changed
+        .values_mut()
+        .next()
+        .expect("an entry")
+        .insert("order".into(), OrderValue::Choice("attack".into()));
+    let forged = game
+        .act(
+            &Actor::umpire(),
+            Action::RevealOrders {
+                sealed: sealed_french,
+                salt: kept.salt.clone(),
+                orders: changed,
+            },
+        )
+        .expect_err("not the sealed orders");
+    assert!(
+        forged.to_string().contains("do not match its commitment"),
+        "{forged}"
+    );
+    // The replaced orders are not the ones revealed.
+    let old = game
+        .sealed_content(sealed_first)
+        .expect("read")
+        .expect("kept");
+    let stale = game
+        .act(
+            &Actor::umpire(),
+            Action::RevealOrders {
+                sealed: sealed_first,
+                salt: old.salt,
+                orders: old.orders,
+            },
+        )
+        .expect_err("replaced");
+    assert!(stale.to_string().contains("replaced"), "{stale}");
+
+    let revealed = game.reveal_orders(&Actor::umpire()).expect("revealed");
+    assert_eq!(revealed.len(), 2, "the last French and the Venetian orders");
+    for seq in &revealed {
+        let EventKind::OrdersRevealed { shown, .. } = &game.events()[*seq as usize - 1].kind else {
+            panic!("not a reveal");
+        };
+        assert!(matches!(shown, Shown::Visibility { .. }), "{shown:?}");
+    }
+    let french_reveal = revealed
+        .iter()
+        .copied()
+        .find(|s| matches!(&game.events()[*s as usize - 1].kind, EventKind::OrdersRevealed { side, .. } if side == "french"))
+        .expect("the French reveal");
+    let venetian_reveal = revealed
+        .iter()
+        .copied()
+        .find(|s| *s != french_reveal)
+        .expect("the Venetian reveal");
+    // Each side sees its own whole; the French see of the Venetian orders only the Retreat
+    // Order (on the map, 5.2), the Venetian none of the French (no Retreat among them).
+    assert_eq!(sight_of(&game, "french", french_reveal), Sight::Open);
+    let Sight::Summary(lines) = sight_of(&game, "french", venetian_reveal) else {
+        panic!("the French see the Venetian reveal in part");
+    };
+    let all = lines.join("\n");
+    assert!(all.contains("Retreat"), "{all}");
+    assert!(!all.contains("Garrison"), "{all}");
+    let Sight::Summary(lines) = sight_of(&game, "venetian", french_reveal) else {
+        panic!("the Venetian see the French reveal in part");
+    };
+    let all = lines.join("\n");
+    assert!(
+        !all.contains("Manoeuvre") && !all.contains("Stand"),
+        "{all}"
+    );
+
+    // Late: the step has revealed the orders.
+    let late = game
+        .seal_orders(&Actor::umpire(), "orders", "french", french, None)
+        .expect_err("late");
+    assert!(late.to_string().contains("Too late"), "{late}");
+    assert!(
+        late.to_string().contains("5.3.1"),
+        "the rules' own words: {late}"
+    );
+
+    // Verify holds each reveal to its commitment.
+    let (ok, out) = umpire(&["game", "verify", path.to_str().expect("utf-8")]);
+    assert!(ok, "{out}");
+    assert!(out.contains("2 sets of sealed orders revealed"), "{out}");
+    let v = game.verify(None).expect("verify");
+    assert_eq!(v.orders, 2);
+    assert!(v.is_sound(), "{:?}", v.problems);
+
+    // An export whose revealed orders were changed after sealing fails `import` and `verify-side`.
+    let export = journal_text(&path);
+    let tampered: String = export
+        .lines()
+        .map(|l| {
+            if l.contains("\"orders_revealed\"") && l.contains("\"french\"") {
+                l.replace("\"manoeuvre\"", "\"attack\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(
+        tampered.trim(),
+        export.trim(),
+        "the French reveal was found"
+    );
+    let file = path.with_file_name("tampered.jsonl");
+    std::fs::write(&file, tampered + "\n").expect("write");
+    let (ok, out) = umpire(&["game", "verify-side", file.to_str().expect("utf-8")]);
+    assert!(!ok, "a changed reveal verifies: {out}");
+    assert!(out.contains(&format!("entry {french_reveal}")), "{out}");
+}
+
+#[test]
+fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_misses_the_step() {
+    let path = scratch("rr3");
+    let file = path.to_str().expect("utf-8").to_string();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios/rr3_examples.yaml")
+        .to_string_lossy()
+        .to_string();
+    let (ok, out) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
+    assert!(ok, "{out}");
+    let mut game = Game::open(&path, &Library::shipped()).expect("open");
+    step_to(&mut game, "phase_2_step_1");
+    drop(game);
+    for army in ["Ferdinand's army", "Charles's army"] {
+        let (ok, out) = umpire(&[
+            "game",
+            "raise",
+            &file,
+            "austria",
+            army,
+            "--at",
+            "Upper Austria",
+            "--blocks",
+            "2",
+            "--as",
+            "Anna:map:the_east",
+        ]);
+        assert!(ok, "{out}");
+    }
+    // Paper orders entered at the desk: one army's card, the other not ready.
+    let (ok, out) = umpire(&[
+        "game",
+        "orders",
+        "seal",
+        &file,
+        "--side",
+        "habsburgs",
+        "--order",
+        "Intention Card",
+        "Ferdinand's army.Move=Move 1 area",
+        "Ferdinand's army.Area(s) to be moved through=Bohemia",
+        "Ferdinand's army.Intention to engage=yes",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("Intention Card sealed"), "{out}");
+    let (ok, out) = umpire(&["game", "orders", "reveal", &file]);
+    assert!(ok, "{out}");
+    assert!(out.contains("revealed to Map Control"), "{out}");
+    assert!(
+        out.contains("Move 1 area") && out.contains("Bohemia"),
+        "{out}"
+    );
+    assert!(
+        out.contains("No order for Charles's army") && out.contains("miss that step"),
+        "the rules' consequence: {out}"
+    );
+    let game = Game::open(&path, &Library::shipped()).expect("open");
+    let reveal = game.events().last().expect("an entry").seq;
+    let Sight::Summary(lines) = sight_of(&game, "france", reveal) else {
+        panic!("France sees only that the card was revealed");
+    };
+    let all = lines.join("\n");
+    assert!(all.contains("revealed to Map Control"), "{all}");
+    assert!(!all.contains("Bohemia"), "{all}");
+    assert_eq!(sight_of(&game, "habsburgs", reveal), Sight::Open);
+}
