@@ -1,5 +1,5 @@
 //! `umpire serve GAME [--bind ADDR:PORT]`: the players' view — each side follows the game live
-//! on its own phones over the LAN, read-only, its side only (the umpire-serve crate).
+//! on its own phones over the LAN, its side only; the one thing it takes from a phone is a side's sealed orders (the umpire-serve crate).
 
 use crate::cli::GameFile;
 use std::io::Write;
@@ -55,7 +55,11 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> Result<()> {
     )
     .map_err(|e| anyhow!(e))?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "players' view on http://{} (read-only)", server.addr)?;
+    writeln!(
+        out,
+        "players' view on http://{} (it writes only the sealed orders a side hands in)",
+        server.addr
+    )?;
     for link in &server.links {
         writeln!(
             out,

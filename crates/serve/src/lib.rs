@@ -28,6 +28,7 @@
 mod guard;
 mod heavy;
 mod live;
+pub mod orders;
 mod page;
 
 pub use guard::{Limits, Rate};
@@ -173,6 +174,8 @@ struct Shared {
     heavy: Arc<heavy::Heavy>,
     /// Failed link and short-code lookups, per address and overall.
     lookups: guard::Lookups,
+    /// The hand-in of sealed orders: the one thing the players' view writes.
+    orders: orders::Desk,
     limits: Limits,
 }
 
@@ -237,6 +240,7 @@ impl Server {
             limits.heavy,
             stop.clone(),
         )?;
+        let (orders_desk, orders_thread) = orders::Desk::start(location, &library, stop.clone())?;
         let share = share_of(options.max_connections);
         let shared = Arc::new(Shared {
             pages: RwLock::new(Pages::default()),
@@ -258,6 +262,7 @@ impl Server {
                 .collect(),
             heavy,
             lookups: guard::Lookups::default(),
+            orders: orders_desk,
             limits: limits.clone(),
         });
         let live = live::Live::new(
@@ -300,7 +305,7 @@ impl Server {
             links_kept: kept,
             stop,
             shutdown: Some(shutdown),
-            threads: vec![watcher, http, maker],
+            threads: vec![watcher, http, maker, orders_thread],
         })
     }
 
@@ -523,6 +528,14 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/s/{token}/report.pdf", get(report))
         .route("/s/{token}/journal.jsonl", get(journal))
         .route("/s/{token}/verify", get(verify))
+        .route("/orders.js", get(orders_script))
+        .route("/orders.css", get(orders_style))
+        .route(
+            "/s/{token}/orders",
+            get(orders_page)
+                .post(orders_post)
+                .layer(axum::extract::DefaultBodyLimit::max(orders::BODY_LIMIT)),
+        )
         .fallback(|| async { (StatusCode::NOT_FOUND, Html(page::landing())) })
         .layer(axum::middleware::from_fn_with_state(shared.clone(), secure))
         .with_state(shared)
@@ -617,6 +630,120 @@ async fn script() -> Response {
         page::LIVE,
     )
         .into_response()
+}
+
+async fn orders_script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        orders::SCRIPT,
+    )
+        .into_response()
+}
+
+async fn orders_style() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        orders::STYLE,
+    )
+        .into_response()
+}
+
+/// A refusal of a hand-in, in a sentence on a page of its own.
+fn orders_refused(status: StatusCode, text: &str) -> Response {
+    (status, Html(page::message("Orders not sealed", text))).into_response()
+}
+
+/// The orders page of a side's link: the orders due at this step, with their forms.
+async fn orders_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    match shared.audiences.get(&token) {
+        Some(Audience::Side(side)) => match shared.orders.page(side, &token, None).await {
+            Some(html) => Html(html).into_response(),
+            None => busy(),
+        },
+        Some(Audience::Public) => orders_refused(
+            StatusCode::FORBIDDEN,
+            "The public link hands in no orders: each side hands in its own from its own link.",
+        ),
+        None => forbidden(),
+    }
+}
+
+/// Whether a POST comes from a page of this server: refused when the browser says it is
+/// cross-site (`Sec-Fetch-Site`) or its `Origin` names another site (with no referrer sent, a
+/// browser gives our own form's POST the origin `null`).
+fn same_site(headers: &axum::http::HeaderMap) -> bool {
+    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+    if fetch_site.is_some_and(|v| v != "same-origin") {
+        return false;
+    }
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    match (origin, host) {
+        (None | Some("null"), _) => true,
+        (Some(origin), Some(host)) => origin
+            .split_once("://")
+            .is_some_and(|(_, rest)| rest.trim_end_matches('/') == host),
+        (Some(_), None) => false,
+    }
+}
+
+/// A side's orders handed in: from this server's own page (its one-time form token, not
+/// cross-site), within the body limit and the link's rate, for that side only.
+async fn orders_post(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    headers: axum::http::HeaderMap,
+    axum::Form(fields): axum::Form<Vec<(String, String)>>,
+) -> Response {
+    let side = match shared.audiences.get(&token) {
+        Some(Audience::Side(side)) => side.clone(),
+        Some(Audience::Public) => {
+            return orders_refused(
+                StatusCode::FORBIDDEN,
+                "The public link hands in no orders: each side hands in its own from its own link.",
+            );
+        }
+        None => return forbidden(),
+    };
+    if !same_site(&headers) {
+        return orders_refused(
+            StatusCode::FORBIDDEN,
+            "Orders are handed in from this game's own orders page only; this request came from another site.",
+        );
+    }
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    if !shared.orders.redeem(&token, &field("csrf")) {
+        return orders_refused(
+            StatusCode::FORBIDDEN,
+            "This form is out of date or was sent already: open the orders page again and seal from there.",
+        );
+    }
+    if !shared.orders.may_seal(&token) {
+        return orders_refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "This link has sealed {} times in the last minute: wait a moment and seal again.",
+                orders::SEALS_PER_MINUTE
+            ),
+        );
+    }
+    let result = shared.orders.seal(&side, &field("order"), fields).await;
+    let ok = result.is_ok();
+    let notice = match result {
+        Ok(text) => (true, text),
+        Err(text) => (false, format!("Not sealed: {text}")),
+    };
+    match shared.orders.page(&side, &token, Some(notice)).await {
+        Some(html) if ok => Html(html).into_response(),
+        Some(html) => (StatusCode::UNPROCESSABLE_ENTITY, Html(html)).into_response(),
+        None => busy(),
+    }
 }
 
 fn forbidden() -> Response {
