@@ -6,8 +6,13 @@
 //! French Orders the rules show (a Retreat Order, 5.2); an rr3 team sees that an Intention Card
 //! was revealed to Map Control, not what it says.
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
+
+use umpire::serve::{Audience, ServeOptions, Server};
 
 use umpire::game::sealed::{OrderValue, Orders, Shown, parse_assignments};
 use umpire::game::visibility::{SideView, Sight};
@@ -357,4 +362,226 @@ fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_miss
     assert!(all.contains("revealed to Map Control"), "{all}");
     assert!(!all.contains("Bohemia"), "{all}");
     assert_eq!(sight_of(&game, "habsburgs", reveal), Sight::Open);
+}
+
+// ── From the phone ───────────────────────────────────────────────────────────────────────────
+
+/// A request over a plain socket: (status, body).
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn form_token(addr: SocketAddr, token: &str) -> String {
+    let (status, page) = request(addr, "GET", &format!("/s/{token}/orders"), &[], "");
+    assert_eq!(status, 200, "{page}");
+    let at = page
+        .find("name=\"csrf\" value=\"")
+        .expect("the form carries its token")
+        + 19;
+    page[at..].chars().take_while(|c| *c != '"').collect()
+}
+
+fn sealings(path: &Path) -> Vec<(String, String)> {
+    Game::open(path, &Library::shipped())
+        .expect("open")
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::OrdersSealed {
+                side, commitment, ..
+            } => Some((side.clone(), commitment.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_phone_seals_its_sides_orders_and_nothing_else_gets_through() {
+    let path = scratch("phone");
+    let mut game = Game::create(
+        &path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    step_to(&mut game, "b2d_issue_orders");
+    drop(game);
+    let server = Server::start(
+        &path.to_string_lossy(),
+        Library::shipped(),
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: 16,
+        },
+    )
+    .expect("serves");
+    let token = |a: &Audience| {
+        server
+            .links
+            .iter()
+            .find(|l| &l.audience == a)
+            .expect("a link")
+            .token
+            .clone()
+    };
+    let (french, venetian, public) = (
+        token(&Audience::Side("french".into())),
+        token(&Audience::Side("venetian".into())),
+        token(&Audience::Public),
+    );
+    let addr = server.addr;
+    let post = |link: &str, headers: &[&str], body: &str| {
+        request(addr, "POST", &format!("/s/{link}/orders"), headers, body)
+    };
+
+    // The form: the side's Forces with the Orders the rules allow, their AP cost.
+    let (status, page) = request(addr, "GET", &format!("/s/{french}/orders"), &[], "");
+    assert_eq!(status, 200);
+    for needle in ["Chaumont — hex 2832", "Louis XII", "Attack — 1 AP", "Seal"] {
+        assert!(page.contains(needle), "{needle} missing from {page}");
+    }
+    // Sealed from the French page.
+    let csrf = form_token(addr, &french);
+    let body = format!(
+        "csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=attack&f%3Afr-louis%3Aorder=stand"
+    );
+    let (status, page) = post(
+        &french,
+        &["Origin: null", "Sec-Fetch-Site: same-origin"],
+        &body,
+    );
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("French Orders for turn"), "{page}");
+    assert!(
+        page.contains("Chaumont: Order — Attack"),
+        "the side sees its own orders: {page}"
+    );
+    assert_eq!(sealings(&path).len(), 1);
+    // The same form sent again is refused: its token was used.
+    let (status, _) = post(&french, &[], &body);
+    assert_eq!(status, 403);
+    // A cross-site POST is refused, even with a good token.
+    let csrf = form_token(addr, &french);
+    let forged = format!("csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=retreat");
+    let (status, page) = post(
+        &french,
+        &["Sec-Fetch-Site: cross-site", "Origin: http://evil.example"],
+        &forged,
+    );
+    assert_eq!(status, 403, "{page}");
+    assert!(page.contains("another site"), "{page}");
+    let (status, _) = post(&french, &["Origin: http://evil.example"], &forged);
+    assert_eq!(status, 403, "another origin");
+    // No token, or another link's token: refused.
+    let (status, _) = post(&french, &[], "order=orders&f%3Afr-chaumont%3Aorder=retreat");
+    assert_eq!(status, 403);
+    let other = form_token(addr, &venetian);
+    let (status, _) = post(
+        &french,
+        &[],
+        &format!("csrf={other}&order=orders&f%3Afr-chaumont%3Aorder=retreat"),
+    );
+    assert_eq!(
+        status, 403,
+        "a Venetian page's token does not seal French orders"
+    );
+    // A link seals only its own side's orders: a Venetian POST naming French Forces is refused.
+    let csrf = form_token(addr, &venetian);
+    let (status, page) = post(
+        &venetian,
+        &[],
+        &format!("csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=retreat"),
+    );
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("nothing to seal"), "{page}");
+    assert!(
+        !sealings(&path).iter().any(|(side, _)| side == "venetian"),
+        "a French Force in a Venetian hand-in"
+    );
+    // The public link hands in nothing.
+    let (status, _) = request(addr, "GET", &format!("/s/{public}/orders"), &[], "");
+    assert_eq!(status, 403);
+    let (status, _) = post(&public, &[], "csrf=x&order=orders");
+    assert_eq!(status, 403);
+    // Too big a body.
+    let csrf = form_token(addr, &french);
+    let big = format!(
+        "csrf={csrf}&order=orders&pad={}",
+        "x".repeat(umpire::serve::orders::BODY_LIMIT + 10)
+    );
+    let (status, _) = post(&french, &[], &big);
+    assert_eq!(status, 413);
+    // The Venetian page does not show what the French sealed.
+    let (_, venetian_page) = request(addr, "GET", &format!("/s/{venetian}/orders"), &[], "");
+    assert!(
+        !venetian_page.contains("Chaumont: Order"),
+        "{venetian_page}"
+    );
+    let (_, venetian_main) = request(addr, "GET", &format!("/s/{venetian}"), &[], "");
+    assert!(
+        !venetian_main.contains("Chaumont: Order"),
+        "{venetian_main}"
+    );
+    // At most six seals a minute from one link.
+    let before = sealings(&path).len();
+    let mut statuses = Vec::new();
+    for _ in 0..7 {
+        let csrf = form_token(addr, &french);
+        let (status, _) = post(
+            &french,
+            &[],
+            &format!("csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=manoeuvre"),
+        );
+        statuses.push(status);
+    }
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    assert!(sealings(&path).len() - before <= umpire::serve::orders::SEALS_PER_MINUTE);
+    server.stop();
+
+    // Revealed at the desk; a phone's order after that is refused with the rules' consequence.
+    let mut game = Game::open(&path, &Library::shipped()).expect("open");
+    game.reveal_orders(&Actor::umpire()).expect("revealed");
+    drop(game);
+    let server = Server::start(
+        &path.to_string_lossy(),
+        Library::shipped(),
+        &ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: 16,
+        },
+    )
+    .expect("serves again");
+    let (status, page) = request(server.addr, "GET", &format!("/s/{french}/orders"), &[], "");
+    assert_eq!(status, 200, "the link still works after a restart");
+    assert!(page.contains("it takes no more"), "{page}");
+    server.stop();
 }

@@ -522,6 +522,28 @@ impl super::Game {
     ) -> Result<u64, GameError> {
         let form = self.order_form(order, side)?;
         check_against(&form, &orders).map_err(Refusal::Orders)?;
+        // Checked before anything is kept: too early, too late, not this side's.
+        super::check::check(
+            &self.view(),
+            actor,
+            &Action::SealOrders {
+                order: order.to_string(),
+                side: side.to_string(),
+                commitment: "0".repeat(64),
+                via: via.clone(),
+            },
+        )?;
+        if orders.is_empty() {
+            return Err(Refusal::Orders(format!(
+                "nothing to seal: choose an order for at least one of {}",
+                form.entries
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .into());
+        }
         let salt = super::journal::fresh_salt();
         let commitment = commitment(&salt, &orders);
         let kept = serde_json::to_string(&Kept { salt, orders })
