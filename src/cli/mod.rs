@@ -94,7 +94,7 @@ pub enum Command {
     #[command(subcommand)]
     Megagame(megagame::MegagameCommand),
     /// The players' view: each side follows the game live on its phones over the LAN
-    /// (read-only, its side only, a link with a random token per side).
+    /// (its side only, a link with a random token per side; a phone writes only its side's sealed orders).
     Serve(serve::ServeArgs),
     /// The Control server's referee: holds every append a desk proposes to the rules of play
     /// before the server stores it (`scripts/control-server.sh start` runs it).

@@ -585,3 +585,80 @@ fn a_phone_seals_its_sides_orders_and_nothing_else_gets_through() {
     assert!(page.contains("it takes no more"), "{page}");
     server.stop();
 }
+
+// ── At the desk ──────────────────────────────────────────────────────────────────────────────
+
+/// Orders handed in on paper are typed into the desk's Sealed orders panel and sealed as a
+/// phone seals them (a commitment in the journal, the orders kept apart); the panel shows that
+/// they were sealed, not what, and its Reveal button reveals them.
+#[test]
+fn paper_orders_are_sealed_and_revealed_at_the_desk() {
+    use crate::kit::{click, labels_containing};
+    use eframe::egui;
+    use egui_kittest::Harness;
+    use umpire::app::{DeskApp, GameDesk, ProcedureDesk, SEAL_LABEL, SEALED_ORDERS_HEADING};
+
+    let path = scratch("desk");
+    let mut game = Game::create(
+        &path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    step_to(&mut game, "b2d_issue_orders");
+    drop(game);
+    let g = GameDesk::open(&path, &Library::shipped()).expect("opens");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), g)
+        });
+    harness.run();
+    assert!(!labels_containing(&harness, SEALED_ORDERS_HEADING).is_empty());
+    assert!(!labels_containing(&harness, "French: not handed in").is_empty());
+    click(&mut harness, "Enter Orders handed in on paper");
+    {
+        let g = harness.state_mut().game.as_mut().expect("game");
+        g.orders.side = Some("french".into());
+        g.orders.typed.insert(
+            "orders|french|f:fr-chaumont:order".into(),
+            "manoeuvre".into(),
+        );
+    }
+    harness.run();
+    let seal = format!("{SEAL_LABEL} French Orders");
+    click(&mut harness, &seal);
+    let game = Game::open(&path, &Library::shipped()).expect("open");
+    let last = game.events().last().expect("an entry");
+    let EventKind::OrdersSealed { side, via, .. } = &last.kind else {
+        panic!("not sealed: {:?}", last.kind);
+    };
+    assert_eq!(side, "french");
+    assert!(
+        via.as_deref().is_some_and(|v| v.contains("paper")),
+        "{via:?}"
+    );
+    drop(game);
+    harness.run();
+    assert!(
+        labels_containing(&harness, "French: sealed at").len() == 1,
+        "the panel says they were sealed"
+    );
+    assert!(
+        labels_containing(&harness, "Manoeuvre")
+            .iter()
+            .all(|l| !l.contains("Chaumont")),
+        "the umpire's panel does not show the sealed orders"
+    );
+    click(&mut harness, "Reveal the sealed orders");
+    let game = Game::open(&path, &Library::shipped()).expect("open");
+    let EventKind::OrdersRevealed { orders, .. } = &game.events().last().expect("an entry").kind
+    else {
+        panic!("not revealed");
+    };
+    assert_eq!(
+        orders.get("fr-chaumont").and_then(|f| f.get("order")),
+        Some(&OrderValue::Choice("manoeuvre".into()))
+    );
+}

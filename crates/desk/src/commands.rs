@@ -207,11 +207,20 @@ pub enum UiCommand {
     ClockSet,
     /// Step the Sequence of Play when the clock's phase has run out.
     ClockTick,
+    /// Seal the orders a side handed in on paper, as typed in the Sealed orders panel.
+    SealOrders {
+        /// The kind of order (its id).
+        order: String,
+        /// The side (its id).
+        side: String,
+    },
+    /// Reveal the orders sealed at this step, as the rules say.
+    RevealOrders,
 }
 
 impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [UiCommand; 36] = [
+    pub const ALL: [UiCommand; 37] = [
         UiCommand::Undo,
         UiCommand::Redo,
         UiCommand::Next,
@@ -246,6 +255,7 @@ impl UiCommand {
         UiCommand::SeeAsUmpire,
         UiCommand::SeeAsNextSide,
         UiCommand::RevealContacts,
+        UiCommand::RevealOrders,
         UiCommand::ToggleCounters,
         UiCommand::HandChanges,
     ];
@@ -303,6 +313,8 @@ impl UiCommand {
             UiCommand::GoBelowFloor => "Go below anyway",
             UiCommand::ClockSet => "Set the time left",
             UiCommand::ClockTick => "Follow the clock",
+            UiCommand::SealOrders { .. } => "Seal orders handed in on paper",
+            UiCommand::RevealOrders => "Reveal the sealed orders",
         }
     }
 
@@ -346,6 +358,8 @@ impl UiCommand {
             | UiCommand::SeeAsUmpire
             | UiCommand::SeeAsSide(_)
             | UiCommand::RevealContacts
+            | UiCommand::SealOrders { .. }
+            | UiCommand::RevealOrders
             | UiCommand::AddToRole { .. }
             | UiCommand::RemoveFromRole { .. }
             | UiCommand::OpenProcedure(_)

@@ -24,6 +24,7 @@ use super::map::MapPanel;
 use super::megagame::{
     MegagameView, clock_advance, clock_hold, clock_resume, clock_set, clock_start, clock_tick,
 };
+use super::orders_panel::OrdersPanel;
 use super::resolve::ResolvePanel;
 use super::sequence::SequencePanel;
 use super::shared::{SharedView, settle_held, sign_in};
@@ -42,6 +43,8 @@ pub struct GameDesk {
     pub resolve: ResolvePanel,
     /// The Decks and cups panel (and any roll's odds).
     pub decks: DecksPanel,
+    /// The Sealed orders panel: paper orders sealed, the reveal.
+    pub orders: OrdersPanel,
     /// The journal panel.
     pub journal: JournalPanel,
     /// The megagame view (clock bar, table / role filter, ledgers), for a megagame.
@@ -97,6 +100,7 @@ impl GameDesk {
             map: MapPanel::default(),
             resolve,
             decks: DecksPanel::default(),
+            orders: OrdersPanel::default(),
             journal: JournalPanel::default(),
             megagame,
             shared,
@@ -160,9 +164,21 @@ impl GameDesk {
             );
             return;
         }
+        self.orders.ui(ui, &self.live, queue);
         self.decks.ui(ui, &self.live, queue);
         self.resolve.ui(ui, &self.live, queue);
         self.decks.any_roll_ui(ui, &self.live);
+    }
+
+    /// Seals the paper orders typed in the Sealed orders panel; what was typed is forgotten
+    /// once they are sealed.
+    fn seal_paper_orders(&mut self, order: &str, side: &str) -> bool {
+        let fields = self.orders.fields(order, side);
+        let done = self.live.seal_orders(order, side, &fields);
+        if done {
+            self.orders.clear(order, side);
+        }
+        done
     }
 
     /// Runs one of the desk's own commands on the game (the shell runs those about dialogs
@@ -242,6 +258,8 @@ impl GameDesk {
             },
             UiCommand::SettleHeld { index, send } => settle_held(&mut self.live, index, send),
             UiCommand::SeeAsUmpire => self.live.see_as(None),
+            UiCommand::SealOrders { order, side } => self.seal_paper_orders(&order, &side),
+            UiCommand::RevealOrders => self.live.reveal_orders(),
             UiCommand::SeeAsNextSide => self.live.see_next_side(),
             UiCommand::SeeAsSide(i) => self.live.see_side_at(usize::from(i)),
             UiCommand::RevealContacts => self.live.reveal_contacts(),

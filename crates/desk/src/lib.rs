@@ -22,6 +22,7 @@ mod journal;
 mod live;
 mod map;
 mod megagame;
+mod orders_panel;
 mod players;
 mod print;
 mod procedure_desk;
@@ -72,6 +73,7 @@ pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
 };
+pub use orders_panel::{OrdersPanel, PAPER_SIDE_LABEL, SEAL_LABEL, SEALED_ORDERS_HEADING};
 pub use players::{
     PLAYERS_BIND_LABEL, PLAYERS_ROTATE_LABEL, PLAYERS_START_LABEL, PLAYERS_STOP_LABEL, PlayersView,
 };

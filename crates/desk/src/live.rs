@@ -300,6 +300,41 @@ impl LiveGame {
         done
     }
 
+    /// Seals the orders a side handed in on paper (the form's fields as typed): only the
+    /// commitment is journaled, the orders kept apart until the reveal.
+    pub fn seal_orders(&mut self, order: &str, side: &str, fields: &[(String, String)]) -> bool {
+        let orders = match self.game.order_form(order, side) {
+            Ok(form) => umpire_core::game::sealed::orders_from_fields(&form, fields),
+            Err(e) => {
+                self.message = Some(e.to_string());
+                return false;
+            }
+        };
+        let Some(actor) = self.actor_or_message() else {
+            return false;
+        };
+        let result = self
+            .game
+            .seal_orders(
+                &actor,
+                order,
+                side,
+                orders,
+                Some("handed in on paper, entered at the desk".to_string()),
+            )
+            .map(|seq| vec![seq]);
+        self.after(result).is_some()
+    }
+
+    /// Reveals the orders sealed at this step, as the rules say.
+    pub fn reveal_orders(&mut self) -> bool {
+        let Some(actor) = self.actor_or_message() else {
+            return false;
+        };
+        let result = self.game.reveal_orders(&actor);
+        self.after(result).is_some()
+    }
+
     /// The action waiting for the umpire's word to go below a floor, if any.
     pub fn below_floor(&self) -> Option<&Action> {
         self.below_floor.as_ref()

@@ -283,61 +283,6 @@ fn work(mut game: Game, jobs: &mpsc::Receiver<Job>, stop: &AtomicBool) {
     }
 }
 
-/// Reads a form's fields (`f:ENTRY:FIELD` = value) into orders: an entry with nothing chosen
-/// has no order; a box is ticked when sent.
-pub fn orders_of(form: &OrderForm, fields: &[(String, String)]) -> Orders {
-    let mut out = Orders::new();
-    for entry in &form.entries {
-        let mut given = BTreeMap::new();
-        let mut ticked = BTreeMap::new();
-        for field in &entry.fields {
-            let name = format!("f:{}:{}", entry.id, field.field);
-            let values: Vec<&str> = fields
-                .iter()
-                .filter(|(k, _)| *k == name)
-                .map(|(_, v)| v.as_str())
-                .collect();
-            match &field.input {
-                FormInput::Choose { .. } => {
-                    if let Some(v) = values.iter().find(|v| !v.trim().is_empty()) {
-                        given.insert(
-                            field.field.clone(),
-                            OrderValue::Choice(v.trim().to_string()),
-                        );
-                    }
-                }
-                FormInput::Areas { .. } => {
-                    let areas: Vec<String> = values
-                        .iter()
-                        .flat_map(|v| v.split(','))
-                        .map(str::trim)
-                        .filter(|a| !a.is_empty())
-                        .map(|a| {
-                            form.areas
-                                .iter()
-                                .find(|x| x.eq_ignore_ascii_case(a))
-                                .cloned()
-                                .unwrap_or_else(|| a.to_string())
-                        })
-                        .collect();
-                    if !areas.is_empty() {
-                        given.insert(field.field.clone(), OrderValue::Areas(areas));
-                    }
-                }
-                FormInput::Flag => {
-                    ticked.insert(field.field.clone(), OrderValue::Flag(!values.is_empty()));
-                }
-            }
-        }
-        // A box alone is no order; with an order, every box is said (ticked or not).
-        if !given.is_empty() || ticked.values().any(|v| *v == OrderValue::Flag(true)) {
-            given.extend(ticked);
-            out.insert(entry.id.clone(), given);
-        }
-    }
-    out
-}
-
 fn seal(
     game: &mut Game,
     side: &str,
@@ -345,7 +290,7 @@ fn seal(
     fields: &[(String, String)],
 ) -> Result<String, String> {
     let form = game.order_form(order, side).map_err(|e| e.to_string())?;
-    let orders = orders_of(&form, fields);
+    let orders = sealed::orders_from_fields(&form, fields);
     sealed::check_against(&form, &orders)?;
     let actor =
         umpire_core::megagame::remit::who_acts(game.login(), &game.location(), None, None, None)
@@ -483,7 +428,7 @@ fn form_markup(
                         @if let Some(s) = entry.strength { ", strength " (s) }
                     }
                     @for field in &entry.fields {
-                        @let name = format!("f:{}:{}", entry.id, field.field);
+                        @let name = sealed::field_name(&entry.id, &field.field);
                         @let had = prior.get(&entry.id).and_then(|f| f.get(&field.field));
                         label {
                             span { (field.label) }

@@ -755,3 +755,67 @@ pub fn choice_label(ruleset: &Ruleset, kind: &OrderKind, field: &str, value: &st
         _ => crate::rules::choice_words(value),
     }
 }
+
+/// The name of a form's field for one entry: `f:ENTRY:FIELD`.
+pub fn field_name(entry: &str, field: &str) -> String {
+    format!("f:{entry}:{field}")
+}
+
+/// Reads a form's fields (`f:ENTRY:FIELD` = value, as the players' view and the desk name them)
+/// into orders: an entry with nothing chosen
+/// has no order; a box is ticked when sent.
+pub fn orders_from_fields(form: &OrderForm, fields: &[(String, String)]) -> Orders {
+    let mut out = Orders::new();
+    for entry in &form.entries {
+        let mut given = BTreeMap::new();
+        let mut ticked = BTreeMap::new();
+        for field in &entry.fields {
+            let name = field_name(&entry.id, &field.field);
+            let values: Vec<&str> = fields
+                .iter()
+                .filter(|(k, _)| *k == name)
+                .map(|(_, v)| v.as_str())
+                .collect();
+            match &field.input {
+                FormInput::Choose { .. } => {
+                    if let Some(v) = values.iter().find(|v| !v.trim().is_empty()) {
+                        given.insert(
+                            field.field.clone(),
+                            OrderValue::Choice(v.trim().to_string()),
+                        );
+                    }
+                }
+                FormInput::Areas { .. } => {
+                    let areas: Vec<String> = values
+                        .iter()
+                        .flat_map(|v| v.split(','))
+                        .map(str::trim)
+                        .filter(|a| !a.is_empty())
+                        .map(|a| {
+                            form.areas
+                                .iter()
+                                .find(|x| x.eq_ignore_ascii_case(a))
+                                .cloned()
+                                .unwrap_or_else(|| a.to_string())
+                        })
+                        .collect();
+                    if !areas.is_empty() {
+                        given.insert(field.field.clone(), OrderValue::Areas(areas));
+                    }
+                }
+                FormInput::Flag => {
+                    let on = values
+                        .iter()
+                        .any(|v| !v.trim().is_empty() && !v.trim().eq_ignore_ascii_case("no"));
+                    ticked.insert(field.field.clone(), OrderValue::Flag(on));
+                }
+            }
+        }
+        // A box alone is no order; with an order, every box is said (ticked or not).
+        if !given.is_empty() || ticked.values().any(|v| *v == OrderValue::Flag(true)) {
+            given.extend(ticked);
+            out.insert(entry.id.clone(), given);
+        }
+    }
+    out
+}
