@@ -662,3 +662,187 @@ fn paper_orders_are_sealed_and_revealed_at_the_desk() {
         Some(&OrderValue::Choice("manoeuvre".into()))
     );
 }
+
+// ── In a real browser ────────────────────────────────────────────────────────────────────────
+
+/// Serves one page at `/` on a port of its own (another site), as often as asked; stops with
+/// the test.
+fn other_site(html: String) -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                html.len()
+            );
+        }
+    });
+    addr
+}
+
+fn start_on(path: &Path, bind: SocketAddr) -> Server {
+    Server::start(
+        &path.to_string_lossy(),
+        Library::shipped(),
+        &ServeOptions {
+            bind,
+            max_connections: 32,
+        },
+    )
+    .expect("serves")
+}
+
+/// Issue 29's phone test, in Debian's Chromium at 390×844 through WebDriver, on the Command
+/// Phase of "Venice at bay": both sides seal their Orders on their phones; neither page shows
+/// the other's before the reveal; the French replace theirs; a page of another site posting to
+/// the orders page is refused; the umpire reveals; each side's page shows what the rules show
+/// (the French Retreat Order is in view on the map, 5.2), and the verify page passes; an order
+/// sealed after the reveal is refused with the rules' words; the players' view restarts and
+/// the open page carries on live.
+#[test]
+fn two_phones_seal_their_orders_and_the_reveal_verifies() {
+    use crate::common::browser::{choose, click, main_text, phone, wait_for};
+    use umpire::game::event::Audience as Heard;
+
+    let path = scratch("browser");
+    let mut game = Game::create(
+        &path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    step_to(&mut game, "b2d_issue_orders");
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let bind = server.addr;
+    let link = |side: &str| {
+        let token = &server
+            .links
+            .iter()
+            .find(|l| l.audience == Audience::Side(side.into()))
+            .expect("link")
+            .token;
+        format!("http://{bind}/s/{token}")
+    };
+    let (french, venetian) = (link("french"), link("venetian"));
+    // Another site's page that posts to the French orders page (with a good form token, which
+    // a real attacker could not even read).
+    let csrf = form_token(bind, french.rsplit('/').next().expect("token"));
+    let evil = other_site(format!(
+        "<!DOCTYPE html><html><body><form method=\"post\" action=\"{french}/orders\">\
+         <input name=\"csrf\" value=\"{csrf}\"><input name=\"order\" value=\"orders\">\
+         <input name=\"f:fr-louis:order\" value=\"attack\"></form>\
+         <script>document.forms[0].submit()</script></body></html>"
+    ));
+    let profile = path.with_file_name("chromium-profile");
+    let mut server = Some(server);
+    let shots = phone(&profile, async |c| {
+        let e = |e: fantoccini::error::CmdError| e.to_string();
+        // The French seal on their phone…
+        c.goto(&format!("{french}/orders")).await.map_err(e)?;
+        choose(&c, "f:fr-chaumont:order", "attack").await?;
+        choose(&c, "f:fr-louis:order", "retreat").await?;
+        let form_png = c.screenshot().await.map_err(e)?;
+        click(&c, "form.orders button[type=submit]").await?;
+        let sealed = wait_for(&c, "French Orders for turn", Duration::from_secs(5)).await?;
+        assert!(sealed.contains("Chaumont: Order — Attack"), "{sealed}");
+        // …then replace them before the reveal.
+        choose(&c, "f:fr-chaumont:order", "manoeuvre").await?;
+        click(&c, "form.orders button[type=submit]").await?;
+        let replaced = wait_for(&c, "Chaumont: Order — Manoeuvre", Duration::from_secs(5)).await?;
+        assert!(replaced.contains("Seal again"), "{replaced}");
+        // A page from another site posting here is refused.
+        c.goto(&format!("http://{evil}/")).await.map_err(e)?;
+        let refused = wait_for(&c, "another site", Duration::from_secs(5)).await?;
+        assert!(refused.contains("Orders not sealed"), "{refused}");
+        // The Venetian phone: its own orders; nothing of the French ones.
+        c.goto(&format!("{venetian}/orders")).await.map_err(e)?;
+        let theirs = main_text(&c).await?;
+        assert!(!theirs.contains("Chaumont: Order"), "{theirs}");
+        assert!(!theirs.contains("Louis XII: Order"), "{theirs}");
+        choose(&c, "f:ve-alviano:order", "manoeuvre").await?;
+        choose(&c, "f:ve-pitigliano:order", "garrison").await?;
+        click(&c, "form.orders button[type=submit]").await?;
+        wait_for(&c, "Venetian Orders for turn", Duration::from_secs(5)).await?;
+        // The Venetian game page: the commitments, not the orders.
+        c.goto(&venetian).await.map_err(e)?;
+        let before = wait_for(&c, "Orders sealed", Duration::from_secs(5)).await?;
+        assert!(!before.contains("Retreat"), "{before}");
+        // The French orders page stays open on a phone while the umpire reveals.
+        c.goto(&format!("{french}/orders")).await.map_err(e)?;
+        let reveals = game
+            .reveal_orders(&Actor::umpire())
+            .map_err(|e| e.to_string())?;
+        assert_eq!(reveals.len(), 2);
+        // A late order (the form loaded before the reveal) is refused with the rules' words.
+        choose(&c, "f:fr-chaumont:order", "attack").await?;
+        click(&c, "form.orders button[type=submit]").await?;
+        let late = wait_for(&c, "Not sealed", Duration::from_secs(5)).await?;
+        assert!(
+            late.contains("Too late") && late.contains("5.3.1"),
+            "{late}"
+        );
+        // The Venetian page shows the French reveal as the rules show it: the Retreat Order.
+        c.goto(&venetian).await.map_err(e)?;
+        wait_for(&c, "Orders revealed", Duration::from_secs(5)).await?;
+        for summary in c
+            .find_all(fantoccini::Locator::XPath(
+                "//details[not(@open)]/summary[contains(., 'Orders revealed')]",
+            ))
+            .await
+            .map_err(e)?
+        {
+            summary.click().await.map_err(e)?;
+        }
+        let after = main_text(&c).await?;
+        assert!(after.contains("Louis XII's Force: Retreat"), "{after}");
+        assert!(!after.contains("Chaumont: Order"), "{after}");
+        let reveal_png = c.screenshot().await.map_err(e)?;
+        c.goto(&format!("{venetian}/verify")).await.map_err(e)?;
+        let verified = main_text(&c).await?;
+        assert!(verified.contains("Verified"), "{verified}");
+        // The players' view restarts; the open French page carries on live.
+        c.goto(&french).await.map_err(e)?;
+        wait_for(&c, "Orders revealed", Duration::from_secs(5)).await?;
+        if let Some(s) = server.take() {
+            s.stop();
+        }
+        let again = start_on(&path, bind);
+        game.act(
+            &Actor::umpire(),
+            Action::Announce {
+                audience: Heard::Public,
+                team: None,
+                text: "The umpire's table moves to the next room".into(),
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        let carried = wait_for(&c, "next room", Duration::from_secs(15)).await;
+        again.stop();
+        carried?;
+        Ok((form_png, reveal_png))
+    });
+    let (form_png, reveal_png) = shots;
+    for png in [&form_png, &reveal_png] {
+        assert_eq!(&png[1..4], b"PNG");
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        assert_eq!(width, 780, "390 CSS pixels at a pixel ratio of 2");
+    }
+    std::fs::write(path.with_file_name("orders-form.png"), &form_png).expect("png");
+    std::fs::write(path.with_file_name("orders-revealed.png"), &reveal_png).expect("png");
+    // The journal holds both sides' commitments, the replacement, both reveals; it verifies.
+    let game = Game::open(&path, &Library::shipped()).expect("open");
+    let sealed = game
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::OrdersSealed { .. }))
+        .count();
+    assert_eq!(sealed, 3, "French, French again, Venetian");
+    let (ok, out) = umpire(&["game", "verify", path.to_str().expect("utf-8")]);
+    assert!(ok && out.contains("2 sets of sealed orders"), "{out}");
+}

@@ -242,12 +242,13 @@ impl Server {
         )?;
         let (orders_desk, orders_thread) = orders::Desk::start(location, &library, stop.clone())?;
         let share = share_of(options.max_connections);
+        let base = live::first_version();
         let shared = Arc::new(Shared {
             pages: RwLock::new(Pages::default()),
-            version: AtomicU64::new(0),
+            version: AtomicU64::new(base),
             log: Mutex::new(Log {
                 kept: VecDeque::new(),
-                version: 0,
+                version: base,
                 tx: Some(broadcast::channel(KEPT * 4).0),
             }),
             streams: Arc::new(Semaphore::new(options.max_connections.max(1))),
@@ -271,6 +272,7 @@ impl Server {
                 .iter()
                 .map(|l| (l.token.clone(), l.audience.clone()))
                 .collect::<Vec<_>>(),
+            base,
         );
         let watcher = watch(game, live, asks, shared.clone(), stop.clone())?;
         let (shutdown, on_shutdown) = tokio::sync::oneshot::channel::<()>();

@@ -112,11 +112,23 @@ fn may_change_counters(kind: &EventKind) -> bool {
     )
 }
 
+/// The version a start of the players' view counts from: the milliseconds since 1970 when it
+/// started. A page still open from an earlier run (its version from that run's count, which a
+/// take-in at most every [`crate::POLL`] keeps behind the clock) asks for what it missed from a
+/// version older than any of this run's, and is told to load itself again — so restarting the
+/// players' view never leaves an open page ignoring the new run's changes.
+pub fn first_version() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX / 2))
+}
+
 impl Live {
-    /// The audiences of `links` followed from the game as it stands.
-    pub fn new(game: &Game, audiences: &[(String, Audience)]) -> Live {
+    /// The audiences of `links` followed from the game as it stands; the versions count on
+    /// from `base` (see [`first_version`]).
+    pub fn new(game: &Game, audiences: &[(String, Audience)], base: u64) -> Live {
         let mut live = Live {
-            version: 0,
+            version: base,
             taken: 0,
             before: game.state().clone(),
             after: game.state().clone(),

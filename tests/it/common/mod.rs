@@ -2,6 +2,7 @@
 //! `crates/core/tests/engine/common.rs`) and a PostgreSQL server of their own ([`pg`]).
 #![allow(dead_code, unused_imports)]
 
+pub mod browser;
 #[path = "../../../crates/core/tests/engine/common.rs"]
 mod engine;
 pub mod pg;

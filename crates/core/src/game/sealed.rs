@@ -583,6 +583,8 @@ impl super::Game {
     /// Reveals every order sealed at the game's step that waits for it (the last each side
     /// sealed of each kind), as the step says: returns the entries written.
     pub fn reveal_orders(&mut self, actor: &Actor) -> Result<Vec<u64>, GameError> {
+        // Orders sealed from the phones were written by the players' view: read them first.
+        self.refresh()?;
         let waiting: Vec<(u64, String, String)> = awaiting_reveal(self.state())
             .into_iter()
             .map(|(seq, s)| (seq, s.order.clone(), s.side.clone()))

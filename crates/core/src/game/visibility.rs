@@ -383,10 +383,12 @@ impl<'a> SideView<'a> {
             .order_kind(order)
             .map_or_else(|| order.to_string(), |k| k.name.clone());
         let whose = super::words::side_words(self.scenario, side);
-        let mut lines = vec![format!(
-            "The {whose} {name} were revealed {}",
-            shown_words(shown)
-        )];
+        let mut lines = vec![match shown {
+            Shown::Visibility { .. } => {
+                format!("The {whose} {name} were revealed to the umpire; the rules show you:")
+            }
+            _ => format!("The {whose} {name} were revealed {}", shown_words(shown)),
+        }];
         if let Shown::Visibility { entries } = shown {
             let rules: Vec<&crate::rules::AttributeSightRule> = self
                 .ruleset
@@ -414,6 +416,11 @@ impl<'a> SideView<'a> {
                     }
                 }
             }
+        }
+        if lines.len() == 1 && matches!(shown, Shown::Visibility { .. }) {
+            lines[0] = format!(
+                "The {whose} {name} were revealed to the umpire; the rules show you none of them"
+            );
         }
         Sight::Summary(lines)
     }
