@@ -846,3 +846,120 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
     let (ok, out) = umpire(&["game", "verify", path.to_str().expect("utf-8")]);
     assert!(ok && out.contains("2 sets of sealed orders"), "{out}");
 }
+
+/// A movement step of the rr3 handbook game from a team's phone: the Intention Card's form for
+/// each of the team's armies (the move options as printed, the areas by name, the box), sealed;
+/// revealed to Map Control when the step is called, so another team's page says only that.
+#[test]
+fn an_rr3_team_hands_in_its_intention_card_from_a_phone() {
+    let path = scratch("rr3-phone");
+    let file = path.to_str().expect("utf-8").to_string();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios/rr3_examples.yaml")
+        .to_string_lossy()
+        .to_string();
+    let (ok, out) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
+    assert!(ok, "{out}");
+    let mut game = Game::open(&path, &Library::shipped()).expect("open");
+    step_to(&mut game, "phase_2_step_1");
+    drop(game);
+    let (ok, out) = umpire(&[
+        "game",
+        "raise",
+        &file,
+        "austria",
+        "Ferdinand's army",
+        "--at",
+        "Upper Austria",
+        "--blocks",
+        "2",
+        "--as",
+        "Anna:map:the_east",
+    ]);
+    assert!(ok, "{out}");
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let token = |side: &str| {
+        server
+            .links
+            .iter()
+            .find(|l| l.audience == Audience::Side(side.into()))
+            .expect("link")
+            .token
+            .clone()
+    };
+    let (habsburgs, france) = (token("habsburgs"), token("france"));
+    let (status, page) = request(
+        server.addr,
+        "GET",
+        &format!("/s/{habsburgs}/orders"),
+        &[],
+        "",
+    );
+    assert_eq!(status, 200);
+    for needle in [
+        "Intention Card",
+        "Ferdinand's army",
+        "Move 2 areas but gain 1 Fatigue marker",
+        "Area(s) to be moved through",
+        "Intention to engage",
+        "list=\"areas-intention_card\"",
+        "miss that step",
+    ] {
+        assert!(page.contains(needle), "{needle} missing: {page}");
+    }
+    let army = game_counter(&path, "Ferdinand's army");
+    let csrf = form_token(server.addr, &habsburgs);
+    let body = format!(
+        "csrf={csrf}&order=intention_card&f%3A{army}%3Amove=move_1_area&f%3A{army}%3Aareas=Bohemia&f%3A{army}%3Aintention_to_engage=yes"
+    );
+    let (status, page) = request(
+        server.addr,
+        "POST",
+        &format!("/s/{habsburgs}/orders"),
+        &[],
+        &body,
+    );
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("Intention Card for turn 1, sealed at"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Move 1 area") && page.contains("Bohemia"),
+        "{page}"
+    );
+    // Too many areas for the field are refused with the field's words.
+    let csrf = form_token(server.addr, &habsburgs);
+    let body = format!(
+        "csrf={csrf}&order=intention_card&f%3A{army}%3Amove=move_2_areas&f%3A{army}%3Aareas=Bohemia%2C+Upper+Austria%2C+Bohemia"
+    );
+    let (status, page) = request(
+        server.addr,
+        "POST",
+        &format!("/s/{habsburgs}/orders"),
+        &[],
+        &body,
+    );
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("at most 2"), "{page}");
+    server.stop();
+    let (ok, out) = umpire(&["game", "orders", "reveal", &file]);
+    assert!(ok, "{out}");
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let (_, theirs) = request(server.addr, "GET", &format!("/s/{france}"), &[], "");
+    assert!(theirs.contains("revealed to Map Control"), "{theirs}");
+    assert!(!theirs.contains("Bohemia"), "{theirs}");
+    server.stop();
+}
+
+/// A counter's id by its name.
+fn game_counter(path: &Path, name: &str) -> String {
+    Game::open(path, &Library::shipped())
+        .expect("open")
+        .state()
+        .counters
+        .values()
+        .find(|c| c.name == name)
+        .map(|c| c.id.clone())
+        .expect("the counter")
+}
