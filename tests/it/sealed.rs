@@ -344,9 +344,9 @@ fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_miss
     assert!(out.contains("Intention Card sealed"), "{out}");
     let (ok, out) = umpire(&["game", "orders", "reveal", &file]);
     assert!(ok, "{out}");
-    assert!(out.contains("revealed to Map Control"), "{out}");
+    assert!(out.contains("Revealed to Map Control"), "{out}");
     assert!(
-        out.contains("Move 1 area") && out.contains("Bohemia"),
+        out.contains("Move — Move 1 area; Area(s) to be moved through — Bohemia"),
         "{out}"
     );
     assert!(

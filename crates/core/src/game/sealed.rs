@@ -320,8 +320,13 @@ pub fn words(form: &OrderForm, orders: &Orders) -> Vec<String> {
         .map(|(entry_id, fields)| {
             let entry = form.entries.iter().find(|e| &e.id == entry_id);
             let name = entry.map_or(entry_id.as_str(), |e| e.name.as_str());
+            // In the form's order (Move, then the areas, then the box), not by id.
+            let mut fields: Vec<(&String, &OrderValue)> = fields.iter().collect();
+            if let Some(e) = entry {
+                fields.sort_by_key(|(id, _)| e.fields.iter().position(|f| &f.field == *id));
+            }
             let parts: Vec<String> = fields
-                .iter()
+                .into_iter()
                 .map(|(field_id, value)| {
                     let field = entry.and_then(|e| e.fields.iter().find(|f| &f.field == field_id));
                     let label = field.map_or(field_id.as_str(), |f| f.label.as_str());
@@ -329,8 +334,8 @@ pub fn words(form: &OrderForm, orders: &Orders) -> Vec<String> {
                         (Some(FormInput::Choose { choices, .. }), OrderValue::Choice(c)) => {
                             choices.iter().find(|x| &x.id == c).map_or_else(
                                 || c.clone(),
-                                |x| match &x.cost {
-                                    Some(cost) => format!("{} ({})", x.label, cost.words()),
+                                |x| match x.cost.as_ref().and_then(|c| c.amount.map(|a| (a, c))) {
+                                    Some((a, cost)) => format!("{} ({a} {})", x.label, cost.unit),
                                     None => x.label.clone(),
                                 },
                             )
@@ -372,7 +377,7 @@ pub fn shown_words(shown: &Shown) -> String {
                 .join(", ")
         ),
         Shown::Visibility { .. } => {
-            "to the umpire; the other side sees what the rules show of them".to_string()
+            "to the umpire, and to the other side as far as the rules show them".to_string()
         }
     }
 }
@@ -408,8 +413,8 @@ pub fn sealed_words(ruleset: &Ruleset, scenario: &Scenario, e: &Event) -> Vec<St
         .map_or_else(|| order.to_string(), |k| k.name.clone());
     let short: String = commitment.chars().take(12).collect();
     vec![format!(
-        "The {} {name} for turn {}, sealed at {} — commitment {short}…{}",
-        super::words::side_words(scenario, side),
+        "{} for turn {}, sealed at {} — commitment {short}…{}",
+        whose_orders_capital(scenario, side, &name),
         e.cursor.turn,
         e.at.with_timezone(&chrono::Local).format("%H:%M"),
         via.as_ref().map(|v| format!(" ({v})")).unwrap_or_default()
@@ -439,10 +444,8 @@ pub fn revealed_words(
         return vec![format!("The orders sealed in entry {sealed}, revealed")];
     };
     let mut out = vec![format!(
-        "The {} {} sealed in entry {sealed}, revealed {} ({}); they match its commitment",
-        super::words::side_words(scenario, side),
-        kind.name,
-        shown_words(shown),
+        "{} sealed in entry {sealed}, as sealed ({})",
+        whose_orders_capital(scenario, side, &kind.name),
         kind.rule
     )];
     match super::orders::order_form_live(ruleset, scenario, state, kind, side) {
@@ -457,15 +460,28 @@ pub fn revealed_words(
                 .map(|e| e.name.as_str())
                 .collect();
             if !missing.is_empty() {
-                out.push(format!(
-                    "No order for {}: {}",
-                    missing.join(", "),
-                    late_words_of(kind)
-                ));
+                out.push(match kind.late.kind {
+                    crate::rules::LateOrderKind::NotStated => format!(
+                        "No order for {}: the rules set no consequence for an order not given ({})",
+                        missing.join(", "),
+                        kind.late.rule
+                    ),
+                    crate::rules::LateOrderKind::MissesStep => {
+                        format!(
+                            "No order for {}: {}",
+                            missing.join(", "),
+                            late_words_of(kind)
+                        )
+                    }
+                });
             }
         }
         Err(_) => out.push(format!("{} entries", orders.len())),
     }
+    out.push(format!(
+        "Revealed {}; the salt and these orders match the commitment of entry {sealed}",
+        shown_words(shown)
+    ));
     out
 }
 
@@ -600,8 +616,9 @@ impl super::Game {
             let Some(kept) = self.sealed_content(seq)? else {
                 let name = self.order_kind(&order).map(|k| k.name.clone())?;
                 return Err(Refusal::Orders(format!(
-                    "the {} {name} sealed in entry {seq} were handed in through another machine's players' view, and are kept there: reveal them there (`umpire game orders reveal`){}",
-                    super::words::side_words(self.scenario(), &side),
+                    "{} sealed in entry {seq} {} handed in through another machine's players' view, and kept there: reveal them there (`umpire game orders reveal`){}",
+                    whose_orders(self.scenario(), &side, &name),
+                    were(&name),
                     if out.is_empty() { String::new() } else { format!(" — revealed so far: entries {}", out.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }
                 ))
                 .into());
@@ -820,4 +837,30 @@ pub fn orders_from_fields(form: &OrderForm, fields: &[(String, String)]) -> Orde
         }
     }
     out
+}
+
+/// "the French Orders", "the Habsburgs' Intention Card" — a side's orders in a sentence, lower
+/// case (a side named "The Habsburgs" is not "the The Habsburgs").
+pub fn whose_orders(scenario: &Scenario, side: &str, kind_name: &str) -> String {
+    let name = super::words::side_words(scenario, side);
+    let name = name
+        .strip_prefix("The ")
+        .or_else(|| name.strip_prefix("the "))
+        .unwrap_or(&name);
+    format!("the {name} {kind_name}")
+}
+
+/// [`whose_orders`] at the start of a sentence.
+pub fn whose_orders_capital(scenario: &Scenario, side: &str, kind_name: &str) -> String {
+    let w = whose_orders(scenario, side, kind_name);
+    format!("T{}", &w[1..])
+}
+
+/// "were" for Orders, "was" for an Intention Card.
+pub fn were(kind_name: &str) -> &'static str {
+    if kind_name.ends_with('s') {
+        "were"
+    } else {
+        "was"
+    }
 }

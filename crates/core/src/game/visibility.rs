@@ -382,12 +382,13 @@ impl<'a> SideView<'a> {
             .ruleset
             .order_kind(order)
             .map_or_else(|| order.to_string(), |k| k.name.clone());
-        let whose = super::words::side_words(self.scenario, side);
+        let whose = crate::game::sealed::whose_orders_capital(self.scenario, side, &name);
+        let were = crate::game::sealed::were(&name);
         let mut lines = vec![match shown {
             Shown::Visibility { .. } => {
-                format!("The {whose} {name} were revealed to the umpire; the rules show you:")
+                format!("{whose} {were} revealed to the umpire; the rules show you:")
             }
-            _ => format!("The {whose} {name} were revealed {}", shown_words(shown)),
+            _ => format!("{whose} {were} revealed {}", shown_words(shown)),
         }];
         if let Shown::Visibility { entries } = shown {
             let rules: Vec<&crate::rules::AttributeSightRule> = self
@@ -419,7 +420,7 @@ impl<'a> SideView<'a> {
         }
         if lines.len() == 1 && matches!(shown, Shown::Visibility { .. }) {
             lines[0] = format!(
-                "The {whose} {name} were revealed to the umpire; the rules show you none of them"
+                "{whose} {were} revealed to the umpire; the rules show you nothing of them"
             );
         }
         Sight::Summary(lines)

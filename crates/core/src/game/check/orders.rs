@@ -4,7 +4,6 @@
 use super::*;
 use crate::game::orders::order_form_live;
 use crate::game::sealed::{self, Orders};
-use crate::game::words::side_words;
 use crate::rules::OrderKind;
 
 fn refuse<T>(text: String) -> Result<T, Refusal> {
@@ -118,7 +117,7 @@ pub(super) fn check_reveal_orders(view: &View, seq: u64, salt: &str, orders: &Or
         return refuse(format!("entry {seq} did not seal orders"));
     };
     let kind = kind(view, &s.order)?;
-    let whose = format!("the {} {}", side_words(view.scenario, &s.side), kind.name);
+    let whose = sealed::whose_orders(view.scenario, &s.side, &kind.name);
     if let Some(r) = s.revealed {
         return refuse(format!("{whose} of entry {seq} were revealed in entry {r}"));
     }

@@ -406,9 +406,8 @@ impl Here<'_> {
                 let rule = kind.map(|k| format!(" ({})", k.rule)).unwrap_or_default();
                 Pending {
                     label: format!(
-                        "Reveal the {} {} sealed at {} (entry {seq}){rule}",
-                        side_words(scenario, &s.side),
-                        name,
+                        "Reveal {} sealed at {} (entry {seq}){rule}",
+                        super::super::sealed::whose_orders(scenario, &s.side, name),
                         s.at.with_timezone(&chrono::Local).format("%H:%M"),
                     ),
                     procedure: None,
