@@ -486,3 +486,49 @@ fn restrictions(form: &OrderForm) -> Vec<String> {
     }
     out
 }
+
+/// The line a side's page carries while its step takes written orders: what is due, whether
+/// the side has sealed them, and the link to the orders page. None at other steps, and on the
+/// public page.
+pub fn due_line(game: &Game, side: Option<&str>, token: &str) -> Option<Markup> {
+    let side = side?;
+    let due = game.orders_due_now();
+    if due.is_empty() {
+        return None;
+    }
+    let cursor = game.state().cursor.clone();
+    let here = sealed::last_at(game.state(), &cursor);
+    let items: Vec<(String, Option<String>, bool)> = due
+        .iter()
+        .map(|k| {
+            let mine = here
+                .iter()
+                .find(|(_, s)| s.order == k.id && s.side == side)
+                .map(|(_, s)| {
+                    s.at.with_timezone(&chrono::Local)
+                        .format("%H:%M")
+                        .to_string()
+                });
+            (
+                k.name.clone(),
+                mine,
+                sealed::called(game.state(), &k.id, &cursor),
+            )
+        })
+        .collect();
+    Some(html! {
+        p .due {
+            strong { "Orders due at this step: " }
+            @for (i, (name, at, called)) in items.iter().enumerate() {
+                @if i > 0 { "; " }
+                (name)
+                @match (at, called) {
+                    (_, true) => " — revealed",
+                    (Some(at), false) => { " — sealed at " (at) }
+                    (None, false) => " — not handed in",
+                }
+            }
+            " · " a href=(format!("/s/{token}/orders")) { "Hand them in" }
+        }
+    })
+}
