@@ -432,6 +432,19 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
             .text().await.map_err(|e| e.to_string())?;
         let png = client.screenshot().await.map_err(|e| e.to_string())?;
+        // The page and the verify page fit the phone's width: nothing to scroll sideways.
+        let width = |c: fantoccini::Client| async move {
+            c.execute("return document.documentElement.scrollWidth;", Vec::new())
+                .await
+                .map_err(|e| e.to_string())
+                .map(|v| v.as_u64().unwrap_or(u64::MAX))
+        };
+        let page_width = width(client.clone()).await?;
+        client.goto(&format!("{french}/verify")).await.map_err(|e| e.to_string())?;
+        let verify_width = width(client.clone()).await?;
+        let verify = text(client.clone()).await?;
+        assert!(verify.contains("Verified"), "{verify}");
+        assert!(page_width <= 390 && verify_width <= 390, "page {page_width} px, verify {verify_width} px wide");
         // The Venetian page: nothing of it.
         client.goto(&venetian).await.map_err(|e| e.to_string())?;
         let theirs = text(client.clone()).await?;

@@ -66,7 +66,9 @@ ul.this-turn { list-style: none; padding: 0; margin: 0; }
 ul.this-turn li { padding: 4px 0; border-bottom: 1px solid var(--rule); }
 ul.this-turn a { color: inherit; text-decoration: none; }
 form.filter { margin: 6px 0 4px; font-size: 0.95rem; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+form.filter label { min-width: 0; max-width: 100%; }
 form.filter select { font: inherit; max-width: 100%; }
+main { overflow-wrap: anywhere; }
 .js form.filter button { display: none; }
 [hidden] { display: none !important; }
 "#;
