@@ -431,6 +431,21 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         client.find(Locator::Css(&format!("#e{seq}[open]"))).await.map_err(|e| e.to_string())?;
         let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
             .text().await.map_err(|e| e.to_string())?;
+        // The filter, applied by the script: the side's own counters' entries only (the
+        // game's first entry names none), and the address says so for a reload.
+        client.find(Locator::Css("select[name=force]")).await.map_err(|e| e.to_string())?
+            .select_by_value("yours").await.map_err(|e| e.to_string())?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let shown = |c: fantoccini::Client, id: String| async move {
+            c.find(Locator::Id(&id)).await.map_err(|e| e.to_string())?.is_displayed().await.map_err(|e| e.to_string())
+        };
+        let filtered = (
+            shown(client.clone(), format!("e{seq}")).await?,
+            shown(client.clone(), "e1".to_string()).await?,
+            client.current_url().await.map_err(|e| e.to_string())?.to_string(),
+        );
+        assert!(filtered.0 && !filtered.1, "the filter in the page: {filtered:?}");
+        assert!(filtered.2.ends_with("?force=yours"), "{filtered:?}");
         let png = client.screenshot().await.map_err(|e| e.to_string())?;
         // The page and the verify page fit the phone's width: nothing to scroll sideways.
         let width = |c: fantoccini::Client| async move {
