@@ -143,11 +143,46 @@ fn token() -> String {
         .collect()
 }
 
-/// The pages rendered so far, by token, with the version each includes.
+/// The pages rendered so far, by token and the journal's filter, with the version each
+/// includes: a flood of asks for one page, filtered or not, is rendered once a change.
 #[derive(Default)]
 struct Pages {
-    whole: BTreeMap<String, (u64, String)>,
-    main: BTreeMap<String, (u64, String)>,
+    whole: BTreeMap<PageKey, (u64, String)>,
+    main: BTreeMap<PageKey, (u64, String)>,
+}
+
+/// A kept page's key: its token and its journal's filter.
+type PageKey = (String, page::Filter);
+
+/// The most pages kept of each kind: past it, those of older versions go, then all (a filter
+/// is any text, so the keys are not bounded by the links).
+const PAGES_KEPT: usize = 256;
+
+impl Pages {
+    /// The page kept for the key at the version, if any.
+    fn get(&self, whole: bool, key: &PageKey, version: u64) -> Option<String> {
+        let pages = if whole { &self.whole } else { &self.main };
+        pages
+            .get(key)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, html)| html.clone())
+    }
+
+    /// Keeps a page, within [`PAGES_KEPT`].
+    fn keep(&mut self, whole: bool, key: PageKey, version: u64, html: String) {
+        let pages = if whole {
+            &mut self.whole
+        } else {
+            &mut self.main
+        };
+        if pages.len() >= PAGES_KEPT {
+            pages.retain(|_, (v, _)| *v == version);
+        }
+        if pages.len() >= PAGES_KEPT {
+            pages.clear();
+        }
+        pages.insert(key, (version, html));
+    }
 }
 
 /// The latest changes, for phones that come back, and the stream of the next ones.
@@ -182,7 +217,7 @@ struct Shared {
 struct Ask {
     token: String,
     whole: bool,
-    /// What of the journal it shows (a filtered page is rendered for its ask, not kept).
+    /// What of the journal it shows (each filter's page kept apart).
     filter: page::Filter,
     reply: tokio::sync::oneshot::Sender<String>,
 }
@@ -471,14 +506,12 @@ fn render(
     (token, whole, filter): (&str, bool, &page::Filter),
 ) -> String {
     let version = live.version();
-    let keep = filter.is_all();
-    let kept = shared.pages.read().ok().filter(|_| keep).and_then(|p| {
-        let pages = if whole { &p.whole } else { &p.main };
-        pages
-            .get(token)
-            .filter(|(v, _)| *v == version)
-            .map(|(_, html)| html.clone())
-    });
+    let key: PageKey = (token.to_string(), filter.clone());
+    let kept = shared
+        .pages
+        .read()
+        .ok()
+        .and_then(|p| p.get(whole, &key, version));
     if let Some(html) = kept {
         return html;
     }
@@ -497,9 +530,8 @@ fn render(
     } else {
         page::main_part(game, &of, odds)
     };
-    if let Some(mut p) = shared.pages.write().ok().filter(|_| keep) {
-        let pages = if whole { &mut p.whole } else { &mut p.main };
-        pages.insert(token.to_string(), (version, html.clone()));
+    if let Ok(mut p) = shared.pages.write() {
+        p.keep(whole, key, version, html.clone());
     }
     html
 }
@@ -667,27 +699,22 @@ async fn main_part(
     page_of(&shared, token, false, page::Filter::from_query(&query)).await
 }
 
-/// A page as the game stands: the one kept (the whole journal's), or rendered by the watcher.
+/// A page as the game stands: the one kept, or rendered by the watcher.
 async fn page_of(shared: &Shared, token: String, whole: bool, filter: page::Filter) -> Response {
     if !shared.audiences.contains_key(&token) {
         return forbidden();
     }
     let version = shared.version.load(Ordering::Acquire);
+    let key: PageKey = (token, filter);
     let kept = shared
         .pages
         .read()
         .ok()
-        .filter(|_| filter.is_all())
-        .and_then(|p| {
-            let pages = if whole { &p.whole } else { &p.main };
-            pages
-                .get(&token)
-                .filter(|(v, _)| *v == version)
-                .map(|(_, html)| html.clone())
-        });
+        .and_then(|p| p.get(whole, &key, version));
     if let Some(html) = kept {
         return Html(html).into_response();
     }
+    let (token, filter) = key;
     match ask(shared, |reply| Ask {
         token,
         whole,
@@ -1031,6 +1058,29 @@ mod tests {
             ..link
         };
         assert_eq!(short.short_code(), "-");
+    }
+
+    #[test]
+    fn pages_are_kept_by_filter_and_within_bounds() {
+        let mut pages = Pages::default();
+        let key = |force: &str| {
+            (
+                "token".to_string(),
+                page::Filter {
+                    force: Some(force.to_string()),
+                    this_turn: false,
+                },
+            )
+        };
+        pages.keep(true, key("a"), 1, "a page".into());
+        assert_eq!(pages.get(true, &key("a"), 1).as_deref(), Some("a page"));
+        assert_eq!(pages.get(true, &key("b"), 1), None, "another filter's");
+        assert_eq!(pages.get(true, &key("a"), 2), None, "an older version");
+        assert_eq!(pages.get(false, &key("a"), 1), None, "not the main part");
+        for k in 0..1000 {
+            pages.keep(true, key(&format!("junk {k}")), 2, String::new());
+            assert!(pages.whole.len() <= PAGES_KEPT);
+        }
     }
 
     #[test]
