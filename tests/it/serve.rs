@@ -431,7 +431,35 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         client.find(Locator::Css(&format!("#e{seq}[open]"))).await.map_err(|e| e.to_string())?;
         let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
             .text().await.map_err(|e| e.to_string())?;
+        // The filter, applied by the script: the side's own counters' entries only (the
+        // game's first entry names none), and the address says so for a reload.
+        client.find(Locator::Css("select[name=force]")).await.map_err(|e| e.to_string())?
+            .select_by_value("yours").await.map_err(|e| e.to_string())?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let shown = |c: fantoccini::Client, id: String| async move {
+            c.find(Locator::Id(&id)).await.map_err(|e| e.to_string())?.is_displayed().await.map_err(|e| e.to_string())
+        };
+        let filtered = (
+            shown(client.clone(), format!("e{seq}")).await?,
+            shown(client.clone(), "e1".to_string()).await?,
+            client.current_url().await.map_err(|e| e.to_string())?.to_string(),
+        );
+        assert!(filtered.0 && !filtered.1, "the filter in the page: {filtered:?}");
+        assert!(filtered.2.ends_with("?force=yours"), "{filtered:?}");
         let png = client.screenshot().await.map_err(|e| e.to_string())?;
+        // The page and the verify page fit the phone's width: nothing to scroll sideways.
+        let width = |c: fantoccini::Client| async move {
+            c.execute("return document.documentElement.scrollWidth;", Vec::new())
+                .await
+                .map_err(|e| e.to_string())
+                .map(|v| v.as_u64().unwrap_or(u64::MAX))
+        };
+        let page_width = width(client.clone()).await?;
+        client.goto(&format!("{french}/verify")).await.map_err(|e| e.to_string())?;
+        let verify_width = width(client.clone()).await?;
+        let verify = text(client.clone()).await?;
+        assert!(verify.contains("Verified"), "{verify}");
+        assert!(page_width <= 390 && verify_width <= 390, "page {page_width} px, verify {verify_width} px wide");
         // The Venetian page: nothing of it.
         client.goto(&venetian).await.map_err(|e| e.to_string())?;
         let theirs = text(client.clone()).await?;
@@ -969,6 +997,378 @@ fn quiet_steps_fold_into_one_line_a_turn() {
     assert!(
         shown > quiet,
         "the steps are inside the fold, not gone: {shown} details"
+    );
+    server.stop();
+}
+
+/// A GET with `Accept-Encoding: gzip` over a plain socket: (status, the head lower-cased, the
+/// body as transferred, chunked transfer undone).
+fn get_gzip(addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let mut body = raw[split + 4..].to_vec();
+    if head.contains("transfer-encoding: chunked") {
+        body = dechunk(&body).0;
+    }
+    (status, head, body)
+}
+
+/// Chunked transfer undone: the data of the whole chunks, and the bytes used.
+fn dechunk(raw: &[u8]) -> (Vec<u8>, usize) {
+    let (mut out, mut at) = (Vec::new(), 0);
+    while let Some(end) = raw[at..].windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&raw[at..at + end])
+            .ok()
+            .and_then(|h| usize::from_str_radix(h.split(';').next().unwrap_or("").trim(), 16).ok())
+            .expect("a chunk size");
+        let data = at + end + 2;
+        if size == 0 || raw.len() < data + size + 2 {
+            break;
+        }
+        out.extend_from_slice(&raw[data..data + size]);
+        at = data + size + 2;
+    }
+    (out, at)
+}
+
+fn gunzip(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_string(&mut text)
+        .expect("gzip");
+    text
+}
+
+/// Issue 29: the pages, their `main` part, the stylesheet, the script and the journal come
+/// gzip-compressed to a browser that asks, with the security headers and `no-store` kept; the
+/// event stream too, each event flushed at once (it arrives within a second, decodable as it
+/// comes); a browser that does not ask gets plain text.
+#[test]
+fn answers_are_gzipped_when_asked_and_the_stream_still_flushes_each_event() {
+    let path = scratch("gzip");
+    let mut game =
+        Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let server = start(&path, 64);
+    let french = link(&server, &side("french")).to_string();
+    for (path, private) in [
+        (format!("/s/{french}"), true),
+        (format!("/s/{french}/main"), true),
+        (format!("/s/{french}/journal.jsonl"), true),
+        ("/style.css".to_string(), false),
+        ("/live.js".to_string(), false),
+    ] {
+        let (status, head, body) = get_gzip(server.addr, &path);
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains("content-encoding: gzip"), "{path}: {head}");
+        assert!(head.contains("content-security-policy: "), "{path}: {head}");
+        assert!(head.contains("x-frame-options: deny"), "{path}: {head}");
+        assert_eq!(
+            head.contains("cache-control: no-store"),
+            private,
+            "{path}: {head}"
+        );
+        let text = gunzip(&body);
+        let (_, plain) = get(server.addr, &path);
+        assert!(
+            body.len() < text.len(),
+            "{path}: {} bytes compressed, {} plain",
+            body.len(),
+            text.len()
+        );
+        if path.ends_with("journal.jsonl") {
+            assert!(text.contains("\"side\":\"french\""), "{path}");
+        } else {
+            assert_eq!(text, plain, "{path}: the same text, compressed");
+        }
+    }
+    // The event stream, compressed and flushed at each event.
+    let mut s = TcpStream::connect(server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .expect("timeout");
+    write!(
+        s,
+        "GET /s/{french}/events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"
+    )
+    .expect("send");
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    let started = Instant::now();
+    while !raw.windows(4).any(|w| w == b"\r\n\r\n") && started.elapsed() < Duration::from_secs(5) {
+        if let Ok(n) = s.read(&mut buf) {
+            raw.extend_from_slice(&buf[..n]);
+        }
+    }
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert!(head.contains("text/event-stream"), "{head}");
+    assert!(head.contains("content-security-policy: "), "{head}");
+    let mut body = raw[split + 4..].to_vec();
+    let recorded = Instant::now();
+    game.act(&Actor::umpire(), order_cost()).expect("recorded");
+    let mut decoder = flate2::write::GzDecoder::new(Vec::new());
+    let mut used = 0;
+    let mut text = String::new();
+    while recorded.elapsed() < Duration::from_secs(3) && !text.contains("AP cost of an Order") {
+        if let Ok(n) = s.read(&mut buf) {
+            body.extend_from_slice(&buf[..n]);
+        }
+        let (data, at) = dechunk(&body[used..]);
+        if !data.is_empty() {
+            decoder.write_all(&data).expect("gzip");
+            decoder.flush().expect("gzip");
+            used += at;
+            text = String::from_utf8_lossy(decoder.get_ref()).to_string();
+        }
+    }
+    let took = recorded.elapsed();
+    assert!(
+        text.contains("event: changes") && text.contains("AP cost of an Order"),
+        "the event, decoded as it came: {text}"
+    );
+    assert!(took < Duration::from_secs(1), "the event took {took:?}");
+    eprintln!("a compressed event arrived and decoded {took:?} after it was recorded");
+    server.stop();
+}
+
+/// Walks the game one step of the Sequence of Play, skipping what is pending; false when it
+/// cannot go on (the game over).
+fn step(game: &mut Game) -> bool {
+    let umpire = Actor::umpire();
+    if game.act(&umpire, Action::Next).is_ok() {
+        return true;
+    }
+    let Some(item) = umpire::game::check::pending_items(&game.view())
+        .into_iter()
+        .find(|p| p.mandatory && !p.done)
+        .map(|p| p.key)
+    else {
+        return false;
+    };
+    game.act(
+        &umpire,
+        Action::Skip {
+            item,
+            reason: "at the table".into(),
+        },
+    )
+    .is_ok()
+}
+
+/// The part of a page from `from` to the end of its element (`</div>` of a `div` with no `div`
+/// inside).
+fn section<'p>(page: &'p str, from: &str) -> &'p str {
+    let at = page
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} in {page}"));
+    let rest = &page[at..];
+    &rest[..rest.find("</div>").map_or(rest.len(), |e| e + 6)]
+}
+
+/// Issue 29: after the side's own Forces, "This turn": this turn's results that touched its
+/// counters, in the journal's words; the journal folded by turn, the current turn open and the
+/// older shut; a filter by Force and "this turn only", by query without the script, keeping the
+/// side's own numbers; each entry marked for the script's filter, live entries too.
+#[test]
+fn this_turn_comes_first_the_journal_folds_by_turn_and_filters_by_force() {
+    let path = scratch("this-turn");
+    let mut game =
+        Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let umpire = Actor::umpire();
+    let first = game.act(&umpire, order_cost()).expect("recorded")[0];
+    while game.state().cursor.turn < 2 {
+        assert!(step(&mut game), "into turn 2");
+    }
+    let second = game.act(&umpire, order_cost()).expect("recorded")[0];
+    let server = start(&path, 64);
+    let french = link(&server, &side("french")).to_string();
+    let venetian = link(&server, &side("venetian")).to_string();
+    let sights = umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
+        .expect("side")
+        .journal(game.events())
+        .expect("sights");
+    let numbers = umpire::game::visibility::side_numbers(&sights, game.events());
+    let (n1, n2) = (numbers[&first], numbers[&second]);
+    let (status, page) = get(server.addr, &format!("/s/{french}"));
+    assert_eq!(status, 200);
+    // Own Forces, then this turn, then the journal.
+    let (own, this, journal) = (
+        page.find("Your counters").expect("own counters"),
+        page.find("<h2>This turn</h2>").expect("this turn"),
+        page.find("The journal, newest first").expect("the journal"),
+    );
+    assert!(own < this && this < journal, "{page}");
+    let this_turn = section(&page, r#"<div id="this-turn">"#);
+    assert!(
+        this_turn.contains(&format!("#{n2} </span>AP cost of an Order")),
+        "turn 2's Order cost, under the side's number: {this_turn}"
+    );
+    assert!(
+        !this_turn.contains(&format!("#{n1} ")),
+        "not turn 1's: {this_turn}"
+    );
+    assert!(
+        this_turn.contains(&format!("href=\"#e{n2}\"")),
+        "a link to the entry: {this_turn}"
+    );
+    // Folded by turn: the current turn open, the one before shut.
+    assert!(
+        page.contains(r#"<details class="turn" id="t2" data-turn="2" open>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<details class="turn" id="t1" data-turn="1">"#),
+        "{page}"
+    );
+    assert!(
+        page.find("id=\"t2\"") < page.find("id=\"t1\""),
+        "newest first"
+    );
+    // Each entry marked with its turn and the side's own Forces it names (ids only there).
+    assert!(
+        page.contains(&format!(
+            r#"<details class="entry" id="e{n2}" data-turn="2" data-forces="fr-chaumont" data-mine"#
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<form class="filter" id="filter" method="get">"#),
+        "{page}"
+    );
+    assert!(page.contains("Chaumont's Force</option>"), "{page}");
+    // The filter without the script: Chaumont's Force's entries, under the same numbers.
+    let (status, only) = get(server.addr, &format!("/s/{french}?force=fr-chaumont"));
+    assert_eq!(status, 200);
+    let journal = &only[only.find("id=\"journal\"").expect("journal")..];
+    assert!(journal.contains(&format!("#{n1} </span>AP cost of an Order")));
+    assert!(journal.contains(&format!("#{n2} </span>AP cost of an Order")));
+    assert_eq!(
+        journal.matches(r#"<details class="entry""#).count(),
+        2,
+        "{journal}"
+    );
+    assert!(
+        !journal.contains("steps of the Sequence of Play"),
+        "{journal}"
+    );
+    assert!(
+        only.contains(r#"<option value="fr-chaumont" selected>"#),
+        "{only}"
+    );
+    let (_, mine) = get(
+        server.addr,
+        &format!("/s/{french}/main?force=yours&turn=this"),
+    );
+    let journal = &mine[mine.find("id=\"journal\"").expect("journal")..];
+    assert_eq!(
+        journal.matches(r#"<details class="entry""#).count(),
+        1,
+        "{journal}"
+    );
+    assert!(journal.contains(&format!("id=\"e{n2}\"")) && !journal.contains("id=\"t1\""));
+    // A filter matching nothing says so; a strange one is only a filter.
+    let (status, none) = get(server.addr, &format!("/s/{french}?force=%3Cb%3E"));
+    assert_eq!(status, 200);
+    assert!(none.contains("No entry fits this filter yet."), "{none}");
+    assert!(!none.contains("<b>"), "{none}");
+    // Venice: nothing of the French in its "This turn", no French Force to filter by.
+    let (_, theirs) = get(server.addr, &format!("/s/{venetian}"));
+    let this_turn = section(&theirs, r#"<div id="this-turn">"#);
+    assert!(!this_turn.contains("AP cost"), "{this_turn}");
+    assert!(!theirs.contains("fr-chaumont"), "{theirs}");
+    // Live: a new entry is marked like the page's, and "This turn" is sent again.
+    let mut stream = Stream::open(server.addr, &french);
+    let third = game.act(&umpire, order_cost()).expect("recorded")[0];
+    let sights = umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
+        .expect("side")
+        .journal(game.events())
+        .expect("sights");
+    let n3 = umpire::game::visibility::side_numbers(&sights, game.events())[&third];
+    let (events, _) = stream.read(Duration::from_secs(5), |e| {
+        e.iter().any(|(n, _)| n == "changes")
+    });
+    let data = events
+        .iter()
+        .find(|(n, _)| n == "changes")
+        .map(|(_, d)| d.clone())
+        .expect("changes");
+    let changes: serde_json::Value = serde_json::from_str(&data).expect("json");
+    let entry = changes["entries"][0].as_str().expect("an entry");
+    assert!(
+        entry.contains(&format!(
+            r#"id="e{n3}" data-turn="2" data-forces="fr-chaumont" data-mine"#
+        )),
+        "{entry}"
+    );
+    assert_eq!(changes["turn"], 2);
+    let part = changes["parts"]["this-turn"]
+        .as_str()
+        .expect("this turn sent");
+    assert!(part.contains(&format!("#{n3} </span>AP cost")), "{part}");
+    assert!(part.contains(&format!("#{n2} </span>AP cost")), "{part}");
+    server.stop();
+}
+
+/// Issue 29: the page of a game of 900 entries and more is at most 60 KB as transferred
+/// (gzip), its main part and the live script included in what a phone loads first.
+#[test]
+fn a_page_of_a_900_entry_game_is_at_most_60_kb_compressed() {
+    let path = scratch("nine-hundred");
+    let mut game =
+        Game::create(&path, &scenario("s1_venice"), &Library::shipped(), Some(3)).expect("game");
+    let umpire = Actor::umpire();
+    // Short of the last turn, so the game is not over (and judged) before 900 entries.
+    let last = game.status().turns.saturating_sub(1).max(2);
+    let mut k = 0u32;
+    while game.events().len() < 900 {
+        // Resolutions and steps mixed, as a game goes: a step every fourth action.
+        let stepping = k.is_multiple_of(4) && game.state().cursor.turn < last;
+        if !stepping || !step(&mut game) {
+            game.act(&umpire, order_cost()).expect("recorded");
+        }
+        k += 1;
+    }
+    let server = start(&path, 64);
+    let french = link(&server, &side("french")).to_string();
+    let (status, head, body) = get_gzip(server.addr, &format!("/s/{french}"));
+    assert_eq!(status, 200);
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    let plain = gunzip(&body);
+    eprintln!(
+        "the French page of a {}-entry game in turn {}: {} bytes as transferred (gzip), {} bytes uncompressed",
+        game.events().len(),
+        game.state().cursor.turn,
+        body.len(),
+        plain.len()
+    );
+    assert!(plain.contains("Seen as: French"));
+    assert!(
+        body.len() <= 60_000,
+        "{} bytes compressed ({} uncompressed)",
+        body.len(),
+        plain.len()
     );
     server.stop();
 }

@@ -47,9 +47,10 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use futures_util::Stream;
+use futures_util::{Stream, StreamExt as _};
 use rand::RngExt;
 use tokio::sync::{Semaphore, broadcast};
+use tower_http::compression::Predicate as _;
 
 pub use page::Audience;
 
@@ -143,11 +144,46 @@ fn token() -> String {
         .collect()
 }
 
-/// The pages rendered so far, by token, with the version each includes.
+/// The pages rendered so far, by token and the journal's filter, with the version each
+/// includes: a flood of asks for one page, filtered or not, is rendered once a change.
 #[derive(Default)]
 struct Pages {
-    whole: BTreeMap<String, (u64, String)>,
-    main: BTreeMap<String, (u64, String)>,
+    whole: BTreeMap<PageKey, (u64, String)>,
+    main: BTreeMap<PageKey, (u64, String)>,
+}
+
+/// A kept page's key: its token and its journal's filter.
+type PageKey = (String, page::Filter);
+
+/// The most pages kept of each kind: past it, those of older versions go, then all (a filter
+/// is any text, so the keys are not bounded by the links).
+const PAGES_KEPT: usize = 256;
+
+impl Pages {
+    /// The page kept for the key at the version, if any.
+    fn get(&self, whole: bool, key: &PageKey, version: u64) -> Option<String> {
+        let pages = if whole { &self.whole } else { &self.main };
+        pages
+            .get(key)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, html)| html.clone())
+    }
+
+    /// Keeps a page, within [`PAGES_KEPT`].
+    fn keep(&mut self, whole: bool, key: PageKey, version: u64, html: String) {
+        let pages = if whole {
+            &mut self.whole
+        } else {
+            &mut self.main
+        };
+        if pages.len() >= PAGES_KEPT {
+            pages.retain(|_, (v, _)| *v == version);
+        }
+        if pages.len() >= PAGES_KEPT {
+            pages.clear();
+        }
+        pages.insert(key, (version, html));
+    }
 }
 
 /// The latest changes, for phones that come back, and the stream of the next ones.
@@ -184,6 +220,8 @@ struct Shared {
 struct Ask {
     token: String,
     whole: bool,
+    /// What of the journal it shows (each filter's page kept apart).
+    filter: page::Filter,
     reply: tokio::sync::oneshot::Sender<String>,
 }
 
@@ -428,7 +466,13 @@ fn watch(
                 let wait = POLL.saturating_sub(last_look.elapsed());
                 if !wait.is_zero() {
                     if let Ok(ask) = asks.recv_timeout(wait) {
-                        let html = render(&game, &live, &shared, &mut odds, &ask.token, ask.whole);
+                        let html = render(
+                            &game,
+                            &live,
+                            &shared,
+                            &mut odds,
+                            (&ask.token, ask.whole, &ask.filter),
+                        );
                         let _ = ask.reply.send(html);
                     }
                     continue;
@@ -466,17 +510,15 @@ fn render(
     live: &live::Live,
     shared: &Shared,
     odds: &mut page::OddsCache,
-    token: &str,
-    whole: bool,
+    (token, whole, filter): (&str, bool, &page::Filter),
 ) -> String {
     let version = live.version();
-    let kept = shared.pages.read().ok().and_then(|p| {
-        let pages = if whole { &p.whole } else { &p.main };
-        pages
-            .get(token)
-            .filter(|(v, _)| *v == version)
-            .map(|(_, html)| html.clone())
-    });
+    let key: PageKey = (token.to_string(), filter.clone());
+    let kept = shared
+        .pages
+        .read()
+        .ok()
+        .and_then(|p| p.get(whole, &key, version));
     if let Some(html) = kept {
         return html;
     }
@@ -488,6 +530,7 @@ fn render(
         token,
         version,
         statements: live.statements(token),
+        filter,
     };
     let html = if whole {
         page::page(game, &of, odds)
@@ -495,8 +538,7 @@ fn render(
         page::main_part(game, &of, odds)
     };
     if let Ok(mut p) = shared.pages.write() {
-        let pages = if whole { &mut p.whole } else { &mut p.main };
-        pages.insert(token.to_string(), (version, html.clone()));
+        p.keep(whole, key, version, html.clone());
     }
     html
 }
@@ -540,6 +582,21 @@ fn router(shared: Arc<Shared>) -> Router {
         )
         .fallback(|| async { (StatusCode::NOT_FOUND, Html(page::landing())) })
         .layer(axum::middleware::from_fn_with_state(shared.clone(), secure))
+        // Outside `secure`, so the security headers and `no-store` stay on the compressed
+        // answer. gzip when the browser asks (Accept-Encoding): the pages, their `main` part, the
+        // stylesheet, the script, the journal. Not the PDF (compressed already), nor the event
+        // stream here: `events` compresses it itself, flushed at each event.
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .gzip(true)
+                .compress_when(
+                    tower_http::compression::predicate::DefaultPredicate::new().and(
+                        tower_http::compression::predicate::NotForContentType::const_new(
+                            "application/pdf",
+                        ),
+                    ),
+                ),
+        )
         .with_state(shared)
 }
 
@@ -752,33 +809,45 @@ fn forbidden() -> Response {
     (StatusCode::FORBIDDEN, Html(page::forbidden())).into_response()
 }
 
-async fn whole(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    page_of(&shared, token, true).await
+/// The query of a page: its journal's filter (`?force=`, `?turn=this`).
+type PageQuery = axum::extract::Query<BTreeMap<String, String>>;
+
+async fn whole(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    axum::extract::Query(query): PageQuery,
+) -> Response {
+    page_of(&shared, token, true, page::Filter::from_query(&query)).await
 }
 
-async fn main_part(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    page_of(&shared, token, false).await
+async fn main_part(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    axum::extract::Query(query): PageQuery,
+) -> Response {
+    page_of(&shared, token, false, page::Filter::from_query(&query)).await
 }
 
 /// A page as the game stands: the one kept, or rendered by the watcher.
-async fn page_of(shared: &Shared, token: String, whole: bool) -> Response {
+async fn page_of(shared: &Shared, token: String, whole: bool, filter: page::Filter) -> Response {
     if !shared.audiences.contains_key(&token) {
         return forbidden();
     }
     let version = shared.version.load(Ordering::Acquire);
-    let kept = shared.pages.read().ok().and_then(|p| {
-        let pages = if whole { &p.whole } else { &p.main };
-        pages
-            .get(&token)
-            .filter(|(v, _)| *v == version)
-            .map(|(_, html)| html.clone())
-    });
+    let key: PageKey = (token, filter);
+    let kept = shared
+        .pages
+        .read()
+        .ok()
+        .and_then(|p| p.get(whole, &key, version));
     if let Some(html) = kept {
         return Html(html).into_response();
     }
+    let (token, filter) = key;
     match ask(shared, |reply| Ask {
         token,
         whole,
+        filter,
         reply,
     })
     .await
@@ -980,9 +1049,63 @@ async fn events(
         },
     };
     drop(log);
-    Sse::new(follow_stream(follow))
+    let stream = Sse::new(follow_stream(follow))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+        .into_response();
+    if accepts_gzip(&headers) {
+        gzip_flushed(stream)
+    } else {
+        stream
+    }
+}
+
+/// Whether a request's `Accept-Encoding` takes gzip (not refused with `q=0`).
+fn accepts_gzip(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            name.eq_ignore_ascii_case("gzip") && !refused
+        })
+}
+
+/// The event stream gzip-compressed, each event flushed as it is written: a sync flush after
+/// every frame (an event, or a keep-alive comment) ends the compressed data on a byte boundary,
+/// so the browser decodes the event the moment it arrives, at the cost of a few bytes an event.
+/// (tower-http's compression layer keeps a stream's bytes until its buffer fills — an event
+/// could wait for the next one — so the stream is compressed here, not there.) The repeated
+/// parts of the events (the markup of an entry, its classes, the JSON's keys) compress well
+/// across events: the compressor keeps its window for the stream's whole life.
+fn gzip_flushed(response: Response) -> Response {
+    use std::io::Write as _;
+    let (mut parts, body) = response.into_parts();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let compressed = body.into_data_stream().map(move |frame| {
+        let frame = frame.map_err(std::io::Error::other)?;
+        gz.write_all(&frame)?;
+        gz.flush()?;
+        Ok::<Vec<u8>, std::io::Error>(std::mem::take(gz.get_mut()))
+    });
+    let headers = &mut parts.headers;
+    headers.remove(header::CONTENT_LENGTH);
+    headers.insert(
+        header::CONTENT_ENCODING,
+        axum::http::HeaderValue::from_static("gzip"),
+    );
+    headers.insert(
+        header::VARY,
+        axum::http::HeaderValue::from_static("accept-encoding"),
+    );
+    Response::from_parts(parts, axum::body::Body::from_stream(compressed))
 }
 
 /// One page's stream: what is still to send it.
@@ -1064,6 +1187,29 @@ mod tests {
             ..link
         };
         assert_eq!(short.short_code(), "-");
+    }
+
+    #[test]
+    fn pages_are_kept_by_filter_and_within_bounds() {
+        let mut pages = Pages::default();
+        let key = |force: &str| {
+            (
+                "token".to_string(),
+                page::Filter {
+                    force: Some(force.to_string()),
+                    this_turn: false,
+                },
+            )
+        };
+        pages.keep(true, key("a"), 1, "a page".into());
+        assert_eq!(pages.get(true, &key("a"), 1).as_deref(), Some("a page"));
+        assert_eq!(pages.get(true, &key("b"), 1), None, "another filter's");
+        assert_eq!(pages.get(true, &key("a"), 2), None, "an older version");
+        assert_eq!(pages.get(false, &key("a"), 1), None, "not the main part");
+        for k in 0..1000 {
+            pages.keep(true, key(&format!("junk {k}")), 2, String::new());
+            assert!(pages.whole.len() <= PAGES_KEPT);
+        }
     }
 
     #[test]

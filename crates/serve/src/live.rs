@@ -51,6 +51,8 @@ struct Changes {
     gazette: Vec<String>,
     /// Parts of the page that changed, by element id, whole.
     parts: BTreeMap<&'static str, String>,
+    /// The game's turn after them (a new turn: the page makes its fold).
+    turn: u32,
 }
 
 impl Changes {
@@ -71,10 +73,15 @@ struct Follower {
     steps: usize,
     /// Its states' ledgers (a megagame team's), as indices into [`Live::ledgers`].
     states: Vec<usize>,
+    /// This turn's entries that touched its own counters, newest first (the "This turn"
+    /// section), and the turn they are of.
+    this_turn: Vec<(Mark, String)>,
+    turn: u32,
     /// The parts last sent.
     header: String,
     statements: String,
     counters: String,
+    this_turn_part: String,
 }
 
 /// A state's ledger followed: its history's running balances and latest lines.
@@ -143,9 +150,12 @@ impl Live {
                     numbered: 0,
                     steps: 0,
                     states: Vec::new(),
+                    this_turn: Vec::new(),
+                    turn: 0,
                     header: String::new(),
                     statements: String::new(),
                     counters: String::new(),
+                    this_turn_part: String::new(),
                 })
                 .collect(),
         };
@@ -205,7 +215,7 @@ impl Live {
                     f.numbered += 1;
                 }
             }
-            f.earlier = sights.into_iter().map(|s| (s.seq, s.sight)).collect();
+            f.earlier = sights.iter().map(|s| (s.seq, s.sight.clone())).collect();
             f.states = match &f.audience {
                 Audience::Side(team) => game
                     .scenario()
@@ -218,6 +228,12 @@ impl Live {
                 Audience::Public => Vec::new(),
             };
             f.statements = statements_of(game, &self.ledgers, &f.states);
+            f.turn = game.state().cursor.turn;
+            f.this_turn = match &view {
+                Some(view) => page::this_turn_of(game, &f.audience, view, &sights),
+                None => Vec::new(),
+            };
+            f.this_turn_part = page::this_turn_part(&f.audience, &f.this_turn).into_string();
             if let Some(view) = &view {
                 f.header = page::header_part(game, &f.audience, &f.token, view, &now).into_string();
                 f.counters = page::counters_part(game, &f.audience, view).into_string();
@@ -285,12 +301,19 @@ impl Live {
             .map(|f| page::view_of(game, &f.audience))
             .collect();
         let words = Words::of(game);
+        let phases = page::phases(game);
         let mut changes: Vec<Changes> = self.followers.iter().map(|_| Changes::default()).collect();
         let mut touched = BTreeSet::new();
         for e in fresh {
             append_event(&mut self.after, e).ok()?;
+            let turn = self.after.cursor.turn;
             for ((f, view), out) in self.followers.iter_mut().zip(&views).zip(&mut changes) {
                 let Some(view) = view else { continue };
+                out.turn = turn;
+                if f.turn != turn {
+                    f.turn = turn;
+                    f.this_turn.clear();
+                }
                 let sight = view.next_sight(&self.before, &self.after, e, &f.earlier);
                 if sight.seen() {
                     let mark = if matches!(e.kind, EventKind::Stepped { .. }) {
@@ -306,10 +329,28 @@ impl Live {
                             step: None,
                         }
                     };
-                    let open = sight == Sight::Open;
-                    out.entries.push(
-                        page::entry_part(game, &words, e, &sight, mark, open, odds).into_string(),
-                    );
+                    // The side's own counters, read only for an entry that names counters.
+                    let own = if e.kind.counters().is_empty() {
+                        page::OwnCounters::new()
+                    } else {
+                        page::own_counters(&self.after, &f.audience, view)
+                    };
+                    let tags = page::Tags::of(e, &own);
+                    if tags.mine
+                        && e.cursor.turn == turn
+                        && let Some(line) = page::entry_line(&words, e, &sight)
+                    {
+                        f.this_turn.insert(0, (mark, line));
+                    }
+                    let of = page::EntryOf {
+                        sight: &sight,
+                        mark,
+                        tags: &tags,
+                        open: sight == Sight::Open,
+                        phase: page::phase_of(&phases, e),
+                    };
+                    out.entries
+                        .push(page::entry_part(game, &words, e, &of, odds).into_string());
                     if let EventKind::Announced {
                         audience: umpire_core::game::event::Audience::Public,
                         text,
@@ -363,6 +404,11 @@ impl Live {
                     out.parts.insert("statements", statements.clone());
                     f.statements = statements;
                 }
+            }
+            let this_turn = page::this_turn_part(&f.audience, &f.this_turn).into_string();
+            if this_turn != f.this_turn_part {
+                out.parts.insert("this-turn", this_turn.clone());
+                f.this_turn_part = this_turn;
             }
             if counters {
                 let part = page::counters_part(game, &f.audience, &view).into_string();

@@ -59,10 +59,23 @@ a { color: var(--accent); }
 .bad { font-weight: 600; color: var(--accent); }
 .hash { font-family: ui-monospace, monospace; overflow-wrap: anywhere; word-break: break-all; }
 code { overflow-wrap: anywhere; }
+details.turn { padding: 2px 0; }
+details.turn > summary h3.inline { display: inline; font-size: 1rem; color: var(--ink); margin: 0; }
+details.turn > .entries { margin-left: 6px; }
+ul.this-turn { list-style: none; padding: 0; margin: 0; }
+ul.this-turn li { padding: 4px 0; border-bottom: 1px solid var(--rule); }
+ul.this-turn a { color: inherit; text-decoration: none; }
+form.filter { margin: 6px 0 4px; font-size: 0.95rem; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+form.filter label { min-width: 0; max-width: 100%; }
+form.filter select { font: inherit; max-width: 100%; }
+main { overflow-wrap: anywhere; }
+.js form.filter button { display: none; }
+[hidden] { display: none !important; }
 "#;
 
 /// Follows the game by Server-Sent Events: each `changes` event carries only what is new for
-/// this side — the new entries' fragments (inserted newest first), new gazette lines, and the
+/// this side — the new entries' fragments (each put on top of its turn's fold, made when the
+/// game enters a new turn, and shown or hidden by the journal's filter), new gazette lines, and the
 /// parts that changed (header, statements, counters), replaced whole — keeping open the entries
 /// the reader opened, and shut the parts the reader shut. A `refresh` event (after an undo or a redo, or a phone that missed more
 /// than the server keeps) fetches the page's `main` once. No framework: a few dozen lines.
@@ -80,15 +93,65 @@ pub const LIVE: &str = r#"
     open.forEach(function (id) { var d = id && document.getElementById(id); if (d) { d.open = true; } });
     shut.forEach(function (id) { var d = id && document.getElementById(id); if (d) { d.open = false; } });
   }
-  var auto = document.querySelector('#journal details[open]');
+  var auto = document.querySelector('#journal details[open].entry');
+  document.documentElement.classList.add('js');
   function refresh() {
-    fetch(here + '/main', {cache: 'no-store'}).then(function (r) {
+    fetch(here + '/main' + location.search, {cache: 'no-store'}).then(function (r) {
       if (!r.ok) { return; }
       return r.text().then(function (html) {
         keepingOpen(function () { document.querySelector('main').innerHTML = html; });
-        auto = document.querySelector('#journal details[open]');
+        auto = document.querySelector('#journal details[open].entry');
       });
     });
+  }
+  // The filter (the form #filter: a Force of the side's, or any of its counters; this turn
+  // only), applied in the page from each entry's data attributes.
+  function filter() {
+    var form = document.getElementById('filter');
+    if (!form) { return {force: '', turn: false}; }
+    return {force: form.elements.force.value, turn: form.elements.turn.checked};
+  }
+  function shows(el, f, current) {
+    if (f.force === 'yours' && !el.hasAttribute('data-mine')) { return false; }
+    if (f.force && f.force !== 'yours' && (el.dataset.forces || '').split(' ').indexOf(f.force) < 0) { return false; }
+    return !(f.turn && Number(el.dataset.turn) !== current);
+  }
+  function fold(d) { if (d) { d.hidden = !d.querySelector('details.entry:not([hidden])'); } }
+  function applyTo(el, f, current) {
+    el.hidden = !shows(el, f, current);
+    fold(el.parentElement.closest('details.quiet'));
+    fold(el.closest('details.turn'));
+  }
+  function apply() {
+    var j = document.getElementById('journal');
+    if (!j) { return; }
+    var f = filter(), current = Number(j.dataset.turn);
+    j.querySelectorAll('details.entry').forEach(function (el) { el.hidden = !shows(el, f, current); });
+    j.querySelectorAll('details.quiet').forEach(fold);
+    j.querySelectorAll('details.turn').forEach(fold);
+  }
+  document.addEventListener('change', function (ev) {
+    if (!ev.target.form || ev.target.form.id !== 'filter') { return; }
+    var f = filter(), q = [];
+    if (f.force) { q.push('force=' + encodeURIComponent(f.force)); }
+    if (f.turn) { q.push('turn=this'); }
+    // A page the server filtered lacks what a wider filter shows: its main part again.
+    var narrowed = location.search.length > 1;
+    history.replaceState(null, '', here + (q.length ? '?' + q.join('&') : ''));
+    if (narrowed) { refresh(); } else { apply(); }
+  });
+  // The turn's fold, made when the game enters a new turn (open: it is the current one).
+  function turnBox(turn) {
+    var box = document.getElementById('t' + turn);
+    if (box) { return box; }
+    var j = document.getElementById('journal');
+    box = document.createElement('details');
+    box.className = 'turn'; box.id = 't' + turn; box.dataset.turn = turn; box.open = true;
+    box.innerHTML = '<summary><h3 class="inline"></h3></summary><div class="entries"></div>';
+    box.querySelector('h3').textContent = 'Turn ' + turn;
+    var first = j.querySelector('details.turn');
+    if (first) { j.insertBefore(box, first); } else { j.appendChild(box); }
+    return box;
   }
   function changes(ev) {
     if (Number(ev.lastEventId) <= have()) { return; }
@@ -104,12 +167,21 @@ pub const LIVE: &str = r#"
       if (!gazette.querySelector('h2')) { gazette.insertAdjacentHTML('afterbegin', '<h2>The gazette</h2>'); }
       gazette.querySelector('h2').insertAdjacentHTML('afterend', line);
     });
-    var heading = document.querySelector('#journal h2');
+    var j = document.getElementById('journal');
+    var turned = c.turn && c.turn !== Number(j.dataset.turn);
+    if (turned) { j.dataset.turn = c.turn; turnBox(c.turn); }
+    var f = filter(), current = Number(j.dataset.turn);
     (c.entries || []).forEach(function (html) {
-      heading.insertAdjacentHTML('afterend', html);
-      var entry = heading.nextElementSibling;
-      if (entry && entry.open) { if (auto && auto !== entry) { auto.open = false; } auto = entry; }
+      var t = document.createElement('template');
+      t.innerHTML = html.trim();
+      var entry = t.content.firstElementChild;
+      if (!entry) { return; }
+      var list = turnBox(entry.dataset.turn).querySelector('.entries');
+      list.insertBefore(entry, list.firstChild);
+      applyTo(entry, f, current);
+      if (entry.open) { if (auto && auto !== entry) { auto.open = false; } auto = entry; }
     });
+    if (turned && f.turn) { apply(); }
     document.getElementById('v').dataset.v = ev.lastEventId;
   }
   // The phase clock of a megagame: counted down here from the phase's end.
@@ -148,6 +220,108 @@ pub struct PageOf<'a> {
     pub version: u64,
     /// The side's statements part (a megagame team's).
     pub statements: &'a str,
+    /// What of the journal it shows (`?force=`, `?turn=this`).
+    pub filter: &'a Filter,
+}
+
+/// What of the journal a page shows: the entries naming a counter of one of the side's own
+/// Forces (`?force=ID`; `?force=yours`: any of its own counters), this turn's only
+/// (`?turn=this`). The script applies the same filter in the page, from the same form.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Filter {
+    /// A Force's id, or [`Filter::YOURS`].
+    pub force: Option<String>,
+    /// This turn's entries only.
+    pub this_turn: bool,
+}
+
+impl Filter {
+    /// The filter's value for "any of your counters".
+    pub const YOURS: &'static str = "yours";
+
+    /// The filter a page's query asks for (anything else in it ignored).
+    pub fn from_query(query: &std::collections::BTreeMap<String, String>) -> Filter {
+        Filter {
+            force: query
+                .get("force")
+                .map(|f| f.trim())
+                .filter(|f| !f.is_empty() && f.len() <= 100)
+                .map(str::to_string),
+            this_turn: query.get("turn").is_some_and(|t| t == "this"),
+        }
+    }
+
+    /// Whether it shows everything.
+    pub fn is_all(&self) -> bool {
+        self.force.is_none() && !self.this_turn
+    }
+
+    /// Whether it shows an entry of these tags, in the game's current turn.
+    fn shows(&self, tags: &Tags, current: u32) -> bool {
+        let force = match self.force.as_deref() {
+            None => true,
+            Some(Filter::YOURS) => tags.mine,
+            Some(f) => tags.forces.iter().any(|g| g == f),
+        };
+        force && (!self.this_turn || tags.turn == current)
+    }
+}
+
+/// The side's own counters, each with its Force (None: in no Force), as `state` has them: what
+/// an entry's marks, the "This turn" section and the filter by Force read. None for the public.
+pub type OwnCounters = std::collections::BTreeMap<String, Option<String>>;
+
+/// The side's own counters in `state` (none for the public).
+pub fn own_counters(
+    state: &umpire_core::game::GameState,
+    audience: &Audience,
+    view: &SideView,
+) -> OwnCounters {
+    if matches!(audience, Audience::Public) {
+        return OwnCounters::new();
+    }
+    view.at(state)
+        .counters()
+        .into_iter()
+        .filter(|c| c.own)
+        .map(|c| {
+            let force = state.counters.get(&c.id).and_then(|s| s.force.clone());
+            (c.id, force)
+        })
+        .collect()
+}
+
+/// What an entry is to the side, as data attributes on it: its turn, the side's own Forces
+/// whose counters it names, whether it names any of the side's own counters.
+#[derive(Debug, Clone, Default)]
+pub struct Tags {
+    /// The turn it was recorded in.
+    pub turn: u32,
+    /// The ids of the side's own Forces it names a counter of.
+    pub forces: Vec<String>,
+    /// Whether it names one of the side's own counters.
+    pub mine: bool,
+}
+
+impl Tags {
+    /// An entry's tags for a side with these counters.
+    pub fn of(e: &umpire_core::game::Event, own: &OwnCounters) -> Tags {
+        let mut tags = Tags {
+            turn: e.cursor.turn,
+            ..Tags::default()
+        };
+        for c in e.kind.counters() {
+            if let Some(force) = own.get(c) {
+                tags.mine = true;
+                if let Some(f) = force
+                    && !tags.forces.contains(f)
+                {
+                    tags.forces.push(f.clone());
+                }
+            }
+        }
+        tags
+    }
 }
 
 /// A whole page: head, live script, and the main part.
@@ -241,6 +415,8 @@ fn main(game: &Game, of: &PageOf, odds: &mut OddsCache) -> Markup {
         .unwrap_or_default();
     let numbering = Numbering::new(game, &sights);
     let now = Now::of(game, game.events());
+    let own = own_counters(game.state(), of.audience, &view);
+    let this_turn = this_turn_items(game, &sights, &numbering, &own);
     html! {
         // The changes this page includes: the event stream goes on from there.
         span #v hidden data-v=(of.version) {}
@@ -249,10 +425,12 @@ fn main(game: &Game, of: &PageOf, odds: &mut OddsCache) -> Markup {
         // and their strength, open on the first screen; then the team's statements, the gazette
         // and the journal.
         (counters_part(game, of.audience, &view))
+        // Then what this turn did to them, in the journal's words.
+        (this_turn_part(of.audience, &this_turn))
         // A megagame team: its states' statements, the treasury and debt line by line.
         (PreEscaped(of.statements))
         (gazette_part(game, &numbering))
-        (journal_part(game, &sights, &numbering, odds))
+        (journal_part(game, &Journal { sights: &sights, numbering: &numbering, own: &own, filter: of.filter, audience: of.audience }, odds))
         p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
     }
 }
@@ -474,29 +652,61 @@ fn gazette_part(game: &Game, numbering: &Numbering) -> Markup {
     }
 }
 
-/// One journal entry as the side sees it (nothing when it does not); `open` for the newest
-/// entry seen whole: its explanation at a glance.
+/// How the side sees one entry, for [`entry_part`].
+pub struct EntryOf<'a> {
+    /// What the side sees of it.
+    pub sight: &'a Sight,
+    /// Its place among what the side sees.
+    pub mark: Mark,
+    /// What it is to the side (data attributes the filter reads).
+    pub tags: &'a Tags,
+    /// Open: the newest entry seen whole, its explanation at a glance.
+    pub open: bool,
+    /// The phase of the Sequence of Play it was recorded in.
+    pub phase: &'a str,
+}
+
+/// The phases of the Sequence of Play by leaf step (an entry's `cursor.step`): the first part of
+/// each leaf step's path ("Phase › Segment › Step").
+pub fn phases(game: &Game) -> Vec<String> {
+    umpire_core::game::steps::leaf_steps(game.ruleset())
+        .into_iter()
+        .map(|l| l.path.split(" › ").next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// An entry's phase among [`phases`] ("" for a step not in the ruleset).
+pub fn phase_of<'p>(phases: &'p [String], e: &umpire_core::game::Event) -> &'p str {
+    phases.get(e.cursor.step).map_or("", String::as_str)
+}
+
+/// One journal entry as the side sees it (nothing when it does not), marked with its turn and
+/// the side's own Forces it names (`data-turn`, `data-forces`, `data-mine`) for the filter.
 pub fn entry_part(
     game: &Game,
     words: &Words,
     e: &umpire_core::game::Event,
-    sight: &Sight,
-    mark: Mark,
-    open: bool,
+    of: &EntryOf,
     odds: &mut OddsCache,
 ) -> Markup {
+    let (mark, tags) = (of.mark, of.tags);
+    let forces = tags.forces.join(" ");
     html! {
-        @match sight {
+        @match of.sight {
             Sight::Open => {
-                details id=(mark.anchor()) open[open] {
+                details .entry id=(mark.anchor()) data-turn=(tags.turn) data-forces=(forces) data-mine[tags.mine] open[of.open] {
                     summary { span .n { (mark.num()) } (words.line(e)) }
-                    p .weak { "Turn " (e.cursor.turn) " · " (e.at.format("%H:%M:%S")) }
+                    p .weak {
+                        "Turn " (e.cursor.turn) " · "
+                        @if !of.phase.is_empty() { (of.phase) " · " }
+                        (e.at.format("%H:%M:%S"))
+                    }
                     @for line in words.detail(e) { p { (line) } }
                     @if let Some(o) = odds_words(game, e, odds) { p .weak { (o) } }
                 }
             }
             Sight::Summary(lines) => {
-                details id=(mark.anchor()) {
+                details .entry id=(mark.anchor()) data-turn=(tags.turn) data-forces=(forces) data-mine[tags.mine] {
                     summary { span .n { (mark.num()) } (lines.join(" ")) }
                     p .weak { "Only what your side may know of this entry." }
                 }
@@ -506,16 +716,104 @@ pub fn entry_part(
     }
 }
 
-/// The journal as the side sees it, newest first.
-fn journal_part(
+/// An entry's line as the side sees it: the journal's words, or what it may know of it.
+pub fn entry_line(words: &Words, e: &umpire_core::game::Event, sight: &Sight) -> Option<String> {
+    match sight {
+        Sight::Open => Some(words.line(e)),
+        Sight::Summary(lines) => Some(lines.join(" ")),
+        Sight::Hidden => None,
+    }
+}
+
+/// This turn's entries that touched the side's own counters (resolutions, effects, changes),
+/// newest first: each one's place and line.
+fn this_turn_items(
     game: &Game,
     sights: &[EntrySight],
     numbering: &Numbering,
-    odds: &mut OddsCache,
-) -> Markup {
+    own: &OwnCounters,
+) -> Vec<(Mark, String)> {
+    if own.is_empty() {
+        return Vec::new();
+    }
     let words = Words::of(game);
+    let current = game.state().cursor.turn;
+    sights
+        .iter()
+        .rev()
+        .filter_map(|s| {
+            let e = game.events().get((s.seq as usize).checked_sub(1)?)?;
+            if e.cursor.turn != current || !Tags::of(e, own).mine {
+                return None;
+            }
+            Some((numbering.mark(s.seq), entry_line(&words, e, &s.sight)?))
+        })
+        .collect()
+}
+
+/// This turn's entries that touched the side's own counters, for the live state to go on from
+/// (the side's sights of the whole journal, as [`SideView::sights`] judged them).
+pub fn this_turn_of(
+    game: &Game,
+    audience: &Audience,
+    view: &SideView,
+    sights: &[EntrySight],
+) -> Vec<(Mark, String)> {
+    let own = own_counters(game.state(), audience, view);
+    this_turn_items(game, sights, &Numbering::new(game, sights), &own)
+}
+
+/// How many lines "This turn" shows (the newest; a link to the journal filtered for the rest),
+/// so a busy turn keeps the section short and the part sent on each change small.
+const THIS_TURN_LINES: usize = 8;
+
+/// The "This turn" section: this turn's results that touched the side's own counters, newest
+/// first, each a link to its entry in the journal (nothing for the public).
+pub fn this_turn_part(audience: &Audience, items: &[(Mark, String)]) -> Markup {
+    html! {
+        div #this-turn {
+            @if matches!(audience, Audience::Side(_)) {
+                h2 { "This turn" }
+                @if items.is_empty() {
+                    p .weak { "Nothing has touched your counters yet this turn." }
+                } @else {
+                    ul .this-turn {
+                        @for (mark, line) in items.iter().take(THIS_TURN_LINES) {
+                            li { a href=(format!("#{}", mark.anchor())) { span .n { (mark.num()) } (line) } }
+                        }
+                        @if items.len() > THIS_TURN_LINES {
+                            li .weak {
+                                "And " (items.len() - THIS_TURN_LINES) " more this turn: "
+                                a href="?force=yours&turn=this" { "all of them" }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the journal part is rendered from.
+struct Journal<'a> {
+    sights: &'a [EntrySight],
+    numbering: &'a Numbering,
+    own: &'a OwnCounters,
+    filter: &'a Filter,
+    audience: &'a Audience,
+}
+
+/// The journal as the side sees it, newest first, folded by turn: one `details` a turn, the
+/// current one open; within a turn, runs of quiet entries folded into one line. Only the
+/// entries the filter shows.
+fn journal_part(game: &Game, j: &Journal, odds: &mut OddsCache) -> Markup {
+    let words = Words::of(game);
+    let events = game.events();
+    let event = |seq: u64| &events[(seq - 1) as usize];
+    let current = game.state().cursor.turn;
     // The newest entry the side sees whole is open: its explanation at a glance.
-    let newest = sights
+    let newest = j
+        .sights
         .iter()
         .rev()
         .find(|s| s.sight == Sight::Open)
@@ -523,57 +821,112 @@ fn journal_part(
     // Runs of quiet entries — steps of the Sequence of Play and items skipped — fold into one
     // line ("5 steps of the Sequence of Play: … to …"), so what happened stands out.
     let quiet = |s: &EntrySight| {
-        s.sight != Sight::Hidden
-            && matches!(
-                game.events()[(s.seq - 1) as usize].kind,
-                umpire_core::game::EventKind::Stepped { .. }
-                    | umpire_core::game::EventKind::Skipped { .. }
-            )
+        matches!(
+            event(s.seq).kind,
+            umpire_core::game::EventKind::Stepped { .. }
+                | umpire_core::game::EventKind::Skipped { .. }
+        )
     };
-    let turn_of = |s: &EntrySight| game.events()[(s.seq - 1) as usize].cursor.turn;
-    let shown: Vec<&EntrySight> = sights
-        .iter()
-        .rev()
-        .filter(|s| s.sight != Sight::Hidden)
-        .collect();
-    let mut runs: Vec<Vec<&EntrySight>> = Vec::new();
+    let turn_of = |s: &EntrySight| event(s.seq).cursor.turn;
+    let shown = j.sights.iter().rev().filter(|s| {
+        s.sight != Sight::Hidden && j.filter.shows(&Tags::of(event(s.seq), j.own), current)
+    });
+    // Turns, newest first, each its runs.
+    let mut turns: Vec<(u32, Vec<Vec<&EntrySight>>)> = Vec::new();
     for s in shown {
+        let turn = turn_of(s);
+        if turns.last().is_none_or(|(t, _)| *t != turn) {
+            turns.push((turn, Vec::new()));
+        }
+        let Some((_, runs)) = turns.last_mut() else {
+            continue;
+        };
         match runs.last_mut() {
-            // A run stays within one turn.
-            Some(run)
-                if quiet(s)
-                    && run
-                        .last()
-                        .is_some_and(|l| quiet(l) && turn_of(l) == turn_of(s)) =>
-            {
-                run.push(s);
-            }
+            Some(run) if quiet(s) && run.last().is_some_and(|l| quiet(l)) => run.push(s),
             _ => runs.push(vec![s]),
         }
     }
+    let phases = phases(game);
+    let entry = |s: &EntrySight, open: bool, odds: &mut OddsCache| {
+        let tags = Tags::of(event(s.seq), j.own);
+        let of = EntryOf {
+            sight: &s.sight,
+            mark: j.numbering.mark(s.seq),
+            tags: &tags,
+            open,
+            phase: phase_of(&phases, event(s.seq)),
+        };
+        entry_part(game, &words, event(s.seq), &of, odds)
+    };
     html! {
-        div #journal {
+        div #journal data-turn=(current) {
             h2 { "The journal, newest first" }
-            @for run in &runs {
-                @if run.len() >= 3 {
-                    @let (newest_line, oldest_line) = (
-                        words.line(&game.events()[(run[0].seq - 1) as usize]),
-                        words.line(&game.events()[(run[run.len() - 1].seq - 1) as usize]),
-                    );
-                    details .quiet id=(format!("q{}", numbering.mark(run[run.len() - 1].seq).anchor())) {
-                        summary .weak { "Turn " (turn_of(run[0])) ": " (run.len()) " steps of the Sequence of Play — " (oldest_line) " … " (newest_line) }
-                        @for s in run {
-                            @let e = &game.events()[(s.seq - 1) as usize];
-                            (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), false, odds))
+            (filter_form(game, j))
+            @if turns.is_empty() && !j.filter.is_all() {
+                p .weak { "No entry fits this filter yet." }
+            }
+            @for (turn, runs) in &turns {
+                details .turn id=(format!("t{turn}")) data-turn=(turn) open[*turn == current] {
+                    summary { h3 .inline { "Turn " (turn) } }
+                    div .entries {
+                        @for run in runs {
+                            @if run.len() >= 3 {
+                                @let (newest_line, oldest_line) = (
+                                    words.line(event(run[0].seq)),
+                                    words.line(event(run[run.len() - 1].seq)),
+                                );
+                                details .quiet id=(format!("q{}", j.numbering.mark(run[run.len() - 1].seq).anchor())) data-turn=(turn) {
+                                    summary .weak { "Turn " (turn) ": " (run.len()) " steps of the Sequence of Play — " (oldest_line) " … " (newest_line) }
+                                    @for s in run { (entry(s, false, odds)) }
+                                }
+                            } @else {
+                                @for s in run { (entry(s, newest == Some(s.seq), odds)) }
+                            }
                         }
-                    }
-                } @else {
-                    @for s in run {
-                        @let e = &game.events()[(s.seq - 1) as usize];
-                        (entry_part(game, &words, e, &s.sight, numbering.mark(s.seq), newest == Some(s.seq), odds))
                     }
                 }
             }
+        }
+    }
+}
+
+/// The journal's filter: one of the side's own Forces (or any of its counters), and this turn
+/// only. A plain form (a GET with `?force=` and `?turn=`), so it works without the script; the
+/// script applies it in the page as it changes.
+fn filter_form(game: &Game, j: &Journal) -> Markup {
+    if matches!(j.audience, Audience::Public) {
+        return html! {};
+    }
+    let mut forces: Vec<(String, String)> = j
+        .own
+        .values()
+        .flatten()
+        .map(|f| {
+            (
+                umpire_core::game::words::force_words(game.scenario(), f),
+                f.clone(),
+            )
+        })
+        .collect();
+    forces.sort();
+    forces.dedup();
+    let chosen = j.filter.force.as_deref().unwrap_or("");
+    html! {
+        form #filter .filter method="get" {
+            label {
+                "Show "
+                select name="force" {
+                    option value="" selected[chosen.is_empty()] { "every entry" }
+                    option value=(Filter::YOURS) selected[chosen == Filter::YOURS] { "your counters' entries" }
+                    @for (name, id) in &forces {
+                        option value=(id) selected[chosen == id] { (name) }
+                    }
+                }
+            }
+            " "
+            label { input type="checkbox" name="turn" value="this" checked[j.filter.this_turn]; " This turn only" }
+            " "
+            button type="submit" { "Show" }
         }
     }
 }
