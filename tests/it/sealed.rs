@@ -743,8 +743,13 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
     let mut server = Some(server);
     let shots = phone(&profile, async |c| {
         let e = |e: fantoccini::error::CmdError| e.to_string();
+        // The French page says the step takes Orders; its link opens the form.
+        c.goto(&french).await.map_err(e)?;
+        let top = wait_for(&c, "Orders due at this step", Duration::from_secs(5)).await?;
+        assert!(top.contains("Orders — not handed in"), "{top}");
+        click(&c, "p.due a").await?;
         // The French seal on their phone…
-        c.goto(&format!("{french}/orders")).await.map_err(e)?;
+        wait_for(&c, "Orders — French", Duration::from_secs(5)).await?;
         choose(&c, "f:fr-chaumont:order", "attack").await?;
         choose(&c, "f:fr-louis:order", "retreat").await?;
         let form_png = c.screenshot().await.map_err(e)?;
@@ -806,6 +811,10 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
         c.goto(&format!("{venetian}/verify")).await.map_err(e)?;
         let verified = main_text(&c).await?;
         assert!(verified.contains("Verified"), "{verified}");
+        assert!(
+            verified.contains("1 set of sealed orders revealed and held to the commitment"),
+            "Venice checks its own reveal: {verified}"
+        );
         // The players' view restarts; the open French page carries on live.
         c.goto(&french).await.map_err(e)?;
         wait_for(&c, "Orders revealed", Duration::from_secs(5)).await?;

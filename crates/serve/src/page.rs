@@ -71,6 +71,7 @@ form.filter select { font: inherit; max-width: 100%; }
 main { overflow-wrap: anywhere; }
 .js form.filter button { display: none; }
 [hidden] { display: none !important; }
+.due { margin: .4em 0; padding: .3em .6em; border-left: 3px solid var(--accent); }
 "#;
 
 /// Follows the game by Server-Sent Events: each `changes` event carries only what is new for
@@ -431,7 +432,7 @@ fn main(game: &Game, of: &PageOf, odds: &mut OddsCache) -> Markup {
         (PreEscaped(of.statements))
         (gazette_part(game, &numbering))
         (journal_part(game, &Journal { sights: &sights, numbering: &numbering, own: &own, filter: of.filter, audience: of.audience }, odds))
-        p .weak { "Read-only: nothing here changes the game. Entries your side may not see are left out." }
+        p .weak { "Nothing here changes the game but the sealed orders your side hands in. Entries your side may not see are left out." }
     }
 }
 
@@ -531,6 +532,9 @@ pub fn header_part(
             h1 { (game.scenario().title) }
             div .when { (when) }
             div { (status.step.path) }
+            @if let Audience::Side(side) = audience {
+                @if let Some(due) = crate::orders::due_line(game, Some(side), token) { (due) }
+            }
             div .side { "Seen as: " (view.side_name()) }
             @if let Some(line) = victory_line(game, &status.victory) {
                 div .victory { strong { (line) } }
@@ -1065,7 +1069,7 @@ pub fn verification(
                     p .bad { "Problems found:" }
                     ul { @for p in &v.problems { li { (p.to_string()) } } }
                 }
-                p { (count(v.entries - v.sealed, "entry", "entries")) " shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (count(v.resolutions as u64, "resolution", "resolutions")) " re-resolved." }
+                p { (count(v.entries - v.sealed, "entry", "entries")) " shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (count(v.resolutions as u64, "resolution", "resolutions")) " re-resolved." @if v.orders > 0 { " " (count(v.orders as u64, "set", "sets")) " of sealed orders revealed and held to the commitment made when they were sealed." } }
                 p { (seed) }
                 p .weak { "Head: " span .hash { (v.head.to_string()) } ". Note it: a later journal must begin with the same entries." }
                 p { a href=(format!("/s/{token}/journal.jsonl")) { "Download this journal" } " to check it yourself with " code { "umpire game verify-side" } "." }
