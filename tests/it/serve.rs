@@ -303,14 +303,6 @@ fn names_are_escaped_and_open_streams_are_capped() {
     server.stop();
 }
 
-/// A free local port for chromedriver.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
 /// In Debian's Chromium, at a phone's size (390×844), through chromedriver: the French page
 /// shows its counters and, within a second and without a reload, the Order cost the umpire
 /// just recorded, opening to its explanation; the Venetian page never shows it; a script in a
@@ -318,7 +310,7 @@ fn free_port() -> u16 {
 /// chromium-driver.
 #[test]
 fn in_a_real_browser_the_page_follows_the_game_live() {
-    use fantoccini::{ClientBuilder, Locator};
+    use fantoccini::Locator;
     let mut file: SourceFile = scenario("s1_venice");
     file.text = file.text.replace(
         "{name: Roquebertin, attributes",
@@ -337,54 +329,15 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         server.addr,
         link(&server, &side("venetian"))
     );
-    let port = free_port();
-    let mut driver = std::process::Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromedriver (Debian package chromium-driver; .ci/run installs it)");
     let profile = path.with_file_name("chromium-profile");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let outcome = runtime.block_on(async {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--window-size=390,844",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-                // A phone: 390×844 CSS pixels (headless windows are at least 500 wide).
-                "mobileEmulation": {
-                    "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": true},
-                },
-            }),
-        );
-        // chromedriver takes a moment to listen.
-        let started = Instant::now();
-        let client = loop {
-            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(caps.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
-                Ok(c) => break c,
-                Err(e) if started.elapsed() > Duration::from_secs(20) => {
-                    return Err(format!("no chromedriver session: {e}"));
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-            }
-        };
+    let outcome = crate::common::browser::phone(&profile, async |client| {
         let text = |c: fantoccini::Client| async move {
-            let t = c.find(Locator::Css("main")).await.map_err(|e| e.to_string())?.text().await;
+            let t = c
+                .find(Locator::Css("main"))
+                .await
+                .map_err(|e| e.to_string())?
+                .text()
+                .await;
             t.map_err(|e| e.to_string())
         };
         client.goto(&french).await.map_err(|e| e.to_string())?;
@@ -394,30 +347,52 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         let title = client.title().await.map_err(|e| e.to_string())?;
         assert_ne!(title, "owned");
         // The side's own Forces are on the first screen, one line each: open them all.
-        for force in client.find_all(Locator::Css("details.force > summary")).await.map_err(|e| e.to_string())? {
+        for force in client
+            .find_all(Locator::Css("details.force > summary"))
+            .await
+            .map_err(|e| e.to_string())?
+        {
             force.click().await.map_err(|e| e.to_string())?;
         }
         let page = text(client.clone()).await?;
-        assert!(page.contains("<script>document.title='owned'</script> Roquebertin"), "{page}");
+        assert!(
+            page.contains("<script>document.title='owned'</script> Roquebertin"),
+            "{page}"
+        );
         // Wait for the live link, then the umpire records the Order's cost.
         let started = Instant::now();
         loop {
-            let badge = client.find(Locator::Id("live")).await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
-            if badge == "live" { break; }
-            if started.elapsed() > Duration::from_secs(5) { return Err(format!("not live: {badge}")); }
+            let badge = client
+                .find(Locator::Id("live"))
+                .await
+                .map_err(|e| e.to_string())?
+                .text()
+                .await
+                .map_err(|e| e.to_string())?;
+            if badge == "live" {
+                break;
+            }
+            if started.elapsed() > Duration::from_secs(5) {
+                return Err(format!("not live: {badge}"));
+            }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let recorded = Instant::now();
-        let recorded_as = game.act(&Actor::umpire(), order_cost()).map_err(|e| e.to_string())?[0];
+        let recorded_as = game
+            .act(&Actor::umpire(), order_cost())
+            .map_err(|e| e.to_string())?[0];
         // The French page numbers what the French see, 1, 2, 3…
-        let sights = umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
-            .map_err(|e| e.to_string())?
-            .journal(game.events())?;
+        let sights =
+            umpire::game::visibility::SideView::new(game.ruleset(), game.scenario(), "french")
+                .map_err(|e| e.to_string())?
+                .journal(game.events())?;
         let seq = umpire::game::visibility::side_numbers(&sights, game.events())[&recorded_as];
         let mark = format!("#{seq} ");
         loop {
             let page = text(client.clone()).await?;
-            if page.contains(&mark) && page.contains("AP cost of an Order") { break; }
+            if page.contains(&mark) && page.contains("AP cost of an Order") {
+                break;
+            }
             if recorded.elapsed() > Duration::from_secs(3) {
                 return Err(format!("entry {seq} not on the page: {page}"));
             }
@@ -428,23 +403,48 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
         let open = client.find(Locator::Css("#counters[open]")).await;
         assert!(open.is_ok(), "the counters closed on update");
         // The newest entry is open by itself: its explanation at a glance.
-        client.find(Locator::Css(&format!("#e{seq}[open]"))).await.map_err(|e| e.to_string())?;
-        let opened = client.find(Locator::Css(&format!("#e{seq}"))).await.map_err(|e| e.to_string())?
-            .text().await.map_err(|e| e.to_string())?;
+        client
+            .find(Locator::Css(&format!("#e{seq}[open]")))
+            .await
+            .map_err(|e| e.to_string())?;
+        let opened = client
+            .find(Locator::Css(&format!("#e{seq}")))
+            .await
+            .map_err(|e| e.to_string())?
+            .text()
+            .await
+            .map_err(|e| e.to_string())?;
         // The filter, applied by the script: the side's own counters' entries only (the
         // game's first entry names none), and the address says so for a reload.
-        client.find(Locator::Css("select[name=force]")).await.map_err(|e| e.to_string())?
-            .select_by_value("yours").await.map_err(|e| e.to_string())?;
+        client
+            .find(Locator::Css("select[name=force]"))
+            .await
+            .map_err(|e| e.to_string())?
+            .select_by_value("yours")
+            .await
+            .map_err(|e| e.to_string())?;
         tokio::time::sleep(Duration::from_millis(300)).await;
         let shown = |c: fantoccini::Client, id: String| async move {
-            c.find(Locator::Id(&id)).await.map_err(|e| e.to_string())?.is_displayed().await.map_err(|e| e.to_string())
+            c.find(Locator::Id(&id))
+                .await
+                .map_err(|e| e.to_string())?
+                .is_displayed()
+                .await
+                .map_err(|e| e.to_string())
         };
         let filtered = (
             shown(client.clone(), format!("e{seq}")).await?,
             shown(client.clone(), "e1".to_string()).await?,
-            client.current_url().await.map_err(|e| e.to_string())?.to_string(),
+            client
+                .current_url()
+                .await
+                .map_err(|e| e.to_string())?
+                .to_string(),
         );
-        assert!(filtered.0 && !filtered.1, "the filter in the page: {filtered:?}");
+        assert!(
+            filtered.0 && !filtered.1,
+            "the filter in the page: {filtered:?}"
+        );
         assert!(filtered.2.ends_with("?force=yours"), "{filtered:?}");
         let png = client.screenshot().await.map_err(|e| e.to_string())?;
         // The page and the verify page fit the phone's width: nothing to scroll sideways.
@@ -455,23 +455,29 @@ fn in_a_real_browser_the_page_follows_the_game_live() {
                 .map(|v| v.as_u64().unwrap_or(u64::MAX))
         };
         let page_width = width(client.clone()).await?;
-        client.goto(&format!("{french}/verify")).await.map_err(|e| e.to_string())?;
+        client
+            .goto(&format!("{french}/verify"))
+            .await
+            .map_err(|e| e.to_string())?;
         let verify_width = width(client.clone()).await?;
         let verify = text(client.clone()).await?;
         assert!(verify.contains("Verified"), "{verify}");
-        assert!(page_width <= 390 && verify_width <= 390, "page {page_width} px, verify {verify_width} px wide");
+        assert!(
+            page_width <= 390 && verify_width <= 390,
+            "page {page_width} px, verify {verify_width} px wide"
+        );
         // The Venetian page: nothing of it.
         client.goto(&venetian).await.map_err(|e| e.to_string())?;
         let theirs = text(client.clone()).await?;
         // A wrong link.
-        client.goto(&format!("http://{}/s/not-a-token", server.addr)).await.map_err(|e| e.to_string())?;
+        client
+            .goto(&format!("http://{}/s/not-a-token", server.addr))
+            .await
+            .map_err(|e| e.to_string())?;
         let wrong = text(client.clone()).await?;
-        client.close().await.map_err(|e| e.to_string())?;
         Ok((took, seq, opened, png, theirs, wrong))
     });
-    let _ = driver.kill();
-    let _ = driver.wait();
-    let (took, seq, opened, png, theirs, wrong) = outcome.unwrap_or_else(|e| panic!("{e}"));
+    let (took, seq, opened, png, theirs, wrong) = outcome;
     assert!(took < Duration::from_secs(1), "the update took {took:?}");
     assert!(opened.contains("Chaumont"), "{opened}");
     // Its explanation in the rulebook's words, each step with its rule number.
