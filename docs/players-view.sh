@@ -37,7 +37,7 @@ shoot() {
   # Opens the newest entry (its explanation and the odds shown before the roll) first.
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$scratch/chromium-$2" --hide-scrollbars --window-size=390,844 \
+    --user-data-dir="$scratch/chromium-$2" --hide-scrollbars --window-size="390,${3:-844}" \
     --screenshot="$2" "$1" 2>/dev/null
   echo "wrote $2"
 }
@@ -86,4 +86,5 @@ for _ in $(seq 1 100); do
   grep -q '^Venetian' "$scratch/links.txt" 2>/dev/null && break
   sleep 0.05
 done
-shoot "$(link Venetian)" docs/players-orders-revealed.png
+# A phone scrolled down to the journal: the page from its top, two screens long.
+shoot "$(link Venetian)" docs/players-orders-revealed.png 1500

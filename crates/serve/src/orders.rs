@@ -528,7 +528,10 @@ pub fn due_line(game: &Game, side: Option<&str>, token: &str) -> Option<Markup> 
                     (None, false) => " — not handed in",
                 }
             }
-            " · " a href=(format!("/s/{token}/orders")) { "Hand them in" }
+            " · "
+            a href=(format!("/s/{token}/orders")) {
+                @if items.iter().all(|(_, _, called)| *called) { "See yours" } @else { "Hand them in" }
+            }
         }
     })
 }

@@ -399,6 +399,12 @@ impl Words<'_> {
                 format!("Turn {}: {}", to.turn, self.step(to.step))
             }
             EventKind::Note { text } => format!("Note: {text}"),
+            // One line: whose orders, as sealed; the orders themselves are the entry's detail.
+            EventKind::OrdersRevealed { .. } => format!(
+                "{}: {}",
+                self.title(e),
+                self.detail(e).first().cloned().unwrap_or_default()
+            ),
             EventKind::Undone { event } => {
                 format!("Undid entry {event}: {}", self.entry_line(*event))
             }
