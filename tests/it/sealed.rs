@@ -972,3 +972,114 @@ fn game_counter(path: &Path, name: &str) -> String {
         .map(|c| c.id.clone())
         .expect("the counter")
 }
+
+/// A movement step of the rr3 handbook game on the teams' phones (Chromium, 390×844): France's
+/// army commander fills in the Intention Card (its move, the areas typed as on the paper card —
+/// the handbook has no gazetteer — and the box) and seals it; England's page shows that France
+/// sealed, not what; Map Control reveals it when the step is called; France sees it whole,
+/// England only that Map Control has it.
+#[test]
+fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
+    use crate::common::browser::{choose, click, main_text, phone, wait_for};
+
+    let path = scratch("rr3-browser");
+    let file = path.to_str().expect("utf-8").to_string();
+    let (ok, out) = umpire(&[
+        "game",
+        "new",
+        "rr3_handbook_1524",
+        "-o",
+        &file,
+        "--seed",
+        "5",
+    ]);
+    assert!(ok, "{out}");
+    let mut game = Game::open(&path, &Library::shipped()).expect("open");
+    step_to(&mut game, "phase_2_step_1");
+    drop(game);
+    let (ok, out) = umpire(&[
+        "game",
+        "raise",
+        &file,
+        "France",
+        "Army of Francis I",
+        "--at",
+        "Paris",
+        "--blocks",
+        "2",
+        "--as",
+        "Anna:map:the_west",
+    ]);
+    assert!(ok, "{out}");
+    let army = game_counter(&path, "Army of Francis I");
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let link = |side: &str| {
+        let token = &server
+            .links
+            .iter()
+            .find(|l| l.audience == Audience::Side(side.into()))
+            .expect("link")
+            .token;
+        format!("http://{}/s/{token}", server.addr)
+    };
+    let (france, england) = (link("france"), link("england"));
+    let profile = path.with_file_name("chromium-profile");
+    phone(&profile, async |c| {
+        let e = |e: fantoccini::error::CmdError| e.to_string();
+        c.goto(&france).await.map_err(e)?;
+        wait_for(&c, "Intention Card — not handed in", Duration::from_secs(5)).await?;
+        click(&c, "p.due a").await?;
+        wait_for(&c, "Army of Francis I", Duration::from_secs(5)).await?;
+        choose(&c, &format!("f:{army}:move"), "move_2_areas").await?;
+        let areas = c
+            .find(fantoccini::Locator::Css(&format!(
+                "input[name='f:{army}:areas']"
+            )))
+            .await
+            .map_err(e)?;
+        areas.send_keys("Burgundy, Savoy").await.map_err(e)?;
+        click(&c, &format!("input[name='f:{army}:intention_to_engage']")).await?;
+        click(&c, "form.orders button[type=submit]").await?;
+        let sealed = wait_for(
+            &c,
+            "Intention Card for turn 1, sealed at",
+            Duration::from_secs(5),
+        )
+        .await?;
+        assert!(sealed.contains("Burgundy, Savoy"), "{sealed}");
+        c.goto(&england).await.map_err(e)?;
+        let theirs = wait_for(&c, "Intention Card sealed", Duration::from_secs(5)).await?;
+        assert!(!theirs.contains("Burgundy"), "{theirs}");
+        Ok(())
+    });
+    server.stop();
+    let (ok, out) = umpire(&[
+        "game",
+        "orders",
+        "reveal",
+        &file,
+        "--as",
+        "Anna:map:the_west",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("Revealed to Map Control"), "{out}");
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let england = format!(
+        "http://{}/s/{}",
+        server.addr,
+        server
+            .links
+            .iter()
+            .find(|l| l.audience == Audience::Side("england".into()))
+            .expect("link")
+            .token
+    );
+    phone(&path.with_file_name("chromium-profile-2"), async |c| {
+        c.goto(&england).await.map_err(|e| e.to_string())?;
+        let after = wait_for(&c, "revealed to Map Control", Duration::from_secs(5)).await?;
+        assert!(!after.contains("Burgundy"), "{after}");
+        let _ = main_text(&c).await?;
+        Ok(())
+    });
+    server.stop();
+}
