@@ -26,7 +26,7 @@
 //!    sockets were answered. Target: every phone sees every entry within 1 s.
 //!
 //! `cargo bench --bench players_view` prints the figures (BENCHMARKS.md has them);
-//! `cargo bench --bench players_view -- flood` runs the third alone.
+//! `cargo bench --bench players_view -- flood` runs the third alone, `-- megagame` the first.
 //!
 //! Every phone connects from an address of its own (127.0.x.y: Linux's loopback answers the
 //! whole of 127.0.0.0/8), as phones on a LAN do: the server holds one address to 16
@@ -284,6 +284,10 @@ fn print_figures(
 fn main() {
     if std::env::args().any(|a| a == "flood") {
         under_a_flood();
+        return;
+    }
+    if std::env::args().any(|a| a == "megagame") {
+        megagame_size();
         return;
     }
     megagame_size();
