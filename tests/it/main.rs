@@ -10,6 +10,7 @@ mod common;
 mod kit;
 
 mod broken;
+mod cards;
 mod cli;
 mod decks;
 mod desk;

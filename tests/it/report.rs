@@ -914,7 +914,7 @@ fn chart_cards_hold_each_procedure_with_its_modifiers() {
                 .join(" ");
             for expected in [
                 "Discipline Test",
-                "Roll d6, modified: the target or more passes.",
+                "Roll d6, modified; the target by Discipline: A 3+, B 4+, C 5+",
                 "Outside Command Range −1",
                 "Firing Table",
                 "1BU (point blank)",

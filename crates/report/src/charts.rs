@@ -354,37 +354,24 @@ fn write_charts_intro(writer: &mut Writer, ruleset: &Ruleset, title: &str, table
     );
 }
 
-/// How a procedure is resolved, in one line: the dice, and what they are compared with or
-/// read on.
-fn how_procedure(ruleset: &Ruleset, p: &umpire_core::rules::Procedure) -> String {
+/// How a procedure is resolved, in one line when a table decides it ("Roll 2d6, modified, and
+/// read the Assault Table."), else what decides it in the words of its lookup
+/// ([`umpire_core::rules::spoken::Speaker::deciding`]): the target and the natural results, how a
+/// pool counts its hits, how opposed scores are made and compared, the cases.
+fn how_procedure(ruleset: &Ruleset, p: &umpire_core::rules::Procedure) -> Vec<String> {
     use umpire_core::rules::Lookup;
-    let dice = p.roll.as_ref().map(|r| r.source().to_string());
-    let roll = dice.map_or_else(|| "No dice".to_string(), |d| format!("Roll {d}"));
     match &p.lookup {
         Lookup::Table(t) => {
+            let roll = p
+                .roll
+                .as_ref()
+                .map_or_else(|| "No dice".to_string(), |r| format!("Roll {}", r.source()));
             let title = ruleset
                 .table(&t.table)
                 .map_or_else(|| "the table".to_string(), |x| format!("the {}", x.title));
-            format!("{roll}, modified, and read {title}.")
+            vec![format!("{roll}, modified, and read {title}.")]
         }
-        Lookup::Threshold { success, .. } => match success {
-            umpire_core::rules::model::Success::AtLeast => {
-                format!("{roll}, modified: the target or more passes.")
-            }
-            umpire_core::rules::model::Success::AtMost => {
-                format!("{roll}, modified: the target or less passes.")
-            }
-        },
-        Lookup::Pool { die, .. } => format!("Roll a pool of {die} and count the hits."),
-        Lookup::Opposed { sides, .. } => format!(
-            "Each side rolls ({}); the scores are compared.",
-            sides
-                .iter()
-                .map(|s| s.name.replace('_', " "))
-                .collect::<Vec<_>>()
-                .join(" against ")
-        ),
-        Lookup::Compute { .. } => format!("{roll}; the result follows from the cases below."),
+        _ => umpire_core::rules::spoken::Speaker::new(ruleset, p).deciding(),
     }
 }
 
@@ -427,7 +414,10 @@ fn write_card(
     if let Some(rule) = &p.rule {
         writer.paragraph(Some("Rule"), rule, small, 0.0);
     }
-    writer.paragraph(None, &how_procedure(ruleset, p), body, 0.0);
+    // The first line in the body's size, what follows it (values, cases) as the modifiers are.
+    for (i, line) in how_procedure(ruleset, p).iter().enumerate() {
+        writer.paragraph(None, line, if i == 0 { body } else { small }, 0.0);
+    }
     // The modifiers grouped under their rule, as a printed aid lists them ("For Evasion: Evasion
     // from charging foot +1; …"), the procedure's own rule said once above.
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
@@ -498,6 +488,7 @@ fn write_card(
             writer.space(mm(1.0));
             writer.paragraph(Some(&table.title), "", small, 0.0);
             writer.table(&grid);
+            write_table_effects(writer, ruleset, table, small);
         } else {
             writer.paragraph(None, &format!("({} above.)", table.title), small, 0.0);
         }
@@ -512,6 +503,42 @@ fn write_card(
         writer.paragraph(Some("Results"), &results.join(" · "), small, 0.0);
     }
     writer.space(mm(3.0));
+}
+
+/// Under a table on a card: each result the table declares with its effects ("Snow: +1 to
+/// Attrition die rolls; −1 MA for each Combat Unit …"), from the table's own results, with its
+/// notes before them when there are effects to show.
+fn write_table_effects(writer: &mut Writer, ruleset: &Ruleset, table: &Table, small: TextStyle) {
+    let lines: Vec<(String, String)> = table
+        .results
+        .iter()
+        .filter_map(|r| {
+            let texts: Vec<String> = r
+                .effects
+                .iter()
+                .filter_map(|e| e.text.as_ref())
+                .map(|t| ruleset.in_words(t, Some(table)))
+                .collect();
+            if texts.is_empty() {
+                return None;
+            }
+            let name = r
+                .label
+                .clone()
+                .unwrap_or_else(|| r.pattern.replace("{n}", "n"));
+            Some((format!("{name}:"), texts.join("; ")))
+        })
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    writer.space(mm(1.0));
+    if let Some(n) = &table.notes {
+        writer.paragraph(None, &ruleset.in_words(n, Some(table)), small, 0.0);
+    }
+    for (name, text) in lines {
+        writer.paragraph(Some(&name), &text, small, mm(2.0));
+    }
 }
 
 /// The chart cards of a ruleset: a player aid laid out in two columns, each procedure as a card

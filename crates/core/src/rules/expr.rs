@@ -197,6 +197,11 @@ impl Expr {
         &self.source
     }
 
+    /// The parsed tree (for wording it, [`super::spoken`]).
+    pub(crate) fn node(&self) -> &Node<DefaultNumericTypes> {
+        &self.node
+    }
+
     /// The names it reads.
     pub fn reads(&self) -> &[String] {
         &self.reads

@@ -9,6 +9,7 @@ pub mod limits;
 pub mod locate;
 pub mod model;
 pub(crate) mod raw;
+pub mod spoken;
 pub(crate) mod validate;
 
 pub use error::{LoadError, LoadErrors};
