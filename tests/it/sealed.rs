@@ -44,6 +44,31 @@ fn umpire(args: &[&str]) -> (bool, String) {
     )
 }
 
+/// "Venice at bay, 1509" at the Command Phase's "Issue or re-issue Orders" (turn 4), in a game
+/// file at `path`.
+fn venice_at_orders(path: &Path) -> Game {
+    let mut game = Game::create(
+        path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts");
+    step_to(&mut game, "b2d_issue_orders");
+    game
+}
+
+/// The token of the players' view's link for `audience`.
+fn token_of(server: &Server, audience: &Audience) -> String {
+    server
+        .links
+        .iter()
+        .find(|l| &l.audience == audience)
+        .expect("a link")
+        .token
+        .clone()
+}
+
 /// Walks the Sequence of Play to the step `id`, skipping what is pending on the way.
 fn step_to(game: &mut Game, id: &str) {
     for _ in 0..400 {
@@ -426,15 +451,7 @@ fn sealings(path: &Path) -> Vec<(String, String)> {
 #[test]
 fn a_phone_seals_its_sides_orders_and_nothing_else_gets_through() {
     let path = scratch("phone");
-    let mut game = Game::create(
-        &path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
-    step_to(&mut game, "b2d_issue_orders");
-    drop(game);
+    drop(venice_at_orders(&path));
     let server = Server::start(
         &path.to_string_lossy(),
         Library::shipped(),
@@ -444,15 +461,7 @@ fn a_phone_seals_its_sides_orders_and_nothing_else_gets_through() {
         },
     )
     .expect("serves");
-    let token = |a: &Audience| {
-        server
-            .links
-            .iter()
-            .find(|l| &l.audience == a)
-            .expect("a link")
-            .token
-            .clone()
-    };
+    let token = |a: &Audience| token_of(&server, a);
     let (french, venetian, public) = (
         token(&Audience::Side("french".into())),
         token(&Audience::Side("venetian".into())),
@@ -599,15 +608,7 @@ fn paper_orders_are_sealed_and_revealed_at_the_desk() {
     use umpire::app::{DeskApp, GameDesk, ProcedureDesk, SEAL_LABEL, SEALED_ORDERS_HEADING};
 
     let path = scratch("desk");
-    let mut game = Game::create(
-        &path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
-    step_to(&mut game, "b2d_issue_orders");
-    drop(game);
+    drop(venice_at_orders(&path));
     let g = GameDesk::open(&path, &Library::shipped()).expect("opens");
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
@@ -710,23 +711,11 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
     use umpire::game::event::Audience as Heard;
 
     let path = scratch("browser");
-    let mut game = Game::create(
-        &path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
-    step_to(&mut game, "b2d_issue_orders");
+    let mut game = venice_at_orders(&path);
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
     let bind = server.addr;
     let link = |side: &str| {
-        let token = &server
-            .links
-            .iter()
-            .find(|l| l.audience == Audience::Side(side.into()))
-            .expect("link")
-            .token;
+        let token = token_of(&server, &Audience::Side(side.into()));
         format!("http://{bind}/s/{token}")
     };
     let (french, venetian) = (link("french"), link("venetian"));
@@ -887,15 +876,7 @@ fn an_rr3_team_hands_in_its_intention_card_from_a_phone() {
     ]);
     assert!(ok, "{out}");
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
-    let token = |side: &str| {
-        server
-            .links
-            .iter()
-            .find(|l| l.audience == Audience::Side(side.into()))
-            .expect("link")
-            .token
-            .clone()
-    };
+    let token = |side: &str| token_of(&server, &Audience::Side(side.into()));
     let (habsburgs, france) = (token("habsburgs"), token("france"));
     let (status, page) = request(
         server.addr,
@@ -1014,12 +995,7 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
     let army = game_counter(&path, "Army of Francis I");
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
     let link = |side: &str| {
-        let token = &server
-            .links
-            .iter()
-            .find(|l| l.audience == Audience::Side(side.into()))
-            .expect("link")
-            .token;
+        let token = token_of(&server, &Audience::Side(side.into()));
         format!("http://{}/s/{token}", server.addr)
     };
     let (france, england) = (link("france"), link("england"));
@@ -1067,12 +1043,7 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
     let england = format!(
         "http://{}/s/{}",
         server.addr,
-        server
-            .links
-            .iter()
-            .find(|l| l.audience == Audience::Side("england".into()))
-            .expect("link")
-            .token
+        token_of(&server, &Audience::Side("england".into()))
     );
     phone(&path.with_file_name("chromium-profile-2"), async |c| {
         c.goto(&england).await.map_err(|e| e.to_string())?;

@@ -24,7 +24,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use maud::{DOCTYPE, Markup, html};
-use rand::RngExt as _;
 
 use umpire_core::game::Game;
 use umpire_core::game::orders::{FormInput, OrderForm};
@@ -149,22 +148,18 @@ impl Desk {
 
     /// A fresh form token for a page of `link`.
     pub fn form_token(&self, link: &str) -> String {
-        let mut rng = rand::rng();
-        let csrf: String = (0..32)
-            .map(|_| char::from(b"abcdefghijklmnopqrstuvwxyz234567"[rng.random_range(0..32)]))
-            .collect();
+        // As random as a link's own token (about 103 bits).
+        let csrf = crate::token();
         if let Ok(mut forms) = self.forms.lock() {
             forms.retain(|_, (_, at)| at.elapsed() < FORM_LIFE);
-            let mine: Vec<String> = forms
-                .iter()
-                .filter(|(_, (l, _))| l == link)
-                .map(|(k, _)| k.clone())
-                .collect();
-            if mine.len() >= FORMS_PER_LINK
-                && let Some(oldest) = mine
+            // The link's oldest form goes when it holds its share.
+            let mine = forms.values().filter(|(l, _)| l == link).count();
+            if mine >= FORMS_PER_LINK
+                && let Some(oldest) = forms
                     .iter()
-                    .min_by_key(|k| forms.get(*k).map(|(_, at)| *at))
-                    .cloned()
+                    .filter(|(_, (l, _))| l == link)
+                    .min_by_key(|(_, (_, at))| *at)
+                    .map(|(k, _)| k.clone())
             {
                 forms.remove(&oldest);
             }

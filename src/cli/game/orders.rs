@@ -44,7 +44,10 @@ pub enum OrdersCommand {
         /// ENTRY.FIELD=VALUE, one per field ("Trivulzio.Order=Attack").
         orders: Vec<String>,
         /// How they came in, for the journal.
-        #[arg(long, default_value = "handed in on paper, entered at the desk")]
+        #[arg(
+            long,
+            default_value = "handed in on paper, entered on the command line"
+        )]
         via: String,
     },
     /// Reveal the orders sealed at this step, as the rules say (to every side, to Control, or

@@ -230,16 +230,7 @@ pub fn shown_at(kind: &OrderKind, step: &str) -> Shown {
 pub fn check_against(form: &OrderForm, orders: &Orders) -> Result<(), String> {
     for (entry_id, fields) in orders {
         let Some(entry) = form.entries.iter().find(|e| &e.id == entry_id) else {
-            return Err(format!(
-                "'{}' is not one of those the {} is for — {}",
-                entry_id,
-                form.name,
-                form.entries
-                    .iter()
-                    .map(|e| e.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            return Err(not_an_entry(form, entry_id));
         };
         for (field_id, value) in fields {
             let Some(field) = entry.fields.iter().find(|f| &f.field == field_id) else {
@@ -311,6 +302,19 @@ pub fn check_against(form: &OrderForm, orders: &Orders) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// "'Trivulzio' is not one of those the Orders is for — Chaumont, Louis XII, Roquebertin".
+fn not_an_entry(form: &OrderForm, named: &str) -> String {
+    format!(
+        "'{named}' is not one of those the {} is for — {}",
+        form.name,
+        form.entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// The orders in words, one line per entry: "Trivulzio's Force (2849): Order — Attack (2 AP)".
@@ -499,24 +503,7 @@ impl super::Game {
     }
 
     fn order_kind(&self, order: &str) -> Result<&OrderKind, GameError> {
-        self.ruleset().order_kind(order).ok_or_else(|| {
-            let known: Vec<&str> = self
-                .ruleset()
-                .orders
-                .iter()
-                .map(|o| o.id.as_str())
-                .collect();
-            Refusal::Orders(format!(
-                "{} declares no order '{order}'{}",
-                self.ruleset().name,
-                if known.is_empty() {
-                    String::new()
-                } else {
-                    format!(" — its orders: {}", known.join(", "))
-                }
-            ))
-            .into()
-        })
+        Ok(super::check::order_kind(&self.view(), order)?)
     }
 
     /// The kinds of order due at the game's step, with the sides that hand them in.
@@ -656,17 +643,7 @@ pub fn parse_assignments(form: &OrderForm, typed: &[String]) -> Result<Orders, S
             .entries
             .iter()
             .find(|e| same(&e.id, entry_part) || same(&e.name, entry_part))
-            .ok_or_else(|| {
-                format!(
-                    "'{entry_part}' is not one of those the {} is for — {}",
-                    form.name,
-                    form.entries
-                        .iter()
-                        .map(|e| e.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })?;
+            .ok_or_else(|| not_an_entry(form, entry_part))?;
         let field = match field_part {
             Some(f) => entry
                 .fields

@@ -408,7 +408,7 @@ impl<'a> SideView<'a> {
                             && r.shown_when.as_ref().is_some_and(|c| shows(c, field, v))
                     });
                     if let Some(rule) = rule {
-                        let label = self.force_label(entry);
+                        let label = super::words::force_words(self.scenario, entry);
                         let words = self.ruleset.order_kind(order).map_or_else(
                             || crate::rules::choice_words(v),
                             |k| crate::game::sealed::choice_label(self.ruleset, k, field, v),
@@ -424,18 +424,6 @@ impl<'a> SideView<'a> {
             );
         }
         Sight::Summary(lines)
-    }
-
-    /// A Force's name for a side's page: its first leader's, else its id in words.
-    fn force_label(&self, force: &str) -> String {
-        self.scenario
-            .counters
-            .iter()
-            .find(|c| c.force.as_deref() == Some(force) && c.kind == CounterKind::Leader)
-            .map_or_else(
-                || crate::rules::choice_words(force),
-                |c| format!("{}'s Force", c.name),
-            )
     }
 
     /// How a side sees a resolution: whole when it involves no counter, or its own (or only

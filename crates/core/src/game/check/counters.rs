@@ -104,18 +104,7 @@ pub(super) fn check_add_counter(view: &View, action: &crate::game::Action) -> Ch
             name: name.to_string(),
         });
     }
-    if !view.scenario.sides.iter().any(|s| s.id == *side) {
-        return Err(Refusal::NoSide {
-            side: side.to_string(),
-            sides: view
-                .scenario
-                .sides
-                .iter()
-                .map(|s| s.name.clone())
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    }
+    known_side(view, side)?;
     position(view.ruleset, at)?;
     let slug: String = name
         .to_lowercase()

@@ -26,6 +26,7 @@ pub(crate) use counters::{attribute_value, specs};
 pub use journal::{redo_target, undo_target};
 pub use ledger::adjustable;
 pub(crate) use ledger::{UMPIRES_WORD, adjust_range, delta_totals};
+pub(crate) use orders::kind as order_kind;
 
 use std::collections::BTreeMap;
 
@@ -186,6 +187,23 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
         } => orders::check_reveal_orders(view, *sealed, salt, orders),
         Action::EndGame { declare, reason } => check_end_game(view, declare.as_deref(), reason),
     }
+}
+
+/// A side of the scenario by its id, or a refusal naming the sides.
+pub(crate) fn known_side(view: &View, side: &str) -> Result<(), Refusal> {
+    if view.scenario.sides.iter().any(|s| s.id == side) {
+        return Ok(());
+    }
+    Err(Refusal::NoSide {
+        side: side.to_string(),
+        sides: view
+            .scenario
+            .sides
+            .iter()
+            .map(|s| s.name.clone())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }
 
 /// The counter of that id, or a refusal naming the counters with a similar one.

@@ -11,7 +11,7 @@ fn refuse<T>(text: String) -> Result<T, Refusal> {
 }
 
 /// The kind of order, or a refusal naming those the ruleset declares.
-pub(super) fn kind<'a>(view: &View<'a>, order: &str) -> Result<&'a OrderKind, Refusal> {
+pub(crate) fn kind<'a>(view: &View<'a>, order: &str) -> Result<&'a OrderKind, Refusal> {
     view.ruleset.order_kind(order).ok_or_else(|| {
         let known: Vec<&str> = view
             .ruleset
@@ -55,18 +55,7 @@ pub(super) fn check_seal(
     via: Option<&str>,
 ) -> Checked {
     let kind = kind(view, order)?;
-    if !view.scenario.sides.iter().any(|s| s.id == side) {
-        return Err(Refusal::NoSide {
-            side: side.to_string(),
-            sides: view
-                .scenario
-                .sides
-                .iter()
-                .map(|s| s.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
-    }
+    known_side(view, side)?;
     let cursor = &view.state.cursor;
     let here = sealed::step_id(view.steps, cursor).unwrap_or_default();
     if !kind.steps.contains(&here) {
