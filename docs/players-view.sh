@@ -28,10 +28,13 @@ game="$scratch/venice.umpire"
 port=$((20000 + RANDOM % 20000))
 "$BIN" --no-user-rules serve "$game" --bind "127.0.0.1:$port" --no-qr >"$scratch/links.txt" &
 server=$!
-for _ in $(seq 1 100); do
-  grep -q '^Venetian' "$scratch/links.txt" 2>/dev/null && break
-  sleep 0.05
-done
+wait_links() { # until the server has printed its links
+  for _ in $(seq 1 100); do
+    grep -q '^Venetian' "$scratch/links.txt" 2>/dev/null && break
+    sleep 0.05
+  done
+}
+wait_links
 link() { grep "^$1" "$scratch/links.txt" | sed 's#.*\(http://[^ ]*\).*#\1#'; }
 shoot() {
   # Opens the newest entry (its explanation and the odds shown before the roll) first.
@@ -61,10 +64,7 @@ for _ in $(seq 1 200); do
 done
 "$BIN" --no-user-rules serve "$orders" --bind "127.0.0.1:$port" --no-qr >"$scratch/links.txt" &
 server=$!
-for _ in $(seq 1 100); do
-  grep -q '^Venetian' "$scratch/links.txt" 2>/dev/null && break
-  sleep 0.05
-done
+wait_links
 seal() { # seal LINK FIELD=VALUE… : a phone's hand-in, with its page's form token
   local to="$1/orders" page csrf body
   page=$(curl -s "$to")
@@ -82,9 +82,6 @@ kill $server 2>/dev/null || true
 "$BIN" --no-user-rules game orders reveal "$orders" >/dev/null
 "$BIN" --no-user-rules serve "$orders" --bind "127.0.0.1:$port" --no-qr >"$scratch/links.txt" &
 server=$!
-for _ in $(seq 1 100); do
-  grep -q '^Venetian' "$scratch/links.txt" 2>/dev/null && break
-  sleep 0.05
-done
+wait_links
 # A phone scrolled down to the journal: the page from its top, two screens long.
 shoot "$(link Venetian)" docs/players-orders-revealed.png 1500
