@@ -1,6 +1,6 @@
 //! Umpire: an adjudication assistant for human-umpired tabletop wargames and megagames.
 //!
-//! The work is done in the workspace's crates, one per layer (README, "Layout"); each may use
+//! The work is done in the workspace's crates, one per layer (docs/developers.md, "Layout"); each may use
 //! only those below it, and the compiler holds it to that:
 //!
 //! - `umpire-core`: [`dice`] ← [`rules`] ← [`resolve`] ← [`game`] ← [`megagame`] — the engine,

@@ -124,7 +124,7 @@ pub struct ProcedureArgs {
     /// Switch a ruling (a reading of an ambiguous rule), ID=OPTION; see `umpire describe`.
     #[arg(long = "ruling", value_name = "ID=OPTION")]
     pub rulings: Vec<String>,
-    /// Print JSON (keys documented in the README).
+    /// Print JSON (keys documented in docs/command-line.md, "The JSON contract").
     #[arg(long)]
     pub json: bool,
 }

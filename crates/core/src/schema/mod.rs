@@ -278,7 +278,7 @@ pub fn markdown() -> String {
          files into (`crates/core/src/rules/raw/`, `crates/core/src/game/scenario/raw.rs`) and \
          their doc comments; do not edit it by hand. The JSON Schemas beside it \
          (`ruleset.schema.json`, `table.schema.json`, `scenario.schema.json`) are made from the \
-         same types, for editors (see the README, \"Rulesets in YAML\").\n\n",
+         same types, for editors (see docs/rulesets.md).\n\n",
     );
     out.push_str(
         "*text* takes any scalar (`4.3`, `true` and `\"4.3\"` all read as text); a *string* \

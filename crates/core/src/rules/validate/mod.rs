@@ -223,7 +223,7 @@ impl<'a> FileCtx<'a> {
                 self.err(
                     path,
                     e,
-                    "see the expression syntax in the README (evalexpr)",
+                    "see the expression syntax in docs/rulesets.md (evalexpr)",
                 );
                 return None;
             }
