@@ -891,7 +891,7 @@ fn the_manual_pages_are_written_and_render() {
     ] {
         assert!(dir.join(page).is_file(), "{page}");
     }
-    let out = std::process::Command::new("man")
+    let out = crate::common::tool::command("man")
         .args(["-l", "-P", "cat"])
         .arg(dir.join("umpire-game-deck-draw.1"))
         .env("MANWIDTH", "100")

@@ -11,7 +11,6 @@
 //! made here is copied to DIR, to read page by page.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::cli::umpire;
 
@@ -91,13 +90,13 @@ fn ink_share(image: &Grey) -> f64 {
 }
 
 fn check_file(name: &str, pdf: &Path) {
-    let check = Command::new("qpdf")
+    let check = crate::common::tool::command("qpdf")
         .arg("--check")
         .arg(pdf)
         .output()
         .expect("qpdf runs");
     assert!(check.status.success(), "qpdf --check {name}: {check:?}");
-    let fonts = Command::new("pdffonts")
+    let fonts = crate::common::tool::command("pdffonts")
         .arg(pdf)
         .output()
         .expect("pdffonts runs");
@@ -113,7 +112,7 @@ fn check_file(name: &str, pdf: &Path) {
 }
 
 fn render_first_page(pdf: &Path, prefix: &Path) -> Grey {
-    let render = Command::new("pdftoppm")
+    let render = crate::common::tool::command("pdftoppm")
         .args(["-gray", "-r", "24", "-f", "1", "-l", "1", "-singlefile"])
         .arg(pdf)
         .arg(prefix)

@@ -488,7 +488,7 @@ fn actions_over_the_whole_game_are_held_to_the_role_at_the_desk_and_on_the_serve
 #[test]
 fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_seconds() {
     use std::io::Write as _;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let pg = PgServer::start("guard-lock");
     let lib = Library::shipped();
     let name = "held";
@@ -504,7 +504,7 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
         moved("bohemia", "Prague"),
     );
     // Anna's login opens a transaction, appends, and sits on it with every limit turned off.
-    let mut psql = Command::new("psql")
+    let mut psql = crate::common::tool::command("psql")
         .arg(format!("postgres://anna@127.0.0.1:{}/umpire", pg.port))
         .args(["-X", "-w", "-q"])
         .env("PGPASSFILE", pg.pgpass())
@@ -569,7 +569,7 @@ fn a_transaction_left_open_does_not_stop_the_other_desks_for_more_than_a_few_sec
             h.entries + 1,
         );
         move || {
-            Command::new("psql")
+            crate::common::tool::command("psql")
                 .arg(url)
                 .args(["-X", "-w", "-q", "-c"])
                 .arg(format!(

@@ -59,11 +59,7 @@ fn text_of(path: &Path) -> String {
 }
 
 fn qpdf_check(path: &Path) {
-    if Command::new("qpdf").arg("--version").output().is_err() {
-        eprintln!("note: qpdf not installed, skipping the structural check");
-        return;
-    }
-    let out = Command::new("qpdf")
+    let out = crate::common::tool::command("qpdf")
         .arg("--check")
         .arg(path)
         .output()

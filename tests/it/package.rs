@@ -39,7 +39,9 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch");
     let deb = build_package(&scratch);
-    let (ok, contents) = run(Command::new("dpkg-deb").arg("--contents").arg(&deb));
+    let (ok, contents) = run(crate::common::tool::command("dpkg-deb")
+        .arg("--contents")
+        .arg(&deb));
     assert!(ok, "{contents}");
     for path in [
         "./usr/bin/umpire",
@@ -60,14 +62,19 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
             "{path} not in the package:\n{contents}"
         );
     }
-    let (ok, control) = run(Command::new("dpkg-deb").arg("--field").arg(&deb));
+    let (ok, control) = run(crate::common::tool::command("dpkg-deb")
+        .arg("--field")
+        .arg(&deb));
     assert!(ok, "{control}");
     assert!(control.contains("Package: umpire"), "{control}");
     assert!(control.contains("Depends: libc6"), "{control}");
     assert!(control.contains("Suggests: postgresql-client"), "{control}");
     // Unpacked as dpkg would, and used from a folder that is not the checkout.
     let root = scratch.join("root");
-    let (ok, said) = run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&root));
+    let (ok, said) = run(crate::common::tool::command("dpkg-deb")
+        .arg("-x")
+        .arg(&deb)
+        .arg(&root));
     assert!(ok, "{said}");
     let umpire = root.join("usr/bin/umpire");
     let elsewhere = scratch.join("elsewhere");
@@ -95,10 +102,10 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     assert!(ok, "{sheet}");
     assert!(elsewhere.join("qrs.pdf").is_file(), "{sheet}");
     // The menu entry and the MIME type validate.
-    let (ok, said) = run(Command::new("desktop-file-validate")
+    let (ok, said) = run(crate::common::tool::command("desktop-file-validate")
         .arg(root.join("usr/share/applications/umpire.desktop")));
     assert!(ok && said.trim().is_empty(), "{said}");
-    let (ok, said) = run(Command::new("xmllint")
+    let (ok, said) = run(crate::common::tool::command("xmllint")
         .arg("--noout")
         .arg(root.join("usr/share/mime/packages/umpire.xml")));
     assert!(ok, "{said}");
@@ -126,9 +133,11 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
         std::fs::create_dir_all(data.join(to).parent().expect("folder")).expect("dir");
         std::fs::copy(root.join(from), data.join(to)).expect("copy");
     }
-    let (ok, said) = run(Command::new("update-mime-database").arg(data.join("mime")));
+    let (ok, said) =
+        run(crate::common::tool::command("update-mime-database").arg(data.join("mime")));
     assert!(ok, "{said}");
-    let (ok, said) = run(Command::new("update-desktop-database").arg(data.join("applications")));
+    let (ok, said) =
+        run(crate::common::tool::command("update-desktop-database").arg(data.join("applications")));
     assert!(ok, "{said}");
     let (ok, said) = in_elsewhere(&[
         "--no-user-rules",
@@ -142,7 +151,7 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     ]);
     assert!(ok, "{said}");
     let xdg_mime = |args: &[&str]| {
-        run(Command::new("xdg-mime")
+        run(crate::common::tool::command("xdg-mime")
             .args(args)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -160,7 +169,7 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     let (ok, opener) = xdg_mime(&["query", "default", "application/x-umpire-game"]);
     assert!(ok && opener.trim() == "umpire.desktop", "{opener}");
     // The manual page renders.
-    let (ok, page) = run(Command::new("man")
+    let (ok, page) = run(crate::common::tool::command("man")
         .args(["-l", "-P", "cat"])
         .arg(root.join("usr/share/man/man1/umpire-game-deck-draw.1.gz")));
     let words = page.split_whitespace().collect::<Vec<_>>().join(" ");

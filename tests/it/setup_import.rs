@@ -53,7 +53,7 @@ fn path(p: &Path) -> &str {
 }
 
 fn pdf_text(pdf: &Path) -> String {
-    let out = Command::new("pdftotext")
+    let out = crate::common::tool::command("pdftotext")
         .arg(pdf)
         .arg("-")
         .output()

@@ -1129,7 +1129,7 @@ fn only_a_login_with_its_password_gets_in_and_it_is_no_superuser() {
             pg.port
         ),
     ] {
-        let out = Command::new("psql")
+        let out = crate::common::tool::command("psql")
             .args(["-X", "-w", &target, "-c", "SELECT 1"])
             .env("PGPASSFILE", &missing)
             .env_remove("PGPASSWORD")

@@ -718,7 +718,7 @@ fn the_seed_stays_secret_until_revealed_then_every_roll_checks() {
 fn pdf_text(dir: &Path, pdf: &[u8]) -> String {
     let file = dir.join("report.pdf");
     std::fs::write(&file, pdf).expect("pdf");
-    let out = Command::new("pdftotext")
+    let out = crate::common::tool::command("pdftotext")
         .args(["-layout"])
         .arg(&file)
         .arg("-")

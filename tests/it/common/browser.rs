@@ -19,7 +19,7 @@ pub fn free_port() -> u16 {
 /// the error `run` returns.
 pub fn phone<T>(profile: &Path, run: impl AsyncFnOnce(Client) -> Result<T, String>) -> T {
     let port = free_port();
-    let mut driver = std::process::Command::new("chromedriver")
+    let mut driver = crate::common::tool::command("chromedriver")
         .arg(format!("--port={port}"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

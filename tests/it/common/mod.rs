@@ -6,5 +6,6 @@ pub mod browser;
 #[path = "../../../crates/core/tests/engine/common.rs"]
 mod engine;
 pub mod pg;
+pub mod tool;
 
 pub use engine::*;

@@ -208,17 +208,17 @@ impl PgServer {
         use std::io::Write as _;
         let mut cmd = match login {
             Some(l) => {
-                let mut c = Command::new("psql");
+                let mut c = crate::common::tool::command("psql");
                 c.arg(format!("postgres://{l}@127.0.0.1:{}/umpire", self.port));
                 c
             }
             None => {
                 let mut c = if running_as_root() {
-                    let mut c = Command::new("runuser");
+                    let mut c = crate::common::tool::command("runuser");
                     c.args(["-u", "postgres", "--", "psql"]);
                     c
                 } else {
-                    Command::new("psql")
+                    crate::common::tool::command("psql")
                 };
                 c.args([
                     "-h",
