@@ -525,7 +525,18 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
             Position::Hex(from_hex.clone())
         );
     }
-    // Press on the counter, drag it down one hex in small steps, release there.
+    // Select the stack with a click (a drag from a counter not selected pans the map), then
+    // press on it, drag it down one hex in small steps, release there.
+    click_map(&mut harness, from);
+    assert!(
+        harness
+            .state()
+            .game
+            .as_ref()
+            .and_then(|g| g.live.selected.as_ref())
+            .is_some_and(|s| stack.contains(s)),
+        "the click selected the stack"
+    );
     harness.hover_at(from);
     harness.run();
     harness.drag_at(from);
