@@ -25,8 +25,7 @@ use umpire::rules::Library;
 
 /// A fresh folder for one test's game file.
 fn temp_game(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("umpire-desk-table-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("umpire-desk-table-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join("game.umpire")
@@ -83,7 +82,11 @@ fn stack_on_screen(
 }
 
 /// A press and release of `button` at `at`, the pointer moving there first.
-fn click_with(harness: &mut Harness<'static, DeskApp>, at: egui::Pos2, button: egui::PointerButton) {
+fn click_with(
+    harness: &mut Harness<'static, DeskApp>,
+    at: egui::Pos2,
+    button: egui::PointerButton,
+) {
     harness.hover_at(at);
     harness.run();
     for pressed in [true, false] {
@@ -269,7 +272,10 @@ fn a_panning_drag_moves_no_counter_whether_it_starts_on_the_map_or_on_a_counter(
         .hex_screen_pos(&hex)
         .expect("still on screen");
     click_with(&mut harness, at, egui::PointerButton::Primary);
-    assert!(game_desk(&harness).live.selected.is_some(), "a click selects");
+    assert!(
+        game_desk(&harness).live.selected.is_some(),
+        "a click selects"
+    );
     drag_with(
         &mut harness,
         at,
@@ -353,7 +359,11 @@ fn the_palette_of_a_two_player_hex_game_offers_no_megagame_clock() {
 fn enter_in_the_note_field_adds_the_note() {
     let path = temp_game("note");
     let mut harness = venice_desk(&path, egui::vec2(1400.0, 900.0));
-    type_into(&mut harness, NOTE_LABEL, "Scouts report French horse at Treviglio");
+    type_into(
+        &mut harness,
+        NOTE_LABEL,
+        "Scouts report French horse at Treviglio",
+    );
     harness.key_press(egui::Key::Enter);
     harness.run();
     let game = Game::open(&path, &Library::shipped()).expect("reopen");

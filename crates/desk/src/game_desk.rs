@@ -480,10 +480,14 @@ impl GameDesk {
             .default_size(left_max.min(300.0))
             .size_range(220.0..=left_max)
             .show(ui, |ui| {
+                // The panel's own width bounds what wraps in it (nothing runs past its edge or
+                // under the scroll bar).
+                let width = ui.available_width() - 14.0;
                 egui::ScrollArea::vertical()
                     .id_salt("sop_scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
+                        ui.set_max_width(width);
                         self.sequence.ui(ui, &self.live, queue);
                         ui.add_space(10.0);
                         let roles = if self.live.selected.is_some() && self.live.seen_by().is_none()
@@ -501,11 +505,14 @@ impl GameDesk {
             .default_size(right_max.min(420.0))
             .size_range(300.0..=right_max)
             .show(ui, |ui| {
+                // What wraps wraps at the panel's width (a narrow window: the derived values'
+                // rules, the odds, the checkboxes); only what cannot wrap scrolls sideways.
+                let width = ui.available_width().max(280.0);
                 egui::ScrollArea::both()
                     .id_salt("resolve_scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        ui.set_max_width(ui.available_width().max(280.0));
+                        ui.set_max_width(width);
                         self.resolve_column_ui(ui, queue);
                     });
             });

@@ -65,8 +65,9 @@ pub use import_setup::{
 };
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 pub use journal::{
-    ADD_NOTE_LABEL, CLOSE_ENTRY_LABEL, NOTE_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,
+    ADD_NOTE_LABEL, CLOSE_ENTRY_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,
     JOURNAL_PROCEDURE_LABEL, JOURNAL_SIDE_LABEL, JournalFilter, JournalPanel, JournalRow,
+    NOTE_LABEL,
 };
 pub use live::{LiveGame, SideCache, describe_event};
 pub use map::{
@@ -114,8 +115,8 @@ pub use shell::{
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
 };
 pub use table::{
-    LARGER_TEXT_LABEL, NORMAL_TEXT_LABEL, SMALLER_TEXT_LABEL, TABLE_SIZE_LABEL, TableSize,
-    applies, load_table_size, save_table_size,
+    LARGER_TEXT_LABEL, NORMAL_TEXT_LABEL, SMALLER_TEXT_LABEL, TABLE_SIZE_LABEL, TableSize, applies,
+    load_table_size, save_table_size,
 };
 pub use underlay::{
     DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,

@@ -34,10 +34,10 @@ pub const MENU_HAND_LABEL: &str = "Change by hand…";
 pub const MENU_RESOLVE_LABEL: &str = "Resolve with it";
 
 /// The least hex radius at which the counters read across the table: it grows with the
-/// map's size on screen (a third of a hex a 32nd of the map's shorter side) and with View ›
-/// Table size.
+/// map's size on screen (a hex radius a 26th of the map's shorter side: about 31 points on a
+/// 1920×1080 screen, 22 at 1280×720) and with View › Table size.
 fn readable_zoom(size: Vec2, scale: f32) -> f32 {
-    (size.min_elem() / 32.0).max(22.0) * scale
+    (size.min_elem() / 26.0).max(22.0) * scale
 }
 
 /// The map's paper, the grid, and the ink of the places.
@@ -118,6 +118,8 @@ pub struct MapPanel {
     pub resolve_offer: ResolveOffer,
     /// Whether "Move…" was chosen: the map says to click the hex to move to.
     pub(crate) picking_move: bool,
+    /// The map's size on screen in the last frame: when the window grows, so does the zoom.
+    map_size: Option<Vec2>,
 }
 
 /// What a counter's right-click menu offers under "Resolve with it".
@@ -158,6 +160,7 @@ impl Default for MapPanel {
             menu_stack: None,
             resolve_offer: ResolveOffer::default(),
             picking_move: false,
+            map_size: None,
         }
     }
 }
@@ -279,6 +282,7 @@ impl MapPanel {
             }
         }
         self.keyboard_pan_ui(ui);
+        self.follow_size(rect.size());
         if !self.fitted {
             // On opening: the scenario's action (its counters on the map) in the middle, at a
             // zoom where the counters read across the table (growing with the window, and with
@@ -315,16 +319,24 @@ impl MapPanel {
         self.move_here_ui(ui, &painter, live, &v, queue);
         let hint = if self.picking_move && live.selected.is_some() {
             "click the hex to move to · Escape: no move"
-        } else {
+        } else if rect.width() >= 900.0 {
             "drag the map to pan (middle button, arrow keys too) · click a counter, then drag it to move · right-click a counter for more · scroll to zoom"
+        } else {
+            "drag: pan · click a counter, then drag: move · right-click: more · scroll: zoom"
         };
-        painter.text(
-            rect.right_bottom() - Vec2::new(6.0, 6.0),
-            egui::Align2::RIGHT_BOTTOM,
-            hint,
+        // On a strip of paper: the hex ids under it do not blur it.
+        let galley = painter.layout_no_wrap(
+            hint.to_string(),
             egui::FontId::proportional(12.0),
-            Color32::from_gray(70),
+            Color32::from_gray(60),
         );
+        let at = rect.right_bottom() - Vec2::new(6.0, 6.0) - galley.size();
+        painter.rect_filled(
+            egui::Rect::from_min_size(at, galley.size()).expand(3.0),
+            2.0,
+            PAPER,
+        );
+        painter.galley(at, galley, Color32::from_gray(60));
     }
 
     /// Counters: one face a stack (the selected counter on top of its own), a mark for a
@@ -492,6 +504,22 @@ impl MapPanel {
                 }
             }
         }
+    }
+
+    /// The map grows with the window: when its size on screen changes (the window resized,
+    /// maximised), the zoom follows its shorter side and the middle of the view stays.
+    fn follow_size(&mut self, size: Vec2) {
+        if let Some(old) = self.map_size
+            && self.fitted
+            && old.min_elem() > 50.0
+            && (old - size).length() > 0.5
+        {
+            let zoom = (self.zoom * size.min_elem() / old.min_elem()).clamp(4.0, 80.0);
+            let k = zoom / self.zoom;
+            self.pan = size / 2.0 - (old / 2.0 - self.pan) * k;
+            self.zoom = zoom;
+        }
+        self.map_size = Some(size);
     }
 
     /// The arrow keys pan the map (while no text field has the keyboard).

@@ -117,7 +117,8 @@ impl MegagameView {
                             queue.push(UiCommand::Ledgers.into());
                         }
                     });
-                    egui::ScrollArea::vertical()
+                    // Wide ledgers scroll inside the panel instead of spilling out of it.
+                    egui::ScrollArea::both()
                         .id_salt("ledgers_scroll")
                         .auto_shrink([false, false])
                         .show(ui, |ui| self.ledgers_ui(ui, live, queue));

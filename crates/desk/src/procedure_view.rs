@@ -342,8 +342,9 @@ impl ProcedureDesk {
             longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
         let fraction_chars = longest(&|o| o.fraction.words().len());
         let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
-        // Long outcome labels go on their own line above the bar.
-        let stacked = ui.available_width() - beside < 100.0;
+        // Long outcome labels go on their own line above the bar (the estimate runs short for
+        // long labels: past 36 characters they are stacked whatever the width).
+        let stacked = ui.available_width() - beside < 100.0 || label_chars > 36.0;
         let bar_width = if stacked {
             (ui.available_width() - 8.0 * fraction_chars - 110.0).clamp(60.0, BAR_WIDTH)
         } else {
@@ -794,7 +795,9 @@ fn derived_ui(ui: &mut Ui, derived: &[DerivedRow]) {
         } else {
             format!("  [{}]", d.rule)
         };
-        ui.horizontal(|ui| {
+        // Wrapped: a long rule reference goes on to the next line instead of past the
+        // panel's edge.
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(format!("{} = {}", d.label, d.value)).strong());
             if !rule.is_empty() {
                 ui.label(RichText::new(rule).weak());
