@@ -171,13 +171,17 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     // A Skirmish's Force SPs are asked for only in a Skirmish (`needed_when`).
     assert!(!labels_containing(&harness, "Skirmish: whole attacking Force").is_empty());
     choose(&mut harness, "Kind of attack", "Major battle");
-    // Not asked for: only the note of what Alviano's Force fills in remains (issue 26).
+    // Not asked for (issue 26): the field is greyed out, and keeps its place (issue 30).
+    let field =
+        "Skirmish: whole attacking Force, unmodified SPs (all, Demoralised and Artillery included)";
+    let widgets: Vec<bool> = harness
+        .get_all_by_label(field)
+        .filter(|n| n.accesskit_node().role() != Role::Label)
+        .map(|n| n.accesskit_node().is_disabled())
+        .collect();
     assert!(
-        labels_containing(&harness, "Skirmish: whole attacking Force")
-            .iter()
-            .all(|l| l.contains(" (from ")),
-        "{:?}",
-        labels_containing(&harness, "Skirmish: whole attacking Force")
+        !widgets.is_empty() && widgets.iter().all(|d| *d),
+        "the field is there and greyed out: {widgets:?}"
     );
     choose(&mut harness, "Weather", "Fair");
     type_into(
@@ -338,16 +342,27 @@ fn ctrl_k_opens_the_command_palette_listing_every_command() {
             .is_some(),
         "the palette is open"
     );
+    // Every command that applies to this game (a free-form table: no map zoom, no megagame
+    // clock), and no other.
+    let mut listed = 0;
     for c in UiCommand::ALL {
-        assert!(
+        let applies = umpire::app::applies(&c, harness.state().game.as_ref());
+        assert_eq!(
             harness
                 .query_all_by_label_contains(c.label())
                 .next()
                 .is_some(),
-            "{} is listed",
+            applies,
+            "{} is listed: {applies}",
             c.label()
         );
+        listed += usize::from(applies);
     }
+    assert!(listed >= 20, "{listed} commands listed");
+    assert!(!umpire::app::applies(
+        &UiCommand::ClockStart,
+        harness.state().game.as_ref()
+    ));
     // Narrow it down and run the command: a note-free, always-possible one (Undo refuses: the
     // refusal is shown, nothing is written).
     type_into(&mut harness, umpire::app::PALETTE_SEARCH_LABEL, "undo");
@@ -525,7 +540,18 @@ fn a_stack_dragged_onto_a_hex_moves_there_as_one_entry() {
             Position::Hex(from_hex.clone())
         );
     }
-    // Press on the counter, drag it down one hex in small steps, release there.
+    // Select the stack with a click (a drag from a counter not selected pans the map), then
+    // press on it, drag it down one hex in small steps, release there.
+    click_map(&mut harness, from);
+    assert!(
+        harness
+            .state()
+            .game
+            .as_ref()
+            .and_then(|g| g.live.selected.as_ref())
+            .is_some_and(|s| stack.contains(s)),
+        "the click selected the stack"
+    );
     harness.hover_at(from);
     harness.run();
     harness.drag_at(from);

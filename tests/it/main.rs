@@ -17,6 +17,7 @@ mod desk;
 mod desk_game;
 mod desk_megagame;
 mod desk_shared;
+mod desk_table;
 mod desk_tools;
 mod game;
 mod golden;

@@ -155,8 +155,8 @@ impl CountersPanel {
         let Some(id) = live.selected.clone() else {
             ui.label(
                 RichText::new(
-                    "Click a counter on the map or in the list to select it; drag a stack onto \
-                     a hex to move it.",
+                    "Click a counter on the map or in the list to select it; then drag it onto \
+                     a hex to move its stack, or right-click it for more.",
                 )
                 .weak(),
             );

@@ -51,6 +51,27 @@ pub struct GameDesk {
     pub megagame: Option<MegagameView>,
     /// The link of a shared game (a game on a server), for a shared game.
     pub(crate) shared: Option<SharedView>,
+    /// The game file as last looked at (its files' sizes and times), and when: another
+    /// program (the command line, a second desk) writing to it is noticed within a second.
+    watched: Option<(FileStamp, std::time::Instant)>,
+}
+
+/// A game file's sizes and modification times, with SQLite's write-ahead log beside it.
+type FileStamp = Vec<Option<(u64, std::time::SystemTime)>>;
+
+/// How often the desk looks at its game file for changes made by other programs.
+pub const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// The game file's stamp: its size and time, and those of the files SQLite keeps beside it.
+fn file_stamp(path: &Path) -> FileStamp {
+    let with = |suffix: &str| {
+        let mut name = path.as_os_str().to_os_string();
+        name.push(suffix);
+        std::fs::metadata(std::path::PathBuf::from(name))
+            .ok()
+            .and_then(|m| Some((m.len(), m.modified().ok()?)))
+    };
+    vec![with(""), with("-wal")]
 }
 
 impl std::fmt::Debug for GameDesk {
@@ -104,6 +125,7 @@ impl GameDesk {
             journal: JournalPanel::default(),
             megagame,
             shared,
+            watched: None,
         };
         if let Some(p) = desk
             .live
@@ -116,6 +138,31 @@ impl GameDesk {
             desk.resolve.select_procedure(&mut desk.live, &p);
         }
         desk
+    }
+
+    /// Looks at the game file every [`WATCH_EVERY`] (a shared game's link does its own
+    /// looking): when another program wrote to it, the entries it added are taken in and the
+    /// journal, the map and the panels show them. Keeps the desk waking to look.
+    pub fn watch_file(&mut self, ctx: &egui::Context) {
+        if self.shared.is_some() {
+            return;
+        }
+        ctx.request_repaint_after(WATCH_EVERY);
+        let now = std::time::Instant::now();
+        if self
+            .watched
+            .as_ref()
+            .is_some_and(|(_, at)| now.duration_since(*at) < WATCH_EVERY)
+        {
+            return;
+        }
+        let stamp = file_stamp(self.live.path());
+        let changed = self.watched.as_ref().is_some_and(|(s, _)| *s != stamp);
+        self.watched = Some((stamp, now));
+        if changed {
+            self.live.take_in(|g| g.refresh().map(|_| None));
+            self.resolve.forget_stale(&self.live);
+        }
     }
 
     /// An underlay transform that spreads an image of `size` pixels over the map's extent.
@@ -433,10 +480,14 @@ impl GameDesk {
             .default_size(left_max.min(300.0))
             .size_range(220.0..=left_max)
             .show(ui, |ui| {
+                // The panel's own width bounds what wraps in it (nothing runs past its edge or
+                // under the scroll bar).
+                let width = ui.available_width() - 14.0;
                 egui::ScrollArea::vertical()
                     .id_salt("sop_scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
+                        ui.set_max_width(width);
                         self.sequence.ui(ui, &self.live, queue);
                         ui.add_space(10.0);
                         let roles = if self.live.selected.is_some() && self.live.seen_by().is_none()
@@ -454,11 +505,14 @@ impl GameDesk {
             .default_size(right_max.min(420.0))
             .size_range(300.0..=right_max)
             .show(ui, |ui| {
+                // What wraps wraps at the panel's width (a narrow window: the derived values'
+                // rules, the odds, the checkboxes); only what cannot wrap scrolls sideways.
+                let width = ui.available_width().max(280.0);
                 egui::ScrollArea::both()
                     .id_salt("resolve_scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        ui.set_max_width(ui.available_width().max(280.0));
+                        ui.set_max_width(width);
                         self.resolve_column_ui(ui, queue);
                     });
             });
@@ -467,9 +521,34 @@ impl GameDesk {
             .default_size(210.0)
             .size_range(120.0..=600.0)
             .show(ui, |ui| self.journal.ui(ui, &self.live, queue));
+        if self.map.menu_stack.is_some() {
+            self.map.resolve_offer = self.resolve_offer();
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             self.map.ui(ui, &self.live, shown.as_ref(), queue);
         });
+    }
+
+    /// What a counter's right-click menu offers to resolve with: the procedure open in the
+    /// resolve panel and its roles, and this step's procedures.
+    fn resolve_offer(&self) -> super::map::ResolveOffer {
+        let ruleset = self.live.game().ruleset();
+        let open = self.resolve.procedure_id().and_then(|id| {
+            ruleset
+                .procedure(&id)
+                .map(|p| (p.name.clone(), self.resolve.role_names(&self.live)))
+        });
+        let steps = umpire_core::game::sequence::leaf_steps(ruleset);
+        let this_step = steps
+            .get(self.live.game().state().cursor.step)
+            .map(|step| {
+                step.procedures
+                    .iter()
+                    .filter_map(|id| ruleset.procedure(id).map(|p| (id.clone(), p.name.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        super::map::ResolveOffer { open, this_step }
     }
 
     /// Selects a counter (None: clears the selection); the forms typed for the counter shown
@@ -485,6 +564,7 @@ impl GameDesk {
             // The split and a picked move belong to the stack they were made on.
             self.live.split.clear();
             self.map.move_target = None;
+            self.map.picking_move = false;
         }
         if let Some(c) = counter.and_then(|id| self.live.game().state().counters.get(id)) {
             self.counters.move_to = match &c.position {

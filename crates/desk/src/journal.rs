@@ -23,6 +23,10 @@ pub const JOURNAL_PROCEDURE_LABEL: &str = "Procedure of the entry";
 pub const CLOSE_ENTRY_LABEL: &str = "Close";
 /// Label of the journal's text filter.
 pub const JOURNAL_FILTER_LABEL: &str = "Filter journal";
+/// Label of the journal's note field.
+pub const NOTE_LABEL: &str = "Note";
+/// Label of the button that adds the note typed (Enter in the field does too).
+pub const ADD_NOTE_LABEL: &str = "Add note";
 
 /// What the journal rows were built for: journal length, text filter, kind filter, the side
 /// whose view is shown.
@@ -129,7 +133,7 @@ impl JournalPanel {
 
     /// Undo and Redo, the text and kind filters, and the note.
     fn toolbar_ui(&mut self, ui: &mut Ui, queue: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             undo_redo_ui(ui, queue);
             ui.separator();
             let label = ui.label(JOURNAL_FILTER_LABEL);
@@ -162,11 +166,21 @@ impl JournalPanel {
                 })
                 .response
                 .labelled_by(kind_label.id);
-            ui.separator();
-            let label = ui.label("Note");
-            ui.add(egui::TextEdit::singleline(&mut self.note).desired_width(200.0))
+        });
+        // The note on a row of its own (beside the filters it was cut off at 1400 points);
+        // Enter in the field adds it, as the button does.
+        ui.horizontal(|ui| {
+            let label = ui.label(NOTE_LABEL);
+            let button_width = 90.0;
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.note)
+                        .desired_width((ui.available_width() - button_width).clamp(120.0, 520.0))
+                        .hint_text("press Enter to add it"),
+                )
                 .labelled_by(label.id);
-            if ui.button("Add note").clicked() {
+            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button(ADD_NOTE_LABEL).clicked() || entered {
                 queue.push(Command::Act(Action::Note {
                     text: self.note.trim().to_string(),
                 }));

@@ -33,6 +33,7 @@ mod save_scenario;
 mod sequence;
 mod shared;
 mod shell;
+mod table;
 mod underlay;
 mod underlay_window;
 mod widgets;
@@ -64,11 +65,15 @@ pub use import_setup::{
 };
 pub use jobs::{Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 pub use journal::{
-    CLOSE_ENTRY_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,
+    ADD_NOTE_LABEL, CLOSE_ENTRY_LABEL, EVENT_KINDS, JOURNAL_FILTER_LABEL, JOURNAL_FORCE_LABEL,
     JOURNAL_PROCEDURE_LABEL, JOURNAL_SIDE_LABEL, JournalFilter, JournalPanel, JournalRow,
+    NOTE_LABEL,
 };
 pub use live::{LiveGame, SideCache, describe_event};
-pub use map::{CANCEL_MOVE_LABEL, MOVE_HERE_LABEL, MapPanel};
+pub use map::{
+    CANCEL_MOVE_LABEL, MENU_HAND_LABEL, MENU_INSPECT_LABEL, MENU_MOVE_LABEL, MENU_RESOLVE_LABEL,
+    MENU_SPLIT_LABEL, MOVE_HERE_LABEL, MapPanel, ResolveOffer,
+};
 pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
@@ -108,6 +113,10 @@ pub use shared::{
 pub use shell::{
     ABOUT_LABEL, EXPORT_LABEL, EXPORT_PATH_LABEL, GAME_FILE_LABEL, OPEN_LABEL,
     PALETTE_SEARCH_LABEL, START_GAME_LABEL, Screen, Shell, WORKING_PREFIX,
+};
+pub use table::{
+    LARGER_TEXT_LABEL, NORMAL_TEXT_LABEL, SMALLER_TEXT_LABEL, TABLE_SIZE_LABEL, TableSize, applies,
+    load_table_size, save_table_size,
 };
 pub use underlay::{
     DecodedImage, Similarity, UNDERLAY_ALIGN_LABEL, UNDERLAY_CLEAR_LABEL, UNDERLAY_HEX_LABELS,
@@ -176,6 +185,7 @@ impl DeskApp {
 
     /// Keeps each game's map underlay in `dir` (None: not kept).
     pub fn with_config_dir(mut self, dir: Option<PathBuf>) -> DeskApp {
+        self.shell.table_size = table::load_table_size(dir.as_deref());
         self.shell.config_dir = dir;
         self
     }

@@ -22,6 +22,23 @@ use umpire_core::rules::GeometryKind;
 pub const MOVE_HERE_LABEL: &str = "Move here";
 /// Label of the button that drops a move picked by a click.
 pub const CANCEL_MOVE_LABEL: &str = "Cancel the move";
+/// The counter menu (right-click a counter): select it and show it in the counters panel.
+pub const MENU_INSPECT_LABEL: &str = "Inspect";
+/// The counter menu: select its stack; a click on a hex then offers to move it there.
+pub const MENU_MOVE_LABEL: &str = "Move…";
+/// The counter menu: split the counter off its stack (a move then moves it alone).
+pub const MENU_SPLIT_LABEL: &str = "Split off…";
+/// The counter menu: the counter's hand changes (strength, markers, taken off).
+pub const MENU_HAND_LABEL: &str = "Change by hand…";
+/// The counter menu: the procedures that take it.
+pub const MENU_RESOLVE_LABEL: &str = "Resolve with it";
+
+/// The least hex radius at which the counters read across the table: it grows with the
+/// map's size on screen (a hex radius a 26th of the map's shorter side: about 31 points on a
+/// 1920×1080 screen, 22 at 1280×720) and with View › Table size.
+fn readable_zoom(size: Vec2, scale: f32) -> f32 {
+    (size.min_elem() / 26.0).max(22.0) * scale
+}
 
 /// The map's paper, the grid, and the ink of the places.
 const PAPER: Color32 = Color32::from_rgb(236, 230, 212);
@@ -92,6 +109,26 @@ pub struct MapPanel {
     pub underlay_pick: Option<usize>,
     /// A point just picked on the underlay: which one, and where on the image (pixels).
     pub underlay_picked: Option<(usize, [f64; 2])>,
+    /// View › Table size: how much larger than Normal the counters and their numbers are.
+    pub table_scale: f32,
+    /// The stack a right-click opened the counter menu on: its hex and counters.
+    pub(crate) menu_stack: Option<(String, Vec<String>)>,
+    /// What the counter menu offers to resolve with: the roles of the procedure open in the
+    /// resolve panel (with its name), and this step's procedures (id, name).
+    pub resolve_offer: ResolveOffer,
+    /// Whether "Move…" was chosen: the map says to click the hex to move to.
+    pub(crate) picking_move: bool,
+    /// The map's size on screen in the last frame: when the window grows, so does the zoom.
+    map_size: Option<Vec2>,
+}
+
+/// What a counter's right-click menu offers under "Resolve with it".
+#[derive(Debug, Clone, Default)]
+pub struct ResolveOffer {
+    /// The procedure open in the resolve panel (its name), and its roles.
+    pub open: Option<(String, Vec<String>)>,
+    /// The procedures of this step of the Sequence of Play: (id, name).
+    pub this_step: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for MapPanel {
@@ -119,6 +156,11 @@ impl Default for MapPanel {
             underlay: None,
             underlay_pick: None,
             underlay_picked: None,
+            table_scale: 1.0,
+            menu_stack: None,
+            resolve_offer: ResolveOffer::default(),
+            picking_move: false,
+            map_size: None,
         }
     }
 }
@@ -239,16 +281,23 @@ impl MapPanel {
                 self.zoom = new_zoom;
             }
         }
+        self.keyboard_pan_ui(ui);
+        self.follow_size(rect.size());
         if !self.fitted {
             // On opening: the scenario's action (its counters on the map) in the middle, at a
-            // zoom where the counters read; Fit the map: every place and counter in view.
+            // zoom where the counters read across the table (growing with the window, and with
+            // View › Table size); Fit the map: every place and counter in view.
             let target = if self.fit_all {
                 span
             } else {
                 live.action_bounds().unwrap_or(span)
             };
             let zoom = fit_zoom(rect.size(), target);
-            self.zoom = if self.fit_all { zoom } else { zoom.max(22.0) };
+            self.zoom = if self.fit_all {
+                zoom
+            } else {
+                zoom.max(readable_zoom(rect.size(), self.table_scale))
+            };
             self.pan = centring_pan(rect.size(), target, (c0, r0), self.zoom);
             self.fitted = true;
             self.fit_all = false;
@@ -266,14 +315,28 @@ impl MapPanel {
         hover_ui(&response, live, &v);
         self.drag_ui(ui, &response, &painter, live, &v, queue);
         self.click_ui(&response, &painter, live, &v, queue);
+        self.counter_menu_ui(&response, live, &v, queue);
         self.move_here_ui(ui, &painter, live, &v, queue);
-        painter.text(
-            rect.right_bottom() - Vec2::new(6.0, 6.0),
-            egui::Align2::RIGHT_BOTTOM,
-            "drag a stack onto a hex to move it (Shift: one counter) · drag the map to pan · scroll to zoom",
-            egui::FontId::proportional(11.0),
-            Color32::from_gray(90),
+        let hint = if self.picking_move && live.selected.is_some() {
+            "click the hex to move to · Escape: no move"
+        } else if rect.width() >= 900.0 {
+            "drag the map to pan (middle button, arrow keys too) · click a counter, then drag it to move · right-click a counter for more · scroll to zoom"
+        } else {
+            "drag: pan · click a counter, then drag: move · right-click: more · scroll: zoom"
+        };
+        // On a strip of paper: the hex ids under it do not blur it.
+        let galley = painter.layout_no_wrap(
+            hint.to_string(),
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(60),
         );
+        let at = rect.right_bottom() - Vec2::new(6.0, 6.0) - galley.size();
+        painter.rect_filled(
+            egui::Rect::from_min_size(at, galley.size()).expand(3.0),
+            2.0,
+            PAPER,
+        );
+        painter.galley(at, galley, Color32::from_gray(60));
     }
 
     /// Counters: one face a stack (the selected counter on top of its own), a mark for a
@@ -284,8 +347,9 @@ impl MapPanel {
         // Counters: one face a stack.
         let selected_hex = live.selected_hex();
         let size = r * 1.15;
-        let name_font = egui::FontId::proportional(points(r * 0.22, 6.0, 12.0));
+        let name_font = egui::FontId::proportional(points(r * 0.24, 9.0, 16.0));
         let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
+        let scale = self.table_scale;
         let stacks = if self.hide_counters {
             None
         } else {
@@ -337,7 +401,7 @@ impl MapPanel {
                 &face,
                 &name_font,
                 &small_font,
-                r,
+                (r, scale),
             );
             let marked = ids.iter().any(|id| match live.side_counter(id) {
                 Some(seen) => !seen.statuses.is_empty(),
@@ -366,8 +430,9 @@ impl MapPanel {
         }
     }
 
-    /// Drag a stack (Shift: the selected counter alone) onto a hex to move it; drag
-    /// anywhere else to pan.
+    /// Drag the selected stack (Shift: the selected counter alone) onto a hex to move it: a
+    /// drag moves only what was selected before it began, so a drag meant to pan that starts
+    /// on a counter pans. Drag anywhere else to pan; the middle button always pans.
     fn drag_ui(
         &mut self,
         ui: &Ui,
@@ -381,37 +446,31 @@ impl MapPanel {
         let hex_at = |p: egui::Pos2| v.hex_at(p);
         let size = r * 1.15;
         let small_font = egui::FontId::proportional(points(r * 0.24, 6.0, 11.0));
-        // Drag a stack (Shift: the selected counter alone) onto a hex to move it; drag
-        // anywhere else to pan.
-        if response.drag_started()
+        if response.drag_started_by(egui::PointerButton::Primary)
             && self.underlay_pick.is_none()
             && !self.hide_counters
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
             && let Some(hex) = hex_at(p)
             && let Some(stack) = live.stacks().get(&hex).cloned()
+            && let Some(top) = live.selected.clone().filter(|s| stack.contains(s))
         {
             let alone = ui.input(|i| i.modifiers.shift);
-            let top = live
-                .selected
-                .clone()
-                .filter(|s| stack.contains(s))
-                .unwrap_or_else(|| stack[0].clone());
             let moving = if alone {
                 vec![top.clone()]
             } else {
                 live.moving_group(&hex, &stack)
             };
-            queue.push(UiCommand::Select(Some(top.clone())).into());
+            queue.push(UiCommand::Select(Some(top)).into());
             self.dragging = Some((moving, p));
         }
         if response.dragged() {
             match &mut self.dragging {
-                Some((_, at)) => {
+                Some((_, at)) if response.dragged_by(egui::PointerButton::Primary) => {
                     if let Some(p) = response.interact_pointer_pos() {
                         *at = p;
                     }
                 }
-                None => self.pan += response.drag_delta(),
+                _ => self.pan += response.drag_delta(),
             }
         }
         if let Some((ids, at)) = self.dragging.clone() {
@@ -445,6 +504,138 @@ impl MapPanel {
                 }
             }
         }
+    }
+
+    /// The map grows with the window: when its size on screen changes (the window resized,
+    /// maximised), the zoom follows its shorter side and the middle of the view stays.
+    fn follow_size(&mut self, size: Vec2) {
+        if let Some(old) = self.map_size
+            && self.fitted
+            && old.min_elem() > 50.0
+            && (old - size).length() > 0.5
+        {
+            let zoom = (self.zoom * size.min_elem() / old.min_elem()).clamp(4.0, 80.0);
+            let k = zoom / self.zoom;
+            self.pan = size / 2.0 - (old / 2.0 - self.pan) * k;
+            self.zoom = zoom;
+        }
+        self.map_size = Some(size);
+    }
+
+    /// The arrow keys pan the map (while no text field has the keyboard).
+    fn keyboard_pan_ui(&mut self, ui: &Ui) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        const STEP: f32 = 80.0;
+        let d = ui.input(|i| {
+            let mut d = Vec2::ZERO;
+            for (key, by) in [
+                (egui::Key::ArrowLeft, Vec2::new(STEP, 0.0)),
+                (egui::Key::ArrowRight, Vec2::new(-STEP, 0.0)),
+                (egui::Key::ArrowUp, Vec2::new(0.0, STEP)),
+                (egui::Key::ArrowDown, Vec2::new(0.0, -STEP)),
+            ] {
+                if i.key_pressed(key) {
+                    d += by;
+                }
+            }
+            d
+        });
+        self.pan += d;
+    }
+
+    /// The right-click menu of a counter (the top one of the stack clicked, selected by the
+    /// click): Inspect, Move…, Split off…, Change by hand…, and Resolve with it (the roles of
+    /// the procedure open, this step's procedures).
+    fn counter_menu_ui(
+        &mut self,
+        response: &egui::Response,
+        live: &LiveGame,
+        v: &View,
+        queue: &mut Vec<Command>,
+    ) {
+        if response.secondary_clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            self.menu_stack = v
+                .hex_at(p)
+                .filter(|_| !self.hide_counters)
+                .and_then(|hex| live.stacks().get(&hex).cloned().map(|ids| (hex, ids)));
+        }
+        let Some((_, stack)) = self.menu_stack.clone() else {
+            return;
+        };
+        let top = live
+            .selected
+            .clone()
+            .filter(|s| stack.contains(s))
+            .unwrap_or_else(|| stack[0].clone());
+        let select = || Command::from(UiCommand::Select(Some(top.clone())));
+        response.context_menu(|ui| {
+            let mut heading = live.display_name(&top);
+            if stack.len() > 1 {
+                heading = format!("{heading} (a stack of {})", stack.len());
+            }
+            ui.label(egui::RichText::new(heading).strong());
+            if ui.button(MENU_INSPECT_LABEL).clicked() {
+                queue.push(select());
+            }
+            if ui.button(MENU_MOVE_LABEL).clicked() {
+                queue.push(select());
+                self.picking_move = true;
+            }
+            if stack.len() > 1 && ui.button(MENU_SPLIT_LABEL).clicked() {
+                queue.push(select());
+                queue.push(
+                    UiCommand::Split {
+                        counter: top.clone(),
+                        on: true,
+                    }
+                    .into(),
+                );
+            }
+            if ui.button(MENU_HAND_LABEL).clicked() {
+                queue.push(select());
+                queue.push(UiCommand::HandChanges.into());
+            }
+            self.resolve_menu_ui(ui, &top, queue);
+        });
+    }
+
+    /// The counter menu's "Resolve with it": a role of the procedure open, or one of this
+    /// step's procedures opened with the counter selected.
+    fn resolve_menu_ui(&self, ui: &mut Ui, top: &str, queue: &mut Vec<Command>) {
+        let offer = &self.resolve_offer;
+        if offer.open.is_none() && offer.this_step.is_empty() {
+            return;
+        }
+        ui.menu_button(MENU_RESOLVE_LABEL, |ui| {
+            if let Some((name, roles)) = &offer.open {
+                for role in roles {
+                    let words = role.replace('_', " ");
+                    if ui.button(format!("As {words} in {name}")).clicked() {
+                        queue.push(UiCommand::Select(Some(top.to_string())).into());
+                        queue.push(
+                            UiCommand::AddToRole {
+                                role: role.clone(),
+                                counter: top.to_string(),
+                            }
+                            .into(),
+                        );
+                    }
+                }
+            }
+            for (id, name) in &offer.this_step {
+                if offer.open.as_ref().is_some_and(|(open, _)| open == name) {
+                    continue;
+                }
+                if ui.button(format!("Open {name}")).clicked() {
+                    queue.push(UiCommand::OpenProcedure(id.clone()).into());
+                    queue.push(UiCommand::Select(Some(top.to_string())).into());
+                }
+            }
+        });
     }
 
     /// A click: picks an underlay point while aligning it, else selects on the hex (or offers
@@ -573,6 +764,12 @@ impl MapPanel {
             .as_ref()
             .and_then(|s| stack.iter().position(|c| c == s));
         self.move_target = None;
+        // After the counter menu's Move…, a click on any other hex offers the move there.
+        let picking = std::mem::take(&mut self.picking_move);
+        if picking && live.selected.is_some() && selected_here.is_none() {
+            self.move_target = Some(hex.to_string());
+            return;
+        }
         match (&live.selected, selected_here) {
             (_, Some(i)) => {
                 let next = stack[(i + 1) % stack.len()].clone();
@@ -741,7 +938,7 @@ fn draw_face(
     face: &StackFace,
     name_font: &egui::FontId,
     small_font: &egui::FontId,
-    r: f32,
+    (r, scale): (f32, f32),
 ) {
     let fill = live.side_colour(&face.side);
     // Square corners, fill and outline in one shape: a rounded rectangle costs dozens of
@@ -765,21 +962,30 @@ fn draw_face(
     let (w, h) = (rect.width(), rect.height());
     // The type box (NATO style) at the top, the strength at the foot, the leader's (or
     // unit's) name between them when there is room to read it.
+    // With room for a name (a counter of 46 points and more), the symbol is shallower.
+    let named = r >= 40.0;
     if r >= 9.0 {
-        let sym = egui::Rect::from_min_size(
-            rect.min + Vec2::new(w * 0.22, h * 0.1),
-            Vec2::new(w * 0.56, h * 0.32),
-        );
+        let sym = if named {
+            egui::Rect::from_min_size(
+                rect.min + Vec2::new(w * 0.26, h * 0.07),
+                Vec2::new(w * 0.48, h * 0.26),
+            )
+        } else {
+            egui::Rect::from_min_size(
+                rect.min + Vec2::new(w * 0.24, h * 0.08),
+                Vec2::new(w * 0.52, h * 0.3),
+            )
+        };
         draw_symbol(painter, sym, face.symbol, thin);
     }
-    if r >= 26.0 {
+    if named {
         let name: String = face
             .label
             .chars()
-            .take(((r / 2.8) as usize).max(5))
+            .take(((r / 3.4) as usize).max(5))
             .collect();
         painter.text(
-            pos2(rect.center().x, rect.top() + h * 0.6),
+            pos2(rect.center().x, rect.top() + h * 0.47),
             egui::Align2::CENTER_CENTER,
             name,
             name_font.clone(),
@@ -789,11 +995,14 @@ fn draw_face(
     if let Some(sp) = face.strength
         && r >= 12.0
     {
+        // The strength is the number read across the table: 12 points at least at the
+        // opening zoom (more with View › Table size), never taller than half the counter.
+        let size = (r * 0.45).max(12.0 * scale).min(h * 0.55);
         painter.text(
             pos2(rect.center().x, rect.bottom() - 1.0),
             egui::Align2::CENTER_BOTTOM,
             sp.to_string(),
-            egui::FontId::proportional(points(r * 0.34, 7.0, 16.0)),
+            egui::FontId::proportional(points(size, 7.0, 30.0)),
             ink,
         );
     }
@@ -801,13 +1010,13 @@ fn draw_face(
     if face.count > 1 {
         // The badge: how many counters the stack holds.
         let at = rect.right_bottom() + Vec2::new(0.0, 0.0);
-        let radius = (r * 0.2).clamp(5.0, 10.0);
+        let radius = (r * 0.22).clamp(6.0, 13.0);
         painter.circle_filled(at, radius, Color32::from_rgb(30, 30, 30));
         painter.text(
             at,
             egui::Align2::CENTER_CENTER,
             face.count.to_string(),
-            egui::FontId::proportional(points(radius * 1.2, 6.0, 12.0)),
+            egui::FontId::proportional(points(radius * 1.35, 8.0, 16.0)),
             Color32::WHITE,
         );
     }

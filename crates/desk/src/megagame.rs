@@ -80,7 +80,7 @@ impl MegagameView {
         )
     }
 
-    /// The clock bar (a top panel) and the ledgers window, for a megagame; nothing otherwise.
+    /// The clock bar (a top panel) and the ledgers docked beside it, for a megagame; nothing otherwise.
     /// Call before the game's panels so the bar spans the window.
     pub fn ui(&mut self, ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
         let status = clock_now(live);
@@ -103,18 +103,30 @@ impl MegagameView {
                 .request_repaint_after(std::time::Duration::from_secs(1));
         }
         let status = clock_now(live);
+        // The ledgers dock on the right, beside the clock bar (added first, they take the
+        // window's full height): nothing floats over the clock.
+        if self.show_ledgers {
+            egui::Panel::right("megagame_ledgers")
+                .resizable(true)
+                .default_size(460.0)
+                .size_range(280.0..=720.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.heading(LEDGERS_LABEL);
+                        if ui.small_button("Close").clicked() {
+                            queue.push(UiCommand::Ledgers.into());
+                        }
+                    });
+                    // Wide ledgers scroll inside the panel instead of spilling out of it.
+                    egui::ScrollArea::both()
+                        .id_salt("ledgers_scroll")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| self.ledgers_ui(ui, live, queue));
+                });
+        }
         egui::Panel::top("megagame_clock").show(ui, |ui| {
             self.clock_bar_ui(ui, live, status.as_ref(), queue);
         });
-        let mut open = self.show_ledgers;
-        if open {
-            egui::Window::new(LEDGERS_LABEL)
-                .open(&mut open)
-                .default_size([560.0, 600.0])
-                .vscroll(true)
-                .show(ui.ctx(), |ui| self.ledgers_ui(ui, live, queue));
-            self.show_ledgers = open;
-        }
     }
 
     fn clock_bar_ui(

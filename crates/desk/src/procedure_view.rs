@@ -240,12 +240,15 @@ impl ProcedureDesk {
         };
         let mut values = self.inputs().clone();
         inputs_grid_ui(ui, ruleset, procedure, &mut values);
-        if let Some(Ok((_, derived))) = self.preview().map(|p| &p.prepared)
-            && !derived.is_empty()
-        {
-            ui.add_space(6.0);
-            derived_ui(ui, derived);
-        }
+        let key = ("derived", procedure.id.clone());
+        super::widgets::steady_ui(ui, key, |ui| {
+            if let Some(Ok((_, derived))) = self.preview().map(|p| &p.prepared)
+                && !derived.is_empty()
+            {
+                ui.add_space(6.0);
+                derived_ui(ui, derived);
+            }
+        });
         if &values != self.inputs() {
             for (name, value) in values {
                 self.set_input(&name, value);
@@ -305,7 +308,14 @@ impl ProcedureDesk {
     }
 
     /// One bar per outcome, with its percentage and exact fraction.
+    /// The odds keep the room they took for this procedure: what follows them (the dice)
+    /// stays in place as the inputs change them.
     pub fn odds_ui(&mut self, ui: &mut Ui) {
+        let key = ("odds", self.procedure().map(|p| p.id.clone()));
+        super::widgets::steady_ui(ui, key, |ui| self.odds_body_ui(ui));
+    }
+
+    fn odds_body_ui(&mut self, ui: &mut Ui) {
         section_ui(ui, "Odds");
         let Some(preview) = self.preview() else {
             return;
@@ -332,8 +342,9 @@ impl ProcedureDesk {
             longest(&|o| o.label.chars().count() + o.value.map_or(0, |v| v.to_string().len() + 3));
         let fraction_chars = longest(&|o| o.fraction.words().len());
         let beside = 8.0 * (label_chars + fraction_chars) + 50.0 + 3.0 * 10.0;
-        // Long outcome labels go on their own line above the bar.
-        let stacked = ui.available_width() - beside < 100.0;
+        // Long outcome labels go on their own line above the bar (the estimate runs short for
+        // long labels: past 36 characters they are stacked whatever the width).
+        let stacked = ui.available_width() - beside < 100.0 || label_chars > 36.0;
         let bar_width = if stacked {
             (ui.available_width() - 8.0 * fraction_chars - 110.0).clamp(60.0, BAR_WIDTH)
         } else {
@@ -693,7 +704,9 @@ fn inputs_grid_ui(
 ) {
     // An input the result cannot depend on under the values given (a melee test's "Shot
     // from", the Artillery fire value with no Artillery, a Skirmish's Force SPs in a Storm) is
-    // not shown: the engine works it out from the procedure (resolve::needed).
+    // greyed out, not taken away: the engine works it out from the procedure
+    // (resolve::needed), and the rows keep their place as choices are made (a row inserted
+    // above the pointer moved the next field under it).
     let mut scope = umpire_core::rules::Scope::new();
     for (k, v) in values.iter() {
         scope.set(k, v.clone());
@@ -709,12 +722,14 @@ fn inputs_grid_ui(
         .inputs
         .iter()
         .filter(|i| !matches!(i.kind, InputKind::Flag))
-        .filter(|i| {
-            i.needed_when
+        .map(|i| {
+            let wanted = i
+                .needed_when
                 .as_ref()
                 .is_none_or(|w| w.eval_bool(&scope).unwrap_or(true))
+                && needed.contains(&i.name);
+            (i, wanted)
         })
-        .filter(|i| needed.contains(&i.name))
         .collect();
     if !fields.is_empty() {
         // Long labels wrap, so that the widgets stay inside the column.
@@ -724,8 +739,18 @@ fn inputs_grid_ui(
             .spacing([12.0, 6.0])
             .max_col_width(label_width)
             .show(ui, |ui| {
-                for spec in fields {
-                    let label = ui.add(egui::Label::new(&spec.label).wrap());
+                for (spec, wanted) in fields {
+                    let text = if wanted {
+                        RichText::new(&spec.label)
+                    } else {
+                        RichText::new(&spec.label).weak()
+                    };
+                    let label = ui.add(egui::Label::new(text).wrap());
+                    let label = if wanted {
+                        label
+                    } else {
+                        label.on_hover_text("not needed for these choices")
+                    };
                     if let Some(rule) = &spec.rule {
                         label.clone().on_hover_text(format!(
                             "[{rule}]{}",
@@ -734,7 +759,7 @@ fn inputs_grid_ui(
                                 .map_or_else(String::new, |h| format!(" {h}"))
                         ));
                     }
-                    input_field_ui(ui, spec, &label, values);
+                    ui.add_enabled_ui(wanted, |ui| input_field_ui(ui, spec, &label, values));
                     ui.end_row();
                 }
             });
@@ -770,7 +795,9 @@ fn derived_ui(ui: &mut Ui, derived: &[DerivedRow]) {
         } else {
             format!("  [{}]", d.rule)
         };
-        ui.horizontal(|ui| {
+        // Wrapped: a long rule reference goes on to the next line instead of past the
+        // panel's edge.
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(format!("{} = {}", d.label, d.value)).strong());
             if !rule.is_empty() {
                 ui.label(RichText::new(rule).weak());

@@ -637,7 +637,8 @@ impl ResolvePanel {
             let label = ui.label(PROCEDURE_LABEL);
             egui::ComboBox::from_id_salt("game_procedure")
                 .selected_text(&current)
-                .width(280.0)
+                .width((ui.available_width() - 30.0).clamp(140.0, 280.0))
+                .truncate()
                 .height(520.0)
                 .show_ui(ui, |ui| {
                     // Worked out only while the list is open, not every frame.
@@ -680,7 +681,16 @@ impl ResolvePanel {
             && let Some(d) = &p.description
         {
             let d = live.game().ruleset().in_words(d.trim(), None);
-            ui.label(RichText::new(d).weak());
+            // A long description (the Assault's is a page) folds away: the form below it stays
+            // in view on a 1280×720 screen.
+            if d.chars().count() > 240 {
+                egui::CollapsingHeader::new(RichText::new("About this procedure").weak())
+                    .id_salt(("procedure_about", p.id.as_str()))
+                    .default_open(false)
+                    .show(ui, |ui| ui.label(RichText::new(d).weak()));
+            } else {
+                ui.label(RichText::new(d).weak());
+            }
         }
     }
 

@@ -11,6 +11,7 @@ use super::files::{games_dir, new_game_path, read_recent, remember};
 use super::game_desk::GameDesk;
 use super::jobs::{self, Browse, FileDialog, Job, JobDone, NO_DIALOG_MESSAGE, OpenedGame};
 use super::procedure_desk::ProcedureDesk;
+use super::table::{TableSize, applies, save_table_size, view_size_ui};
 use super::underlay::{Underlay, UnderlayDialog};
 use super::underlay_window;
 use super::widgets::BROWSE_LABEL;
@@ -105,6 +106,8 @@ pub struct Shell {
     pub save_scenario: super::save_scenario::SaveScenarioDialog,
     /// File › Import set-up.
     pub import_setup: super::import_setup::ImportSetupDialog,
+    /// View › Table size: how large the counters and their numbers are drawn.
+    pub table_size: TableSize,
 }
 
 impl Shell {
@@ -143,6 +146,7 @@ impl Shell {
             export_confirm: None,
             save_scenario: Default::default(),
             import_setup: Default::default(),
+            table_size: TableSize::default(),
         }
     }
 
@@ -246,6 +250,18 @@ impl Shell {
     /// One frame: keyboard, menu bar, the desk shown, dialogs, then the queued commands.
     pub fn frame_ui(&mut self, ui: &mut Ui, desk: &mut ProcedureDesk, game: &mut Option<GameDesk>) {
         self.poll_work(desk, game);
+        // Escape closes the palette first (it would otherwise clear the selection).
+        if self.palette
+            && ui
+                .ctx()
+                .input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            self.palette = false;
+        }
+        if let Some(g) = game.as_mut() {
+            g.map.table_scale = self.table_size.factor();
+            g.watch_file(ui.ctx());
+        }
         self.queue
             .extend(UiCommand::pressed(ui.ctx()).into_iter().map(Command::Ui));
         egui::Panel::top("menu_bar").show(ui, |ui| self.menu_bar_ui(ui, desk.library(), game));
@@ -412,7 +428,11 @@ impl Shell {
             });
             ui.menu_button("View", |ui| self.view_menu_ui(ui, &ctx, game.as_ref()));
             ui.menu_button("Commands", |ui| {
-                command_buttons(ui, &ctx, &UiCommand::ALL, &mut self.queue);
+                let applying: Vec<UiCommand> = UiCommand::ALL
+                    .into_iter()
+                    .filter(|c| applies(c, game.as_ref()))
+                    .collect();
+                command_buttons(ui, &ctx, &applying, &mut self.queue);
             });
             ui.menu_button("Help", |ui| {
                 if ui.button(ABOUT_LABEL).clicked() {
@@ -470,6 +490,14 @@ impl Shell {
         });
     }
 
+    /// Draws the counters at `size` from now on, and keeps it in the desk's settings.
+    pub fn set_table_size(&mut self, size: TableSize) {
+        self.table_size = size;
+        if let Err(e) = save_table_size(self.config_dir.as_deref(), size) {
+            self.message = Some(e);
+        }
+    }
+
     /// Opens a game file on a worker thread (the journal is replayed there).
     pub fn open_game(&mut self, path: &Path, library: &Library) {
         if path.as_os_str().is_empty() {
@@ -519,7 +547,7 @@ impl Shell {
             }
         }
         if self.palette {
-            self.palette_ui(&ctx);
+            self.palette_ui(&ctx, game.as_ref());
         }
         if self.new_game {
             self.new_game_ui(&ctx, library);
@@ -633,20 +661,23 @@ impl Shell {
     /// View: the screens, the map's zoom, the counters and underlay, and as whom the game is
     /// seen.
     fn view_menu_ui(&mut self, ui: &mut Ui, ctx: &egui::Context, game: Option<&GameDesk>) {
-        command_buttons(
-            ui,
-            ctx,
-            &[
-                UiCommand::ShowGame,
-                UiCommand::ShowProcedures,
-                UiCommand::ZoomIn,
-                UiCommand::ZoomOut,
-                UiCommand::ResetView,
-                UiCommand::ToggleCounters,
-                UiCommand::MapUnderlay,
-            ],
-            &mut self.queue,
-        );
+        let applying: Vec<UiCommand> = [
+            UiCommand::ShowGame,
+            UiCommand::ShowProcedures,
+            UiCommand::ZoomIn,
+            UiCommand::ZoomOut,
+            UiCommand::ResetView,
+            UiCommand::ToggleCounters,
+            UiCommand::MapUnderlay,
+        ]
+        .into_iter()
+        .filter(|c| game.is_none() || applies(c, game))
+        .collect();
+        command_buttons(ui, ctx, &applying, &mut self.queue);
+        ui.separator();
+        if let Some(size) = view_size_ui(ui, self.table_size) {
+            self.set_table_size(size);
+        }
         if let Some(g) = game {
             // What each side may see (game::visibility); the umpire's view by default.
             ui.separator();
@@ -676,8 +707,9 @@ impl Shell {
         }
     }
 
-    /// The command palette: every command, narrowed by the search; Enter runs the first.
-    fn palette_ui(&mut self, ctx: &egui::Context) {
+    /// The command palette: the commands that apply to the game open, narrowed by the search;
+    /// Enter runs the first, Escape closes it.
+    fn palette_ui(&mut self, ctx: &egui::Context, game: Option<&GameDesk>) {
         let mut open = true;
         let mut run = None;
         egui::Window::new("Command palette")
@@ -693,7 +725,7 @@ impl Shell {
                 let q = self.palette_query.to_lowercase();
                 let matches: Vec<UiCommand> = UiCommand::ALL
                     .into_iter()
-                    .filter(|c| c.label().to_lowercase().contains(&q))
+                    .filter(|c| applies(c, game) && c.label().to_lowercase().contains(&q))
                     .collect();
                 for c in &matches {
                     if ui

@@ -32,3 +32,24 @@ pub fn undo_redo_ui(ui: &mut Ui, queue: &mut Vec<Command>) {
         queue.push(UiCommand::Redo.into());
     }
 }
+
+/// Draws `add` in an area that never shrinks while it shows the same thing (`key`: the
+/// procedure open, say): a form's rows below it keep their place as results, odds or derived
+/// values come and go above them, instead of moving under the pointer.
+pub fn steady_ui<R>(
+    ui: &mut Ui,
+    key: impl std::hash::Hash + std::fmt::Debug,
+    add: impl FnOnce(&mut Ui) -> R,
+) -> R {
+    let id = ui.make_persistent_id(("steady", key));
+    let kept: f32 = ui.data(|d| d.get_temp(id)).unwrap_or(0.0);
+    let inner = ui.vertical(|ui| {
+        ui.set_min_height(kept);
+        add(ui)
+    });
+    let height = inner.response.rect.height();
+    if height > kept {
+        ui.data_mut(|d| d.insert_temp(id, height));
+    }
+    inner.inner
+}
