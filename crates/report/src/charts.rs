@@ -170,7 +170,7 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
     let together = writer.face(Weight::Bold).width(&table.title, t.fonts.title)
         + writer
             .face(Weight::Regular)
-            .width(&rule, t.fonts.title * 0.7)
+            .width(&rule, (t.fonts.title * 0.7).max(t.fonts.min_table))
         <= band_room;
     // Keep the title with the how-to line and the table, whole when it fits on a page (or
     // column), else its top.
@@ -303,6 +303,14 @@ pub fn charts_pdf(
     only: &[String],
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_charts(ruleset, only, t))
+}
+
+fn set_charts(
+    ruleset: &Ruleset,
+    only: &[String],
+    template: Template,
+) -> Result<Writer, ReportError> {
     let tables: Vec<&Table> = ruleset
         .tables
         .values()
@@ -312,10 +320,19 @@ pub fn charts_pdf(
     let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
     write_charts_intro(&mut writer, ruleset, &title, &tables);
     writer.space(mm(4.0));
+    // A landscape page is set in two columns: one wide column of short charts would take
+    // more pages than portrait.
+    let landscape = writer.template().orientation == super::template::Orientation::Landscape;
+    writer.set_columns(
+        writer
+            .template()
+            .columns
+            .unwrap_or(if landscape { 2 } else { 1 }),
+    );
     for table in tables {
         write_chart(&mut writer, ruleset, table);
     }
-    Ok(writer.finish())
+    Ok(writer)
 }
 
 /// The chart sheets' title, source and what the charts leave to fill in by hand.
