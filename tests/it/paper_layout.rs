@@ -226,6 +226,18 @@ fn chart_sheets_and_cards_are_legible_on_the_page_and_landscape_is_no_longer() {
         let cards = Template::cards_default().expect("template");
         let mut letter = cards.clone();
         letter.paper = Paper::Letter;
+        if id == "qrs" {
+            // A rule every row shares is said once, not in a Rule column on every row.
+            let bytes =
+                umpire::report::charts::chart_cards_pdf(ruleset, cards.clone()).expect("cards");
+            let all = pages_text(&bytes).join(" ");
+            let folded = all.split_whitespace().collect::<Vec<_>>().join(" ");
+            let repeats = folded.matches("Melee › Impetus Bonus").count();
+            assert!(
+                (1..=2).contains(&repeats),
+                "the Impetus bonus rule {repeats} times:\n{folded}"
+            );
+        }
         let mut three = landscape(cards.clone());
         three.columns = Some(3);
         let upright = page_count(
@@ -282,14 +294,54 @@ fn scenario_sheets_and_side_handouts_are_legible_on_the_page() {
         let t = Template::sheet_default().expect("template");
         let whole = umpire::report::scenario_pdf(&scenario, ruleset, None, t.clone())
             .expect("scenario sheet");
-        docs.push(sheet(format!("{} sheet", scenario.id), whole));
+        let text = pages_text(&whole);
+        // A side's schedules and the turn track read as words, without a stray semicolon.
+        assert!(
+            text.iter().all(|p| !p.contains("\n; minor")),
+            "{}: a leading semicolon",
+            scenario.id
+        );
+        if scenario.id == "ailsh_5_struggle_for_the_duchy_1524" {
+            let all = text.join("\n");
+            assert!(
+                all.contains("Receive Administrative Points") && all.contains("6 on turn 2"),
+                "the turn track marks the AP turns and the schedules read in words:\n{all}"
+            );
+        }
+        docs.push(sheet(format!("{} sheet", scenario.id), whole.clone()));
         for side in &scenario.sides {
             let bytes = umpire::report::scenario_pdf(&scenario, ruleset, Some(&side.id), t.clone())
                 .expect("side handout");
+            assert_ne!(
+                bytes, whole,
+                "{} {}: the handout is the sheet",
+                scenario.id, side.id
+            );
+            // Whose it is, on every page; the other sides' rows are not in its Sides table.
+            let short = side.name.split(':').next().unwrap_or_default().trim();
+            let whose = format!("Side's handout: {short}");
+            for (i, page) in pages_text(&bytes).iter().enumerate() {
+                let folded = page.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(
+                    folded.contains(&whose),
+                    "{} page {}: not marked {whose:?}:\n{folded}",
+                    scenario.id,
+                    i + 1
+                );
+            }
             docs.push(sheet(format!("{} {} handout", scenario.id, side.id), bytes));
         }
     }
     check(&docs);
+}
+
+/// Each page's text, in page order.
+fn pages_text(bytes: &[u8]) -> Vec<String> {
+    let doc = Document::load_mem(bytes).expect("the PDF parses");
+    doc.get_pages()
+        .keys()
+        .map(|p| doc.extract_text(&[*p]).expect("text extracts"))
+        .collect()
 }
 
 /// A game of a shipped scenario, a few entries in: a note, and (where it has one) a leader taken

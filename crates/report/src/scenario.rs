@@ -179,15 +179,16 @@ fn schedule_words(s: &umpire_core::game::scenario::Schedule) -> String {
         .join(", ")
 }
 
-/// "Side's handout: French: the Kingdom of France" — whose a side's handout is, by the side's
-/// name as printed.
+/// "Side's handout: French" — whose a side's handout is, by the side's name as printed up to
+/// its colon ("French: the Kingdom of France"), short enough for every page's footer.
 fn handout_words(scenario: &Scenario, side: &str) -> String {
     let name = scenario
         .sides
         .iter()
         .find(|s| s.id == side)
         .map_or(side, |s| s.name.as_str());
-    format!("Side's handout: {name}")
+    let short = name.split(':').next().unwrap_or(name).trim();
+    format!("Side's handout: {short}")
 }
 
 /// The scenario sheet as a PDF.
