@@ -336,7 +336,7 @@ impl Template {
         if f.min_table > f.table {
             return bad(
                 "fonts.min_table",
-                "fonts.min_table must not exceed fonts.table",
+                "fonts.min_table (8 when left out) must not exceed fonts.table",
             );
         }
         let c = &self.colours;
