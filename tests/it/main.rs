@@ -31,6 +31,7 @@ mod megagame_paper;
 mod names;
 mod organiser;
 mod package;
+mod paper_layout;
 mod rehearsal;
 mod report;
 mod results;

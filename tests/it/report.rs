@@ -882,22 +882,24 @@ fn chart_cards_hold_each_procedure_with_its_modifiers() {
                 pages <= portrait,
                 "{ruleset}: {pages} landscape {paper} pages, {portrait} portrait A4"
             );
+            // Three sides at 7 pt (two at 6 pt before: the type is legible now, the cards take
+            // a page more rather than set smaller).
             if ruleset == "qrs" {
-                assert!(pages <= 2, "the QRS on {paper} landscape: {pages} pages");
+                assert!(pages <= 3, "the QRS on {paper} landscape: {pages} pages");
             }
         }
         if ruleset == "qrs" {
             let letter = dir.join("qrs-cards-letter.pdf");
             umpire_pdf(&["charts", "qrs", "--cards", "--paper", "letter"], &letter);
             let pages = pages_of(&letter);
-            assert!(pages <= 2, "the QRS on Letter: {pages} pages");
+            assert!(pages <= 3, "the QRS on Letter: {pages} pages");
         }
         if ruleset == "qrs" {
             let doc = Document::load_mem(&bytes).expect("parses");
             let pages = doc.get_pages().len();
             assert!(
-                pages <= 2,
-                "the QRS cards take {pages} pages (the printed QRS: 2 sides)"
+                pages <= 3,
+                "the QRS cards take {pages} pages (the printed QRS: 2 sides, in smaller type)"
             );
             // In the order the cards set it (two columns interleave in a layout extraction).
             let text = all_text(&doc)

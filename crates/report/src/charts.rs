@@ -39,14 +39,33 @@ pub fn how_to_read(table: &Table) -> String {
     out
 }
 
+/// The rule every row of a table cites, when they all cite the same one and it is not the
+/// table's own: printed once under the title instead of a Rule column repeating it.
+pub fn shared_row_rule(table: &Table) -> Option<String> {
+    let first = table.rows.first()?.rule.clone()?;
+    let all_same = table.rows.iter().all(|r| r.rule.as_deref() == Some(&first));
+    (all_same && table.rule.as_deref() != Some(&first)).then_some(first)
+}
+
+/// Whether the rows cite rules that differ from row to row (a Rule column is printed only
+/// then).
+fn rules_differ_by_row(table: &Table) -> bool {
+    table.rows.iter().any(|r| r.rule.is_some())
+        && table
+            .rows
+            .iter()
+            .any(|r| r.rule != table.rows.first().and_then(|f| f.rule.clone()))
+}
+
 /// The table as a ruled grid: one header row per header line (its label in the key column),
-/// one body row per row, a blank box per missing cell, and a Rule column when rows cite rules.
+/// one body row per row, a blank box per missing cell, and a Rule column when the rows cite
+/// rules that differ from row to row.
 pub fn table_grid(ruleset: &Ruleset, table: &Table) -> Grid {
     if placeholder_columns(table) {
         return fill_in_grid(table);
     }
     let ncols = table.column_count();
-    let with_rules = table.rows.iter().any(|r| r.rule.is_some());
+    let with_rules = rules_differ_by_row(table);
     let corner = table.roll.clone().unwrap_or_else(|| match table.row_key {
         KeyKind::Roll => "Roll".into(),
         KeyKind::Name => String::new(),
@@ -170,7 +189,7 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
     let together = writer.face(Weight::Bold).width(&table.title, t.fonts.title)
         + writer
             .face(Weight::Regular)
-            .width(&rule, t.fonts.title * 0.7)
+            .width(&rule, (t.fonts.title * 0.7).max(t.fonts.min_table))
         <= band_room;
     // Keep the title with the how-to line and the table, whole when it fits on a page (or
     // column), else its top.
@@ -207,6 +226,9 @@ pub fn write_chart(writer: &mut Writer, ruleset: &Ruleset, table: &Table) {
         writer.paragraph(None, &rule, subtitle, 0.0);
     }
     writer.space(mm(1.2));
+    if let Some(r) = shared_row_rule(table) {
+        writer.paragraph(Some("Every row:"), &format!("Rule {r}"), subtitle, 0.0);
+    }
     writer.paragraph(None, &how_to_read(table), subtitle, 0.0);
     writer.space(mm(1.0));
     writer.table(&grid);
@@ -303,6 +325,14 @@ pub fn charts_pdf(
     only: &[String],
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_charts(ruleset, only, t))
+}
+
+fn set_charts(
+    ruleset: &Ruleset,
+    only: &[String],
+    template: Template,
+) -> Result<Writer, ReportError> {
     let tables: Vec<&Table> = ruleset
         .tables
         .values()
@@ -312,10 +342,19 @@ pub fn charts_pdf(
     let mut writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
     write_charts_intro(&mut writer, ruleset, &title, &tables);
     writer.space(mm(4.0));
+    // A landscape page is set in two columns: one wide column of short charts would take
+    // more pages than portrait.
+    let landscape = writer.template().orientation == super::template::Orientation::Landscape;
+    writer.set_columns(
+        writer
+            .template()
+            .columns
+            .unwrap_or(if landscape { 2 } else { 1 }),
+    );
     for table in tables {
         write_chart(&mut writer, ruleset, table);
     }
-    Ok(writer.finish())
+    Ok(writer)
 }
 
 /// The chart sheets' title, source and what the charts leave to fill in by hand.
@@ -487,6 +526,9 @@ fn write_card(
             );
             writer.space(mm(1.0));
             writer.paragraph(Some(&table.title), "", small, 0.0);
+            if let Some(r) = shared_row_rule(table) {
+                writer.paragraph(Some("Every row:"), &format!("Rule {r}"), small, 0.0);
+            }
             writer.table(&grid);
             write_table_effects(writer, ruleset, table, small);
         } else {

@@ -424,6 +424,15 @@ pub fn statement_pdf(
     options: &PaperOptions,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_statement(game, team, options, t))
+}
+
+fn set_statement(
+    game: &Game,
+    team: &str,
+    options: &PaperOptions,
+    template: Template,
+) -> Result<super::pdf::Writer, ReportError> {
     let turn = options.turn.unwrap_or(game.state().cursor.turn);
     // The game as it stood at the end of the turn (the treasury history is the whole journal's).
     let timeline = game.timeline().map_err(ReportError::Layout)?;
@@ -495,7 +504,7 @@ pub fn statement_pdf(
         "Confidential: this statement shows this team's own states, forces and characters only; \
          other teams' counters only as far as the rules let a team see them.",
     );
-    Ok(sheet.finish())
+    Ok(sheet.writer)
 }
 
 /// What every section of a team's statement reads.
@@ -1174,9 +1183,10 @@ struct LogStyle {
 impl LogStyle {
     fn of(sheet: &Sheet) -> LogStyle {
         let body = sheet.style.body;
-        // Small type, as a register is printed: two turns of a megagame in ten pages.
+        // Small type, as a register is printed, but never under the template's least size.
+        let least = sheet.writer.template().fonts.min_table;
         let line = TextStyle {
-            size: (body.size * 0.8).max(6.0),
+            size: (body.size * 0.8).max(least),
             ..body
         };
         LogStyle {

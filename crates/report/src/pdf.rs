@@ -383,9 +383,13 @@ impl Writer {
         // A short lead hangs (the text aligns after it); a long one gets a line of its own.
         let (lead, lead_w) = match lead {
             Some(l) if lead_w > width * 0.25 => {
-                self.ensure(line_h * 2.0);
-                self.text_at(self.left() + indent, self.y - style.size, l, bold);
-                self.y -= line_h;
+                // On lines of its own, wrapped as the text is.
+                let lead_lines = self.bold.wrap(l, style.size, width);
+                self.ensure(line_h * (lead_lines.len() as f32 + 1.0));
+                for l in &lead_lines {
+                    self.text_at(self.left() + indent, self.y - style.size, l, bold);
+                    self.y -= line_h;
+                }
                 (None, 0.0)
             }
             other => (other, lead_w),
@@ -439,7 +443,9 @@ impl Writer {
         let width = self.content_width() - indent;
         let lead_w = lead.map_or(0.0, |l| self.bold.width(&format!("{l} "), style.size));
         let (own_line, lead_w) = match lead {
-            Some(_) if lead_w > width * 0.25 => (1.0, 0.0),
+            Some(l) if lead_w > width * 0.25 => {
+                (self.bold.wrap(l, style.size, width).len() as f32, 0.0)
+            }
             _ => (0.0, lead_w),
         };
         let lines = if text.trim().is_empty() && own_line > 0.0 {
@@ -452,18 +458,23 @@ impl Writer {
         (own_line + lines as f32) * line_h
     }
 
-    /// A section heading: bold text over a thin rule, kept with the next `keep` points.
+    /// A section heading: bold text over a thin rule, kept with the next `keep` points; a long
+    /// heading wraps.
     pub fn heading(&mut self, text: &str, size: f32, colour: Rgb3, keep: f32) {
-        self.ensure(size * 2.2 + keep);
+        let lines = self.bold.wrap(text, size, self.content_width());
+        let extra = lines.len().saturating_sub(1) as f32 * size * 1.2;
+        self.ensure(size * 2.2 + extra + keep);
         self.space(size * 0.5);
-        let baseline = self.y - size;
         let style = TextStyle {
             size,
             weight: Weight::Bold,
             colour,
         };
-        self.text_at(self.left(), baseline, text, style);
-        self.y -= size * 1.35;
+        for (i, line) in lines.iter().enumerate() {
+            let baseline = self.y - size - i as f32 * size * 1.2;
+            self.text_at(self.left(), baseline, line, style);
+        }
+        self.y -= size * 1.35 + extra;
         let (x, w) = (self.left(), self.content_width());
         self.line((x, self.y), (x + w, self.y), 0.6, colour);
         self.space(size * 0.4);
@@ -473,7 +484,8 @@ impl Writer {
     /// losing its end.
     fn band_lines(&self, text: &str, right: &str, style: TextStyle) -> Vec<String> {
         let pad = mm(1.6);
-        let right_w = self.regular.width(right, style.size * 0.7);
+        let right_size = (style.size * 0.7).max(self.template.fonts.min_table.min(style.size));
+        let right_w = self.regular.width(right, right_size);
         let title_room = self.content_width() - 2.0 * pad - right_w - mm(4.0);
         let mut lines = self.face(style.weight).wrap(text, style.size, title_room);
         // Three lines at most; the rest is cut with an ellipsis.
@@ -503,7 +515,7 @@ impl Writer {
         }
         let baseline = self.y - pad - style.size * 0.95;
         let right_style = TextStyle {
-            size: style.size * 0.7,
+            size: (style.size * 0.7).max(self.template.fonts.min_table.min(style.size)),
             weight: Weight::Regular,
             ..style
         };
@@ -542,8 +554,96 @@ impl Writer {
         self.table_height_of(grid, usize::MAX)
     }
 
-    /// The height of the table's header and its first `rows` rows.
+    /// The height of the table's header and its first `rows` rows (of every part, when the
+    /// table is split by columns to fit the width).
     fn table_height_of(&self, grid: &Grid, rows: usize) -> f32 {
+        let parts = self.split_by_columns(grid);
+        let captions = (parts.len() - 1) as f32 * self.continued_height();
+        parts
+            .iter()
+            .map(|g| self.part_height_of(g, rows))
+            .sum::<f32>()
+            + captions
+    }
+
+    /// The height of a continued table's caption.
+    fn continued_height(&self) -> f32 {
+        self.template
+            .fonts
+            .min_table
+            .max(self.template.fonts.table * 0.9)
+            * 1.6
+    }
+
+    /// A table too wide for the text width even at the least type size, as parts of it that
+    /// fit: each with the key column and as many of the other columns as fit beside it (a wide
+    /// chart split by columns rather than set off the page).
+    pub fn split_by_columns(&self, grid: &Grid) -> Vec<Grid> {
+        let ncols = grid
+            .header
+            .iter()
+            .chain(&grid.rows)
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        if ncols < 3 {
+            return vec![grid.clone()];
+        }
+        let style = self.template.table;
+        let pad = mm(style.cell_padding);
+        let box_side = mm(style.missing_box);
+        let size = self.template.fonts.min_table;
+        let (_, minimum) = self.natural_and_minimum(grid, ncols, pad, box_side, size);
+        let avail = self.content_width();
+        if minimum.iter().sum::<f32>() <= avail {
+            return vec![grid.clone()];
+        }
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut used = minimum[0];
+        for (c, w) in minimum.iter().enumerate().skip(1) {
+            let current = groups.last().map_or(0, Vec::len);
+            if current > 0 && used + w > avail {
+                groups.push(Vec::new());
+                used = minimum[0];
+            }
+            used += w;
+            if let Some(g) = groups.last_mut() {
+                g.push(c);
+            }
+        }
+        // As many parts, the columns shared evenly among them when they fit so (not nine
+        // columns and then one).
+        let per = (ncols - 1).div_ceil(groups.len());
+        let even: Vec<Vec<usize>> = (1..ncols)
+            .collect::<Vec<_>>()
+            .chunks(per)
+            .map(<[usize]>::to_vec)
+            .collect();
+        if even.len() == groups.len()
+            && even
+                .iter()
+                .all(|g| minimum[0] + g.iter().map(|c| minimum[*c]).sum::<f32>() <= avail)
+        {
+            groups = even;
+        }
+        let pick = |row: &Vec<GridCell>, cols: &[usize]| -> Vec<GridCell> {
+            std::iter::once(0)
+                .chain(cols.iter().copied())
+                .map(|c| row.get(c).cloned().unwrap_or(GridCell::Text(String::new())))
+                .collect()
+        };
+        groups
+            .iter()
+            .map(|cols| Grid {
+                header: grid.header.iter().map(|r| pick(r, cols)).collect(),
+                rows: grid.rows.iter().map(|r| pick(r, cols)).collect(),
+                continued: grid.continued.clone(),
+            })
+            .collect()
+    }
+
+    /// The height of one part of a table: its header and its first `rows` rows.
+    fn part_height_of(&self, grid: &Grid, rows: usize) -> f32 {
         let ncols = grid
             .header
             .iter()
@@ -598,7 +698,32 @@ impl Writer {
 
     /// Lays out and draws a ruled table at the cursor. When the next row does not fit, the
     /// table continues on a new page under its `continued` caption and its header rows again.
+    /// A table too wide for the text width is set in parts by columns, one under the other,
+    /// each with the key column and under the `continued` caption.
     pub fn table(&mut self, grid: &Grid) {
+        for (i, part) in self.split_by_columns(grid).iter().enumerate() {
+            if i > 0 {
+                let size = self
+                    .template
+                    .fonts
+                    .min_table
+                    .max(self.template.fonts.table * 0.9);
+                let caption = TextStyle {
+                    size,
+                    weight: Weight::Bold,
+                    colour: self.palette().text,
+                };
+                self.ensure(self.continued_height() + self.part_height_of(part, 3));
+                self.space(size * 0.6);
+                self.text_at(self.left(), self.y - size, &part.continued, caption);
+                self.y -= size;
+            }
+            self.table_part(part);
+        }
+    }
+
+    /// Lays out and draws one part of a table (all of it, when it fits the width).
+    fn table_part(&mut self, grid: &Grid) {
         let ncols = grid
             .header
             .iter()
@@ -689,7 +814,7 @@ impl Writer {
                 self.new_page();
                 x0 = self.left();
                 let caption = TextStyle {
-                    size: size.max(7.0),
+                    size: size.max(self.template.fonts.min_table),
                     weight: Weight::Bold,
                     colour: palette.text,
                 };
@@ -803,43 +928,65 @@ impl Writer {
         let fonts = self.template.fonts;
         let mut size = fonts.table;
         loop {
-            let mut natural = vec![box_side + 2.0 * pad; ncols];
-            let mut minimum = natural.clone();
-            let blank_w = mm(self.template.table.missing_column);
-            for (r, row) in grid.header.iter().chain(&grid.rows).enumerate() {
-                for (c, cell) in row.iter().enumerate() {
-                    let GridCell::Text(t) = cell else {
-                        natural[c] = natural[c].max(blank_w);
-                        continue;
-                    };
-                    let weight = if r < grid.header.len() || c == 0 {
-                        Weight::Bold
-                    } else {
-                        Weight::Regular
-                    };
-                    let face = self.face(weight);
-                    let widest_line = t
-                        .split('\n')
-                        .map(|l| face.width(l, size))
-                        .fold(0.0, f32::max);
-                    natural[c] = natural[c].max(widest_line + 2.0 * pad);
-                    minimum[c] = minimum[c].max(face.longest_word(t, size) + 2.0 * pad);
-                }
-            }
-            // Value columns at least a little wider than their contents, for writing in.
-            for n in natural.iter_mut().skip(1) {
-                *n = n.max(mm(11.0));
-            }
-            let key_cap = avail * self.template.table.max_key_column;
-            natural[0] = natural[0].min(key_cap.max(minimum[0]));
+            let (natural, minimum) = self.natural_and_minimum(grid, ncols, pad, box_side, size);
             if natural.iter().sum::<f32>() <= avail {
                 return (size, natural);
             }
             if minimum.iter().sum::<f32>() <= avail || size <= fonts.min_table {
-                return (size, share(&natural, &minimum, avail));
+                let mut widths = share(&natural, &minimum, avail);
+                // Still too wide (a word longer than its column): narrower columns, the long
+                // words broken, rather than a table off the page.
+                let total: f32 = widths.iter().sum();
+                if total > avail {
+                    widths.iter_mut().for_each(|w| *w *= avail / total);
+                }
+                return (size, widths);
             }
             size = (size - 0.5).max(fonts.min_table);
         }
+    }
+
+    /// Each column's natural width (its widest line) and its least (its longest word), at
+    /// `size`; the key column capped at its share of the width.
+    fn natural_and_minimum(
+        &self,
+        grid: &Grid,
+        ncols: usize,
+        pad: f32,
+        box_side: f32,
+        size: f32,
+    ) -> (Vec<f32>, Vec<f32>) {
+        let avail = self.content_width();
+        let mut natural = vec![box_side + 2.0 * pad; ncols];
+        let mut minimum = natural.clone();
+        let blank_w = mm(self.template.table.missing_column);
+        for (r, row) in grid.header.iter().chain(&grid.rows).enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                let GridCell::Text(t) = cell else {
+                    natural[c] = natural[c].max(blank_w);
+                    continue;
+                };
+                let weight = if r < grid.header.len() || c == 0 {
+                    Weight::Bold
+                } else {
+                    Weight::Regular
+                };
+                let face = self.face(weight);
+                let widest_line = t
+                    .split('\n')
+                    .map(|l| face.width(l, size))
+                    .fold(0.0, f32::max);
+                natural[c] = natural[c].max(widest_line + 2.0 * pad);
+                minimum[c] = minimum[c].max(face.longest_word(t, size) + 2.0 * pad);
+            }
+        }
+        // Value columns at least a little wider than their contents, for writing in.
+        for n in natural.iter_mut().skip(1) {
+            *n = n.max(mm(11.0));
+        }
+        let key_cap = avail * self.template.table.max_key_column;
+        natural[0] = natural[0].min(key_cap.max(minimum[0]));
+        (natural, minimum)
     }
 
     /// Writes the footer on every page and returns the PDF bytes (fonts subset and embedded).
@@ -961,10 +1108,18 @@ fn share(natural: &[f32], minimum: &[f32], avail: f32) -> Vec<f32> {
         .collect()
 }
 
-/// Sets a document with `build`, and when its last page is under a third used, sets it again
-/// with the template's type scaled down by 5 % steps (to `smallest` at the least), keeping the
-/// first setting that saves that page. A page with a few lines on it is a page too many to
-/// print and to hand out; type a little smaller is not.
+/// Whether a document of `used` pages (see [`Writer::pages_used`]) ends on a stray page: more
+/// than one page, the last under 30 % set (a page under a quarter full is a page wasted).
+fn ends_on_a_stray_page(used: f32) -> bool {
+    let last = used.fract();
+    used > 1.0 && last > 0.0 && last < 0.3
+}
+
+/// Sets a document with `build`, and when its last page is a stray one (a few lines on it),
+/// sets it again: first with the type a little smaller by 5 % steps (to `smallest` at the
+/// least, and never under the template's least size, `fonts.min_table`) when that saves the
+/// page; else a little larger (to 130 %) until the last page holds a fair share. A page with a
+/// few lines on it is a page too many to print and to hand out.
 pub fn without_a_stray_page<E>(
     template: &Template,
     smallest: f32,
@@ -972,16 +1127,25 @@ pub fn without_a_stray_page<E>(
 ) -> Result<Vec<u8>, E> {
     let writer = build(template.clone())?;
     let used = writer.pages_used();
-    let stray = used.fract();
-    if used > 1.0 && stray > 0.0 && stray < 0.34 {
-        let mut scale = 0.95;
-        while scale >= smallest - 0.001 {
-            let smaller = build(template.scaled(scale))?;
-            if smaller.pages_used().ceil() < used.ceil() {
-                return Ok(smaller.finish());
-            }
-            scale -= 0.05;
+    if !ends_on_a_stray_page(used) {
+        return Ok(writer.finish());
+    }
+    let mut scale = 0.95;
+    while scale >= smallest - 0.001 {
+        let smaller = build(template.scaled(scale))?;
+        let fewer = smaller.pages_used();
+        if fewer.ceil() < used.ceil() && !ends_on_a_stray_page(fewer) {
+            return Ok(smaller.finish());
         }
+        scale -= 0.05;
+    }
+    let mut scale = 1.05;
+    while scale <= 1.301 {
+        let larger = build(template.scaled(scale))?;
+        if !ends_on_a_stray_page(larger.pages_used()) {
+            return Ok(larger.finish());
+        }
+        scale += 0.05;
     }
     Ok(writer.finish())
 }

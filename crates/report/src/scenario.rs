@@ -143,6 +143,54 @@ fn items(scenario: &Scenario, writer: &mut Writer, list: &[TextItem], body: Text
     }
 }
 
+/// A schedule's turns in words: "turns 4, 8, 12"; with amounts, "6 on turn 1, 5 on turn 5"
+/// (or "5 on each of turns 3, 7" when the amount does not change; turn 0 is "at start").
+fn schedule_words(s: &umpire_core::game::scenario::Schedule) -> String {
+    let turn = |t: u32| {
+        if t == 0 {
+            "at start".to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    let list = |ts: &mut dyn Iterator<Item = u32>| ts.map(turn).collect::<Vec<_>>().join(", ");
+    if s.amounts.is_empty() {
+        let n = s.turns.len();
+        return format!(
+            "{} {}",
+            if n == 1 { "turn" } else { "turns" },
+            list(&mut s.turns.iter().copied())
+        );
+    }
+    let first = s.amounts[0].1;
+    if s.amounts.len() > 1 && s.amounts.iter().all(|(_, a)| *a == first) {
+        return format!(
+            "{first} on each of turns {}",
+            list(&mut s.amounts.iter().map(|(t, _)| *t))
+        );
+    }
+    s.amounts
+        .iter()
+        .map(|(t, a)| match *t {
+            0 => format!("{a} at start"),
+            t => format!("{a} on turn {t}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "Side's handout: French" — whose a side's handout is, by the side's name as printed up to
+/// its colon ("French: the Kingdom of France"), short enough for every page's footer.
+fn handout_words(scenario: &Scenario, side: &str) -> String {
+    let name = scenario
+        .sides
+        .iter()
+        .find(|s| s.id == side)
+        .map_or(side, |s| s.name.as_str());
+    let short = name.split(':').next().unwrap_or(name).trim();
+    format!("Side's handout: {short}")
+}
+
 /// The scenario sheet as a PDF.
 pub fn scenario_pdf(
     scenario: &Scenario,
@@ -150,6 +198,15 @@ pub fn scenario_pdf(
     side: Option<&str>,
     template: Template,
 ) -> Result<Vec<u8>, ReportError> {
+    super::pdf::without_a_stray_page(&template, 0.9, |t| set_sheet(scenario, ruleset, side, t))
+}
+
+fn set_sheet(
+    scenario: &Scenario,
+    ruleset: &Ruleset,
+    side: Option<&str>,
+    template: Template,
+) -> Result<super::pdf::Writer, ReportError> {
     let mut sheet = Sheet::new(scenario, ruleset, side, template)?;
     sheet.title();
     sheet.sides();
@@ -179,7 +236,7 @@ pub fn scenario_pdf(
         }
     }
     sheet.turn_track();
-    Ok(sheet.writer.finish())
+    Ok(sheet.writer)
 }
 
 /// A scenario sheet being set: what it is of, and its page and styles.
@@ -199,8 +256,20 @@ impl<'a> Sheet<'a> {
         side: Option<&'a str>,
         template: Template,
     ) -> Result<Sheet<'a>, ReportError> {
-        let title = format!("{} — scenario sheet", scenario.title);
-        let writer = Writer::new(&title, &format!("Umpire · {title}"), template)?;
+        // A side's handout says whose it is, in its title and on every page's footer (first,
+        // where a long footer is not cut).
+        let whose = side.map(|s| handout_words(scenario, s));
+        let (title, footer) = match &whose {
+            Some(w) => (
+                format!("{} — {w}", scenario.title),
+                format!("{w} · Umpire · {}", scenario.title),
+            ),
+            None => {
+                let t = format!("{} — scenario sheet", scenario.title);
+                (t.clone(), format!("Umpire · {t}"))
+            }
+        };
+        let writer = Writer::new(&title, &footer, template)?;
         let style = PageStyle::of(writer.template());
         Ok(Sheet {
             scenario,
@@ -251,6 +320,9 @@ impl<'a> Sheet<'a> {
             0.0,
         );
         let mut facts = vec![format!("Ruleset {}", self.ruleset.name)];
+        if let Some(side) = self.side {
+            facts.insert(0, handout_words(scenario, side));
+        }
         if let Some(d) = &scenario.date {
             facts.push(format!("starts {d}"));
         }
@@ -285,9 +357,9 @@ impl<'a> Sheet<'a> {
                 text("Capitani"),
                 text("Note"),
             ]],
-            rows: scenario
-                .sides
-                .iter()
+            rows: self
+                .shown_sides()
+                .into_iter()
                 .flat_map(|side| {
                     let armies: Vec<_> = scenario
                         .armies
@@ -302,7 +374,10 @@ impl<'a> Sheet<'a> {
                         .map(|a| {
                             let mut capitani = a.capitani_generali.join(", ");
                             if let Some(minor) = &a.minor_capitani {
-                                capitani.push_str(&format!("; minor: {minor}"));
+                                if !capitani.is_empty() {
+                                    capitani.push_str("; ");
+                                }
+                                capitani.push_str(&format!("minor: {minor}"));
                             }
                             vec![
                                 text(side.name.clone()),
@@ -701,20 +776,9 @@ impl<'a> Sheet<'a> {
                 rows: scenario
                     .schedules
                     .iter()
+                    .filter(|s| s.side.as_deref().is_none_or(|x| self.shown_army(x)))
                     .map(|s| {
-                        let turns = if s.amounts.is_empty() {
-                            s.turns
-                                .iter()
-                                .map(u32::to_string)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        } else {
-                            s.amounts
-                                .iter()
-                                .map(|(t, a)| format!("{t}: {a}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        };
+                        let turns = schedule_words(s);
                         vec![
                             text(s.name.clone()),
                             text(
@@ -733,10 +797,36 @@ impl<'a> Sheet<'a> {
         }
     }
 
-    /// A turn track to tick off, ten turns a row.
+    /// The turns a regular schedule with amounts falls on (Administrative Points turns), by the
+    /// name of its procedure: a row of the turn track each.
+    fn marked_turns(&self) -> Vec<(String, Vec<u32>)> {
+        let mut marks: Vec<(String, Vec<u32>)> = Vec::new();
+        for s in &self.scenario.schedules {
+            let Some(procedure) = s
+                .procedure
+                .as_deref()
+                .and_then(|p| self.ruleset.procedure(p))
+            else {
+                continue;
+            };
+            if s.amounts.is_empty() || !s.side.as_deref().is_none_or(|x| self.shown_army(x)) {
+                continue;
+            }
+            let turns = s.amounts.iter().map(|(t, _)| *t).filter(|t| *t > 0);
+            match marks.iter_mut().find(|(n, _)| *n == procedure.name) {
+                Some((_, list)) => list.extend(turns),
+                None => marks.push((procedure.name.clone(), turns.collect())),
+            }
+        }
+        marks
+    }
+
+    /// A turn track to tick off, ten turns a row, with a row marking the turns of each regular
+    /// schedule (the Administrative Points turns).
     fn turn_track(&mut self) {
         let scenario = self.scenario;
         self.heading("Turn track");
+        let marks = self.marked_turns();
         let turns: Vec<u32> = (1..=scenario.turns).collect();
         for chunk in turns.chunks(10) {
             let mut header = vec![text("Turn")];
@@ -747,11 +837,24 @@ impl<'a> Sheet<'a> {
                         .map_or_else(|| t.to_string(), |l| format!("{t}\n{l}")),
                 )
             }));
+            let mut rows: Vec<Vec<GridCell>> = marks
+                .iter()
+                .map(|(name, on)| {
+                    let mut row = vec![text(name.clone())];
+                    row.extend(
+                        chunk
+                            .iter()
+                            .map(|t| text(if on.contains(t) { "✓" } else { "" }.to_string())),
+                    );
+                    row
+                })
+                .collect();
             let mut row = vec![text("Done")];
             row.extend(chunk.iter().map(|_| GridCell::Blank));
+            rows.push(row);
             self.writer.table(&Grid {
                 header: vec![header],
-                rows: vec![row],
+                rows,
                 continued: "Turn track (continued)".into(),
             });
             self.writer.space(mm(2.0));

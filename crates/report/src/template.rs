@@ -113,7 +113,8 @@ pub struct FontSizes {
     pub body: f32,
     /// Table header lines and cells.
     pub table: f32,
-    /// The smallest size a wide table may shrink to.
+    /// The smallest size a wide table may shrink to, and the least any text is set in when a
+    /// document is set again smaller to save a page (a wide table splits by columns instead).
     pub min_table: f32,
     /// Page footer.
     pub footer: f32,
@@ -126,8 +127,8 @@ impl Default for FontSizes {
             subtitle: 8.5,
             body: 8.0,
             table: 8.5,
-            min_table: 5.5,
-            footer: 7.0,
+            min_table: 8.0,
+            footer: 8.0,
         }
     }
 }
@@ -229,14 +230,10 @@ impl Template {
     pub fn scaled(&self, scale: f32) -> Template {
         let mut template = self.clone();
         let f = &mut template.fonts;
-        for size in [
-            &mut f.title,
-            &mut f.subtitle,
-            &mut f.body,
-            &mut f.table,
-            &mut f.min_table,
-        ] {
-            *size *= scale;
+        // Never below the least size (`min_table`): smaller type is not legible at the table.
+        let least = f.min_table;
+        for size in [&mut f.title, &mut f.subtitle, &mut f.body, &mut f.table] {
+            *size = (*size * scale).max(least.min(*size));
         }
         let t = &mut template.table;
         t.cell_padding *= scale;
@@ -339,7 +336,7 @@ impl Template {
         if f.min_table > f.table {
             return bad(
                 "fonts.min_table",
-                "fonts.min_table must not exceed fonts.table",
+                "fonts.min_table (8 when left out) must not exceed fonts.table",
             );
         }
         let c = &self.colours;

@@ -115,10 +115,17 @@ fn set_report(report: &Report, template: Template) -> Result<Writer, ReportError
     );
     // The journal's head on every page: what a reader checks the journal against.
     let head = report.game.head();
+    // Whose report and the head first: a long footer is cut at its end (the title).
+    let mut view = report.view.clone();
+    if let Some(first) = view.get(..1) {
+        view = format!("{}{}", first.to_uppercase(), &view[1..]);
+    }
     let footer = format!(
-        "Umpire · {title} · journal {} entries, head {}",
+        "{view} · journal {} entries, head {} · Umpire · {} — {}",
         head.entries,
-        &head.hash[..head.hash.len().min(16)]
+        &head.hash[..head.hash.len().min(16)],
+        report.game.scenario().title,
+        report.span,
     );
     let mut writer = Writer::new(&title, &footer, template)?;
     let t = writer.template().clone();
