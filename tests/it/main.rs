@@ -30,6 +30,7 @@ mod megagame_paper;
 mod names;
 mod organiser;
 mod package;
+mod paper_words;
 mod rehearsal;
 mod report;
 mod results;
