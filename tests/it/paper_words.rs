@@ -122,6 +122,12 @@ fn played_game(dir: &Path, scenario: &str, resolve: &[&str]) -> String {
     args.extend_from_slice(&resolve[1..]);
     let resolved = umpire(&args);
     assert!(resolved.success, "{}", resolved.show());
+    for extra in extras(scenario) {
+        let mut args = vec!["--no-user-rules", "game", extra[0], &game];
+        args.extend_from_slice(&extra[1..]);
+        let run = umpire(&args);
+        assert!(run.success, "{}", run.show());
+    }
     let mut passed = 0;
     for _ in 0..30 {
         if passed == 6 {
@@ -155,6 +161,46 @@ fn played_game(dir: &Path, scenario: &str, resolve: &[&str]) -> String {
     }
     assert!(passed > 0, "{scenario}: no step passed");
     game
+}
+
+/// More entries where engine words were seen on paper: the ailsh activation contest (its `mp_a`
+/// values, its players) and a status marker ("attack_finished"); an rr3 battle with a table
+/// modifier ("spanish_or_swiss").
+fn extras(scenario: &str) -> Vec<Vec<&'static str>> {
+    match scenario {
+        "ailsh_1_venice_at_bay_1509" => vec![
+            vec![
+                "resolve",
+                "activation",
+                "--counter",
+                "a=Chaumont",
+                "--counter",
+                "b=Alviano",
+                "-i",
+                "initiative_a=3",
+                "-i",
+                "initiative_b=2",
+                "-i",
+                "ma_a=5",
+                "-i",
+                "ma_b=5",
+            ],
+            vec!["mark", "Chaumont", "attack_finished"],
+        ],
+        "rr3_handbook_1524" => vec![vec![
+            "resolve",
+            "battle",
+            "-i",
+            "attacker_thousands=20",
+            "-i",
+            "attacker_nationality=spanish",
+            "-i",
+            "defender_thousands=15",
+            "-i",
+            "defender_nationality=french",
+        ]],
+        _ => Vec::new(),
+    }
 }
 
 #[test]
