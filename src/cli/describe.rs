@@ -36,7 +36,7 @@ fn lookup_kind(p: &Procedure) -> String {
     p.lookup.describe()
 }
 
-fn describe(p: &Procedure) -> Json {
+fn describe(ruleset: &Ruleset, p: &Procedure) -> Json {
     let inputs: Vec<Json> = p
         .inputs
         .iter()
@@ -71,6 +71,7 @@ fn describe(p: &Procedure) -> Json {
         "ruling": p.ruling,
         "roll": p.roll.as_ref().map(|r| r.source().to_string()),
         "lookup": lookup_kind(p),
+        "deciding": deciding(ruleset, p),
         "inputs": inputs,
         "modifiers": modifiers,
         "outcomes": p.outcomes,
@@ -86,7 +87,7 @@ pub fn run(cli: &Cli, args: &DescribeArgs) -> Result<()> {
         None => ruleset.procedures.iter().collect(),
     };
     if args.json {
-        let list: Vec<Json> = procedures.iter().map(|p| describe(p)).collect();
+        let list: Vec<Json> = procedures.iter().map(|p| describe(ruleset, p)).collect();
         return print_json(
             &json!({"ruleset": ruleset.id, "name": ruleset.name, "rulings": ruleset.rulings, "procedures": list}),
         );
@@ -124,7 +125,14 @@ fn print_rulings(ruleset: &Ruleset, sources: bool) {
     }
 }
 
-/// One procedure: its dice and lookup, inputs, modifiers and outcomes.
+/// What decides a procedure, in the words its chart card prints: the target and natural
+/// results, how a pool counts hits, how opposed scores compare, the cases (none for a table
+/// read with dice: its table decides).
+fn deciding(ruleset: &Ruleset, p: &Procedure) -> Vec<String> {
+    umpire::rules::spoken::Speaker::new(ruleset, p).deciding()
+}
+
+/// One procedure: its dice and lookup, what decides it, inputs, modifiers and outcomes.
 fn print_procedure(ruleset: &Ruleset, p: &Procedure, sources: bool) {
     println!();
     println!(
@@ -156,6 +164,9 @@ fn print_procedure(ruleset: &Ruleset, p: &Procedure, sources: bool) {
             _ => lookup_kind(p),
         }
     );
+    for line in deciding(ruleset, p) {
+        println!("  {line}");
+    }
     for i in &p.inputs {
         let kind = match &i.kind {
             InputKind::Int { min, max } => format!("int {min}..{max}"),

@@ -134,3 +134,94 @@ fn the_named_cards_print_their_deciding_numbers() {
         }
     }
 }
+
+/// Every card of every shipped ruleset prints what decides its procedure: a table read with
+/// dice names its roll and table (the table is on the card), any other procedure its deciding
+/// sentences — the target, the cases, how hits are counted — worded from the YAML that
+/// resolves it, and the card carries the first words of each.
+#[test]
+fn every_card_of_every_ruleset_carries_its_deciding_sentences() {
+    use umpire::rules::Lookup;
+    use umpire::rules::spoken::Speaker;
+    let library = umpire::rules::Library::shipped();
+    for ruleset in RULESETS {
+        let text = cards_text(ruleset, "every");
+        let rules = library.get(ruleset).expect("a shipped ruleset");
+        for p in &rules.procedures {
+            let deciding = Speaker::new(rules, p).deciding();
+            let lines: Vec<String> = match (&p.lookup, &p.roll) {
+                (Lookup::Table(t), Some(roll)) if deciding.is_empty() => {
+                    let table = rules.table(&t.table).expect("its table");
+                    vec![format!(
+                        "Roll {}, modified, and read the {}",
+                        roll.source(),
+                        table.title
+                    )]
+                }
+                (Lookup::Table(_), None) if deciding.is_empty() => {
+                    vec!["No dice: read the ".to_string()]
+                }
+                _ => deciding,
+            };
+            assert!(
+                !lines.is_empty(),
+                "{ruleset}: {} has nothing that decides it",
+                p.name
+            );
+            // What decides says a number, a case, a roll or a table to read.
+            assert!(
+                lines.iter().any(|l| l.chars().any(|c| c.is_ascii_digit())
+                    || ["If ", "Always", "Otherwise", "read the ", "Roll "]
+                        .iter()
+                        .any(|w| l.contains(w))),
+                "{ruleset}: {} decides by {lines:?}",
+                p.name
+            );
+            for line in &lines {
+                let words: Vec<&str> = line.split_whitespace().take(8).collect();
+                let head = words.join(" ");
+                assert!(
+                    text.contains(&head),
+                    "{ruleset}: the card of {} lacks {head:?}",
+                    p.name
+                );
+            }
+        }
+    }
+}
+
+/// `umpire describe` prints the same deciding sentences as the card.
+#[test]
+fn describe_prints_what_decides() {
+    let run = crate::cli::umpire(&["--no-user-rules", "describe", "qrs", "discipline_test"]);
+    assert!(run.success, "{}", run.show());
+    for line in [
+        "Roll d6, modified; the target by Discipline: A 3+, B 4+, C 5+ — Pass; less: Fail.",
+        "An unmodified 1 always fails; an unmodified 6 always passes.",
+    ] {
+        assert!(run.stdout.contains(line), "{line:?}:\n{}", run.stdout);
+    }
+    let run = crate::cli::umpire(&["--no-user-rules", "describe", "rr3", "reduce_unrest"]);
+    assert!(run.success, "{}", run.show());
+    assert!(
+        run.stdout
+            .contains("If Unrest Index is more than 0: Unrest Index reduced by 1."),
+        "{}",
+        run.stdout
+    );
+    let run = crate::cli::umpire(&["--no-user-rules", "describe", "gradisca", "--json"]);
+    assert!(run.success, "{}", run.show());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let combat = json["procedures"]
+        .as_array()
+        .expect("procedures")
+        .iter()
+        .find(|p| p["name"] == "Field Combat (one round)")
+        .expect("Field Combat");
+    let deciding = combat["deciding"].to_string();
+    assert!(
+        deciding.contains("Advanced rules: no (in force: Basic Rules only (§1–§13)).")
+            && !deciding.contains("never"),
+        "{deciding}"
+    );
+}

@@ -32,6 +32,7 @@ mod names;
 mod organiser;
 mod package;
 mod paper_layout;
+mod paper_words;
 mod rehearsal;
 mod report;
 mod results;

@@ -5,14 +5,19 @@
 
 use crate::cli::umpire;
 
-/// Every id (`snake_case_with_underscores`), line reference (`L123`) or expression operator
-/// in `text`.
+/// Every id (`snake_case_with_underscores`, `mp_a`, a hyphenated id such as `im-minor-2` or
+/// `french-army-picardy`), line reference (`L123`), expression operator or engine phrase ("No
+/// dice, modified") in `text`.
 pub fn leaks(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for op in ["==", "!=", "&&", "||"] {
         if text.contains(op) {
             found.push(op.to_string());
         }
+    }
+    // An engine phrase: a table read "modified" with no dice to modify.
+    if text.contains("No dice, modified") {
+        found.push("No dice, modified".to_string());
     }
     // A command quoted in prose is a hint for the command line; a printed paper may name the
     // program's own commands (a player's `umpire game verify`), nothing shorter.
@@ -24,26 +29,112 @@ pub fn leaks(text: &str) -> Vec<String> {
     // Words, split where an id could not go on (letters, digits, underscores, and the path and
     // command characters an id inside a file name or a flag would have).
     for word in text.split(|c: char| !(c.is_alphanumeric() || "_-./=".contains(c))) {
-        if word.contains(['/', '.', '=']) || word.starts_with('-') {
+        if word.contains(['.', '=']) || word.starts_with(['-', '/']) {
             continue; // a file, a command-line flag or a hash
         }
-        let id = word.contains('_')
-            && word
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            && word.starts_with(|c: char| c.is_ascii_lowercase());
-        let line = word.len() > 1
-            && word.starts_with('L')
-            && word[1..]
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == '–' || c == '-');
-        if id || line {
-            found.push(word.to_string());
+        // "mp_a/mp_b": ids either side of a slash (a path has a dot or starts with one).
+        for word in word.split('/') {
+            let word = word.trim_end_matches('-');
+            // An id set at the head of a sentence is still an id ("French-army-picardy").
+            let lowered = word
+                .char_indices()
+                .map(|(i, c)| if i == 0 { c.to_ascii_lowercase() } else { c })
+                .collect::<String>();
+            if is_snake_id(word) || is_hyphenated_id(&lowered) || is_line(word) {
+                found.push(word.to_string());
+            }
         }
     }
     found.sort();
     found.dedup();
     found
+}
+
+/// `snake_case`, `mp_a`: lowercase letters and digits joined by underscores.
+fn is_snake_id(word: &str) -> bool {
+    word.contains('_')
+        && word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && word.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+/// A text-extraction line number: `L123`, `L12–14`.
+fn is_line(word: &str) -> bool {
+    word.len() > 1
+        && word.starts_with('L')
+        && word[1..]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '–' || c == '-')
+}
+
+/// A hyphenated id: lowercase words and numbers joined by hyphens, that is an id of the shipped
+/// rulesets and scenarios, or has a number among its words ("im-minor-2"), or runs to three
+/// words or more with no joining word among them ("french-army-picardy"; "out-of-supply" and
+/// "hand-to-hand" are English). Dice ("d6-2") and two-word English ("well-known",
+/// "two-player", "re-roll") are not.
+fn is_hyphenated_id(word: &str) -> bool {
+    let parts: Vec<&str> = word.split('-').collect();
+    if parts.len() < 2
+        || parts.iter().any(|p| p.is_empty())
+        || !word.starts_with(|c: char| c.is_ascii_lowercase())
+        || !word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return false;
+    }
+    let dice = parts[0]
+        .strip_prefix('d')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    if dice {
+        return false;
+    }
+    let number = parts.iter().any(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && parts
+            .iter()
+            .any(|p| p.chars().all(|c| c.is_ascii_lowercase()));
+    const JOINING: [&str; 14] = [
+        "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "per", "the", "to",
+    ];
+    let long = parts.len() >= 3 && !parts.iter().any(|p| JOINING.contains(p));
+    number || long || shipped_ids().contains(word)
+}
+
+/// The hyphenated ids of the shipped rulesets and scenarios (`id:` and `key:` values).
+fn shipped_ids() -> &'static std::collections::BTreeSet<String> {
+    static IDS: std::sync::OnceLock<std::collections::BTreeSet<String>> =
+        std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut ids = std::collections::BTreeSet::new();
+        let mut dirs = vec![root.join("tables"), root.join("scenarios")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "yaml") {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    for (at, _) in text
+                        .match_indices("id: ")
+                        .chain(text.match_indices("key: "))
+                    {
+                        let rest = &text[at..];
+                        let value = rest[rest.find(' ').unwrap_or(0)..]
+                            .trim_start_matches([' ', '"', '\''])
+                            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                            .next()
+                            .unwrap_or_default();
+                        if value.contains('-') {
+                            ids.insert(value.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        ids
+    })
 }
 
 pub(crate) fn assert_in_words(what: &str, text: &str) {
@@ -58,6 +149,34 @@ fn the_scanner_finds_ids_line_numbers_and_operators() {
         vec!["==", "L1456", "order_a", "||"]
     );
     assert!(leaks("Discipline Test [The Discipline Test] 4 − 1 = 3").is_empty());
+    // Hyphenated ids, `mp_a`-style names and the engine's "No dice, modified"; hyphenated
+    // English, dice and ranges are words.
+    assert_eq!(
+        leaks(
+            "French-army-picardy and french-army-picardy, im-minor-2, (mp_a / mp_b), \
+             ve-alviano's Force; No dice, modified, and read"
+        ),
+        vec![
+            "French-army-picardy",
+            "No dice, modified",
+            "french-army-picardy",
+            "im-minor-2",
+            "mp_a",
+            "mp_b",
+            "ve-alviano"
+        ]
+    );
+    assert_eq!(leaks("mp_a/mp_b"), vec!["mp_a", "mp_b"]);
+    assert!(
+        leaks(
+            "well-known two-player re-roll out-of-supply hand-to-hand good-order counter-mine \
+             Roll d6-2, rows 1-2 and 3-6, Jan.-Febr., 24-12-2017, a 2-month siege, non-played \
+             states, ailsh/venice.umpire"
+        )
+        .is_empty(),
+        "{:?}",
+        leaks("well-known two-player re-roll out-of-supply hand-to-hand d6-2 1-2 non-played")
+    );
     assert_eq!(
         leaks("then record it with `game move` (check with `umpire game verify`)"),
         vec!["`game move`"]

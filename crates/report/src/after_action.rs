@@ -490,7 +490,7 @@ fn add_resolution(
             "#{} {} → {}{chart}",
             cx.num(seq),
             words.resolution_head(resolution, counters),
-            words.standing_outcome(Some(seq), resolution)
+            words.players(&words.standing_outcome(Some(seq), resolution), counters)
         ),
         lines,
     ));

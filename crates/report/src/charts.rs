@@ -401,14 +401,20 @@ fn how_procedure(ruleset: &Ruleset, p: &umpire_core::rules::Procedure) -> Vec<St
     use umpire_core::rules::Lookup;
     match &p.lookup {
         Lookup::Table(t) => {
-            let roll = p
-                .roll
-                .as_ref()
-                .map_or_else(|| "No dice".to_string(), |r| format!("Roll {}", r.source()));
+            let speaker = umpire_core::rules::spoken::Speaker::new(ruleset, p);
+            if let Some(cases) = speaker.row_cases(t) {
+                return cases;
+            }
             let title = ruleset
                 .table(&t.table)
                 .map_or_else(|| "the table".to_string(), |x| format!("the {}", x.title));
-            vec![format!("{roll}, modified, and read {title}.")]
+            match (&p.roll, &t.row) {
+                (Some(r), _) => vec![format!("Roll {}, modified, and read {title}.", r.source())],
+                (None, Some(row)) => {
+                    vec![format!("No dice: read {title} by {}.", speaker.words(row))]
+                }
+                (None, None) => vec![format!("No dice: read {title}.")],
+            }
         }
         _ => umpire_core::rules::spoken::Speaker::new(ruleset, p).deciding(),
     }
@@ -507,8 +513,13 @@ fn write_card(
             writer.paragraph(lead.as_deref(), &list.join("; "), small, mm(2.0));
         }
     }
+    // A table read by a choice the card words as cases (rr3's results of a rule that is
+    // arithmetic only) only names the results: the cases decide, and the table is not printed.
     if let Lookup::Table(r) = &p.lookup
         && let Some(table) = ruleset.table(&r.table)
+        && umpire_core::rules::spoken::Speaker::new(ruleset, p)
+            .row_cases(r)
+            .is_none()
     {
         if printed.insert(table.id.clone()) {
             let grid = table_grid(ruleset, table);

@@ -677,7 +677,13 @@ fn write_team_forces(sheet: &mut Sheet, st: &Statement) {
                 cell(attr(i, &strength)),
                 cell(attr(i, "arrears")),
                 cell(attr(i, "fatigue")),
-                cell(i.statuses.iter().cloned().collect::<Vec<_>>().join(", ")),
+                cell(
+                    i.statuses
+                        .iter()
+                        .map(|s| umpire_core::game::words::status_words(st.game.ruleset(), s))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
             ]
         })
         .collect();

@@ -242,7 +242,8 @@ fn counter_entry(
         }
     }
     if !statuses.is_empty() {
-        s.push_str(&format!(" [{}]", statuses.join(", ")));
+        let said: Vec<String> = statuses.iter().map(|x| words.status(x)).collect();
+        s.push_str(&format!(" [{}]", said.join(", ")));
     }
     s
 }

@@ -238,9 +238,25 @@ impl Words<'_> {
         format!(
             "{} → {}{chart} ({})",
             self.resolution_head(r, counters),
-            self.standing_outcome(seq, r),
+            self.players(&self.standing_outcome(seq, r), counters),
             dice(&r.rolls)
         )
+    }
+
+    /// "Player A", "Player B" of a procedure between two counters named by the letters A and
+    /// B (the ailsh activation contest) as the counters' names: "Alviano's player".
+    pub fn players(&self, text: &str, counters: &BTreeMap<String, Vec<String>>) -> String {
+        let mut out = text.to_string();
+        for (role, ids) in counters {
+            if role.chars().count() != 1 || ids.is_empty() {
+                continue;
+            }
+            let player = format!("Player {}", role.to_uppercase());
+            if out.contains(&player) {
+                out = out.replace(&player, &format!("{}'s player", self.counters(ids)));
+            }
+        }
+        out
     }
 
     /// A clash held offline ("bohemia: position — Greta (Game Control) at 10:42, entry 17", as
@@ -310,7 +326,7 @@ impl Words<'_> {
                 lines.push(inputs);
                 continue;
             }
-            lines.push(line.clone());
+            lines.push(self.players(line, counters));
         }
         if !r.explanation.iter().any(|l| l.starts_with("Outcome:")) {
             let effects: Vec<String> = r.outcome.effects.iter().map(describe_effect).collect();

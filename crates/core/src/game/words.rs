@@ -49,16 +49,25 @@ pub fn attribute_value_words(value: &Value) -> String {
     }
 }
 
-/// A Force by the words of the text: its first Capitano's name, else its place (its id in
-/// words when the scenario has neither).
+/// A Force by the words of the text: its first Capitano's name, else its place, else its first
+/// unit ("Force with Spanish Infantry", a reinforcement the text gives no Capitano); its id in
+/// words only when the scenario has none of them.
 pub fn force_words(scenario: &Scenario, force: &str) -> String {
-    let leader = scenario
-        .counters
-        .iter()
-        .chain(scenario.reinforcements.iter().flat_map(|r| &r.counters))
-        .find(|c| {
-            c.force.as_deref() == Some(force) && c.kind == super::scenario::CounterKind::Leader
-        })
+    let counters = || {
+        scenario
+            .counters
+            .iter()
+            .chain(scenario.reinforcements.iter().flat_map(|r| &r.counters))
+            .chain(
+                scenario
+                    .conditional_reinforcements
+                    .iter()
+                    .flat_map(|r| &r.counters),
+            )
+            .filter(|c| c.force.as_deref() == Some(force))
+    };
+    let leader = counters()
+        .find(|c| c.kind == super::scenario::CounterKind::Leader)
         .map(|c| format!("{}'s Force", c.name));
     leader
         .or_else(|| {
@@ -68,6 +77,7 @@ pub fn force_words(scenario: &Scenario, force: &str) -> String {
                 .find(|f| f.id == force)
                 .and_then(|f| f.place.clone())
         })
+        .or_else(|| counters().next().map(|c| format!("Force with {}", c.name)))
         .unwrap_or_else(|| capitalised(&choice_words(force)))
 }
 

@@ -28,10 +28,12 @@ pub(super) fn table_value(
                 String::new()
             },
         })?;
+    // The row as the chart prints it ("Spanish or Swiss"), not its key.
+    let row = table.row_words_for(&trace.row);
     let at = trace
         .column
         .as_ref()
-        .map_or_else(|| trace.row.clone(), |c| format!("{} × {c}", trace.row));
+        .map_or_else(|| row.clone(), |c| format!("{row} × {c}"));
     let how = if notes.is_empty() {
         String::new()
     } else {

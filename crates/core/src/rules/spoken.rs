@@ -10,7 +10,7 @@
 use evalexpr::{DefaultNumericTypes, Node, Operator, Value as EvalValue};
 
 use super::expr::Expr;
-use super::model::{Case, Derived, HitRule, Lookup, Procedure, Ruleset, Side, Success};
+use super::model::{Case, Derived, HitRule, Lookup, Procedure, Ruleset, Side, Success, TableRef};
 
 /// An expression worded: a value known already (a number, a flag, a name), or words with how
 /// tightly they bind (0: a condition, 1: a sum, 2: a product, 3: a single term).
@@ -136,6 +136,14 @@ impl<'a> Speaker<'a> {
         }
         if let Some(d) = self.derived(id) {
             if let Some(l) = &d.label {
+                // A value the rulings in force settle is that value (a basic game's "advanced
+                // rules" are off, so what hangs on them is left out).
+                if depth < 4 {
+                    let inner = self.say(d.expr.node(), depth + 1);
+                    if matches!(inner, Said::Flag(_) | Said::Num(_)) {
+                        return inner;
+                    }
+                }
                 return words(l.clone());
             }
             if depth < 4 {
@@ -169,7 +177,13 @@ impl<'a> Speaker<'a> {
             },
             Operator::Not if kids.len() == 1 => match self.say(&kids[0], depth) {
                 Said::Flag(b) => Said::Flag(!b),
-                s => Said::Words(format!("not {}", self.operand(&s, 3)), 0),
+                s => {
+                    let w = self.operand(&s, 3);
+                    let w = w
+                        .strip_prefix("The ")
+                        .map_or(w.clone(), |r| format!("the {r}"));
+                    Said::Words(format!("not {w}"), 0)
+                }
             },
             op @ (Operator::And | Operator::Or) if kids.len() == 2 => {
                 self.logic(matches!(op, Operator::And), &kids[0], &kids[1], depth)
@@ -221,6 +235,13 @@ impl<'a> Speaker<'a> {
             if let Some(n) = n {
                 return Said::Num(n);
             }
+        }
+        // Nothing added or taken away: `x + 0` is x.
+        match (op, a, b) {
+            (Operator::Add | Operator::Sub, a, Said::Num(0)) | (Operator::Add, Said::Num(0), a) => {
+                return a.clone();
+            }
+            _ => {}
         }
         let same = match (a, b) {
             (Said::Num(x), Said::Num(y)) => Some(x.cmp(y)),
@@ -283,6 +304,9 @@ impl<'a> Speaker<'a> {
                 Said::Flag(false) => self.say(e, depth),
                 cond => {
                     let (t, e) = (self.say(t, depth), self.say(e, depth));
+                    if self.text(&t) == self.text(&e) {
+                        return t;
+                    }
                     Said::Words(
                         format!(
                             "{} if {}, else {}",
@@ -300,9 +324,10 @@ impl<'a> Speaker<'a> {
                     return Said::Num(if f == "max" { *x.max(y) } else { *x.min(y) });
                 }
                 let which = if f == "max" { "greater" } else { "lesser" };
+                // Bracketed inside a sum: "(the lesser of A and 1) + B".
                 Said::Words(
                     format!("the {which} of {} and {}", self.text(&a), self.text(&b)),
-                    3,
+                    0,
                 )
             }
             _ => Said::Words("as the rule computes it".into(), 3),
@@ -415,11 +440,43 @@ impl<'a> Speaker<'a> {
     }
 
     /// The labelled values worked out before the cases: "Critical Number = VBU − DAMAGE …".
+    /// A yes-or-no value reads "Advanced rules: no (in force: Basic Rules only)", naming the
+    /// reading in force that settles it.
     pub fn values(&self, lets: &[Derived]) -> Vec<String> {
         lets.iter()
             .filter_map(|d| {
                 let label = d.label.as_ref()?;
-                Some(format!("{label} = {}.", self.words(&d.expr)))
+                Some(match self.say(d.expr.node(), 0) {
+                    Said::Flag(b) => {
+                        let answer = if b { "yes" } else { "no" };
+                        match self.rulings_in(&d.expr).as_slice() {
+                            [] => format!("{label}: {answer}."),
+                            read => format!("{label}: {answer} (in force: {}).", read.join("; ")),
+                        }
+                    }
+                    said => format!("{label} = {}.", self.text(&said)),
+                })
+            })
+            .collect()
+    }
+
+    /// The readings in force of the rulings an expression names, in the rules' words.
+    fn rulings_in(&self, e: &Expr) -> Vec<String> {
+        let source = e.source();
+        self.ruleset
+            .rulings
+            .iter()
+            .filter(|r| {
+                let id = format!("ruling_{}", r.id);
+                source.match_indices(&id).any(|(at, _)| {
+                    !source[at + id.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+            .filter_map(|r| {
+                r.options
+                    .iter()
+                    .find(|o| o.id == r.selected)
+                    .map(|o| o.text.clone())
             })
             .collect()
     }
@@ -480,6 +537,14 @@ impl<'a> Speaker<'a> {
                         format!("a die of {} or less hits", number(k - m))
                     }
                     (None, Some(k)) => format!("a die of {} or less hits", self.text(&k)),
+                    // `die − value ≤ 0`: a die of the value or less.
+                    (Some(Said::Words(w, 2)), Some(Said::Num(0)))
+                        if w.strip_prefix('−').is_some_and(|v| {
+                            !v.contains(" + ") && !v.contains(" − ") && !v.contains('(')
+                        }) =>
+                    {
+                        format!("a die of {} or less hits", w.trim_start_matches('−'))
+                    }
                     (Some(m), Some(k)) => format!(
                         "a die hits when it scores {} or less after {}",
                         self.text(&k),
@@ -509,7 +574,7 @@ impl<'a> Speaker<'a> {
         let p = self.procedure;
         let roll = p.roll.as_ref().map(|r| r.source().to_string());
         match &p.lookup {
-            Lookup::Table(_) => Vec::new(),
+            Lookup::Table(r) => self.row_cases(r).unwrap_or_default(),
             Lookup::Threshold {
                 target,
                 success,
@@ -588,6 +653,67 @@ impl<'a> Speaker<'a> {
                 out
             }
         }
+    }
+
+    /// A table read without dice by a row the procedure works out as a choice of results
+    /// (`if(unrest_index > 0, "unrest_reduced", "unrest_at_zero")`): that choice as cases, which
+    /// decide it on their own (the table only names the results). None for any other row.
+    pub fn row_cases(&self, r: &TableRef) -> Option<Vec<String>> {
+        if self.procedure.roll.is_some() {
+            return None;
+        }
+        let mut node = root(r.row.as_ref()?.node());
+        let mut cases = Vec::new();
+        loop {
+            match node.operator() {
+                Operator::Const {
+                    value: EvalValue::String(key),
+                } => {
+                    let lead = if cases.is_empty() {
+                        "Always"
+                    } else {
+                        "Otherwise"
+                    };
+                    cases.push(format!("{lead}: {}.", self.outcome(key)));
+                    break;
+                }
+                Operator::FunctionIdentifier { identifier } if identifier == "if" => {
+                    let args = root(node.children().first()?);
+                    let [cond, then, rest] = args.children() else {
+                        return None;
+                    };
+                    let Operator::Const {
+                        value: EvalValue::String(key),
+                    } = root(then).operator()
+                    else {
+                        return None;
+                    };
+                    match self.say(cond, 0) {
+                        Said::Flag(true) => {
+                            let lead = if cases.is_empty() {
+                                "Always"
+                            } else {
+                                "Otherwise"
+                            };
+                            cases.push(format!("{lead}: {}.", self.outcome(key)));
+                            break;
+                        }
+                        Said::Flag(false) => {}
+                        c => cases.push(format!("If {}: {}.", self.text(&c), self.outcome(key))),
+                    }
+                    node = root(rest);
+                }
+                _ => return None,
+            }
+        }
+        let mut out = vec![if cases.len() > 1 {
+            "No dice; the first case that holds decides:".to_string()
+        } else {
+            "No dice.".to_string()
+        }];
+        out.extend(self.values(&self.procedure.derived));
+        out.extend(cases);
+        Some(out)
     }
 
     fn threshold(

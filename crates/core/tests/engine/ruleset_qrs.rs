@@ -180,7 +180,7 @@ fn d5_musket_long_and_extreme_l140() {
         &[("base_dice", "4"), ("weapon", "musket"), ("band", "long")],
         &["6", "1"],
     );
-    explains(&r, "musket × long = -2");
+    explains(&r, "Musket × long = -2");
     explains(&r, "Dice: 4 − 2 = 2");
     match try_run(
         qrs(),

@@ -765,7 +765,7 @@ fn modifiers_from_tables_including_an_odds_ratio_drm() {
     );
     explains(
         &r,
-        "Modifier: Cover −1 to the roll (Cover DRM: woods = -1) [fixture §6.2]",
+        "Modifier: Cover −1 to the roll (Cover DRM: Woods = -1) [fixture §6.2]",
     );
     let values: Vec<(String, Option<i64>)> = r
         .modifiers
