@@ -34,7 +34,7 @@ fn cards_text(ruleset: &str, test: &str) -> String {
 }
 
 fn text_of(pdf: &Path) -> String {
-    let out = Command::new("pdftotext")
+    let out = crate::common::tool::command("pdftotext")
         .arg(pdf)
         .arg("-")
         .output()

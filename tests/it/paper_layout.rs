@@ -10,7 +10,6 @@
 //! (poppler-utils, installed by .ci/run).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use lopdf::content::Content;
 use lopdf::{Document, Object};
@@ -77,7 +76,7 @@ fn text_sizes(bytes: &[u8]) -> Vec<(u32, f32, f32)> {
 
 /// Words outside the page less a small margin: (page, word, x min, x max, page width).
 fn words_off_the_page(path: &Path) -> Vec<String> {
-    let out = Command::new("pdftotext")
+    let out = crate::common::tool::command("pdftotext")
         .args(["-bbox"])
         .arg(path)
         .arg("-")

@@ -185,7 +185,7 @@ fn the_scanner_finds_ids_line_numbers_and_operators() {
 
 /// A PDF's text, as `pdftotext` (poppler-utils) reads it.
 pub(crate) fn pdf_text(pdf: &std::path::Path) -> String {
-    let out = std::process::Command::new("pdftotext")
+    let out = crate::common::tool::command("pdftotext")
         .arg(pdf)
         .arg("-")
         .output()
