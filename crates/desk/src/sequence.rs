@@ -355,61 +355,69 @@ impl SequencePanel {
     /// The steps of the turn, the current one highlighted (and scrolled to once).
     fn steps_ui(&mut self, ui: &mut Ui, live: &LiveGame) {
         let status = live.status();
-        egui::CollapsingHeader::new(format!(
-            "Sequence of Play — step {} of {}",
-            status.step_index + 1,
-            status.steps
-        ))
-        .id_salt("sop_steps")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("sop_steps_scroll")
-                .max_height(170.0)
-                .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    let accent = ui.visuals().selection.bg_fill;
-                    let steps = live.game().steps().to_vec();
-                    let walk = live.game().walk();
-                    for (i, step) in steps.iter().enumerate() {
-                        let here = i == status.step_index;
-                        let applies = walk.applies(&umpire_core::game::Cursor {
-                            turn: status.turn,
-                            step: i,
-                        });
-                        let other_branch =
-                            step.branch.is_some() && step.branch != steps[status.step_index].branch;
-                        if (!applies || other_branch) && !here {
-                            // An optional rule not played, not this turn's, a branch not
-                            // entered.
-                            continue;
-                        }
-                        let text = RichText::new(format!(
-                            "{}{}",
-                            step.path,
-                            if step.mandatory { " !" } else { "" }
-                        ));
-                        if here {
-                            let r = egui::Frame::new()
-                                .fill(accent)
-                                .inner_margin(3.0)
-                                .corner_radius(3.0)
-                                .show(ui, |ui| {
-                                    ui.set_width(ui.available_width());
-                                    ui.label(text.strong().color(ui.visuals().strong_text_color()));
-                                    if let Some(w) = &step.when {
-                                        ui.label(RichText::new(format!("when: {w}")).small());
-                                    }
-                                });
-                            if self.scroll_to_step != Some((status.turn, i)) {
-                                r.response.scroll_to_me(Some(egui::Align::Center));
-                                self.scroll_to_step = Some((status.turn, i));
+        // A header never wraps: it stays short enough for the narrowest column (a wider one
+        // would widen everything under it past the panel's edge), the step count under it.
+        egui::CollapsingHeader::new("Sequence of Play")
+            .id_salt("sop_steps")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.label(
+                    RichText::new(format!(
+                        "Step {} of {}",
+                        status.step_index + 1,
+                        status.steps
+                    ))
+                    .weak(),
+                );
+                egui::ScrollArea::vertical()
+                    .id_salt("sop_steps_scroll")
+                    .max_height(170.0)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        let accent = ui.visuals().selection.bg_fill;
+                        let steps = live.game().steps().to_vec();
+                        let walk = live.game().walk();
+                        for (i, step) in steps.iter().enumerate() {
+                            let here = i == status.step_index;
+                            let applies = walk.applies(&umpire_core::game::Cursor {
+                                turn: status.turn,
+                                step: i,
+                            });
+                            let other_branch = step.branch.is_some()
+                                && step.branch != steps[status.step_index].branch;
+                            if (!applies || other_branch) && !here {
+                                // An optional rule not played, not this turn's, a branch not
+                                // entered.
+                                continue;
                             }
-                        } else {
-                            ui.label(text.weak());
+                            let text = RichText::new(format!(
+                                "{}{}",
+                                step.path,
+                                if step.mandatory { " !" } else { "" }
+                            ));
+                            if here {
+                                let r = egui::Frame::new()
+                                    .fill(accent)
+                                    .inner_margin(3.0)
+                                    .corner_radius(3.0)
+                                    .show(ui, |ui| {
+                                        ui.set_width(ui.available_width());
+                                        ui.label(
+                                            text.strong().color(ui.visuals().strong_text_color()),
+                                        );
+                                        if let Some(w) = &step.when {
+                                            ui.label(RichText::new(format!("when: {w}")).small());
+                                        }
+                                    });
+                                if self.scroll_to_step != Some((status.turn, i)) {
+                                    r.response.scroll_to_me(Some(egui::Align::Center));
+                                    self.scroll_to_step = Some((status.turn, i));
+                                }
+                            } else {
+                                ui.label(text.weak());
+                            }
                         }
-                    }
-                });
-        });
+                    });
+            });
     }
 }
