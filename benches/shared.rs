@@ -6,12 +6,15 @@
 //! figure is a latency distribution (median and p99 over many events), which criterion's
 //! per-iteration statistics do not report.
 
+// The tests' list of system tools, which pg.rs asks for psql (as `super::tool`).
 #[path = "../tests/it/common/pg.rs"]
 #[allow(
     dead_code,
     reason = "the tests' server helpers: the benchmark uses some"
 )]
 mod pg;
+#[path = "../tests/it/common/tool.rs"]
+mod tool;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -208,17 +208,17 @@ impl PgServer {
         use std::io::Write as _;
         let mut cmd = match login {
             Some(l) => {
-                let mut c = crate::common::tool::command("psql");
+                let mut c = super::tool::command("psql");
                 c.arg(format!("postgres://{l}@127.0.0.1:{}/umpire", self.port));
                 c
             }
             None => {
                 let mut c = if running_as_root() {
-                    let mut c = crate::common::tool::command("runuser");
+                    let mut c = super::tool::command("runuser");
                     c.args(["-u", "postgres", "--", "psql"]);
                     c
                 } else {
-                    crate::common::tool::command("psql")
+                    super::tool::command("psql")
                 };
                 c.args([
                     "-h",
