@@ -11,7 +11,7 @@ use crate::cli::umpire;
 use crate::words::{leaks, pdf_text};
 
 /// Each shipped scenario, a procedure to resolve in it (app dice), and its sides.
-const GAMES: [(&str, &[&str], &[&str]); 9] = [
+pub(crate) const GAMES: [(&str, &[&str], &[&str]); 9] = [
     (
         "ailsh_1_venice_at_bay_1509",
         &["resolve", "weather", "--chart-result", "fair"],
@@ -314,32 +314,14 @@ fn players_pages(found: &mut Findings, scenario: &str, game: &Path) {
     .expect("serves");
     assert!(!server.links.is_empty(), "{scenario}: links to serve");
     for link in &server.links {
-        let page = get(server.addr, &format!("/s/{}", link.token));
+        let path = format!("/s/{}", link.token);
+        let (status, page) = crate::serve::get(server.addr, &path);
+        assert_eq!(status, 200, "{path}: {page}");
         found.scan(
             &format!("{scenario} players' page for {}", link.name),
             &page_text(&page),
         );
     }
-}
-
-/// A GET over a plain socket: the body of a 200 answer.
-fn get(addr: std::net::SocketAddr, path: &str) -> String {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send");
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read");
-    let text = String::from_utf8_lossy(&raw).to_string();
-    assert!(text.starts_with("HTTP/1.1 200"), "{path}: {text}");
-    text.split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default()
 }
 
 /// What a page shows: its text without tags, scripts, styles and attributes, entities read.

@@ -34,7 +34,7 @@ fn start(path: &std::path::Path, max_connections: usize) -> Server {
 }
 
 /// A GET over a plain socket: (status, body).
-fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+pub(crate) fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(5)))
         .expect("timeout");
