@@ -69,6 +69,18 @@ pub struct Grid {
     pub continued: String,
 }
 
+impl Grid {
+    /// The number of columns: the widest row's cells.
+    pub fn columns(&self) -> usize {
+        self.header
+            .iter()
+            .chain(&self.rows)
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// The PDF being written.
 pub struct Writer {
     doc: PdfDocument,
@@ -579,13 +591,7 @@ impl Writer {
     /// fit: each with the key column and as many of the other columns as fit beside it (a wide
     /// chart split by columns rather than set off the page).
     pub fn split_by_columns(&self, grid: &Grid) -> Vec<Grid> {
-        let ncols = grid
-            .header
-            .iter()
-            .chain(&grid.rows)
-            .map(Vec::len)
-            .max()
-            .unwrap_or(0);
+        let ncols = grid.columns();
         if ncols < 3 {
             return vec![grid.clone()];
         }
@@ -644,13 +650,7 @@ impl Writer {
 
     /// The height of one part of a table: its header and its first `rows` rows.
     fn part_height_of(&self, grid: &Grid, rows: usize) -> f32 {
-        let ncols = grid
-            .header
-            .iter()
-            .chain(&grid.rows)
-            .map(Vec::len)
-            .max()
-            .unwrap_or(0);
+        let ncols = grid.columns();
         if ncols == 0 {
             return 0.0;
         }
@@ -724,13 +724,7 @@ impl Writer {
 
     /// Lays out and draws one part of a table (all of it, when it fits the width).
     fn table_part(&mut self, grid: &Grid) {
-        let ncols = grid
-            .header
-            .iter()
-            .chain(&grid.rows)
-            .map(Vec::len)
-            .max()
-            .unwrap_or(0);
+        let ncols = grid.columns();
         if ncols == 0 {
             return;
         }

@@ -655,6 +655,17 @@ impl<'a> Speaker<'a> {
         }
     }
 
+    /// The case that ends a choice of results: "Always: …" when it is the only one, else
+    /// "Otherwise: …".
+    fn last_case(&self, cases: &[String], key: &str) -> String {
+        let lead = if cases.is_empty() {
+            "Always"
+        } else {
+            "Otherwise"
+        };
+        format!("{lead}: {}.", self.outcome(key))
+    }
+
     /// A table read without dice by a row the procedure works out as a choice of results
     /// (`if(unrest_index > 0, "unrest_reduced", "unrest_at_zero")`): that choice as cases, which
     /// decide it on their own (the table only names the results). None for any other row.
@@ -669,12 +680,7 @@ impl<'a> Speaker<'a> {
                 Operator::Const {
                     value: EvalValue::String(key),
                 } => {
-                    let lead = if cases.is_empty() {
-                        "Always"
-                    } else {
-                        "Otherwise"
-                    };
-                    cases.push(format!("{lead}: {}.", self.outcome(key)));
+                    cases.push(self.last_case(&cases, key));
                     break;
                 }
                 Operator::FunctionIdentifier { identifier } if identifier == "if" => {
@@ -690,12 +696,7 @@ impl<'a> Speaker<'a> {
                     };
                     match self.say(cond, 0) {
                         Said::Flag(true) => {
-                            let lead = if cases.is_empty() {
-                                "Always"
-                            } else {
-                                "Otherwise"
-                            };
-                            cases.push(format!("{lead}: {}.", self.outcome(key)));
+                            cases.push(self.last_case(&cases, key));
                             break;
                         }
                         Said::Flag(false) => {}
