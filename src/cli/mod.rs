@@ -376,7 +376,10 @@ fn manpages(dir: &std::path::Path) -> Result<()> {
         }
         Ok(written)
     }
-    let command = <Cli as clap::CommandFactory>::command();
+    let mut command = <Cli as clap::CommandFactory>::command();
+    // Built first, so each subcommand carries the global options (--rules, --json, --budget…)
+    // and its own page lists them too.
+    command.build();
     let written = write(dir, command, "umpire")?;
     println!("wrote {written} manual pages to {}", dir.display());
     Ok(())

@@ -906,6 +906,10 @@ fn the_manual_pages_are_written_and_render() {
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("umpire game deck draw"), "{text}");
     assert!(text.contains("--item"), "{text}");
+    // A subcommand's page carries the global options too (issue 31): --rules, --no-user-rules.
+    for global in ["--rules", "--no-user-rules", "UMPIRE_RULES"] {
+        assert!(text.contains(global), "the page lacks {global}:\n{text}");
+    }
 }
 
 /// `umpire FILE` is for game files: anything else is refused before a window opens.
