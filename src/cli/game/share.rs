@@ -13,7 +13,7 @@ use umpire::game::Game;
 /// `game` subcommands: the game's home: a new game, and a game file put on a server.
 #[derive(Debug, Subcommand)]
 pub enum ShareCommand {
-    /// Start a new game file from a scenario (an id such as `venice_at_bay`, or a YAML file).
+    /// Start a new game file from a scenario (an id such as `ailsh_1_venice_at_bay_1509`, or a YAML file).
     New {
         /// Scenario id or file.
         scenario: String,
