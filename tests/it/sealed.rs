@@ -19,8 +19,6 @@ use umpire::game::visibility::{SideView, Sight};
 use umpire::game::{Action, Actor, EventKind, Game};
 use umpire::rules::Library;
 
-use crate::kit::scenario;
-
 fn scratch(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("umpire-sealed-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -47,26 +45,14 @@ fn umpire(args: &[&str]) -> (bool, String) {
 /// "Venice at bay, 1509" at the Command Phase's "Issue or re-issue Orders" (turn 4), in a game
 /// file at `path`.
 fn venice_at_orders(path: &Path) -> Game {
-    let mut game = Game::create(
-        path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
+    let mut game = crate::kit::venice(path);
     step_to(&mut game, "b2d_issue_orders");
     game
 }
 
 /// The token of the players' view's link for `audience`.
 fn token_of(server: &Server, audience: &Audience) -> String {
-    server
-        .links
-        .iter()
-        .find(|l| &l.audience == audience)
-        .expect("a link")
-        .token
-        .clone()
+    crate::serve::link(server, audience).to_string()
 }
 
 /// Walks the Sequence of Play to the step `id`, skipping what is pending on the way.
@@ -90,6 +76,16 @@ fn step_to(game: &mut Game, id: &str) {
         game.act(&Actor::umpire(), Action::Next).expect("next");
     }
     panic!("never reached {id}");
+}
+
+/// A new rr3 game of `scenario` (an id or a file) at `path` on `seed`, made with the command
+/// line and walked to its first movement step (Phase 2, step 1), where Intention Cards are due.
+fn rr3_at_its_first_movement_step(scenario: &str, path: &Path, seed: &str) {
+    let file = path.to_str().expect("utf-8");
+    let (ok, out) = umpire(&["game", "new", scenario, "-o", file, "--seed", seed]);
+    assert!(ok, "{out}");
+    let mut game = Game::open(path, &Library::shipped()).expect("open");
+    step_to(&mut game, "phase_2_step_1");
 }
 
 fn orders(game: &Game, side: &str, typed: &[&str]) -> Orders {
@@ -118,13 +114,7 @@ fn journal_text(path: &Path) -> String {
 #[test]
 fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_commitment() {
     let path = scratch("ailsh");
-    let mut game = Game::create(
-        &path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
+    let mut game = crate::kit::venice(&path);
     // Before the step: not due yet.
     let early = game
         .seal_orders(&Actor::umpire(), "orders", "french", Orders::new(), None)
@@ -330,11 +320,7 @@ fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_miss
         .join("tests/fixtures/scenarios/rr3_examples.yaml")
         .to_string_lossy()
         .to_string();
-    let (ok, out) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
-    assert!(ok, "{out}");
-    let mut game = Game::open(&path, &Library::shipped()).expect("open");
-    step_to(&mut game, "phase_2_step_1");
-    drop(game);
+    rr3_at_its_first_movement_step(&fixture, &path, "7");
     for army in ["Ferdinand's army", "Charles's army"] {
         let (ok, out) = umpire(&[
             "game",
@@ -856,11 +842,7 @@ fn an_rr3_team_hands_in_its_intention_card_from_a_phone() {
         .join("tests/fixtures/scenarios/rr3_examples.yaml")
         .to_string_lossy()
         .to_string();
-    let (ok, out) = umpire(&["game", "new", &fixture, "-o", &file, "--seed", "7"]);
-    assert!(ok, "{out}");
-    let mut game = Game::open(&path, &Library::shipped()).expect("open");
-    step_to(&mut game, "phase_2_step_1");
-    drop(game);
+    rr3_at_its_first_movement_step(&fixture, &path, "7");
     let (ok, out) = umpire(&[
         "game",
         "raise",
@@ -965,19 +947,7 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
 
     let path = scratch("rr3-browser");
     let file = path.to_str().expect("utf-8").to_string();
-    let (ok, out) = umpire(&[
-        "game",
-        "new",
-        "rr3_handbook_1524",
-        "-o",
-        &file,
-        "--seed",
-        "5",
-    ]);
-    assert!(ok, "{out}");
-    let mut game = Game::open(&path, &Library::shipped()).expect("open");
-    step_to(&mut game, "phase_2_step_1");
-    drop(game);
+    rr3_at_its_first_movement_step("rr3_handbook_1524", &path, "5");
     let (ok, out) = umpire(&[
         "game",
         "raise",

@@ -58,7 +58,8 @@ pub(crate) fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     (status, body)
 }
 
-fn link<'s>(server: &'s Server, audience: &Audience) -> &'s str {
+/// The token of the players' view's link for `audience`.
+pub(crate) fn link<'s>(server: &'s Server, audience: &Audience) -> &'s str {
     &server
         .links
         .iter()

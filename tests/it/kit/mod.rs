@@ -53,6 +53,17 @@ pub fn scenario(name_part: &str) -> SourceFile {
         .unwrap_or_else(|| panic!("no shipped scenario {name_part}"))
 }
 
+/// A new game of "Venice at bay, 1509" in a game file at `path`, on the seed 1509.
+pub fn venice(path: &std::path::Path) -> umpire::game::Game {
+    umpire::game::Game::create(
+        path,
+        &scenario("s1_venice"),
+        &Library::shipped(),
+        Some(1509),
+    )
+    .expect("the game starts")
+}
+
 /// Turn 1 of "Venice at bay, 1509" as an umpire plays it (the project's example turn): the
 /// APs at start credited, the Weather read off the chart, Orders unchanged, Chaumont's Force
 /// moving from Cassano (2832) to 2833 beside Vitelli, the Intelligence reveals, a Skirmish on
@@ -61,13 +72,7 @@ pub fn scenario(name_part: &str) -> SourceFile {
 pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
     use umpire::game::scenario::Position;
     use umpire::game::{Action, Actor, CounterChange, Game, Refusal};
-    let mut game = Game::create(
-        path,
-        &scenario("s1_venice"),
-        &Library::shipped(),
-        Some(1509),
-    )
-    .expect("the game starts");
+    let mut game = venice(path);
     let umpire_actor = Actor::umpire();
     let act = |game: &mut Game, action: Action| {
         game.act(&umpire_actor, action)
