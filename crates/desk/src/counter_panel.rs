@@ -13,7 +13,7 @@ use super::commands::{Command, UiCommand};
 use super::live::LiveGame;
 use umpire_core::game::names::CounterId;
 use umpire_core::game::scenario::{CounterKind, Position};
-use umpire_core::game::words::{attribute_value_words, attribute_words, side_words};
+use umpire_core::game::words::{attribute_value_words, attribute_words, role_words, side_words};
 use umpire_core::game::{Action, Edit};
 use umpire_core::rules::{AttributeKind, AttributeSpec};
 
@@ -647,7 +647,10 @@ fn card_ui(
         }
         ui.horizontal_wrapped(|ui| {
             for role in roles {
-                if ui.small_button(format!("Add to {role}")).clicked() {
+                if ui
+                    .small_button(format!("Add to {}", role_words(role)))
+                    .clicked()
+                {
                     queue.push(
                         UiCommand::AddToRole {
                             role: role.clone(),

@@ -613,7 +613,7 @@ impl MapPanel {
         ui.menu_button(MENU_RESOLVE_LABEL, |ui| {
             if let Some((name, roles)) = &offer.open {
                 for role in roles {
-                    let words = role.replace('_', " ");
+                    let words = umpire_core::game::words::role_words(role);
                     if ui.button(format!("As {words} in {name}")).clicked() {
                         queue.push(UiCommand::Select(Some(top.to_string())).into());
                         queue.push(

@@ -701,7 +701,10 @@ impl ResolvePanel {
         let mut remove = None;
         for role in self.role_names(live) {
             ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new(format!("{role}:")).strong());
+                ui.label(
+                    RichText::new(format!("{}:", umpire_core::game::words::role_words(&role)))
+                        .strong(),
+                );
                 for id in self.roles().get(&role).cloned().unwrap_or_default() {
                     if ui
                         .small_button(format!("{} ×", live.counter_name(id.as_str())))

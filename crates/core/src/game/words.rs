@@ -7,6 +7,13 @@ use super::scenario::Scenario;
 use crate::rules::model::{choice_words, is_id_like};
 use crate::rules::{Ruleset, Value};
 
+/// A procedure's role (the counters a resolution reads: "attacker", rr3's "fleet_a") as the
+/// desk labels it: its words, without the underscores of its id ("fleet a"). The rulesets
+/// declare no label for a role; this is the one place a role is worded.
+pub fn role_words(role: &str) -> String {
+    role.replace('_', " ")
+}
+
 /// A side (or army) by the short form of its printed name ("French" for "French: the Kingdom
 /// of France").
 pub fn side_words(scenario: &Scenario, id: &str) -> String {
