@@ -51,7 +51,7 @@ venice="$scratch/venice.umpire"
 desk_on "$venice"
 xdotool search --name '^Umpire' windowfocus 2>/dev/null || true
 # Chaumont's stack at Cassano (2832): its centre on the map as the desk opens at 1400×900.
-xdotool mousemove "${CASSANO_X:-903}" "${CASSANO_Y:-62}" click 1
+xdotool mousemove "${CASSANO_X:-937}" "${CASSANO_Y:-40}" click 1
 sleep 1
 shot docs/desk.png
 
