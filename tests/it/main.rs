@@ -19,6 +19,7 @@ mod desk_megagame;
 mod desk_shared;
 mod desk_table;
 mod desk_tools;
+mod examples;
 mod game;
 mod golden;
 mod guard;

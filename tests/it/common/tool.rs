@@ -21,6 +21,9 @@ const TOOLS: &[(&str, &str)] = &[
     ("xdg-mime", "xdg-utils"),
     ("dpkg-deb", "dpkg"),
     ("runuser", "util-linux"),
+    ("appstreamcli", "appstream"),
+    ("lintian", "lintian"),
+    ("bash", "bash"),
 ];
 
 /// The Debian package `tool` comes in.
