@@ -357,7 +357,9 @@ CREATE ROLE "$login" LOGIN PASSWORD $(sql_quote "$password") IN ROLE umpire_desk
   NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS CONNECTION LIMIT 20;
 INSERT INTO umpire_umpires (login, name, role, map_table)
 VALUES ($(sql_quote "$login"), $(sql_quote "$name"), $(sql_quote "$role"), $tablesql);
+\\o /dev/null
 SELECT umpire_login_limits($(sql_quote "$login"));
+\\o
 COMMIT;
 SQL
     if [ "$password_mode" = pgpass ]; then

@@ -1691,4 +1691,6 @@ GRANT SELECT ON umpire_games, umpire_events, umpire_proposals TO umpire_referee;
 GRANT EXECUTE ON FUNCTION umpire_judge(BIGINT, BOOLEAN, TEXT) TO umpire_referee;
 
 -- Every umpire login works under the limits (umpire_login_limits), those added before them too.
+\o /dev/null
 SELECT umpire_login_limits(login) FROM umpire_umpires;
+\o

@@ -137,33 +137,7 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
         ResolveCommand::Effects {
             game: GameFile { file },
             entry,
-        } => {
-            let (game, _) = open(cli, file)?;
-            let words = umpire::game::describe::Words::of(&game);
-            for p in game.proposals(*entry)? {
-                let what = describe_effect(&p.effect);
-                if p.changes.is_empty() {
-                    match &p.choice {
-                        Some(choice) => println!("  {what}: {choice}"),
-                        None => println!("  {what}"),
-                    }
-                    continue;
-                }
-                let how = p.said.as_ref().map_or(String::new(), |s| format!(" — {s}"));
-                if let [one] = p.changes.as_slice() {
-                    println!("  {what}: proposed {}{how}", words.change(one));
-                } else {
-                    println!("  {what}: proposed{how}");
-                    for c in &p.changes {
-                        println!("    {}", words.change(c));
-                    }
-                }
-                if let Some(choice) = &p.choice {
-                    println!("    {choice}");
-                }
-            }
-            Ok(())
-        }
+        } => effects(cli, file, *entry),
         ResolveCommand::Apply {
             game: GameFile { file },
             entry,
@@ -439,4 +413,43 @@ fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
                 .ok_or_else(|| anyhow!("{what} '{s}' is not NAME=VALUE"))
         })
         .collect()
+}
+
+/// `game effects`: a resolution's effects, proposed as counter changes, and the choices left.
+fn effects(cli: &Cli, file: &std::path::Path, entry: u64) -> Result<()> {
+    let (game, _) = open(cli, file)?;
+    let words = umpire::game::describe::Words::of(&game);
+    let proposals = game.proposals(entry)?;
+    if proposals.is_empty() {
+        // Said, not left blank: an empty answer reads as a command that did nothing.
+        println!(
+            "entry {entry}: the ruleset gives its result no effect on the counters; \
+                     change them as the rules say with `umpire game apply {} {entry}` and \
+                     --loss, --status, --eliminate or --move",
+            file.display()
+        );
+    }
+    for p in proposals {
+        let what = describe_effect(&p.effect);
+        if p.changes.is_empty() {
+            match &p.choice {
+                Some(choice) => println!("  {what}: {choice}"),
+                None => println!("  {what}"),
+            }
+            continue;
+        }
+        let how = p.said.as_ref().map_or(String::new(), |s| format!(" — {s}"));
+        if let [one] = p.changes.as_slice() {
+            println!("  {what}: proposed {}{how}", words.change(one));
+        } else {
+            println!("  {what}: proposed{how}");
+            for c in &p.changes {
+                println!("    {}", words.change(c));
+            }
+        }
+        if let Some(choice) = &p.choice {
+            println!("    {choice}");
+        }
+    }
+    Ok(())
 }

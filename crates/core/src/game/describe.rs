@@ -427,7 +427,7 @@ impl Words<'_> {
             EventKind::Redone { event } => {
                 format!("Redid entry {event}: {}", self.entry_line(*event))
             }
-            _ => format!("{}: {}", self.title(e), self.detail(e).join(" ")),
+            _ => format!("{}: {}", self.title(e), one_line(&self.detail(e))),
         }
     }
 
@@ -712,4 +712,21 @@ pub fn dice(rolls: &[Roll]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// Detail lines on one line: after a line that ends its sentence a space, after a clause "; ",
+/// so "… for the Venetian" and "the umpire judges: …" do not run together.
+fn one_line(lines: &[String]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(['.', '!', '?']) {
+                " "
+            } else {
+                "; "
+            });
+        }
+        out.push_str(line);
+    }
+    out
 }
