@@ -64,6 +64,87 @@ chmod 0644 "$root/usr/share/doc/umpire/changelog.gz"
 # unsafe-libyaml (through yaml_serde) is libyaml translated to Rust, linked in by design.
 install -D -m 0644 /dev/null "$root/usr/share/lintian/overrides/umpire"
 echo "umpire: embedded-library libyaml [usr/bin/umpire]" >"$root/usr/share/lintian/overrides/umpire"
+# The package is not in Debian's archive: its Bugs field is the project's own tracker.
+if [ -n "${UMPIRE_BUGS-$(sed -n 's/^bugs = "\(.\+\)"/\1/p' Cargo.toml)}" ]; then
+  echo "umpire: bugs-field-does-not-refer-to-debian-infrastructure *" >>"$root/usr/share/lintian/overrides/umpire"
+fi
+
+# The project's public addresses and its software-centre listing, from Cargo.toml (the
+# environment may override each, as the package test does): homepage and repository
+# ([workspace.package]), the listing's AppStream id and the address its screenshots are published
+# under ([workspace.metadata.listing]). An AppStream id names a domain the project controls and its
+# screenshots must be on the web, so without an id the package carries no listing (and says so).
+setting() { # KEY [SECTION]: a `key = "value"` line of Cargo.toml's SECTION
+  awk -v key="$1" -v section="${2:-workspace.package}" '
+    /^\[/ { inside = ($0 == "[" section "]") }
+    inside && $1 == key { sub(/^[^=]*= *"/, ""); sub(/".*$/, ""); print; exit }' Cargo.toml
+}
+homepage=${UMPIRE_HOMEPAGE-$(setting homepage)}
+repository=${UMPIRE_REPOSITORY-$(setting repository)}
+bugs=${UMPIRE_BUGS-$(setting bugs workspace.metadata.listing)}
+listing_id=${UMPIRE_LISTING_ID-$(setting id workspace.metadata.listing)}
+screenshots=${UMPIRE_SCREENSHOTS-$(setting screenshots workspace.metadata.listing)}
+xml() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+if [ -n "$listing_id" ]; then
+  metainfo="$root/usr/share/metainfo/$listing_id.metainfo.xml"
+  install -d "$(dirname "$metainfo")"
+  urls=""
+  [ -n "$homepage" ] && urls+="  <url type=\"homepage\">$(echo "$homepage" | xml)</url>"$'\n'
+  [ -n "$bugs" ] && urls+="  <url type=\"bugtracker\">$(echo "$bugs" | xml)</url>"$'\n'
+  [ -n "$repository" ] && urls+="  <url type=\"vcs-browser\">$(echo "$repository" | xml)</url>"$'\n'
+  shots=""
+  if [ -n "$screenshots" ]; then
+    shots="  <screenshots>"$'\n'
+    default=" type=\"default\""
+    # The README's pictures, each with what it shows.
+    while IFS='|' read -r file caption; do
+      shots+="    <screenshot$default>"$'\n'
+      shots+="      <caption>$(echo "$caption" | xml)</caption>"$'\n'
+      shots+="      <image>$(echo "${screenshots%/}/$file" | xml)</image>"$'\n'
+      shots+="    </screenshot>"$'\n'
+      default=""
+    done <<'SHOTS'
+desk.png|The desk: a turn of "Venice at bay, 1509", the next thing to resolve framed on the left
+desk-rr3.png|A megagame's board of map tables, with the states' ledgers
+players-view.png|A side's own page on a player's phone
+turn-report.png|A printed turn report: each result with its modifiers, rules and dice
+SHOTS
+    shots+="  </screenshots>"
+  fi
+  # The release notes: each version of CHANGELOG.md (`## VERSION — YYYY-MM-DD`), its sentences
+  # as paragraphs and its bullets as a list.
+  releases=$(awk '
+    function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/`/, "", s); return s }
+    function flush() {
+      if (text == "") return
+      if (bullet) { if (!list) { print "        <ul>"; list = 1 }; print "          <li>" esc(text) "</li>" }
+      else { close_list(); print "        <p>" esc(text) "</p>" }
+      text = ""
+    }
+    function close_list() { if (list) { print "        </ul>"; list = 0 } }
+    function end_release() { if (open) { flush(); close_list(); print "      </description>"; print "    </release>"; open = 0 } }
+    /^## / {
+      end_release()
+      n = split($0, f, " ")
+      print "    <release version=\"" f[2] "\" date=\"" f[n] "\">"
+      print "      <description>"
+      open = 1; next
+    }
+    !open { next }
+    /^- / { flush(); bullet = 1; text = substr($0, 3); next }
+    /^$/ { flush(); bullet = 0; next }
+    { sub(/^ +/, ""); text = (text == "" ? $0 : text " " $0) }
+    END { end_release() }' CHANGELOG.md)
+  awk -v id="$listing_id" -v urls="${urls%$'\n'}" -v shots="$shots" -v releases="$releases" '
+    { gsub(/@ID@/, id) }
+    /^@URLS@$/ { if (urls != "") print urls; next }
+    /^@SCREENSHOTS@$/ { if (shots != "") print shots; next }
+    /^@RELEASES@$/ { print releases; next }
+    { print }' packaging/umpire.metainfo.xml.in >"$metainfo"
+  chmod 0644 "$metainfo"
+else
+  echo "scripts/package.sh: no software-centre listing: the project has no AppStream id yet ([workspace.metadata.listing] id in Cargo.toml)" >&2
+fi
 
 size=$(du -sk "$root/usr" | cut -f1)
 mkdir -p "$root/DEBIAN"
@@ -78,7 +159,9 @@ Priority: optional
 Depends: libc6 (>= 2.36), libgcc-s1, libgl1, libegl1, libxkbcommon0, libwayland-client0, libx11-6, libxcursor1, libxrandr2, libxi6
 Recommends: mesa-vulkan-drivers, xdg-desktop-portal
 Suggests: postgresql-client, postgresql
-Description: adjudication assistant for human-umpired wargames and megagames
+${homepage:+Homepage: $homepage
+}${bugs:+Bugs: $bugs
+}Description: adjudication assistant for human-umpired wargames and megagames
  Umpire keeps a tabletop wargame or a megagame at the table: where the
  counters are, the Sequence of Play, the procedures resolved from YAML
  rulesets with every modifier and its rule shown and the exact odds before

@@ -23,14 +23,143 @@ fn run(command: &mut Command) -> (bool, String) {
 }
 
 fn build_package(scratch: &Path) -> PathBuf {
-    let (ok, said) = run(Command::new("bash")
+    build_package_with(scratch, &[]).0
+}
+
+/// Builds the package with the given settings in the environment; returns it and what the
+/// script said.
+fn build_package_with(scratch: &Path, settings: &[(&str, &str)]) -> (PathBuf, String) {
+    let mut command = Command::new("bash");
+    command
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/package.sh"))
         .env("BIN", env!("CARGO_BIN_EXE_umpire"))
-        .env("CARGO_TARGET_DIR", scratch));
+        .env("CARGO_TARGET_DIR", scratch);
+    for (key, value) in settings {
+        command.env(key, value);
+    }
+    let (ok, said) = run(&mut command);
     assert!(ok, "{said}");
-    let deb = PathBuf::from(said.lines().last().expect("the package's path").trim());
+    // Its last line on standard output is the package's path (notes go to standard error).
+    let deb = PathBuf::from(
+        said.lines()
+            .rfind(|l| l.trim_end().ends_with(".deb"))
+            .expect("the package's path")
+            .trim(),
+    );
     assert!(deb.is_file(), "{said}");
-    deb
+    (deb, said)
+}
+
+/// The software-centre listing and the control file's addresses, with the project's settings
+/// given as the environment may give them (Cargo.toml has none until the project has a public
+/// address; the documentation domain example.org stands for it here): AppStream's validator and
+/// lintian pass the package, and the listing carries the README's pictures, the MIME type it
+/// opens and CHANGELOG.md's release notes.
+#[test]
+fn the_package_has_a_software_centre_listing_that_validates() {
+    let scratch = std::env::temp_dir().join(format!("umpire-listing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let (deb, _) = build_package_with(
+        &scratch,
+        &[
+            ("UMPIRE_LISTING_ID", "org.example.umpire"),
+            ("UMPIRE_HOMEPAGE", "https://example.org/umpire"),
+            ("UMPIRE_REPOSITORY", "https://example.org/umpire/source"),
+            ("UMPIRE_BUGS", "https://example.org/umpire/issues"),
+            ("UMPIRE_SCREENSHOTS", "https://example.org/umpire/docs/"),
+        ],
+    );
+    let (ok, control) = run(crate::common::tool::command("dpkg-deb")
+        .arg("--field")
+        .arg(&deb));
+    assert!(ok, "{control}");
+    assert!(
+        control.contains("Homepage: https://example.org/umpire\n"),
+        "{control}"
+    );
+    assert!(
+        control.contains("Bugs: https://example.org/umpire/issues\n"),
+        "{control}"
+    );
+    let root = scratch.join("root");
+    let (ok, said) = run(crate::common::tool::command("dpkg-deb")
+        .arg("-x")
+        .arg(&deb)
+        .arg(&root));
+    assert!(ok, "{said}");
+    let metainfo = root.join("usr/share/metainfo/org.example.umpire.metainfo.xml");
+    let listing = std::fs::read_to_string(&metainfo)
+        .unwrap_or_else(|e| panic!("{}: {e}", metainfo.display()));
+    let (ok, said) = run(crate::common::tool::command("appstreamcli")
+        .args(["validate", "--no-net", "--pedantic"])
+        .arg(&metainfo));
+    assert!(ok, "appstreamcli validate:\n{said}\n{listing}");
+    for part in [
+        "<summary>Adjudication assistant",
+        "<launchable type=\"desktop-id\">umpire.desktop</launchable>",
+        "<mediatype>application/x-umpire-game</mediatype>",
+        "<category>Game</category>",
+        "<url type=\"homepage\">https://example.org/umpire</url>",
+        "<url type=\"bugtracker\">https://example.org/umpire/issues</url>",
+        "<image>https://example.org/umpire/docs/desk.png</image>",
+    ] {
+        assert!(
+            listing.contains(part),
+            "{part} not in the listing:\n{listing}"
+        );
+    }
+    // Every picture the listing shows is one the README's docs folder has.
+    for image in listing.split("<image>").skip(1) {
+        let file = image.split('<').next().unwrap_or_default();
+        let name = file.rsplit('/').next().unwrap_or_default();
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join(name)
+                .is_file(),
+            "the listing shows {file}, not in docs/"
+        );
+    }
+    // The release notes are CHANGELOG.md's: its newest version, and each of its bullets.
+    let changelog =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"))
+            .expect("CHANGELOG.md");
+    let newest = changelog
+        .lines()
+        .find_map(|l| l.strip_prefix("## "))
+        .expect("a version in CHANGELOG.md");
+    let version = newest.split_whitespace().next().expect("version");
+    assert_eq!(
+        version,
+        env!("CARGO_PKG_VERSION"),
+        "CHANGELOG.md's newest version"
+    );
+    assert!(
+        listing.contains(&format!("<release version=\"{version}\"")),
+        "{listing}"
+    );
+    let bullets = changelog.lines().filter(|l| l.starts_with("- ")).count();
+    assert_eq!(listing.matches("<li>").count() - 5, bullets, "{listing}");
+    // lintian, on the package as built (the listing included).
+    let (_, said) = run(crate::common::tool::command("lintian")
+        .args(["--fail-on", "error,warning", "--tag-display-limit", "0"])
+        .arg(&deb));
+    let problems: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("E:") || l.starts_with("W:"))
+        .collect();
+    assert!(problems.is_empty(), "lintian:\n{said}");
+    // Without an id the package has no listing, and the script says why.
+    let bare = scratch.join("bare");
+    std::fs::create_dir_all(&bare).expect("dir");
+    let (deb, said) = build_package_with(&bare, &[("UMPIRE_LISTING_ID", "")]);
+    assert!(said.contains("no software-centre listing"), "{said}");
+    let (ok, contents) = run(crate::common::tool::command("dpkg-deb")
+        .arg("--contents")
+        .arg(&deb));
+    assert!(ok && !contents.contains("metainfo"), "{contents}");
+    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 #[test]
