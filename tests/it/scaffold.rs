@@ -161,7 +161,11 @@ fn rules_new_writes_a_commented_ruleset_that_checks_clean() {
             schema::schema_text(kind)
         );
         // The new id where the example's was (a table does not name its ruleset).
-        assert_eq!(text.contains("club_game"), kind != FileKind::Table, "{file}");
+        assert_eq!(
+            text.contains("club_game"),
+            kind != FileKind::Table,
+            "{file}"
+        );
         assert!(!text.contains("my_club_game"), "{file}");
         // Commented: the first line that opens each field has a comment line above it.
         let lines: Vec<&str> = text.lines().collect();
