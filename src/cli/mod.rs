@@ -3,6 +3,7 @@
 mod describe;
 mod game;
 mod megagame;
+mod new_ruleset;
 mod odds;
 mod output;
 mod password;

@@ -1,4 +1,4 @@
-//! `umpire rules list|check|show|orders|template|schema`.
+//! `umpire rules list|check|show|orders|template|schema|new`.
 
 use std::path::{Path, PathBuf};
 
@@ -71,6 +71,22 @@ pub enum RulesCommand {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
+    /// Start a ruleset of your own: write DIR/NAME/ruleset.yaml, a table (melee_table.yaml) and
+    /// a scenario with two Forces (scenarios/first_clash.yaml, given to `game new` as a file),
+    /// every field commented, and the three schemas their first lines name beside the folder
+    /// (DIR/ruleset.schema.json, table.schema.json, scenario.schema.json) for editor
+    /// completion. It is a made-up example game ("My club's game") with one procedure of each
+    /// common shape: a threshold test, a table whose column is worked out, a dice pool and an
+    /// opposed roll. It loads as written: `umpire --rules DIR rules check NAME`. Refuses an
+    /// existing DIR/NAME (nothing is overwritten). See docs/writing-a-ruleset.md.
+    New {
+        /// The new ruleset's id: lower case letters, digits and _, starting with a letter.
+        name: String,
+        /// The folder of rulesets to write it into (what `--rules` then names); default: the
+        /// `--rules` folder if given, else the current folder.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Runs `rules`.
@@ -91,6 +107,10 @@ pub fn run(cli: &Cli, command: &RulesCommand) -> Result<()> {
             force,
         } => write_template(cli, ruleset, table, output.as_deref(), *force),
         RulesCommand::Schema { out } => write_schema(out),
+        RulesCommand::New { name, dir } => super::new_ruleset::write(
+            name,
+            &super::new_ruleset::folder(dir.as_deref(), cli.rules.as_deref()),
+        ),
     }
 }
 

@@ -38,6 +38,7 @@ mod rehearsal;
 mod report;
 mod results;
 mod safety;
+mod scaffold;
 mod schema;
 mod sealed;
 mod serve;
