@@ -12,6 +12,9 @@
 //! fail instead. ` ```console server ` blocks need the Control server: they run with Debian's
 //! PostgreSQL (`scripts/control-server.sh`, as the page says to start it). Blocks fenced
 //! otherwise (` ```sh `, ` ```text `) are not run: the desk, a server left running, a package.
+//! A block fenced with `file=PATH` (` ```yaml file=my-rules/skirmish/ruleset.yaml `) is a file the
+//! page has the reader write: it is written there, in the page's order (`part=2` and on add to
+//! it), so the commands after it find it.
 //!
 //! The commands of one page run in its order, in one bash session (a variable an example sets is
 //! there for the next, as in a terminal), in a folder of the page's own that starts empty but for
@@ -34,12 +37,61 @@ struct Step {
     fails: bool,
 }
 
-/// The console blocks of a page: (needs the Control server, steps).
-fn blocks(text: &str) -> Vec<(bool, Vec<Step>)> {
+/// A file the page has the reader write: its path in the page's folder, whether the block adds
+/// to what an earlier block of the same file wrote (`part=2` and on), and its text.
+#[derive(Debug)]
+struct FileBlock {
+    path: String,
+    append: bool,
+    text: String,
+}
+
+/// A block of a page the examples use: commands (needing the Control server or not), or a file.
+#[derive(Debug)]
+enum Block {
+    Console { server: bool, steps: Vec<Step> },
+    File(FileBlock),
+}
+
+/// A block fenced with `file=PATH` (and `part=N` where a file is written in parts): the file as
+/// the page has the reader write it.
+fn file_block<'a>(info: &str, lines: &mut impl Iterator<Item = (usize, &'a str)>) -> Option<Block> {
+    let mut path = None;
+    let mut part = 1;
+    for word in info.split_whitespace() {
+        if let Some(p) = word.strip_prefix("file=") {
+            path = Some(p.to_string());
+        } else if let Some(n) = word.strip_prefix("part=") {
+            part = n.parse().unwrap_or(1);
+        }
+    }
+    let path = path?;
+    let mut text = String::new();
+    for (_, line) in lines.by_ref() {
+        if line.trim_end() == "```" {
+            break;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    Some(Block::File(FileBlock {
+        path,
+        append: part > 1,
+        text,
+    }))
+}
+
+/// The blocks of a page the examples use, in order.
+fn blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut lines = text.lines().enumerate().peekable();
     while let Some((_, line)) = lines.next() {
-        let Some(info) = line.trim_start().strip_prefix("```console") else {
+        let fence = line.trim_start();
+        if let Some(info) = fence.strip_prefix("```").filter(|i| i.contains("file=")) {
+            blocks.extend(file_block(info, &mut lines));
+            continue;
+        }
+        let Some(info) = fence.strip_prefix("```console") else {
             continue;
         };
         let server = info.trim() == "server";
@@ -80,9 +132,17 @@ fn blocks(text: &str) -> Vec<(bool, Vec<Step>)> {
                 step.expected.pop();
             }
         }
-        blocks.push((server, steps));
+        blocks.push(Block::Console { server, steps });
     }
     blocks
+}
+
+/// The commands of a page's blocks.
+fn steps(blocks: &[Block]) -> impl Iterator<Item = &Step> {
+    blocks.iter().flat_map(|b| match b {
+        Block::Console { steps, .. } => steps.as_slice(),
+        Block::File(_) => &[],
+    })
 }
 
 /// What the page showed a command printing, after it matched: the values of the `⟨NAME⟩`s.
@@ -345,12 +405,32 @@ fn run_page(page: &Path) -> Vec<String> {
         .unwrap_or(page)
         .display()
         .to_string();
-    let needs_server = blocks.iter().any(|(server, _)| *server);
+    let needs_server = blocks
+        .iter()
+        .any(|b| matches!(b, Block::Console { server: true, .. }));
     let _server = needs_server.then(|| SERVER.lock().unwrap_or_else(|e| e.into_inner()));
     let dir = scratch(page);
     let mut shell = Shell::start(&dir.0);
     let mut drifted = Vec::new();
-    for (_, steps) in &blocks {
+    for block in &blocks {
+        let steps = match block {
+            Block::Console { steps, .. } => steps,
+            Block::File(file) => {
+                // The file the page has the reader write, where it says.
+                let path = dir.0.join("work").join(&file.path);
+                if let Some(folder) = path.parent() {
+                    std::fs::create_dir_all(folder).expect("the file's folder");
+                }
+                let mut text = if file.append {
+                    std::fs::read_to_string(&path).unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                text.push_str(&file.text);
+                std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                continue;
+            }
+        };
         for step in steps {
             let (ok, printed) = shell.run(&step.command);
             let lines: Vec<&str> = printed.lines().map(str::trim_end).collect();
@@ -408,7 +488,7 @@ fn every_example_of_the_readme_and_docs_runs_and_prints_what_it_shows() {
             .map(|page| {
                 s.spawn(move || {
                     let text = std::fs::read_to_string(page).unwrap_or_default();
-                    let count = blocks(&text).iter().map(|(_, s)| s.len()).sum();
+                    let count = steps(&blocks(&text)).count();
                     (page.clone(), count, run_page(page))
                 })
             })
@@ -489,9 +569,27 @@ fn the_example_matcher_holds_lines_and_wildcards() {
     let page = "text\n```console\n$ umpire a \\\n  --b\nout 1\n\n$ umpire c  # fails: no\n```\n```sh\n$ not run\n```\n```console server\n$ umpire d\n```\n";
     let found = blocks(page);
     assert_eq!(found.len(), 2);
-    assert!(!found[0].0 && found[1].0);
-    assert_eq!(found[0].1[0].command, "umpire a  --b");
-    assert_eq!(found[0].1[0].expected, vec!["out 1"]);
-    assert_eq!(found[0].1[0].line, 3);
-    assert!(found[0].1[1].fails && !found[0].1[0].fails);
+    let (
+        Block::Console {
+            server: false,
+            steps: first,
+        },
+        Block::Console { server: true, .. },
+    ) = (&found[0], &found[1])
+    else {
+        panic!("{found:?}");
+    };
+    assert_eq!(first[0].command, "umpire a  --b");
+    assert_eq!(first[0].expected, vec!["out 1"]);
+    assert_eq!(first[0].line, 3);
+    assert!(first[1].fails && !first[0].fails);
+    let page = "```yaml file=a/b.yaml part=2\nx: 1\n```\n";
+    let found = blocks(page);
+    let [Block::File(file)] = found.as_slice() else {
+        panic!("{found:?}");
+    };
+    assert_eq!(
+        (file.path.as_str(), file.append, file.text.as_str()),
+        ("a/b.yaml", true, "x: 1\n")
+    );
 }

@@ -480,6 +480,8 @@ fn guide_blocks() -> Vec<(String, Option<usize>, String)> {
         let mut part = None;
         for word in info.split_whitespace() {
             if let Some(p) = word.strip_prefix("file=") {
+                // The reader's folder is my-rules; the guide's copy is docs/writing-a-ruleset.
+                let p = p.strip_prefix("my-rules/").unwrap_or(p);
                 path = Some(p.to_string());
             } else if let Some(n) = word.strip_prefix("part=") {
                 part = Some(n.parse().expect("part=N"));
