@@ -260,6 +260,32 @@ impl PrintDialog {
         self.message = None;
     }
 
+    /// The turn report's turn and whose view it prints.
+    fn report_options_ui(&mut self, ui: &mut Ui, g: &Game) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Turn (0: whole game)");
+            ui.add(egui::DragValue::new(&mut self.turn).range(0..=g.scenario().turns.max(1)))
+                .labelled_by(label.id)
+                .on_hover_text("The turn the report covers");
+        });
+        egui::ComboBox::from_label("View")
+            .selected_text(if self.side.is_empty() {
+                "Umpire (everything)".to_string()
+            } else {
+                format!("Side: {}", self.side)
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.side, String::new(), "Umpire (everything)")
+                    .on_hover_text("Print as this sees the game");
+                for s in &g.scenario().sides {
+                    ui.selectable_value(&mut self.side, s.id.clone(), format!("Side: {}", s.name))
+                        .on_hover_text("Print as this sees the game");
+                }
+            })
+            .response
+            .on_hover_text("Whose view to print: the umpire's, or one side's own");
+    }
+
     /// The dialog.
     pub fn dialog_ui(
         &mut self,
@@ -292,39 +318,7 @@ impl PrintDialog {
                 if self.what == PrintWhat::TurnReport
                     && let Some((g, _)) = game
                 {
-                    ui.horizontal(|ui| {
-                        let label = ui.label("Turn (0: whole game)");
-                        ui.add(
-                            egui::DragValue::new(&mut self.turn)
-                                .range(0..=g.scenario().turns.max(1)),
-                        )
-                        .labelled_by(label.id)
-                        .on_hover_text("The turn the report covers");
-                    });
-                    egui::ComboBox::from_label("View")
-                        .selected_text(if self.side.is_empty() {
-                            "Umpire (everything)".to_string()
-                        } else {
-                            format!("Side: {}", self.side)
-                        })
-                        .show_ui(ui, |ui| {
-                            ui.selectable_value(
-                                &mut self.side,
-                                String::new(),
-                                "Umpire (everything)",
-                            )
-                            .on_hover_text("Print as this sees the game");
-                            for s in &g.scenario().sides {
-                                ui.selectable_value(
-                                    &mut self.side,
-                                    s.id.clone(),
-                                    format!("Side: {}", s.name),
-                                )
-                                .on_hover_text("Print as this sees the game");
-                            }
-                        })
-                        .response
-                        .on_hover_text("Whose view to print: the umpire's, or one side's own");
+                    self.report_options_ui(ui, g);
                 }
                 ui.horizontal(|ui| {
                     ui.label("Paper");

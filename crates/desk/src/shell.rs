@@ -401,51 +401,54 @@ impl Shell {
         }
     }
 
+    /// The File menu: the game file's work, and the recent games.
+    fn file_menu_ui(&mut self, ui: &mut Ui, ctx: &egui::Context, library: &Library) {
+        ui.menu_button("File", |ui| {
+            command_buttons(
+                ui,
+                ctx,
+                &[
+                    UiCommand::NewGame,
+                    UiCommand::OpenGame,
+                    UiCommand::Print,
+                    UiCommand::PlayersView,
+                    UiCommand::VerifyGame,
+                    UiCommand::ExportGame,
+                    UiCommand::ImportSetup,
+                    UiCommand::SaveScenario,
+                    UiCommand::ChartEditor,
+                ],
+                &mut self.queue,
+            );
+            ui.menu_button("Open recent", |ui| {
+                if self.recent.is_empty() {
+                    ui.label(RichText::new("No recent games").weak());
+                }
+                let mut pick = None;
+                for p in &self.recent {
+                    if ui
+                        .button(p.display().to_string())
+                        .on_hover_text("Open this recent game")
+                        .clicked()
+                    {
+                        pick = Some(p.clone());
+                    }
+                }
+                if let Some(p) = pick {
+                    self.open_game(&p, library);
+                }
+            })
+            .response
+            .on_hover_text("The games you opened last");
+        })
+        .response
+        .on_hover_text("New game, Open game, Print, Players' view and the game file's other work");
+    }
+
     fn menu_bar_ui(&mut self, ui: &mut Ui, library: &Library, game: &mut Option<GameDesk>) {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                command_buttons(
-                    ui,
-                    &ctx,
-                    &[
-                        UiCommand::NewGame,
-                        UiCommand::OpenGame,
-                        UiCommand::Print,
-                        UiCommand::PlayersView,
-                        UiCommand::VerifyGame,
-                        UiCommand::ExportGame,
-                        UiCommand::ImportSetup,
-                        UiCommand::SaveScenario,
-                        UiCommand::ChartEditor,
-                    ],
-                    &mut self.queue,
-                );
-                ui.menu_button("Open recent", |ui| {
-                    if self.recent.is_empty() {
-                        ui.label(RichText::new("No recent games").weak());
-                    }
-                    let mut pick = None;
-                    for p in &self.recent {
-                        if ui
-                            .button(p.display().to_string())
-                            .on_hover_text("Open this recent game")
-                            .clicked()
-                        {
-                            pick = Some(p.clone());
-                        }
-                    }
-                    if let Some(p) = pick {
-                        self.open_game(&p, library);
-                    }
-                })
-                .response
-                .on_hover_text("The games you opened last");
-            })
-            .response
-            .on_hover_text(
-                "New game, Open game, Print, Players' view and the game file's other work",
-            );
+            self.file_menu_ui(ui, &ctx, library);
             ui.menu_button("View", |ui| self.view_menu_ui(ui, &ctx, game.as_ref()))
                 .response
                 .on_hover_text(
