@@ -15,6 +15,7 @@ mod cli;
 mod decks;
 mod desk;
 mod desk_game;
+mod desk_help;
 mod desk_megagame;
 mod desk_shared;
 mod desk_table;

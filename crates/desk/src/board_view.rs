@@ -116,6 +116,7 @@ pub fn areas_ui(
                                                         )
                                                         .wrap(),
                                                     )
+                                                    .on_hover_text("Select this counter")
                                                     .clicked()
                                                 {
                                                     select = Some(id.clone());
@@ -186,6 +187,7 @@ pub fn free_table_ui(
                         let on = live.selected.as_deref() == Some(id.as_str());
                         if ui
                             .selectable_label(on, RichText::new(name).color(live.side_colour(side)))
+                            .on_hover_text("Select this counter")
                             .clicked()
                         {
                             clicked = Some(id.clone());

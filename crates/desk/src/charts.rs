@@ -639,13 +639,18 @@ impl ChartEditor {
                 })
                 .show_ui(ui, |ui| {
                     for id in &ids {
-                        if ui.selectable_label(*id == self.ruleset, id).clicked() {
+                        if ui
+                            .selectable_label(*id == self.ruleset, id)
+                            .on_hover_text("Edit this ruleset's tables")
+                            .clicked()
+                        {
                             pick = Some((id.clone(), String::new()));
                         }
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("The ruleset whose tables you edit");
             let tables: Vec<(String, String, usize)> = library
                 .get(&self.ruleset)
                 .map(|r| {
@@ -670,13 +675,18 @@ impl ChartEditor {
                         } else {
                             format!("{id} — {title}")
                         };
-                        if ui.selectable_label(*id == self.table, text).clicked() {
+                        if ui
+                            .selectable_label(*id == self.table, text)
+                            .on_hover_text("Edit this table")
+                            .clicked()
+                        {
                             pick = Some((self.ruleset.clone(), id.clone()));
                         }
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("The table whose cells you type in");
         });
         pick
     }
@@ -761,11 +771,18 @@ impl ChartEditor {
                         "no transcription folder"
                     } else {
                         "nothing changed"
-                    });
+                    })
+                    .on_hover_text(
+                        "Save the cells typed into your transcription layer; the rulesets reload",
+                    );
                 if button.clicked() {
                     saved = self.save(setup);
                 }
-                if ui.button("Revert").clicked() {
+                if ui
+                    .button("Revert")
+                    .on_hover_text("Put the cells back as they were saved")
+                    .clicked()
+                {
                     self.cells = source.original.clone();
                     self.revalidate();
                 }
@@ -808,7 +825,9 @@ impl ChartEditor {
                         if missing {
                             edit = edit.background_color(missing_fill);
                         }
-                        let response = ui.add(edit);
+                        let response = ui
+                            .add(edit)
+                            .on_hover_text("This cell's result, as your printed chart gives it");
                         let name =
                             cell_label(row_key, source.columns.get(c).map_or("?", String::as_str));
                         let text = cell.clone();

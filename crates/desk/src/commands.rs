@@ -318,6 +318,76 @@ impl UiCommand {
         }
     }
 
+    /// What the command does, a sentence for its tooltip in menus and the palette.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            UiCommand::Undo => "Take back the last action in the game (the journal keeps both)",
+            UiCommand::Redo => "Do again the action last taken back",
+            UiCommand::Next => {
+                "Go on to the next step of the Sequence of Play that needs you (refused while a \
+                 mandatory item is open)"
+            }
+            UiCommand::Back => "Go back one step in the Sequence of Play",
+            UiCommand::Roll => "Throw the app's own dice for the procedure open",
+            UiCommand::UsePhysical => "Resolve with the faces of your own dice, as typed",
+            UiCommand::UseChartResult => "Finish the throw with the result you read off your chart",
+            UiCommand::ApplyEffects => "Put the last result's effects on the counters",
+            UiCommand::MoveSelected => "Move the selected counter to the hex or box typed",
+            UiCommand::Deselect => "Select no counter",
+            UiCommand::Palette => "Find any command by typing part of its name",
+            UiCommand::NewGame => "Start a new game of a scenario",
+            UiCommand::OpenGame => "Open a game file (.umpire) or a shared game",
+            UiCommand::ShowGame => "Show the game: Sequence of Play, map, Resolve panel, journal",
+            UiCommand::ShowProcedures => {
+                "Show the procedure desk: one procedure at a time, outside any game"
+            }
+            UiCommand::ZoomIn => "Zoom the map in",
+            UiCommand::ZoomOut => "Zoom the map out",
+            UiCommand::ResetView => "Fit the whole map in the window",
+            UiCommand::Print => {
+                "Print the turn report, one side's report, the scenario sheet or the chart cards \
+                 as PDF"
+            }
+            UiCommand::PlayersView => {
+                "Show the game on the players' phones, each side its own view"
+            }
+            UiCommand::VerifyGame => "Check every roll and result in the game file again",
+            UiCommand::ExportGame => "Write every journal entry to a file, as JSON lines",
+            UiCommand::SaveScenario => "Save the organiser's set-up as a scenario file",
+            UiCommand::ImportSetup => "Merge the organiser's sheets (CSV) into the scenario",
+            UiCommand::ChartEditor => "Type in a table's cells that the rule text does not print",
+            UiCommand::MapUnderlay => "Show a photo or scan of your map under the hex grid",
+            UiCommand::ClockStart => "Start the phase clock where the Sequence of Play is",
+            UiCommand::ClockHold => "Hold the phase clock",
+            UiCommand::ClockResume => "Let the held phase clock run again",
+            UiCommand::ClockAdvance => "End this phase now: the next one starts",
+            UiCommand::Ledgers => "Show or hide the megagame's ledgers",
+            UiCommand::SeeAsUmpire => "Show everything, as the umpire sees it",
+            UiCommand::SeeAsNextSide => "Show the game as the next side sees it",
+            UiCommand::SeeAsSide(_) => "Show the game as this side sees it",
+            UiCommand::RevealContacts => "Record the reveals the rules call for at this step",
+            UiCommand::ToggleCounters => "Show or hide the counters, to read the map beneath",
+            UiCommand::HandChanges => {
+                "Change the selected counter by hand (strength, markers, order)"
+            }
+            UiCommand::AddToRole { .. } => "Put this counter in this role of the procedure",
+            UiCommand::RemoveFromRole { .. } => "Take this counter out of the role",
+            UiCommand::OpenProcedure(_) => "Open this procedure in the Resolve panel",
+            UiCommand::EnterStep(_) => "Go into this step",
+            UiCommand::ConfirmChartResult => "Use the code as your printed chart gives it",
+            UiCommand::Select(_) => "Select this counter",
+            UiCommand::Split { .. } => "Split this counter off its stack, or put it back",
+            UiCommand::Problem(_) => "Show the problem",
+            UiCommand::SignIn(_) => "Sign in with this Control role",
+            UiCommand::SettleHeld { .. } => "Send the held action anyway, or drop it",
+            UiCommand::GoBelowFloor => "Record the action below its floor, with the reason typed",
+            UiCommand::ClockSet => "Set the time left in this phase to what is typed",
+            UiCommand::ClockTick => "Step the Sequence of Play when the phase has run out",
+            UiCommand::SealOrders { .. } => "Seal the orders this side handed in on paper",
+            UiCommand::RevealOrders => "Reveal the orders sealed at this step, as the rules say",
+        }
+    }
+
     /// Its keyboard shortcut, if any.
     pub fn shortcut(&self) -> Option<KeyboardShortcut> {
         let k = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));

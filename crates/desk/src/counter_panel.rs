@@ -119,13 +119,16 @@ fn type_and_force_ui(ui: &mut Ui, a: &mut NewCounter, types: &[String]) {
                     words(&a.unit_type)
                 })
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut a.unit_type, String::new(), "— none —");
+                    ui.selectable_value(&mut a.unit_type, String::new(), "— none —")
+                        .on_hover_text("No unit type");
                     for t in types {
-                        ui.selectable_value(&mut a.unit_type, t.clone(), words(t));
+                        ui.selectable_value(&mut a.unit_type, t.clone(), words(t))
+                            .on_hover_text("A counter of this unit type");
                     }
                 })
                 .response
-                .labelled_by(l.id);
+                .labelled_by(l.id)
+                .on_hover_text("The new counter's unit type, from the ruleset");
         }
         let l = ui.label(NEW_FORCE_LABEL);
         ui.add(
@@ -133,7 +136,8 @@ fn type_and_force_ui(ui: &mut Ui, a: &mut NewCounter, types: &[String]) {
                 .desired_width(130.0)
                 .hint_text("none, or a Force's name"),
         )
-        .labelled_by(l.id);
+        .labelled_by(l.id)
+        .on_hover_text("The Force the new counter joins (none: it stands alone)");
     });
 }
 
@@ -185,8 +189,13 @@ impl CountersPanel {
                     .desired_width(110.0)
                     .hint_text(hint),
             )
-            .labelled_by(label.id);
-            if ui.button(MOVE_LABEL).clicked() {
+            .labelled_by(label.id)
+            .on_hover_text("The hex or box to move the selected counter to");
+            if ui
+                .button(MOVE_LABEL)
+                .on_hover_text("Move the selected counter to the place typed (one journal entry)")
+                .clicked()
+            {
                 queue.push(UiCommand::MoveSelected.into());
             }
         });
@@ -210,7 +219,8 @@ impl CountersPanel {
                 .hint_text("a name")
                 .desired_width(f32::INFINITY),
         )
-        .labelled_by(label.id);
+        .labelled_by(label.id)
+        .on_hover_text("Type part of a counter's name to narrow the list");
         let needle = self.filter.trim().to_lowercase();
         // A megagame's table / role filter narrows the list to that table's or role's counters.
         let rows: Vec<(String, String)> = live
@@ -309,7 +319,8 @@ impl CountersPanel {
                         .hint_text("optional: why")
                         .desired_width(f32::INFINITY),
                 )
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("Why you change the counter by hand, for the journal");
                 let mut edit: Option<Edit> = None;
                 // The strength first, then the attributes the counter has, then the others.
                 let mut order: Vec<&AttributeSpec> = specs.iter().collect();
@@ -366,7 +377,11 @@ impl CountersPanel {
                     });
                 }
                 ui.add_space(4.0);
-                if ui.button(TAKE_OFF_LABEL).clicked() {
+                if ui
+                    .button(TAKE_OFF_LABEL)
+                    .on_hover_text("Take the counter off the map (the journal keeps it)")
+                    .clicked()
+                {
                     edit = Some(Edit::Remove);
                 }
                 if let Some(edit) = edit {
@@ -432,15 +447,22 @@ impl CountersPanel {
                                 let words = attribute_value_words(
                                     &umpire_core::rules::Value::Text(c.clone()),
                                 );
-                                ui.selectable_value(value, c.clone(), words);
+                                ui.selectable_value(value, c.clone(), words)
+                                    .on_hover_text("Set it to this");
                             }
                         })
                         .response
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text(format!("The counter's {} as changed by hand", a.name));
                 }
                 AttributeKind::Flag => {
                     let mut on = value == "true";
-                    if ui.checkbox(&mut on, "").labelled_by(label.id).changed() {
+                    if ui
+                        .checkbox(&mut on, "")
+                        .labelled_by(label.id)
+                        .on_hover_text(format!("The counter's {} (on or off)", a.name))
+                        .changed()
+                    {
                         *value = on.to_string();
                     }
                 }
@@ -450,7 +472,8 @@ impl CountersPanel {
                             .desired_width(FIELD_WIDTH)
                             .hint_text("?"),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text(format!("The counter's {} as changed by hand", a.name));
                 }
             }
             let changed = current.as_ref().map(|v| v.to_string()) != Some(value.clone())
@@ -506,7 +529,8 @@ impl CountersPanel {
                 ui.horizontal(|ui| {
                     let l = ui.label(NEW_NAME_LABEL);
                     ui.add(egui::TextEdit::singleline(&mut a.name).desired_width(170.0))
-                        .labelled_by(l.id);
+                        .labelled_by(l.id)
+                        .on_hover_text("The new counter's name as printed on it");
                 });
                 ui.horizontal(|ui| {
                     let l = ui.label("Side");
@@ -518,17 +542,21 @@ impl CountersPanel {
                         .selected_text(shown)
                         .show_ui(ui, |ui| {
                             for (id, words) in &sides {
-                                ui.selectable_value(&mut a.side, id.clone(), words);
+                                ui.selectable_value(&mut a.side, id.clone(), words)
+                                    .on_hover_text("The new counter belongs to this side");
                             }
                         })
                         .response
-                        .labelled_by(l.id);
-                    ui.checkbox(&mut a.leader, "a leader");
+                        .labelled_by(l.id)
+                        .on_hover_text("The side the new counter belongs to");
+                    ui.checkbox(&mut a.leader, "a leader")
+                        .on_hover_text("The new counter is a leader");
                 });
                 ui.horizontal(|ui| {
                     let l = ui.label(NEW_AT_LABEL);
                     ui.add(egui::TextEdit::singleline(&mut a.at).desired_width(110.0))
-                        .labelled_by(l.id);
+                        .labelled_by(l.id)
+                        .on_hover_text("The hex or box the new counter is placed in");
                     if let Some(label) = &strength_label
                         && !a.leader
                     {
@@ -538,7 +566,8 @@ impl CountersPanel {
                                 .desired_width(40.0)
                                 .hint_text("?"),
                         )
-                        .labelled_by(l.id);
+                        .labelled_by(l.id)
+                        .on_hover_text("The new counter's strength");
                     }
                 });
                 type_and_force_ui(ui, a, &types);
@@ -546,6 +575,7 @@ impl CountersPanel {
                     !a.name.trim().is_empty() && !a.side.is_empty() && !a.at.trim().is_empty();
                 if ui
                     .add_enabled(ready, egui::Button::new(ADD_LABEL))
+                    .on_hover_text("Put the new counter on the map (one journal entry)")
                     .clicked()
                 {
                     let kind = live.game().ruleset().geometry.as_ref().map(|g| g.kind);
@@ -725,6 +755,7 @@ fn stack_ui(ui: &mut Ui, live: &LiveGame, hex: &str, queue: &mut Vec<Command>) {
                             live.display_name(cid),
                             face.symbol.words()
                         ))
+                        .on_hover_text("Select this counter")
                         .clicked()
                     {
                         select = Some(cid.clone());

@@ -174,8 +174,13 @@ impl DecksPanel {
                         .desired_rows(3)
                         .desired_width(260.0),
                 )
-                .labelled_by(label.id);
-                if ui.button("Fill").clicked() {
+                .labelled_by(label.id)
+                .on_hover_text("The cards or chits to put in, one a line");
+                if ui
+                    .button("Fill")
+                    .on_hover_text("Put the cards or chits typed into the deck or cup")
+                    .clicked()
+                {
                     match parse_fill_lines(&self.fill) {
                         Ok(items) => queue.push(op(umpire_core::game::DeckOp::Fill { items })),
                         Err(problem) => queue.push(UiCommand::Problem(problem).into()),
@@ -213,14 +218,19 @@ impl DecksPanel {
                 .selected_text(&spec.name)
                 .show_ui(ui, |ui| {
                     for s in &specs {
-                        if ui.selectable_label(s.id == spec.id, &s.name).clicked() {
+                        if ui
+                            .selectable_label(s.id == spec.id, &s.name)
+                            .on_hover_text("Work this deck or cup")
+                            .clicked()
+                        {
                             self.deck = Some(s.id.clone());
                             self.typed = None;
                         }
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("The deck or cup to work");
         });
         let owner = if spec.per_side {
             let owner = self
@@ -240,6 +250,7 @@ impl DecksPanel {
                         for (id, name) in &sides {
                             if ui
                                 .selectable_label(Some(id) == owner.as_ref(), name)
+                                .on_hover_text("This side's deck or cup")
                                 .clicked()
                             {
                                 self.owner = Some(id.clone());
@@ -247,7 +258,8 @@ impl DecksPanel {
                         }
                     })
                     .response
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("Whose deck or cup this is");
             });
             owner
         } else {
@@ -276,7 +288,8 @@ impl DecksPanel {
         ui.horizontal(|ui| {
             let label = ui.label("At least one in the next");
             ui.add(egui::DragValue::new(&mut self.ahead).range(1..=state.left().max(1)))
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("How many draws ahead the odds look");
             ui.label("draws:");
         });
         let k = self.ahead.clamp(1, state.left().max(1));
@@ -313,6 +326,7 @@ impl DecksPanel {
                     for name in state.inside.keys() {
                         if ui
                             .selectable_label(self.typed.as_ref() == Some(name), name)
+                            .on_hover_text("This card or chit was drawn")
                             .clicked()
                         {
                             self.typed = Some(name.clone());
@@ -320,9 +334,13 @@ impl DecksPanel {
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("The card or chit drawn at the table, to record");
             if let Some(name) = self.typed.clone().filter(|n| state.inside.contains_key(n))
-                && ui.button("Record it").clicked()
+                && ui
+                    .button("Record it")
+                    .on_hover_text("Record the card or chit drawn at the table in the journal")
+                    .clicked()
             {
                 queue.push(op(umpire_core::game::DeckOp::Draw {
                     count: 0,
@@ -348,7 +366,7 @@ impl DecksPanel {
                             .hint_text("d66, 4d6kh3, 8d6>=5")
                             .desired_width(160.0),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id).on_hover_text("Any dice roll in dice notation, e.g. 2d6 or d66");
                 });
                 let notation = self.notation.trim().to_string();
                 if notation.is_empty() {

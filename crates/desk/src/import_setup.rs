@@ -66,19 +66,19 @@ impl ImportSetupDialog {
                     ui.horizontal(|ui| {
                         let l = ui.label(label);
                         ui.add(egui::TextEdit::singleline(text).desired_width(380.0))
-                            .labelled_by(l.id);
+                            .labelled_by(l.id).on_hover_text("The organiser's sheets (CSV): a file or a folder");
                     });
                 }
                 let ready = !self.folder.trim().is_empty() && !self.path.trim().is_empty();
                 go = ui
                     .add_enabled(ready, egui::Button::new(IMPORT_SETUP_LABEL))
-                    .clicked();
+                    .on_hover_text("Merge the sheets into the scenario").clicked();
                 if let Some(taken) = &self.confirm {
                     ui.label(
                         RichText::new(format!("{} already exists. Replace it?", taken.display()))
                             .color(ui.visuals().warn_fg_color),
                     );
-                    replace = ui.button(super::print::PRINT_REPLACE_LABEL).clicked();
+                    replace = ui.button(super::print::PRINT_REPLACE_LABEL).on_hover_text("Write over the file that is there").clicked();
                 }
                 match &self.notice {
                     Some(Ok(m)) => {

@@ -22,6 +22,9 @@ pub struct OpenedGame {
     pub path: PathBuf,
     /// Its map underlay, restored from the config folder.
     pub underlay: Option<Restored>,
+    /// Whether the desk made this game on its first start (no recent game to open): the desk
+    /// then says what it opened and how to start another.
+    pub first_start: bool,
 }
 
 impl std::fmt::Debug for OpenedGame {
@@ -86,6 +89,7 @@ fn with_underlay(game: Game, path: &Path, config_dir: Option<&Path>) -> JobDone 
         game,
         path: path.to_path_buf(),
         underlay,
+        first_start: false,
     }))
 }
 

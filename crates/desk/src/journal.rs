@@ -142,7 +142,8 @@ impl JournalPanel {
                     .desired_width(180.0)
                     .hint_text("text"),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("Show only the entries whose words contain this");
             let kind_label = ui.label("Kind");
             egui::ComboBox::from_id_salt("journal_kind")
                 .selected_text(
@@ -154,18 +155,24 @@ impl JournalPanel {
                 .show_ui(ui, |ui| {
                     if ui
                         .selectable_label(self.kind.is_none(), "every kind")
+                        .on_hover_text("Show entries of every kind")
                         .clicked()
                     {
                         self.kind = None;
                     }
                     for (k, words) in EVENT_KINDS {
-                        if ui.selectable_label(self.kind == Some(k), words).clicked() {
+                        if ui
+                            .selectable_label(self.kind == Some(k), words)
+                            .on_hover_text("Show only entries of this kind")
+                            .clicked()
+                        {
                             self.kind = Some(k);
                         }
                     }
                 })
                 .response
-                .labelled_by(kind_label.id);
+                .labelled_by(kind_label.id)
+                .on_hover_text("Show only entries of one kind");
         });
         // The note on a row of its own (beside the filters it was cut off at 1400 points);
         // Enter in the field adds it, as the button does.
@@ -178,9 +185,15 @@ impl JournalPanel {
                         .desired_width((ui.available_width() - button_width).clamp(120.0, 520.0))
                         .hint_text("press Enter to add it"),
                 )
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("A note for the journal; Enter adds it");
             let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui.button(ADD_NOTE_LABEL).clicked() || entered {
+            if ui
+                .button(ADD_NOTE_LABEL)
+                .on_hover_text("Add the note typed to the journal")
+                .clicked()
+                || entered
+            {
                 queue.push(Command::Act(Action::Note {
                     text: self.note.trim().to_string(),
                 }));
@@ -424,12 +437,17 @@ impl JournalPanel {
                 .width(150.0)
                 .truncate()
                 .show_ui(ui, |ui| {
-                    if ui.selectable_label(current.is_none(), all).clicked() {
+                    if ui
+                        .selectable_label(current.is_none(), all)
+                        .on_hover_text("Show the entries about any of them")
+                        .clicked()
+                    {
                         *current = None;
                     }
                     for (id, words) in options {
                         if ui
                             .selectable_label(current.as_deref() == Some(id.as_str()), words)
+                            .on_hover_text("Show only the entries about this one")
                             .clicked()
                         {
                             *current = Some(id.clone());
@@ -437,7 +455,8 @@ impl JournalPanel {
                     }
                 })
                 .response
-                .labelled_by(l.id);
+                .labelled_by(l.id)
+                .on_hover_text("Show only the entries about one of these");
         };
         ui.horizontal_wrapped(|ui| {
             let mut f = self.by.clone();

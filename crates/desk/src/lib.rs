@@ -16,6 +16,7 @@ mod counter_panel;
 mod decks;
 mod files;
 mod game_desk;
+mod help;
 mod import_setup;
 mod jobs;
 mod journal;
@@ -60,6 +61,10 @@ pub use files::{
     config_dir, default_scenario, games_dir, new_game_path, read_recent, recent_file, remember,
 };
 pub use game_desk::GameDesk;
+pub use help::{
+    FIRST_GAME, GETTING_STARTED_LABEL, Help, KEY_SEPARATOR, KEYS_LABEL, OTHER_KEYS, OtherKey, Step,
+    WELCOME_CLOSE_LABEL, WELCOME_TITLE, Welcome, ZoomKey, key_for, key_rows, steps,
+};
 pub use import_setup::{
     IMPORT_SETUP_FOLDER_LABEL, IMPORT_SETUP_LABEL, IMPORT_SETUP_PATH_LABEL, ImportSetupDialog,
 };
@@ -309,27 +314,45 @@ pub fn opening_game_file(
     library: &Library,
     config_dir: Option<&std::path::Path>,
 ) -> Option<OpenedGame> {
-    let opened = |game: umpire_core::game::Game, path: PathBuf| OpenedGame {
+    let recent = recent_file();
+    opening_game_in(library, config_dir, recent.as_deref(), &games_dir()).or_else(|| {
+        opening_game_in(
+            library,
+            config_dir,
+            None,
+            &std::env::temp_dir().join("umpire-games"),
+        )
+    })
+}
+
+/// The desk's opening with its folders given: the most recent game listed in `recent` that
+/// still opens, else a new game on the default scenario in `games` (marked
+/// [`OpenedGame::first_start`], so that the desk says what it made), else None.
+pub fn opening_game_in(
+    library: &Library,
+    config_dir: Option<&std::path::Path>,
+    recent: Option<&std::path::Path>,
+    games: &std::path::Path,
+) -> Option<OpenedGame> {
+    let opened = |game: umpire_core::game::Game, path: PathBuf, first_start: bool| OpenedGame {
         underlay: config_dir.and_then(|d| underlay::restore(d, &path)),
         game,
         path,
+        first_start,
     };
-    if let Some(list) = recent_file().map(|f| read_recent(&f)) {
+    if let Some(list) = recent.map(read_recent) {
         for path in list {
             if let Ok(g) = umpire_server::open_at(&path.to_string_lossy(), library) {
-                return Some(opened(g, path));
+                return Some(opened(g, path, false));
             }
         }
     }
     let (file, id) = default_scenario(library)?;
-    let create = |dir: PathBuf| {
-        let path = new_game_path(&dir, &id);
-        std::fs::create_dir_all(&dir).ok()?;
-        umpire_core::game::Game::create(&path, &file, library, None)
-            .ok()
-            .map(|g| opened(g, path))
-    };
-    create(games_dir()).or_else(|| create(std::env::temp_dir().join("umpire-games")))
+    let path = new_game_path(games, &id);
+    std::fs::create_dir_all(games).ok()?;
+    umpire_core::game::Game::create(&path, &file, library, None)
+        .ok()
+        .map(|g| opened(g, path, true))
 }
 
 /// The desk's look: its fonts, and text a little larger than egui's defaults (the desk is read

@@ -578,14 +578,27 @@ impl MapPanel {
                 heading = format!("{heading} (a stack of {})", stack.len());
             }
             ui.label(egui::RichText::new(heading).strong());
-            if ui.button(MENU_INSPECT_LABEL).clicked() {
+            if ui
+                .button(MENU_INSPECT_LABEL)
+                .on_hover_text("Show this stack's counters in the Counters panel")
+                .clicked()
+            {
                 queue.push(select());
             }
-            if ui.button(MENU_MOVE_LABEL).clicked() {
+            if ui
+                .button(MENU_MOVE_LABEL)
+                .on_hover_text("Move the counter: click the hex to move it to")
+                .clicked()
+            {
                 queue.push(select());
                 self.picking_move = true;
             }
-            if stack.len() > 1 && ui.button(MENU_SPLIT_LABEL).clicked() {
+            if stack.len() > 1
+                && ui
+                    .button(MENU_SPLIT_LABEL)
+                    .on_hover_text("Split counters off the stack, to move them on their own")
+                    .clicked()
+            {
                 queue.push(select());
                 queue.push(
                     UiCommand::Split {
@@ -595,7 +608,11 @@ impl MapPanel {
                     .into(),
                 );
             }
-            if ui.button(MENU_HAND_LABEL).clicked() {
+            if ui
+                .button(MENU_HAND_LABEL)
+                .on_hover_text("Change the counter by hand: strength, markers, order, taken off")
+                .clicked()
+            {
                 queue.push(select());
                 queue.push(UiCommand::HandChanges.into());
             }
@@ -614,7 +631,11 @@ impl MapPanel {
             if let Some((name, roles)) = &offer.open {
                 for role in roles {
                     let words = umpire_core::game::words::role_words(role);
-                    if ui.button(format!("As {words} in {name}")).clicked() {
+                    if ui
+                        .button(format!("As {words} in {name}"))
+                        .on_hover_text("Put the counter in this role of the procedure open")
+                        .clicked()
+                    {
                         queue.push(UiCommand::Select(Some(top.to_string())).into());
                         queue.push(
                             UiCommand::AddToRole {
@@ -630,12 +651,18 @@ impl MapPanel {
                 if offer.open.as_ref().is_some_and(|(open, _)| open == name) {
                     continue;
                 }
-                if ui.button(format!("Open {name}")).clicked() {
+                if ui
+                    .button(format!("Open {name}"))
+                    .on_hover_text("Open this procedure with the counter in its role")
+                    .clicked()
+                {
                     queue.push(UiCommand::OpenProcedure(id.clone()).into());
                     queue.push(UiCommand::Select(Some(top.to_string())).into());
                 }
             }
-        });
+        })
+        .response
+        .on_hover_text("Put the counter in a role of a procedure");
     }
 
     /// A click: picks an underlay point while aligning it, else selects on the hex (or offers
@@ -711,6 +738,7 @@ impl MapPanel {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     if ui
                         .button(format!("{MOVE_HERE_LABEL}: {what} to {place}"))
+                        .on_hover_text("Move the counters here (one journal entry)")
                         .clicked()
                     {
                         queue.push(Command::Act(move_action(
@@ -719,7 +747,11 @@ impl MapPanel {
                         )));
                         self.move_target = None;
                     }
-                    if ui.button(CANCEL_MOVE_LABEL).clicked() {
+                    if ui
+                        .button(CANCEL_MOVE_LABEL)
+                        .on_hover_text("Leave the counters where they are")
+                        .clicked()
+                    {
                         self.move_target = None;
                     }
                 });

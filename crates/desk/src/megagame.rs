@@ -141,7 +141,11 @@ impl MegagameView {
             // the rest, its phase name cut short on a narrow window.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let on = self.show_ledgers;
-                if ui.selectable_label(on, LEDGERS_LABEL).clicked() {
+                if ui
+                    .selectable_label(on, LEDGERS_LABEL)
+                    .on_hover_text("Show or hide the megagame's ledgers")
+                    .clicked()
+                {
                     queue.push(UiCommand::Ledgers.into());
                 }
                 self.filter_ui(ui, live);
@@ -186,18 +190,34 @@ impl MegagameView {
         if !works {
             ui.label(RichText::new("Game Control works the clock").weak());
         } else if !s.started || s.finished {
-            if ui.button(UiCommand::ClockStart.label()).clicked() {
+            if ui
+                .button(UiCommand::ClockStart.label())
+                .on_hover_text(UiCommand::ClockStart.hint())
+                .clicked()
+            {
                 queue.push(UiCommand::ClockStart.into());
             }
         } else if s.held {
-            if ui.button(UiCommand::ClockResume.label()).clicked() {
+            if ui
+                .button(UiCommand::ClockResume.label())
+                .on_hover_text(UiCommand::ClockResume.hint())
+                .clicked()
+            {
                 queue.push(UiCommand::ClockResume.into());
             }
-        } else if ui.button(UiCommand::ClockHold.label()).clicked() {
+        } else if ui
+            .button(UiCommand::ClockHold.label())
+            .on_hover_text(UiCommand::ClockHold.hint())
+            .clicked()
+        {
             queue.push(UiCommand::ClockHold.into());
         }
         if works && s.started && !s.finished {
-            if ui.button(UiCommand::ClockAdvance.label()).clicked() {
+            if ui
+                .button(UiCommand::ClockAdvance.label())
+                .on_hover_text(UiCommand::ClockAdvance.hint())
+                .clicked()
+            {
                 queue.push(UiCommand::ClockAdvance.into());
             }
             let label = ui.label("Time left");
@@ -206,8 +226,13 @@ impl MegagameView {
                     .desired_width(48.0)
                     .hint_text("mm:ss"),
             )
-            .labelled_by(label.id);
-            if ui.button("Set").clicked() {
+            .labelled_by(label.id)
+            .on_hover_text("The time left in this phase, in minutes (e.g. 12 or 12:30)");
+            if ui
+                .button("Set")
+                .on_hover_text(UiCommand::ClockSet.hint())
+                .clicked()
+            {
                 queue.push(UiCommand::ClockSet.into());
             }
         }
@@ -245,10 +270,12 @@ impl MegagameView {
             .selected_text(current)
             .show_ui(ui, |ui| {
                 for (f, l) in &options {
-                    ui.selectable_value(&mut m.filter, f.clone(), l);
+                    ui.selectable_value(&mut m.filter, f.clone(), l)
+                        .on_hover_text("Show these ledgers");
                 }
             })
-            .response;
+            .response
+            .on_hover_text("Show only the ledgers of one team or kind");
         let label = ui.label(MEGAGAME_FILTER_LABEL);
         combo.labelled_by(label.id);
     }

@@ -137,11 +137,13 @@ impl OrdersPanel {
                     )
                     .show_ui(ui, |ui| {
                         for (id, name) in sides {
-                            ui.selectable_value(&mut chosen, id.clone(), name);
+                            ui.selectable_value(&mut chosen, id.clone(), name)
+                                .on_hover_text("This side's orders");
                         }
                     })
                     .response
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("The side whose paper orders you type in");
                 self.side = Some(chosen.clone());
                 match live.game().order_form(order, &chosen) {
                     Ok(form) => self.form_ui(ui, order, &chosen, &form, sides, queue),
@@ -191,17 +193,20 @@ impl OrdersPanel {
                             ))
                             .selected_text(shown)
                             .show_ui(ui, |ui| {
-                                ui.selectable_value(value, String::new(), "— no order —");
+                                ui.selectable_value(value, String::new(), "— no order —")
+                                    .on_hover_text("No order");
                                 for c in choices {
                                     let words = match &c.cost {
                                         Some(cost) => format!("{} — {}", c.label, cost.words()),
                                         None => c.label.clone(),
                                     };
-                                    ui.selectable_value(value, c.id.clone(), words);
+                                    ui.selectable_value(value, c.id.clone(), words)
+                                        .on_hover_text("This order");
                                 }
                             })
                             .response
-                            .labelled_by(label.id);
+                            .labelled_by(label.id)
+                            .on_hover_text(field.label.clone());
                         }
                         FormInput::Areas { max } => {
                             ui.horizontal(|ui| {
@@ -209,12 +214,17 @@ impl OrdersPanel {
                                 ui.add(
                                     egui::TextEdit::singleline(value)
                                         .hint_text(format!("up to {max}, separated by commas")),
-                                );
+                                )
+                                .on_hover_text(field.label.clone());
                             });
                         }
                         FormInput::Flag => {
                             let mut on = value == "yes";
-                            if ui.checkbox(&mut on, &field.label).changed() {
+                            if ui
+                                .checkbox(&mut on, &field.label)
+                                .on_hover_text(field.label.clone())
+                                .changed()
+                            {
                                 *value = if on { "yes".into() } else { String::new() };
                             }
                         }

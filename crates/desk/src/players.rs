@@ -128,12 +128,14 @@ impl PlayersView {
                         self.server.is_none(),
                         egui::TextEdit::singleline(&mut self.bind).desired_width(170.0),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("The address and port the players' phones connect to");
                 });
                 match (&self.server, game) {
                     (None, Some(path)) => {
                         if ui
                             .button(RichText::new(PLAYERS_START_LABEL).strong())
+                            .on_hover_text("Start serving the game to the players' phones")
                             .clicked()
                         {
                             let path = path.to_path_buf();
@@ -159,7 +161,10 @@ impl PlayersView {
                                 .button(PLAYERS_ROTATE_LABEL)
                                 .on_hover_text("Every old link is refused from now on")
                                 .clicked();
-                            stop = ui.button(PLAYERS_STOP_LABEL).clicked();
+                            stop = ui
+                                .button(PLAYERS_STOP_LABEL)
+                                .on_hover_text("Stop serving the game to the players")
+                                .clicked();
                         });
                         for link in &server.links {
                             ui.separator();

@@ -260,6 +260,32 @@ impl PrintDialog {
         self.message = None;
     }
 
+    /// The turn report's turn and whose view it prints.
+    fn report_options_ui(&mut self, ui: &mut Ui, g: &Game) {
+        ui.horizontal(|ui| {
+            let label = ui.label("Turn (0: whole game)");
+            ui.add(egui::DragValue::new(&mut self.turn).range(0..=g.scenario().turns.max(1)))
+                .labelled_by(label.id)
+                .on_hover_text("The turn the report covers");
+        });
+        egui::ComboBox::from_label("View")
+            .selected_text(if self.side.is_empty() {
+                "Umpire (everything)".to_string()
+            } else {
+                format!("Side: {}", self.side)
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.side, String::new(), "Umpire (everything)")
+                    .on_hover_text("Print as this sees the game");
+                for s in &g.scenario().sides {
+                    ui.selectable_value(&mut self.side, s.id.clone(), format!("Side: {}", s.name))
+                        .on_hover_text("Print as this sees the game");
+                }
+            })
+            .response
+            .on_hover_text("Whose view to print: the umpire's, or one side's own");
+    }
+
     /// The dialog.
     pub fn dialog_ui(
         &mut self,
@@ -285,57 +311,36 @@ impl PrintDialog {
                         PrintWhat::ScenarioSheet,
                         PrintWhat::ChartSheets,
                     ] {
-                        ui.radio_value(&mut self.what, w, w.label());
+                        ui.radio_value(&mut self.what, w, w.label())
+                            .on_hover_text("Print this");
                     }
                 });
                 if self.what == PrintWhat::TurnReport
                     && let Some((g, _)) = game
                 {
-                    ui.horizontal(|ui| {
-                        let label = ui.label("Turn (0: whole game)");
-                        ui.add(
-                            egui::DragValue::new(&mut self.turn)
-                                .range(0..=g.scenario().turns.max(1)),
-                        )
-                        .labelled_by(label.id);
-                    });
-                    egui::ComboBox::from_label("View")
-                        .selected_text(if self.side.is_empty() {
-                            "Umpire (everything)".to_string()
-                        } else {
-                            format!("Side: {}", self.side)
-                        })
-                        .show_ui(ui, |ui| {
-                            ui.selectable_value(
-                                &mut self.side,
-                                String::new(),
-                                "Umpire (everything)",
-                            );
-                            for s in &g.scenario().sides {
-                                ui.selectable_value(
-                                    &mut self.side,
-                                    s.id.clone(),
-                                    format!("Side: {}", s.name),
-                                );
-                            }
-                        });
+                    self.report_options_ui(ui, g);
                 }
                 ui.horizontal(|ui| {
                     ui.label("Paper");
-                    ui.radio_value(&mut self.paper, Paper::A4, "A4");
-                    ui.radio_value(&mut self.paper, Paper::Letter, "US Letter");
+                    ui.radio_value(&mut self.paper, Paper::A4, "A4")
+                        .on_hover_text("Print on A4 paper");
+                    ui.radio_value(&mut self.paper, Paper::Letter, "US Letter")
+                        .on_hover_text("Print on US Letter paper");
                 });
                 if before != (self.what, self.turn, self.side.clone()) {
                     self.propose_path(game.map(|(_, p)| p));
                 }
                 let label = ui.label(PRINT_PATH_LABEL);
                 ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(420.0))
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("The PDF file to write");
                 ui.horizontal(|ui| {
-                    let button = ui.add_enabled(
-                        !self.busy() && !self.path.trim().is_empty(),
-                        egui::Button::new(PRINT_LABEL),
-                    );
+                    let button = ui
+                        .add_enabled(
+                            !self.busy() && !self.path.trim().is_empty(),
+                            egui::Button::new(PRINT_LABEL),
+                        )
+                        .on_hover_text("Write the PDF");
                     if button.clicked() {
                         self.write(game, ruleset, library);
                     }
@@ -359,10 +364,18 @@ impl PrintDialog {
                             .color(ui.visuals().warn_fg_color),
                     );
                     ui.horizontal(|ui| {
-                        if ui.button(PRINT_REPLACE_LABEL).clicked() {
+                        if ui
+                            .button(PRINT_REPLACE_LABEL)
+                            .on_hover_text("Write over the file that is there")
+                            .clicked()
+                        {
                             self.start(game, ruleset, library, Existing::Replace);
                         }
-                        if ui.button(PRINT_KEEP_LABEL).clicked() {
+                        if ui
+                            .button(PRINT_KEEP_LABEL)
+                            .on_hover_text("Leave the file that is there, and type another path")
+                            .clicked()
+                        {
                             self.confirm_replace = None;
                         }
                     });

@@ -78,7 +78,8 @@ impl ProcedureDesk {
             .truncate()
             .show_ui(ui, |ui| {
                 for (i, name) in names.iter().enumerate() {
-                    ui.selectable_value(&mut chosen, i, name);
+                    ui.selectable_value(&mut chosen, i, name)
+                        .on_hover_text("Open this ruleset's procedures");
                 }
             })
             .response
@@ -141,12 +142,11 @@ impl ProcedureDesk {
                 for (i, (name, tip)) in entries.iter().enumerate() {
                     let button = egui::Button::selectable(i == picked, name)
                         .min_size(Vec2::new(ui.available_width(), 0.0));
-                    let response = ui.add(button);
-                    let response = if tip.is_empty() {
-                        response
+                    let response = ui.add(button).on_hover_text(if tip.is_empty() {
+                        "Open this procedure"
                     } else {
-                        response.on_hover_text(tip)
-                    };
+                        tip.as_str()
+                    });
                     if response.clicked() {
                         picked = i;
                     }
@@ -470,11 +470,17 @@ impl ProcedureDesk {
                 let field = egui::TextEdit::singleline(&mut self.physical)
                     .hint_text(hint)
                     .desired_width(width);
-                let response = ui.add(field).labelled_by(label.id);
+                let response = ui.add(field).labelled_by(label.id).on_hover_text(
+                    "The faces of your dice, as thrown at the table; Enter uses them",
+                );
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     submit = true;
                 }
-                if ui.button(USE_PHYSICAL_LABEL).clicked() {
+                if ui
+                    .button(USE_PHYSICAL_LABEL)
+                    .on_hover_text("Resolve with the faces typed (Enter does the same)")
+                    .clicked()
+                {
                     submit = true;
                 }
             });
@@ -507,11 +513,16 @@ impl ProcedureDesk {
                     let width = (ui.available_width() - 140.0).clamp(60.0, 120.0);
                     let response = ui
                         .add(egui::TextEdit::singleline(&mut self.chart_entry).desired_width(width))
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text("The result you read off your chart");
                     if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                         submit = true;
                     }
-                    if ui.button(USE_CHART_LABEL).clicked() {
+                    if ui
+                        .button(USE_CHART_LABEL)
+                        .on_hover_text("Finish the throw with the result typed")
+                        .clicked()
+                    {
                         submit = true;
                     }
                 });
@@ -632,7 +643,8 @@ fn input_field_ui(
                 let mut v = *v;
                 let response = ui
                     .add(egui::DragValue::new(&mut v).range(*min..=*max).speed(0.1))
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text(format!("{}: as the rules give it", spec.label));
                 if response.changed() {
                     values.insert(spec.name.clone(), Value::Int(v.clamp(*min, *max)));
                 }
@@ -650,7 +662,11 @@ fn input_field_ui(
                             )
                             .desired_width(COMBO_WIDTH),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text(format!(
+                        "{}: the rules give no value here, type it ({min} to {max})",
+                        spec.label
+                    ));
                 if response.changed() {
                     match typed.trim().replace('−', "-").parse::<i64>() {
                         Ok(v) if (*min..=*max).contains(&v) => {
@@ -682,11 +698,13 @@ fn input_field_ui(
                 .show_ui(ui, |ui| {
                     for c in choices {
                         let words = spec.choice_label(c);
-                        ui.selectable_value(&mut current, c.clone(), words);
+                        ui.selectable_value(&mut current, c.clone(), words)
+                            .on_hover_text("Use this value");
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text(format!("{}: as the rules give it", spec.label));
             if current != before {
                 values.insert(spec.name.clone(), Value::Text(current));
             }
@@ -929,13 +947,18 @@ impl ProcedureDesk {
                         .selected_text(RichText::new(selected).small())
                         .show_ui(ui, |ui| {
                             for o in &r.options {
-                                if ui.selectable_label(o.id == r.selected, &o.text).clicked()
+                                if ui
+                                    .selectable_label(o.id == r.selected, &o.text)
+                                    .on_hover_text("Rule this way")
+                                    .clicked()
                                     && o.id != r.selected
                                 {
                                     switch = Some((r.id.clone(), o.id.clone()));
                                 }
                             }
-                        });
+                        })
+                        .response
+                        .on_hover_text("The ruling the umpire makes where the rules leave it open");
                     ui.add_space(4.0);
                 }
             });

@@ -281,9 +281,12 @@ pub fn record_form_ui(
                 .selected_text(f.kind.label())
                 .show_ui(ui, |ui| {
                     for k in RecordKind::ALL {
-                        ui.selectable_value(&mut f.kind, k, k.label());
+                        ui.selectable_value(&mut f.kind, k, k.label())
+                            .on_hover_text("Record this");
                     }
-                });
+                })
+                .response
+                .on_hover_text("What to record for Control");
             let options = choices(game, f.kind);
             if before != f.kind || !options.iter().any(|(id, _)| *id == f.which) {
                 f.which = options
@@ -299,9 +302,12 @@ pub fn record_form_ui(
                 .selected_text(shown)
                 .show_ui(ui, |ui| {
                     for (id, name) in &options {
-                        ui.selectable_value(&mut f.which, id.clone(), name);
+                        ui.selectable_value(&mut f.which, id.clone(), name)
+                            .on_hover_text("This one");
                     }
-                });
+                })
+                .response
+                .on_hover_text("Which it concerns");
             let (names, text, more, extra) = match f.kind {
                 RecordKind::Raise => ("Army's name", "Where (an area)", "Men, in 5,000s", ""),
                 RecordKind::Chart => ("Teams, highest first (a, b, …)", "What moved them", "", ""),
@@ -330,7 +336,11 @@ pub fn record_form_ui(
             }
             match form_action(game, f) {
                 Ok(action) => {
-                    if ui.button("Record").clicked() {
+                    if ui
+                        .button("Record")
+                        .on_hover_text("Record it in the journal")
+                        .clicked()
+                    {
                         queue.push(crate::commands::Command::Act(action));
                         *f = RecordForm {
                             kind: f.kind,
@@ -340,7 +350,8 @@ pub fn record_form_ui(
                     }
                 }
                 Err(why) => {
-                    ui.add_enabled(false, egui::Button::new("Record"));
+                    ui.add_enabled(false, egui::Button::new("Record"))
+                        .on_disabled_hover_text("Not yet: the reason is beside it");
                     ui.label(RichText::new(why).weak());
                 }
             }

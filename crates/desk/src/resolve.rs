@@ -650,6 +650,7 @@ impl ResolvePanel {
                             .desired_width(240.0),
                     )
                     .labelled_by(find.id)
+                    .on_hover_text("Type a word of a procedure's name to narrow the list")
                     .request_focus();
                     let needle = self.procedure_search.trim().to_lowercase();
                     for (heading, list) in &groups {
@@ -665,14 +666,19 @@ impl ResolvePanel {
                         ui.add_space(4.0);
                         ui.label(RichText::new(heading).small().strong());
                         for (id, name) in shown {
-                            if ui.selectable_label(*name == current, name).clicked() {
+                            if ui
+                                .selectable_label(*name == current, name)
+                                .on_hover_text("Open this procedure")
+                                .clicked()
+                            {
                                 pick = Some(id.clone());
                             }
                         }
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("The procedure to resolve: this step's first, then every other");
         });
         if let Some(id) = pick {
             queue.push(UiCommand::OpenProcedure(id).into());
@@ -777,8 +783,13 @@ impl ResolvePanel {
                     .desired_width(110.0)
                     .hint_text(hint),
             )
-            .labelled_by(label.id);
-            if ui.button(USE_PHYSICAL_LABEL).clicked() {
+            .labelled_by(label.id)
+            .on_hover_text("The faces of your dice, as thrown at the table");
+            if ui
+                .button(USE_PHYSICAL_LABEL)
+                .on_hover_text("Resolve with the faces typed")
+                .clicked()
+            {
                 queue.push(UiCommand::UsePhysical.into());
             }
         });
@@ -824,8 +835,8 @@ impl ResolvePanel {
                     ui.add(
                         egui::TextEdit::singleline(&mut self.chart_entry).desired_width(80.0),
                     )
-                    .labelled_by(label.id);
-                    if ui.button(USE_CHART_LABEL).clicked() {
+                    .labelled_by(label.id).on_hover_text("The result you read off your chart");
+                    if ui.button(USE_CHART_LABEL).on_hover_text("Finish the throw with the result typed").clicked() {
                         queue.push(UiCommand::UseChartResult.into());
                     }
                 });
@@ -848,7 +859,7 @@ impl ResolvePanel {
                     );
                     if ui
                         .button(format!("{CONFIRM_CHART_LABEL} \"{code}\""))
-                        .clicked()
+                        .on_hover_text("The rule text does not name this code: use it as your printed chart gives it").clicked()
                     {
                         queue.push(UiCommand::ConfirmChartResult.into());
                     }
@@ -917,7 +928,11 @@ impl ResolvePanel {
                             ui.horizontal_wrapped(|ui| {
                                 for (k, cand) in p.candidates.iter().enumerate() {
                                     let on = entry.chosen.get(i).copied().flatten() == Some(k);
-                                    if ui.selectable_label(on, live.counter_name(cand)).clicked() {
+                                    if ui
+                                        .selectable_label(on, live.counter_name(cand))
+                                        .on_hover_text("Choose this counter")
+                                        .clicked()
+                                    {
                                         choices.push((i, if on { None } else { Some(k) }));
                                     }
                                 }
@@ -983,16 +998,22 @@ impl ResolvePanel {
                     ui.add(
                         egui::TextEdit::singleline(&mut self.override_outcome).desired_width(90.0),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("The outcome that stands instead of the one resolved");
                 });
                 ui.horizontal(|ui| {
                     let label = ui.label(OVERRIDE_REASON_LABEL);
                     ui.add(
                         egui::TextEdit::singleline(&mut self.override_reason).desired_width(240.0),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("Why the result is overridden, for the journal");
                 });
-                if ui.button("Override the result").clicked() {
+                if ui
+                    .button("Override the result")
+                    .on_hover_text("Record the outcome typed instead, with its reason")
+                    .clicked()
+                {
                     queue.push(Command::Act(Action::Override {
                         of: seq,
                         outcome: self.override_outcome.trim().to_string(),

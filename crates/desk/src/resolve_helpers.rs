@@ -60,6 +60,7 @@ impl ResolvePanel {
                 if ui
                     .add(egui::TextEdit::singleline(&mut sp).desired_width(40.0))
                     .labelled_by(label.id)
+                    .on_hover_text(format!("The strength points {role} loses"))
                     .changed()
                 {
                     self.set_role_loss(&role, &sp);
@@ -73,11 +74,15 @@ impl ResolvePanel {
                 egui::ComboBox::from_label(format!("{role} {ROLE_STATUS_LABEL}"))
                     .selected_text(shown)
                     .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut status, String::new(), "—");
+                        ui.selectable_value(&mut status, String::new(), "—")
+                            .on_hover_text("No change");
                         for (id, label) in &statuses {
-                            ui.selectable_value(&mut status, id.clone(), label);
+                            ui.selectable_value(&mut status, id.clone(), label)
+                                .on_hover_text("This becomes of it");
                         }
-                    });
+                    })
+                    .response
+                    .on_hover_text(format!("What becomes of {role}"));
                 if status != before {
                     self.set_role_status(&role, &status);
                 }

@@ -56,20 +56,20 @@ impl SaveScenarioDialog {
                 ui.horizontal(|ui| {
                     let label = ui.label(SAVE_SCENARIO_PATH_LABEL);
                     ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(380.0))
-                        .labelled_by(label.id);
+                        .labelled_by(label.id).on_hover_text("The scenario file to write");
                 });
                 go = ui
                     .add_enabled(
                         !self.path.trim().is_empty(),
                         egui::Button::new(SAVE_SCENARIO_LABEL),
                     )
-                    .clicked();
+                    .on_hover_text("Write the organiser's set-up as a scenario file").clicked();
                 if let Some(taken) = &self.confirm {
                     ui.label(
                         RichText::new(format!("{} already exists. Replace it?", taken.display()))
                             .color(ui.visuals().warn_fg_color),
                     );
-                    replace = ui.button(super::print::PRINT_REPLACE_LABEL).clicked();
+                    replace = ui.button(super::print::PRINT_REPLACE_LABEL).on_hover_text("Write over the file that is there").clicked();
                 }
                 match &self.notice {
                     Some(Ok(m)) => {

@@ -180,8 +180,13 @@ impl SequencePanel {
                     .hint_text("why, for the journal")
                     .desired_width(f32::INFINITY),
             )
-            .labelled_by(label.id);
-            if ui.button(GO_BELOW_LABEL).clicked() {
+            .labelled_by(label.id)
+            .on_hover_text("Why the action goes below its floor, for the journal");
+            if ui
+                .button(GO_BELOW_LABEL)
+                .on_hover_text(UiCommand::GoBelowFloor.hint())
+                .clicked()
+            {
                 queue.push(UiCommand::GoBelowFloor.into());
             }
         }
@@ -218,7 +223,10 @@ impl SequencePanel {
                 if p.mandatory {
                     text = text.strong();
                 }
-                ui.add_enabled(false, egui::Checkbox::new(&mut done, text));
+                ui.add_enabled(false, egui::Checkbox::new(&mut done, text))
+                    .on_disabled_hover_text(
+                        "Ticked once this item is resolved, credited or skipped",
+                    );
                 if p.done {
                     return;
                 }
@@ -266,7 +274,12 @@ impl SequencePanel {
         if framed {
             ui.label(RichText::new("Next:").small().color(accent));
         }
-        if p.key.starts_with("reveal:") && ui.button(REVEAL_LABEL).clicked() {
+        if p.key.starts_with("reveal:")
+            && ui
+                .button(REVEAL_LABEL)
+                .on_hover_text(UiCommand::RevealContacts.hint())
+                .clicked()
+        {
             queue.push(UiCommand::RevealContacts.into());
         }
         if (p.key.starts_with("reinforcements:") || p.key.starts_with("arrival:")) && !p.done {
@@ -326,7 +339,11 @@ impl SequencePanel {
             )
             .ui(ui, |ui| {
                 for reason in SKIP_REASONS {
-                    if ui.button(reason).clicked() {
+                    if ui
+                        .button(reason)
+                        .on_hover_text("Skip it for this reason")
+                        .clicked()
+                    {
                         picked.skip = Some((p.key.clone(), reason.to_string()));
                         ui.close();
                     }
@@ -338,18 +355,22 @@ impl SequencePanel {
                         .hint_text("another reason")
                         .desired_width(200.0),
                 )
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text("Another reason to skip it, for the journal");
                 if ui
                     .add_enabled(
                         !self.skip_reason.trim().is_empty(),
                         egui::Button::new(format!("Skip {}", p.label)),
                     )
+                    .on_hover_text("Skip it with the reason typed")
                     .clicked()
                 {
                     picked.skip = Some((p.key.clone(), self.skip_reason.trim().to_string()));
                     ui.close();
                 }
-            });
+            })
+            .0
+            .on_hover_text("Skip this item, with a reason for the journal");
     }
 
     /// The steps of the turn, the current one highlighted (and scrolled to once).

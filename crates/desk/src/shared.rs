@@ -242,7 +242,7 @@ fn link_bar(ui: &mut Ui, desk: &mut LiveGame, view: &mut SharedView) {
         if held > 0
             && ui
                 .button(RichText::new(format!("{held} to settle")).color(Color32::from_rgb(190, 30, 30)))
-                .clicked()
+                .on_hover_text("Actions the server held back as clashes: send or drop each").clicked()
         {
             view.show_held = true;
         }
@@ -277,9 +277,12 @@ fn sign_in_window(
                 .selected_text(view.role.label())
                 .show_ui(ui, |ui| {
                     for r in ControlRole::ALL {
-                        ui.selectable_value(&mut view.role, r, r.label());
+                        ui.selectable_value(&mut view.role, r, r.label())
+                            .on_hover_text("Sign in with this role");
                     }
-                });
+                })
+                .response
+                .on_hover_text("The Control role you sign in with");
             if view.role == ControlRole::Map {
                 if view.table.is_empty()
                     && let Some(t) = tables.first()
@@ -290,9 +293,12 @@ fn sign_in_window(
                     .selected_text(view.table.clone())
                     .show_ui(ui, |ui| {
                         for t in &tables {
-                            ui.selectable_value(&mut view.table, t.clone(), t);
+                            ui.selectable_value(&mut view.table, t.clone(), t)
+                                .on_hover_text("This map table");
                         }
-                    });
+                    })
+                    .response
+                    .on_hover_text("The map table you run");
             }
             ui.horizontal(|ui| {
                 let label = ui.label("Reason for an action at Control's discretion");
@@ -307,6 +313,7 @@ fn sign_in_window(
                 Ok(who) => {
                     if ui
                         .button(format!("{SIGN_IN_BUTTON} as {}", who.by()))
+                        .on_hover_text("Sign in with this Control role")
                         .clicked()
                     {
                         signed = Some(who);
@@ -395,10 +402,18 @@ fn held_window(
                         .color(Color32::from_rgb(190, 30, 30)),
                     );
                     ui.horizontal(|ui| {
-                        if ui.button("Send mine anyway").clicked() {
+                        if ui
+                            .button("Send mine anyway")
+                            .on_hover_text("Send your held action to the server anyway")
+                            .clicked()
+                        {
                             choice = Some((i, true));
                         }
-                        if ui.button("Drop mine").clicked() {
+                        if ui
+                            .button("Drop mine")
+                            .on_hover_text("Drop your held action (the journal notes it)")
+                            .clicked()
+                        {
                             choice = Some((i, false));
                         }
                     });
@@ -494,11 +509,15 @@ impl PasswordPrompt {
                     let label = ui.label(PASSWORD_LABEL);
                     let field = ui
                         .add(egui::TextEdit::singleline(&mut self.password).password(true))
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text("The password of the game's login");
                     done |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 });
                 ui.label("Kept by this desk until it closes; put it in ~/.pgpass not to be asked.");
-                done |= ui.button("Sign in").clicked();
+                done |= ui
+                    .button("Sign in")
+                    .on_hover_text("Sign in to the shared game")
+                    .clicked();
             });
         if !done || self.password.is_empty() {
             return None;

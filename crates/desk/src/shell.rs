@@ -78,6 +78,8 @@ pub struct Shell {
     pub players: super::players::PlayersView,
     /// Help → About Umpire.
     pub about: bool,
+    /// Help › Getting started and Keys, and the note on the first start.
+    pub help: super::help::Help,
     /// Where the rulesets come from (for the chart editor and reloading).
     pub rules: RulesSetup,
     /// The config folder that keeps each game's map underlay (None: underlays are not kept).
@@ -132,6 +134,7 @@ impl Shell {
             print: super::print::PrintDialog::default(),
             players: super::players::PlayersView::default(),
             about: false,
+            help: super::help::Help::default(),
             rules: RulesSetup::default(),
             config_dir: None,
             job: None,
@@ -205,7 +208,14 @@ impl Shell {
             game: g,
             path,
             underlay: restored,
+            first_start,
         } = opened;
+        if first_start {
+            self.help.welcome = Some(super::help::Welcome {
+                title: g.scenario().title.clone(),
+                path: path.clone(),
+            });
+        }
         let mut desk = GameDesk::from_game(g, &path);
         self.underlay = UnderlayDialog::default();
         if let Some((settings, image)) = restored {
@@ -391,55 +401,82 @@ impl Shell {
         }
     }
 
+    /// The File menu: the game file's work, and the recent games.
+    fn file_menu_ui(&mut self, ui: &mut Ui, ctx: &egui::Context, library: &Library) {
+        ui.menu_button("File", |ui| {
+            command_buttons(
+                ui,
+                ctx,
+                &[
+                    UiCommand::NewGame,
+                    UiCommand::OpenGame,
+                    UiCommand::Print,
+                    UiCommand::PlayersView,
+                    UiCommand::VerifyGame,
+                    UiCommand::ExportGame,
+                    UiCommand::ImportSetup,
+                    UiCommand::SaveScenario,
+                    UiCommand::ChartEditor,
+                ],
+                &mut self.queue,
+            );
+            ui.menu_button("Open recent", |ui| {
+                if self.recent.is_empty() {
+                    ui.label(RichText::new("No recent games").weak());
+                }
+                let mut pick = None;
+                for p in &self.recent {
+                    if ui
+                        .button(p.display().to_string())
+                        .on_hover_text("Open this recent game")
+                        .clicked()
+                    {
+                        pick = Some(p.clone());
+                    }
+                }
+                if let Some(p) = pick {
+                    self.open_game(&p, library);
+                }
+            })
+            .response
+            .on_hover_text("The games you opened last");
+        })
+        .response
+        .on_hover_text("New game, Open game, Print, Players' view and the game file's other work");
+    }
+
     fn menu_bar_ui(&mut self, ui: &mut Ui, library: &Library, game: &mut Option<GameDesk>) {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                command_buttons(
-                    ui,
-                    &ctx,
-                    &[
-                        UiCommand::NewGame,
-                        UiCommand::OpenGame,
-                        UiCommand::Print,
-                        UiCommand::PlayersView,
-                        UiCommand::VerifyGame,
-                        UiCommand::ExportGame,
-                        UiCommand::ImportSetup,
-                        UiCommand::SaveScenario,
-                        UiCommand::ChartEditor,
-                    ],
-                    &mut self.queue,
+            self.file_menu_ui(ui, &ctx, library);
+            ui.menu_button("View", |ui| self.view_menu_ui(ui, &ctx, game.as_ref()))
+                .response
+                .on_hover_text(
+                    "The screens, the map's zoom, table size, and as whom the game is seen",
                 );
-                ui.menu_button("Open recent", |ui| {
-                    if self.recent.is_empty() {
-                        ui.label(RichText::new("No recent games").weak());
-                    }
-                    let mut pick = None;
-                    for p in &self.recent {
-                        if ui.button(p.display().to_string()).clicked() {
-                            pick = Some(p.clone());
-                        }
-                    }
-                    if let Some(p) = pick {
-                        self.open_game(&p, library);
-                    }
-                });
-            });
-            ui.menu_button("View", |ui| self.view_menu_ui(ui, &ctx, game.as_ref()));
             ui.menu_button("Commands", |ui| {
                 let applying: Vec<UiCommand> = UiCommand::ALL
                     .into_iter()
                     .filter(|c| applies(c, game.as_ref()))
                     .collect();
                 command_buttons(ui, &ctx, &applying, &mut self.queue);
-            });
+            })
+            .response
+            .on_hover_text("Every command that applies to this game, with its key");
             ui.menu_button("Help", |ui| {
-                if ui.button(ABOUT_LABEL).clicked() {
+                self.help.menu_ui(ui);
+                ui.separator();
+                if ui
+                    .button(ABOUT_LABEL)
+                    .on_hover_text("The version, the licences, and where your games are kept")
+                    .clicked()
+                {
                     self.about = true;
                     ui.close();
                 }
-            });
+            })
+            .response
+            .on_hover_text("Getting started, the keys, and About Umpire");
             ui.separator();
             let tabs = [
                 (Screen::Game, "Game"),
@@ -452,6 +489,11 @@ impl Shell {
                         enabled,
                         egui::Button::selectable(self.screen == screen, name),
                     )
+                    .on_hover_text(if screen == Screen::Game {
+                        UiCommand::ShowGame.hint()
+                    } else {
+                        UiCommand::ShowProcedures.hint()
+                    })
                     .clicked()
                 {
                     let show = if screen == Screen::Game {
@@ -468,6 +510,7 @@ impl Shell {
                     "Commands… ({})",
                     UiCommand::Palette.shortcut_text(&ctx)
                 ))
+                .on_hover_text(UiCommand::Palette.hint())
                 .clicked()
             {
                 self.queue.push(UiCommand::Palette.into());
@@ -538,6 +581,7 @@ impl Shell {
                 .show(&ctx, about_ui);
             self.about = open;
         }
+        self.help.windows_ui(&ctx);
         if let Some(mut prompt) = self.password.take() {
             let mut open = true;
             match prompt.ui(&ctx, &mut open) {
@@ -578,15 +622,15 @@ impl Shell {
                 ui.horizontal(|ui| {
                     let label = ui.label(EXPORT_PATH_LABEL);
                     ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(380.0))
-                        .labelled_by(label.id);
-                    browse = ui.button(BROWSE_LABEL).clicked();
+                        .labelled_by(label.id).on_hover_text("The file to write the journal to (JSON lines)");
+                    browse = ui.button(BROWSE_LABEL).on_hover_text("Pick the file with your system's file dialog").clicked();
                 });
                 go = ui
                     .add_enabled(
                         self.job.is_none() && !self.export_path.trim().is_empty(),
                         egui::Button::new(EXPORT_LABEL),
                     )
-                    .clicked();
+                    .on_hover_text("Write the journal to the file typed").clicked();
                 // Asked only while the path is the one that was found taken.
                 if self
                     .export_confirm
@@ -601,8 +645,8 @@ impl Shell {
                             .color(ui.visuals().warn_fg_color),
                     );
                     ui.horizontal(|ui| {
-                        replace = ui.button(super::print::PRINT_REPLACE_LABEL).clicked();
-                        if ui.button(super::print::PRINT_KEEP_LABEL).clicked() {
+                        replace = ui.button(super::print::PRINT_REPLACE_LABEL).on_hover_text("Write over the file that is there").clicked();
+                        if ui.button(super::print::PRINT_KEEP_LABEL).on_hover_text("Leave the file that is there, and type another path").clicked() {
                             keep = true;
                         }
                     });
@@ -687,6 +731,7 @@ impl Shell {
                     seen_by.is_none(),
                     UiCommand::SeeAsUmpire.label(),
                 ))
+                .on_hover_text(UiCommand::SeeAsUmpire.hint())
                 .clicked()
             {
                 self.queue.push(UiCommand::SeeAsUmpire.into());
@@ -698,6 +743,7 @@ impl Shell {
                         seen_by.as_deref() == Some(side.id.as_str()),
                         format!("As seen by: {}", side.name),
                     ))
+                    .on_hover_text(UiCommand::SeeAsSide(0).hint())
                     .clicked()
                 {
                     self.queue.push(UiCommand::SeeAsSide(index).into());
@@ -720,7 +766,8 @@ impl Shell {
                 let label = ui.label(PALETTE_SEARCH_LABEL);
                 let field = ui
                     .add(egui::TextEdit::singleline(&mut self.palette_query).desired_width(360.0))
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("Type part of a command's name; Enter runs the first");
                 field.request_focus();
                 let q = self.palette_query.to_lowercase();
                 let matches: Vec<UiCommand> = UiCommand::ALL
@@ -734,6 +781,7 @@ impl Shell {
                                 .shortcut_text(c.shortcut_text(ctx))
                                 .min_size(egui::vec2(360.0, 0.0)),
                         )
+                        .on_hover_text(c.hint())
                         .clicked()
                     {
                         run = Some(c.clone());
@@ -787,11 +835,15 @@ impl Shell {
                     .width(380.0)
                     .show_ui(ui, |ui| {
                         for (i, (_, title)) in scenarios.iter().enumerate() {
-                            ui.selectable_value(&mut self.scenario, i, title);
+                            ui.selectable_value(&mut self.scenario, i, title)
+                                .on_hover_text("Start a game of this scenario");
                         }
                     })
                     .response
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "The scenario to start: the shipped ones, with the game each is for",
+                    );
                 ui.horizontal(|ui| {
                     let label = ui.label("or a scenario file");
                     ui.add(
@@ -799,8 +851,15 @@ impl Shell {
                             .desired_width(300.0)
                             .hint_text("path/to/scenario.yaml"),
                     )
-                    .labelled_by(label.id);
-                    if ui.button(BROWSE_LABEL).clicked() {
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "A scenario file of your own, used instead of the list when filled in",
+                    );
+                    if ui
+                        .button(BROWSE_LABEL)
+                        .on_hover_text("Pick a scenario file with your system's file dialog")
+                        .clicked()
+                    {
                         browse = Some(Browse::Scenario);
                     }
                 });
@@ -811,7 +870,8 @@ impl Shell {
                             .desired_width(160.0)
                             .hint_text("fresh"),
                     )
-                    .labelled_by(label.id);
+                    .labelled_by(label.id)
+                    .on_hover_text("A whole number to replay the same dice; empty for fresh dice");
                 });
                 ui.label(
                     RichText::new(format!(
@@ -820,7 +880,10 @@ impl Shell {
                     ))
                     .weak(),
                 );
-                start = ui.button(START_GAME_LABEL).clicked();
+                start = ui
+                    .button(START_GAME_LABEL)
+                    .on_hover_text("Start the game: its file is written in your games folder")
+                    .clicked();
             });
         if let Some(b) = browse {
             self.browse(b, None);
@@ -849,19 +912,31 @@ impl Shell {
                                 .desired_width(420.0)
                                 .hint_text("path/to/game.umpire"),
                         )
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text(
+                            "The game file (.umpire) or a shared game's postgres:// address",
+                        );
                     go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if ui.button(BROWSE_LABEL).clicked() {
+                    if ui
+                        .button(BROWSE_LABEL)
+                        .on_hover_text("Pick a game file with your system's file dialog")
+                        .clicked()
+                    {
                         browse = true;
                     }
                 });
                 go |= ui
                     .add_enabled(self.job.is_none(), egui::Button::new(OPEN_LABEL))
+                    .on_hover_text("Open the game file typed")
                     .clicked();
                 if !self.recent.is_empty() {
                     ui.label(RichText::new("Recent").strong());
                     for p in &self.recent {
-                        if ui.link(p.display().to_string()).clicked() {
+                        if ui
+                            .link(p.display().to_string())
+                            .on_hover_text("Open this recent game")
+                            .clicked()
+                        {
                             self.open_path = p.display().to_string();
                             go = true;
                         }
@@ -933,6 +1008,7 @@ fn command_buttons(
     for c in commands {
         if ui
             .add(egui::Button::new(c.label()).shortcut_text(c.shortcut_text(ctx)))
+            .on_hover_text(c.hint())
             .clicked()
         {
             queue.push(c.clone().into());

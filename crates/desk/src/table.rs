@@ -111,30 +111,36 @@ pub fn view_size_ui(ui: &mut Ui, current: TableSize) -> Option<TableSize> {
         for s in TableSize::ALL {
             if ui
                 .add(egui::Button::selectable(s == current, s.label()))
+                .on_hover_text(s.label())
                 .clicked()
             {
                 picked = Some(s);
                 ui.close();
             }
         }
-    });
+    })
+    .response
+    .on_hover_text("How large the counters and their numbers are drawn on the map");
     let ctx = ui.ctx().clone();
     let shortcut = |s: &egui::KeyboardShortcut| ctx.format_shortcut(s);
     use egui::gui_zoom::kb_shortcuts::{ZOOM_IN, ZOOM_OUT, ZOOM_RESET};
     if ui
         .add(egui::Button::new(LARGER_TEXT_LABEL).shortcut_text(shortcut(&ZOOM_IN)))
+        .on_hover_text("The whole window larger: text, buttons and panels")
         .clicked()
     {
         egui::gui_zoom::zoom_in(&ctx);
     }
     if ui
         .add(egui::Button::new(SMALLER_TEXT_LABEL).shortcut_text(shortcut(&ZOOM_OUT)))
+        .on_hover_text("The whole window smaller")
         .clicked()
     {
         egui::gui_zoom::zoom_out(&ctx);
     }
     if ui
         .add(egui::Button::new(NORMAL_TEXT_LABEL).shortcut_text(shortcut(&ZOOM_RESET)))
+        .on_hover_text("The whole window back to its usual size")
         .clicked()
     {
         ctx.set_zoom_factor(1.0);

@@ -102,10 +102,17 @@ pub fn window_ui(
                         .desired_width(260.0)
                         .hint_text("path/to/map.jpg"),
                 )
-                .labelled_by(label.id);
-                browse = ui.button(BROWSE_LABEL).clicked();
+                .labelled_by(label.id)
+                .on_hover_text("The photo or scan of your map (PNG or JPEG)");
+                browse = ui
+                    .button(BROWSE_LABEL)
+                    .on_hover_text("Pick the image with your system's file dialog")
+                    .clicked();
             });
-            load_clicked = ui.button(underlay::UNDERLAY_LOAD_LABEL).clicked();
+            load_clicked = ui
+                .button(underlay::UNDERLAY_LOAD_LABEL)
+                .on_hover_text("Load the image under the map")
+                .clicked();
             if let Some(u) = g.map.underlay.as_mut() {
                 let (c, a, x) = settings_ui(ui, dialog, u, &mut g.map.underlay_pick);
                 changed |= c;
@@ -171,6 +178,7 @@ fn settings_ui(
         changed |= ui
             .add(egui::Slider::new(&mut u.settings.opacity, 0.0..=1.0))
             .labelled_by(label.id)
+            .on_hover_text("How strongly the image shows through the map")
             .changed();
     });
     ui.separator();
@@ -189,10 +197,12 @@ fn settings_ui(
                     .desired_width(90.0)
                     .hint_text("x, y"),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("Where this point is on the image (x, y in pixels)");
             let picking = *pick == Some(i);
             if ui
                 .selectable_label(picking, format!("Pick point {} on the map", i + 1))
+                .on_hover_text("Click the map where this point is")
                 .clicked()
             {
                 *pick = if picking { None } else { Some(i) };
@@ -205,10 +215,14 @@ fn settings_ui(
                     .desired_width(70.0)
                     .hint_text("0114"),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("The hex this point is in");
         });
     }
-    let align = ui.button(underlay::UNDERLAY_ALIGN_LABEL).clicked();
+    let align = ui
+        .button(underlay::UNDERLAY_ALIGN_LABEL)
+        .on_hover_text("Line the image up with the hex grid by the points given")
+        .clicked();
     let t = u.settings.transform;
     ui.label(
         RichText::new(format!(
@@ -224,6 +238,9 @@ fn settings_ui(
         .weak(),
     );
     ui.separator();
-    let clear = ui.button(underlay::UNDERLAY_CLEAR_LABEL).clicked();
+    let clear = ui
+        .button(underlay::UNDERLAY_CLEAR_LABEL)
+        .on_hover_text("Take the image away")
+        .clicked();
     (changed, align, clear)
 }
