@@ -4,8 +4,6 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// A reader that stops reading (`umpire game status … | head`) closes the pipe: Rust ignores
 /// SIGPIPE, so the next `println!` panics. End quietly instead, as a Unix filter does; every other
 /// panic keeps the default report. (Restoring SIGPIPE's default would need `unsafe` libc calls,
@@ -28,7 +26,7 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     let result = match &cli.command {
         Some(command) => cli::run(&cli, command),
         // The desk loads the rulesets itself, off the UI thread, while its window opens.

@@ -1,7 +1,9 @@
 //! The command line: one file per subcommand, each thin over the engine.
 
+mod complete;
 mod describe;
 mod game;
+mod help;
 mod megagame;
 mod new_ruleset;
 mod odds;
@@ -100,7 +102,8 @@ pub enum Command {
     /// The Control server's referee: holds every append a desk proposes to the rules of play
     /// before the server stores it (`scripts/control-server.sh start` runs it).
     Referee(referee::RefereeArgs),
-    /// Print the shell completions for bash, zsh or fish.
+    /// Print the script that turns on completion in bash, zsh, fish, elvish or PowerShell
+    /// (ids of scenarios, rulesets and procedures too).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
@@ -339,10 +342,9 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
         Command::Serve(a) => serve::run(cli, a),
         Command::Referee(a) => referee::run(cli, a),
         Command::Completions { shell } => {
-            let mut command = <Cli as clap::CommandFactory>::command();
             // Written whole at the end, so a closed pipe is an error of writing, not a panic.
             let mut script = Vec::new();
-            clap_complete::generate(*shell, &mut command, "umpire", &mut script);
+            complete::registration(&shell.to_string(), &mut script)?;
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(())
         }
@@ -364,8 +366,7 @@ fn manpages(dir: &std::path::Path) -> Result<()> {
         let command = command
             .name(name.to_string())
             .bin_name(name.replace('-', " "));
-        let mut out = Vec::new();
-        clap_mangen::Man::new(command.clone()).render(&mut out)?;
+        let out = help::man_page(&command, name)?;
         let path = dir.join(format!("{name}.1"));
         std::fs::write(&path, out).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         let mut written = 1;
@@ -384,6 +385,15 @@ fn manpages(dir: &std::path::Path) -> Result<()> {
     let written = write(dir, command, "umpire")?;
     println!("wrote {written} manual pages to {}", dir.display());
     Ok(())
+}
+
+/// Parses the command line, with each command's examples in its help, or answers the shell's
+/// completion request (`COMPLETE=bash umpire …`) and exits.
+pub fn parse() -> Cli {
+    clap_complete::CompleteEnv::with_factory(|| complete::with_completers(help::command()))
+        .complete();
+    let matches = help::command().get_matches();
+    <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// `umpire FILE`: the game file to open the desk on, checked before the window opens (a file that
