@@ -28,6 +28,9 @@ pub enum Line {
 pub fn sections() -> Vec<Section> {
     let mut sections: Vec<Section> = Vec::new();
     let mut in_code = false;
+    // A paragraph's lines are one sentence run: joined, so a page does not break where the
+    // Markdown file happens to wrap.
+    let mut in_paragraph = false;
     for line in EXAMPLES.lines() {
         if let Some(heading) = line.strip_prefix("## ") {
             let mut words = heading.split_whitespace().map(str::to_string);
@@ -44,10 +47,17 @@ pub fn sections() -> Vec<Section> {
         };
         if line.starts_with("```") {
             in_code = !in_code;
+            in_paragraph = false;
         } else if in_code {
             section.lines.push(Line::Code(line.to_string()));
-        } else if !line.trim().is_empty() {
-            section.lines.push(Line::Text(line.to_string()));
+        } else if line.trim().is_empty() {
+            in_paragraph = false;
+        } else if let (true, Some(Line::Text(text))) = (in_paragraph, section.lines.last_mut()) {
+            text.push(' ');
+            text.push_str(line.trim());
+        } else {
+            section.lines.push(Line::Text(line.trim().to_string()));
+            in_paragraph = true;
         }
     }
     sections
@@ -59,7 +69,21 @@ impl Section {
         let mut out = String::from("Examples:\n");
         for line in &self.lines {
             match line {
-                Line::Text(t) => out.push_str(&format!("  {t}\n")),
+                Line::Text(t) => {
+                    // Wrapped for an 80-column terminal, as clap wraps the rest of the help.
+                    let mut width = 0;
+                    out.push(' ');
+                    for word in t.split_whitespace() {
+                        if width > 0 && width + word.chars().count() > 76 {
+                            out.push_str("\n ");
+                            width = 0;
+                        }
+                        out.push(' ');
+                        out.push_str(word);
+                        width += word.chars().count() + 1;
+                    }
+                    out.push('\n');
+                }
                 Line::Code(c) => out.push_str(&format!("    {c}\n")),
             }
         }

@@ -910,6 +910,49 @@ fn the_manual_pages_are_written_and_render() {
     for global in ["--rules", "--no-user-rules", "UMPIRE_RULES"] {
         assert!(text.contains(global), "the page lacks {global}:\n{text}");
     }
+    // `man umpire-game-apply` shows its examples (docs/examples.md), as --help does, and
+    // `man umpire` lists the subcommands, each with its line.
+    let page = |name: &str| {
+        let out = crate::common::tool::command("man")
+            .args(["-l", "-P", "cat"])
+            .arg(dir.join(name))
+            .env("MANWIDTH", "100")
+            .output()
+            .expect("man");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let apply = page("umpire-game-apply.1");
+    let examples = apply.split("EXAMPLES").nth(1).unwrap_or_default();
+    assert!(
+        examples.contains("$ umpire game apply agnadello.umpire 4 --proposed"),
+        "{apply}"
+    );
+    let help = umpire(&["game", "apply", "--help"]);
+    assert!(
+        help.stdout
+            .contains("$ umpire game apply agnadello.umpire 4 --proposed"),
+        "{}",
+        help.show()
+    );
+    let top = page("umpire.1");
+    // Words, as man justifies the lines with extra spaces.
+    let subcommands = top
+        .split("SUBCOMMANDS")
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (page, line) in [
+        ("umpire-roll(1)", "Roll dice"),
+        ("umpire-game(1)", "Game sessions"),
+        ("umpire-megagame(1)", "Megagame mode"),
+    ] {
+        let at = subcommands
+            .find(page)
+            .unwrap_or_else(|| panic!("{page}:\n{top}"));
+        assert!(subcommands[at..].contains(line), "{page}: {line}\n{top}");
+    }
 }
 
 /// `umpire FILE` is for game files: anything else is refused before a window opens.
