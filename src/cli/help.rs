@@ -272,7 +272,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "docs/examples.md does not cover every command yet (see the handoff)"]
     fn every_leaf_command_has_examples() {
         let missing: Vec<String> = leaf_paths()
             .into_iter()

@@ -361,28 +361,11 @@ pub fn run(cli: &Cli, command: &Command) -> Result<()> {
 /// Writes `umpire.1` and `umpire-SUBCOMMAND.1` (nested ones too: `umpire-game-deck.1`).
 fn manpages(dir: &std::path::Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| anyhow!("{}: {e}", dir.display()))?;
-    fn write(dir: &std::path::Path, command: clap::Command, name: &str) -> Result<usize> {
-        // The page is named with dashes (umpire-game-deck.1); its synopsis is what is typed.
-        let command = command
-            .name(name.to_string())
-            .bin_name(name.replace('-', " "));
-        let out = help::man_page(&command, name)?;
-        let path = dir.join(format!("{name}.1"));
-        std::fs::write(&path, out).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        let mut written = 1;
-        for sub in command.get_subcommands() {
-            if sub.get_name() == "help" {
-                continue;
-            }
-            written += write(dir, sub.clone(), &format!("{name}-{}", sub.get_name()))?;
-        }
-        Ok(written)
-    }
     let mut command = <Cli as clap::CommandFactory>::command();
     // Built first, so each subcommand carries the global options (--rules, --json, --budget…)
     // and its own page lists them too.
     command.build();
-    let written = write(dir, command, "umpire")?;
+    let written = write_pages(dir, command, "umpire")?;
     println!("wrote {written} manual pages to {}", dir.display());
     Ok(())
 }
@@ -394,6 +377,26 @@ pub fn parse() -> Cli {
         .complete();
     let matches = help::command().get_matches();
     <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Writes `command`'s page as `NAME.1` and its subcommands' pages; a hidden command (one kept
+/// for tests or machines) has none.
+fn write_pages(dir: &std::path::Path, command: clap::Command, name: &str) -> Result<usize> {
+    // The page is named with dashes (umpire-game-deck.1); its synopsis is what is typed.
+    let command = command
+        .name(name.to_string())
+        .bin_name(name.replace('-', " "));
+    let out = help::man_page(&command, name)?;
+    let path = dir.join(format!("{name}.1"));
+    std::fs::write(&path, out).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let mut written = 1;
+    for sub in command.get_subcommands() {
+        if sub.get_name() == "help" || sub.is_hide_set() {
+            continue;
+        }
+        written += write_pages(dir, sub.clone(), &format!("{name}-{}", sub.get_name()))?;
+    }
+    Ok(written)
 }
 
 /// `umpire FILE`: the game file to open the desk on, checked before the window opens (a file that
@@ -414,4 +417,36 @@ pub fn first_game(cli: &Cli) -> Result<Option<PathBuf>> {
     Ok(Some(
         std::path::absolute(path).unwrap_or_else(|_| path.clone()),
     ))
+}
+
+#[cfg(test)]
+mod pages_tests {
+    /// A hidden command gets no manual page and is not offered by completion.
+    #[test]
+    fn a_hidden_command_has_no_page_and_no_completion() {
+        let dir = std::env::temp_dir().join(format!("umpire-hidden-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let command = clap::Command::new("umpire")
+            .subcommand(clap::Command::new("shown").about("Shown"))
+            .subcommand(clap::Command::new("soak").about("A test's").hide(true));
+        let written = super::write_pages(&dir, command.clone(), "umpire").expect("pages");
+        assert_eq!(written, 2);
+        assert!(dir.join("umpire-shown.1").is_file());
+        assert!(!dir.join("umpire-soak.1").exists());
+        let mut command = command;
+        let offered: Vec<String> = clap_complete::engine::complete(
+            &mut command,
+            vec!["umpire".into(), String::new().into()],
+            1,
+            None,
+        )
+        .expect("completes")
+        .into_iter()
+        .map(|c| c.get_value().to_string_lossy().to_string())
+        .collect();
+        assert!(offered.contains(&"shown".to_string()), "{offered:?}");
+        assert!(!offered.contains(&"soak".to_string()), "{offered:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
