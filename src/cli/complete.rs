@@ -1,8 +1,10 @@
-//! Completion of ids in the shell: scenario, ruleset and procedure ids, through clap_complete's
-//! dynamic completion (the shell asks `umpire` itself, with `COMPLETE=SHELL` set).
+//! Completion of ids in the shell: scenario, ruleset, procedure and counter ids, through
+//! clap_complete's dynamic completion (the shell asks `umpire` itself, with `COMPLETE=SHELL` set,
+//! and the words typed so far after `--`).
 //!
-//! Counter ids are not completed: the completer of one argument is not told the other words
-//! already typed (the game file), so it cannot know whose counters to offer.
+//! clap_complete tells an argument's completer only the word being completed, not the others, so
+//! the words already typed are read from the request itself (`umpire -- umpire game move FILE …`):
+//! the procedures offered are the ruleset's typed before them, and the counters the game file's.
 
 use clap::Command;
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
@@ -51,18 +53,71 @@ fn ruleset_ids() -> Vec<CompletionCandidate> {
         .collect()
 }
 
-/// Every shipped ruleset's procedure ids (the completer is not told which ruleset was typed).
+/// The words of the command line being completed: what follows `--` in this request.
+fn typed_words() -> Vec<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--")
+        .map(|at| args[at + 1..].to_vec())
+        .unwrap_or_default()
+}
+
 fn procedure_ids() -> Vec<CompletionCandidate> {
+    procedure_ids_for(&typed_words())
+}
+
+/// The procedure ids of the ruleset typed among `words` (each with its name as help), or of every
+/// shipped ruleset when none is.
+fn procedure_ids_for(words: &[String]) -> Vec<CompletionCandidate> {
     let lib = shipped();
-    let mut ids: Vec<String> = lib
+    let typed: Vec<&str> = lib
         .ids()
         .into_iter()
+        .filter(|id| words.iter().any(|w| w == id))
+        .collect();
+    let rulesets = if typed.is_empty() { lib.ids() } else { typed };
+    let mut ids: Vec<(String, String)> = rulesets
+        .into_iter()
         .filter_map(|id| lib.get(id))
-        .flat_map(|r| r.procedures.iter().map(|p| p.id.clone()))
+        .flat_map(|r| r.procedures.iter().map(|p| (p.id.clone(), p.name.clone())))
         .collect();
     ids.sort();
-    ids.dedup();
-    ids.into_iter().map(CompletionCandidate::new).collect()
+    ids.dedup_by(|a, b| a.0 == b.0);
+    ids.into_iter()
+        .map(|(id, name)| CompletionCandidate::new(id).help(Some(name.into())))
+        .collect()
+}
+
+fn counter_ids() -> Vec<CompletionCandidate> {
+    counter_ids_for(&typed_words())
+}
+
+/// The counters of the game file typed among `words` (the first word that names one), by id with
+/// the counter's name as help; none when no game file is typed yet.
+fn counter_ids_for(words: &[String]) -> Vec<CompletionCandidate> {
+    let Some(file) = words
+        .iter()
+        .map(std::path::Path::new)
+        .find(|p| p.is_file() && umpire::game::is_game_file(p))
+    else {
+        return Vec::new();
+    };
+    let lib = Library::on_demand(shipped_ruleset_sources(), None);
+    let Ok(game) = umpire::game::Game::open(file, &lib) else {
+        return Vec::new();
+    };
+    let mut counters: Vec<(String, String)> = game
+        .state()
+        .counters
+        .values()
+        .filter(|c| c.removed.is_none())
+        .map(|c| (c.id.clone(), c.name.clone()))
+        .collect();
+    counters.sort();
+    counters
+        .into_iter()
+        .map(|(id, name)| CompletionCandidate::new(id).help(Some(name.into())))
+        .collect()
 }
 
 /// The command line with completers on the arguments that take ids, found by their names
@@ -72,6 +127,7 @@ pub fn with_completers(command: Command) -> Command {
         "scenario" => arg.add(ArgValueCandidates::new(scenario_ids)),
         "ruleset" => arg.add(ArgValueCandidates::new(ruleset_ids)),
         "procedure" => arg.add(ArgValueCandidates::new(procedure_ids)),
+        "counter" | "army" => arg.add(ArgValueCandidates::new(counter_ids)),
         _ => arg,
     });
     let names: Vec<String> = command
@@ -125,6 +181,25 @@ mod tests {
     fn completes_a_ruleset_id() {
         let got = offered("umpire describe ail");
         assert!(got.contains(&"ailsh".to_string()), "{got:?}");
+    }
+
+    #[test]
+    fn offers_the_procedures_of_the_ruleset_typed() {
+        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let ids = |got: Vec<clap_complete::engine::CompletionCandidate>| {
+            got.into_iter()
+                .map(|c| c.get_value().to_string_lossy().to_string())
+                .collect::<Vec<_>>()
+        };
+        let qrs = ids(super::procedure_ids_for(&words("umpire resolve qrs ")));
+        assert!(qrs.contains(&"discipline_test".to_string()), "{qrs:?}");
+        assert!(!qrs.contains(&"assault".to_string()), "only qrs's: {qrs:?}");
+        let all = ids(super::procedure_ids_for(&words("umpire resolve ")));
+        assert!(
+            all.contains(&"assault".to_string()) && all.contains(&"discipline_test".to_string())
+        );
+        // No game file typed: no counters to offer.
+        assert!(super::counter_ids_for(&words("umpire game move nothing.umpire ")).is_empty());
     }
 
     #[test]

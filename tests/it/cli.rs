@@ -1086,3 +1086,56 @@ fn a_force_moves_in_one_entry_and_a_counter_is_added_from_the_command_line() {
     assert_eq!(entries(&game), written, "nothing written by a refusal");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shell's completion asks `umpire` itself (clap_complete's protocol, as the script from
+/// `umpire completions bash` does): the counters offered are those of the game file typed, the
+/// procedures those of the ruleset typed.
+#[test]
+fn completion_offers_the_typed_games_counters_and_the_typed_rulesets_procedures() {
+    let dir = std::env::temp_dir().join(format!("umpire-complete-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let game = dir.join("venice.umpire");
+    let made = umpire(&[
+        "game",
+        "new",
+        "ailsh_1_venice_at_bay_1509",
+        "-o",
+        game.to_str().expect("utf-8"),
+    ]);
+    assert!(made.success, "{}", made.show());
+    let offered = |words: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .arg("--")
+            .args(words)
+            .env("COMPLETE", "bash")
+            .env("_CLAP_IFS", "\n")
+            .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+            .env("_CLAP_COMPLETE_COMP_TYPE", "9")
+            .env("_CLAP_COMPLETE_SPACE", "true")
+            .output()
+            .expect("run umpire");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let file = game.to_str().expect("utf-8");
+    let counters = offered(&["umpire", "game", "move", file, "ch"]);
+    assert_eq!(counters, vec!["chaumont".to_string()], "{counters:?}");
+    let all = offered(&["umpire", "game", "set", file, ""]);
+    assert!(
+        all.len() > 50 && all.contains(&"chaumont".to_string()),
+        "{all:?}"
+    );
+    let procedures = offered(&["umpire", "resolve", "qrs", "dis"]);
+    assert_eq!(
+        procedures,
+        vec!["discipline_test".to_string()],
+        "{procedures:?}"
+    );
+    let scenarios = offered(&["umpire", "game", "new", "ailsh_1_"]);
+    assert_eq!(scenarios, vec!["ailsh_1_venice_at_bay_1509".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
