@@ -846,28 +846,41 @@ fn bash_completes_the_subcommands() {
     std::fs::create_dir_all(&dir).expect("dir");
     let script = dir.join("umpire.bash");
     std::fs::write(&script, &run.stdout).expect("write");
-    let complete = |words: &str, cword: usize| -> String {
+    // The script asks `umpire` itself (dynamic completion): the binary under test first on PATH.
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_umpire"))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let complete = |words: &str, cword: usize, current: &str, previous: &str| -> String {
         let out = std::process::Command::new("bash")
             .arg("-c")
             .arg(format!(
-                "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{words}'; \
-                 COMP_POINT=${{#COMP_LINE}}; _umpire umpire; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+                "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_TYPE=9; \
+                 _clap_complete_umpire umpire '{current}' '{previous}'; \
+                 printf '%s\\n' \"${{COMPREPLY[@]}}\"",
                 script.display()
             ))
+            .env("PATH", &path)
             .output()
             .expect("bash");
         String::from_utf8_lossy(&out.stdout).to_string()
     };
-    let game = complete("umpire game ''", 2);
+    let game = complete("umpire game ''", 2, "", "game");
     for sub in ["new", "resolve", "deck", "verify", "export"] {
         assert!(game.lines().any(|l| l == sub), "{sub} not offered: {game}");
     }
-    let deck = complete("umpire game deck d", 3);
+    let deck = complete("umpire game deck d", 3, "d", "deck");
     assert!(deck.lines().any(|l| l == "draw"), "{deck}");
+    // zsh and fish get the same protocol's registration.
     for shell in ["zsh", "fish"] {
         let run = umpire(&["completions", shell]);
         assert!(
-            run.success && run.stdout.contains("deck"),
+            run.success && run.stdout.contains("COMPLETE") && run.stdout.contains("umpire"),
             "{shell}: {}",
             run.show()
         );

@@ -305,11 +305,20 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     assert!(ok && words.contains("umpire game deck draw"), "{page}");
     // Bash completes `umpire game <TAB>` from the installed script.
     let script = root.join("usr/share/bash-completion/completions/umpire");
-    let (ok, offered) = run(Command::new("bash").arg("-c").arg(format!(
-        "source '{}'; COMP_WORDS=(umpire game ''); COMP_CWORD=2; COMP_LINE='umpire game '; \
-         COMP_POINT=12; _umpire umpire; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
-        script.display()
-    )));
+    // The script asks the installed `umpire` itself (dynamic completion).
+    let path = format!(
+        "{}:{}",
+        root.join("usr/bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (ok, offered) = run(Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source '{}'; COMP_WORDS=(umpire game ''); COMP_CWORD=2; COMP_TYPE=9; \
+             _clap_complete_umpire umpire '' game; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display()
+        ))
+        .env("PATH", path));
     assert!(ok && offered.lines().any(|l| l == "deck"), "{offered}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
