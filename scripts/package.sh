@@ -64,10 +64,6 @@ chmod 0644 "$root/usr/share/doc/umpire/changelog.gz"
 # unsafe-libyaml (through yaml_serde) is libyaml translated to Rust, linked in by design.
 install -D -m 0644 /dev/null "$root/usr/share/lintian/overrides/umpire"
 echo "umpire: embedded-library libyaml [usr/bin/umpire]" >"$root/usr/share/lintian/overrides/umpire"
-# The package is not in Debian's archive: its Bugs field is the project's own tracker.
-if [ -n "${UMPIRE_BUGS-$(sed -n 's/^bugs = "\(.\+\)"/\1/p' Cargo.toml)}" ]; then
-  echo "umpire: bugs-field-does-not-refer-to-debian-infrastructure *" >>"$root/usr/share/lintian/overrides/umpire"
-fi
 
 # The project's public addresses and its software-centre listing, from Cargo.toml (the
 # environment may override each, as the package test does): homepage and repository
@@ -85,6 +81,10 @@ bugs=${UMPIRE_BUGS-$(setting bugs workspace.metadata.listing)}
 listing_id=${UMPIRE_LISTING_ID-$(setting id workspace.metadata.listing)}
 screenshots=${UMPIRE_SCREENSHOTS-$(setting screenshots workspace.metadata.listing)}
 xml() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+# The package is not in Debian's archive: its Bugs field is the project's own tracker.
+if [ -n "$bugs" ]; then
+  echo "umpire: bugs-field-does-not-refer-to-debian-infrastructure *" >>"$root/usr/share/lintian/overrides/umpire"
+fi
 if [ -n "$listing_id" ]; then
   metainfo="$root/usr/share/metainfo/$listing_id.metainfo.xml"
   install -d "$(dirname "$metainfo")"

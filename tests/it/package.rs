@@ -22,6 +22,15 @@ fn run(command: &mut Command) -> (bool, String) {
     )
 }
 
+/// Unpacks the package into `root`, as dpkg would.
+fn unpack(deb: &Path, root: &Path) {
+    let (ok, said) = run(crate::common::tool::command("dpkg-deb")
+        .arg("-x")
+        .arg(deb)
+        .arg(root));
+    assert!(ok, "{said}");
+}
+
 fn build_package(scratch: &Path) -> PathBuf {
     build_package_with(scratch, &[]).0
 }
@@ -83,11 +92,7 @@ fn the_package_has_a_software_centre_listing_that_validates() {
         "{control}"
     );
     let root = scratch.join("root");
-    let (ok, said) = run(crate::common::tool::command("dpkg-deb")
-        .arg("-x")
-        .arg(&deb)
-        .arg(&root));
-    assert!(ok, "{said}");
+    unpack(&deb, &root);
     let metainfo = root.join("usr/share/metainfo/org.example.umpire.metainfo.xml");
     let listing = std::fs::read_to_string(&metainfo)
         .unwrap_or_else(|e| panic!("{}: {e}", metainfo.display()));
@@ -200,11 +205,7 @@ fn the_package_holds_a_working_umpire_its_menu_entry_mime_type_completions_and_m
     assert!(control.contains("Suggests: postgresql-client"), "{control}");
     // Unpacked as dpkg would, and used from a folder that is not the checkout.
     let root = scratch.join("root");
-    let (ok, said) = run(crate::common::tool::command("dpkg-deb")
-        .arg("-x")
-        .arg(&deb)
-        .arg(&root));
-    assert!(ok, "{said}");
+    unpack(&deb, &root);
     let umpire = root.join("usr/bin/umpire");
     let elsewhere = scratch.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).expect("dir");
