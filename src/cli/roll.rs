@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{Cli, find_ruleset, library, print_json};
-use umpire::dice::{AppDice, Budget, DiceExpr, DieSet, Estimate};
+use umpire::dice::{AppDice, Budget, DiceExpr, DieSet, Distribution, Estimate, Output, write_odds};
 
 fn parse_budget(s: &str) -> std::result::Result<f64, String> {
     match s.parse::<f64>() {
@@ -66,6 +66,17 @@ fn print_estimate(expr: &DiceExpr, args: &RollArgs) -> Result<()> {
     Ok(())
 }
 
+/// The exact odds, written through one buffer (a line a value would be a write a value through
+/// a pipe).
+fn print_odds(expr: &DiceExpr, dist: &Distribution, output: Output) -> Result<()> {
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    write_odds(expr, dist, output, &mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Arguments of `roll`.
 #[derive(Debug, Args)]
 pub struct RollArgs {
@@ -106,51 +117,19 @@ pub fn run(cli: &Cli, args: &RollArgs) -> Result<()> {
             seconds: args.budget,
             ..Budget::default()
         };
-        let dist = match expr.distribution_within(&budget) {
+        let output = if args.json {
+            Output::Json
+        } else {
+            Output::Text
+        };
+        let dist = match expr.distribution_printed(&budget, output) {
             Ok(dist) => dist,
             Err(_) if args.estimate => return print_estimate(&expr, args),
             Err(e) => anyhow::bail!(
                 "{e} — or add --estimate for a Monte Carlo estimate, or --budget SECONDS"
             ),
         };
-        let rows: Vec<_> = dist
-            .counts()
-            .map(|(value, _)| {
-                let p = dist.probability(value);
-                json!({"value": value, "probability": p.to_f64(), "fraction": p.to_string()})
-            })
-            .collect();
-        if args.json {
-            return print_json(
-                &json!({"expr": expr.source(), "exact": true, "cases": dist.total().to_string(), "distribution": rows}),
-            );
-        }
-        let cases = dist.total().to_string();
-        if cases.len() <= 24 {
-            println!("{}: {cases} equally likely cases", expr.source());
-        } else {
-            println!(
-                "{}: exact odds over a {}-digit number of equally likely cases (fractions in --json)",
-                expr.source(),
-                cases.len()
-            );
-        }
-        for (value, _) in dist.counts() {
-            let p = dist.probability(value);
-            let words = p.words();
-            if expr.is_opposed() {
-                // Two sides against each other: who is higher, in words.
-                let side = match value {
-                    1 => "the first side higher",
-                    0 => "a tie",
-                    _ => "the second side higher",
-                };
-                println!("{side:>22}  {:>7.3}%  {words}", p.to_f64() * 100.0);
-            } else {
-                println!("{value:>6}  {:>7.3}%  {words}", p.to_f64() * 100.0);
-            }
-        }
-        return Ok(());
+        return print_odds(&expr, &dist, output);
     }
     let seed = args.seed.unwrap_or_else(AppDice::fresh_seed);
     let roll = AppDice::new(seed).roll(&expr);

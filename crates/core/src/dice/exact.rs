@@ -1,12 +1,12 @@
 //! Exact distributions of pools without enumerating throws: successes by the binomial, keep
-//! highest/lowest by dynamic programming over the faces in order, and the cost of computing
-//! either before it is done (so a request past the budget is refused at once).
+//! highest/lowest by the face each throw's kept dice end at, and the cost of computing either
+//! before it is done (so a request past the budget is refused at once).
 //!
-//! The keep algorithm follows the idea in H. Liu, "Icepool: Efficient Computation of Dice Pool
-//! Probabilities" (2022): walk the faces from the end being kept, and for each face choose how
-//! many of the dice still unplaced show it (a binomial count). Ours stops tracking a throw as
-//! soon as its kept dice are all placed: the dice left may show any lower face, which is one
-//! power of those faces' weight, so the states are only (dice kept so far < keep, kept sum).
+//! The keep algorithm began from the idea in H. Liu, "Icepool: Efficient Computation of Dice
+//! Pool Probabilities" (2022): walk the faces from the end being kept, and count how many of
+//! the dice show each (a binomial count). Ours needs no state for the dice kept so far: a throw
+//! is settled by the face its kept dice end at ([`keep`]), so the work is one polynomial a
+//! face, taken by Horner's rule.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +14,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use super::die::{Die, DieFace, Threshold};
-use super::distribution::{Distribution, choose_big};
+use super::distribution::Distribution;
 
 /// Faces merged by value, with their weights, lowest value first.
 fn merged(die: &Die) -> Vec<(i64, u64)> {
@@ -25,7 +25,9 @@ fn merged(die: &Die) -> Vec<(i64, u64)> {
     faces.into_iter().collect()
 }
 
-/// The number of successes among `n` dice: C(n, k)·hitᵏ·missⁿ⁻ᵏ for each k.
+/// The number of successes among `n` dice: C(n, k)·hitᵏ·missⁿ⁻ᵏ for each k, each count from
+/// the one before by a product and an exact division by small numbers:
+/// count(k+1) = count(k)·(n−k)·hit / ((k+1)·miss).
 pub fn successes(die: &Die, n: u32, test: Threshold) -> Distribution {
     let total = die.total_weight();
     let hit: u64 = die
@@ -34,99 +36,116 @@ pub fn successes(die: &Die, n: u32, test: Threshold) -> Distribution {
         .filter(|f| test.met(f.value))
         .map(|f| u64::from(f.weight))
         .sum();
-    let miss = BigUint::from(total - hit);
-    let hit = BigUint::from(hit);
-    // miss^(n−k) for k = n down to 0, built upwards.
-    let mut miss_pow = Vec::with_capacity(n as usize + 1);
-    miss_pow.push(BigUint::one());
-    for i in 1..=n as usize {
-        let next = &miss_pow[i - 1] * &miss;
-        miss_pow.push(next);
+    let miss = total - hit;
+    let n = u64::from(n);
+    if hit == 0 || miss == 0 {
+        let all = if hit == 0 { 0 } else { n as i64 };
+        return Distribution::from_counts([(all, BigUint::from(total).pow(n as u32))]);
     }
-    let mut ways = BigUint::one(); // C(n, k)
-    let mut hit_pow = BigUint::one();
+    let mut count = BigUint::from(miss).pow(n as u32);
     let mut pairs = Vec::with_capacity(n as usize + 1);
-    for k in 0..=u64::from(n) {
-        pairs.push((
-            k as i64,
-            &ways * &hit_pow * &miss_pow[(u64::from(n) - k) as usize],
-        ));
-        ways = ways * (u64::from(n) - k) / (k + 1);
-        hit_pow *= &hit;
+    for k in 0..n {
+        let next = &count * ((n - k) * hit) / ((k + 1) * miss);
+        pairs.push((k as i64, count));
+        count = next;
     }
+    pairs.push((n as i64, count));
     Distribution::from_counts(pairs)
 }
 
 /// The sum of the highest (or lowest) `keep` of `n` dice.
 ///
-/// Faces are visited in the order they are kept. A state is (dice placed, all kept, kept sum):
-/// while fewer than `keep` are placed every placed die is kept. At a face of weight `w` with
-/// `rest` the weight of the faces still to come, `m` of the `left` unplaced dice show it in
-/// C(left, m)·wᵐ ways; when `m` reaches the `need` still to keep, the throw's kept sum is
-/// settled and its other dice show any later face: Σ_{m≥need} C(left, m)·wᵐ·restˡᵉᶠᵗ⁻ᵐ =
-/// (w+rest)ˡᵉᶠᵗ − Σ_{m<need} C(left, m)·wᵐ·restˡᵉᶠᵗ⁻ᵐ.
+/// Faces are taken in the order they are kept, v₁ first. A throw of more than `keep` dice is
+/// settled by its boundary face vᵢ: the j ≤ keep dice above it are all kept, and more than
+/// keep − j dice show vᵢ exactly (the rest show later faces). So its kept sum is the sum of j
+/// dice over the faces above vᵢ plus (keep − j)·vᵢ, and its count
+/// C(n, j) · Uʲ · F(n − j, keep − j + 1), with U the faces above vᵢ and F(m, r) the ways m
+/// dice show vᵢ at least r times and later faces otherwise:
+/// Σ_{t≥r} C(m, t)·aᵗ·b^(m−t), a the weight of vᵢ and b of the faces after it. F follows
+/// itself as j falls (m − r stays n − keep − 1): F(m+1, r+1) = (a+b)·F(m, r) − b·C(m, r)·aʳ·b^(m−r).
+/// The polynomial Σⱼ cⱼ·Uʲ is taken by Horner's rule, one product by U a step, and by a sliding
+/// window when the faces above vᵢ are a run of equal weights (a d6): the cost is keep² values
+/// a face, where a state for each (dice kept, kept sum) was keep³.
 pub fn keep(die: &Die, n: u32, keep: u32, highest: bool) -> Option<Distribution> {
     let mut faces = merged(die);
     if highest {
         faces.reverse();
     }
-    let n = u64::from(n);
-    let k = u64::from(keep.min(n as u32));
-    let mut rest: u64 = faces.iter().map(|(_, w)| *w).sum();
-    // (kept so far, kept sum) → ways, for throws still placing kept dice.
-    let mut open: BTreeMap<(u64, i64), BigUint> = BTreeMap::from([((0, 0), BigUint::one())]);
-    let mut settled: BTreeMap<i64, BigUint> = BTreeMap::new();
-    // C(left, m) for left in n−k..=n, m < k: looked up, never recomputed.
-    let choose_table: Vec<Vec<BigUint>> = (0..=k)
-        .map(|j| (0..=k).map(|m| choose_big(n - j, m)).collect())
-        .collect();
-    for (value, w) in faces {
-        rest -= w;
-        let (w_big, rest_big, all_big) = (
-            BigUint::from(w),
-            BigUint::from(rest),
-            BigUint::from(w + rest),
-        );
-        // Powers: w^m for m ≤ k; rest^e and (w+rest)^e for e in n−k..=n.
-        let mut w_pow = vec![BigUint::one()];
-        for m in 1..=k as usize {
-            let next = &w_pow[m - 1] * &w_big;
-            w_pow.push(next);
-        }
-        let low = n - k;
-        let powers = |base: &BigUint| {
-            let mut v = vec![base.pow(u32::try_from(low).ok()?)];
-            for e in 1..=k as usize {
-                let next = &v[e - 1] * base;
-                v.push(next);
-            }
-            Some(v)
-        };
-        let rest_pow = powers(&rest_big)?;
-        let all_pow = powers(&all_big)?;
-        let mut next: BTreeMap<(u64, i64), BigUint> = BTreeMap::new();
-        for ((j, sum), ways) in open {
-            let left = n - j;
-            let need = k - j;
-            let mut short = BigUint::zero(); // Σ_{m<need} C(left, m)·wᵐ·rest^(left−m)
-            for m in 0..need.min(left + 1) {
-                let placed = &choose_table[j as usize][m as usize] * &w_pow[m as usize];
-                // left − m > n − keep, always within the table.
-                short += &placed * &rest_pow[(left - m - low) as usize];
-                if !placed.is_zero() {
-                    let key = (j + m, sum.checked_add(value.checked_mul(m as i64)?)?);
-                    *next.entry(key).or_default() += &ways * placed;
-                }
-            }
-            let done = &all_pow[(left - low) as usize] - short;
-            if !done.is_zero() {
-                let s = sum.checked_add(value.checked_mul(need as i64)?)?;
-                *settled.entry(s).or_default() += &ways * done;
-            }
-        }
-        open = next;
+    let (n, k) = (u64::from(n), u64::from(keep.min(n)));
+    if k == n {
+        let one = Distribution::from_weights(faces.iter().map(|(v, w)| (*v, u128::from(*w))));
+        return one.sum_of(n);
     }
-    // Throws still open place fewer than `keep` dice: none, when keep ≤ n.
+    if k == 0 {
+        let total: u64 = faces.iter().map(|(_, w)| *w).sum();
+        return Some(Distribution::from_counts([(
+            0,
+            BigUint::from(total).pow(u32::try_from(n).ok()?),
+        )]));
+    }
+    // C(n, j) for j ≤ k.
+    let mut choose_n = Vec::with_capacity(k as usize + 1);
+    choose_n.push(BigUint::one());
+    for j in 1..=k {
+        let next = &choose_n[j as usize - 1] * (n - j + 1) / j;
+        choose_n.push(next);
+    }
+    let gap = u32::try_from(n - k - 1).ok()?;
+    let mut settled: BTreeMap<i64, BigUint> = BTreeMap::new();
+    let mut after: u64 = faces.iter().map(|(_, w)| *w).sum();
+    for (i, &(value, a)) in faces.iter().enumerate() {
+        after -= a;
+        let b = after;
+        // cⱼ = C(n, j)·F(n−j, k−j+1), j from k down to 0.
+        let mut c = vec![BigUint::zero(); k as usize + 1];
+        let b_gap = BigUint::from(b).pow(gap);
+        let mut f = BigUint::from(a + b).pow(gap + 1) - &b_gap * b;
+        let mut choose_mr = BigUint::from(n - k); // C(m, r) at (n−k, 1)
+        let mut a_pow = BigUint::from(a); // aʳ
+        let mut j = k;
+        loop {
+            c[j as usize] = &choose_n[j as usize] * &f;
+            if j == 0 {
+                break;
+            }
+            // (m, r) = (n−j, k−j+1) → (m+1, r+1).
+            let (m, r) = (n - j, k - j + 1);
+            f = &f * (a + b) - &choose_mr * &a_pow * &b_gap * b;
+            choose_mr = choose_mr * (m + 1) / (r + 1);
+            a_pow *= a;
+            j -= 1;
+        }
+        if i == 0 {
+            // Nothing above the first face: only j = 0.
+            let s = value.checked_mul(k as i64)?;
+            *settled.entry(s).or_default() += &c[0];
+            continue;
+        }
+        // The faces above, as offsets from vᵢ (1 and up).
+        let above: Vec<(usize, u64)> = faces[..i]
+            .iter()
+            .map(|(v, w)| Some((usize::try_from((v - value).abs()).ok()?, *w)))
+            .collect::<Option<_>>()?;
+        let run = above.iter().all(|(_, w)| *w == above[0].1)
+            && above.len() == above.iter().map(|(o, _)| *o).max().unwrap_or(0);
+        let mut acc = vec![c[k as usize].clone()];
+        for j in (0..k as usize).rev() {
+            acc = if run {
+                super::poly::times_run(&acc, above.len(), above[0].1)
+            } else {
+                super::poly::times_sparse(&acc, &above)
+            };
+            acc[0] += &c[j];
+        }
+        let start = value.checked_mul(k as i64)?;
+        let step: i64 = if highest { 1 } else { -1 };
+        for (e, count) in acc.into_iter().enumerate() {
+            if !count.is_zero() {
+                let s = start.checked_add(step.checked_mul(e as i64)?)?;
+                *settled.entry(s).or_default() += count;
+            }
+        }
+    }
     Some(Distribution::from_counts(settled))
 }
 
@@ -193,6 +212,14 @@ pub struct Cost {
     pub values: f64,
     /// log₂ of the number of equally likely cases.
     pub bits: f64,
+    /// 1 when the counts come from weighted faces (an exploding die, `d{1,1,2}`): rich in the
+    /// total's prime factors, so slower to reduce; 0 for runs of equal weights.
+    pub skew: f64,
+    /// How many odd primes divide the number of cases (each a pass over every count to reduce
+    /// its probability; a power of two costs none).
+    pub primes: f64,
+    /// Terms of the recurrence a value, for a sum of dice (see [`Cost::groups`]).
+    pub terms: f64,
 }
 
 /// Word operations a second, measured on the benchmark machine (BENCHMARKS.md, "Exact odds of
@@ -236,6 +263,9 @@ impl Cost {
             bytes: 64.0,
             values: 1.0,
             bits: 0.0,
+            skew: 0.0,
+            primes: 0.0,
+            terms: 1.0,
         }
     }
 
@@ -249,67 +279,208 @@ impl Cost {
     }
 
     /// The sum of `n` dice of `faces` distinct values over `span` consecutive values of
-    /// `weight_bits` bits of cases each; `uniform` when the sliding window applies.
+    /// `weight_bits` bits of cases each; `uniform` when they are a run of equal weights.
     pub fn sum(n: f64, faces: f64, span: f64, weight_bits: f64, uniform: bool) -> Cost {
-        // Σ over the k-th die of (values so far)·(operations per value), each an allocation
-        // and an addition of big integers whose limbs grow with k: values ≈ k·span and limbs
-        // ≈ k·bits/64, so Σ ≈ n²/2·span values and n³/3·span·bits/64 limbs. The weights were
-        // fitted to release timings of 100d6, 500d6, 1000d6, 200d20 and 200d{1,5} (BENCHMARKS.md,
-        // "Exact odds of big pools").
-        let (per_value, per_limb) = if uniform {
-            (6.0, 0.12)
-        } else {
-            (2.5 * faces, 0.12 * faces)
-        };
-        let k_values = n * n / 2.0 * span;
-        let k_values_limbs = n * n * n / 3.0 * span * weight_bits / 64.0;
+        Cost::sum_of(n, faces, span, weight_bits, uniform, 1.0)
+    }
+
+    /// As [`Cost::sum`], for a die whose number of cases has `primes` odd prime factors.
+    pub fn sum_of(
+        n: f64,
+        faces: f64,
+        span: f64,
+        weight_bits: f64,
+        uniform: bool,
+        primes: f64,
+    ) -> Cost {
         let values = n * (span - 1.0) + 1.0;
         let bits = n * weight_bits;
+        let limbs = Cost::limbs(bits);
+        let work = if n <= 1.0 {
+            faces
+        } else if n * span > DENSE_SPAN {
+            // Past arrays: one die at a time over a map, each value against each face.
+            n * n / 2.0 * span * faces * (SUM_MAP_VALUE + SUM_MAP_LIMB * limbs)
+        } else if uniform {
+            // Half the values by a recurrence of four terms, the other half mirrored.
+            SUM_FIXED + values * (SUM_UNIFORM_VALUE + SUM_UNIFORM_LIMB * limbs)
+        } else {
+            // Miller's recurrence: each value from the faces' values before it.
+            SUM_FIXED + values * faces * (SUM_MILLER_VALUE + SUM_MILLER_LIMB * limbs)
+        };
         Cost {
-            work: per_value * k_values + per_limb * k_values_limbs,
+            work,
             bytes: 2.0 * Cost::held(values, bits),
             values,
             bits,
+            skew: if uniform { 0.0 } else { 1.0 },
+            primes,
+            terms: if uniform { 4.0 } else { faces },
         }
     }
 
-    /// Counting successes among `n` dice: n+1 products of powers.
-    pub fn successes(n: f64, weight_bits: f64) -> Cost {
+    /// Several groups of dice summed by one recurrence (each group's [`Cost::sum`] given):
+    /// about (groups + 1)·Π(terms of each) products a value, four terms for a run of equal
+    /// weights, a term a face otherwise.
+    pub fn groups(parts: &[Cost]) -> Cost {
+        let values = parts.iter().map(|c| c.values - 1.0).sum::<f64>() + 1.0;
+        let bits: f64 = parts.iter().map(|c| c.bits).sum();
+        // Terms of S and T that cancel or merge (the runs' common 1 − x): about a sixth are
+        // left (fitted to 300d6+200d8, 1000d6+1000d5, 12d1000+12d999, 100d100+100d99).
+        let terms =
+            (parts.len() as f64 + 1.0) * parts.iter().map(|c| c.terms).product::<f64>() / 6.0;
+        let work = if values > DENSE_SPAN {
+            parts.iter().map(|c| c.work).sum::<f64>() + values * values
+        } else {
+            SUM_FIXED + values * terms * (SUM_MILLER_VALUE + SUM_MILLER_LIMB * Cost::limbs(bits))
+        };
+        Cost {
+            work,
+            bytes: 2.0 * Cost::held(values, bits),
+            values,
+            bits,
+            skew: parts.iter().map(|c| c.skew).fold(0.0, f64::max),
+            primes: parts.iter().map(|c| c.primes).sum(),
+            terms,
+        }
+    }
+
+    /// Counting successes among `n` dice: each count from the one before.
+    pub fn successes(n: f64, weight_bits: f64, primes: f64) -> Cost {
         let bits = n * weight_bits;
         Cost {
-            work: 4.0 * (n + 1.0) * Cost::limbs(bits) * Cost::limbs(bits),
+            work: (n + 1.0) * (COUNT_VALUE + COUNT_LIMB * Cost::limbs(bits)),
             bytes: 2.0 * Cost::held(n + 1.0, bits),
             values: n + 1.0,
             bits,
+            skew: 0.0,
+            primes,
+            terms: 1.0,
         }
     }
 
-    /// Keeping `keep` of `n` dice of `faces` values spread over `span`.
-    pub fn keep(n: f64, keep: f64, faces: f64, span: f64, weight_bits: f64) -> Cost {
+    /// Keeping `keep` of `n` dice of `faces` values spread over `span`; `run` when the faces
+    /// are a run of equal weights (each product by the faces above is a sliding window).
+    pub fn keep(
+        n: f64,
+        keep: f64,
+        (faces, span, weight_bits, run): (f64, f64, f64, bool),
+        primes: f64,
+    ) -> Cost {
+        if keep >= n {
+            return Cost::sum_of(n, faces, span, weight_bits, run, primes);
+        }
         let bits = n * weight_bits;
         let values = keep * (span - 1.0) + 1.0;
         let limbs = Cost::limbs(bits);
-        // Per face: open states (kept < keep, sum) × the m < need placements, each a product
-        // of big integers; and the powers (by squaring).
-        let states = keep * values;
-        let work = faces * (states * keep * 3.0 * limbs + 4.0 * keep * limbs * limbs);
+        // For the i-th face (i faces above it, spread over about i·span/faces values), keep
+        // steps of Horner's rule over up to keep·i·span/faces values, each value a window of
+        // two additions (a run) or a product a face above.
+        let mut steps = 0.0;
+        let mut i = 1.0;
+        while i < faces {
+            let reach = i * (span - 1.0) / (faces - 1.0).max(1.0);
+            let per_value = if run { 2.0 } else { i };
+            steps += keep * keep / 2.0 * reach * per_value;
+            i += 1.0;
+        }
+        let work = KEEP_FIXED
+            + steps * (KEEP_STEP + KEEP_LIMB * limbs)
+            + faces * (150.0 + keep * 2.0 * limbs);
         Cost {
             work,
-            bytes: 3.0 * Cost::held(states + values, bits),
+            bytes: 3.0 * Cost::held(2.0 * values, bits),
             values,
             bits,
+            skew: if run { 0.0 } else { 1.0 },
+            primes,
+            terms: 1.0,
         }
     }
 
-    /// Two independent results combined value by value (a sum of terms, a max, an opposed roll).
+    /// The sum of two independent results: term by term when either is short, else one
+    /// product of two packed big integers (Toom-3, about (words)^1.47).
     pub fn pair(a: &Cost, b: &Cost, values: f64) -> Cost {
         let bits = a.bits + b.bits;
-        let limbs = Cost::limbs(bits);
+        let (short, long) = (a.values.min(b.values), a.values.max(b.values));
+        let work = if short <= 8.0 || short * long <= 4096.0 {
+            short * long * (PAIR_TERM + PAIR_LIMB * Cost::limbs(a.bits) * Cost::limbs(b.bits))
+        } else {
+            let words = (a.values + b.values) * (Cost::limbs(bits) + 1.0);
+            KRONECKER_WORD * words.powf(1.47) + values * (PAIR_TERM + Cost::limbs(bits))
+        };
         Cost {
-            work: a.work + b.work + 2.0 * a.values * b.values * limbs,
-            bytes: a.bytes.max(b.bytes) + Cost::held(values, bits),
+            work: a.work + b.work + work,
+            bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
             values,
             bits,
+            skew: a.skew.max(b.skew),
+            primes: a.primes + b.primes,
+            terms: 1.0,
+        }
+    }
+
+    /// Two results compared (an opposed roll, the higher or lower of two): one pass over the
+    /// values, a product of counts each.
+    pub fn compared(a: &Cost, b: &Cost, values: f64) -> Cost {
+        let bits = a.bits + b.bits;
+        let products = a.values + b.values;
+        let work = products * (PAIR_TERM + PAIR_LIMB * Cost::limbs(a.bits) * Cost::limbs(b.bits));
+        Cost {
+            work: a.work + b.work + work,
+            bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
+            values,
+            bits,
+            skew: a.skew.max(b.skew),
+            primes: a.primes + b.primes,
+            terms: 1.0,
+        }
+    }
+
+    /// This cost and printing its result: reducing each probability (a few passes over its
+    /// count for each prime of the total, more when weighted faces leave counts rich in them),
+    /// and for JSON each numerator's decimal (num-bigint's conversion, about words^1.5).
+    pub fn printed(&self, output: super::print::Output) -> Cost {
+        use super::print::Output;
+        let limbs = Cost::limbs(self.bits);
+        let reduce = self.primes
+            * (PRINT_REDUCE_PRIME + PRINT_REDUCE_LIMB * limbs * (1.0 + self.skew * limbs / 8.0));
+        let decimal = PRINT_DECIMAL * limbs.powf(1.5);
+        let per_value = match output {
+            Output::None => return *self,
+            Output::Text => PRINT_TEXT_VALUE + reduce,
+            Output::Json => PRINT_TEXT_VALUE + reduce + decimal,
+        };
+        Cost {
+            work: self.work + PRINT_FIXED + decimal + self.values * per_value,
+            ..*self
         }
     }
 }
+
+// The weights of the cost model, in word operations (at WORK_PER_SECOND), fitted to release
+// timings on the benchmark machine (BENCHMARKS.md, "Odds at the limit"): each is the time of
+// one step of its algorithm, a fixed part and a part per 64-bit word of the numbers.
+const SUM_FIXED: f64 = 1_500.0;
+const SUM_UNIFORM_VALUE: f64 = 9.0;
+const SUM_UNIFORM_LIMB: f64 = 1.0;
+const SUM_MILLER_VALUE: f64 = 4.0;
+const SUM_MILLER_LIMB: f64 = 0.15;
+const SUM_MAP_VALUE: f64 = 40.0;
+const SUM_MAP_LIMB: f64 = 2.0;
+const COUNT_VALUE: f64 = 8.0;
+const COUNT_LIMB: f64 = 1.05;
+const KEEP_FIXED: f64 = 2_000.0;
+const KEEP_STEP: f64 = 2.6;
+const KEEP_LIMB: f64 = 0.03;
+const PAIR_TERM: f64 = 8.0;
+const PAIR_LIMB: f64 = 0.05;
+const KRONECKER_WORD: f64 = 0.25;
+const PRINT_FIXED: f64 = 20_000.0;
+const PRINT_TEXT_VALUE: f64 = 30.0;
+const PRINT_REDUCE_PRIME: f64 = 80.0;
+const PRINT_REDUCE_LIMB: f64 = 2.8;
+const PRINT_DECIMAL: f64 = 1.7;
+
+/// The widest value range the sums take over arrays (as `distribution.rs`).
+const DENSE_SPAN: f64 = 4_000_000.0;

@@ -10,10 +10,12 @@ mod error;
 mod estimate;
 mod exact;
 mod expr;
+mod poly;
+mod print;
 mod roller;
 
 pub use die::{Die, DieFace, DieSet};
-pub use distribution::{Distribution, Fraction, choose, choose_big, ratio_f64};
+pub use distribution::{Distribution, Fraction, Reduced, choose, choose_big, ratio_f64};
 pub use error::DiceError;
 pub use estimate::Estimate;
 pub use exact::{Budget, Cost, WORK_PER_SECOND};
@@ -21,4 +23,5 @@ pub(crate) use expr::seconds_words;
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
 };
+pub use print::{Output, write_odds};
 pub use roller::{AppDice, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};

@@ -925,3 +925,238 @@ fn app_rolls_of_every_new_shape_fit_their_exact_odds() {
         );
     }
 }
+
+// ── Odds at the limit (issue 32) ─────────────────────────────────────────────────────────
+
+/// One die's distribution from notation (`d6`, `d{1,1,2,3,5,8}`).
+fn one_die(notation: &str) -> umpire_core::dice::Distribution {
+    parse(notation).distribution().expect("one die")
+}
+
+/// The sum of `n` dice the slow way: one die at a time, term by term.
+fn die_by_die(notation: &str, n: usize) -> umpire_core::dice::Distribution {
+    let one = one_die(notation);
+    let mut acc = umpire_core::dice::Distribution::constant(0);
+    for _ in 0..n {
+        acc = acc.add(&one).expect("in range");
+    }
+    acc
+}
+
+/// The sums whose cost grows with their output agree with adding one die at a time: runs of
+/// equal weights (the four-term recurrence), weighted dice (Miller's recurrence), several
+/// groups in one recurrence (signed, with a constant), and two long sums multiplied by
+/// Kronecker substitution.
+#[test]
+fn sums_by_recurrence_agree_with_die_by_die() {
+    for (notation, die, n) in [
+        ("77d6", "d6", 77),
+        ("31d20", "d20", 31),
+        ("9d1000", "d1000", 9),
+        ("40d{1,1,2,3,5,8}", "d{1,1,2,3,5,8}", 40),
+        ("25d{2,7,7,9}", "d{2,7,7,9}", 25),
+        ("30d6!", "d6!", 30),
+    ] {
+        assert_eq!(
+            parse(notation).distribution().expect("exact"),
+            die_by_die(die, n),
+            "{notation}"
+        );
+    }
+    // Several groups: 30d6 + 20d8 − 11d4 + 3 and a weighted group among runs.
+    let want = die_by_die("d6", 30)
+        .add(&die_by_die("d8", 20))
+        .and_then(|d| d.add(&die_by_die("d4", 11).map(|v| -v)))
+        .and_then(|d| d.add(&umpire_core::dice::Distribution::constant(3)))
+        .expect("in range");
+    assert_eq!(
+        parse("30d6+20d8-11d4+3").distribution().expect("exact"),
+        want
+    );
+    let want = die_by_die("d{1,1,2,3,5,8}", 12)
+        .add(&die_by_die("d10", 9))
+        .and_then(|d| d.add(&die_by_die("d{2,7,7,9}", 7).map(|v| -v)))
+        .expect("in range");
+    assert_eq!(
+        parse("12d{1,1,2,3,5,8}+9d10-7d{2,7,7,9}")
+            .distribution()
+            .expect("exact"),
+        want
+    );
+    // The same dice in two terms are one sum.
+    assert_eq!(
+        parse("12d1000+12d1000").distribution(),
+        parse("24d1000").distribution()
+    );
+    // Two long sums, one of them a keep (so not one recurrence): packed and multiplied.
+    let keep = parse("60d6kh30").distribution().expect("exact");
+    let sum = die_by_die("d8", 70);
+    let mut slow: std::collections::BTreeMap<i64, num_bigint::BigUint> = Default::default();
+    for (a, ca) in keep.counts() {
+        for (b, cb) in sum.counts() {
+            *slow.entry(a + b).or_default() += ca * cb;
+        }
+    }
+    let fast = parse("60d6kh30+70d8").distribution().expect("exact");
+    assert_eq!(fast.counts().count(), slow.len());
+    for (v, c) in fast.counts() {
+        assert_eq!(Some(c), slow.get(&v), "60d6kh30+70d8 at {v}");
+    }
+}
+
+/// Keep-highest/lowest by the face the kept dice end at, against every multiset of faces
+/// (each with its multinomial count) for pools too big to throw one by one.
+#[test]
+fn keep_by_boundary_face_matches_every_multiset() {
+    fn multisets(faces: &[(i64, u64)], n: u64) -> Vec<(Vec<i64>, num_bigint::BigUint)> {
+        // Counts per face, weighted C(n; m₁…m_f)·Π wᵢ^mᵢ.
+        let mut out = vec![(Vec::new(), n, num_bigint::BigUint::from(1u8))];
+        for (i, &(value, w)) in faces.iter().enumerate() {
+            let mut next = Vec::new();
+            for (dice, left, ways) in out {
+                let range = if i + 1 == faces.len() {
+                    left..=left
+                } else {
+                    0..=left
+                };
+                for m in range {
+                    let mut d = dice.clone();
+                    d.extend(std::iter::repeat_n(value, m as usize));
+                    let ways = &ways
+                        * umpire_core::dice::choose_big(left, m)
+                        * num_bigint::BigUint::from(w).pow(m as u32);
+                    next.push((d, left - m, ways));
+                }
+            }
+            out = next;
+        }
+        out.into_iter().map(|(d, _, w)| (d, w)).collect()
+    }
+    for (die, faces) in [
+        ("d6", (1..=6).map(|v| (v, 1)).collect::<Vec<(i64, u64)>>()),
+        (
+            "d{1,1,2,3,5,8}",
+            vec![(1, 2), (2, 1), (3, 1), (5, 1), (8, 1)],
+        ),
+    ] {
+        for (n, keep) in [(14u64, 1u64), (14, 6), (13, 12), (11, 5)] {
+            let all = multisets(&faces, n);
+            for highest in [true, false] {
+                let notation = format!("{n}{die}k{}{keep}", if highest { "h" } else { "l" });
+                let mut want: std::collections::BTreeMap<i64, num_bigint::BigUint> =
+                    Default::default();
+                for (dice, ways) in &all {
+                    let mut sorted = dice.clone();
+                    sorted.sort_unstable();
+                    if highest {
+                        sorted.reverse();
+                    }
+                    let kept: i64 = sorted.iter().take(keep as usize).sum();
+                    *want.entry(kept).or_default() += ways;
+                }
+                let got = parse(&notation).distribution().expect("exact");
+                let got: std::collections::BTreeMap<i64, num_bigint::BigUint> =
+                    got.counts().map(|(v, c)| (v, c.clone())).collect();
+                assert_eq!(got, want, "{notation}");
+            }
+        }
+    }
+}
+
+/// Opposed rolls and the higher or lower of two by cumulative counts, against every pair.
+#[test]
+fn opposed_and_extremes_by_cumulative_counts_agree_with_every_pair() {
+    let a = parse("40d6").distribution().expect("exact");
+    let b = parse("35d6+20").distribution().expect("exact");
+    assert_eq!(
+        parse("40d6 > 35d6+20").distribution().expect("exact"),
+        a.combine(&b, |x, y| (x - y).signum())
+    );
+    let c = parse("30d4").distribution().expect("exact");
+    assert_eq!(
+        parse("max(40d6, 30d4)").distribution().expect("exact"),
+        a.combine(&c, i64::max)
+    );
+    assert_eq!(
+        parse("min(40d6, 30d4)").distribution().expect("exact"),
+        a.combine(&c, i64::min)
+    );
+}
+
+/// Each probability reduced once by the total's primes is the fraction in lowest terms, and
+/// its words are what the fraction's own words are.
+#[test]
+fn reduced_rows_are_the_fractions_in_lowest_terms() {
+    for notation in [
+        "3d6",
+        "40d6",
+        "25d{1,1,2,3,5,8}",
+        "2d6 > 2d6",
+        "30d7>=4",
+        "10d6!",
+    ] {
+        let dist = parse(notation).distribution().expect("exact");
+        let rows = dist.reduced();
+        assert_eq!(rows.len(), dist.counts().count(), "{notation}");
+        for row in rows {
+            let slow = dist.probability(row.value);
+            assert_eq!(row.fraction(), slow, "{notation} at {}", row.value);
+            assert_eq!(row.fraction_text(), slow.to_string());
+            assert_eq!(row.words(), slow.words(), "{notation} at {}", row.value);
+        }
+    }
+}
+
+/// The budget is the whole command's: a notation accepted at the edge of its budget (the
+/// budget set to its own estimate, computing and printing) finishes within it, as text and as
+/// JSON, and at 90 % of it is refused before any work. The grid spans every algorithm: sums of
+/// runs and of weighted dice, groups, keep, count, explode, opposed, max.
+#[test]
+fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
+    use umpire_core::dice::{Budget, Output, write_odds};
+    for notation in [
+        "1500d6",
+        "600d20",
+        "20d1000",
+        "300d{1,1,2,3,5,8}",
+        "400d6+300d8",
+        "400d6kh200",
+        "4000d6>=5",
+        "100d6!",
+        "600d6 > 600d6",
+        "max(500d6,400d6)",
+    ] {
+        let expr = parse(notation);
+        for output in [Output::Text, Output::Json] {
+            let edge = Budget {
+                seconds: expr.cost_printed(output).seconds(),
+                ..Budget::default()
+            };
+            let under = Budget {
+                seconds: edge.seconds * 0.9,
+                ..Budget::default()
+            };
+            assert!(
+                expr.distribution_printed(&under, output).is_err(),
+                "{notation}: taken under its estimate"
+            );
+            // The quicker of two runs (a test binary runs tests side by side).
+            let mut best = f64::MAX;
+            for _ in 0..2 {
+                let start = std::time::Instant::now();
+                let dist = expr
+                    .distribution_printed(&edge, output)
+                    .unwrap_or_else(|e| panic!("{notation}: {e}"));
+                let mut sink = Vec::new();
+                write_odds(&expr, &dist, output, &mut sink).expect("writes");
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            // Within the budget; twice it for a machine slower than the benchmark's.
+            assert!(
+                best <= 2.0 * edge.seconds + 0.005,
+                "{notation} ({output:?}): {best:.4} s against a budget of {:.4} s",
+                edge.seconds
+            );
+        }
+    }
+}

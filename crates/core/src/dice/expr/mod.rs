@@ -25,6 +25,7 @@ use super::die::{Die, DieSet, Threshold};
 use super::distribution::Distribution;
 use super::error::DiceError;
 use super::exact::{self, Budget, Cost};
+use super::print::Output;
 
 /// How a halved (divided) die is rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -404,11 +405,22 @@ impl DiceExpr {
     /// The exact distribution of the total, refused at once (before any work) when its
     /// estimated [`Cost`] passes `budget`, with what would fit.
     pub fn distribution_within(&self, budget: &Budget) -> Result<Distribution, DiceError> {
-        let cost = self.cost();
+        self.distribution_printed(budget, Output::None)
+    }
+
+    /// The exact distribution, refused at once when computing it and then printing it as
+    /// `output` ([`write_odds`](super::write_odds)) would pass `budget`: the budget is the
+    /// whole command's.
+    pub fn distribution_printed(
+        &self,
+        budget: &Budget,
+        output: Output,
+    ) -> Result<Distribution, DiceError> {
+        let cost = self.cost_printed(output);
         if !cost.fits(budget) {
             return Err(DiceError::TooCostly {
                 expr: self.source.clone(),
-                problem: self.over_budget(&cost, budget),
+                problem: self.over_budget(&cost, budget, output),
             });
         }
         self.exact().ok_or_else(|| DiceError::TooCostly {
@@ -418,7 +430,7 @@ impl DiceExpr {
     }
 
     /// Why a cost is past the budget, and the largest count of the costliest dice that fits.
-    fn over_budget(&self, cost: &Cost, budget: &Budget) -> String {
+    fn over_budget(&self, cost: &Cost, budget: &Budget, output: Output) -> String {
         let what = if cost.seconds() > budget.seconds {
             format!(
                 "exact odds would take about {} (the limit is {})",
@@ -432,23 +444,27 @@ impl DiceExpr {
                 (budget.bytes / 1_048_576.0).round()
             )
         };
-        match self.fits_hint(budget) {
+        match self.fits_hint(budget, output) {
             Some(hint) => format!("{what}; within it: {hint}"),
             None => what,
         }
     }
 
-    /// For a notation of one group of dice, the most of those dice that fit the budget.
-    fn fits_hint(&self, budget: &Budget) -> Option<String> {
+    /// For a notation of one group of dice, the most of those dice that fit the budget: a
+    /// keep stays a keep (the same number kept of fewer dice, or failing that the same share
+    /// of them), never a plain sum.
+    fn fits_hint(&self, budget: &Budget, output: Output) -> Option<String> {
         let [(1, term)] = self.terms.as_slice() else {
             return None;
         };
-        let (count, rebuild): (u32, Box<dyn Fn(u32) -> DiceTerm>) = match term.clone() {
+        let (count, rebuild): (u32, Box<dyn Fn(u32) -> Option<DiceTerm>>) = match term.clone() {
             DiceTerm::Dice { count, die } => (
                 count,
-                Box::new(move |n| DiceTerm::Dice {
-                    count: n,
-                    die: die.clone(),
+                Box::new(move |n| {
+                    Some(DiceTerm::Dice {
+                        count: n,
+                        die: die.clone(),
+                    })
                 }),
             ),
             DiceTerm::Keep {
@@ -456,43 +472,72 @@ impl DiceExpr {
                 die,
                 keep,
                 highest,
-            } => (
-                count,
-                Box::new(move |n| DiceTerm::Keep {
-                    count: n,
-                    die: die.clone(),
-                    keep: keep.min(n),
-                    highest,
-                }),
-            ),
+            } => {
+                let one = |n: u32| DiceExpr {
+                    source: String::new(),
+                    terms: vec![(
+                        1,
+                        DiceTerm::Keep {
+                            count: n,
+                            die: die.clone(),
+                            keep: keep.min(n.saturating_sub(1)).max(1),
+                            highest,
+                        },
+                    )],
+                };
+                // The same number kept of fewer dice, when more than it fit.
+                let same_keep = keep < count && one(keep + 1).cost_printed(output).fits(budget);
+                (
+                    count,
+                    Box::new(move |n| {
+                        let kept = if same_keep {
+                            keep
+                        } else {
+                            // The same share kept.
+                            (u64::from(n) * u64::from(keep) / u64::from(count)) as u32
+                        };
+                        (kept >= 1 && kept < n).then(|| DiceTerm::Keep {
+                            count: n,
+                            die: die.clone(),
+                            keep: kept,
+                            highest,
+                        })
+                    }),
+                )
+            }
             DiceTerm::Successes { count, die, test } => (
                 count,
-                Box::new(move |n| DiceTerm::Successes {
-                    count: n,
-                    die: die.clone(),
-                    test,
+                Box::new(move |n| {
+                    Some(DiceTerm::Successes {
+                        count: n,
+                        die: die.clone(),
+                        test,
+                    })
                 }),
             ),
             _ => return None,
         };
-        let fits = |n: u32| {
-            DiceExpr {
+        let expr_of = |n: u32| {
+            rebuild(n).map(|t| DiceExpr {
                 source: String::new(),
-                terms: vec![(1, rebuild(n))],
-            }
-            .cost()
-            .fits(budget)
+                terms: vec![(1, t)],
+            })
         };
+        let fits = |n: u32| expr_of(n).is_some_and(|e| e.cost_printed(output).fits(budget));
         let (mut lo, mut hi) = (0u32, count);
         while lo + 1 < hi {
             let mid = lo + (hi - lo) / 2;
             if fits(mid) { lo = mid } else { hi = mid }
         }
-        let example = DiceExpr {
-            source: String::new(),
-            terms: vec![(1, rebuild(lo))],
-        };
-        (lo > 0).then(|| format!("up to {lo} of these dice ({})", example.describe_term()))
+        // A keep of the same share may not be a keep at the smallest counts.
+        while lo > 0 && !fits(lo) {
+            lo -= 1;
+        }
+        let example = expr_of(lo).filter(|_| lo > 0)?;
+        Some(format!(
+            "up to {lo} of these dice ({})",
+            example.describe_term()
+        ))
     }
 
     /// The first term written back as notation (for the hint of what fits).
@@ -520,8 +565,23 @@ impl DiceExpr {
 
     /// What the exact distribution will take, estimated from the notation alone.
     pub fn cost(&self) -> Cost {
-        let mut acc = Cost::constant();
-        for (_, term) in &self.terms {
+        let terms = self.merged_terms();
+        let groups: Vec<Cost> = terms
+            .iter()
+            .filter_map(|(_, term)| match term {
+                DiceTerm::Dice { .. } => Some(term_cost(term)),
+                _ => None,
+            })
+            .collect();
+        let mut acc = match groups.as_slice() {
+            [] => Cost::constant(),
+            [one] => *one,
+            many => Cost::groups(many),
+        };
+        for (_, term) in &terms {
+            if matches!(term, DiceTerm::Dice { .. }) {
+                continue;
+            }
             let part = term_cost(term);
             let values = acc.values + part.values;
             acc = Cost::pair(&acc, &part, values);
@@ -529,16 +589,58 @@ impl DiceExpr {
         acc
     }
 
+    /// The terms with the dice of one kind and sign gathered into one term (`12d1000+12d1000`
+    /// is `24d1000`: one sum of many dice costs less than the sum of two sums).
+    fn merged_terms(&self) -> Vec<(i64, DiceTerm)> {
+        let mut out: Vec<(i64, DiceTerm)> = Vec::with_capacity(self.terms.len());
+        for (sign, term) in &self.terms {
+            if let DiceTerm::Dice { count, die } = term
+                && let Some((_, DiceTerm::Dice { count: before, .. })) =
+                    out.iter_mut().find(|(s, t)| {
+                        *s == *sign && matches!(t, DiceTerm::Dice { die: d, .. } if d == die)
+                    })
+            {
+                *before += count;
+                continue;
+            }
+            out.push((*sign, term.clone()));
+        }
+        out
+    }
+
+    /// What the exact distribution and printing it as `output` will take.
+    pub fn cost_printed(&self, output: Output) -> Cost {
+        self.cost().printed(output)
+    }
+
     /// The exact distribution, whatever it costs (check [`DiceExpr::cost`] first). `None`
     /// only when a value passes the range of an `i64`.
     fn exact(&self) -> Option<Distribution> {
-        let mut acc = Distribution::constant(0);
-        for (sign, term) in &self.terms {
-            let part = match term {
-                DiceTerm::Dice { count, die } => Distribution::from_weights(
-                    die.faces.iter().map(|f| (f.value, u128::from(f.weight))),
-                )
-                .sum_of(u64::from(*count))?,
+        let terms = self.merged_terms();
+        // The groups of plain dice, summed together in one pass over the values.
+        let dice: Vec<(Distribution, u64, bool)> = terms
+            .iter()
+            .filter_map(|(sign, term)| match term {
+                DiceTerm::Dice { count, die } => Some((
+                    Distribution::from_weights(
+                        die.faces.iter().map(|f| (f.value, u128::from(f.weight))),
+                    ),
+                    u64::from(*count),
+                    *sign < 0,
+                )),
+                _ => None,
+            })
+            .collect();
+        let mut acc = if dice.is_empty() {
+            Distribution::constant(0)
+        } else {
+            let refs: Vec<(&Distribution, u64, bool)> =
+                dice.iter().map(|(d, n, neg)| (d, *n, *neg)).collect();
+            Distribution::sum_of_groups(&refs)?
+        };
+        for (sign, term) in terms {
+            let part = match &term {
+                DiceTerm::Dice { .. } => continue,
                 DiceTerm::Keep {
                     count,
                     die,
@@ -550,24 +652,19 @@ impl DiceExpr {
                 DiceTerm::Scaled { inner, factor } => {
                     inner.exact()?.map(|v| v.saturating_mul(*factor))
                 }
-                DiceTerm::Opposed { left, right } => left
-                    .exact()?
-                    .combine(&right.exact()?, |a, b| (a - b).signum()),
+                DiceTerm::Opposed { left, right } => left.exact()?.opposed(&right.exact()?),
                 DiceTerm::Extreme {
                     left,
                     right,
                     highest,
-                } => {
-                    let f = if *highest { i64::max } else { i64::min };
-                    left.exact()?.combine(&right.exact()?, f)
-                }
+                } => left.exact()?.extreme(&right.exact()?, *highest),
                 DiceTerm::Divided {
                     inner,
                     divisor,
                     rounding,
                 } => inner.exact()?.map(|v| divide(v, *divisor, *rounding)),
             };
-            let signed = if *sign < 0 { part.map(|v| -v) } else { part };
+            let signed = if sign < 0 { part.map(|v| -v) } else { part };
             acc = acc.add(&signed)?;
         }
         Some(acc)
@@ -602,28 +699,57 @@ fn die_shape(die: &Die) -> (f64, f64, f64, bool) {
     (faces, span, bits, uniform)
 }
 
+/// How many odd primes divide a die's number of cases (6: one, 8: none, 30: two).
+fn odd_primes(die: &Die) -> f64 {
+    let mut t = die.total_weight().max(1);
+    while t.is_multiple_of(2) {
+        t /= 2;
+    }
+    let mut count = 0.0;
+    let mut p = 3;
+    while p * p <= t {
+        if t.is_multiple_of(p) {
+            count += 1.0;
+            while t.is_multiple_of(p) {
+                t /= p;
+            }
+        }
+        p += 2;
+    }
+    if t > 1 { count + 1.0 } else { count }
+}
+
 fn term_cost(term: &DiceTerm) -> Cost {
     match term {
         DiceTerm::Dice { count, die } => {
             let (faces, span, bits, uniform) = die_shape(die);
-            Cost::sum(f64::from(*count), faces, span, bits, uniform)
+            Cost::sum_of(
+                f64::from(*count),
+                faces,
+                span,
+                bits,
+                uniform,
+                odd_primes(die),
+            )
         }
         DiceTerm::Keep {
             count, die, keep, ..
-        } => {
-            let (faces, span, bits, _) = die_shape(die);
-            Cost::keep(f64::from(*count), f64::from(*keep), faces, span, bits)
-        }
+        } => Cost::keep(
+            f64::from(*count),
+            f64::from(*keep),
+            die_shape(die),
+            odd_primes(die),
+        ),
         DiceTerm::Successes { count, die, .. } => {
             let (_, _, bits, _) = die_shape(die);
-            Cost::successes(f64::from(*count), bits)
+            Cost::successes(f64::from(*count), bits, odd_primes(die))
         }
         DiceTerm::Constant(_) => Cost::constant(),
         DiceTerm::Scaled { inner, .. } | DiceTerm::Divided { inner, .. } => inner.cost(),
-        DiceTerm::Opposed { left, right } => Cost::pair(&left.cost(), &right.cost(), 3.0),
+        DiceTerm::Opposed { left, right } => Cost::compared(&left.cost(), &right.cost(), 3.0),
         DiceTerm::Extreme { left, right, .. } => {
             let (a, b) = (left.cost(), right.cost());
-            Cost::pair(&a, &b, a.values.max(b.values))
+            Cost::compared(&a, &b, a.values.max(b.values))
         }
     }
 }
