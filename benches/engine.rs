@@ -139,5 +139,190 @@ fn versus_icepool(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(engine, benches, versus_icepool);
+/// Issue 32's series, under the ids `scripts/icepool_compare.py --series` reads: `Nd6`,
+/// `Nd6khN/2`, `Nd6>=5` and `Nd6 > Nd6`, each with its floor, the least any method must do:
+/// for a sum, one pass over its output (adding up every count, which any algorithm writes);
+/// for an opposed roll, the two sums it compares.
+fn series(c: &mut Criterion) {
+    let mut group = c.benchmark_group("series");
+    group.sample_size(10);
+    let exact = |n: &str| DiceExpr::parse(n, &DieSet::new()).expect("parses");
+    let unlimited = umpire::dice::Budget {
+        seconds: 1.0e9,
+        bytes: 1.0e15,
+    };
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for n in [10, 100, 500, 1000, 2000, 5000] {
+        cases.push((format!("sum_{n}d6"), format!("{n}d6")));
+    }
+    for n in [10, 50, 100, 200, 400, 700, 1000] {
+        cases.push((
+            format!("keep_{n}d6kh{}", n / 2),
+            format!("{n}d6kh{}", n / 2),
+        ));
+    }
+    for n in [100, 1000, 10000] {
+        cases.push((format!("count_{n}d6_5up"), format!("{n}d6>=5")));
+    }
+    for n in [10, 100, 500, 1000] {
+        cases.push((format!("opposed_{n}d6"), format!("{n}d6 > {n}d6")));
+    }
+    for (id, notation) in &cases {
+        let expr = exact(notation);
+        group.bench_function(id.as_str(), |b| {
+            b.iter(|| {
+                black_box(&expr)
+                    .distribution_within(&unlimited)
+                    .expect("fits")
+            })
+        });
+        // The floor: one pass over the output (or the two sums an opposed roll compares).
+        if let Some(n) = id.strip_prefix("opposed_") {
+            let side = exact(n);
+            group.bench_function(format!("floor_{id}"), |b| {
+                b.iter(|| {
+                    let a = black_box(&side)
+                        .distribution_within(&unlimited)
+                        .expect("fits");
+                    let b = black_box(&side)
+                        .distribution_within(&unlimited)
+                        .expect("fits");
+                    (a, b)
+                })
+            });
+        } else {
+            let dist = expr.distribution_within(&unlimited).expect("fits");
+            group.bench_function(format!("floor_{id}"), |b| {
+                b.iter(|| {
+                    black_box(&dist)
+                        .counts()
+                        .fold(num_bigint::BigUint::default(), |acc, (_, c)| acc + c)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Every procedure against icepool on the same distribution (issue 32): the rr3 battle at
+/// 70,000 and 200,000 a side (the second past the ruleset's limit of 70: the bench raises it,
+/// as the same distribution), the QRS shooting pool at 64 dice and Gradisca's Field Combat
+/// with every input at its maximum (208 dice a side). Ids as `scripts/icepool_compare.py`.
+fn procedures_versus_icepool(c: &mut Criterion) {
+    let mut group = c.benchmark_group("procedures_versus_icepool");
+    group.sample_size(10);
+    let mut sources = shipped_sources();
+    for files in &mut sources {
+        if files.ruleset.name.contains("rr3") {
+            files.ruleset.text = files
+                .ruleset
+                .text
+                .replace(
+                    "type: int, min: 1, max: 70, label: Attacker strength",
+                    "type: int, min: 1, max: 200, label: Attacker strength",
+                )
+                .replace(
+                    "type: int, min: 1, max: 70, label: Defender strength",
+                    "type: int, min: 1, max: 200, label: Defender strength",
+                );
+        }
+    }
+    let library = Library::load(&sources);
+    assert!(library.failed.is_empty(), "{:?}", library.failed);
+    for (id, ruleset, procedure, inputs) in procedure_cases() {
+        let rs = library.get(ruleset).expect("ships");
+        let p = rs.procedure(procedure).expect("procedure");
+        let typed = parse_inputs(p, &pairs(&inputs)).expect("inputs");
+        group.bench_function(id, |b| {
+            b.iter(|| odds(rs, p, black_box(&typed)).expect("odds"))
+        });
+    }
+    group.finish();
+}
+
+/// The procedures compared with icepool: id, ruleset, procedure, inputs.
+#[allow(clippy::type_complexity)]
+fn procedure_cases() -> Vec<(
+    &'static str,
+    &'static str,
+    &'static str,
+    Vec<(&'static str, &'static str)>,
+)> {
+    let side = |who: &'static str, n: &'static str| -> Vec<(&'static str, &'static str)> {
+        let (t, nat) = if who == "attacker" {
+            ("attacker_thousands", "attacker_nationality")
+        } else {
+            ("defender_thousands", "defender_nationality")
+        };
+        vec![(t, n), (nat, "other")]
+    };
+    let battle = |n: &'static str| [side("attacker", n), side("defender", n)].concat();
+    let mut gradisca: Vec<(&'static str, &'static str)> = Vec::new();
+    for who in ["attacker", "defender"] {
+        let names: &[(&str, &str)] = if who == "attacker" {
+            &[
+                ("attacker_fv1", "30"),
+                ("attacker_fv2", "30"),
+                ("attacker_fv3", "30"),
+                ("attacker_fv4", "30"),
+                ("attacker_fv5", "30"),
+                ("attacker_fv6", "30"),
+                ("attacker_cmd_lv1", "6"),
+                ("attacker_cmd_lv2", "6"),
+                ("attacker_cmd_lv3", "6"),
+                ("attacker_artillery", "10"),
+                ("attacker_artillery_fv", "6"),
+                ("attacker_two_hit_units", "30"),
+                ("attacker_one_hit_units", "30"),
+            ]
+        } else {
+            &[
+                ("defender_fv1", "30"),
+                ("defender_fv2", "30"),
+                ("defender_fv3", "30"),
+                ("defender_fv4", "30"),
+                ("defender_fv5", "30"),
+                ("defender_fv6", "30"),
+                ("defender_cmd_lv1", "6"),
+                ("defender_cmd_lv2", "6"),
+                ("defender_cmd_lv3", "6"),
+                ("defender_artillery", "10"),
+                ("defender_artillery_fv", "6"),
+                ("defender_two_hit_units", "30"),
+                ("defender_one_hit_units", "30"),
+            ]
+        };
+        gradisca.extend_from_slice(names);
+    }
+    gradisca.extend_from_slice(&[("forts", "3"), ("fortified_town", "true")]);
+    vec![
+        ("rr3_battle_70k", "rr3", "battle", battle("70")),
+        ("rr3_battle_200k", "rr3", "battle", battle("200")),
+        (
+            "qrs_shooting_64",
+            "qrs",
+            "shooting",
+            vec![
+                ("base_dice", "60"),
+                ("weapon", "heavy_cannon"),
+                ("band", "point_blank"),
+                ("target_massed", "true"),
+            ],
+        ),
+        (
+            "gradisca_field_combat_max",
+            "gradisca",
+            "field_combat",
+            gradisca,
+        ),
+    ]
+}
+
+criterion_group!(
+    engine,
+    benches,
+    versus_icepool,
+    series,
+    procedures_versus_icepool
+);
 criterion_main!(engine);

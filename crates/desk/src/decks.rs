@@ -101,11 +101,13 @@ impl DecksPanel {
                     seconds: 0.25,
                     ..Default::default()
                 };
-                let dist = expr.distribution_within(&budget)?;
+                // Shown as text: the budget covers reducing and wording each value too.
+                let dist = expr.distribution_printed(&budget, umpire_core::dice::Output::Text)?;
                 Ok(dist
-                    .counts()
-                    .map(|(v, _)| {
-                        let p = dist.probability(v);
+                    .reduced()
+                    .into_iter()
+                    .map(|p| {
+                        let v = p.value;
                         let value = if expr.is_opposed() {
                             match v {
                                 1 => "first higher".to_string(),

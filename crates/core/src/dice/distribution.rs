@@ -498,6 +498,14 @@ impl Distribution {
     /// Two results thrown against each other: 1 when this one is higher, 0 for a tie, −1 when
     /// the other is; one pass over the values with the other's cumulative counts.
     pub fn opposed(&self, other: &Distribution) -> Distribution {
+        if self == other {
+            // The same dice a side: a tie is a value thrown twice, and either side is higher
+            // in half of the rest.
+            let tie: BigUint = self.counts.iter().map(|(_, c)| c * c).sum();
+            let total = &self.total * &other.total;
+            let each = (&total - &tie) >> 1u8;
+            return Distribution::from_counts([(-1, each.clone()), (0, tie), (1, each)]);
+        }
         let mut higher = BigUint::zero();
         let mut tie = BigUint::zero();
         let mut below = BigUint::zero(); // the other's cases below the current value

@@ -212,6 +212,9 @@ pub struct Cost {
     pub values: f64,
     /// log₂ of the number of equally likely cases.
     pub bits: f64,
+    /// log₂ of the largest numerator once reduced, when it is known to be smaller than the
+    /// number of cases (a count of successes: C(n, k) times powers of the reduced weights).
+    pub numer_bits: f64,
     /// 1 when the counts come from weighted faces (an exploding die, `d{1,1,2}`): rich in the
     /// total's prime factors, so slower to reduce; 0 for runs of equal weights.
     pub skew: f64,
@@ -263,6 +266,7 @@ impl Cost {
             bytes: 64.0,
             values: 1.0,
             bits: 0.0,
+            numer_bits: 0.0,
             skew: 0.0,
             primes: 0.0,
             terms: 1.0,
@@ -313,6 +317,7 @@ impl Cost {
             bytes: 2.0 * Cost::held(values, bits),
             values,
             bits,
+            numer_bits: bits,
             skew: if uniform { 0.0 } else { 1.0 },
             primes,
             terms: if uniform { 4.0 } else { faces },
@@ -339,6 +344,7 @@ impl Cost {
             bytes: 2.0 * Cost::held(values, bits),
             values,
             bits,
+            numer_bits: parts.iter().map(|c| c.numer_bits).sum(),
             skew: parts.iter().map(|c| c.skew).fold(0.0, f64::max),
             primes: parts.iter().map(|c| c.primes).sum(),
             terms,
@@ -346,13 +352,14 @@ impl Cost {
     }
 
     /// Counting successes among `n` dice: each count from the one before.
-    pub fn successes(n: f64, weight_bits: f64, primes: f64) -> Cost {
+    pub fn successes(n: f64, weight_bits: f64, primes: f64, reduced_bits: f64) -> Cost {
         let bits = n * weight_bits;
         Cost {
             work: (n + 1.0) * (COUNT_VALUE + COUNT_LIMB * Cost::limbs(bits)),
             bytes: 2.0 * Cost::held(n + 1.0, bits),
             values: n + 1.0,
             bits,
+            numer_bits: n * reduced_bits,
             skew: 0.0,
             primes,
             terms: 1.0,
@@ -392,6 +399,7 @@ impl Cost {
             bytes: 3.0 * Cost::held(2.0 * values, bits),
             values,
             bits,
+            numer_bits: bits,
             skew: if run { 0.0 } else { 1.0 },
             primes,
             terms: 1.0,
@@ -414,6 +422,7 @@ impl Cost {
             bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
             values,
             bits,
+            numer_bits: a.numer_bits + b.numer_bits,
             skew: a.skew.max(b.skew),
             primes: a.primes + b.primes,
             terms: 1.0,
@@ -431,6 +440,7 @@ impl Cost {
             bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
             values,
             bits,
+            numer_bits: a.numer_bits + b.numer_bits,
             skew: a.skew.max(b.skew),
             primes: a.primes + b.primes,
             terms: 1.0,
@@ -445,7 +455,7 @@ impl Cost {
         let limbs = Cost::limbs(self.bits);
         let reduce = self.primes
             * (PRINT_REDUCE_PRIME + PRINT_REDUCE_LIMB * limbs * (1.0 + self.skew * limbs / 8.0));
-        let decimal = PRINT_DECIMAL * limbs.powf(1.5);
+        let decimal = PRINT_DECIMAL * Cost::limbs(self.numer_bits).powf(1.5);
         let per_value = match output {
             Output::None => return *self,
             Output::Text => PRINT_TEXT_VALUE + reduce,
@@ -462,8 +472,8 @@ impl Cost {
 // timings on the benchmark machine (BENCHMARKS.md, "Odds at the limit"): each is the time of
 // one step of its algorithm, a fixed part and a part per 64-bit word of the numbers.
 const SUM_FIXED: f64 = 1_500.0;
-const SUM_UNIFORM_VALUE: f64 = 9.0;
-const SUM_UNIFORM_LIMB: f64 = 1.0;
+const SUM_UNIFORM_VALUE: f64 = 7.0;
+const SUM_UNIFORM_LIMB: f64 = 0.85;
 const SUM_MILLER_VALUE: f64 = 4.0;
 const SUM_MILLER_LIMB: f64 = 0.15;
 const SUM_MAP_VALUE: f64 = 40.0;
@@ -476,11 +486,11 @@ const KEEP_LIMB: f64 = 0.03;
 const PAIR_TERM: f64 = 8.0;
 const PAIR_LIMB: f64 = 0.05;
 const KRONECKER_WORD: f64 = 0.25;
-const PRINT_FIXED: f64 = 20_000.0;
-const PRINT_TEXT_VALUE: f64 = 30.0;
-const PRINT_REDUCE_PRIME: f64 = 80.0;
-const PRINT_REDUCE_LIMB: f64 = 2.8;
-const PRINT_DECIMAL: f64 = 1.7;
+const PRINT_FIXED: f64 = 12_000.0;
+const PRINT_TEXT_VALUE: f64 = 45.0;
+const PRINT_REDUCE_PRIME: f64 = 35.0;
+const PRINT_REDUCE_LIMB: f64 = 3.4;
+const PRINT_DECIMAL: f64 = 1.9;
 
 /// The widest value range the sums take over arrays (as `distribution.rs`).
 const DENSE_SPAN: f64 = 4_000_000.0;

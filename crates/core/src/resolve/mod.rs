@@ -10,6 +10,7 @@ pub mod needed;
 mod odds;
 mod pool;
 mod prepare;
+mod ranged;
 mod table;
 
 use explain::*;

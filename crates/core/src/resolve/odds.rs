@@ -230,6 +230,33 @@ fn opposed_odds(
         )));
     }
     let total = dists.iter().fold(BigUint::one(), |acc, d| acc * d.total());
+    // One pass over ranges of scores where the lookup's expressions allow it.
+    if let Lookup::Opposed {
+        sides: specs,
+        lets,
+        cases,
+        ..
+    } = &prepared.procedure.lookup
+        && specs.len() == dists.len()
+    {
+        let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+        if let Some(counted) =
+            super::ranged::opposed_by_ranges(prepared, &names, lets, cases, &dists)
+        {
+            let mut counted = counted?;
+            for key in counted.order {
+                let Some(count) = counted.counts.remove(&key) else {
+                    continue;
+                };
+                let label = prepared
+                    .procedure
+                    .outcome(&key.0)
+                    .map_or_else(|| key.0.clone(), |o| o.label.clone());
+                tally.add(key.0, label, key.1, count);
+            }
+            return Ok(total);
+        }
+    }
     let mut scores = vec![0i64; sides];
     fn go(
         dists: &[Distribution],

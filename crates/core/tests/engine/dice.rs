@@ -1160,3 +1160,44 @@ fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
         }
     }
 }
+
+/// A refused keep says what fits as a keep (fewer dice, still keeping fewer than thrown), never
+/// as a plain sum; what it says fits does fit, as does a refused count of successes.
+#[test]
+fn what_fits_a_refused_keep_is_a_keep() {
+    use umpire_core::dice::{Budget, DiceTerm, Output};
+    for (notation, seconds) in [
+        ("2000d6kh1000", 0.01),
+        ("900d6kh100", 0.002),
+        ("9000d6>=5", 0.005),
+    ] {
+        let tight = Budget {
+            seconds,
+            ..Budget::default()
+        };
+        let said = parse(notation)
+            .distribution_printed(&tight, Output::Text)
+            .expect_err("past the budget")
+            .to_string();
+        let hint = said
+            .rsplit_once('(')
+            .and_then(|(_, h)| h.split_once(')'))
+            .map(|(h, _)| h)
+            .unwrap_or_else(|| panic!("no notation in {said}"));
+        let expr = parse(hint);
+        assert!(
+            expr.cost_printed(Output::Text).fits(&tight),
+            "{notation}: {hint} does not fit"
+        );
+        match (notation.contains('k'), expr.terms()) {
+            (true, [(1, DiceTerm::Keep { count, keep, .. })]) => {
+                assert!(
+                    keep < count,
+                    "{notation}: {hint} keeps every die (a plain sum)"
+                );
+            }
+            (false, [(1, DiceTerm::Successes { .. })]) => {}
+            _ => panic!("{notation}: {hint} is not the same kind of notation ({said})"),
+        }
+    }
+}

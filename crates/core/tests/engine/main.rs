@@ -18,6 +18,7 @@ mod fuzz_loader;
 mod inputs;
 mod layers;
 mod malformed;
+mod odds_ranges;
 mod orders;
 mod properties;
 mod references;

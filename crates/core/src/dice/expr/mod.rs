@@ -652,12 +652,18 @@ impl DiceExpr {
                 DiceTerm::Scaled { inner, factor } => {
                     inner.exact()?.map(|v| v.saturating_mul(*factor))
                 }
-                DiceTerm::Opposed { left, right } => left.exact()?.opposed(&right.exact()?),
+                DiceTerm::Opposed { left, right } => {
+                    let (a, b) = both(left, right)?;
+                    a.opposed(&b)
+                }
                 DiceTerm::Extreme {
                     left,
                     right,
                     highest,
-                } => left.exact()?.extreme(&right.exact()?, *highest),
+                } => {
+                    let (a, b) = both(left, right)?;
+                    a.extreme(&b, *highest)
+                }
                 DiceTerm::Divided {
                     inner,
                     divisor,
@@ -671,10 +677,29 @@ impl DiceExpr {
     }
 }
 
-/// Seconds as people say them: "40 ms", "3 s", "2 min", "5 hours", "12 days".
+/// The distributions of two sides, computed once when they are the same dice (`2d6 > 2d6`).
+fn both(left: &DiceExpr, right: &DiceExpr) -> Option<(Distribution, Distribution)> {
+    let a = left.exact()?;
+    let b = if left.terms == right.terms {
+        a.clone()
+    } else {
+        right.exact()?
+    };
+    Some((a, b))
+}
+
+/// Seconds as people say them: "40 ms", "1.1 s", "3 s", "14 s", "2 min", "5 hours", "12 days".
 pub(crate) fn seconds_words(s: f64) -> String {
     if s < 1.0 {
         format!("{} ms", (s * 1000.0).ceil())
+    } else if s < 10.0 {
+        // Tenths below ten seconds: 1.04 s is "1.1 s", not "2 s"; a whole number stays whole.
+        let tenths = (s * 10.0).ceil() / 10.0;
+        if tenths.fract() == 0.0 {
+            format!("{tenths} s")
+        } else {
+            format!("{tenths:.1} s")
+        }
     } else if s < 120.0 {
         format!("{} s", s.ceil())
     } else if s < 7200.0 {
@@ -719,6 +744,16 @@ fn odd_primes(die: &Die) -> f64 {
     if t > 1 { count + 1.0 } else { count }
 }
 
+/// The costs of two sides, the second computed for nothing when it is the same dice ([`both`]).
+fn sides_cost(left: &DiceExpr, right: &DiceExpr) -> (Cost, Cost) {
+    let a = left.cost();
+    let mut b = right.cost();
+    if left.terms == right.terms {
+        b.work = 0.0;
+    }
+    (a, b)
+}
+
 fn term_cost(term: &DiceTerm) -> Cost {
     match term {
         DiceTerm::Dice { count, die } => {
@@ -740,15 +775,29 @@ fn term_cost(term: &DiceTerm) -> Cost {
             die_shape(die),
             odd_primes(die),
         ),
-        DiceTerm::Successes { count, die, .. } => {
+        DiceTerm::Successes { count, die, test } => {
             let (_, _, bits, _) = die_shape(die);
-            Cost::successes(f64::from(*count), bits, odd_primes(die))
+            // The counts are C(n, k)·hitᵏ·missⁿ⁻ᵏ: reduced, their weights are hit and miss over
+            // their common divisor, and the numerators as long as (hit + miss)ⁿ over it.
+            let hit: u64 = die
+                .faces
+                .iter()
+                .filter(|f| test.met(f.value))
+                .map(|f| u64::from(f.weight))
+                .sum();
+            let total = die.total_weight().max(1);
+            let common = num_integer::Integer::gcd(&hit, &(total - hit)).max(1);
+            let reduced_bits = ((total / common) as f64).log2().max(1.0);
+            Cost::successes(f64::from(*count), bits, odd_primes(die), reduced_bits)
         }
         DiceTerm::Constant(_) => Cost::constant(),
         DiceTerm::Scaled { inner, .. } | DiceTerm::Divided { inner, .. } => inner.cost(),
-        DiceTerm::Opposed { left, right } => Cost::compared(&left.cost(), &right.cost(), 3.0),
+        DiceTerm::Opposed { left, right } => {
+            let (a, b) = sides_cost(left, right);
+            Cost::compared(&a, &b, 3.0)
+        }
         DiceTerm::Extreme { left, right, .. } => {
-            let (a, b) = (left.cost(), right.cost());
+            let (a, b) = sides_cost(left, right);
             Cost::compared(&a, &b, a.values.max(b.values))
         }
     }
