@@ -18,7 +18,7 @@ pub use die::{Die, DieFace, DieSet};
 pub use distribution::{Distribution, Fraction, Reduced, choose, choose_big, ratio_f64};
 pub use error::DiceError;
 pub use estimate::Estimate;
-pub use exact::{Budget, Cost, WORK_PER_SECOND};
+pub use exact::{Budget, Cost, ESTIMATE_MARGIN, WORK_PER_SECOND};
 pub(crate) use expr::seconds_words;
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,

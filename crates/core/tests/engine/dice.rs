@@ -1108,8 +1108,10 @@ fn reduced_rows_are_the_fractions_in_lowest_terms() {
 }
 
 /// The budget is the whole command's: a notation accepted at the edge of its budget (the
-/// budget set to its own estimate, computing and printing) finishes within it, as text and as
-/// JSON, and at 90 % of it is refused before any work. The grid spans every algorithm: sums of
+/// budget set to its own estimate at worst, computing and printing) finishes within it, as text
+/// and as JSON, and at 90 % of it is refused before any work. (Release builds on the benchmark
+/// machine finish within the budget itself, BENCHMARKS.md; a test build beside other tests is
+/// allowed twice it.) The grid spans every algorithm: sums of
 /// runs and of weighted dice, groups, keep, count, explode, opposed, max.
 #[test]
 fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
@@ -1129,7 +1131,7 @@ fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
         let expr = parse(notation);
         for output in [Output::Text, Output::Json] {
             let edge = Budget {
-                seconds: expr.cost_printed(output).seconds(),
+                seconds: expr.cost_printed(output).seconds_at_worst(),
                 ..Budget::default()
             };
             let under = Budget {

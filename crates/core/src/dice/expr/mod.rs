@@ -431,10 +431,11 @@ impl DiceExpr {
 
     /// Why a cost is past the budget, and the largest count of the costliest dice that fits.
     fn over_budget(&self, cost: &Cost, budget: &Budget, output: Output) -> String {
-        let what = if cost.seconds() > budget.seconds {
+        let what = if cost.seconds_at_worst() > budget.seconds {
             format!(
-                "exact odds would take about {} (the limit is {})",
+                "exact odds would take about {}, {} at worst (the limit is {})",
                 seconds_words(cost.seconds()),
+                seconds_words(cost.seconds_at_worst()),
                 seconds_words(budget.seconds)
             )
         } else {
