@@ -160,8 +160,13 @@ impl Reduced {
     }
 }
 
-/// The primes below 2¹⁶, by a sieve.
-fn small_primes() -> Vec<u64> {
+/// The primes below 2¹⁶, sieved once a process.
+fn small_primes() -> &'static [u64] {
+    static PRIMES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    PRIMES.get_or_init(sieve)
+}
+
+fn sieve() -> Vec<u64> {
     const LIMIT: usize = 1 << 16;
     let mut composite = vec![false; LIMIT];
     let mut primes = Vec::new();

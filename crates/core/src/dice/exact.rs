@@ -25,17 +25,21 @@ fn merged(die: &Die) -> Vec<(i64, u64)> {
     faces.into_iter().collect()
 }
 
+/// The weight of a die's faces that meet the test.
+pub fn hit_weight(die: &Die, test: Threshold) -> u64 {
+    die.faces
+        .iter()
+        .filter(|f| test.met(f.value))
+        .map(|f| u64::from(f.weight))
+        .sum()
+}
+
 /// The number of successes among `n` dice: C(n, k)·hitᵏ·missⁿ⁻ᵏ for each k, each count from
 /// the one before by a product and an exact division by small numbers:
 /// count(k+1) = count(k)·(n−k)·hit / ((k+1)·miss).
 pub fn successes(die: &Die, n: u32, test: Threshold) -> Distribution {
     let total = die.total_weight();
-    let hit: u64 = die
-        .faces
-        .iter()
-        .filter(|f| test.met(f.value))
-        .map(|f| u64::from(f.weight))
-        .sum();
+    let hit = hit_weight(die, test);
     let miss = total - hit;
     let n = u64::from(n);
     if hit == 0 || miss == 0 {
@@ -294,13 +298,9 @@ impl Cost {
     }
 
     /// The sum of `n` dice of `faces` distinct values over `span` consecutive values of
-    /// `weight_bits` bits of cases each; `uniform` when they are a run of equal weights.
-    pub fn sum(n: f64, faces: f64, span: f64, weight_bits: f64, uniform: bool) -> Cost {
-        Cost::sum_of(n, faces, span, weight_bits, uniform, 1.0)
-    }
-
-    /// As [`Cost::sum`], for a die whose number of cases has `primes` odd prime factors.
-    pub fn sum_of(
+    /// `weight_bits` bits of cases each; `uniform` when they are a run of equal weights; the
+    /// die's number of cases has `primes` odd prime factors.
+    pub fn sum(
         n: f64,
         faces: f64,
         span: f64,
@@ -386,7 +386,7 @@ impl Cost {
         primes: f64,
     ) -> Cost {
         if keep >= n {
-            return Cost::sum_of(n, faces, span, weight_bits, run, primes);
+            return Cost::sum(n, faces, span, weight_bits, run, primes);
         }
         let bits = n * weight_bits;
         let values = keep * (span - 1.0) + 1.0;
@@ -428,6 +428,13 @@ impl Cost {
             let words = (a.values + b.values) * (Cost::limbs(bits) + 1.0);
             KRONECKER_WORD * words.powf(1.47) + values * (PAIR_TERM + Cost::limbs(bits))
         };
+        Cost::joined(a, b, values, work)
+    }
+
+    /// Two results made one (added or compared) by `work`: their counts multiply, so their
+    /// bits add.
+    fn joined(a: &Cost, b: &Cost, values: f64, work: f64) -> Cost {
+        let bits = a.bits + b.bits;
         Cost {
             work: a.work + b.work + work,
             bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
@@ -443,19 +450,9 @@ impl Cost {
     /// Two results compared (an opposed roll, the higher or lower of two): one pass over the
     /// values, a product of counts each.
     pub fn compared(a: &Cost, b: &Cost, values: f64) -> Cost {
-        let bits = a.bits + b.bits;
         let products = a.values + b.values;
         let work = products * (PAIR_TERM + PAIR_LIMB * Cost::limbs(a.bits) * Cost::limbs(b.bits));
-        Cost {
-            work: a.work + b.work + work,
-            bytes: a.bytes.max(b.bytes) + 3.0 * Cost::held(values, bits),
-            values,
-            bits,
-            numer_bits: a.numer_bits + b.numer_bits,
-            skew: a.skew.max(b.skew),
-            primes: a.primes + b.primes,
-            terms: 1.0,
-        }
+        Cost::joined(a, b, values, work)
     }
 
     /// This cost and printing its result: reducing each probability (a few passes over its

@@ -759,7 +759,7 @@ fn term_cost(term: &DiceTerm) -> Cost {
     match term {
         DiceTerm::Dice { count, die } => {
             let (faces, span, bits, uniform) = die_shape(die);
-            Cost::sum_of(
+            Cost::sum(
                 f64::from(*count),
                 faces,
                 span,
@@ -780,12 +780,7 @@ fn term_cost(term: &DiceTerm) -> Cost {
             let (_, _, bits, _) = die_shape(die);
             // The counts are C(n, k)·hitᵏ·missⁿ⁻ᵏ: reduced, their weights are hit and miss over
             // their common divisor, and the numerators as long as (hit + miss)ⁿ over it.
-            let hit: u64 = die
-                .faces
-                .iter()
-                .filter(|f| test.met(f.value))
-                .map(|f| u64::from(f.weight))
-                .sum();
+            let hit = exact::hit_weight(die, *test);
             let total = die.total_weight().max(1);
             let common = num_integer::Integer::gcd(&hit, &(total - hit)).max(1);
             let reduced_bits = ((total / common) as f64).log2().max(1.0);
