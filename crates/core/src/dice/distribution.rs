@@ -160,6 +160,74 @@ impl Reduced {
     }
 }
 
+/// Fractions over one total reduced to lowest terms by the total's prime factors, found once:
+/// a count's share of each is a division or two, where a greatest common divisor costs a pass
+/// a bit of the numbers; the denominators that come out alike are built once.
+pub struct Reducer {
+    total: BigUint,
+    factors: Vec<(u64, u64)>,
+    rest: BigUint,
+    denominators: std::collections::HashMap<(Vec<u64>, BigUint), std::rc::Rc<Denominator>>,
+}
+
+impl Reducer {
+    /// Factors `total` (its primes below 2¹⁶, and what is left).
+    pub fn new(total: &BigUint) -> Reducer {
+        let (factors, rest) = factor(total);
+        Reducer {
+            total: total.clone(),
+            factors,
+            rest,
+            denominators: std::collections::HashMap::new(),
+        }
+    }
+
+    /// `count / total` in lowest terms; `0/1` when the total is zero.
+    pub fn fraction(&mut self, count: &BigUint) -> Fraction {
+        if self.total.is_zero() {
+            return Fraction::of(BigUint::zero(), BigUint::zero());
+        }
+        let (numerator, denominator) = self.shares(count);
+        Fraction::reduced(numerator, denominator.value.clone())
+    }
+
+    fn shares(&mut self, count: &BigUint) -> (BigUint, std::rc::Rc<Denominator>) {
+        let mut numerator = count.clone();
+        let mut shares = Vec::with_capacity(self.factors.len());
+        for &(p, e) in &self.factors {
+            let (v, left) = valuation(&numerator, p, e);
+            numerator = left;
+            shares.push(v);
+        }
+        let common = if self.rest.is_one() {
+            BigUint::one()
+        } else {
+            num_integer::Integer::gcd(&numerator, &self.rest)
+        };
+        if !common.is_one() {
+            numerator /= &common;
+        }
+        let (total, factors) = (&self.total, &self.factors);
+        let denominator = self
+            .denominators
+            .entry((shares, common))
+            .or_insert_with_key(|(shares, common)| {
+                let mut d = total / common;
+                for (&(p, _), &v) in factors.iter().zip(shares) {
+                    if v > 0 {
+                        d /= BigUint::from(p).pow(v as u32);
+                    }
+                }
+                std::rc::Rc::new(Denominator {
+                    value: d,
+                    decimal: std::cell::OnceCell::new(),
+                })
+            })
+            .clone();
+        (numerator, denominator)
+    }
+}
+
 /// The primes below 2¹⁶, sieved once a process.
 fn small_primes() -> &'static [u64] {
     static PRIMES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
@@ -196,8 +264,18 @@ fn valuation(x: &BigUint, p: u64, cap: u64) -> (u64, BigUint) {
         big = next;
         step += 1;
     }
-    let mut x = x.clone();
     let mut v = 0;
+    if let Some(mut small) = x.to_u128().filter(|&s| s > 0) {
+        // Two words or fewer: in machine arithmetic.
+        for (divisor, by) in [(big, step), (p, 1)] {
+            while v + by <= cap && small % u128::from(divisor) == 0 {
+                small /= u128::from(divisor);
+                v += by;
+            }
+        }
+        return (v, BigUint::from(small));
+    }
+    let mut x = x.clone();
     for (divisor, by) in [(big, step), (p, 1)] {
         while v + by <= cap && (&x % divisor).is_zero() {
             x /= divisor;
@@ -620,44 +698,11 @@ impl Distribution {
     /// factors (a count's share of each is found by a division or two, where a greatest
     /// common divisor of two numbers of thousands of digits costs a pass a bit).
     pub fn reduced(&self) -> Vec<Reduced> {
-        let (factors, rest) = factor(&self.total);
-        let mut denominators: std::collections::HashMap<
-            (Vec<u64>, BigUint),
-            std::rc::Rc<Denominator>,
-        > = std::collections::HashMap::new();
+        let mut reducer = Reducer::new(&self.total);
         self.counts
             .iter()
             .map(|(value, count)| {
-                let mut numerator = count.clone();
-                let mut shares = Vec::with_capacity(factors.len());
-                for &(p, e) in &factors {
-                    let (v, left) = valuation(&numerator, p, e);
-                    numerator = left;
-                    shares.push(v);
-                }
-                let common = if rest.is_one() {
-                    BigUint::one()
-                } else {
-                    num_integer::Integer::gcd(&numerator, &rest)
-                };
-                if !common.is_one() {
-                    numerator /= &common;
-                }
-                let denominator = denominators
-                    .entry((shares, common))
-                    .or_insert_with_key(|(shares, common)| {
-                        let mut d = &self.total / common;
-                        for (&(p, _), &v) in factors.iter().zip(shares) {
-                            if v > 0 {
-                                d /= BigUint::from(p).pow(v as u32);
-                            }
-                        }
-                        std::rc::Rc::new(Denominator {
-                            value: d,
-                            decimal: std::cell::OnceCell::new(),
-                        })
-                    })
-                    .clone();
+                let (numerator, denominator) = reducer.shares(count);
                 Reduced {
                     value: *value,
                     numerator,

@@ -15,7 +15,7 @@ mod print;
 mod roller;
 
 pub use die::{Die, DieFace, DieSet};
-pub use distribution::{Distribution, Fraction, Reduced, choose, choose_big, ratio_f64};
+pub use distribution::{Distribution, Fraction, Reduced, Reducer, choose, choose_big, ratio_f64};
 pub use error::DiceError;
 pub use estimate::Estimate;
 pub use exact::{Budget, Cost, ESTIMATE_MARGIN, WORK_PER_SECOND};

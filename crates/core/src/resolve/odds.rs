@@ -8,7 +8,7 @@ use num_traits::One;
 use serde::Serialize;
 
 use super::{Prepared, ResolveError, prepare};
-use crate::dice::{DiceExpr, Distribution, Fraction, choose as binomial};
+use crate::dice::{DiceExpr, Distribution, Fraction, Reducer, choose as binomial};
 use crate::rules::{Lookup, Procedure, Ruleset, Value};
 
 /// Code shown for throws that land on a missing chart cell.
@@ -161,12 +161,14 @@ pub fn odds(
     if matches!(procedure.lookup, Lookup::Pool { .. }) {
         tally.order.sort_by_key(|(_, v)| *v);
     }
+    // Each fraction reduced by the total's prime factors, found once.
+    let mut reducer = Reducer::new(&cases);
     let outcomes = tally
         .order
         .iter()
         .map(|key| {
             let (label, count) = &tally.counts[key];
-            let fraction = Fraction::of(count.clone(), cases.clone());
+            let fraction = reducer.fraction(count);
             OutcomeOdds {
                 code: key.0.clone(),
                 label: label.clone(),

@@ -1,21 +1,28 @@
 //! Exact odds of an opposed roll in one pass over the scores, not one evaluation a pair.
 //!
-//! The `let`s and `cases` of an opposed lookup are compiled once, the values they read that do
-//! not depend on the scores folded in, into a small tree evaluated over ranges: a box of the
-//! last two sides' scores (any sides before them score by score). Where the box decides the
-//! case and its value (`attacker_score > defender_score` over attacker scores all above the
-//! defender's, a value `attacker_score / 2` over attacker scores that halve alike), every throw
-//! in the box is counted at once, from the cumulative counts of each side; otherwise the box is
-//! halved along its longer side. The rr3 battle at 70,000 a side decides a few hundred boxes
-//! where it evaluated 5,041 pairs.
+//! The `let`s and `cases` of an opposed lookup are compiled once into small straight-line
+//! programs over ranges of scores, the values they read that do not depend on the scores
+//! folded in. The last two sides' scores make a plane (rows, the side before the last; columns,
+//! the last; any sides before them score by score). The plane is walked a row at a time: each
+//! row is cut into runs of columns where the case that holds and its value are sure, and every
+//! throw in a run is counted at once from the column side's cumulative counts. A row starts
+//! from the previous row's runs (the boundaries move little from one row to the next) and cuts
+//! an unsure run from both ends, a piece of 1, 2, 4… columns at a time, so a boundary that
+//! moved by one costs a check or two, not a search. A run whose case is sure but whose value
+//! follows the columns (rr3's defender wins, losing half the defender's score) is counted in a
+//! second pass a column at a time: each column's value over the rows that reach it, against
+//! the summed weight of those rows. The rr3 battle at 70,000 a side takes about five checks a
+//! row and one a column, where a check a pair took 5,041.
 //!
-//! The tree follows evalexpr's own rules (whole-number arithmetic checked for overflow and
-//! division by zero, `if` evaluating both branches, `&&` both sides); anything it does not know
-//! (a float, another function) leaves the procedure to the pair-by-pair way, and a range where
-//! an error is possible is halved down to single scores, which are evaluated the ordinary way
-//! (so an error is the one the resolver gives).
+//! The programs follow evalexpr's own rules (whole-number arithmetic checked for overflow and
+//! division by zero, `if` evaluating both branches, `&&` both sides); anything they do not know
+//! (a float, another function, an `if` whose branches differ in type) leaves the procedure to
+//! the pair-by-pair way. A `let` is computed when a case reads it, unless it may fail somewhere
+//! on the plane (then always, so its error is not skipped). A range where an error is possible
+//! is cut down to single throws, which are evaluated the ordinary way (so an error is the one
+//! the resolver gives).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use evalexpr::{DefaultNumericTypes, Node, Operator, Value as EvalValue};
 use num_bigint::BigUint;
@@ -25,381 +32,711 @@ use super::{Prepared, ResolveError};
 use crate::dice::Distribution;
 use crate::rules::{Case, Derived, Scope, Value};
 
-/// A value over a range of scores: whole numbers between two bounds, a flag that may be false
-/// and/or true, or a name.
-#[derive(Debug, Clone, PartialEq)]
-enum Ranged {
-    Int(i64, i64),
-    Bool { no: bool, yes: bool },
-    Text(String),
+/// A value over a range of scores. A whole number: its least and its most. A flag: which of
+/// false ([`NO`]) and true ([`YES`]) it may be. A name: which of the names met it may be, a
+/// bit each. (The kind is known when compiling; flags and names keep their bits in `lo`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct V {
+    lo: i64,
+    hi: i64,
 }
 
-impl Ranged {
-    fn point(&self) -> Option<i64> {
-        match self {
-            Ranged::Int(a, b) if a == b => Some(*a),
-            _ => None,
-        }
+/// The flag may be false.
+const NO: i64 = 1;
+/// The flag may be true.
+const YES: i64 = 2;
+
+impl V {
+    fn int(lo: i64, hi: i64) -> V {
+        V { lo, hi }
     }
 
-    fn flag(&self) -> Option<(bool, bool)> {
-        match self {
-            Ranged::Bool { no, yes } => Some((*no, *yes)),
-            _ => None,
-        }
+    fn bits(m: i64) -> V {
+        V { lo: m, hi: m }
     }
 
-    fn known_flag(b: bool) -> Ranged {
-        Ranged::Bool { no: !b, yes: b }
+    fn flag(b: bool) -> V {
+        V::bits(if b { YES } else { NO })
+    }
+
+    fn point(self) -> Option<i64> {
+        (self.lo == self.hi).then_some(self.lo)
     }
 }
 
-/// A compiled expression: constants folded, scores and `let`s read from slots.
+/// What a value is, known when compiling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Flag,
+    Name,
+}
+
+/// Where an instruction reads a value: an earlier instruction's result, a score or `let`
+/// (its slot), or a constant.
+#[derive(Debug, Clone, Copy)]
+enum Arg {
+    Reg(u32),
+    Slot(u32),
+    K(V),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Order {
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Eq,
+    Ne,
+}
+
 #[derive(Debug, Clone)]
-enum Tree {
-    Const(Ranged),
-    Slot(usize),
-    Neg(Box<Tree>),
-    Not(Box<Tree>),
-    Bin(Operator<DefaultNumericTypes>, Box<Tree>, Box<Tree>),
-    If(Box<Tree>, Box<Tree>, Box<Tree>),
-    Extreme(bool, Vec<Tree>),
+enum Ins {
+    Neg(Arg),
+    Not(Arg),
+    Add(Arg, Arg),
+    Sub(Arg, Arg),
+    Mul(Arg, Arg),
+    Div(Arg, Arg),
+    Rem(Arg, Arg),
+    /// Whole numbers compared.
+    Order(Order, Arg, Arg),
+    /// Flags or names compared by their bits: equal (true) or unequal (false).
+    Same(bool, Arg, Arg),
+    And(Arg, Arg),
+    Or(Arg, Arg),
+    If(Arg, Arg, Arg, Kind),
+    Extreme(bool, Box<[Arg]>),
 }
 
-fn constant(v: &EvalValue<DefaultNumericTypes>) -> Option<Ranged> {
-    match v {
-        EvalValue::Int(i) => Some(Ranged::Int(*i, *i)),
-        EvalValue::Boolean(b) => Some(Ranged::known_flag(*b)),
-        EvalValue::String(s) => Some(Ranged::Text(s.clone())),
-        _ => None,
-    }
+/// One compiled expression: its instructions write registers `base..`, its result is `out`.
+#[derive(Debug, Clone)]
+struct Prog {
+    ins: Vec<Ins>,
+    out: Arg,
+    kind: Kind,
+    base: usize,
 }
 
-fn value_of(v: Value) -> Ranged {
-    match v {
-        Value::Int(i) => Ranged::Int(i, i),
-        Value::Bool(b) => Ranged::known_flag(b),
-        Value::Text(t) => Ranged::Text(t),
-    }
+/// The most names a lookup may compare (a bit each).
+const MAX_NAMES: usize = 62;
+
+struct Compiler<'a> {
+    scope: &'a Scope,
+    slots: &'a HashMap<String, (u32, Kind)>,
+    names: &'a mut Vec<String>,
+    ins: Vec<Ins>,
 }
 
-/// Compiles a node; None for anything outside whole numbers, flags, names, arithmetic,
-/// comparisons, `if`, `min` and `max`.
-fn compile(
-    node: &Node<DefaultNumericTypes>,
-    scope: &Scope,
-    slots: &HashMap<String, usize>,
-) -> Option<Tree> {
-    let kids = node.children();
-    let two = |op: &Operator<DefaultNumericTypes>| -> Option<Tree> {
-        let [a, b] = kids else { return None };
-        Some(Tree::Bin(
-            op.clone(),
-            Box::new(compile(a, scope, slots)?),
-            Box::new(compile(b, scope, slots)?),
-        ))
-    };
-    match node.operator() {
-        Operator::RootNode => match kids {
-            [one] => compile(one, scope, slots),
-            _ => None,
-        },
-        Operator::Const { value } => constant(value).map(Tree::Const),
-        Operator::VariableIdentifierRead { identifier } => match slots.get(identifier.as_str()) {
-            Some(slot) => Some(Tree::Slot(*slot)),
-            None => scope.get(identifier).map(|v| Tree::Const(value_of(v))),
-        },
-        Operator::Neg => match kids {
-            [one] => Some(Tree::Neg(Box::new(compile(one, scope, slots)?))),
-            _ => None,
-        },
-        Operator::Not => match kids {
-            [one] => Some(Tree::Not(Box::new(compile(one, scope, slots)?))),
-            _ => None,
-        },
-        op @ (Operator::Add
-        | Operator::Sub
-        | Operator::Mul
-        | Operator::Div
-        | Operator::Mod
-        | Operator::Eq
-        | Operator::Neq
-        | Operator::Gt
-        | Operator::Lt
-        | Operator::Geq
-        | Operator::Leq
-        | Operator::And
-        | Operator::Or) => two(op),
-        Operator::FunctionIdentifier { identifier } => {
-            let [args] = kids else { return None };
-            let mut args = args;
-            while matches!(args.operator(), Operator::RootNode) && args.children().len() == 1 {
-                args = &args.children()[0];
+impl Compiler<'_> {
+    fn name(&mut self, s: &str) -> Option<V> {
+        let i = match self.names.iter().position(|n| n == s) {
+            Some(i) => i,
+            None => {
+                if self.names.len() >= MAX_NAMES {
+                    return None;
+                }
+                self.names.push(s.to_string());
+                self.names.len() - 1
             }
-            // `if`, `min` and `max` take a tuple (evalexpr refuses a single value).
-            let list: Vec<Tree> = match args.operator() {
-                Operator::Tuple => args
+        };
+        Some(V::bits(1 << i))
+    }
+
+    fn constant(&mut self, v: &EvalValue<DefaultNumericTypes>) -> Option<(Arg, Kind)> {
+        Some(match v {
+            EvalValue::Int(i) => (Arg::K(V::int(*i, *i)), Kind::Int),
+            EvalValue::Boolean(b) => (Arg::K(V::flag(*b)), Kind::Flag),
+            EvalValue::String(s) => (Arg::K(self.name(s)?), Kind::Name),
+            _ => return None,
+        })
+    }
+
+    /// Adds an instruction, or its value when every argument is a constant and it cannot fail.
+    fn emit(&mut self, ins: Ins, kind: Kind) -> (Arg, Kind) {
+        let mut all_constant = true;
+        each_arg(&ins, &mut |a| all_constant &= matches!(a, Arg::K(_)));
+        if all_constant && let Some(v) = step(&ins, &[], &mut |_| None) {
+            return (Arg::K(v), kind);
+        }
+        self.ins.push(ins);
+        (Arg::Reg(self.ins.len() as u32 - 1), kind)
+    }
+
+    /// Compiles a node; None for anything outside whole numbers, flags, names, arithmetic,
+    /// comparisons, `if`, `min` and `max`, or kinds mixed where evalexpr would refuse them.
+    fn node(&mut self, node: &Node<DefaultNumericTypes>) -> Option<(Arg, Kind)> {
+        let kids = node.children();
+        match node.operator() {
+            Operator::RootNode => match kids {
+                [one] => self.node(one),
+                _ => None,
+            },
+            Operator::Const { value } => self.constant(value),
+            Operator::VariableIdentifierRead { identifier } => {
+                match self.slots.get(identifier.as_str()) {
+                    Some((slot, kind)) => Some((Arg::Slot(*slot), *kind)),
+                    None => {
+                        let v = self.scope.get(identifier)?;
+                        match v {
+                            Value::Int(i) => Some((Arg::K(V::int(i, i)), Kind::Int)),
+                            Value::Bool(b) => Some((Arg::K(V::flag(b)), Kind::Flag)),
+                            Value::Text(t) => Some((Arg::K(self.name(&t)?), Kind::Name)),
+                        }
+                    }
+                }
+            }
+            Operator::Neg => {
+                let [one] = kids else { return None };
+                let (a, k) = self.node(one)?;
+                (k == Kind::Int).then(|| self.emit(Ins::Neg(a), Kind::Int))
+            }
+            Operator::Not => {
+                let [one] = kids else { return None };
+                let (a, k) = self.node(one)?;
+                (k == Kind::Flag).then(|| self.emit(Ins::Not(a), Kind::Flag))
+            }
+            op @ (Operator::Add
+            | Operator::Sub
+            | Operator::Mul
+            | Operator::Div
+            | Operator::Mod
+            | Operator::Eq
+            | Operator::Neq
+            | Operator::Gt
+            | Operator::Lt
+            | Operator::Geq
+            | Operator::Leq
+            | Operator::And
+            | Operator::Or) => {
+                let [x, y] = kids else { return None };
+                let ((a, ka), (b, kb)) = (self.node(x)?, self.node(y)?);
+                let ints = ka == Kind::Int && kb == Kind::Int;
+                let flags = ka == Kind::Flag && kb == Kind::Flag;
+                Some(match op {
+                    Operator::Add if ints => self.emit(Ins::Add(a, b), Kind::Int),
+                    Operator::Sub if ints => self.emit(Ins::Sub(a, b), Kind::Int),
+                    Operator::Mul if ints => self.emit(Ins::Mul(a, b), Kind::Int),
+                    Operator::Div if ints => self.emit(Ins::Div(a, b), Kind::Int),
+                    Operator::Mod if ints => self.emit(Ins::Rem(a, b), Kind::Int),
+                    Operator::And if flags => self.emit(Ins::And(a, b), Kind::Flag),
+                    Operator::Or if flags => self.emit(Ins::Or(a, b), Kind::Flag),
+                    Operator::Eq | Operator::Neq => {
+                        let equal = matches!(op, Operator::Eq);
+                        if ints {
+                            let o = if equal { Order::Eq } else { Order::Ne };
+                            self.emit(Ins::Order(o, a, b), Kind::Flag)
+                        } else if ka == kb {
+                            self.emit(Ins::Same(equal, a, b), Kind::Flag)
+                        } else {
+                            // Values of different kinds are never equal (both are still
+                            // computed above, so an error in either is not skipped).
+                            (Arg::K(V::flag(!equal)), Kind::Flag)
+                        }
+                    }
+                    Operator::Gt | Operator::Lt | Operator::Geq | Operator::Leq if ints => {
+                        let o = match op {
+                            Operator::Gt => Order::Gt,
+                            Operator::Lt => Order::Lt,
+                            Operator::Geq => Order::Ge,
+                            _ => Order::Le,
+                        };
+                        self.emit(Ins::Order(o, a, b), Kind::Flag)
+                    }
+                    _ => return None,
+                })
+            }
+            Operator::FunctionIdentifier { identifier } => {
+                let [args] = kids else { return None };
+                let mut args = args;
+                while matches!(args.operator(), Operator::RootNode) && args.children().len() == 1 {
+                    args = &args.children()[0];
+                }
+                // `if`, `min` and `max` take a tuple (evalexpr refuses a single value).
+                if !matches!(args.operator(), Operator::Tuple) {
+                    return None;
+                }
+                let list: Vec<(Arg, Kind)> = args
                     .children()
                     .iter()
-                    .map(|a| compile(a, scope, slots))
-                    .collect::<Option<_>>()?,
-                _ => return None,
-            };
-            match (identifier.as_str(), list.as_slice()) {
-                ("if", [c, t, f]) => Some(Tree::If(
-                    Box::new(c.clone()),
-                    Box::new(t.clone()),
-                    Box::new(f.clone()),
-                )),
-                ("max", [_, ..]) => Some(Tree::Extreme(true, list)),
-                ("min", [_, ..]) => Some(Tree::Extreme(false, list)),
-                _ => None,
+                    .map(|a| self.node(a))
+                    .collect::<Option<_>>()?;
+                match (identifier.as_str(), list.as_slice()) {
+                    ("if", [(c, Kind::Flag), (t, kt), (f, kf)]) if kt == kf => {
+                        Some(self.emit(Ins::If(*c, *t, *f, *kt), *kt))
+                    }
+                    ("max" | "min", [_, ..]) if list.iter().all(|(_, k)| *k == Kind::Int) => {
+                        let highest = identifier == "max";
+                        let args = list.iter().map(|(a, _)| *a).collect();
+                        Some(self.emit(Ins::Extreme(highest, args), Kind::Int))
+                    }
+                    _ => None,
+                }
             }
+            _ => None,
         }
-        _ => None,
     }
 }
 
 /// Division and remainder as evalexpr does them (truncating, checked), over ranges: the
-/// corners bound a truncating division by a divisor of one sign.
-fn divide(op: &Operator<DefaultNumericTypes>, a: (i64, i64), b: (i64, i64)) -> Option<Ranged> {
-    if b.0 <= 0 && b.1 >= 0 {
+/// corners bound a truncating division by a divisor of one sign; a remainder only of points.
+fn divide(div: bool, a: V, b: V) -> Option<V> {
+    if b.lo <= 0 && b.hi >= 0 {
         return None; // a zero divisor is possible: an error at that score
     }
-    let f = |x: i64, y: i64| match op {
-        Operator::Div => x.checked_div(y),
-        _ => x.checked_rem(y),
+    let f = |x: i64, y: i64| {
+        if div {
+            x.checked_div(y)
+        } else {
+            x.checked_rem(y)
+        }
     };
-    if matches!(op, Operator::Mod) && (a.0 != a.1 || b.0 != b.1) {
+    if !div && (a.lo != a.hi || b.lo != b.hi) {
         return None;
     }
-    let corners = [f(a.0, b.0)?, f(a.0, b.1)?, f(a.1, b.0)?, f(a.1, b.1)?];
-    Some(Ranged::Int(*corners.iter().min()?, *corners.iter().max()?))
+    let c = [
+        f(a.lo, b.lo)?,
+        f(a.lo, b.hi)?,
+        f(a.hi, b.lo)?,
+        f(a.hi, b.hi)?,
+    ];
+    Some(V::int(
+        c[0].min(c[1]).min(c[2]).min(c[3]),
+        c[0].max(c[1]).max(c[2]).max(c[3]),
+    ))
 }
 
-fn compare(op: &Operator<DefaultNumericTypes>, a: &Ranged, b: &Ranged) -> Option<Ranged> {
-    let flag = |no: bool, yes: bool| Some(Ranged::Bool { no, yes });
-    match (op, a, b) {
-        (Operator::Eq | Operator::Neq, _, _) => {
-            let (no, yes) = match (a, b) {
-                (Ranged::Int(a0, a1), Ranged::Int(b0, b1)) => {
-                    let disjoint = a1 < b0 || b1 < a0;
-                    let same = a0 == a1 && b0 == b1 && a0 == b0;
-                    (!same, !disjoint)
-                }
-                (Ranged::Text(x), Ranged::Text(y)) => (x != y, x == y),
-                (Ranged::Bool { no: an, yes: ay }, Ranged::Bool { no: bn, yes: by }) => {
-                    // Equal when both can be the same flag; unequal when they can differ.
-                    ((*an && *by) || (*ay && *bn), (*an && *bn) || (*ay && *by))
-                }
-                _ => (true, false), // values of different types are never equal
-            };
-            if matches!(op, Operator::Eq) {
-                flag(no, yes)
-            } else {
-                flag(yes, no)
-            }
+/// Two sets of bits (flags or names) compared: may they be equal, may they differ.
+fn same(equal: bool, a: i64, b: i64) -> V {
+    let may_equal = a & b != 0;
+    let may_differ = !(a == b && a.count_ones() == 1);
+    let (yes, no) = if equal {
+        (may_equal, may_differ)
+    } else {
+        (may_differ, may_equal)
+    };
+    V::bits(if no { NO } else { 0 } | if yes { YES } else { 0 })
+}
+
+/// Calls `f` on each of an instruction's arguments.
+fn each_arg(ins: &Ins, f: &mut dyn FnMut(&Arg)) {
+    match ins {
+        Ins::Neg(a) | Ins::Not(a) => f(a),
+        Ins::Add(a, b)
+        | Ins::Sub(a, b)
+        | Ins::Mul(a, b)
+        | Ins::Div(a, b)
+        | Ins::Rem(a, b)
+        | Ins::Order(_, a, b)
+        | Ins::Same(_, a, b)
+        | Ins::And(a, b)
+        | Ins::Or(a, b) => {
+            f(a);
+            f(b);
         }
-        (_, Ranged::Int(a0, a1), Ranged::Int(b0, b1)) => {
-            // a > b is sure when a's least beats b's most, impossible when a's most does not.
-            let (sure, possible) = match op {
-                Operator::Gt => (a0 > b1, a1 > b0),
-                Operator::Geq => (a0 >= b1, a1 >= b0),
-                Operator::Lt => (a1 < b0, a0 < b1),
-                Operator::Leq => (a1 <= b0, a0 <= b1),
-                _ => return None,
-            };
-            flag(!sure, possible)
+        Ins::If(c, t, f_, _) => {
+            f(c);
+            f(t);
+            f(f_);
         }
-        (_, Ranged::Text(x), Ranged::Text(y)) => {
-            let holds = match op {
-                Operator::Gt => x > y,
-                Operator::Geq => x >= y,
-                Operator::Lt => x < y,
-                Operator::Leq => x <= y,
-                _ => return None,
-            };
-            flag(!holds, holds)
-        }
-        _ => None,
+        Ins::Extreme(_, args) => args.iter().for_each(f),
     }
 }
 
-/// Evaluates over ranges; None where an error is possible or the type is not one evalexpr
-/// would accept (the range is then halved, and a single score evaluated the ordinary way).
-fn eval(tree: &Tree, slots: &[Ranged]) -> Option<Ranged> {
-    Some(match tree {
-        Tree::Const(v) => v.clone(),
-        Tree::Slot(i) => slots.get(*i)?.clone(),
-        Tree::Neg(x) => match eval(x, slots)? {
-            Ranged::Int(a, b) => Ranged::Int(b.checked_neg()?, a.checked_neg()?),
-            _ => return None,
-        },
-        Tree::Not(x) => {
-            let (no, yes) = eval(x, slots)?.flag()?;
-            Ranged::Bool { no: yes, yes: no }
+/// One instruction over ranges; None where an error is possible.
+fn step(ins: &Ins, regs: &[V], read: &mut dyn FnMut(u32) -> Option<V>) -> Option<V> {
+    let mut get = |a: &Arg| match *a {
+        Arg::Reg(r) => regs.get(r as usize).copied(),
+        Arg::Slot(s) => read(s),
+        Arg::K(v) => Some(v),
+    };
+    Some(match ins {
+        Ins::Neg(a) => {
+            let a = get(a)?;
+            V::int(a.hi.checked_neg()?, a.lo.checked_neg()?)
         }
-        Tree::Bin(op, x, y) => {
-            let (a, b) = (eval(x, slots)?, eval(y, slots)?);
-            match op {
-                Operator::And | Operator::Or => {
-                    let ((an, ay), (bn, by)) = (a.flag()?, b.flag()?);
-                    if matches!(op, Operator::And) {
-                        Ranged::Bool {
-                            no: an || bn,
-                            yes: ay && by,
-                        }
+        Ins::Not(a) => {
+            let m = get(a)?.lo;
+            V::bits((m & NO) << 1 | (m & YES) >> 1)
+        }
+        Ins::Add(a, b) => {
+            let (a, b) = (get(a)?, get(b)?);
+            V::int(a.lo.checked_add(b.lo)?, a.hi.checked_add(b.hi)?)
+        }
+        Ins::Sub(a, b) => {
+            let (a, b) = (get(a)?, get(b)?);
+            V::int(a.lo.checked_sub(b.hi)?, a.hi.checked_sub(b.lo)?)
+        }
+        Ins::Mul(a, b) => {
+            let (a, b) = (get(a)?, get(b)?);
+            let c = [
+                a.lo.checked_mul(b.lo)?,
+                a.lo.checked_mul(b.hi)?,
+                a.hi.checked_mul(b.lo)?,
+                a.hi.checked_mul(b.hi)?,
+            ];
+            V::int(
+                c[0].min(c[1]).min(c[2]).min(c[3]),
+                c[0].max(c[1]).max(c[2]).max(c[3]),
+            )
+        }
+        Ins::Div(a, b) => divide(true, get(a)?, get(b)?)?,
+        Ins::Rem(a, b) => divide(false, get(a)?, get(b)?)?,
+        Ins::Order(o, a, b) => {
+            let (a, b) = (get(a)?, get(b)?);
+            // (sure, possible): a > b is sure when a's least beats b's most.
+            let (sure, possible) = match o {
+                Order::Gt => (a.lo > b.hi, a.hi > b.lo),
+                Order::Ge => (a.lo >= b.hi, a.hi >= b.lo),
+                Order::Lt => (a.hi < b.lo, a.lo < b.hi),
+                Order::Le => (a.hi <= b.lo, a.lo <= b.hi),
+                Order::Eq | Order::Ne => {
+                    let disjoint = a.hi < b.lo || b.hi < a.lo;
+                    let same = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo;
+                    if matches!(o, Order::Eq) {
+                        (same, !disjoint)
                     } else {
-                        Ranged::Bool {
-                            no: an && bn,
-                            yes: ay || by,
-                        }
+                        (disjoint, !same)
                     }
                 }
-                Operator::Add | Operator::Sub | Operator::Mul | Operator::Div | Operator::Mod => {
-                    let (Ranged::Int(a0, a1), Ranged::Int(b0, b1)) = (a, b) else {
-                        return None;
-                    };
-                    match op {
-                        Operator::Add => Ranged::Int(a0.checked_add(b0)?, a1.checked_add(b1)?),
-                        Operator::Sub => Ranged::Int(a0.checked_sub(b1)?, a1.checked_sub(b0)?),
-                        Operator::Mul => {
-                            let c = [
-                                a0.checked_mul(b0)?,
-                                a0.checked_mul(b1)?,
-                                a1.checked_mul(b0)?,
-                                a1.checked_mul(b1)?,
-                            ];
-                            Ranged::Int(*c.iter().min()?, *c.iter().max()?)
-                        }
-                        _ => divide(op, (a0, a1), (b0, b1))?,
-                    }
-                }
-                _ => compare(op, &a, &b)?,
-            }
+            };
+            V::bits(if sure { 0 } else { NO } | if possible { YES } else { 0 })
         }
-        Tree::If(c, t, f) => {
+        Ins::Same(equal, a, b) => same(*equal, get(a)?.lo, get(b)?.lo),
+        Ins::And(a, b) => {
+            let (a, b) = (get(a)?.lo, get(b)?.lo);
+            let no = (a & NO) | (b & NO);
+            V::bits(no | (a & b & YES))
+        }
+        Ins::Or(a, b) => {
+            let (a, b) = (get(a)?.lo, get(b)?.lo);
+            V::bits((a & b & NO) | (a & YES) | (b & YES))
+        }
+        Ins::If(c, t, f, kind) => {
             // evalexpr evaluates both branches: an error in either is an error.
-            let (no, yes) = eval(c, slots)?.flag()?;
-            let (t, f) = (eval(t, slots)?, eval(f, slots)?);
-            match (no, yes) {
+            let (c, t, f) = (get(c)?.lo, get(t)?, get(f)?);
+            match (c & NO != 0, c & YES != 0) {
                 (false, true) => t,
                 (true, false) => f,
-                _ => match (t, f) {
-                    (Ranged::Int(a0, a1), Ranged::Int(b0, b1)) => {
-                        Ranged::Int(a0.min(b0), a1.max(b1))
-                    }
-                    (Ranged::Bool { no: an, yes: ay }, Ranged::Bool { no: bn, yes: by }) => {
-                        Ranged::Bool {
-                            no: an || bn,
-                            yes: ay || by,
-                        }
-                    }
-                    (x, y) if x == y => x,
-                    _ => return None,
+                _ => match kind {
+                    Kind::Int => V::int(t.lo.min(f.lo), t.hi.max(f.hi)),
+                    _ => V::bits(t.lo | f.lo),
                 },
             }
         }
-        Tree::Extreme(highest, args) => {
-            let (mut lo, mut hi) = if *highest {
-                (i64::MIN, i64::MIN)
-            } else {
-                (i64::MAX, i64::MAX)
-            };
-            for a in args {
-                let Ranged::Int(a0, a1) = eval(a, slots)? else {
-                    return None;
-                };
-                if *highest {
-                    (lo, hi) = (lo.max(a0), hi.max(a1));
-                } else {
-                    (lo, hi) = (lo.min(a0), hi.min(a1));
-                }
+        Ins::Extreme(highest, args) => {
+            let mut out: Option<V> = None;
+            for a in args.iter() {
+                let v = get(a)?;
+                out = Some(match out {
+                    None => v,
+                    Some(o) if *highest => V::int(o.lo.max(v.lo), o.hi.max(v.hi)),
+                    Some(o) => V::int(o.lo.min(v.lo), o.hi.min(v.hi)),
+                });
             }
-            Ranged::Int(lo, hi)
+            out?
         }
     })
 }
 
 /// An opposed lookup compiled: its `let`s (slots after the sides' scores) and its cases.
-struct Compiled<'p> {
-    lets: Vec<Tree>,
-    cases: Vec<(Option<Tree>, &'p str, Option<Tree>)>,
+struct Compiled {
+    sides: usize,
+    lets: Vec<Prog>,
+    /// Lets computed before every check: those that may fail somewhere on the plane.
+    eager: Vec<bool>,
+    cases: Vec<(Option<Prog>, Option<Prog>)>,
+    codes: Vec<String>,
+    registers: usize,
 }
 
-/// What a range decides: the case that holds and its value, or nothing sure.
-enum Decided<'p> {
-    Sure(&'p str, Option<i64>),
+/// What a range of throws decides: the case that holds and its value, the case alone (its
+/// value varies over the range), or nothing sure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Sure(u32, Option<i64>),
+    Case(u32),
     Unsure,
 }
 
-impl<'p> Compiled<'p> {
+impl Class {
+    /// The case, for carrying runs from one row to the next.
+    fn case(self) -> Option<u32> {
+        match self {
+            Class::Sure(k, _) | Class::Case(k) => Some(k),
+            Class::Unsure => None,
+        }
+    }
+}
+
+/// The values of one check: the sides' scores, then the `let`s as they are computed.
+struct Env {
+    slots: Vec<V>,
+    ready: Vec<bool>,
+    regs: Vec<V>,
+}
+
+impl Compiled {
     fn new(
         prepared: &Prepared,
         side_names: &[String],
         lets: &[Derived],
-        cases: &'p [Case],
-    ) -> Option<Compiled<'p>> {
-        let mut slots: HashMap<String, usize> = side_names
+        cases: &[Case],
+    ) -> Option<Compiled> {
+        let mut slots: HashMap<String, (u32, Kind)> = side_names
             .iter()
             .enumerate()
-            .map(|(i, n)| (format!("{n}_score"), i))
+            .map(|(i, n)| (format!("{n}_score"), (i as u32, Kind::Int)))
             .collect();
         let scope = prepared.scope();
-        let mut trees = Vec::with_capacity(lets.len());
+        let mut names = Vec::new();
+        let mut registers = 0;
+        let mut compile = |node: &Node<DefaultNumericTypes>,
+                           slots: &HashMap<String, (u32, Kind)>|
+         -> Option<Prog> {
+            let mut c = Compiler {
+                scope,
+                slots,
+                names: &mut names,
+                ins: Vec::new(),
+            };
+            let (out, kind) = c.node(node)?;
+            let prog = Prog {
+                base: registers,
+                out,
+                kind,
+                ins: c.ins,
+            };
+            registers += prog.ins.len();
+            Some(prog)
+        };
+        let mut progs = Vec::with_capacity(lets.len());
         for l in lets {
-            trees.push(compile(l.expr.node(), scope, &slots)?);
-            let next = slots.len();
-            slots.insert(l.name.clone(), next);
+            let prog = compile(l.expr.node(), &slots)?;
+            let next = (side_names.len() + progs.len()) as u32;
+            slots.insert(l.name.clone(), (next, prog.kind));
+            progs.push(prog);
         }
-        let cases = cases
-            .iter()
-            .map(|c| {
-                let when = match &c.when {
-                    Some(w) => Some(compile(w.node(), scope, &slots)?),
-                    None => None,
-                };
-                let value = match &c.value {
-                    Some(v) => Some(compile(v.node(), scope, &slots)?),
-                    None => None,
-                };
-                Some((when, c.outcome.as_str(), value))
-            })
-            .collect::<Option<_>>()?;
-        Some(Compiled { lets: trees, cases })
+        let mut compiled_cases = Vec::with_capacity(cases.len());
+        for c in cases {
+            let when = match &c.when {
+                Some(w) => Some(compile(w.node(), &slots).filter(|p| p.kind == Kind::Flag)?),
+                None => None,
+            };
+            let value = match &c.value {
+                Some(v) => Some(compile(v.node(), &slots).filter(|p| p.kind == Kind::Int)?),
+                None => None,
+            };
+            compiled_cases.push((when, value));
+        }
+        Some(Compiled {
+            sides: side_names.len(),
+            eager: vec![false; progs.len()],
+            lets: progs,
+            cases: compiled_cases,
+            codes: cases.iter().map(|c| c.outcome.clone()).collect(),
+            registers,
+        })
     }
 
-    fn decide(&self, scores: &[Ranged]) -> Decided<'p> {
-        let mut slots = scores.to_vec();
-        for l in &self.lets {
-            match eval(l, &slots) {
-                Some(v) => slots.push(v),
-                None => return Decided::Unsure,
+    fn env(&self) -> Env {
+        Env {
+            slots: vec![V::int(0, 0); self.sides + self.lets.len()],
+            ready: vec![false; self.lets.len()],
+            regs: vec![V::int(0, 0); self.registers],
+        }
+    }
+
+    /// Marks the lets that may fail somewhere on the plane (their ranges over every score):
+    /// they are computed at every check, so no error is skipped by not reading them.
+    fn find_eager(&mut self, whole: &[V]) {
+        let mut env = self.env();
+        env.slots[..whole.len()].copy_from_slice(whole);
+        for i in 0..self.lets.len() {
+            env.ready.fill(false);
+            self.eager[i] = self.get(self.sides as u32 + i as u32, &mut env).is_none();
+        }
+    }
+
+    fn run(&self, prog: &Prog, env: &mut Env) -> Option<V> {
+        for (i, ins) in prog.ins.iter().enumerate() {
+            // The `let`s this instruction reads, computed first (they write other registers).
+            let mut failed = false;
+            each_arg(ins, &mut |a| {
+                if let Arg::Slot(s) = a
+                    && !failed
+                {
+                    failed = self.get(*s, env).is_none();
+                }
+            });
+            if failed {
+                return None;
+            }
+            let at = prog.base + i;
+            let (regs, slots) = (&env.regs[prog.base..at], &env.slots);
+            let v = step(ins, regs, &mut |s| slots.get(s as usize).copied())?;
+            env.regs[at] = v;
+        }
+        match prog.out {
+            Arg::Reg(r) => env.regs.get(prog.base + r as usize).copied(),
+            Arg::Slot(s) => self.get(s, env),
+            Arg::K(v) => Some(v),
+        }
+    }
+
+    /// A slot's value: a score, or a `let` computed on first reading.
+    fn get(&self, slot: u32, env: &mut Env) -> Option<V> {
+        let s = slot as usize;
+        if let Some(l) = s.checked_sub(self.sides)
+            && !env.ready[l]
+        {
+            let v = self.run(&self.lets[l], env)?;
+            env.slots[s] = v;
+            env.ready[l] = true;
+        }
+        env.slots.get(s).copied()
+    }
+
+    /// A new check: no `let` computed yet but the eager ones.
+    fn fresh(&self, env: &mut Env) -> Option<()> {
+        env.ready.fill(false);
+        for (i, eager) in self.eager.iter().enumerate() {
+            if *eager {
+                self.get((self.sides + i) as u32, env)?;
             }
         }
-        for (when, code, value) in &self.cases {
+        Some(())
+    }
+
+    /// What the scores in `env` decide.
+    fn classify(&self, env: &mut Env) -> Class {
+        if self.fresh(env).is_none() {
+            return Class::Unsure;
+        }
+        for (k, (when, value)) in self.cases.iter().enumerate() {
             let holds = match when {
-                None => (false, true),
-                Some(w) => match eval(w, &slots).and_then(|v| v.flag()) {
-                    Some(f) => f,
-                    None => return Decided::Unsure,
+                None => YES,
+                Some(w) => match self.run(w, env) {
+                    Some(v) => v.lo,
+                    None => return Class::Unsure,
                 },
             };
-            match holds {
+            match (holds & NO != 0, holds & YES != 0) {
                 (true, false) => continue,
                 (false, true) => {}
-                _ => return Decided::Unsure,
+                _ => return Class::Unsure,
             }
-            let value = match value {
-                None => None,
-                Some(v) => match eval(v, &slots).as_ref().and_then(Ranged::point) {
-                    Some(x) => Some(x),
-                    None => return Decided::Unsure,
+            let k = k as u32;
+            return match value {
+                None => Class::Sure(k, None),
+                Some(p) => match self.run(p, env) {
+                    None => Class::Unsure,
+                    Some(v) => match v.point() {
+                        Some(x) => Class::Sure(k, Some(x)),
+                        None => Class::Case(k),
+                    },
                 },
             };
-            return Decided::Sure(code, value);
         }
-        Decided::Unsure
+        Class::Unsure
+    }
+
+    /// Case `k`'s value over the scores in `env` (its case is known to hold there).
+    fn value(&self, k: usize, env: &mut Env) -> Option<V> {
+        self.fresh(env)?;
+        let prog = self.cases[k].1.as_ref()?;
+        self.run(prog, env)
+    }
+}
+
+/// Counts as machine words when every product fits (the rr3 battle at 70,000 a side: 6²⁸
+/// throws), as big numbers otherwise.
+trait Count: Clone {
+    fn zero() -> Self;
+    fn from_big(b: &BigUint) -> Self;
+    fn plus(&mut self, o: &Self);
+    fn minus(&mut self, o: &Self);
+    fn times(&self, o: &Self) -> Self;
+    fn big(self) -> BigUint;
+}
+
+impl Count for u128 {
+    fn zero() -> u128 {
+        0
+    }
+    fn from_big(b: &BigUint) -> u128 {
+        u128::try_from(b).unwrap_or(u128::MAX)
+    }
+    fn plus(&mut self, o: &u128) {
+        *self += o;
+    }
+    fn minus(&mut self, o: &u128) {
+        *self -= o;
+    }
+    fn times(&self, o: &u128) -> u128 {
+        self * o
+    }
+    fn big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Count for BigUint {
+    fn zero() -> BigUint {
+        Zero::zero()
+    }
+    fn from_big(b: &BigUint) -> BigUint {
+        b.clone()
+    }
+    fn plus(&mut self, o: &BigUint) {
+        *self += o;
+    }
+    fn minus(&mut self, o: &BigUint) {
+        *self -= o;
+    }
+    fn times(&self, o: &BigUint) -> BigUint {
+        self * o
+    }
+    fn big(self) -> BigUint {
+        self
+    }
+}
+
+/// One side's scores, their counts and cumulative counts (`cum[i]`: the first `i` scores).
+struct Scores<C> {
+    values: Vec<i64>,
+    counts: Vec<C>,
+    cum: Vec<C>,
+}
+
+impl<C: Count> Scores<C> {
+    fn new(d: &Distribution) -> Scores<C> {
+        let (mut values, mut counts) = (Vec::new(), Vec::new());
+        let mut cum = vec![C::zero()];
+        for (v, c) in d.counts() {
+            let c = C::from_big(c);
+            let mut next = cum[cum.len() - 1].clone();
+            next.plus(&c);
+            cum.push(next);
+            values.push(v);
+            counts.push(c);
+        }
+        Scores {
+            values,
+            counts,
+            cum,
+        }
+    }
+
+    fn range(&self, lo: usize, hi: usize) -> V {
+        V::int(self.values[lo], self.values[hi])
+    }
+
+    fn block(&self, lo: usize, hi: usize) -> C {
+        let mut b = self.cum[hi + 1].clone();
+        b.minus(&self.cum[lo]);
+        b
     }
 }
 
@@ -409,67 +746,60 @@ pub(super) struct Counted {
     pub counts: HashMap<(String, Option<i64>), BigUint>,
 }
 
-/// Counts by outcome, each with the first throw (in the order of the sides' scores, lowest
-/// first) that reaches it: the order the pair-by-pair way met them in.
-struct Tally {
-    counts: HashMap<(String, Option<i64>), (Vec<usize>, BigUint)>,
+/// The first throw reaching an outcome: the combination of the first sides, then row, column.
+type At = (usize, usize, usize);
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Case(u32),
+    Code(String),
 }
 
-impl Tally {
-    fn add(&mut self, code: &str, value: Option<i64>, at: Vec<usize>, count: BigUint) {
-        match self.counts.get_mut(&(code.to_string(), value)) {
+/// Counts by outcome, each with the first throw (in the order of the sides' scores, lowest
+/// first) that reaches it: the order the pair-by-pair way met them in.
+struct Tally<C> {
+    counts: BTreeMap<(Key, Option<i64>), (At, C)>,
+}
+
+impl<C: Count> Tally<C> {
+    fn add(&mut self, key: Key, value: Option<i64>, at: At, count: C) {
+        match self.counts.get_mut(&(key.clone(), value)) {
             Some((first, c)) => {
-                *c += count;
+                c.plus(&count);
                 if at < *first {
                     *first = at;
                 }
             }
             None => {
-                self.counts.insert((code.to_string(), value), (at, count));
+                self.counts.insert((key, value), (at, count));
             }
         }
     }
 
-    fn done(self) -> Counted {
-        let mut keyed: Vec<_> = self.counts.into_iter().collect();
-        keyed.sort_by(|a, b| a.1.0.cmp(&b.1.0));
+    fn done(self, codes: &[String]) -> Counted {
+        let mut by_code: HashMap<(String, Option<i64>), (At, BigUint)> = HashMap::new();
+        for ((key, value), (at, count)) in self.counts {
+            let code = match key {
+                Key::Case(k) => codes[k as usize].clone(),
+                Key::Code(c) => c,
+            };
+            let slot = by_code
+                .entry((code, value))
+                .or_insert_with(|| (at, <BigUint as Zero>::zero()));
+            slot.1 += count.big();
+            slot.0 = slot.0.min(at);
+        }
+        let mut keyed: Vec<_> = by_code.into_iter().collect();
+        keyed.sort_by_key(|k| k.1.0);
         let order = keyed.iter().map(|(k, _)| k.clone()).collect();
         let counts = keyed.into_iter().map(|(k, (_, c))| (k, c)).collect();
         Counted { order, counts }
     }
 }
 
-/// One side's scores with their cumulative counts: `cum[i]` is the count of the first `i`.
-struct Scores<'d> {
-    values: Vec<(i64, &'d BigUint)>,
-    cum: Vec<BigUint>,
-}
-
-impl<'d> Scores<'d> {
-    fn new(d: &'d Distribution) -> Scores<'d> {
-        let values: Vec<(i64, &BigUint)> = d.counts().collect();
-        let mut cum = Vec::with_capacity(values.len() + 1);
-        cum.push(BigUint::zero());
-        for (_, c) in &values {
-            let next = cum[cum.len() - 1].clone() + *c;
-            cum.push(next);
-        }
-        Scores { values, cum }
-    }
-
-    fn range(&self, lo: usize, hi: usize) -> Ranged {
-        Ranged::Int(self.values[lo].0, self.values[hi].0)
-    }
-
-    fn count(&self, lo: usize, hi: usize) -> BigUint {
-        &self.cum[hi + 1] - &self.cum[lo]
-    }
-}
-
 /// The opposed roll's outcomes over every score of each side: the sides before the last two
-/// score by score, the last two by boxes of their scores, halved (the longer side) until the
-/// box decides the outcome. None when the lookup reads something the ranges do not know (the
-/// caller then evaluates pair by pair).
+/// score by score, the last two as a plane walked a row at a time. None when the lookup reads
+/// something the programs do not know (the caller then evaluates pair by pair).
 pub(super) fn opposed_by_ranges(
     prepared: &Prepared,
     side_names: &[String],
@@ -477,127 +807,363 @@ pub(super) fn opposed_by_ranges(
     cases: &[Case],
     dists: &[Distribution],
 ) -> Option<Result<Counted, ResolveError>> {
-    let compiled = Compiled::new(prepared, side_names, lets, cases)?;
-    if dists.is_empty() || dists.iter().any(|d| d.counts().next().is_none()) {
+    let mut compiled = Compiled::new(prepared, side_names, lets, cases)?;
+    // (A lookup has two sides or more; the plane needs two.)
+    if dists.len() < 2 || dists.iter().any(|d| d.counts().next().is_none()) {
         return None;
     }
+    let whole: Vec<V> = dists
+        .iter()
+        .map(|d| V::int(d.min().unwrap_or(0), d.max().unwrap_or(0)))
+        .collect();
+    compiled.find_eager(&whole);
+    let total = dists.iter().fold(BigUint::from(1u8), |t, d| t * d.total());
+    Some(if total.bits() < 128 {
+        walk::<u128>(prepared, &compiled, dists)
+    } else {
+        walk::<BigUint>(prepared, &compiled, dists)
+    })
+}
+
+fn walk<C: Count>(
+    prepared: &Prepared,
+    compiled: &Compiled,
+    dists: &[Distribution],
+) -> Result<Counted, ResolveError> {
     let split = dists.len().saturating_sub(2);
     let (firsts, lasts) = dists.split_at(split);
-    let lasts: Vec<Scores> = lasts.iter().map(Scores::new).collect();
-    let mut tally = Tally {
-        counts: HashMap::new(),
-    };
-    let mut fixed: Vec<(usize, i64, BigUint)> = Vec::new();
-    let walk = Walk {
+    let (rows, cols) = (Scores::<C>::new(&lasts[0]), Scores::<C>::new(&lasts[1]));
+    let plane = Plane {
         prepared,
-        compiled: &compiled,
-        lasts: &lasts,
+        compiled,
+        rows,
+        cols,
+        base: split,
     };
-    let result = walk.firsts(firsts, &mut fixed, &mut tally);
-    Some(result.map(|()| tally.done()))
+    let mut tally = Tally {
+        counts: BTreeMap::new(),
+    };
+    let mut env = compiled.env();
+    let mut fixed: Vec<(i64, C)> = Vec::new();
+    let mut order = 0;
+    plane.firsts(firsts, &mut fixed, &mut order, &mut env, &mut tally)?;
+    Ok(tally.done(&compiled.codes))
 }
 
-struct Walk<'a, 'p> {
+struct Plane<'a, C> {
     prepared: &'a Prepared<'a>,
-    compiled: &'a Compiled<'p>,
-    lasts: &'a [Scores<'a>],
+    compiled: &'a Compiled,
+    rows: Scores<C>,
+    cols: Scores<C>,
+    /// The slot of the first of the plane's sides (the sides before it are fixed).
+    base: usize,
 }
 
-impl Walk<'_, '_> {
-    /// Which side of an undecided box to halve: the first side whose range, narrowed to its
-    /// lowest score, lets the box decide (the outcome turns on that side's score: rr3's winner's
-    /// loss on the winner's), else the longest. None for a single throw.
-    fn along(
-        &self,
-        scores: &[Ranged],
-        boxed: &[(usize, usize)],
-        base: usize,
-    ) -> Option<(usize, usize, usize)> {
-        let wide: Vec<usize> = (0..boxed.len())
-            .filter(|&i| boxed[i].1 > boxed[i].0)
-            .collect();
-        if wide.len() > 1 {
-            for &i in &wide {
-                let mut probe = scores.to_vec();
-                probe[base + i] = self.lasts[i].range(boxed[i].0, boxed[i].0);
-                if matches!(self.compiled.decide(&probe), Decided::Sure(..)) {
-                    return Some((i, boxed[i].0, boxed[i].1));
-                }
-            }
-        }
-        wide.into_iter()
-            .max_by_key(|&i| boxed[i].1 - boxed[i].0)
-            .map(|i| (i, boxed[i].0, boxed[i].1))
-    }
+/// A run of columns in one row and what it decides.
+type Run = (usize, usize, Class);
 
-    /// Every combination of the first sides' scores, then the last two by boxes.
+impl<C: Count> Plane<'_, C> {
+    /// Every combination of the first sides' scores, then the plane.
     fn firsts(
         &self,
         firsts: &[Distribution],
-        fixed: &mut Vec<(usize, i64, BigUint)>,
-        tally: &mut Tally,
+        fixed: &mut Vec<(i64, C)>,
+        order: &mut usize,
+        env: &mut Env,
+        tally: &mut Tally<C>,
     ) -> Result<(), ResolveError> {
         if let Some((d, rest)) = firsts.split_first() {
-            for (i, (v, c)) in d.counts().enumerate() {
-                let count = fixed.last().map_or_else(|| c.clone(), |(_, _, w)| w * c);
-                fixed.push((i, v, count));
-                self.firsts(rest, fixed, tally)?;
+            for (v, c) in d.counts() {
+                let c = C::from_big(c);
+                let count = fixed.last().map_or_else(|| c.clone(), |(_, w)| w.times(&c));
+                fixed.push((v, count));
+                self.firsts(rest, fixed, order, env, tally)?;
                 fixed.pop();
             }
             return Ok(());
         }
-        let weight = fixed.last().map(|(_, _, w)| w.clone());
-        let mut scores: Vec<Ranged> = fixed.iter().map(|(_, v, _)| Ranged::Int(*v, *v)).collect();
-        let base = scores.len();
-        let at: Vec<usize> = fixed.iter().map(|(i, _, _)| *i).collect();
-        // A box: for each of the last sides, a range of its scores (by index).
-        let whole: Vec<(usize, usize)> =
-            self.lasts.iter().map(|s| (0, s.values.len() - 1)).collect();
-        let mut stack = vec![whole];
-        while let Some(boxed) = stack.pop() {
-            scores.truncate(base);
-            let mut count = weight.clone();
-            for (s, &(lo, hi)) in self.lasts.iter().zip(&boxed) {
-                scores.push(s.range(lo, hi));
-                let block = s.count(lo, hi);
-                count = Some(match count {
-                    Some(w) => w * block,
-                    None => block,
-                });
+        for (i, (v, _)) in fixed.iter().enumerate() {
+            env.slots[i] = V::int(*v, *v);
+        }
+        let weight = fixed.last().map(|(_, w)| w.clone());
+        let scores: Vec<i64> = fixed.iter().map(|(v, _)| *v).collect();
+        self.plane(weight, &scores, *order, env, tally)?;
+        *order += 1;
+        Ok(())
+    }
+
+    /// Sets the plane's scores in `env`: rows `r0..=r1`, columns `c0..=c1`.
+    fn set(&self, env: &mut Env, (r0, r1): (usize, usize), (c0, c1): (usize, usize)) {
+        env.slots[self.base] = self.rows.range(r0, r1);
+        env.slots[self.base + 1] = self.cols.range(c0, c1);
+    }
+
+    fn classify(&self, env: &mut Env, r: usize, c0: usize, c1: usize) -> Class {
+        self.set(env, (r, r), (c0, c1));
+        self.compiled.classify(env)
+    }
+
+    /// Halves an unsure run down to what decides (single columns at worst).
+    fn bisect(&self, env: &mut Env, r: usize, c0: usize, c1: usize, out: &mut Vec<Run>) {
+        let class = self.classify(env, r, c0, c1);
+        if class != Class::Unsure || c0 == c1 {
+            out.push((c0, c1, class));
+            return;
+        }
+        let mid = c0 + (c1 - c0) / 2;
+        self.bisect(env, r, c0, mid, out);
+        self.bisect(env, r, mid + 1, c1, out);
+    }
+
+    /// Cuts a run of row `r`: whole if it decides, else pieces of 1, 2, 4… columns from each
+    /// end in turn, the middle checked whole after each, so a boundary near either end (where
+    /// the previous row left it) costs a check or two.
+    fn segment(&self, env: &mut Env, r: usize, c0: usize, c1: usize, out: &mut Vec<Run>) {
+        let class = self.classify(env, r, c0, c1);
+        if class != Class::Unsure || c0 == c1 {
+            out.push((c0, c1, class));
+            return;
+        }
+        let start = out.len();
+        let (mut a, mut b, mut step) = (c0, c1, 1usize);
+        loop {
+            let end = (a + step - 1).min(b);
+            self.bisect(env, r, a, end, out);
+            a = end + 1;
+            if a > b {
+                break;
             }
-            let count = count.unwrap_or_default();
-            let mut first = at.clone();
-            first.extend(boxed.iter().map(|(lo, _)| *lo));
-            let decided = self.compiled.decide(&scores);
-            let along = match decided {
-                Decided::Unsure => self.along(&scores, &boxed, base),
-                Decided::Sure(..) => None,
+            let middle = self.classify(env, r, a, b);
+            if middle != Class::Unsure || a == b {
+                out.push((a, b, middle));
+                break;
+            }
+            let from = b.saturating_sub(step - 1).max(a);
+            self.bisect(env, r, from, b, out);
+            if from == a {
+                break;
+            }
+            b = from - 1;
+            let middle = self.classify(env, r, a, b);
+            if middle != Class::Unsure || a == b {
+                out.push((a, b, middle));
+                break;
+            }
+            step *= 2;
+        }
+        out[start..].sort_unstable_by_key(|run| run.0);
+    }
+
+    /// One throw the ordinary way (its error, if any, is the resolver's).
+    fn single(
+        &self,
+        fixed: &[i64],
+        r: usize,
+        c: usize,
+        at: At,
+        count: C,
+        tally: &mut Tally<C>,
+    ) -> Result<(), ResolveError> {
+        let mut exact = fixed.to_vec();
+        exact.extend([self.rows.values[r], self.cols.values[c]]);
+        let f = self.prepared.finish_scores(&exact)?;
+        tally.add(Key::Code(f.outcome.code), f.outcome.value, at, count);
+        Ok(())
+    }
+
+    fn plane(
+        &self,
+        weight: Option<C>,
+        fixed: &[i64],
+        order: usize,
+        env: &mut Env,
+        tally: &mut Tally<C>,
+    ) -> Result<(), ResolveError> {
+        #[cfg(test)]
+        PLANES.with(|p| p.set(p.get() + 1));
+        let columns = self.cols.values.len();
+        let cases = self.compiled.cases.len();
+        let mut guesses: Vec<(usize, usize)> = vec![(0, columns - 1)];
+        let mut runs: Vec<Run> = Vec::new();
+        let mut deferred: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); cases];
+        let mut row_weights: Vec<C> = Vec::with_capacity(self.rows.values.len());
+        for r in 0..self.rows.values.len() {
+            let w = match &weight {
+                Some(w) => w.times(&self.rows.counts[r]),
+                None => self.rows.counts[r].clone(),
             };
-            match (decided, along) {
-                (Decided::Sure(code, value), _) => tally.add(code, value, first, count),
-                (Decided::Unsure, Some((i, lo, hi))) => {
-                    let mid = lo + (hi - lo) / 2;
-                    let mut upper = boxed.clone();
-                    upper[i] = (mid + 1, hi);
-                    let mut lower = boxed;
-                    lower[i] = (lo, mid);
-                    stack.push(upper);
-                    stack.push(lower);
+            runs.clear();
+            for &(c0, c1) in &guesses {
+                self.segment(env, r, c0, c1, &mut runs);
+            }
+            guesses.clear();
+            let mut last_case: Option<u32> = None;
+            let mut k = 0;
+            while k < runs.len() {
+                // Runs that decide alike are counted together.
+                let (c0, mut c1, class) = runs[k];
+                k += 1;
+                while k < runs.len() && runs[k].2 == class && class != Class::Unsure {
+                    c1 = runs[k].1;
+                    k += 1;
                 }
-                (Decided::Unsure, _) => {
-                    // One throw: the ordinary way (its error, if any, is the resolver's).
-                    let mut exact: Vec<i64> = fixed.iter().map(|(_, v, _)| *v).collect();
-                    exact.extend(
-                        self.lasts
-                            .iter()
-                            .zip(&boxed)
-                            .map(|(s, (lo, _))| s.values[*lo].0),
-                    );
-                    let f = self.prepared.finish_scores(&exact)?;
-                    tally.add(&f.outcome.code, f.outcome.value, first, count);
+                match class {
+                    Class::Sure(case, value) => {
+                        let count = w.times(&self.cols.block(c0, c1));
+                        tally.add(Key::Case(case), value, (order, r, c0), count);
+                    }
+                    Class::Case(case) => deferred[case as usize].push((r, c0, c1)),
+                    Class::Unsure => {
+                        let count = w.times(&self.cols.counts[c0]);
+                        self.single(fixed, r, c0, (order, r, c0), count, tally)?;
+                    }
+                }
+                // The next row starts from this row's runs of one case (unsure columns
+                // together).
+                match guesses.last_mut() {
+                    Some(last) if last_case == class.case() => last.1 = c1,
+                    _ => guesses.push((c0, c1)),
+                }
+                last_case = class.case();
+            }
+            row_weights.push(w);
+        }
+        for (k, runs) in deferred.iter().enumerate() {
+            if !runs.is_empty() {
+                self.columns(k, runs, &row_weights, fixed, order, env, tally)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Case `k`'s runs whose value follows the columns, a column at a time: the value over
+    /// the rows that reach the column (it holds for each of them when it is one number over
+    /// all), against their summed weight; where it is not one number, throw by throw.
+    #[allow(clippy::too_many_arguments)]
+    fn columns(
+        &self,
+        k: usize,
+        runs: &[(usize, usize, usize)],
+        row_weights: &[C],
+        fixed: &[i64],
+        order: usize,
+        env: &mut Env,
+        tally: &mut Tally<C>,
+    ) -> Result<(), ResolveError> {
+        let n = self.cols.values.len();
+        // Each column's first and last row among the runs (runs come in row order), by a
+        // "next column not yet reached" list, so each column is settled once.
+        let reach = |runs: &mut dyn Iterator<Item = &(usize, usize, usize)>| {
+            let mut next: Vec<usize> = (0..=n).collect();
+            let mut row = vec![usize::MAX; n];
+            for &(r, c0, c1) in runs {
+                let mut c = find(&mut next, c0);
+                while c <= c1 {
+                    row[c] = r;
+                    next[c] = c + 1;
+                    c = find(&mut next, c + 1);
+                }
+            }
+            row
+        };
+        let first = reach(&mut runs.iter());
+        let last = reach(&mut runs.iter().rev());
+        // The summed weight of the rows reaching each column.
+        let (mut starts, mut ends) = (vec![C::zero(); n], vec![C::zero(); n]);
+        for &(r, c0, c1) in runs {
+            starts[c0].plus(&row_weights[r]);
+            ends[c1].plus(&row_weights[r]);
+        }
+        let mut weight = C::zero();
+        let mut by_throw = Vec::new();
+        for c in 0..n {
+            weight.plus(&starts[c]);
+            if first[c] != usize::MAX {
+                self.set(env, (first[c], last[c]), (c, c));
+                match self.compiled.value(k, env).and_then(V::point) {
+                    Some(v) => {
+                        let count = weight.times(&self.cols.counts[c]);
+                        tally.add(Key::Case(k as u32), Some(v), (order, first[c], c), count);
+                    }
+                    None => by_throw.push(c),
+                }
+            }
+            weight.minus(&ends[c]);
+        }
+        for &(r, c0, c1) in runs {
+            let from = by_throw.partition_point(|&c| c < c0);
+            for &c in by_throw[from..].iter().take_while(|&&c| c <= c1) {
+                let count = row_weights[r].times(&self.cols.counts[c]);
+                self.set(env, (r, r), (c, c));
+                match self.compiled.value(k, env).and_then(V::point) {
+                    Some(v) => tally.add(Key::Case(k as u32), Some(v), (order, r, c), count),
+                    None => self.single(fixed, r, c, (order, r, c), count, tally)?,
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// The first column at or after `c` not yet reached (path halving).
+fn find(next: &mut [usize], mut c: usize) -> usize {
+    while next[c] != c {
+        next[c] = next[next[c]];
+        c = next[c];
+    }
+    c
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Planes walked on this thread (the tests' proof the ranges ran, not the pair-by-pair way).
+    static PLANES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::{odds, parse_inputs};
+    use crate::rules::{Library, load_ruleset, read_ruleset_dir};
+
+    fn planes() -> usize {
+        PLANES.with(std::cell::Cell::get)
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_opposed_shape_in_the_fixture_and_the_games_walks_the_plane() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/opposed/opposed");
+        let fixture = load_ruleset(&read_ruleset_dir(&dir).expect("reads")).expect("loads");
+        let library = Library::shipped();
+        type Case<'a> = (&'a crate::rules::Ruleset, &'a str, Vec<(&'a str, &'a str)>);
+        let runs: Vec<Case> = vec![
+            (&fixture, "margin", vec![]),
+            (&fixture, "three_way", vec![]),
+            (&fixture, "ratio", vec![]),
+            (
+                library.get("rr3").expect("rr3"),
+                "battle",
+                vec![
+                    ("attacker_thousands", "70"),
+                    ("attacker_nationality", "other"),
+                    ("defender_thousands", "70"),
+                    ("defender_nationality", "other"),
+                ],
+            ),
+        ];
+        for (rs, procedure, inputs) in runs {
+            let p = rs.procedure(procedure).expect("procedure");
+            let typed = parse_inputs(p, &pairs(&inputs)).expect("inputs");
+            let before = planes();
+            odds(rs, p, &typed).expect("odds");
+            assert!(planes() > before, "{procedure}: walked the plane");
+        }
     }
 }

@@ -155,3 +155,130 @@ fn gradisca_field_combat_by_ranges_is_every_pair() {
         );
     }
 }
+
+/// Outcomes and their counts, in the order reached.
+type Outcomes = Vec<((String, Option<i64>), BigUint)>;
+
+/// The `opposed` fixture: every throw of every side through `finish_scores`, in the order of
+/// the sides' scores (the first side's lowest first), or the first error met.
+fn every_throw(
+    rs: &umpire_core::rules::Ruleset,
+    procedure: &str,
+    inputs: &[(&str, &str)],
+) -> Result<Outcomes, String> {
+    let p = rs.procedure(procedure).expect("procedure");
+    let typed = inputs_for(rs, procedure, inputs);
+    let prepared = prepare(rs, p, &typed).expect("prepares");
+    let sides = prepared
+        .groups
+        .iter()
+        .map(|g| g.side)
+        .max()
+        .map_or(0, |m| m + 1);
+    let mut dists = vec![Distribution::constant(0); sides];
+    for g in &prepared.groups {
+        let one = Distribution::from_weights(
+            g.die
+                .faces
+                .iter()
+                .map(|f| (g.score(f.value), u128::from(f.weight))),
+        );
+        dists[g.side] = dists[g.side]
+            .add(&one.sum_of(u64::from(g.count)).expect("sum"))
+            .expect("sum");
+    }
+    let mut order = Vec::new();
+    let mut counts: BTreeMap<(String, Option<i64>), BigUint> = BTreeMap::new();
+    // Odometer over the sides' scores, the last side fastest.
+    let lists: Vec<Vec<(i64, BigUint)>> = dists
+        .iter()
+        .map(|d| d.counts().map(|(v, c)| (v, c.clone())).collect())
+        .collect();
+    let mut at = vec![0usize; sides];
+    'throws: loop {
+        let scores: Vec<i64> = at.iter().zip(&lists).map(|(&i, l)| l[i].0).collect();
+        let count = at
+            .iter()
+            .zip(&lists)
+            .fold(BigUint::from(1u8), |acc, (&i, l)| acc * &l[i].1);
+        let f = prepared.finish_scores(&scores).map_err(|e| e.to_string())?;
+        let key = (f.outcome.code.clone(), f.outcome.value);
+        if !counts.contains_key(&key) {
+            order.push(key.clone());
+        }
+        *counts.entry(key).or_default() += count;
+        for s in (0..sides).rev() {
+            at[s] += 1;
+            if at[s] < lists[s].len() {
+                continue 'throws;
+            }
+            at[s] = 0;
+        }
+        break;
+    }
+    Ok(order
+        .into_iter()
+        .map(|k| {
+            let c = counts[&k].clone();
+            (k, c)
+        })
+        .collect())
+}
+
+fn opposed_fixture() -> &'static umpire_core::rules::Ruleset {
+    static FIXTURE: std::sync::OnceLock<umpire_core::rules::Ruleset> = std::sync::OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let dir = crate::root().join("tests/fixtures/opposed/opposed");
+        let files = umpire_core::rules::read_ruleset_dir(&dir).expect("fixture folder reads");
+        match umpire_core::rules::load_ruleset(&files) {
+            Ok(r) => r,
+            Err(e) => panic!("opposed fixture does not load:\n{e}"),
+        }
+    })
+}
+
+#[test]
+fn every_compiled_shape_by_ranges_is_every_throw() {
+    let rs = opposed_fixture();
+    let mut cases: Vec<(&str, Vec<(&str, &str)>)> = Vec::new();
+    for (a, b, edge) in [
+        ("6", "5", "1"),
+        ("1", "12", "-3"),
+        ("12", "3", "3"),
+        ("4", "4", "0"),
+    ] {
+        cases.push(("margin", vec![("a_dice", a), ("b_dice", b), ("edge", edge)]));
+    }
+    for dice in ["1", "3", "5"] {
+        cases.push(("three_way", vec![("dice", dice)]));
+    }
+    cases.push(("ratio", vec![("zero_possible", "false")]));
+    for (procedure, inputs) in cases {
+        let expected = every_throw(rs, procedure, &inputs).expect("no throw fails");
+        let p = rs.procedure(procedure).expect("procedure");
+        let o = odds(rs, p, &inputs_for(rs, procedure, &inputs)).expect("odds");
+        let got: Vec<_> = o
+            .outcomes
+            .into_iter()
+            .map(|x| ((x.code, x.value), x.count))
+            .collect();
+        assert_eq!(got, expected, "{procedure} {inputs:?}");
+        assert!(
+            expected.len() > 1,
+            "{procedure} {inputs:?} reaches several outcomes"
+        );
+    }
+}
+
+#[test]
+fn a_throw_that_fails_fails_the_odds_as_the_resolver_does() {
+    let rs = opposed_fixture();
+    let inputs = [("zero_possible", "true")];
+    let resolver = every_throw(rs, "ratio", &inputs).expect_err("a defender's 0 divides by zero");
+    let p = rs.procedure("ratio").expect("procedure");
+    let odds_error = odds(rs, p, &inputs_for(rs, "ratio", &inputs))
+        .expect_err("the odds meet the same throw")
+        .to_string();
+    assert_eq!(odds_error, resolver);
+    assert!(odds_error.contains("ratio"), "{odds_error}");
+}
