@@ -236,8 +236,100 @@ fn procedures_versus_icepool(c: &mut Criterion) {
         group.bench_function(id, |b| {
             b.iter(|| odds(rs, p, black_box(&typed)).expect("odds"))
         });
+        // The rr3 battle beside its floor, and the preparing every roll of it pays (inputs,
+        // derived values, modifiers), which the floor leaves out.
+        if let Some(thousands) = id
+            .strip_prefix("rr3_battle_")
+            .and_then(|k| k.strip_suffix('k'))
+        {
+            let dice: u64 = thousands.parse::<u64>().expect("thousands") / 5;
+            let mut ours: Vec<_> = odds(rs, p, &typed).expect("odds").outcomes;
+            let mut floor = battle_floor(dice);
+            let key = |o: &umpire::resolve::OutcomeOdds| (o.code.clone(), o.value);
+            ours.sort_by_key(key);
+            floor.sort_by_key(key);
+            let fractions = |v: &[umpire::resolve::OutcomeOdds]| -> Vec<_> {
+                v.iter().map(|o| (key(o), o.fraction.clone())).collect()
+            };
+            assert_eq!(
+                fractions(&ours),
+                fractions(&floor),
+                "{id}: the floor gives the same odds"
+            );
+            group.bench_function(format!("floor_{id}"), |b| {
+                b.iter(|| battle_floor(black_box(dice)))
+            });
+            group.bench_function(format!("prepare_{id}"), |b| {
+                b.iter(|| umpire::resolve::prepare(rs, p, black_box(&typed)).expect("prepares"))
+            });
+        }
     }
     group.finish();
+}
+
+/// The floor of the rr3 battle's odds at `dice` d6 a side, the least any method must do: the
+/// two sums, one pass over each side's scores against the other side's cumulative counts (the
+/// winner's score decides the value: the loser loses half of it), and the outcomes as the odds
+/// give them (code, label, value, fraction in lowest terms, probability). Counts in machine
+/// words where the throws fit in them.
+fn battle_floor(dice: u64) -> Vec<umpire::resolve::OutcomeOdds> {
+    use num_bigint::BigUint;
+    use umpire::dice::{Distribution, Reducer};
+    use umpire::resolve::OutcomeOdds;
+    let d6 = Distribution::from_weights((1..=6).map(|f| (f, 1u128)));
+    let (a, d) = (d6.sum_of(dice).expect("sum"), d6.sum_of(dice).expect("sum"));
+    let total = a.total() * d.total();
+    // Both sides score dice..=6·dice: the other side's scores below this side's i-th score are
+    // its first i.
+    let wins = |x: &Distribution, y: &Distribution| -> Vec<(i64, BigUint)> {
+        let mut out: Vec<(i64, BigUint)> = Vec::new();
+        let mut push = |s: i64, c: BigUint| match out.last_mut() {
+            Some(last) if last.0 == s / 2 => last.1 += c,
+            _ => out.push((s / 2, c)),
+        };
+        if total.bits() < 128 {
+            let mut below = 0u128;
+            for ((s, n), (_, m)) in x.counts().zip(y.counts()) {
+                let n = u128::try_from(n).expect("fits");
+                push(s, BigUint::from(n * below));
+                below += u128::try_from(m).expect("fits");
+            }
+        } else {
+            let mut below = BigUint::from(0u8);
+            for ((s, n), (_, m)) in x.counts().zip(y.counts()) {
+                push(s, n * &below);
+                below += m;
+            }
+        }
+        out.retain(|(_, c)| c.bits() > 0);
+        out
+    };
+    let tie: BigUint = a
+        .counts()
+        .zip(d.counts())
+        .map(|((_, x), (_, y))| x * y)
+        .sum();
+    let mut reducer = Reducer::new(&total);
+    let mut outcome = |code: &str, label: &str, value: Option<i64>, count: BigUint| {
+        let fraction = reducer.fraction(&count);
+        OutcomeOdds {
+            code: code.to_string(),
+            label: label.to_string(),
+            value,
+            probability: fraction.to_f64(),
+            fraction,
+            count,
+        }
+    };
+    let mut outcomes = Vec::new();
+    for (v, c) in wins(&a, &d) {
+        outcomes.push(outcome("attacker_wins", "Attacker wins", Some(v), c));
+    }
+    for (v, c) in wins(&d, &a) {
+        outcomes.push(outcome("defender_wins", "Defender wins", Some(v), c));
+    }
+    outcomes.push(outcome("tie", "Tie", None, tie));
+    outcomes
 }
 
 /// The procedures compared with icepool: id, ruleset, procedure, inputs.

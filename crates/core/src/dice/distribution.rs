@@ -325,10 +325,12 @@ pub fn ratio_f64(a: &BigUint, b: &BigUint) -> f64 {
     }
     let bits = a.bits().max(b.bits());
     let shift = bits.saturating_sub(1000);
+    let shifted;
     let (a, b) = if shift > 0 {
-        (a >> shift, b >> shift)
+        shifted = (a >> shift, b >> shift);
+        (&shifted.0, &shifted.1)
     } else {
-        (a.clone(), b.clone())
+        (a, b)
     };
     match (a.to_f64(), b.to_f64()) {
         // A numerator lost below a float's range against a huge denominator.

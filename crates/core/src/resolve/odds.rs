@@ -71,19 +71,37 @@ fn as_string<S: serde::Serializer>(v: &BigUint, s: S) -> Result<S::Ok, S::Error>
 /// The most states the pool odds may walk (counts of dice in each class of faces).
 const MAX_POOL_STATES: u64 = 3_000_000;
 
+/// Counts by outcome (code and value), in the order first reached, with each outcome's label.
 struct Tally {
-    order: Vec<(String, Option<i64>)>,
-    counts: BTreeMap<(String, Option<i64>), (String, BigUint)>,
+    entries: Vec<Counted>,
+    /// Where each outcome is in `entries` (built when an outcome is added one at a time).
+    index: HashMap<(String, Option<i64>), usize>,
+}
+
+struct Counted {
+    code: String,
+    value: Option<i64>,
+    label: String,
+    count: BigUint,
 }
 
 impl Tally {
     fn add(&mut self, code: String, label: String, value: Option<i64>, count: BigUint) {
-        let key = (code, value);
-        match self.counts.get_mut(&key) {
-            Some(slot) => slot.1 += count,
+        if self.index.len() != self.entries.len() {
+            self.index = (self.entries.iter().enumerate())
+                .map(|(i, e)| ((e.code.clone(), e.value), i))
+                .collect();
+        }
+        match self.index.get(&(code.clone(), value)) {
+            Some(&i) => self.entries[i].count += count,
             None => {
-                self.order.push(key.clone());
-                self.counts.insert(key, (label, count));
+                self.index.insert((code.clone(), value), self.entries.len());
+                self.entries.push(Counted {
+                    code,
+                    value,
+                    label,
+                    count,
+                });
             }
         }
     }
@@ -131,8 +149,8 @@ pub fn odds(
         return Err(e.clone());
     }
     let mut tally = Tally {
-        order: Vec::new(),
-        counts: BTreeMap::new(),
+        entries: Vec::new(),
+        index: HashMap::new(),
     };
     let cases = match (&prepared.dice, &procedure.lookup) {
         (None, _) => {
@@ -156,26 +174,25 @@ pub fn odds(
             dist.total().clone()
         }
     };
-    let complete = !tally.counts.keys().any(|(c, _)| c == MISSING_CODE);
+    let complete = !tally.entries.iter().any(|e| e.code == MISSING_CODE);
     // Pools: list by score.
     if matches!(procedure.lookup, Lookup::Pool { .. }) {
-        tally.order.sort_by_key(|(_, v)| *v);
+        tally.entries.sort_by_key(|e| e.value);
     }
     // Each fraction reduced by the total's prime factors, found once.
     let mut reducer = Reducer::new(&cases);
     let outcomes = tally
-        .order
-        .iter()
-        .map(|key| {
-            let (label, count) = &tally.counts[key];
-            let fraction = reducer.fraction(count);
+        .entries
+        .into_iter()
+        .map(|e| {
+            let fraction = reducer.fraction(&e.count);
             OutcomeOdds {
-                code: key.0.clone(),
-                label: label.clone(),
-                value: key.1,
+                code: e.code,
+                label: e.label,
+                value: e.value,
                 probability: fraction.to_f64(),
                 fraction,
-                count: count.clone(),
+                count: e.count,
             }
         })
         .collect();
@@ -203,7 +220,7 @@ fn opposed_odds(
         .max()
         .map_or(0, |m| m + 1);
     let mut dists = vec![Distribution::constant(0); sides];
-    for g in &prepared.groups {
+    for g in prepared.groups.iter().filter(|g| g.count > 0) {
         let mut pairs = Vec::new();
         for f in &g.die.faces {
             let scored = g.score(f.value);
@@ -219,11 +236,16 @@ fn opposed_odds(
             };
             pairs.push((v, u128::from(f.weight)));
         }
+        let too_large = || ResolveError::TooLarge("a score passes the range of numbers".into());
         let group = Distribution::from_weights(pairs)
             .sum_of(u64::from(g.count))
-            .and_then(|d| dists[g.side].add(&d))
-            .ok_or_else(|| ResolveError::TooLarge("a score passes the range of numbers".into()))?;
-        dists[g.side] = group;
+            .ok_or_else(too_large)?;
+        // A side's first dice are its score so far; later ones are added to it.
+        dists[g.side] = if dists[g.side] == Distribution::constant(0) {
+            group
+        } else {
+            dists[g.side].add(&group).ok_or_else(too_large)?
+        };
     }
     let pairs: f64 = dists.iter().map(|d| d.counts().count() as f64).product();
     if pairs > MAX_POOL_STATES as f64 {
@@ -245,16 +267,23 @@ fn opposed_odds(
         if let Some(counted) =
             super::ranged::opposed_by_ranges(prepared, &names, lets, cases, &dists)
         {
-            let mut counted = counted?;
-            for key in counted.order {
-                let Some(count) = counted.counts.remove(&key) else {
-                    continue;
-                };
+            // Each outcome once, in order: straight into an empty tally.
+            let fresh = tally.entries.is_empty();
+            for (code, value, count) in counted? {
                 let label = prepared
                     .procedure
-                    .outcome(&key.0)
-                    .map_or_else(|| key.0.clone(), |o| o.label.clone());
-                tally.add(key.0, label, key.1, count);
+                    .outcome(&code)
+                    .map_or_else(|| code.clone(), |o| o.label.clone());
+                if fresh {
+                    tally.entries.push(Counted {
+                        code,
+                        value,
+                        label,
+                        count,
+                    });
+                } else {
+                    tally.add(code, label, value, count);
+                }
             }
             return Ok(total);
         }

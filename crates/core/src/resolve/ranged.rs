@@ -113,6 +113,8 @@ enum Ins {
 /// One compiled expression: its instructions write registers `base..`, its result is `out`.
 #[derive(Debug, Clone)]
 struct Prog {
+    /// The `let`s it reads (by number), to be computed before it runs.
+    reads: Vec<u32>,
     ins: Vec<Ins>,
     out: Arg,
     kind: Kind,
@@ -157,7 +159,7 @@ impl Compiler<'_> {
     fn emit(&mut self, ins: Ins, kind: Kind) -> (Arg, Kind) {
         let mut all_constant = true;
         each_arg(&ins, &mut |a| all_constant &= matches!(a, Arg::K(_)));
-        if all_constant && let Some(v) = step(&ins, &[], &mut |_| None) {
+        if all_constant && let Some(v) = step(&ins, &[], &[]) {
             return (Arg::K(v), kind);
         }
         self.ins.push(ins);
@@ -345,10 +347,11 @@ fn each_arg(ins: &Ins, f: &mut dyn FnMut(&Arg)) {
 }
 
 /// One instruction over ranges; None where an error is possible.
-fn step(ins: &Ins, regs: &[V], read: &mut dyn FnMut(u32) -> Option<V>) -> Option<V> {
-    let mut get = |a: &Arg| match *a {
+#[inline]
+fn step(ins: &Ins, regs: &[V], slots: &[V]) -> Option<V> {
+    let get = |a: &Arg| match *a {
         Arg::Reg(r) => regs.get(r as usize).copied(),
-        Arg::Slot(s) => read(s),
+        Arg::Slot(s) => slots.get(s as usize).copied(),
         Arg::K(v) => Some(v),
     };
     Some(match ins {
@@ -502,7 +505,19 @@ impl Compiled {
                 ins: Vec::new(),
             };
             let (out, kind) = c.node(node)?;
+            let mut reads = Vec::new();
+            let mut note = |a: &Arg| {
+                if let Arg::Slot(slot) = a
+                    && let Some(l) = (*slot as usize).checked_sub(side_names.len())
+                    && !reads.contains(&(l as u32))
+                {
+                    reads.push(l as u32);
+                }
+            };
+            c.ins.iter().for_each(|i| each_arg(i, &mut note));
+            note(&out);
             let prog = Prog {
+                reads,
                 base: registers,
                 out,
                 kind,
@@ -555,47 +570,34 @@ impl Compiled {
         env.slots[..whole.len()].copy_from_slice(whole);
         for i in 0..self.lets.len() {
             env.ready.fill(false);
-            self.eager[i] = self.get(self.sides as u32 + i as u32, &mut env).is_none();
+            self.eager[i] = self.let_value(i, &mut env).is_none();
         }
     }
 
+    #[inline]
     fn run(&self, prog: &Prog, env: &mut Env) -> Option<V> {
+        for &l in &prog.reads {
+            self.let_value(l as usize, env)?;
+        }
         for (i, ins) in prog.ins.iter().enumerate() {
-            // The `let`s this instruction reads, computed first (they write other registers).
-            let mut failed = false;
-            each_arg(ins, &mut |a| {
-                if let Arg::Slot(s) = a
-                    && !failed
-                {
-                    failed = self.get(*s, env).is_none();
-                }
-            });
-            if failed {
-                return None;
-            }
             let at = prog.base + i;
-            let (regs, slots) = (&env.regs[prog.base..at], &env.slots);
-            let v = step(ins, regs, &mut |s| slots.get(s as usize).copied())?;
-            env.regs[at] = v;
+            env.regs[at] = step(ins, &env.regs[prog.base..at], &env.slots)?;
         }
         match prog.out {
             Arg::Reg(r) => env.regs.get(prog.base + r as usize).copied(),
-            Arg::Slot(s) => self.get(s, env),
+            Arg::Slot(s) => env.slots.get(s as usize).copied(),
             Arg::K(v) => Some(v),
         }
     }
 
-    /// A slot's value: a score, or a `let` computed on first reading.
-    fn get(&self, slot: u32, env: &mut Env) -> Option<V> {
-        let s = slot as usize;
-        if let Some(l) = s.checked_sub(self.sides)
-            && !env.ready[l]
-        {
-            let v = self.run(&self.lets[l], env)?;
-            env.slots[s] = v;
+    /// `let` number `l`, computed on first reading.
+    fn let_value(&self, l: usize, env: &mut Env) -> Option<V> {
+        let slot = self.sides + l;
+        if !env.ready[l] {
+            env.slots[slot] = self.run(&self.lets[l], env)?;
             env.ready[l] = true;
         }
-        env.slots.get(s).copied()
+        Some(env.slots[slot])
     }
 
     /// A new check: no `let` computed yet but the eager ones.
@@ -603,7 +605,7 @@ impl Compiled {
         env.ready.fill(false);
         for (i, eager) in self.eager.iter().enumerate() {
             if *eager {
-                self.get((self.sides + i) as u32, env)?;
+                self.let_value(i, env)?;
             }
         }
         Some(())
@@ -712,8 +714,10 @@ struct Scores<C> {
 
 impl<C: Count> Scores<C> {
     fn new(d: &Distribution) -> Scores<C> {
-        let (mut values, mut counts) = (Vec::new(), Vec::new());
-        let mut cum = vec![C::zero()];
+        let n = d.counts().size_hint().0;
+        let (mut values, mut counts) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut cum = Vec::with_capacity(n + 1);
+        cum.push(C::zero());
         for (v, c) in d.counts() {
             let c = C::from_big(c);
             let mut next = cum[cum.len() - 1].clone();
@@ -740,60 +744,96 @@ impl<C: Count> Scores<C> {
     }
 }
 
-/// Counts by outcome, in the order first reached.
-pub(super) struct Counted {
-    pub order: Vec<(String, Option<i64>)>,
-    pub counts: HashMap<(String, Option<i64>), BigUint>,
-}
+/// Counts by outcome (its code and value), in the order first reached; each outcome once.
+pub(super) type Counted = Vec<(String, Option<i64>, BigUint)>;
 
 /// The first throw reaching an outcome: the combination of the first sides, then row, column.
 type At = (usize, usize, usize);
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    Case(u32),
-    Code(String),
+/// Counts by outcome, each with the first throw (in the order of the sides' scores, lowest
+/// first) that reaches it: the order the pair-by-pair way met them in. By case, then value;
+/// throws counted the ordinary way by their outcome's code.
+struct Tally<C> {
+    cases: Vec<BTreeMap<Option<i64>, (At, C)>>,
+    codes: BTreeMap<(String, Option<i64>), (At, C)>,
 }
 
-/// Counts by outcome, each with the first throw (in the order of the sides' scores, lowest
-/// first) that reaches it: the order the pair-by-pair way met them in.
-struct Tally<C> {
-    counts: BTreeMap<(Key, Option<i64>), (At, C)>,
+fn count_into<K: Ord, C: Count>(map: &mut BTreeMap<K, (At, C)>, key: K, at: At, count: C) {
+    match map.entry(key) {
+        std::collections::btree_map::Entry::Occupied(mut o) => {
+            let (first, c) = o.get_mut();
+            c.plus(&count);
+            if at < *first {
+                *first = at;
+            }
+        }
+        std::collections::btree_map::Entry::Vacant(v) => {
+            v.insert((at, count));
+        }
+    }
 }
 
 impl<C: Count> Tally<C> {
-    fn add(&mut self, key: Key, value: Option<i64>, at: At, count: C) {
-        match self.counts.get_mut(&(key.clone(), value)) {
-            Some((first, c)) => {
-                c.plus(&count);
-                if at < *first {
-                    *first = at;
-                }
-            }
-            None => {
-                self.counts.insert((key, value), (at, count));
-            }
+    fn new(cases: usize) -> Tally<C> {
+        Tally {
+            cases: (0..cases).map(|_| BTreeMap::new()).collect(),
+            codes: BTreeMap::new(),
         }
     }
 
+    fn add(&mut self, case: u32, value: Option<i64>, at: At, count: C) {
+        if let Some(map) = self.cases.get_mut(case as usize) {
+            count_into(map, value, at, count);
+        }
+    }
+
+    fn add_code(&mut self, code: String, value: Option<i64>, at: At, count: C) {
+        count_into(&mut self.codes, (code, value), at, count);
+    }
+
     fn done(self, codes: &[String]) -> Counted {
-        let mut by_code: HashMap<(String, Option<i64>), (At, BigUint)> = HashMap::new();
-        for ((key, value), (at, count)) in self.counts {
-            let code = match key {
-                Key::Case(k) => codes[k as usize].clone(),
-                Key::Code(c) => c,
-            };
-            let slot = by_code
-                .entry((code, value))
-                .or_insert_with(|| (at, <BigUint as Zero>::zero()));
-            slot.1 += count.big();
-            slot.0 = slot.0.min(at);
+        // Each case its own outcome and no throw counted the ordinary way: the counts are the
+        // outcomes'. Otherwise cases that share an outcome, and those throws, merge by code.
+        let unique = self.codes.is_empty()
+            && (codes.iter().enumerate()).all(|(i, c)| !codes[..i].contains(c));
+        if unique {
+            let mut keyed: Vec<(At, usize, Option<i64>, C)> = Vec::new();
+            for (k, map) in self.cases.into_iter().enumerate() {
+                keyed.extend(map.into_iter().map(|(v, (at, c))| (at, k, v, c)));
+            }
+            keyed.sort_unstable_by_key(|k| k.0);
+            return keyed
+                .into_iter()
+                .map(|(_, k, v, c)| (codes[k].clone(), v, c.big()))
+                .collect();
+        }
+        let mut by_code: BTreeMap<(&str, Option<i64>), (At, C)> = BTreeMap::new();
+        let cases = self.cases.iter().enumerate().flat_map(|(k, map)| {
+            map.iter()
+                .map(move |(value, (at, c))| ((codes[k].as_str(), *value), (*at, c)))
+        });
+        let ordinary = self
+            .codes
+            .iter()
+            .map(|((code, value), (at, c))| ((code.as_str(), *value), (*at, c)));
+        for (key, (at, count)) in cases.chain(ordinary) {
+            match by_code.entry(key) {
+                std::collections::btree_map::Entry::Occupied(mut o) => {
+                    let (first, c) = o.get_mut();
+                    c.plus(count);
+                    *first = (*first).min(at);
+                }
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert((at, count.clone()));
+                }
+            }
         }
         let mut keyed: Vec<_> = by_code.into_iter().collect();
-        keyed.sort_by_key(|k| k.1.0);
-        let order = keyed.iter().map(|(k, _)| k.clone()).collect();
-        let counts = keyed.into_iter().map(|(k, (_, c))| (k, c)).collect();
-        Counted { order, counts }
+        keyed.sort_unstable_by_key(|k| k.1.0);
+        keyed
+            .into_iter()
+            .map(|((code, value), (_, count))| (code.to_string(), value, count.big()))
+            .collect()
     }
 }
 
@@ -840,9 +880,7 @@ fn walk<C: Count>(
         cols,
         base: split,
     };
-    let mut tally = Tally {
-        counts: BTreeMap::new(),
-    };
+    let mut tally = Tally::new(compiled.cases.len());
     let mut env = compiled.env();
     let mut fixed: Vec<(i64, C)> = Vec::new();
     let mut order = 0;
@@ -967,7 +1005,7 @@ impl<C: Count> Plane<'_, C> {
         let mut exact = fixed.to_vec();
         exact.extend([self.rows.values[r], self.cols.values[c]]);
         let f = self.prepared.finish_scores(&exact)?;
-        tally.add(Key::Code(f.outcome.code), f.outcome.value, at, count);
+        tally.add_code(f.outcome.code, f.outcome.value, at, count);
         Ok(())
     }
 
@@ -984,6 +1022,7 @@ impl<C: Count> Plane<'_, C> {
         let columns = self.cols.values.len();
         let cases = self.compiled.cases.len();
         let mut guesses: Vec<(usize, usize)> = vec![(0, columns - 1)];
+        let mut ends: Vec<usize> = Vec::new();
         let mut runs: Vec<Run> = Vec::new();
         let mut deferred: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); cases];
         let mut row_weights: Vec<C> = Vec::with_capacity(self.rows.values.len());
@@ -1010,7 +1049,7 @@ impl<C: Count> Plane<'_, C> {
                 match class {
                     Class::Sure(case, value) => {
                         let count = w.times(&self.cols.block(c0, c1));
-                        tally.add(Key::Case(case), value, (order, r, c0), count);
+                        tally.add(case, value, (order, r, c0), count);
                     }
                     Class::Case(case) => deferred[case as usize].push((r, c0, c1)),
                     Class::Unsure => {
@@ -1027,6 +1066,7 @@ impl<C: Count> Plane<'_, C> {
                 last_case = class.case();
             }
             row_weights.push(w);
+            predict(&mut guesses, &mut ends, columns);
         }
         for (k, runs) in deferred.iter().enumerate() {
             if !runs.is_empty() {
@@ -1083,7 +1123,7 @@ impl<C: Count> Plane<'_, C> {
                 match self.compiled.value(k, env).and_then(V::point) {
                     Some(v) => {
                         let count = weight.times(&self.cols.counts[c]);
-                        tally.add(Key::Case(k as u32), Some(v), (order, first[c], c), count);
+                        tally.add(k as u32, Some(v), (order, first[c], c), count);
                     }
                     None => by_throw.push(c),
                 }
@@ -1096,12 +1136,42 @@ impl<C: Count> Plane<'_, C> {
                 let count = row_weights[r].times(&self.cols.counts[c]);
                 self.set(env, (r, r), (c, c));
                 match self.compiled.value(k, env).and_then(V::point) {
-                    Some(v) => tally.add(Key::Case(k as u32), Some(v), (order, r, c), count),
+                    Some(v) => tally.add(k as u32, Some(v), (order, r, c), count),
                     None => self.single(fixed, r, c, (order, r, c), count, tally)?,
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// The next row's runs from this row's: where the row's runs are as many as the previous
+/// row's, each boundary moves on as far as it just moved (rr3's diagonal, a column a row), so
+/// a steady boundary costs no check to find; `ends` keeps this row's boundaries for the next.
+fn predict(guesses: &mut Vec<(usize, usize)>, ends: &mut Vec<usize>, columns: usize) {
+    if guesses.len() == ends.len() && guesses.len() > 1 {
+        let last = guesses.len() - 1;
+        let mut start = 0;
+        let mut kept = 0;
+        for i in 0..guesses.len() {
+            let (e, before) = (guesses[i].1, ends[i]);
+            ends[i] = e;
+            let moved = (2 * e as i64 - before as i64).clamp(0, columns as i64 - 1) as usize;
+            let end = if i == last { columns - 1 } else { moved };
+            // A run squeezed out by its neighbours is dropped (its columns go to the next).
+            if end >= start && (i == last || end < columns - 1) {
+                guesses[kept] = (start, end);
+                kept += 1;
+                start = end + 1;
+            }
+        }
+        guesses.truncate(kept.max(1));
+        if let Some(g) = guesses.last_mut() {
+            g.1 = columns - 1;
+        }
+    } else {
+        ends.clear();
+        ends.extend(guesses.iter().map(|g| g.1));
     }
 }
 
