@@ -140,9 +140,10 @@ fn versus_icepool(c: &mut Criterion) {
 }
 
 /// Issue 32's series, under the ids `scripts/icepool_compare.py --series` reads: `Nd6`,
-/// `Nd6khN/2`, `Nd6>=5` and `Nd6 > Nd6`, each with its floor, the least any method must do:
-/// for a sum, one pass over its output (adding up every count, which any algorithm writes);
-/// for an opposed roll, the two sums it compares.
+/// `Nd6khN/2`, `Nd6>=5`, `Nd6 > Nd6`, `max(300d6,300d6)` and `12d1000+12d1000`, each with its
+/// floor, the least any method must do: for a sum, one pass over its output (adding up every
+/// count, which any algorithm writes); for an opposed roll or a highest, the two sums it
+/// compares.
 fn series(c: &mut Criterion) {
     let mut group = c.benchmark_group("series");
     group.sample_size(10);
@@ -167,6 +168,9 @@ fn series(c: &mut Criterion) {
     for n in [10, 100, 500, 1000] {
         cases.push((format!("opposed_{n}d6"), format!("{n}d6 > {n}d6")));
     }
+    // The issue's other two: a highest of two sums, and two sums of separate terms.
+    cases.push(("max_300d6".into(), "max(300d6,300d6)".into()));
+    cases.push(("sum_12d1000_twice".into(), "12d1000+12d1000".into()));
     for (id, notation) in &cases {
         let expr = exact(notation);
         group.bench_function(id.as_str(), |b| {
@@ -176,8 +180,12 @@ fn series(c: &mut Criterion) {
                     .expect("fits")
             })
         });
-        // The floor: one pass over the output (or the two sums an opposed roll compares).
-        if let Some(n) = id.strip_prefix("opposed_") {
+        // The floor: one pass over the output (or the two sums an opposed roll or a highest
+        // compares).
+        if let Some(n) = id
+            .strip_prefix("opposed_")
+            .or_else(|| id.strip_prefix("max_"))
+        {
             let side = exact(n);
             group.bench_function(format!("floor_{id}"), |b| {
                 b.iter(|| {

@@ -7,7 +7,8 @@ reads Umpire's time from criterion's results (`cargo bench --bench engine`: the 
 `versus_icepool`, `procedures_versus_icepool` and `series`), checks that Umpire's CLI
 (`umpire roll NOTATION --odds --json`, or `umpire odds …` for a procedure) gives exactly the
 same distribution, and prints a Markdown table. `--series` prints issue 32's series instead
-(Nd6, Nd6khN/2, Nd6>=5, Nd6 > Nd6), with the floors criterion measured beside them.
+(Nd6, Nd6khN/2, Nd6>=5, Nd6 > Nd6, max(300d6,300d6), 12d1000+12d1000), with the floors
+criterion measured beside them; the rr3 battle shows its floor too.
 
     python3 -m venv .venv && .venv/bin/pip install icepool
     .venv/bin/python scripts/icepool_compare.py [--quick] [--series] [--only ID]... \
@@ -178,6 +179,8 @@ for _n in (100, 1000, 10000):
     SERIES[f"count_{_n}d6_5up"] = (f"{_n}d6>=5", lambda n=_n: d(6).count(n, {5, 6}))
 for _n in (10, 100, 500, 1000):
     SERIES[f"opposed_{_n}d6"] = (f"{_n}d6 > {_n}d6", lambda n=_n: (n @ d(6)).cmp(n @ d(6)))
+SERIES["max_300d6"] = ("max(300d6,300d6)", lambda: icepool.highest(300 @ d(6), 300 @ d(6)))
+SERIES["sum_12d1000_twice"] = ("12d1000+12d1000", lambda: 12 @ d(1000) + 12 @ d(1000))
 
 
 def clear_icepool_caches():
@@ -347,7 +350,8 @@ def main():
     parser.add_argument("--only", action="append", choices=every, metavar="ID",
                         help="run only this case (repeatable): " + ", ".join(every))
     parser.add_argument("--series", action="store_true",
-                        help="issue 32's series (Nd6, Nd6khN/2, Nd6>=5, Nd6 > Nd6) with floors")
+                        help="issue 32's series (Nd6, Nd6khN/2, Nd6>=5, Nd6 > Nd6, "
+                        "max(300d6,300d6), 12d1000+12d1000) with floors")
     parser.add_argument("--quick", action="store_true", help="one repetition each")
     parser.add_argument("--criterion", type=Path, default=target / "criterion",
                         help="criterion's directory (default: %(default)s)")
@@ -394,10 +398,10 @@ def main():
         shown = notation or (QRS_NOTATION if group == "versus_icepool" else
                              " ".join(command[:2]) if command else "rr3 battle, 40d6 a side")
         row = [case_id, shown, ice_cell, umpire_cell, ratio, match]
-        if args.series:
-            floor = criterion_mean(args.criterion, f"floor_{case_id}", group)
-            row.insert(4, f"{sig3(floor * 1e3)}" if floor else "–")
-            row.insert(5, f"{sig3(umpire_s / floor)}×" if floor and umpire_s else "–")
+        # Every case the bench holds beside a floor (the series; the rr3 battle) shows it.
+        floor = criterion_mean(args.criterion, f"floor_{case_id}", group)
+        row.insert(4, f"{sig3(floor * 1e3)}" if floor else "–")
+        row.insert(5, f"{sig3(umpire_s / floor)}×" if floor and umpire_s else "–")
         rows.append(row)
         runs.append(f"`{case_id}` {reps}")
 
@@ -410,8 +414,7 @@ def main():
     print()
     header = ["case", "notation", "icepool (median, ms)", "Umpire (mean, ms)",
               "icepool/Umpire", "exact match"]
-    if args.series:
-        header[4:4] = ["floor (ms)", "Umpire/floor"]
+    header[4:4] = ["floor (ms)", "Umpire/floor"]
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join(["---"] * 2 + ["---:"] * (len(header) - 3) + ["---"]) + "|")
     for row in rows:

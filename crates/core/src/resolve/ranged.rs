@@ -108,6 +108,16 @@ enum Ins {
     Or(Arg, Arg),
     If(Arg, Arg, Arg, Kind),
     Extreme(bool, Box<[Arg]>),
+    /// Before an `if`'s branch: where the condition is sure the other way (its bits are
+    /// `unless`), the branch is not computed — jump to `to` — when nothing in it can fail
+    /// anywhere on the plane (`safe`, found before the walk), so evalexpr's computing both
+    /// branches could not have raised an error there either.
+    Skip {
+        cond: Arg,
+        unless: i64,
+        to: u32,
+        safe: bool,
+    },
 }
 
 /// One compiled expression: its instructions write registers `base..`, its result is `out`.
@@ -164,6 +174,40 @@ impl Compiler<'_> {
         }
         self.ins.push(ins);
         (Arg::Reg(self.ins.len() as u32 - 1), kind)
+    }
+
+    /// `if(c, t, f)`: the condition, then each branch behind a [`Ins::Skip`] that passes it
+    /// by when the condition is sure the other way.
+    fn branches(
+        &mut self,
+        c: &Node<DefaultNumericTypes>,
+        t: &Node<DefaultNumericTypes>,
+        f: &Node<DefaultNumericTypes>,
+    ) -> Option<(Arg, Kind)> {
+        let (cond, kc) = self.node(c)?;
+        if kc != Kind::Flag {
+            return None;
+        }
+        let branch = |this: &mut Self, node, unless| {
+            let at = this.ins.len();
+            this.ins.push(Ins::Skip {
+                cond,
+                unless,
+                to: 0,
+                safe: false,
+            });
+            let out = this.node(node);
+            let end = this.ins.len() as u32;
+            if end as usize == at + 1 {
+                this.ins.pop(); // nothing to pass by
+            } else if let Some(Ins::Skip { to, .. }) = this.ins.get_mut(at) {
+                *to = end;
+            }
+            out
+        };
+        let (t, kt) = branch(self, t, NO)?;
+        let (f, kf) = branch(self, f, YES)?;
+        (kt == kf).then(|| self.emit(Ins::If(cond, t, f, kt), kt))
     }
 
     /// Compiles a node; None for anything outside whole numbers, flags, names, arithmetic,
@@ -259,15 +303,17 @@ impl Compiler<'_> {
                 if !matches!(args.operator(), Operator::Tuple) {
                     return None;
                 }
+                if identifier == "if"
+                    && let [c, t, f] = args.children()
+                {
+                    return self.branches(c, t, f);
+                }
                 let list: Vec<(Arg, Kind)> = args
                     .children()
                     .iter()
                     .map(|a| self.node(a))
                     .collect::<Option<_>>()?;
                 match (identifier.as_str(), list.as_slice()) {
-                    ("if", [(c, Kind::Flag), (t, kt), (f, kf)]) if kt == kf => {
-                        Some(self.emit(Ins::If(*c, *t, *f, *kt), *kt))
-                    }
                     ("max" | "min", [_, ..]) if list.iter().all(|(_, k)| *k == Kind::Int) => {
                         let highest = identifier == "max";
                         let args = list.iter().map(|(a, _)| *a).collect();
@@ -343,6 +389,7 @@ fn each_arg(ins: &Ins, f: &mut dyn FnMut(&Arg)) {
             f(f_);
         }
         Ins::Extreme(_, args) => args.iter().for_each(f),
+        Ins::Skip { cond, .. } => f(cond),
     }
 }
 
@@ -428,6 +475,7 @@ fn step(ins: &Ins, regs: &[V], slots: &[V]) -> Option<V> {
                 },
             }
         }
+        Ins::Skip { .. } => V::int(0, 0),
         Ins::Extreme(highest, args) => {
             let mut out: Option<V> = None;
             for a in args.iter() {
@@ -572,6 +620,59 @@ impl Compiled {
             env.ready.fill(false);
             self.eager[i] = self.let_value(i, &mut env).is_none();
         }
+        // Which branches may be passed by: those where nothing can fail on the plane.
+        env.ready.fill(false);
+        let mut found = Vec::new();
+        let progs = (self.lets.iter()).chain(
+            self.cases
+                .iter()
+                .flat_map(|(w, v)| w.iter().chain(v.iter())),
+        );
+        for prog in progs {
+            found.push(self.survey(prog, &mut env));
+        }
+        let progs = (self.lets.iter_mut())
+            .chain((self.cases.iter_mut()).flat_map(|(w, v)| w.iter_mut().chain(v.iter_mut())));
+        for (prog, ok) in progs.zip(found) {
+            let ranges: Vec<(usize, usize)> = (prog.ins.iter().enumerate())
+                .filter_map(|(i, ins)| match ins {
+                    Ins::Skip { to, .. } => Some((i + 1, *to as usize)),
+                    _ => None,
+                })
+                .collect();
+            let mut k = 0;
+            for ins in &mut prog.ins {
+                if let Ins::Skip { safe, .. } = ins {
+                    let (a, b) = ranges[k];
+                    *safe = ok.get(a..b).is_some_and(|r| r.iter().all(|&o| o));
+                    k += 1;
+                }
+            }
+        }
+    }
+
+    /// Every instruction of `prog` over the whole plane, branches and all: which can be
+    /// computed without error everywhere (one that reads a failed one fails with it).
+    fn survey(&self, prog: &Prog, env: &mut Env) -> Vec<bool> {
+        let lets_ok = (prog.reads.iter()).all(|&l| self.let_value(l as usize, env).is_some());
+        let mut ok = vec![lets_ok; prog.ins.len()];
+        if !lets_ok {
+            return ok;
+        }
+        for (i, ins) in prog.ins.iter().enumerate() {
+            let mut reads_ok = true;
+            each_arg(ins, &mut |a| {
+                if let Arg::Reg(r) = a {
+                    reads_ok &= ok.get(*r as usize).copied().unwrap_or(false);
+                }
+            });
+            let at = prog.base + i;
+            match step(ins, &env.regs[prog.base..at], &env.slots) {
+                Some(v) if reads_ok => env.regs[at] = v,
+                _ => ok[i] = false,
+            }
+        }
+        ok
     }
 
     #[inline]
@@ -579,9 +680,26 @@ impl Compiled {
         for &l in &prog.reads {
             self.let_value(l as usize, env)?;
         }
-        for (i, ins) in prog.ins.iter().enumerate() {
+        let mut i = 0;
+        while let Some(ins) = prog.ins.get(i) {
             let at = prog.base + i;
+            if let Ins::Skip {
+                cond,
+                unless,
+                to,
+                safe: true,
+            } = ins
+            {
+                let c = match *cond {
+                    Arg::Reg(r) => env.regs[prog.base + r as usize],
+                    Arg::Slot(s) => env.slots[s as usize],
+                    Arg::K(v) => v,
+                };
+                i = if c.lo == *unless { *to as usize } else { i + 1 };
+                continue;
+            }
             env.regs[at] = step(ins, &env.regs[prog.base..at], &env.slots)?;
+            i += 1;
         }
         match prog.out {
             Arg::Reg(r) => env.regs.get(prog.base + r as usize).copied(),

@@ -273,12 +273,19 @@ fn every_compiled_shape_by_ranges_is_every_throw() {
 #[test]
 fn a_throw_that_fails_fails_the_odds_as_the_resolver_does() {
     let rs = opposed_fixture();
-    let inputs = [("zero_possible", "true")];
-    let resolver = every_throw(rs, "ratio", &inputs).expect_err("a defender's 0 divides by zero");
-    let p = rs.procedure("ratio").expect("procedure");
-    let odds_error = odds(rs, p, &inputs_for(rs, "ratio", &inputs))
-        .expect_err("the odds meet the same throw")
-        .to_string();
-    assert_eq!(odds_error, resolver);
-    assert!(odds_error.contains("ratio"), "{odds_error}");
+    // A let that divides by the defender's 0; and one whose `if` guards against it in vain
+    // (evalexpr computes both branches), where passing the branch by would hide the error.
+    for (procedure, inputs, name) in [
+        ("ratio", vec![("zero_possible", "true")], "ratio"),
+        ("guarded", vec![], "guarded"),
+    ] {
+        let resolver =
+            every_throw(rs, procedure, &inputs).expect_err("a defender's 0 divides by zero");
+        let p = rs.procedure(procedure).expect("procedure");
+        let odds_error = odds(rs, p, &inputs_for(rs, procedure, &inputs))
+            .expect_err("the odds meet the same throw")
+            .to_string();
+        assert_eq!(odds_error, resolver);
+        assert!(odds_error.contains(name), "{odds_error}");
+    }
 }
