@@ -617,6 +617,27 @@ impl Distribution {
     /// The higher (or lower) of two independent results: P(max ≤ v) = F(v)·G(v), so each
     /// value's count is one product of cumulative counts less the previous one.
     pub fn extreme(&self, other: &Distribution, highest: bool) -> Distribution {
+        let total = &self.total * &other.total;
+        let mut counts = Vec::with_capacity(self.counts.len().max(other.counts.len()));
+        if self == other {
+            // The same dice on both sides (`max(300d6,300d6)`): F(v)² − F(v−1)², as
+            // c(v)·(2·F(v−1) + c(v)) — a product a value, and nothing to subtract.
+            let mut below = BigUint::zero();
+            let ordered: Box<dyn Iterator<Item = &(i64, BigUint)>> = if highest {
+                Box::new(self.counts.iter())
+            } else {
+                Box::new(self.counts.iter().rev())
+            };
+            for (v, c) in ordered {
+                let twice = (&below << 1u8) + c;
+                counts.push((*v, c * twice));
+                below += c;
+            }
+            if !highest {
+                counts.reverse();
+            }
+            return Distribution { counts, total };
+        }
         // Values of either, in the order the cumulative counts grow.
         let mut values: Vec<i64> = self
             .counts
@@ -651,13 +672,19 @@ impl Distribution {
         };
         let (f, g) = (walk(self), walk(other));
         let mut previous = BigUint::zero();
-        let mut pairs = Vec::with_capacity(values.len());
         for ((v, fv), gv) in values.iter().zip(f).zip(g) {
             let now = fv * gv;
-            pairs.push((*v, &now - &previous));
+            let count = &now - &previous;
+            if !count.is_zero() {
+                counts.push((*v, count));
+            }
             previous = now;
         }
-        Distribution::from_counts(pairs)
+        // Walked lowest value first for the highest, highest first for the lowest.
+        if !highest {
+            counts.reverse();
+        }
+        Distribution { counts, total }
     }
 
     /// The distribution of `f(a, b)` for two independent results, pair by pair.

@@ -802,6 +802,64 @@ impl Count for u128 {
     }
 }
 
+/// A count of four 64-bit words, for throws past 128 bits and below 256 (the rr3 battle at
+/// 200,000 a side: 6⁸⁰ throws). Every sum and product the walk makes is at most the number of
+/// throws, so wrapping arithmetic is exact here. (A fixed-width number is all this needs; a
+/// crate for wide integers would bring far more than four operations.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct U256([u64; 4]);
+
+impl Count for U256 {
+    fn zero() -> U256 {
+        U256([0; 4])
+    }
+    fn from_big(b: &BigUint) -> U256 {
+        let mut words = [0u64; 4];
+        for (w, d) in words.iter_mut().zip(b.iter_u64_digits()) {
+            *w = d;
+        }
+        U256(words)
+    }
+    fn plus(&mut self, o: &U256) {
+        let mut carry = 0u128;
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            let t = u128::from(*a) + u128::from(b) + carry;
+            *a = t as u64;
+            carry = t >> 64;
+        }
+    }
+    fn minus(&mut self, o: &U256) {
+        let mut borrow = 0u64;
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            let (d, b1) = a.overflowing_sub(b);
+            let (d, b2) = d.overflowing_sub(borrow);
+            *a = d;
+            borrow = u64::from(b1 || b2);
+        }
+    }
+    fn times(&self, o: &U256) -> U256 {
+        let mut out = [0u64; 4];
+        for i in 0..4 {
+            let mut carry = 0u128;
+            for j in 0..4 - i {
+                let t = u128::from(self.0[i]) * u128::from(o.0[j]) + u128::from(out[i + j]) + carry;
+                out[i + j] = t as u64;
+                carry = t >> 64;
+            }
+        }
+        U256(out)
+    }
+    fn big(self) -> BigUint {
+        BigUint::from_slice(
+            &self
+                .0
+                .iter()
+                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+                .collect::<Vec<u32>>(),
+        )
+    }
+}
+
 impl Count for BigUint {
     fn zero() -> BigUint {
         Zero::zero()
@@ -978,6 +1036,8 @@ pub(super) fn opposed_by_ranges(
     let total = dists.iter().fold(BigUint::from(1u8), |t, d| t * d.total());
     Some(if total.bits() < 128 {
         walk::<u128>(prepared, &compiled, dists)
+    } else if total.bits() < 256 {
+        walk::<U256>(prepared, &compiled, dists)
     } else {
         walk::<BigUint>(prepared, &compiled, dists)
     })
@@ -1322,6 +1382,20 @@ mod tests {
         list.iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn four_word_counts_are_the_big_numbers() {
+        let a = BigUint::from(6u8).pow(40) - 12345u32;
+        let b = BigUint::from(6u8).pow(39) + 999u32;
+        let (x, y) = (U256::from_big(&a), U256::from_big(&b));
+        assert_eq!(x.times(&y).big(), &a * &b);
+        let mut s = x;
+        s.plus(&y);
+        assert_eq!(s.big(), &a + &b);
+        s.minus(&x);
+        assert_eq!(s.big(), b);
+        assert_eq!(U256::zero().big(), <BigUint as Zero>::zero());
     }
 
     #[test]

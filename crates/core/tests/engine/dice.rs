@@ -1081,6 +1081,18 @@ fn opposed_and_extremes_by_cumulative_counts_agree_with_every_pair() {
         parse("min(40d6, 30d4)").distribution().expect("exact"),
         a.combine(&c, i64::min)
     );
+    // The same dice on both sides take the squares' way; a die with gaps in its values too.
+    for same in ["40d6", "12d{0,0,1,5,9}"] {
+        let d = parse(same).distribution().expect("exact");
+        for (highest, f) in [(true, i64::max as fn(i64, i64) -> i64), (false, i64::min)] {
+            let notation = format!("{}({same}, {same})", if highest { "max" } else { "min" });
+            assert_eq!(
+                parse(&notation).distribution().expect("exact"),
+                d.combine(&d, f),
+                "{notation}"
+            );
+        }
+    }
 }
 
 /// Each probability reduced once by the total's primes is the fraction in lowest terms, and

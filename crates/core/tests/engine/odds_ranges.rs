@@ -241,11 +241,13 @@ fn opposed_fixture() -> &'static umpire_core::rules::Ruleset {
 fn every_compiled_shape_by_ranges_is_every_throw() {
     let rs = opposed_fixture();
     let mut cases: Vec<(&str, Vec<(&str, &str)>)> = Vec::new();
+    // The last: 6⁴⁰·8⁴⁰ throws, past 128 bits (counts of four words).
     for (a, b, edge) in [
         ("6", "5", "1"),
         ("1", "12", "-3"),
         ("12", "3", "3"),
         ("4", "4", "0"),
+        ("40", "40", "2"),
     ] {
         cases.push(("margin", vec![("a_dice", a), ("b_dice", b), ("edge", edge)]));
     }
