@@ -65,14 +65,9 @@ fn main() {
             }
         };
         let est = expr.cost().seconds();
-        // The computing's best of a few runs (the first pays for cold caches).
-        let (mut dist, mut compute) = (None, f64::INFINITY);
-        for _ in 0..3 {
-            let start = Instant::now();
-            dist = Some(expr.distribution_within(&unlimited).expect("computes"));
-            compute = compute.min(start.elapsed().as_secs_f64());
-        }
-        let Some(dist) = dist else { continue };
+        let start = Instant::now();
+        let dist = expr.distribution_within(&unlimited).expect("computes");
+        let compute = start.elapsed().as_secs_f64();
         let text_est = expr.cost_printed(Output::Text).seconds() - est;
         let start = Instant::now();
         let mut sink = Vec::new();
