@@ -23,6 +23,15 @@ pub fn shipped(id: &str) -> &'static Ruleset {
     })
 }
 
+/// A test fixture's ruleset from its folder; panics with the load errors if it fails.
+pub fn fixture(dir: &std::path::Path) -> Ruleset {
+    let files = umpire_core::rules::read_ruleset_dir(dir).expect("fixture folder reads");
+    match umpire_core::rules::load_ruleset(&files) {
+        Ok(r) => r,
+        Err(e) => panic!("{} does not load:\n{e}", dir.display()),
+    }
+}
+
 /// Typed inputs from NAME, VALUE pairs.
 pub fn inputs_for(
     rs: &Ruleset,

@@ -10,56 +10,9 @@ use umpire_core::resolve::{odds, prepare};
 
 use crate::common::{inputs_for, shipped};
 
-/// Each side's score distribution as the odds build it (sums, or hits of `die − fv ≤ 0`), then
-/// every pair of scores through `finish_scores`: (code, value) → count, in the order reached.
-fn pair_by_pair(
-    ruleset: &str,
-    procedure: &str,
-    inputs: &[(&str, &str)],
-    hits: bool,
-) -> Vec<((String, Option<i64>), BigUint)> {
-    let rs = shipped(ruleset);
-    let p = rs.procedure(procedure).expect("procedure");
-    let typed = inputs_for(rs, procedure, inputs);
-    let prepared = prepare(rs, p, &typed).expect("prepares");
-    let sides = prepared
-        .groups
-        .iter()
-        .map(|g| g.side)
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut dists = vec![Distribution::constant(0); sides];
-    for g in &prepared.groups {
-        let one = Distribution::from_weights(g.die.faces.iter().map(|f| {
-            let s = g.score(f.value);
-            (
-                if hits { i64::from(s <= 0) } else { s },
-                u128::from(f.weight),
-            )
-        }));
-        dists[g.side] = dists[g.side]
-            .add(&one.sum_of(u64::from(g.count)).expect("sum"))
-            .expect("sum");
-    }
-    let mut order = Vec::new();
-    let mut counts: BTreeMap<(String, Option<i64>), BigUint> = BTreeMap::new();
-    for (a, ca) in dists[0].counts() {
-        for (d, cd) in dists[1].counts() {
-            let f = prepared.finish_scores(&[a, d]).expect("finishes");
-            let key = (f.outcome.code.clone(), f.outcome.value);
-            if !counts.contains_key(&key) {
-                order.push(key.clone());
-            }
-            *counts.entry(key).or_default() += ca * cd;
-        }
-    }
-    order
-        .into_iter()
-        .map(|k| {
-            let c = counts[&k].clone();
-            (k, c)
-        })
-        .collect()
+/// The shipped lookup, every pair of scores the ordinary way ([`every_throw`]).
+fn pair_by_pair(ruleset: &str, procedure: &str, inputs: &[(&str, &str)], hits: bool) -> Outcomes {
+    every_throw(shipped(ruleset), procedure, inputs, hits).expect("finishes")
 }
 
 fn by_ranges(
@@ -159,12 +112,14 @@ fn gradisca_field_combat_by_ranges_is_every_pair() {
 /// Outcomes and their counts, in the order reached.
 type Outcomes = Vec<((String, Option<i64>), BigUint)>;
 
-/// The `opposed` fixture: every throw of every side through `finish_scores`, in the order of
-/// the sides' scores (the first side's lowest first), or the first error met.
+/// Each side's score distribution as the odds build it (sums, or with `hits` a hit for each
+/// `die − fv ≤ 0`), then every throw of every side through `finish_scores`: (code, value) →
+/// count, in the order of the sides' scores (the first side's lowest first), or the first error.
 fn every_throw(
     rs: &umpire_core::rules::Ruleset,
     procedure: &str,
     inputs: &[(&str, &str)],
+    hits: bool,
 ) -> Result<Outcomes, String> {
     let p = rs.procedure(procedure).expect("procedure");
     let typed = inputs_for(rs, procedure, inputs);
@@ -177,12 +132,13 @@ fn every_throw(
         .map_or(0, |m| m + 1);
     let mut dists = vec![Distribution::constant(0); sides];
     for g in &prepared.groups {
-        let one = Distribution::from_weights(
-            g.die
-                .faces
-                .iter()
-                .map(|f| (g.score(f.value), u128::from(f.weight))),
-        );
+        let one = Distribution::from_weights(g.die.faces.iter().map(|f| {
+            let s = g.score(f.value);
+            (
+                if hits { i64::from(s <= 0) } else { s },
+                u128::from(f.weight),
+            )
+        }));
         dists[g.side] = dists[g.side]
             .add(&one.sum_of(u64::from(g.count)).expect("sum"))
             .expect("sum");
@@ -228,12 +184,7 @@ fn every_throw(
 fn opposed_fixture() -> &'static umpire_core::rules::Ruleset {
     static FIXTURE: std::sync::OnceLock<umpire_core::rules::Ruleset> = std::sync::OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let dir = crate::root().join("tests/fixtures/opposed/opposed");
-        let files = umpire_core::rules::read_ruleset_dir(&dir).expect("fixture folder reads");
-        match umpire_core::rules::load_ruleset(&files) {
-            Ok(r) => r,
-            Err(e) => panic!("opposed fixture does not load:\n{e}"),
-        }
+        crate::common::fixture(&crate::root().join("tests/fixtures/opposed/opposed"))
     })
 }
 
@@ -256,7 +207,7 @@ fn every_compiled_shape_by_ranges_is_every_throw() {
     }
     cases.push(("ratio", vec![("zero_possible", "false")]));
     for (procedure, inputs) in cases {
-        let expected = every_throw(rs, procedure, &inputs).expect("no throw fails");
+        let expected = every_throw(rs, procedure, &inputs, false).expect("no throw fails");
         let p = rs.procedure(procedure).expect("procedure");
         let o = odds(rs, p, &inputs_for(rs, procedure, &inputs)).expect("odds");
         let got: Vec<_> = o
@@ -282,7 +233,7 @@ fn a_throw_that_fails_fails_the_odds_as_the_resolver_does() {
         ("guarded", vec![], "guarded"),
     ] {
         let resolver =
-            every_throw(rs, procedure, &inputs).expect_err("a defender's 0 divides by zero");
+            every_throw(rs, procedure, &inputs, false).expect_err("a defender's 0 divides by zero");
         let p = rs.procedure(procedure).expect("procedure");
         let odds_error = odds(rs, p, &inputs_for(rs, procedure, &inputs))
             .expect_err("the odds meet the same throw")

@@ -5,21 +5,15 @@ use std::sync::OnceLock;
 
 use umpire_core::dice::Fraction;
 use umpire_core::resolve::{Effect, Odds, Resolution, ResolveError, odds};
-use umpire_core::rules::{Library, Ruleset, load_ruleset, read_ruleset_dir};
+use umpire_core::rules::{Library, Ruleset};
 
 use crate::common;
 use common::{explains, inputs_for, run_in, try_run};
 
 fn shapes() -> &'static Ruleset {
     static SHAPES: OnceLock<Ruleset> = OnceLock::new();
-    SHAPES.get_or_init(|| {
-        let dir = crate::root().join("tests/fixtures/shapes/shapes");
-        let files = read_ruleset_dir(&dir).expect("fixture folder reads");
-        match load_ruleset(&files) {
-            Ok(r) => r,
-            Err(e) => panic!("shapes fixture does not load:\n{e}"),
-        }
-    })
+    SHAPES
+        .get_or_init(|| crate::common::fixture(&crate::root().join("tests/fixtures/shapes/shapes")))
 }
 
 fn qrs() -> &'static Ruleset {
