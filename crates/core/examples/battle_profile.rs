@@ -1,7 +1,7 @@
-//! Times the rr3 battle's odds at a given strength a side (up to 200 thousand), many times, for
-//! a profiler (`perf record`): `cargo run --release -p umpire-core --example battle_profile
-//! [THOUSANDS] [RUNS]`; with `PREPARE_ONLY=1`, only the preparing. The bench `engine` holds the
-//! same battle against its floor.
+//! Times the rr3 battle's odds at a given strength a side (up to the ruleset's 70 thousand),
+//! many times, for a profiler (`perf record`): `cargo run --release -p umpire-core --example
+//! battle_profile [THOUSANDS] [RUNS]`; with `PREPARE_ONLY=1`, only the preparing. The bench
+//! `engine` holds the same battle, and at 200 thousand, against its floor.
 
 use std::time::Instant;
 
@@ -12,24 +12,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n = args.first().cloned().unwrap_or_else(|| "70".into());
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(2000);
-    // The strength limit raised as the bench does, for 200,000 a side.
-    let mut sources = umpire_core::rules::shipped_sources();
-    for files in &mut sources {
-        if files.ruleset.name.contains("rr3") {
-            files.ruleset.text = files
-                .ruleset
-                .text
-                .replace(
-                    "min: 1, max: 70, label: Attacker",
-                    "min: 1, max: 200, label: Attacker",
-                )
-                .replace(
-                    "min: 1, max: 70, label: Defender",
-                    "min: 1, max: 200, label: Defender",
-                );
-        }
-    }
-    let library = Library::load(&sources);
+    let library = Library::shipped();
     let rs = library.get("rr3").expect("rr3 ships");
     let p = rs.procedure("battle").expect("battle");
     let pairs: Vec<(String, String)> = [

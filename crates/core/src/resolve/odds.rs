@@ -219,7 +219,9 @@ fn opposed_odds(
         .map(|g| g.side)
         .max()
         .map_or(0, |m| m + 1);
-    let mut dists = vec![Distribution::constant(0); sides];
+    // Each side's score so far: none until its first dice (then those dice's sum, not a sum
+    // added to zero).
+    let mut by_side: Vec<Option<Distribution>> = vec![None; sides];
     for g in prepared.groups.iter().filter(|g| g.count > 0) {
         let mut pairs = Vec::new();
         for f in &g.die.faces {
@@ -240,13 +242,15 @@ fn opposed_odds(
         let group = Distribution::from_weights(pairs)
             .sum_of(u64::from(g.count))
             .ok_or_else(too_large)?;
-        // A side's first dice are its score so far; later ones are added to it.
-        dists[g.side] = if dists[g.side] == Distribution::constant(0) {
-            group
-        } else {
-            dists[g.side].add(&group).ok_or_else(too_large)?
-        };
+        by_side[g.side] = Some(match &by_side[g.side] {
+            None => group,
+            Some(so_far) => so_far.add(&group).ok_or_else(too_large)?,
+        });
     }
+    let dists: Vec<Distribution> = by_side
+        .into_iter()
+        .map(|d| d.unwrap_or_else(|| Distribution::constant(0)))
+        .collect();
     let pairs: f64 = dists.iter().map(|d| d.counts().count() as f64).product();
     if pairs > MAX_POOL_STATES as f64 {
         return Err(ResolveError::TooLarge(format!(
