@@ -48,6 +48,7 @@ fn ten_thousand(lib: &Library) -> PathBuf {
                 chart_result: None,
                 chart_confirmed: false,
                 counters: Default::default(),
+                item: None,
             },
             1 => Action::Move {
                 counter: "red-horse".into(),

@@ -56,6 +56,7 @@ fn five_hundred_undoing(lib: &Library, name: &str, undo_every: Option<u64>) -> G
                 chart_result: None,
                 chart_confirmed: false,
                 counters: [("unit".to_string(), vec![CounterId::from("red-horse")])].into(),
+                item: None,
             },
             1 => Action::Move {
                 counter: "red-horse".into(),

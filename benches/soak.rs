@@ -152,6 +152,7 @@ fn plain_action(
             chart_result: None,
             chart_confirmed: false,
             counters: BTreeMap::new(),
+            item: None,
         },
         (2, _, Some(c)) => Action::Move {
             counter: CounterId::new(c.as_str()),

@@ -57,6 +57,7 @@ fn discipline(input: &str, physical: Option<&str>) -> Action {
         chart_result: None,
         chart_confirmed: false,
         counters: [("unit".to_string(), vec![CounterId::from("red-musketeers")])].into(),
+        item: None,
     }
 }
 

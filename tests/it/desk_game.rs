@@ -217,6 +217,7 @@ fn move_resolve_assault_with_chart_result_undo_and_advance() {
     let EventKind::Resolved {
         resolution,
         counters,
+        ..
     } = &events[2].kind
     else {
         panic!("{:?}", events[2].kind)

@@ -44,6 +44,7 @@ fn resolve_discipline(discipline: &str, physical: Option<&str>) -> Action {
         chart_result: None,
         chart_confirmed: false,
         counters: [("unit".to_string(), vec![CounterId::from("red-musketeers")])].into(),
+        item: None,
     }
 }
 
@@ -610,6 +611,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                 chart_result: None,
                 chart_confirmed: false,
                 counters: [("unit".to_string(), vec![CounterId::from("blue-pikes")])].into(),
+                item: None,
             },
         )
         .expect("resolve");
@@ -682,6 +684,7 @@ fn inputs_come_from_the_counters_and_effects_are_applied_on_confirmation() {
                     ],
                 )]
                 .into(),
+                item: None,
             },
         )
         .expect("resolve");
@@ -793,7 +796,10 @@ fn the_weather_input_is_this_turns_weather_result() {
         &assault,
         game.state(),
         game.events(),
-        Some(game.ruleset()),
+        umpire::game::effects::FromGame {
+            ruleset: Some(game.ruleset()),
+            scheduled: None,
+        },
         &none,
     );
     assert!(!before.iter().any(|f| f.input == "weather"), "{before:?}");
@@ -806,6 +812,7 @@ fn the_weather_input_is_this_turns_weather_result() {
             chart_result: Some("rain".into()),
             chart_confirmed: false,
             counters: none.clone(),
+            item: None,
         },
     )
     .expect("the weather, read off the chart");
@@ -813,7 +820,10 @@ fn the_weather_input_is_this_turns_weather_result() {
         &assault,
         game.state(),
         game.events(),
-        Some(game.ruleset()),
+        umpire::game::effects::FromGame {
+            ruleset: Some(game.ruleset()),
+            scheduled: None,
+        },
         &none,
     );
     let weather = after
@@ -876,6 +886,7 @@ fn a_result_made_a_step_early_counts_for_the_step_it_belongs_to() {
             chart_result: Some("rain".into()),
             chart_confirmed: false,
             counters: std::collections::BTreeMap::new(),
+            item: None,
         },
     )
     .expect("the weather, a step early");
@@ -931,7 +942,10 @@ fn a_forces_order_comes_from_its_capitano() {
         &p,
         game.state(),
         game.events(),
-        Some(game.ruleset()),
+        umpire::game::effects::FromGame {
+            ruleset: Some(game.ruleset()),
+            scheduled: None,
+        },
         &roles,
     );
     let order = filled

@@ -88,6 +88,7 @@ fn game_with_a_mutiny_roll(pg: &PgServer, name: &str) -> (Game, u64) {
                 chart_result: None,
                 chart_confirmed: false,
                 counters: Default::default(),
+                item: None,
             },
         )
         .expect("Game Control rolls for mutiny");
@@ -121,6 +122,7 @@ fn the_server_refuses_every_entry_the_engine_would_not_write_and_every_desk_keep
         EventKind::Resolved {
             resolution: r,
             counters: Default::default(),
+            item: None,
         }
     };
     let later = (chrono::Utc::now() + chrono::Duration::hours(1)).to_rfc3339();
@@ -850,6 +852,7 @@ fn the_referee_refuses_desk_appends_that_play_would_refuse_and_the_game_goes_on(
         EventKind::Resolved {
             resolution,
             counters,
+            ..
         } => (resolution.clone(), counters.clone()),
         other => panic!("{other:?}"),
     };
@@ -891,6 +894,7 @@ fn the_referee_refuses_desk_appends_that_play_would_refuse_and_the_game_goes_on(
             EventKind::Resolved {
                 resolution: wrong_result,
                 counters: counters.clone(),
+                item: None,
             },
         ),
         (
@@ -898,6 +902,7 @@ fn the_referee_refuses_desk_appends_that_play_would_refuse_and_the_game_goes_on(
             EventKind::Resolved {
                 resolution: out_of_range,
                 counters,
+                item: None,
             },
         ),
         (

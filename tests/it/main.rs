@@ -21,6 +21,7 @@ mod desk_shared;
 mod desk_table;
 mod desk_tools;
 mod examples;
+mod facts;
 mod game;
 mod golden;
 mod guard;

@@ -105,6 +105,7 @@ fn resolve_and_apply(game: &mut Game, by: &Actor, procedure: &str) -> usize {
         chart_result: chart,
         chart_confirmed: false,
         counters: counters.clone(),
+        item: None,
     };
     let seq = match game.act(by, action(None)) {
         Ok(s) => s[0],
@@ -346,6 +347,7 @@ fn the_gazette_prints_deaths_that_happened_with_their_numbers_and_says_when() {
             chart_result: Some("survives".into()),
             chart_confirmed: false,
             counters: character("francis-i"),
+            item: None,
         },
     )
     .expect("death roll");
@@ -369,6 +371,7 @@ fn the_gazette_prints_deaths_that_happened_with_their_numbers_and_says_when() {
             chart_result: None,
             chart_confirmed: false,
             counters: character("francis-i"),
+            item: None,
         },
     )
     .expect("births");

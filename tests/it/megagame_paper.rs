@@ -114,6 +114,7 @@ pub(crate) fn played_game(dir: &Path) -> PathBuf {
             chart_result: Some("dies".into()),
             chart_confirmed: false,
             counters: roles,
+            item: None,
         },
     )
     .expect("death roll");

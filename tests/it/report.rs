@@ -576,6 +576,7 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
             chart_result: None,
             chart_confirmed: false,
             counters: unit("red-musketeers"),
+            item: None,
         },
     )
     .expect("roll");
@@ -618,6 +619,7 @@ fn skirmish_game(dir: &str) -> (umpire::game::Game, Library) {
                 chart_result: None,
                 chart_confirmed: false,
                 counters: unit("blue-pikes"),
+                item: None,
             },
         )
         .expect("cohesion");
@@ -998,6 +1000,7 @@ fn an_undone_application_says_so_once_and_a_lone_counter_moves_under_its_name() 
                     "unit".to_string(),
                     vec![CounterId::from(alviano.as_str())],
                 )]),
+                item: None,
             },
         )
         .expect("resolved");
@@ -1102,6 +1105,7 @@ fn an_application_of_a_summarised_result_stands_on_its_own_line() {
                     "unit".to_string(),
                     vec![CounterId::from("fr-chaumont-french-gendarmes-1")],
                 )]),
+                item: None,
             },
         )
         .expect("the French check")[0];

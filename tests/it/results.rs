@@ -89,26 +89,57 @@ fn an_assault_a1_d2_read_off_the_chart_reaches_the_counters_in_one_confirmation(
         let g = Game::open(&path, &Library::shipped()).expect("open");
         CHAUMONT_UNITS.iter().map(|u| strength(&g, u)).sum()
     };
-    let resolved = umpire(&[
-        "game",
-        "resolve",
-        &game,
-        "assault",
-        "-i",
-        "battle=skirmish",
-        "-i",
-        "weather=fair",
-        "-i",
-        "odds_drm=0",
-        "--roll",
-        "4",
-        "--chart-prints",
-        "A1 D2",
-        "--counter",
-        "attacker=Chaumont's Force",
-        "--counter",
-        "defender=Vitelli's Force",
-    ]);
+    let assault = || {
+        umpire(&[
+            "game",
+            "resolve",
+            &game,
+            "assault",
+            "-i",
+            "battle=skirmish",
+            "-i",
+            "weather=fair",
+            "-i",
+            "odds_drm=0",
+            "--roll",
+            "4",
+            "--chart-prints",
+            "A1 D2",
+            "--counter",
+            "attacker=Chaumont's Force",
+            "--counter",
+            "defender=Vitelli's Force",
+        ])
+    };
+    // The Troop Qualities are printed on the counters, not in the text: asked for, never
+    // counted as 0 (issue 45).
+    let unknown = assault();
+    assert!(!unknown.success, "{}", unknown.show());
+    assert!(
+        unknown
+            .stderr
+            .contains("Troop Quality of French Gendarmes (Chaumont)")
+            && unknown.stderr.contains("not known yet"),
+        "{}",
+        unknown.show()
+    );
+    // Given once, as the organiser reads them off the counter sheet.
+    for (named, quality) in [
+        ("French Gendarmes", "3"),
+        ("Italian Infantry (Venetian service)", "1"),
+        ("Stradiots Light Cavalry", "2"),
+    ] {
+        let set = umpire(&[
+            "game",
+            "set-all",
+            &game,
+            &format!("troop_quality={quality}"),
+            "--named",
+            named,
+        ]);
+        assert!(set.success, "{}", set.show());
+    }
+    let resolved = assault();
     assert!(resolved.success, "{}", resolved.show());
     let entry = resolved
         .stdout

@@ -84,6 +84,7 @@ fn order_cost() -> Action {
         chart_result: Some("1".into()),
         chart_confirmed: false,
         counters: [("force".to_string(), vec![CounterId::from("chaumont")])].into(),
+        item: None,
     }
 }
 
@@ -210,6 +211,7 @@ fn each_side_sees_its_own_page_live_and_a_wrong_token_is_refused() {
                 chart_result: None,
                 chart_confirmed: false,
                 counters: Default::default(),
+                item: None,
             },
         )
         .expect("recorded")[0];

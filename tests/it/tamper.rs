@@ -38,6 +38,7 @@ fn discipline(physical: Option<&str>) -> Action {
         chart_result: None,
         chart_confirmed: false,
         counters: [("unit".to_string(), vec![CounterId::from("red-musketeers")])].into(),
+        item: None,
     }
 }
 

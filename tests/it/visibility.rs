@@ -428,6 +428,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
             chart_result: Some("D".into()),
             chart_confirmed: false,
             counters: unit("fr-chaumont-french-gendarmes-1"),
+            item: None,
         },
     );
     let seen = sights(&game, "venetian");
@@ -486,6 +487,7 @@ fn an_open_discipline_result_is_seen_by_both_sides_and_an_order_cost_is_not() {
             chart_result: Some("1".into()),
             chart_confirmed: false,
             counters: [("force".to_string(), vec![CounterId::from("chaumont")])].into(),
+            item: None,
         },
     );
     assert_eq!(
@@ -876,6 +878,7 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
                 ("a".to_string(), vec![CounterId::from("pitigliano")]),
                 ("b".to_string(), vec![CounterId::from("louis-xii")]),
             ]),
+            item: None,
         },
     )[0];
     // A French Discipline Check the Venetian sees summarised (1.4: results are open).
@@ -895,6 +898,7 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
                 "unit".to_string(),
                 vec![CounterId::from("fr-chaumont-french-gendarmes-1")],
             )]),
+            item: None,
         },
     )[0];
     // An Attrition check of Louis XII's Force that loses nothing: it names none of his units,
@@ -918,6 +922,7 @@ fn side_copies_of_a_busy_turn_hold_no_hidden_unit_name_and_no_hidden_order() {
                     CounterId::from("fr-louis-french-gendarmes-2"),
                 ],
             )]),
+            item: None,
         },
     );
     let whole = report_text(&game, None);

@@ -102,6 +102,14 @@ pub enum UiCommand {
     },
     /// Open a procedure in the resolve panel.
     OpenProcedure(String),
+    /// Open an item's procedure in the resolve panel, answering that item (a side's scheduled
+    /// roll, a Force's activation).
+    OpenItem {
+        /// The procedure (id).
+        procedure: String,
+        /// The item (its key).
+        item: String,
+    },
     /// Use a chart code the text does not name, confirmed as printed on the umpire's chart.
     ConfirmChartResult,
     /// Undo the last action in the game.
@@ -303,6 +311,7 @@ impl UiCommand {
             UiCommand::AddToRole { .. } => "Add a counter to a role",
             UiCommand::RemoveFromRole { .. } => "Take a counter out of a role",
             UiCommand::OpenProcedure(_) => "Open a procedure",
+            UiCommand::OpenItem { .. } => "Resolve an item of the step",
             UiCommand::EnterStep(_) => "Go to a step",
             UiCommand::ConfirmChartResult => "Use the chart code as printed",
             UiCommand::Select(_) => "Select a counter",
@@ -373,6 +382,7 @@ impl UiCommand {
             UiCommand::AddToRole { .. } => "Put this counter in this role of the procedure",
             UiCommand::RemoveFromRole { .. } => "Take this counter out of the role",
             UiCommand::OpenProcedure(_) => "Open this procedure in the Resolve panel",
+            UiCommand::OpenItem { .. } => "Open this item's procedure in the Resolve panel",
             UiCommand::EnterStep(_) => "Go into this step",
             UiCommand::ConfirmChartResult => "Use the code as your printed chart gives it",
             UiCommand::Select(_) => "Select this counter",
@@ -433,6 +443,7 @@ impl UiCommand {
             | UiCommand::AddToRole { .. }
             | UiCommand::RemoveFromRole { .. }
             | UiCommand::OpenProcedure(_)
+            | UiCommand::OpenItem { .. }
             | UiCommand::EnterStep(_)
             | UiCommand::ConfirmChartResult
             | UiCommand::Select(_)

@@ -231,6 +231,10 @@ impl GameDesk {
     /// Runs one of the desk's own commands on the game (the shell runs those about dialogs
     /// and screens); a refusal becomes the desk's message. Returns whether it took effect.
     pub fn run(&mut self, command: UiCommand) -> bool {
+        let command = match self.run_view(command) {
+            Ok(done) => return done,
+            Err(command) => command,
+        };
         let done = match command {
             UiCommand::Undo => self.live.undo(),
             UiCommand::Redo => self.live.redo(),
@@ -242,23 +246,6 @@ impl GameDesk {
             UiCommand::UseChartResult => self.resolve.use_chart_result(&mut self.live),
             UiCommand::ApplyEffects => self.resolve.apply_effects(&mut self.live),
             UiCommand::MoveSelected => self.move_selected_to_typed(),
-            UiCommand::Deselect => {
-                self.select(None);
-                true
-            }
-            UiCommand::ZoomIn => {
-                self.map.zoom = (self.map.zoom * 1.25).min(80.0);
-                true
-            }
-            UiCommand::ZoomOut => {
-                self.map.zoom = (self.map.zoom / 1.25).max(4.0);
-                true
-            }
-            UiCommand::ResetView => {
-                self.map.fitted = false;
-                self.map.fit_all = true;
-                true
-            }
             UiCommand::ClockStart => clock_start(&mut self.live),
             UiCommand::ClockHold => clock_hold(&mut self.live),
             UiCommand::ClockResume => clock_resume(&mut self.live),
@@ -286,18 +273,6 @@ impl GameDesk {
                 }
                 done
             }
-            UiCommand::Select(id) => {
-                self.select(id.as_deref());
-                true
-            }
-            UiCommand::Split { counter, on } => {
-                if on {
-                    self.live.split.insert(counter);
-                } else {
-                    self.live.split.remove(&counter);
-                }
-                true
-            }
             UiCommand::Problem(problem) => self.live.refuse(&problem),
             UiCommand::SignIn(who) => match sign_in(&mut self.live, who) {
                 Ok(()) => true,
@@ -310,10 +285,6 @@ impl GameDesk {
             UiCommand::SeeAsNextSide => self.live.see_next_side(),
             UiCommand::SeeAsSide(i) => self.live.see_side_at(usize::from(i)),
             UiCommand::RevealContacts => self.live.reveal_contacts(),
-            UiCommand::ToggleCounters => {
-                self.map.hide_counters = !self.map.hide_counters;
-                true
-            }
             UiCommand::HandChanges => {
                 self.counters.open_hand_changes = self.live.selected.is_some();
                 if self.live.selected.is_none() {
@@ -334,6 +305,10 @@ impl GameDesk {
                 self.resolve.select_procedure(&mut self.live, &id);
                 true
             }
+            UiCommand::OpenItem { procedure, item } => {
+                self.resolve.select_item(&mut self.live, &procedure, &item);
+                true
+            }
             UiCommand::ConfirmChartResult => self.resolve.confirm_chart_result(&mut self.live),
             UiCommand::Palette
             | UiCommand::NewGame
@@ -348,9 +323,42 @@ impl GameDesk {
             | UiCommand::ExportGame
             | UiCommand::SaveScenario
             | UiCommand::ImportSetup => true,
+            // The view's, run above.
+            UiCommand::Deselect
+            | UiCommand::ZoomIn
+            | UiCommand::ZoomOut
+            | UiCommand::ResetView
+            | UiCommand::Select(_)
+            | UiCommand::Split { .. }
+            | UiCommand::ToggleCounters => true,
         };
         self.resolve.forget_stale(&self.live);
         done
+    }
+
+    /// Runs a command of the map's view or the selection (zoom, fit, select, split, show the
+    /// counters): nothing in the game changes. Any other command comes back.
+    fn run_view(&mut self, command: UiCommand) -> Result<bool, UiCommand> {
+        match command {
+            UiCommand::Deselect => self.select(None),
+            UiCommand::ZoomIn => self.map.zoom = (self.map.zoom * 1.25).min(80.0),
+            UiCommand::ZoomOut => self.map.zoom = (self.map.zoom / 1.25).max(4.0),
+            UiCommand::ResetView => {
+                self.map.fitted = false;
+                self.map.fit_all = true;
+            }
+            UiCommand::Select(id) => self.select(id.as_deref()),
+            UiCommand::Split { counter, on } => {
+                if on {
+                    self.live.split.insert(counter);
+                } else {
+                    self.live.split.remove(&counter);
+                }
+            }
+            UiCommand::ToggleCounters => self.map.hide_counters = !self.map.hide_counters,
+            other => return Err(other),
+        }
+        Ok(true)
     }
 
     /// Records an action a panel built ([`crate::Command::Act`]), with what the desk does around

@@ -338,6 +338,7 @@ impl JournalPanel {
                 Some(EventKind::Resolved {
                     resolution,
                     counters,
+                    ..
                 }) => Some((
                     resolution.procedure.clone(),
                     counters.values().flatten().cloned().collect::<Vec<_>>(),

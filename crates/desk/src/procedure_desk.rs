@@ -303,6 +303,30 @@ impl ProcedureDesk {
         self.inputs.insert(name.to_string(), value);
     }
 
+    /// Empties one input: "needed" until the umpire gives it (its default not taken).
+    pub fn clear_input(&mut self, name: &str) {
+        self.inputs.remove(name);
+    }
+
+    /// Puts one input back to the default the rules give (a flag off; none: empty).
+    pub fn reset_input(&mut self, name: &str) {
+        let Some(spec) = self.procedure().and_then(|p| p.input(name)) else {
+            return;
+        };
+        match (&spec.default, &spec.kind) {
+            (Some(d), _) => {
+                let d = d.clone();
+                self.inputs.insert(name.to_string(), d);
+            }
+            (None, InputKind::Flag) => {
+                self.inputs.insert(name.to_string(), Value::Bool(false));
+            }
+            (None, _) => {
+                self.inputs.remove(name);
+            }
+        }
+    }
+
     /// The session's app dice (seed and next draw).
     pub fn app_dice(&self) -> &AppDice {
         &self.dice

@@ -9,8 +9,11 @@ use std::collections::BTreeMap;
 
 use eframe::egui::{self, RichText, Ui};
 
-use umpire_core::game::effects::{Prefilled, Proposal, prefill, propose};
+use umpire_core::game::effects::{
+    FromGame, LossFrom, Needed, Prefill, Prefilled, Proposal, prefill_all, propose_for,
+};
 use umpire_core::game::names::CounterId;
+use umpire_core::game::sequence::scheduled_for;
 use umpire_core::game::{Action, CounterChange, EventKind, GameError, Refusal};
 use umpire_core::resolve::{ResolveError, describe_effect};
 use umpire_core::rules::Value;
@@ -90,6 +93,9 @@ pub struct ResolvePanel {
     pub resolver: ProcedureDesk,
     roles: BTreeMap<String, Vec<CounterId>>,
     prefilled: Vec<Prefilled>,
+    /// Inputs the counters in their role cannot give yet (an attribute printed on them, not
+    /// known): left empty, "needed", and said why.
+    needed: Vec<Needed>,
     /// The physical dice field, as typed.
     pub physical: String,
     /// The chart result field, as typed.
@@ -106,6 +112,9 @@ pub struct ResolvePanel {
     pub override_outcome: String,
     /// The override's reason field, as typed.
     pub override_reason: String,
+    /// The item of the Sequence of Play the next resolution answers (its key), when the
+    /// procedure was opened from it: whose scheduled roll, which Force's activation.
+    item: Option<String>,
 }
 
 impl ResolvePanel {
@@ -116,6 +125,7 @@ impl ResolvePanel {
             resolver: ProcedureDesk::with_seed(library, 0),
             roles: BTreeMap::new(),
             prefilled: Vec::new(),
+            needed: Vec::new(),
             physical: String::new(),
             chart_entry: String::new(),
             pending_chart: None,
@@ -125,6 +135,7 @@ impl ResolvePanel {
             procedure_search: String::new(),
             override_outcome: String::new(),
             override_reason: String::new(),
+            item: None,
         }
     }
 
@@ -167,9 +178,23 @@ impl ResolvePanel {
         self.resolved.as_ref()
     }
 
+    /// Opens an item's procedure in the resolve panel: the next resolution answers that item
+    /// (a side's scheduled roll reads its scheduled amount).
+    pub fn select_item(&mut self, live: &mut LiveGame, procedure: &str, item: &str) {
+        self.select_procedure(live, procedure);
+        self.item = Some(item.to_string());
+        self.reprefill(live);
+    }
+
+    /// The item of the Sequence of Play the next resolution answers, when opened from one.
+    pub fn item(&self) -> Option<&str> {
+        self.item.as_deref()
+    }
+
     /// Opens a procedure (by id) in the resolve panel; another procedure than the one open
     /// opens with no counters in its roles.
     pub fn select_procedure(&mut self, live: &mut LiveGame, id: &str) {
+        self.item = None;
         let Some(index) = live
             .game()
             .ruleset()
@@ -322,18 +347,47 @@ impl ResolvePanel {
         self.reprefill(live);
     }
 
-    /// Sets the inputs the counters involved supply (the engine's prefill).
+    /// The inputs the counters in their role cannot give yet (an attribute not known).
+    pub fn needed(&self) -> &[Needed] {
+        &self.needed
+    }
+
+    /// Sets the inputs the counters involved supply (the engine's prefill); an input they
+    /// would supply but cannot yet (a Troop Quality printed on the counter, not known) is left
+    /// empty — "needed" — never at its default.
     fn reprefill(&mut self, live: &LiveGame) {
-        self.prefilled = match self.resolver.procedure() {
-            Some(p) => prefill(
-                p,
-                live.game().state(),
-                live.game().events(),
-                Some(live.game().ruleset()),
-                &self.roles,
-            ),
-            None => Vec::new(),
+        let filled = match self.resolver.procedure() {
+            Some(p) => {
+                let game = live.game();
+                let scheduled = self
+                    .item
+                    .as_deref()
+                    .and_then(|key| scheduled_for(game.scenario(), key));
+                prefill_all(
+                    p,
+                    game.state(),
+                    game.events(),
+                    FromGame {
+                        ruleset: Some(game.ruleset()),
+                        scheduled: scheduled.as_ref(),
+                    },
+                    &self.roles,
+                )
+            }
+            None => Prefill::default(),
         };
+        // What was needed before and is given now goes back to the rules' default first.
+        let before: Vec<String> = self.needed.iter().map(|n| n.input.clone()).collect();
+        self.prefilled = filled.values;
+        self.needed = filled.needed;
+        for name in before {
+            if !self.needed.iter().any(|n| n.input == name) {
+                self.resolver.reset_input(&name);
+            }
+        }
+        for n in &self.needed {
+            self.resolver.clear_input(&n.input);
+        }
         for f in self.prefilled.clone() {
             self.resolver.set_input(&f.input, f.value);
         }
@@ -464,6 +518,7 @@ impl ResolvePanel {
             chart_result: chart.as_ref().map(|(c, _)| c.clone()),
             chart_confirmed: chart.as_ref().is_some_and(|(_, confirmed)| *confirmed),
             counters: self.roles.clone(),
+            item: self.item.clone(),
         };
         let Some(actor) = live.actor_or_message() else {
             return false;
@@ -579,9 +634,17 @@ impl ResolvePanel {
                 })
                 .filter(|(_, ids)| !ids.is_empty())
                 .collect();
-            let again = propose(
+            // The chosen counter alone, by the procedure's own loss rule (as the CLI).
+            let resolution = live.resolution(r.seq);
+            let values = resolution.map(umpire_core::game::effects::resolution_values);
+            let again = propose_for(
                 live.game().ruleset(),
                 live.game().state(),
+                LossFrom {
+                    procedure: resolution.map(|x| x.procedure.as_str()),
+                    role: None,
+                    values: values.as_ref(),
+                },
                 std::slice::from_ref(&p.effect),
                 &only,
             );
@@ -751,6 +814,22 @@ impl ResolvePanel {
                         spec.value_words(&f.value)
                     ))
                     .italics(),
+                );
+            }
+            let ruleset = live.game().ruleset();
+            for n in self.needed() {
+                let label = p
+                    .input(&n.input)
+                    .map_or(n.input.as_str(), |i| i.label.as_str());
+                ui.label(
+                    RichText::new(format!(
+                        "{label}: needed — the {} of {} is not known yet (printed on the counters, not in the rule text): give it with Change by hand, or type it here",
+                        umpire_core::game::words::attribute_words(ruleset, &n.attribute),
+                        umpire_core::game::words::and_list(
+                            n.counters.iter().map(|i| live.display_name(i)).collect()
+                        )
+                    ))
+                    .color(ui.visuals().warn_fg_color),
                 );
             }
         }

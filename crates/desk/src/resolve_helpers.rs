@@ -99,7 +99,8 @@ pub(super) fn helper_changes(
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Vec<CounterChange> {
     let game = live.game();
-    let procedure = live.resolution(r.seq).map(|x| x.procedure.clone());
+    let resolution = live.resolution(r.seq);
+    let values = resolution.map(umpire_core::game::effects::resolution_values);
     let mut out = Vec::new();
     for (role, typed) in &r.losses {
         let (Ok(n), Some(ids)) = (typed.trim().parse::<i64>(), roles.get(role)) else {
@@ -109,7 +110,11 @@ pub(super) fn helper_changes(
             let spread = umpire_core::game::effects::spread_loss(
                 game.ruleset(),
                 game.state(),
-                procedure.as_deref(),
+                umpire_core::game::effects::LossFrom {
+                    procedure: resolution.map(|x| x.procedure.as_str()),
+                    role: Some(role.as_str()),
+                    values: values.as_ref(),
+                },
                 ids,
                 n,
             );

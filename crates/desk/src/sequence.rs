@@ -63,8 +63,8 @@ struct Picked {
     skip: Option<(String, String)>,
     /// An item credited.
     credit: Option<String>,
-    /// A procedure to open.
-    open: Option<String>,
+    /// An item's procedure to open: (procedure, item key).
+    open: Option<(String, String)>,
 }
 
 impl SequencePanel {
@@ -249,8 +249,8 @@ impl SequencePanel {
                 }
             }
         }
-        if let Some(p) = picked.open {
-            queue.push(UiCommand::OpenProcedure(p).into());
+        if let Some((procedure, item)) = picked.open {
+            queue.push(UiCommand::OpenItem { procedure, item }.into());
         }
         if let Some((item, reason)) = picked.skip {
             queue.push(Command::Act(Action::Skip { item, reason }));
@@ -322,7 +322,7 @@ impl SequencePanel {
                 .on_hover_text("Open it in the resolve panel")
                 .clicked()
         {
-            picked.open = Some(proc_id.clone());
+            picked.open = Some((proc_id.clone(), p.key.clone()));
         }
         if p.mandatory {
             ui.label(

@@ -382,6 +382,7 @@ fn add(phase: &mut Phase, s: &Shown, cx: &Context) -> bool {
         EventKind::Resolved {
             resolution,
             counters,
+            ..
         } => add_resolution(phase, e.seq, resolution, counters, cx),
         EventKind::EffectsApplied { of, .. } | EventKind::Overridden { of, .. }
             if cx.attached.contains_key(of) => {}
@@ -437,6 +438,7 @@ fn add_undone(phase: &mut Phase, e: &Event, cx: &Context) {
         EventKind::Resolved {
             resolution,
             counters,
+            ..
         } => {
             phase.items.push(Item::Block(
                 format!(

@@ -766,6 +766,7 @@ fn write_team_resolutions(sheet: &mut Sheet, st: &Statement) {
         let EventKind::Resolved {
             resolution,
             counters,
+            ..
         } = &e.kind
         else {
             continue;
@@ -1025,6 +1026,7 @@ pub fn announcements_pdf(
             let EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             } = &e.kind
             else {
                 continue;
@@ -1274,6 +1276,7 @@ fn write_log_run(sheet: &mut Sheet, game: &Game, log: &LogStyle, entries: &[&Eve
             EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             } => format!(
                 "{} → {}",
                 words.resolution_head(resolution, counters),
@@ -1295,6 +1298,7 @@ fn write_log_run(sheet: &mut Sheet, game: &Game, log: &LogStyle, entries: &[&Eve
         if let EventKind::Resolved {
             resolution,
             counters,
+            ..
         } = &e.kind
         {
             // Its effects applied by the next entry are said with it.

@@ -74,6 +74,23 @@ pub enum EditCommand {
         #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
         was: Option<String>,
     },
+    /// Give the values printed on the counters that the rule text does not give (a Troop
+    /// Quality, a Capitano's Initiative) to every counter that matches, in one entry: those
+    /// NAMED as the text prints them ("French Gendarmes"), and/or WITH an attribute. A value the
+    /// text already gives stays.
+    SetAll {
+        #[command(flatten)]
+        game: GameFile,
+        /// The values, NAME=VALUE (troop_quality=3).
+        #[arg(required = true, value_name = "NAME=VALUE")]
+        values: Vec<String>,
+        /// The counters' name as the text prints it ("French Gendarmes"), any case.
+        #[arg(long)]
+        named: Option<String>,
+        /// An attribute the counters have, NAME=VALUE (unit_type=heavy_cavalry).
+        #[arg(long = "with", value_name = "NAME=VALUE")]
+        with: Vec<String>,
+    },
     /// Set (or clear) a status marker on a counter.
     Mark {
         #[command(flatten)]
@@ -223,6 +240,20 @@ pub fn run(cli: &Cli, command: &EditCommand) -> Result<()> {
                 },
             })
         }),
+        EditCommand::SetAll {
+            game: GameFile { file },
+            values,
+            named,
+            with,
+        } => act(
+            cli,
+            file,
+            Action::SetAll {
+                name: named.clone(),
+                with: super::resolve::pairs(with, "--with")?,
+                values: super::resolve::pairs(values, "the value")?,
+            },
+        ),
         EditCommand::Mark {
             game: GameFile { file },
             counter,

@@ -43,6 +43,12 @@ pub enum ResolveCommand {
         /// ROLE=FORCE (attacker="Chaumont's Force"): every counter of it on the table.
         #[arg(long = "counter", value_name = "ROLE=ID")]
         counters: Vec<String>,
+        /// The item of the Sequence of Play it answers, as `game status` lists it (its
+        /// number, or its words): whose scheduled roll, which Force's activation. Needed when
+        /// several sides' items ask for it and the counters do not say whose; `none` for a
+        /// roll made for another reason.
+        #[arg(long = "for", value_name = "ITEM")]
+        for_item: Option<String>,
         /// Who is at the desk.
         #[arg(long)]
         by: Option<String>,
@@ -93,7 +99,8 @@ pub enum ResolveCommand {
         game: GameFile,
         /// The journal entry of the resolution.
         entry: u64,
-        /// The outcome that stands.
+        /// The outcome that stands (a negative number too: `-1`).
+        #[arg(allow_hyphen_values = true)]
         outcome: String,
         #[command(flatten)]
         reason: Reason,
@@ -111,6 +118,7 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
             chart_result,
             chart_prints,
             counters,
+            for_item,
             by,
             json,
         } => {
@@ -130,6 +138,7 @@ pub fn run(cli: &Cli, command: &ResolveCommand) -> Result<()> {
                 chart_result: chart_result.clone().or_else(|| chart_prints.clone()),
                 chart_confirmed: chart_prints.is_some(),
                 counters: roles,
+                item: for_item.clone(),
             };
             let seqs = game.act(&actor, action)?;
             print_resolved(&game, &seqs, *json)
@@ -202,6 +211,7 @@ fn print_resolved(game: &Game, seqs: &[u64], json: bool) -> Result<()> {
             umpire::game::EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             },
         seq,
         ..
@@ -230,7 +240,14 @@ struct Typed<'a> {
 }
 
 /// The procedure and the counters by role of the resolution at `entry`.
-fn resolved(game: &Game, entry: u64) -> Result<(String, BTreeMap<String, Vec<String>>)> {
+/// A resolution's procedure, its counters by role, and its inputs and derived values.
+type Resolved = (
+    String,
+    BTreeMap<String, Vec<String>>,
+    BTreeMap<String, umpire::rules::Value>,
+);
+
+fn resolved(game: &Game, entry: u64) -> Result<Resolved> {
     match game
         .events()
         .get(entry.saturating_sub(1) as usize)
@@ -239,9 +256,14 @@ fn resolved(game: &Game, entry: u64) -> Result<(String, BTreeMap<String, Vec<Str
         Some(umpire::game::EventKind::Resolved {
             resolution,
             counters,
-        }) => Ok((resolution.procedure.clone(), counters.clone())),
+            ..
+        }) => Ok((
+            resolution.procedure.clone(),
+            counters.clone(),
+            umpire::game::effects::resolution_values(resolution),
+        )),
         // Not a resolution: no roles; the engine refuses the entry in words.
-        _ => Ok((String::new(), BTreeMap::new())),
+        _ => Ok((String::new(), BTreeMap::new(), BTreeMap::new())),
     }
 }
 
@@ -293,7 +315,7 @@ fn status_id(game: &Game, typed: &str) -> String {
 /// or a Force's units), statuses, counters eliminated, whole roles or Forces moved.
 fn typed_changes(game: &Game, entry: u64, typed: &Typed) -> Result<Vec<CounterChange>> {
     let mut changes = Vec::new();
-    let (procedure, roles) = resolved(game, entry)?;
+    let (procedure, roles, values) = resolved(game, entry)?;
     let state = game.state();
     for (named, n) in pairs(typed.losses, "--loss")? {
         let n: i64 = n
@@ -322,8 +344,12 @@ fn typed_changes(game: &Game, entry: u64, typed: &Typed) -> Result<Vec<CounterCh
             changes.push(change);
             continue;
         }
-        let spread =
-            umpire::game::effects::spread_loss(game.ruleset(), state, Some(&procedure), &ids, n);
+        let from = umpire::game::effects::LossFrom {
+            procedure: Some(&procedure),
+            role: roles.contains_key(named.trim()).then_some(named.trim()),
+            values: Some(&values),
+        };
+        let spread = umpire::game::effects::spread_loss(game.ruleset(), state, from, &ids, n);
         if spread.changes.is_empty() {
             bail!(
                 "--loss {named}={n}: {}",
@@ -381,7 +407,7 @@ fn read_place(game: &Game, text: &str) -> Result<umpire::game::scenario::Positio
 fn retreat_moves(game: &Game, entry: u64, place: &str) -> Result<Vec<CounterChange>> {
     use umpire::rules::EffectKind;
     let to = read_place(game, place).map_err(|e| anyhow!("--to {place}: {e}"))?;
-    let (_, roles) = resolved(game, entry)?;
+    let (_, roles, _) = resolved(game, entry)?;
     let mut changes: Vec<CounterChange> = Vec::new();
     for p in game.proposals(entry)? {
         if !matches!(p.effect.kind, EffectKind::Retreat | EffectKind::Advance) {
@@ -405,7 +431,8 @@ fn retreat_moves(game: &Game, entry: u64, place: &str) -> Result<Vec<CounterChan
     Ok(changes)
 }
 
-fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
+/// NAME=VALUE pairs as typed, or which one is not.
+pub(super) fn pairs(list: &[String], what: &str) -> Result<Vec<(String, String)>> {
     list.iter()
         .map(|s| {
             s.split_once('=')

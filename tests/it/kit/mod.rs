@@ -101,6 +101,7 @@ pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
                 )
             })
             .collect(),
+        item: None,
     };
     const CHAUMONT: [&str; 4] = [
         "chaumont",

@@ -82,6 +82,17 @@ pub enum Action {
         /// The value the umpire saw: the set is refused when another desk has changed it since.
         seen: Seen,
     },
+    /// Give the values printed on the counters that the text does not give (a Troop Quality,
+    /// a Capitano's Initiative) to every counter that matches, as one entry: what the
+    /// organiser's `counter_values:` does at set-up, given later. A value already known stays.
+    SetAll {
+        /// The name the counters print ("French Gendarmes"), any case.
+        name: Option<String>,
+        /// Attributes they have, NAME → VALUE as typed (`unit_type=heavy_cavalry`).
+        with: Vec<(String, String)>,
+        /// The values, NAME → VALUE as typed (`troop_quality=3`).
+        values: Vec<(String, String)>,
+    },
     /// Set or clear a status marker.
     SetStatus {
         /// Counter id.
@@ -106,6 +117,10 @@ pub enum Action {
         chart_confirmed: bool,
         /// Counters involved, by role.
         counters: BTreeMap<String, Vec<CounterId>>,
+        /// The Sequence of Play's item it answers (its key, number or label as `status` shows
+        /// it): whose scheduled roll, which Force's activation. None: the one item of the step
+        /// it can answer, if there is one.
+        item: Option<String>,
     },
     /// Several counter changes as one entry, with the reason (the reveals of an Intelligence
     /// step, a Force regrouped).

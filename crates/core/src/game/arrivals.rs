@@ -222,6 +222,7 @@ pub(crate) fn pending_items(
             key: a.key,
             credit: None,
             enter: None,
+            whose: None,
         })
         .collect()
 }

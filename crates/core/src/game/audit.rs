@@ -29,6 +29,7 @@ use super::refusal::{NoAppDice, Refusal};
 use super::scenario::Scenario;
 use super::sequence::LeafStep;
 use super::state::GameState;
+use super::steps::NO_ITEM;
 use super::timeline::Folding;
 use super::verify::Problem;
 use crate::dice::Provenance;
@@ -229,7 +230,14 @@ fn candidates(view: &View, e: &Event) -> Vec<(Action, bool)> {
         EventKind::Resolved {
             resolution,
             counters,
-        } => one(resolve_action(resolution, counters)),
+            item,
+        } => one(resolve_action(
+            resolution,
+            counters,
+            // Recorded as answering no item: resolved as such (an entry made before items
+            // were recorded answers none either).
+            Some(item.clone().unwrap_or_else(|| NO_ITEM.to_string())),
+        )),
         EventKind::EffectsApplied { of, changes } => one(Action::ApplyEffects {
             of: *of,
             changes: changes.clone(),
@@ -320,6 +328,7 @@ fn typed(v: &Value) -> String {
 fn resolve_action(
     resolution: &crate::resolve::Resolution,
     counters: &BTreeMap<String, Vec<String>>,
+    item: Option<String>,
 ) -> Action {
     let faces: Vec<String> = resolution
         .rolls
@@ -348,6 +357,7 @@ fn resolve_action(
                 )
             })
             .collect(),
+        item,
     }
 }
 
@@ -507,13 +517,16 @@ fn same(made: &EventKind, recorded: &EventKind, strict: bool) -> bool {
             EventKind::Resolved {
                 resolution: again,
                 counters: c1,
+                item: i1,
             },
             EventKind::Resolved {
                 resolution,
                 counters: c2,
+                item: i2,
             },
         ) => {
             c1 == c2
+                && i1 == i2
                 && if strict {
                     with_provenance(again, resolution) == **resolution
                 } else {
@@ -552,6 +565,21 @@ fn same(made: &EventKind, recorded: &EventKind, strict: bool) -> bool {
                 ..
             },
         ) => d1 == d2 && o1 == o2 && b1 == b2 && a1 == a2 && same_change(c1, c2),
+        // An override recorded before overrides kept their effects has none.
+        (
+            EventKind::Overridden {
+                of: o1,
+                outcome: c1,
+                reason: r1,
+                ..
+            },
+            EventKind::Overridden {
+                of: o2,
+                outcome: c2,
+                effects,
+                reason: r2,
+            },
+        ) if effects.is_empty() => o1 == o2 && c1.trim() == c2.trim() && r1 == r2,
         _ => made == recorded,
     }
 }

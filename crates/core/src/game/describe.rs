@@ -406,6 +406,7 @@ impl Words<'_> {
             EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             } => self.resolution_line_at(Some(e.seq), resolution, counters),
             EventKind::Changed {
                 changes, reason, ..
@@ -470,6 +471,7 @@ impl Words<'_> {
             EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             } => self.resolution(resolution, counters),
             EventKind::Overridden {
                 of,

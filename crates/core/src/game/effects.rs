@@ -18,7 +18,9 @@ use serde::Serialize;
 
 pub mod force;
 
-pub use force::{ForceChanges, force_move, force_status, force_units, spread_loss};
+pub use force::{
+    ForceChanges, LossFrom, force_move, force_status, force_units, resolution_values, spread_loss,
+};
 
 use super::event::CounterChange;
 use super::state::{CounterState, GameState};
@@ -45,19 +47,46 @@ pub const RESULT_ROLE: &str = "result";
 /// The role of an input that mirrors the game itself (`from: game.turn`).
 pub const GAME_ROLE: &str = "game";
 
-/// The value an input mirroring the game has: this turn's standing result of a procedure, or
-/// the turn; with where it came from, in words.
+/// The amount the scenario schedules for the item a resolution answers (a side's nominal
+/// APs this turn), with where it comes from in words: what `from: game.scheduled_amount` reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scheduled {
+    /// The amount.
+    pub amount: i64,
+    /// Where it comes from ("the scenario's schedule: French Administrative Points (nominal),
+    /// May, 1").
+    pub said: String,
+}
+
+/// What the game itself gives an input: the turn, this turn's results, the amount scheduled
+/// for the item resolved.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FromGame<'a> {
+    /// The ruleset (procedures' names in words; which counters carry which attributes).
+    pub ruleset: Option<&'a Ruleset>,
+    /// The amount scheduled for the item the resolution answers.
+    pub scheduled: Option<&'a Scheduled>,
+}
+
+/// The value an input mirroring the game has: this turn's standing result of a procedure, the
+/// turn, or the amount scheduled for the item resolved; with where it came from, in words.
 fn from_game(
     procedure: &Procedure,
     input: &crate::rules::InputSpec,
     state: &GameState,
     events: &[super::event::Event],
-    ruleset: Option<&Ruleset>,
+    game: FromGame,
 ) -> Option<(Value, String)> {
+    let ruleset = game.ruleset;
     let source = input.from.as_ref()?;
     match source.role.as_str() {
         GAME_ROLE if source.attribute == "turn" => {
             Some((Value::Int(i64::from(state.cursor.turn)), "the turn".into()))
+        }
+        GAME_ROLE if source.attribute == "scheduled_amount" => {
+            let s = game.scheduled?;
+            let value = Value::Int(s.amount);
+            fits(procedure, &input.name, &value).then(|| (value, s.said.clone()))
         }
         RESULT_ROLE => {
             let (_, _, seq) = state
@@ -114,25 +143,61 @@ fn fits(procedure: &Procedure, input: &str, value: &Value) -> bool {
     }
 }
 
+/// An input the counters in its role would give, but one of them does not hold the attribute
+/// it reads yet (a Troop Quality printed on the counter, not in the rule text): the input is
+/// asked for, never counted as 0.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Needed {
+    /// Input name.
+    pub input: String,
+    /// The attribute not known.
+    pub attribute: String,
+    /// The counters (ids) that do not hold it yet.
+    pub counters: Vec<String>,
+}
+
+/// What the counters and the game give a procedure's inputs: the values, and the inputs they
+/// would give but cannot yet.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Prefill {
+    /// Inputs filled in.
+    pub values: Vec<Prefilled>,
+    /// Inputs the counters in their role cannot give yet.
+    pub needed: Vec<Needed>,
+}
+
 /// Inputs of `procedure` that the counters involved (by role) supply.
 pub fn prefill(
     procedure: &Procedure,
     state: &GameState,
     events: &[super::event::Event],
-    ruleset: Option<&Ruleset>,
+    game: FromGame,
     roles: &BTreeMap<String, Vec<super::names::CounterId>>,
 ) -> Vec<Prefilled> {
+    prefill_all(procedure, state, events, game, roles).values
+}
+
+/// Inputs of `procedure` that the counters involved (by role) supply, and those they would
+/// supply but cannot yet (an attribute printed on a counter, not known).
+pub fn prefill_all(
+    procedure: &Procedure,
+    state: &GameState,
+    events: &[super::event::Event],
+    game: FromGame,
+    roles: &BTreeMap<String, Vec<super::names::CounterId>>,
+) -> Prefill {
+    let ruleset = game.ruleset;
     let roles = &super::names::role_ids_text(roles);
     let counters = |ids: &[String]| -> Vec<&CounterState> {
         ids.iter().filter_map(|id| state.counters.get(id)).collect()
     };
     let all: Vec<String> = roles.values().flatten().cloned().collect();
-    let mut out = Vec::new();
+    let mut out = Prefill::default();
     for input in &procedure.inputs {
-        let mut found = None;
+        let mut found: Result<Option<(Value, Vec<String>)>, Unknown> = Ok(None);
         // An input that mirrors the game (this turn's weather, the turn) comes from the game.
-        if let Some((value, said)) = from_game(procedure, input, state, events, ruleset) {
-            out.push(Prefilled {
+        if let Some((value, said)) = from_game(procedure, input, state, events, game) {
+            out.values.push(Prefilled {
                 input: input.name.clone(),
                 value,
                 from: Vec::new(),
@@ -153,70 +218,140 @@ pub fn prefill(
                     .into_iter()
                     .filter(|c| declares(ruleset, c, &source.attribute))
                     .collect();
-                let flag = matches!(input.kind, InputKind::Flag);
-                let values: Vec<Value> = cs
+                found = role_value(&cs, &source.attribute, &input.kind);
+            }
+            out.take(procedure, &input.name, found);
+            continue;
+        }
+        for (role, ids) in roles {
+            if let Some(attr) = input.name.strip_prefix(&format!("{role}_"))
+                && !matches!(found, Ok(Some(_)))
+            {
+                let cs = counters(ids);
+                let unknown: Vec<String> = cs
                     .iter()
-                    .filter_map(|c| match c.attributes.get(&source.attribute) {
-                        Some(v) => Some(v.clone()),
-                        // A flag not known yet (printed on the counter) is not read as off.
-                        None if flag && !c.unknown.contains(&source.attribute) => {
-                            Some(Value::Bool(c.statuses.contains(&source.attribute)))
-                        }
-                        None => None,
+                    .filter(|c| {
+                        !c.attributes.contains_key(attr) && c.unknown.iter().any(|u| u == attr)
                     })
+                    .map(|c| c.id.clone())
                     .collect();
-                let refs: Vec<&Value> = values.iter().collect();
-                // A number is summed over every counter of the role (each must have it); a
-                // name is read from those that carry it (a Force's Order, on its Capitano)
-                // when they agree.
-                let numeric = values.iter().any(|v| matches!(v, Value::Int(_)));
-                if !cs.is_empty()
-                    && (values.len() == cs.len() || (!numeric && !values.is_empty()))
-                    && let Some(v) = aggregate(&refs)
+                let values: Vec<&Value> =
+                    cs.iter().filter_map(|c| c.attributes.get(attr)).collect();
+                // By this convention a number is a sum, which an unknown value would make
+                // wrong; a name or a flag is read only when every counter agrees (not
+                // guessed either way).
+                if !unknown.is_empty() && matches!(input.kind, InputKind::Int { .. }) {
+                    found = Err(Unknown {
+                        attribute: attr.to_string(),
+                        counters: unknown,
+                    });
+                } else if values.len() == cs.len()
+                    && let Some(v) = aggregate(&values)
                 {
-                    found = Some((v, cs.iter().map(|c| c.id.clone()).collect()));
+                    found = Ok(Some((v, ids.clone())));
                 }
             }
-            if let Some((value, from)) = found.filter(|(v, _)| fits(procedure, &input.name, v)) {
-                out.push(Prefilled {
-                    input: input.name.clone(),
+        }
+        if matches!(found, Ok(None))
+            && all.len() == 1
+            && let Some(c) = counters(&all).first()
+        {
+            match c.attributes.get(&input.name) {
+                Some(v) => found = Ok(Some((v.clone(), all.clone()))),
+                None if c.unknown.contains(&input.name) => {
+                    found = Err(Unknown {
+                        attribute: input.name.clone(),
+                        counters: all.clone(),
+                    });
+                }
+                None => {}
+            }
+        }
+        out.take(procedure, &input.name, found);
+    }
+    out
+}
+
+/// An attribute some counters do not hold yet (printed on them, not in the rule text).
+#[derive(Debug)]
+struct Unknown {
+    attribute: String,
+    counters: Vec<String>,
+}
+
+impl Prefill {
+    /// Takes what one input's counters gave: a value that fits it, or the counters that do
+    /// not hold the attribute yet.
+    fn take(
+        &mut self,
+        procedure: &Procedure,
+        input: &str,
+        found: Result<Option<(Value, Vec<String>)>, Unknown>,
+    ) {
+        match found {
+            Ok(Some((value, from))) if fits(procedure, input, &value) => {
+                self.values.push(Prefilled {
+                    input: input.to_string(),
                     value,
                     from,
                     game: None,
                 });
             }
-            continue;
-        }
-        for (role, ids) in roles {
-            if let Some(attr) = input.name.strip_prefix(&format!("{role}_")) {
-                let cs = counters(ids);
-                let values: Vec<&Value> =
-                    cs.iter().filter_map(|c| c.attributes.get(attr)).collect();
-                if values.len() == cs.len()
-                    && let Some(v) = aggregate(&values)
-                {
-                    found = Some((v, ids.clone()));
-                }
-            }
-        }
-        if found.is_none()
-            && all.len() == 1
-            && let Some(v) = counters(&all)
-                .first()
-                .and_then(|c| c.attributes.get(&input.name))
-        {
-            found = Some((v.clone(), all.clone()));
-        }
-        if let Some((value, from)) = found.filter(|(v, _)| fits(procedure, &input.name, v)) {
-            out.push(Prefilled {
-                input: input.name.clone(),
-                value,
-                from,
-                game: None,
-            });
+            Ok(_) => {}
+            Err(u) => self.needed.push(Needed {
+                input: input.to_string(),
+                attribute: u.attribute,
+                counters: u.counters,
+            }),
         }
     }
-    out
+}
+
+/// The value the counters of a role give an attribute: a number summed over every one of them
+/// (each must hold it), a name read from those that carry it (a Force's Order, on its
+/// Capitano) when they agree; the counters that do not hold it yet, when one is printed on
+/// them and not known.
+fn role_value(
+    cs: &[&CounterState],
+    attribute: &str,
+    kind: &InputKind,
+) -> Result<Option<(Value, Vec<String>)>, Unknown> {
+    let flag = matches!(kind, InputKind::Flag);
+    let values: Vec<Value> = cs
+        .iter()
+        .filter_map(|c| match c.attributes.get(attribute) {
+            Some(v) => Some(v.clone()),
+            // A flag not known yet (printed on the counter) is not read as off.
+            None if flag && !c.unknown.iter().any(|u| u == attribute) => {
+                Some(Value::Bool(c.statuses.contains(attribute)))
+            }
+            None => None,
+        })
+        .collect();
+    let refs: Vec<&Value> = values.iter().collect();
+    let numeric =
+        values.iter().any(|v| matches!(v, Value::Int(_))) || matches!(kind, InputKind::Int { .. });
+    let unknown: Vec<String> = cs
+        .iter()
+        .filter(|c| {
+            !c.attributes.contains_key(attribute) && c.unknown.iter().any(|u| u == attribute)
+        })
+        .map(|c| c.id.clone())
+        .collect();
+    // A number needs every counter's; a name or a flag, those that carry it.
+    if !unknown.is_empty() && (numeric || values.is_empty()) {
+        return Err(Unknown {
+            attribute: attribute.to_string(),
+            counters: unknown,
+        });
+    }
+    if !cs.is_empty()
+        && (values.len() == cs.len() || (!numeric && !values.is_empty()))
+        && let Some(v) = aggregate(&refs)
+    {
+        return Ok(Some((v, cs.iter().map(|c| c.id.clone()).collect())));
+    }
+    Ok(None)
 }
 
 /// Whether a counter of its kind may carry `attribute` (a leader the leaders' attributes, any
@@ -234,28 +369,46 @@ fn declares(ruleset: Option<&Ruleset>, c: &CounterState, attribute: &str) -> boo
 
 /// The sum of `source.attribute` over the units of a role (a Force, or its Capitano's) that
 /// pass its filters (`only:` a Quality group, `unless:` Demoralised or Artillery), with the
-/// units summed. None when a unit's value or a filtered attribute is not known yet (printed
-/// on the counter, not in the text): the umpire types it.
+/// units summed. The units whose value or filtered attribute is not known yet (printed on the
+/// counter, not in the text) when there are any: the umpire gives it.
 fn filtered_sum(
     state: &GameState,
     ids: &[String],
     source: &crate::rules::InputSource,
-) -> Option<(Value, Vec<String>)> {
+) -> Result<Option<(Value, Vec<String>)>, Unknown> {
     let units = force::force_units(state, ids);
     if units.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut sum = 0;
     let mut from = Vec::new();
-    for c in units {
+    let mut unknown: Vec<String> = Vec::new();
+    let mut unknown_attribute: Option<String> = None;
+    let mut missing = |c: &CounterState, attribute: Option<String>| {
+        unknown.push(c.id.clone());
+        let first = attribute.or_else(|| c.unknown.first().cloned());
+        if unknown_attribute.is_none() {
+            unknown_attribute = first;
+        }
+    };
+    'units: for c in units {
         let test =
             |f: &crate::rules::CounterFilter| f.matches(&c.attributes, &c.statuses, &c.unknown);
+        // The attribute a filter reads that the counter does not hold yet.
+        let unread = |f: &crate::rules::CounterFilter| {
+            f.0.keys()
+                .find(|a| !c.attributes.contains_key(*a) && c.unknown.contains(a))
+                .cloned()
+        };
         let mut left_out = false;
         for f in &source.unless {
             match test(f) {
                 Some(true) => left_out = true,
                 Some(false) => {}
-                None => return None,
+                None => {
+                    missing(c, unread(f));
+                    continue 'units;
+                }
             }
         }
         if left_out {
@@ -265,16 +418,29 @@ fn filtered_sum(
             match test(only) {
                 Some(true) => {}
                 Some(false) => continue,
-                None => return None,
+                None => {
+                    missing(c, unread(only));
+                    continue;
+                }
             }
         }
         let Some(Value::Int(v)) = c.attributes.get(&source.attribute) else {
-            return None;
+            if c.unknown.contains(&source.attribute) {
+                missing(c, Some(source.attribute.clone()));
+                continue;
+            }
+            return Ok(None);
         };
         sum += v;
         from.push(c.id.clone());
     }
-    Some((Value::Int(sum), from))
+    if !unknown.is_empty() {
+        return Err(Unknown {
+            attribute: unknown_attribute.unwrap_or_else(|| source.attribute.clone()),
+            counters: unknown,
+        });
+    }
+    Ok(Some((Value::Int(sum), from)))
 }
 
 /// The roles a procedure names: its inputs' `from:` roles and its effects' sides, in order of
@@ -371,24 +537,25 @@ pub fn propose(
     effects: &[Effect],
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Vec<Proposal> {
-    propose_for(ruleset, state, None, effects, roles)
+    propose_for(ruleset, state, LossFrom::default(), effects, roles)
 }
 
-/// Proposes counter changes for the effects of a result of `procedure`: on a Force (a role
-/// holding several counters, or a Capitano alone for a loss), a loss is spread over its units
-/// by the rule the ruleset declares for the procedure and a status goes on every unit (or on
-/// the one the text says); on one counter, the change for it.
+/// Proposes counter changes for the effects of a result of a procedure (`from`: the procedure
+/// and the resolution's values): on a Force (a role holding several counters, or a Capitano
+/// alone for a loss), a loss is spread over its units by the rule the ruleset declares for the
+/// procedure and a status goes on every unit (or on the one the text says); on one counter,
+/// the change for it.
 pub fn propose_for(
     ruleset: &Ruleset,
     state: &GameState,
-    procedure: Option<&str>,
+    from: LossFrom,
     effects: &[Effect],
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Vec<Proposal> {
     let mut out = Vec::new();
     for effect in effects {
         let cands = candidates(effect, state, roles);
-        if let Some(on_force) = force_effect(ruleset, state, procedure, effect, &cands) {
+        if let Some(on_force) = force_effect(ruleset, state, from, effect, &cands) {
             out.push(Proposal {
                 effect: effect.clone(),
                 candidates: cands,
@@ -489,7 +656,7 @@ pub fn propose_for(
 fn force_effect(
     ruleset: &Ruleset,
     state: &GameState,
-    procedure: Option<&str>,
+    from: LossFrom,
     effect: &Effect,
     cands: &[String],
 ) -> Option<force::ForceChanges> {
@@ -503,7 +670,11 @@ fn force_effect(
             if ruleset.strength_attribute.is_some() && (cands.len() > 1 || leader_alone) =>
         {
             let amount = effect.amount.unwrap_or(0);
-            Some(force::spread_loss(ruleset, state, procedure, cands, amount))
+            let from = LossFrom {
+                role: effect.side.as_deref(),
+                ..from
+            };
+            Some(force::spread_loss(ruleset, state, from, cands, amount))
         }
         EffectKind::Status if cands.len() > 1 => {
             let status = effect.status.as_deref()?;

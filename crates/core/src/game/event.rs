@@ -164,6 +164,11 @@ pub enum EventKind {
         /// Counters involved, by role (attacker, defender…).
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         counters: BTreeMap<String, Vec<String>>,
+        /// The Sequence of Play's item it answers, by key (a side's scheduled roll, a Force's
+        /// activation): named by the umpire, or the only one it can answer. None in entries
+        /// made before items were recorded, and for a procedure no item asks for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
     },
     /// The umpire confirmed the effects of a resolution, choosing where the rules leave a choice.
     EffectsApplied {

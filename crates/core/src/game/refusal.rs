@@ -359,6 +359,59 @@ pub enum Refusal {
         /// The items pending, "number. label".
         pending: Vec<String>,
     },
+    /// An input the counters in its role would give, but an attribute it reads is not known
+    /// yet (printed on the counters, not in the rule text): asked for, never counted as 0.
+    #[error(
+        "{procedure} needs {input}, and the {attribute} of {} is not known yet (it is printed on the counters, not in the rule text) — give it once with `game set` (or `game set-all` for every counter alike), or type {input} yourself",
+        counters.join(", ")
+    )]
+    NotKnownYet {
+        /// The procedure's name.
+        procedure: String,
+        /// The input's label.
+        input: String,
+        /// The attribute in words.
+        attribute: String,
+        /// The counters without it, by name.
+        counters: Vec<String>,
+    },
+    /// Values for counters, but no counters named.
+    #[error(
+        "say which counters: by the name they print (\"French Gendarmes\") or by an attribute they have (unit_type=heavy_cavalry)"
+    )]
+    NoCountersNamed,
+    /// No counter of the game is the one named.
+    #[error("no counter of the game is {which}")]
+    NoCountersMatch {
+        /// The counters named, in words.
+        which: String,
+    },
+    /// Every value given is known already.
+    #[error(
+        "every counter named holds those values already (a value the text or an earlier entry gives stays)"
+    )]
+    AlreadyKnown,
+    /// A resolution that could answer several sides' (or Forces') items, none named.
+    #[error(
+        "{procedure} is due here for several: say whose it is with the item it answers ({}), or `none` for a roll made for another reason",
+        items.join("; ")
+    )]
+    WhichItem {
+        /// The procedure's name.
+        procedure: String,
+        /// The items it could answer, "number. label".
+        items: Vec<String>,
+    },
+    /// An item named for a resolution that does not ask for that procedure.
+    #[error("{item} is not answered by {procedure}{}", match asks { Some(p) => format!(" (it asks for {p})"), None => String::new() })]
+    ItemNotOfProcedure {
+        /// The item's label.
+        item: String,
+        /// The procedure resolved.
+        procedure: String,
+        /// The procedure the item asks for, if any.
+        asks: Option<String>,
+    },
     /// Nothing to credit under that name.
     #[error(
         "'{item}' has nothing to credit now (done already, another step's, or its procedure not resolved yet) — items to credit: {}",

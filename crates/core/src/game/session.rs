@@ -627,6 +627,7 @@ impl Game {
                 EventKind::Resolved {
                     resolution,
                     counters,
+                    ..
                 },
             ..
         }) = check::standing(&view, of)
@@ -642,10 +643,15 @@ impl Game {
             _ => None,
         });
         let effects = overridden.unwrap_or_else(|| resolution.outcome.effects.clone());
+        let values = super::effects::resolution_values(resolution);
         Ok(super::effects::propose_for(
             self.ruleset(),
             self.state(),
-            Some(&resolution.procedure),
+            super::effects::LossFrom {
+                procedure: Some(&resolution.procedure),
+                role: None,
+                values: Some(&values),
+            },
             &effects,
             counters,
         ))

@@ -86,6 +86,9 @@ pub struct GameState {
     /// The counters each resolution involved (every role's), by Resolved event: whose
     /// activation, whose Attrition.
     pub involved: BTreeMap<u64, Vec<String>>,
+    /// The Sequence of Play's item each resolution answers, by Resolved event (a side's
+    /// scheduled roll, a Force's activation).
+    pub answered: BTreeMap<u64, String>,
     /// The optional rules this game plays (their numbers), as it began.
     pub optional_rules: BTreeSet<String>,
     /// The entry that brought the Sequence of Play to the step it is at (0 at the start): what
@@ -326,6 +329,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         seed_revealed: None,
         decks: BTreeMap::new(),
         involved: BTreeMap::new(),
+        answered: BTreeMap::new(),
         optional_rules: BTreeSet::new(),
         arrived: 0,
         draws: Vec::new(),
@@ -472,30 +476,19 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         EventKind::Resolved {
             resolution,
             counters,
-        } => fold_resolved(state, e.seq, &e.cursor, resolution, counters),
+            item,
+        } => {
+            if let Some(item) = item {
+                state.answered.insert(e.seq, item.clone());
+            }
+            fold_resolved(state, e.seq, &e.cursor, resolution, counters);
+        }
         EventKind::Overridden {
             of,
             outcome,
             effects,
             ..
-        } => {
-            state.overrides.insert(*of, outcome.clone());
-            state.outcomes.insert(*of, outcome.clone());
-            state.victory_points.retain(|v| v.0 != *of);
-            state
-                .victory_points
-                .extend(effect_points(*of, effects, "override"));
-            // The number that stands is the override's (a credit of "4 AP" overridden to 2
-            // credits 2); a result in words carries none rather than the roll's.
-            match outcome.trim().trim_start_matches('+').parse::<i64>() {
-                Ok(v) => {
-                    state.values.insert(*of, v);
-                }
-                Err(_) => {
-                    state.values.remove(of);
-                }
-            }
-        }
+        } => fold_override(state, *of, outcome, effects),
         EventKind::Stepped { to, .. } => {
             state.cursor = to.clone();
             state.arrived = e.seq;
@@ -519,6 +512,34 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An override folded in: the outcome that stands, the Victory Points and the number it
+/// gives.
+fn fold_override(
+    state: &mut GameState,
+    of: u64,
+    outcome: &str,
+    effects: &[crate::resolve::Effect],
+) {
+    state.overrides.insert(of, outcome.to_string());
+    state.outcomes.insert(of, outcome.to_string());
+    state.victory_points.retain(|v| v.0 != of);
+    state
+        .victory_points
+        .extend(effect_points(of, effects, "override"));
+    // The number that stands is the override's (a credit of "4 AP" overridden to 2 credits 2;
+    // an AP Table result overridden to −1 credits the APs its effects receive); a result in
+    // words carries none rather than the roll's.
+    let code = outcome.trim().trim_start_matches('+').parse::<i64>().ok();
+    match came_to(effects, code) {
+        Some(v) => {
+            state.values.insert(of, v);
+        }
+        None => {
+            state.values.remove(&of);
+        }
+    }
 }
 
 /// A resolution folded in: the counters it involved, the checks it queues (and the one it
@@ -553,7 +574,7 @@ fn fold_resolved(
             });
         }
     }
-    if let Some(v) = resolution.outcome.value {
+    if let Some(v) = came_to(&resolution.outcome.effects, resolution.outcome.value) {
         state.values.insert(seq, v);
     }
     fold_outcome(state, seq, resolution);
@@ -585,6 +606,16 @@ fn fold_resolved(
     state
         .resolved
         .push((cursor.clone(), resolution.procedure.clone(), seq));
+}
+
+/// The number a result came to: its first `value` effect (the procedure's own word comes
+/// first: "APs received", not the chart's modifier), else the outcome's number.
+pub fn came_to(effects: &[crate::resolve::Effect], value: Option<i64>) -> Option<i64> {
+    effects
+        .iter()
+        .find(|e| e.kind == crate::rules::EffectKind::Value && e.amount.is_some())
+        .and_then(|e| e.amount)
+        .or(value)
 }
 
 fn apply_victory(state: &mut GameState, seq: u64, fact: &super::event::VictoryFact) {

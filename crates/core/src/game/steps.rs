@@ -165,6 +165,24 @@ pub struct Pending {
     /// earlier step to repeat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enter: Option<String>,
+    /// Whose item it is, when it is one side's (a scheduled roll) or one Force's (its
+    /// activation): what a resolution answering it is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whose: Option<Whose>,
+}
+
+/// What a resolution names as the item it answers to say it answers none (a roll made for
+/// another reason): `--for none`.
+pub const NO_ITEM: &str = "none";
+
+/// Whose an item of the Sequence of Play is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+pub enum Whose {
+    /// A side's (or an army's), by id: its scheduled roll, its credit.
+    Side(String),
+    /// A Force's, by id: its activation, its Attrition.
+    Force(String),
 }
 
 /// A pending item named the way a person names it: its number in the list (1-based, as

@@ -350,6 +350,7 @@ impl<'a> SideView<'a> {
             EventKind::Resolved {
                 resolution,
                 counters,
+                ..
             } => self.resolution(before, resolution, counters),
             // That a side sealed its orders, and when, is for every side: the commitment is
             // what lets them check the orders later.

@@ -58,6 +58,7 @@ pub fn death_rolls(game: &Game, turn: u32) -> Vec<DeathRoll> {
         let Some(EventKind::Resolved {
             resolution,
             counters,
+            ..
         }) = game.events().get(*seq as usize - 1).map(|e| &e.kind)
         else {
             continue;

@@ -161,6 +161,7 @@ pub fn touched(kinds: &[EventKind]) -> BTreeSet<Touched> {
             EventKind::Resolved {
                 counters,
                 resolution,
+                ..
             } => {
                 for ids in counters.values() {
                     for id in ids {

@@ -282,6 +282,25 @@ pub fn source_words(provenance: &Provenance) -> String {
     }
 }
 
+/// The outcome `code` stands for with these inputs, as a roll that landed on it would give
+/// it — the procedure's effects for it, then its chart's: the result an override puts in
+/// place of the one rolled.
+pub fn outcome_of(
+    ruleset: &Ruleset,
+    procedure: &Procedure,
+    inputs: &BTreeMap<String, Value>,
+    code: &str,
+) -> Result<Outcome, ResolveError> {
+    let prepared = prepare(ruleset, procedure, inputs)?;
+    let table = match &procedure.lookup {
+        Lookup::Table(r) => ruleset.table(&r.table),
+        _ => None,
+    };
+    let code = code.trim();
+    let value = code.trim_start_matches('+').parse::<i64>().ok();
+    prepared.outcome(code, value, table, &mut prepared.scope.clone())
+}
+
 /// Resolves a procedure: prepares, throws (app or physical dice) and looks up the outcome.
 pub fn resolve(
     ruleset: &Ruleset,

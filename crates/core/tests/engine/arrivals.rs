@@ -126,6 +126,7 @@ fn roist_arrives_at_4029_after_the_roll_that_brings_him_and_not_before() {
             chart_result: None,
             chart_confirmed: false,
             counters: Default::default(),
+            item: None,
         },
     )
     .expect("roll");
@@ -250,6 +251,7 @@ fn genova_arrives_the_turns_after_its_roll_the_table_gives() {
             chart_result: None,
             chart_confirmed: false,
             counters: Default::default(),
+            item: None,
         },
     )
     .expect("roll");

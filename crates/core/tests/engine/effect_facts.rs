@@ -47,6 +47,7 @@ fn fair_weather(game: &mut Game) {
             chart_result: Some("fair".into()),
             chart_confirmed: false,
             counters: Default::default(),
+            item: None,
         },
     )
     .expect("weather");

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use umpire_core::game::effects::{prefill, spread_loss};
+use umpire_core::game::effects::{FromGame, LossFrom, prefill, spread_loss};
 use umpire_core::game::scenario::CounterKind;
 use umpire_core::game::{Action, Actor, CounterChange, CounterId, Game};
 use umpire_core::rules::Value;
@@ -65,6 +65,8 @@ fn an_attrition_loss_is_spread_evenly_over_the_units_not_the_capitano() {
                 inputs: vec![
                     ("trigger".into(), "attrition_segment".into()),
                     ("weather".into(), "fair".into()),
+                    // Chaumont's Bonus star is printed on his counter, not in the text.
+                    ("bonus_star".into(), "false".into()),
                 ],
                 physical: Some(vec!["3".into()]),
                 chart_result: Some("3".into()),
@@ -73,6 +75,7 @@ fn an_attrition_loss_is_spread_evenly_over_the_units_not_the_capitano() {
                     "force".to_string(),
                     vec![CounterId::new(leaders[0].clone())],
                 )]),
+                item: None,
             },
         )
         .expect("resolves");
@@ -126,7 +129,13 @@ fn a_loss_spread_by_the_rule_removes_units_at_zero_and_leaves_auxiliaries() {
     let (_, vitelli) = force(&game, "ve-vitelli");
     let total: i64 = vitelli.iter().map(|u| strength(&game, u)).sum();
     assert_eq!(total, 3, "Vitelli: 2 + 1 SP (L1838–1841)");
-    let spread = spread_loss(rs, game.state(), Some("assault"), &vitelli, 2);
+    let spread = spread_loss(
+        rs,
+        game.state(),
+        LossFrom::procedure(Some("assault")),
+        &vitelli,
+        2,
+    );
     let removed: Vec<&CounterChange> = spread
         .changes
         .iter()
@@ -157,7 +166,13 @@ fn a_loss_spread_by_the_rule_removes_units_at_zero_and_leaves_auxiliaries() {
         })
         .collect();
     assert_eq!(engineers.len(), 1);
-    let big = spread_loss(rs, game.state(), Some("attrition"), &louis, 11);
+    let big = spread_loss(
+        rs,
+        game.state(),
+        LossFrom::procedure(Some("attrition")),
+        &louis,
+        11,
+    );
     assert!(big.changes.iter().all(|c| c.counter() != engineers[0]));
     assert!(
         big.choice
@@ -168,8 +183,46 @@ fn a_loss_spread_by_the_rule_removes_units_at_zero_and_leaves_auxiliaries() {
         louis.len() - 1,
         big.choice
     );
-    // Pursuit Losses have no declared spread: proposed evenly, the umpire's choice.
-    let none = spread_loss(rs, game.state(), Some("pursuit_losses"), &vitelli, 1);
+    // Pursuit Losses fall in the order 11.4 gives (Artillery, Infantry, Cavalry; Demoralised
+    // first in each): Vitelli's Italian Infantry (2 SP) before his Stradiots (1 SP).
+    let pursuit = spread_loss(
+        rs,
+        game.state(),
+        LossFrom::procedure(Some("pursuit_losses")),
+        &vitelli,
+        2,
+    );
+    let infantry = vitelli
+        .iter()
+        .find(|u| {
+            game.state().counters[*u]
+                .name
+                .starts_with("Italian Infantry")
+        })
+        .expect("infantry");
+    assert!(
+        pursuit.changes.iter().all(|c| c.counter() == infantry),
+        "{:?}",
+        pursuit.changes
+    );
+    assert!(
+        pursuit
+            .said
+            .as_deref()
+            .unwrap_or_default()
+            .contains("taken in the order the rules give"),
+        "{:?}",
+        pursuit.said
+    );
+    // A procedure no loss rule governs (the Cavalry Charge): proposed evenly over Vitelli's
+    // two units, said to be the umpire's choice.
+    let none = spread_loss(
+        rs,
+        game.state(),
+        LossFrom::procedure(Some("cavalry_charge")),
+        &vitelli,
+        1,
+    );
     assert!(
         none.said
             .as_deref()
@@ -225,7 +278,16 @@ fn assault_inputs_are_prefilled_from_the_forces_picked() {
         p.iter().find(|f| f.input == name).cloned()
     };
     // The Gendarmes' Quality is printed on the counter, not in the text: no Quality sums.
-    let unknown = prefill(assault, game.state(), game.events(), Some(rs), &roles);
+    let unknown = prefill(
+        assault,
+        game.state(),
+        game.events(),
+        FromGame {
+            ruleset: Some(rs),
+            scheduled: None,
+        },
+        &roles,
+    );
     assert!(find(&unknown, "attacker_q2_sp").is_none(), "{unknown:?}");
     let whole = find(&unknown, "attacker_force_sp").expect("whole Force SPs");
     let sum: i64 = cu.iter().map(|u| strength(&game, u)).sum();
@@ -248,7 +310,16 @@ fn assault_inputs_are_prefilled_from_the_forces_picked() {
         .expect("infantry")
         .statuses
         .insert("demoralised".into());
-    let known = prefill(assault, &state, game.events(), Some(rs), &roles);
+    let known = prefill(
+        assault,
+        &state,
+        game.events(),
+        FromGame {
+            ruleset: Some(rs),
+            scheduled: None,
+        },
+        &roles,
+    );
     let q3 = find(&known, "attacker_q3_sp").expect("Quality 3 SPs");
     assert_eq!(q3.value, Value::Int(strength(&game, &gendarmes)));
     assert_eq!(q3.from, vec![gendarmes.clone()]);

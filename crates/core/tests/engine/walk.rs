@@ -99,6 +99,7 @@ fn resolve_with(
             chart_result: chart.map(str::to_string),
             chart_confirmed: chart.is_some(),
             counters,
+            item: None,
         },
     )
     .unwrap_or_else(|e| panic!("resolve {procedure}: {e}"));

@@ -338,6 +338,95 @@ pub(super) fn check_set_attribute(
     ))
 }
 
+/// The counter's name as the text prints it, shared by like counters ("French Gendarmes" for
+/// "French Gendarmes (Chaumont) 2"); a counter the game added is its own name.
+fn printed_name<'a>(view: &View<'a>, c: &'a CounterState) -> &'a str {
+    view.scenario
+        .all_counters()
+        .find(|s| s.id == c.id)
+        .map_or(c.name.as_str(), |s| s.printed.as_str())
+}
+
+pub(super) fn check_set_all(
+    view: &View,
+    name: Option<&str>,
+    with: &[(String, String)],
+    values: &[(String, String)],
+) -> Checked {
+    if values.is_empty() {
+        return Err(Refusal::NoChanges);
+    }
+    if name.is_none() && with.is_empty() {
+        return Err(Refusal::NoCountersNamed);
+    }
+    let mut changes = Vec::new();
+    let mut matched = 0;
+    for c in view.state.counters.values() {
+        let named = name.is_none_or(|n| {
+            let n = n.trim();
+            printed_name(view, c).eq_ignore_ascii_case(n) || c.name.eq_ignore_ascii_case(n)
+        });
+        if !named {
+            continue;
+        }
+        let mut holds = true;
+        for (attribute, text) in with {
+            let want = attribute_value(view.ruleset, c, attribute, text);
+            holds &= match (want, c.attributes.get(attribute)) {
+                (Ok(Value::Text(w)), Some(Value::Text(have))) => {
+                    *have == w || have.split(", ").any(|h| h == w)
+                }
+                (Ok(w), Some(have)) => *have == w,
+                _ => false,
+            };
+        }
+        if !holds {
+            continue;
+        }
+        matched += 1;
+        for (attribute, text) in values {
+            let to = attribute_value(view.ruleset, c, attribute, text)?;
+            // A value the text or the umpire gave already stays.
+            if c.attributes.contains_key(attribute) && !c.unknown.contains(attribute) {
+                continue;
+            }
+            changes.push(CounterChange::Attribute {
+                counter: c.id.clone(),
+                attribute: attribute.clone(),
+                from: c.attributes.get(attribute).cloned(),
+                to,
+            });
+        }
+    }
+    if matched == 0 {
+        return Err(Refusal::NoCountersMatch {
+            which: [
+                name.map(|n| format!("named {n}")),
+                (!with.is_empty()).then(|| {
+                    format!(
+                        "with {}",
+                        with.iter()
+                            .map(|(a, v)| format!("{a} {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" "),
+        });
+    }
+    if changes.is_empty() {
+        return Err(Refusal::AlreadyKnown);
+    }
+    Ok(changed(
+        changes,
+        Some("the values printed on the counters".to_string()),
+    ))
+}
+
 /// The refusal of a set whose value another desk changed after the umpire saw it: who changed
 /// it, when, and to what (the last entry that stands touching it).
 pub(super) fn changed_since(

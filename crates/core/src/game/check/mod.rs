@@ -105,6 +105,7 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
             status,
             on,
         } => check_set_status(view, counter.as_str(), status, *on),
+        Action::SetAll { name, with, values } => check_set_all(view, name.as_deref(), with, values),
         Action::Resolve {
             procedure,
             inputs,
@@ -112,6 +113,7 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
             chart_result,
             chart_confirmed,
             counters,
+            item,
         } => check_resolve(
             view,
             actor,
@@ -120,6 +122,7 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
             physical.as_deref(),
             chart_result.as_deref().map(|c| (c, *chart_confirmed)),
             counters,
+            item.as_deref(),
         ),
         Action::ApplyEffects { of, changes } => check_apply_effects(view, actor, *of, changes),
         Action::Change { changes, reason } => check_change(view, changes, reason),

@@ -63,6 +63,92 @@ fn once_per_turn(
     Ok(())
 }
 
+/// The item of the step a resolution of `p` answers, by key: the one named (its number, key
+/// or label as `status` shows it; `none`: no item), else the one open item of the step that
+/// asks for `p` and fits the counters involved (their side, their Force). Several sides' items
+/// and no way to tell whose: refused, listing them.
+pub(crate) fn answered_item(
+    view: &View,
+    p: &crate::rules::Procedure,
+    counters: &BTreeMap<String, Vec<CounterId>>,
+    named: Option<&str>,
+) -> Result<Option<String>, Refusal> {
+    let all = pending_items(view);
+    if let Some(named) = named {
+        if named
+            .trim()
+            .eq_ignore_ascii_case(crate::game::steps::NO_ITEM)
+        {
+            return Ok(None);
+        }
+        let Some(item) = crate::game::steps::find_pending(&all, named) else {
+            return Err(Refusal::NothingPending {
+                item: named.to_string(),
+                pending: numbered(&all, |x| !x.done && x.procedure.is_some()),
+            });
+        };
+        if item.procedure.as_deref() != Some(p.id.as_str()) {
+            return Err(Refusal::ItemNotOfProcedure {
+                item: item.label.clone(),
+                procedure: p.name.clone(),
+                asks: item.procedure.as_deref().map(|x| {
+                    view.ruleset
+                        .procedure(x)
+                        .map_or(x, |q| q.name.as_str())
+                        .to_string()
+                }),
+            });
+        }
+        return Ok(Some(item.key.clone()));
+    }
+    let involved: Vec<&CounterState> = counters
+        .values()
+        .flatten()
+        .filter_map(|id| view.state.counters.get(id.as_str()))
+        .collect();
+    let fits = |x: &Pending| match &x.whose {
+        None => true,
+        Some(_) if involved.is_empty() => true,
+        Some(crate::game::steps::Whose::Side(s)) => involved
+            .iter()
+            .any(|c| c.side == *s || c.army.as_deref() == Some(s.as_str())),
+        Some(crate::game::steps::Whose::Force(f)) => involved
+            .iter()
+            .any(|c| c.force.as_deref() == Some(f.as_str())),
+    };
+    // Open, and not answered yet (a side's AP roll made, its credit still to record).
+    let answered = |x: &Pending| view.state.answered.values().any(|k| *k == x.key);
+    let open: Vec<&Pending> = all
+        .iter()
+        .filter(|x| {
+            !x.done && x.procedure.as_deref() == Some(p.id.as_str()) && fits(x) && !answered(x)
+        })
+        .collect();
+    match open.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.key.clone())),
+        several => {
+            // Several sides' scheduled rolls cannot be told apart: say whose. Forces' items
+            // (an activation with no Force in its role) answer none, as before.
+            let sides: std::collections::BTreeSet<&str> = several
+                .iter()
+                .filter_map(|x| match &x.whose {
+                    Some(crate::game::steps::Whose::Side(s)) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if sides.len() > 1 {
+                return Err(Refusal::WhichItem {
+                    procedure: p.name.clone(),
+                    items: numbered(&all, |x| several.iter().any(|o| o.key == x.key)),
+                });
+            }
+            Ok(None)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_resolve(
     view: &View,
     actor: &Actor,
@@ -71,6 +157,7 @@ pub(super) fn check_resolve(
     physical: Option<&[String]>,
     chart: Option<(&str, bool)>,
     counters: &BTreeMap<String, Vec<CounterId>>,
+    item: Option<&str>,
 ) -> Checked {
     let Some(p) = view.ruleset.procedure(procedure) else {
         return Err(Refusal::NoProcedure {
@@ -88,19 +175,29 @@ pub(super) fn check_resolve(
         counter(view, id.as_str())?;
     }
     once_per_turn(view, p, counters)?;
+    let item = answered_item(view, p, counters, item)?;
+    let scheduled = item
+        .as_deref()
+        .and_then(|key| crate::game::sequence::scheduled_for(view.scenario, key));
+    let game = crate::game::effects::FromGame {
+        ruleset: Some(view.ruleset),
+        scheduled: scheduled.as_ref(),
+    };
+    let filled = crate::game::effects::prefill_all(p, view.state, view.events, game, counters);
+    not_known_yet(view, p, typed, &filled)?;
     // Inputs typed by the umpire win over those taken from the counters.
-    let mut pairs: Vec<(String, String)> =
-        crate::game::effects::prefill(p, view.state, view.events, Some(view.ruleset), counters)
-            .into_iter()
-            .filter(|f| !typed.iter().any(|(n, _)| *n == f.input))
-            .map(|f| {
-                let value = match f.value {
-                    Value::Bool(b) => b.to_string(),
-                    v => v.to_string(),
-                };
-                (f.input, value)
-            })
-            .collect();
+    let mut pairs: Vec<(String, String)> = filled
+        .values
+        .into_iter()
+        .filter(|f| !typed.iter().any(|(n, _)| *n == f.input))
+        .map(|f| {
+            let value = match f.value {
+                Value::Bool(b) => b.to_string(),
+                v => v.to_string(),
+            };
+            (f.input, value)
+        })
+        .collect();
     pairs.extend(typed.iter().cloned());
     let given = parse_inputs(p, &pairs)?;
     let mut app;
@@ -137,7 +234,66 @@ pub(super) fn check_resolve(
     Ok(vec![EventKind::Resolved {
         resolution: Box::new(resolution),
         counters: crate::game::names::role_ids_text(counters),
+        item,
     }])
+}
+
+/// An input the counters in its role cannot give yet (an attribute printed on them, not
+/// known), which the result reads and the umpire did not type: refused, naming the counters
+/// and the attribute — never resolved with its default.
+fn not_known_yet(
+    view: &View,
+    p: &crate::rules::Procedure,
+    typed: &[(String, String)],
+    filled: &crate::game::effects::Prefill,
+) -> Result<(), Refusal> {
+    // The same source as an input typed (another Quality group of the same role): the umpire
+    // gives that role's split himself, the groups not typed are as the rules default them.
+    let source = |name: &str| {
+        p.input(name)
+            .and_then(|i| i.from.as_ref())
+            .map(|f| (f.role.clone(), f.attribute.clone()))
+    };
+    let open: Vec<&crate::game::effects::Needed> = filled
+        .needed
+        .iter()
+        .filter(|n| {
+            !typed.iter().any(|(t, _)| {
+                *t == n.input || (source(t).is_some() && source(t) == source(&n.input))
+            })
+        })
+        .collect();
+    if open.is_empty() {
+        return Ok(());
+    }
+    // Only what the result can still depend on, with what is known.
+    let mut known: BTreeMap<String, Value> = BTreeMap::new();
+    for f in &filled.values {
+        known.insert(f.input.clone(), f.value.clone());
+    }
+    for (name, value) in typed {
+        if let Some(spec) = p.input(name)
+            && let Ok(v) = spec.parse_value(value)
+        {
+            known.insert(name.clone(), v);
+        }
+    }
+    let read = crate::resolve::needed::needed_inputs(view.ruleset, p, &known);
+    let Some(n) = open.into_iter().find(|n| read.contains(&n.input)) else {
+        return Ok(());
+    };
+    Err(Refusal::NotKnownYet {
+        procedure: p.name.clone(),
+        input: p
+            .input(&n.input)
+            .map_or_else(|| n.input.clone(), |i| i.label.clone()),
+        attribute: crate::game::words::attribute_words(view.ruleset, &n.attribute),
+        counters: n
+            .counters
+            .iter()
+            .map(|id| view.state.counter_name(id).to_string())
+            .collect(),
+    })
 }
 
 /// A result read off the umpire's chart: taken when it is one of the codes the text gives for
@@ -251,6 +407,7 @@ pub(super) fn check_override(view: &View, of: u64, outcome: &str, reason: &str) 
         }
         _ => None,
     };
+    let mut effects = Vec::new();
     if let Some(p) = procedure {
         let codes = crate::rules::ResultCodes::of(view.ruleset, p);
         if !codes.admits(outcome) {
@@ -260,11 +417,19 @@ pub(super) fn check_override(view: &View, of: u64, outcome: &str, reason: &str) 
                 codes: codes.listed(),
             });
         }
+        // The effects of the result that stands now, worked out from the same inputs (an AP
+        // Table result overridden to −1 receives max(0, nominal − 1)); none when they read
+        // what only a roll gives.
+        if let Some(EventKind::Resolved { resolution, .. }) = standing(view, of).map(|e| &e.kind)
+            && let Ok(o) = crate::resolve::outcome_of(view.ruleset, p, &resolution.inputs, outcome)
+        {
+            effects = o.effects;
+        }
     }
     Ok(vec![EventKind::Overridden {
         of,
-        outcome: outcome.to_string(),
-        effects: Vec::new(),
+        outcome: outcome.trim().to_string(),
+        effects,
         reason: reason.to_string(),
     }])
 }

@@ -47,6 +47,11 @@ pub(crate) struct RawScenario {
     /// the entry gives them.
     #[serde(default)]
     pub unknown_defaults: Option<RawUnknownDefaults>,
+    /// Values printed on the counters that the text does not give (a Troop Quality, a
+    /// Capitano's Initiative), given once for every counter that matches: the organiser's
+    /// reading of the counter sheet.
+    #[serde(default)]
+    pub counter_values: Vec<RawCounterValues>,
     /// The opposing sides (players or coalitions), each id once.
     pub sides: Vec<RawSide>,
     /// The armies (nations) of the sides, with their Capitani Generali.
@@ -479,6 +484,22 @@ pub(crate) enum RawValue {
     Text(String),
     /// Names of a `choices` attribute (`[I, S]`).
     List(Vec<String>),
+}
+
+/// Values printed on counters, for every counter (at start, arriving, or brought by a result)
+/// that matches: by the name the text prints (`French Gendarmes`), by its attributes, or both.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CounterValues")]
+pub(crate) struct RawCounterValues {
+    /// The name the text prints for them ("French Gendarmes", "Chaumont"), any case.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Attributes they have (`{unit_type: heavy_cavalry, nationality: french}`).
+    #[serde(default)]
+    pub with: BTreeMap<String, RawValue>,
+    /// The values printed on them (`{troop_quality: 3, reliability_class: N}`).
+    pub attributes: BTreeMap<String, RawValue>,
 }
 
 /// One counter, or (with `sp` and `counters`) an entry split into several counters.

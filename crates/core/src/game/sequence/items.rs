@@ -5,7 +5,7 @@
 use super::super::event::{CounterChange, Cursor};
 use super::super::scenario::{Position, Scenario};
 use super::super::state::{GameState, reinforcement_box};
-use super::super::steps::{LeafStep, Pending};
+use super::super::steps::{LeafStep, Pending, Whose};
 use super::super::words::{attribute_words, side_words};
 use super::when::{Contact, ForceHere, Judge, force_order, forces_on_map};
 use crate::rules::Ruleset;
@@ -37,7 +37,7 @@ pub fn credit_change(
         steps: &steps,
         contact: &contact,
     };
-    let by = here.scheduled_amount(schedule)?;
+    let by = here.scheduled_amount(schedule, key)?;
     Some((
         CounterChange::Adjust {
             counter: credit.counter.clone(),
@@ -46,6 +46,29 @@ pub fn credit_change(
         },
         format!("{} (scenario schedule)", schedule.name),
     ))
+}
+
+/// The amount the scenario schedules for the item `key` (a side's nominal APs this turn), with
+/// where it comes from: what a resolution answering it reads as `game.scheduled_amount`.
+pub fn scheduled_for(scenario: &Scenario, key: &str) -> Option<crate::game::effects::Scheduled> {
+    let (id, turn) = key.strip_prefix("schedule:")?.rsplit_once(':')?;
+    let turn: u32 = turn.parse().ok()?;
+    let schedule = scenario.schedules.iter().find(|s| s.id == id)?;
+    let amount = schedule
+        .amounts
+        .iter()
+        .find(|(t, _)| *t == turn)
+        .map(|(_, a)| *a)?;
+    Some(crate::game::effects::Scheduled {
+        amount,
+        said: format!(
+            "the scenario's schedule: {}, {}",
+            schedule.name,
+            scenario
+                .turn_label(turn)
+                .map_or_else(|| format!("turn {turn}"), str::to_string)
+        ),
+    })
 }
 
 /// Items for the current step: its procedures, the items it holds for each Force, the
@@ -203,6 +226,7 @@ impl Here<'_> {
             key,
             credit: None,
             enter: None,
+            whose: None,
         })
     }
 
@@ -232,10 +256,12 @@ impl Here<'_> {
                     label: format!("{}: {what}", self.force_label(&force)),
                     procedure: Some(item.procedure.clone()),
                     mandatory: item.mandatory,
-                    done: self.resolved_for(&item.procedure, &force, &judge) || self.skipped(&key),
+                    done: self.resolved_for(&item.procedure, &force, &judge, &key)
+                        || self.skipped(&key),
                     key,
                     credit: None,
                     enter: None,
+                    whose: Some(Whose::Force(force.id.clone())),
                 });
             }
         }
@@ -271,13 +297,18 @@ impl Here<'_> {
 
     /// Whether `procedure` was resolved for the Force at this step this turn (with one of its
     /// counters involved).
-    fn resolved_for(&self, procedure: &str, force: &ForceHere, judge: &Judge) -> bool {
+    fn resolved_for(&self, procedure: &str, force: &ForceHere, judge: &Judge, key: &str) -> bool {
         self.state.resolved.iter().any(|(at, p, seq)| {
             p == procedure
-                && at.turn == self.cursor.turn
-                && (at.step == self.cursor.step || self.counts_here(at, p))
-                && self.this_round(*seq)
-                && judge.involves(*seq, force)
+                && match self.state.answered.get(seq) {
+                    Some(answered) => answered == key,
+                    None => {
+                        at.turn == self.cursor.turn
+                            && (at.step == self.cursor.step || self.counts_here(at, p))
+                            && self.this_round(*seq)
+                            && judge.involves(*seq, force)
+                    }
+                }
         })
     }
 
@@ -323,6 +354,7 @@ impl Here<'_> {
                     done: false,
                     credit: None,
                     enter: Some(target.clone()),
+                    whose: None,
                 })
             })
             .collect()
@@ -357,6 +389,7 @@ impl Here<'_> {
             .filter(|p| {
                 !self.step.offered.contains(p)
                     && !self.step.per_force.iter().any(|f| f.procedure == **p)
+                    && !self.scheduled_here(p)
             })
             .map(|p| {
                 let key = self.key(p);
@@ -368,6 +401,7 @@ impl Here<'_> {
                     key,
                     credit: None,
                     enter: None,
+                    whose: None,
                 }
             })
             .collect()
@@ -388,6 +422,7 @@ impl Here<'_> {
                     key,
                     credit: None,
                     enter: None,
+                    whose: None,
                 }
             })
             .collect()
@@ -416,6 +451,7 @@ impl Here<'_> {
                     key,
                     credit: None,
                     enter: None,
+                    whose: None,
                 }
             })
             .collect()
@@ -431,12 +467,7 @@ impl Here<'_> {
             if !s.turns.contains(&cursor.turn) {
                 continue;
             }
-            let belongs = match (&s.step, &s.procedure) {
-                (Some(step), _) => self.step.id == *step,
-                (None, Some(p)) => self.step.procedures.contains(p),
-                (None, None) => cursor.step == self.walk().first_step_of_turn(cursor.turn),
-            };
-            if !belongs {
+            if !self.belongs(s) {
                 continue;
             }
             let key = format!("schedule:{}:{}", s.id, cursor.turn);
@@ -459,8 +490,12 @@ impl Here<'_> {
                 Some(a) => format!("{}: {a}{side}", s.name),
                 None => format!("{}{side}", s.name),
             };
+            let whose = s.side.clone().map(Whose::Side);
             let Some(credit) = &s.credit else {
-                let done = s.procedure.as_ref().is_some_and(|p| self.resolved_here(p))
+                let done = s
+                    .procedure
+                    .as_ref()
+                    .is_some_and(|p| self.answering(p, &key).is_some())
                     || self.skipped(&key);
                 out.push(Pending {
                     label,
@@ -470,6 +505,7 @@ impl Here<'_> {
                     key,
                     credit: None,
                     enter: None,
+                    whose,
                 });
                 continue;
             };
@@ -478,7 +514,7 @@ impl Here<'_> {
                 self.state.counter_name(&credit.counter),
                 attribute_words(self.ruleset, &credit.attribute)
             );
-            let amount = self.scheduled_amount(s);
+            let amount = self.scheduled_amount(s, &key);
             let done = self.carried_out(&key) || self.skipped(&key);
             match (&s.procedure, amount) {
                 (Some(p), None) => label.push_str(&format!(
@@ -496,22 +532,66 @@ impl Here<'_> {
                 enter: None,
                 done,
                 key,
+                whose,
             });
         }
         out
     }
 
+    /// Whether a schedule due here this turn holds procedure `p` (its items stand for the
+    /// step's own: one per side, not one for the step).
+    fn scheduled_here(&self, p: &str) -> bool {
+        self.scenario.schedules.iter().any(|s| {
+            s.procedure.as_deref() == Some(p)
+                && s.turns.contains(&self.cursor.turn)
+                && self.belongs(s)
+        })
+    }
+
+    /// Whether the schedule `s` is due at this step (its step, its procedure's, or the turn's
+    /// first).
+    fn belongs(&self, s: &super::super::scenario::Schedule) -> bool {
+        match (&s.step, &s.procedure) {
+            (Some(step), _) => self.step.id == *step,
+            (None, Some(p)) => self.step.procedures.contains(p),
+            (None, None) => self.cursor.step == self.walk().first_step_of_turn(self.cursor.turn),
+        }
+    }
+
+    /// The latest resolution of `p` that answers the schedule item `key`: one recorded as
+    /// answering it, or (an entry made before items were recorded) one counted at this step
+    /// when no other side's schedule of `p` is due here.
+    fn answering(&self, p: &str, key: &str) -> Option<u64> {
+        let alone = self
+            .scenario
+            .schedules
+            .iter()
+            .filter(|x| {
+                x.procedure.as_deref() == Some(p)
+                    && x.turns.contains(&self.cursor.turn)
+                    && self.belongs(x)
+            })
+            .count()
+            <= 1;
+        self.state
+            .resolved
+            .iter()
+            .rev()
+            .filter(|(_, proc_id, _)| proc_id == p)
+            .find(|(c, _, seq)| match self.state.answered.get(seq) {
+                Some(answered) => answered == key,
+                None => alone && self.counts_here(c, p) && self.this_round(*seq),
+            })
+            .map(|(_, _, seq)| *seq)
+    }
+
     /// The amount a schedule credits now: the number its procedure came to at this step (the
     /// latest resolution that stands), else the scenario's amount for the turn.
-    fn scheduled_amount(&self, s: &super::super::scenario::Schedule) -> Option<i64> {
+    fn scheduled_amount(&self, s: &super::super::scenario::Schedule, key: &str) -> Option<i64> {
         match &s.procedure {
             Some(p) => self
-                .state
-                .resolved
-                .iter()
-                .rev()
-                .filter(|(c, proc_id, _)| proc_id == p && self.counts_here(c, p))
-                .find_map(|(_, _, seq)| self.state.values.get(seq).copied()),
+                .answering(p, key)
+                .and_then(|seq| self.state.values.get(&seq).copied()),
             None => s
                 .amounts
                 .iter()
@@ -559,6 +639,7 @@ impl Here<'_> {
                 done: false,
                 credit: None,
                 enter: None,
+                whose: None,
             })
             .collect()
     }

@@ -8,7 +8,7 @@
 mod items;
 mod when;
 
-pub use super::steps::{LeafStep, Pending, find_pending, leaf_steps};
+pub use super::steps::{LeafStep, NO_ITEM, Pending, Whose, find_pending, leaf_steps};
 pub use items::*;
 
 use super::event::Cursor;

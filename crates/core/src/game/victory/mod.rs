@@ -468,6 +468,7 @@ pub fn pending_items(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) 
         done: false,
         credit: None,
         enter: None,
+        whose: None,
     };
     if let Some((_, r)) = &state.ended {
         return vec![Pending {

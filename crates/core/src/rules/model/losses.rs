@@ -62,6 +62,10 @@ pub struct LossRule {
     pub never: Vec<CounterFilter>,
     /// Units that absorb only when no other can.
     pub last: Vec<CounterFilter>,
+    /// Groups that absorb in turn, each until it has nothing left (empty: one group).
+    pub order: Vec<CounterFilter>,
+    /// A share of the loss that must fall on one group of the Force (12.1.7).
+    pub group: Option<LossGroup>,
     /// A unit brought to 0 leaves the table.
     pub remove_at_zero: bool,
     /// What the umpire must still see to, in the text's words.
@@ -71,6 +75,18 @@ pub struct LossRule {
     /// The lines of the text extraction (source details only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_lines: Option<String>,
+}
+
+/// The units a share of a loss must fall on: those whose `attribute` is at least the value
+/// the resolution worked out for the role under `at_least`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LossGroup {
+    /// The unit attribute (`troop_quality`).
+    pub attribute: String,
+    /// Role → the input or derived value of the resolution the attribute must reach.
+    pub at_least: BTreeMap<String, String>,
+    /// The rule reference.
+    pub rule: String,
 }
 
 impl Ruleset {

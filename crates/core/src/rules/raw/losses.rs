@@ -49,6 +49,18 @@ pub struct RawLossRule {
     /// (`{unit_type: [artillery]}`).
     #[serde(default)]
     pub last: Vec<RawCounterFilter>,
+    /// Groups that absorb in turn: the whole loss falls on the units of the first group
+    /// until they have no Strength Points left, then on the next (11.4: "Artillery units
+    /// before any other unit; Infantry units; and finally, Cavalry Units … Demoralised units
+    /// are selected first"). A unit belongs to the first group it matches; units of no group
+    /// absorb after them all. Spread as `distribute` says inside a group.
+    #[serde(default)]
+    pub order: Vec<RawCounterFilter>,
+    /// A share of the loss that must fall on one group of the Force (12.1.7: "at least half
+    /// of the SPs losses must be absorbed by Combat Units belonging to the Quality group used
+    /// to determine the Quality of the Force").
+    #[serde(default)]
+    pub group: Option<RawLossGroup>,
     /// A unit brought to 0 is taken off the table, as the text says (1.3.2: "removed from the
     /// game").
     #[serde(default)]
@@ -62,4 +74,32 @@ pub struct RawLossRule {
     /// The lines of the text extraction it comes from (provenance).
     #[serde(default)]
     pub source: Option<String>,
+}
+
+/// The units a share of a loss must fall on: those whose attribute is at least the value the
+/// resolution worked out for the role (the Quality that set the Force's Quality: its group,
+/// the units downgraded into it included).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "LossGroup")]
+pub struct RawLossGroup {
+    /// The unit attribute (`troop_quality`).
+    #[schemars(with = "Identifier")]
+    pub attribute: String,
+    /// For each role, the input or derived value of the resolution the attribute must reach
+    /// (`{attacker: attacker_base_quality, defender: defender_base_quality}`).
+    pub at_least: BTreeMap<String, String>,
+    /// The share of the loss that must fall on the group, at least: `half` (rounded up).
+    pub share: RawLossShare,
+    /// The rule reference, as the printed rules number it.
+    pub rule: String,
+}
+
+/// The share of a loss a group must take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "LossShare")]
+pub enum RawLossShare {
+    /// At least half, rounded up.
+    Half,
 }

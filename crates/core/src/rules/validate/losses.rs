@@ -100,6 +100,33 @@ pub(super) fn validate_losses(
         };
         let never = filters(ctx, "never", &r.never);
         let last = filters(ctx, "last", &r.last);
+        let order = filters(ctx, "order", &r.order);
+        let group = r.group.as_ref().map(|g| {
+            let declared = ctx
+                .attributes
+                .as_ref()
+                .is_none_or(|a| a.iter().any(|s| s.name == g.attribute));
+            if !declared {
+                ctx.err(
+                    &here.key("group").key("attribute"),
+                    format!("unknown attribute '{}'", g.attribute),
+                    "name a unit attribute of the ruleset, e.g. troop_quality",
+                );
+            }
+            if g.at_least.is_empty() {
+                ctx.err(
+                    &here.key("group").key("at_least"),
+                    "a group with no role",
+                    "give each role the resolution's value its units must reach, e.g. {attacker: attacker_base_quality}",
+                );
+            }
+            let RawLossShare::Half = g.share;
+            LossGroup {
+                attribute: g.attribute.clone(),
+                at_least: g.at_least.clone(),
+                rule: g.rule.trim().to_string(),
+            }
+        });
         out.push(LossRule {
             procedures: r.procedures.clone(),
             distribute: match r.distribute {
@@ -108,6 +135,8 @@ pub(super) fn validate_losses(
             },
             never,
             last,
+            order,
+            group,
             remove_at_zero: r.remove_at_zero,
             note: r.note.clone(),
             rule: r.rule.trim().to_string(),

@@ -686,11 +686,13 @@ pub(super) fn input_source(
             });
         }
         "game" => {
-            if attribute != "turn" || !matches!(input, InputKind::Int { .. }) {
+            if !["turn", "scheduled_amount"].contains(&attribute.as_str())
+                || !matches!(input, InputKind::Int { .. })
+            {
                 ctx.err(
                     path,
                     format!("'game.{attribute}' is not something the game gives"),
-                    "the game gives game.turn, to a number input",
+                    "the game gives game.turn and game.scheduled_amount (the amount the scenario schedules for the item resolved), to a number input",
                 );
                 return None;
             }

@@ -6,12 +6,14 @@ mod counters;
 mod megagame;
 mod places;
 mod sections;
+mod values;
 mod victory;
 
 use counters::*;
 use megagame::*;
 use places::*;
 use sections::*;
+use values::*;
 use victory::*;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -185,6 +187,23 @@ fn regions(raw: &RawScenario) -> Vec<RegionAlignment> {
         .collect()
 }
 
+/// Every counter of the scenario: at start, arriving, and brought by a result.
+fn every_counter<'c>(
+    start: &'c mut [CounterSpec],
+    reinforcements: &'c mut [Reinforcement],
+    conditional: &'c mut [ConditionalReinforcement],
+) -> Vec<&'c mut CounterSpec> {
+    start
+        .iter_mut()
+        .chain(
+            reinforcements
+                .iter_mut()
+                .flat_map(|r| r.counters.iter_mut()),
+        )
+        .chain(conditional.iter_mut().flat_map(|r| r.counters.iter_mut()))
+        .collect()
+}
+
 /// Loads and validates a scenario against the loaded rulesets. Either everything loads or
 /// nothing does.
 pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, LoadErrors> {
@@ -247,22 +266,20 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
         )
     });
 
+    let mut reinforcements = reinforcements;
+    let mut conditional = conditional;
+    counter_values(
+        &mut ctx,
+        refs.ruleset,
+        &raw.counter_values,
+        every_counter(&mut start_counters, &mut reinforcements, &mut conditional),
+    );
     if !ctx.errors.is_empty() {
         return Err(LoadErrors(std::mem::take(&mut ctx.errors)));
     }
-    let mut reinforcements = reinforcements;
-    let mut conditional = conditional;
     unique_names(
         &refs.qualifiers,
-        start_counters
-            .iter_mut()
-            .chain(
-                reinforcements
-                    .iter_mut()
-                    .flat_map(|r| r.counters.iter_mut()),
-            )
-            .chain(conditional.iter_mut().flat_map(|r| r.counters.iter_mut()))
-            .collect(),
+        every_counter(&mut start_counters, &mut reinforcements, &mut conditional),
     );
     Ok(Scenario {
         id: raw.id,
