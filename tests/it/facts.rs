@@ -120,6 +120,37 @@ impl Table {
     }
 }
 
+impl Table {
+    /// "The last triumph of the Swiss": turn 1's Weather, Tremouille's Force beside Novara
+    /// (2610), on to Step 2 of the Battle Resolution (what else is mandatory skipped), and
+    /// the Major Battle entered.
+    pub(crate) fn enter_the_major_battle(&self) {
+        self.run(
+            "resolve",
+            &["weather", "--roll", "2", "--chart-result", "fair"],
+        );
+        self.run("next", &[]);
+        self.run("move", &["Tremouille's Force", "2610"]);
+        for _ in 0..20 {
+            if self.status()["step"]["id"] == "battle_step_2" {
+                self.run("next", &["--to", "major_battle"]);
+                return;
+            }
+            for (_, key, _, done) in self.items() {
+                let mandatory = self.status()["pending"].as_array().is_some_and(|p| {
+                    p.iter()
+                        .any(|x| x["key"] == key.as_str() && x["mandatory"] == true)
+                });
+                if mandatory && !done {
+                    self.run("skip", &[&key, "--reason", "not played in this test"]);
+                }
+            }
+            self.run("next", &[]);
+        }
+        panic!("Step 2 of the Battle Resolution never reached");
+    }
+}
+
 /// The number the `recorded entry N` line of a command gives.
 pub(crate) fn entry_of(out: &str) -> String {
     out.lines()

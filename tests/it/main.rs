@@ -22,6 +22,7 @@ mod desk_table;
 mod desk_tools;
 mod examples;
 mod facts;
+mod facts_victory;
 mod game;
 mod golden;
 mod guard;

@@ -47,7 +47,15 @@ fn a_major_battle_won_ends_scenario_2_and_next_is_refused_after() {
         "{}",
         control.show()
     );
-    // The Swiss win a Major Battle: the game ends at once.
+    // A battle won with no battle fought is refused; the Swiss win the Major Battle fought
+    // beside Novara: the game ends at once.
+    let refused = umpire(&["game", "battle-won", &game, "--side", "Swiss"]);
+    assert!(
+        !refused.success && refused.stderr.contains("no battle is being fought"),
+        "{}",
+        refused.show()
+    );
+    crate::facts::Table { game: game.clone() }.enter_the_major_battle();
     let won = umpire(&["game", "battle-won", &game, "--side", "Swiss"]);
     assert!(won.success, "{}", won.show());
     assert!(

@@ -246,10 +246,14 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
         "{}",
         s.at()
     );
+    // A battle won without a battle is refused (issue 45: it once ended the game at turn 1's
+    // Weather); the winner rolls on the Pursuit Table, and the result follows from that roll.
     s.run(
         "resolve",
         &[
             "pursuit",
+            "--counter",
+            "pursuer=Mutt's Force",
             "-i",
             "context=major_battle",
             "--roll",
@@ -257,6 +261,15 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
             "--chart-result",
             "3",
         ],
+    );
+    let wrong = umpire(&["game", "battle-won", &s.game, "--side", "French"]);
+    assert!(
+        !wrong.success
+            && wrong
+                .stderr
+                .contains("shows the Swiss as the Major Battle's winner"),
+        "{}",
+        wrong.show()
     );
     s.run(
         "resolve",
@@ -271,12 +284,7 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
     // The Swiss win the Major Battle: the scenario is theirs at once (L1921).
     let won = s.run(
         "battle-won",
-        &[
-            "--side",
-            "swiss",
-            "--reason",
-            "the French Force is Demoralised (Step 10-a)",
-        ],
+        &["--reason", "the French Force is Demoralised (Step 8-a)"],
     );
     assert!(
         won.contains("The Swiss side wins: a Major Battle won by the Swiss"),

@@ -29,20 +29,58 @@ pub enum VictoryCommand {
         #[arg(long)]
         reason: Option<String>,
     },
-    /// Record a battle won by a side (the ailsh Major Battle: its loser is the side that
-    /// Musters or is Demoralised, Step 10-a). A win that wins the scenario ends the game.
+    /// Record the result of the battle being fought — in its branch of the Sequence of Play,
+    /// entered at Step 2 (Battle Resolution) by its kind: the side that won (the ailsh Major
+    /// Battle: its loser is the side with no Corps in the Main Body or that Musters, Step 8-a),
+    /// or a draw. A win that wins the scenario ends the game.
     BattleWon {
         #[command(flatten)]
         game: GameFile,
-        /// The winning side (its name or id).
+        /// The winning side (its name or id); without it, the winner the battle's own rolls
+        /// show (the side that rolled on the Pursuit Table at Step 10-a).
         #[arg(long)]
-        side: String,
-        /// The kind of battle.
-        #[arg(long, default_value = "major_battle")]
-        kind: String,
+        side: Option<String>,
+        /// No side won (a Major Battle's draw, Step 11-a).
+        #[arg(long, conflicts_with = "side")]
+        draw: bool,
+        /// The kind of battle, checked against the one fought here (the branch entered says
+        /// it).
+        #[arg(long)]
+        kind: Option<String>,
         /// Why, if said.
         #[arg(long)]
         reason: Option<String>,
+    },
+    /// Record what a place is where the rule text does not say (a Town or a City, read off the
+    /// map): the victory conditions read it from then on (Scenario 4's Victory Points).
+    PlaceKind {
+        #[command(flatten)]
+        game: GameFile,
+        /// The place, as the map names it ("Novara").
+        place: String,
+        /// What it is: town, city, fortified_town, fortified_city, fortress…
+        kind: String,
+        #[command(flatten)]
+        reason: Reason,
+    },
+    /// Record the umpire's judgement of a victory condition the counters cannot show ("no French
+    /// Force occupies a Fortress east of the Adda"): it holds (`--holds`) or not (`--fails`).
+    Judge {
+        #[command(flatten)]
+        game: GameFile,
+        /// The victory condition, by its title ("Venetian Standard Victory").
+        item: String,
+        /// It holds.
+        #[arg(long, required_unless_present = "fails", conflicts_with = "fails")]
+        holds: bool,
+        /// It does not hold.
+        #[arg(long)]
+        fails: bool,
+        /// The side it is judged for, when the condition is judged for each side.
+        #[arg(long)]
+        side: Option<String>,
+        #[command(flatten)]
+        reason: Reason,
     },
     /// Record Victory Points gained (or lost, negative) by a side, with the reason (a card,
     /// booty).
@@ -92,13 +130,50 @@ pub fn run(cli: &Cli, command: &VictoryCommand) -> Result<()> {
         VictoryCommand::BattleWon {
             game: GameFile { file },
             side,
+            draw,
             kind,
             reason,
         } => (
             file,
-            Action::Victory(VictoryFact::BattleWon {
+            Action::Victory(if *draw {
+                VictoryFact::BattleDrawn {
+                    battle: kind.clone().unwrap_or_default(),
+                    reason: reason.clone(),
+                }
+            } else {
+                VictoryFact::BattleWon {
+                    side: side.clone().unwrap_or_default(),
+                    battle: kind.clone().unwrap_or_default(),
+                    reason: reason.clone(),
+                }
+            }),
+        ),
+        VictoryCommand::PlaceKind {
+            game: GameFile { file },
+            place,
+            kind,
+            reason: Reason { reason },
+        } => (
+            file,
+            Action::Victory(VictoryFact::PlaceKind {
+                place: place.clone(),
+                kind: kind.parse().map_err(anyhow::Error::msg)?,
+                reason: reason.clone(),
+            }),
+        ),
+        VictoryCommand::Judge {
+            game: GameFile { file },
+            item,
+            holds,
+            fails: _,
+            side,
+            reason: Reason { reason },
+        } => (
+            file,
+            Action::Victory(VictoryFact::Judged {
+                item: item.clone(),
                 side: side.clone(),
-                battle: kind.clone(),
+                holds: *holds,
                 reason: reason.clone(),
             }),
         ),

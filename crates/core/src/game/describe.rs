@@ -382,6 +382,9 @@ impl Words<'_> {
             EventKind::Victory { fact } => match fact {
                 VictoryFact::Control { .. } => "Control of a place".into(),
                 VictoryFact::BattleWon { .. } => "Battle won".into(),
+                VictoryFact::BattleDrawn { .. } => "Battle drawn".into(),
+                VictoryFact::PlaceKind { .. } => "What a place is".into(),
+                VictoryFact::Judged { .. } => "A victory condition judged".into(),
                 VictoryFact::Points { .. } => "Victory Points".into(),
                 VictoryFact::Ended { .. } => "The end of the game".into(),
             },
@@ -552,14 +555,43 @@ impl Words<'_> {
                 reason,
             } => vec![format!(
                 "{} won by the {}{}",
-                choice_words(battle)
-                    .split(' ')
-                    .map(capitalised)
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                crate::game::victory::battle_name(self.ruleset, battle),
                 self.side(side),
                 because(reason)
             )],
+            VictoryFact::BattleDrawn { battle, reason } => vec![format!(
+                "{}: a draw, no side won{}",
+                crate::game::victory::battle_name(self.ruleset, battle),
+                because(reason)
+            )],
+            VictoryFact::PlaceKind {
+                place,
+                kind,
+                reason,
+            } => vec![format!(
+                "{place} is a {} ({reason})",
+                crate::game::victory::place_kind_words(*kind)
+            )],
+            VictoryFact::Judged {
+                item,
+                side,
+                holds,
+                reason,
+            } => {
+                let title = self
+                    .scenario
+                    .victory
+                    .iter()
+                    .find(|v| v.id == *item)
+                    .map_or(item.as_str(), |v| v.title.as_str());
+                let whose = side
+                    .as_ref()
+                    .map_or_else(String::new, |s| format!(" for the {}", self.side(s)));
+                vec![format!(
+                    "{title}{whose}: the umpire judges that it {} ({reason})",
+                    if *holds { "holds" } else { "does not hold" }
+                )]
+            }
             VictoryFact::Points {
                 side,
                 points,

@@ -325,6 +325,37 @@ pub enum VictoryFact {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// A battle fought to no winner (a Major Battle's draw: "both are losers", Step 11-a).
+    BattleDrawn {
+        /// Its kind (`major_battle`).
+        battle: String,
+        /// Why, if said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// What a place is where the text does not say (a Town or a City, read off the map): the
+    /// umpire's entry, which the victory conditions read from then on.
+    PlaceKind {
+        /// The place's name as the map prints it.
+        place: String,
+        /// What it is.
+        kind: crate::rules::PlaceKind,
+        /// Why (the map, the organiser's sheet).
+        reason: String,
+    },
+    /// The umpire's judgement of a victory condition the counters cannot show ("no French
+    /// Force occupies a Fortress east of the Adda"), with the reason.
+    Judged {
+        /// The victory item (its id).
+        item: String,
+        /// The side it was judged for, when the item is judged for each side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+        /// Whether it holds.
+        holds: bool,
+        /// Why.
+        reason: String,
+    },
     /// Victory Points gained (or lost) by a side.
     Points {
         /// The side.

@@ -83,9 +83,9 @@ pub struct GameState {
     /// Decks and cups that have changed, by [`super::deck::key`]; the others hold what the
     /// ruleset says they start with ([`GameState::deck`]).
     pub decks: BTreeMap<String, super::deck::DeckState>,
-    /// The counters each resolution involved (every role's), by Resolved event: whose
-    /// activation, whose Attrition.
-    pub involved: BTreeMap<u64, Vec<String>>,
+    /// The counters each resolution involved, by Resolved event and role: whose activation,
+    /// whose Attrition, who pursued.
+    pub involved: BTreeMap<u64, BTreeMap<String, Vec<String>>>,
     /// The Sequence of Play's item each resolution answers, by Resolved event (a side's
     /// scheduled roll, a Force's activation).
     pub answered: BTreeMap<u64, String>,
@@ -99,8 +99,16 @@ pub struct GameState {
     /// Who holds each place the game tracks (ailsh 14.1–14.3), by place name: the scenario's
     /// `holdings:` at the start, then the journal's control entries.
     pub control: BTreeMap<String, Control>,
-    /// Battles won: (entry, side, kind).
-    pub battles: Vec<(u64, String, String)>,
+    /// Battles fought to a result: (entry, the winning side — None for a draw, kind).
+    pub battles: Vec<(u64, Option<String>, String)>,
+    /// What places are where the text does not say, by the umpire's entry: place → (kind,
+    /// entry).
+    pub place_kinds: BTreeMap<String, (crate::rules::PlaceKind, u64)>,
+    /// The umpire's judgements of victory conditions: (item, side) → (holds, entry, why).
+    pub judged: BTreeMap<(String, Option<String>), (bool, u64, String)>,
+    /// The Sequence of Play's moves that stand: (entry, from, to) — which branch was entered
+    /// when.
+    pub stepped: Vec<(u64, Cursor, Cursor)>,
     /// Victory Points gained: (entry, side, points, why).
     pub victory_points: Vec<(u64, String, i64, String)>,
     /// Conditional reinforcements brought by a result's `arrival` effect: id → where the
@@ -349,6 +357,9 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
             })
             .collect(),
         battles: Vec::new(),
+        place_kinds: BTreeMap::new(),
+        judged: BTreeMap::new(),
+        stepped: Vec::new(),
         victory_points: Vec::new(),
         brought: BTreeMap::new(),
         ended: None,
@@ -489,9 +500,10 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             effects,
             ..
         } => fold_override(state, *of, outcome, effects),
-        EventKind::Stepped { to, .. } => {
+        EventKind::Stepped { from, to } => {
             state.cursor = to.clone();
             state.arrived = e.seq;
+            state.stepped.push((e.seq, from.clone(), to.clone()));
         }
         EventKind::Skipped { item, reason } => {
             if let Some(from) = item
@@ -552,9 +564,7 @@ fn fold_resolved(
     counters: &BTreeMap<String, Vec<String>>,
 ) {
     if !counters.is_empty() {
-        state
-            .involved
-            .insert(seq, counters.values().flatten().cloned().collect());
+        state.involved.insert(seq, counters.clone());
     }
     if let Some(i) = state
         .follow_ups
@@ -637,7 +647,25 @@ fn apply_victory(state: &mut GameState, seq: u64, fact: &super::event::VictoryFa
             );
         }
         VictoryFact::BattleWon { side, battle, .. } => {
-            state.battles.push((seq, side.clone(), battle.clone()));
+            state
+                .battles
+                .push((seq, Some(side.clone()), battle.clone()));
+        }
+        VictoryFact::BattleDrawn { battle, .. } => {
+            state.battles.push((seq, None, battle.clone()));
+        }
+        VictoryFact::PlaceKind { place, kind, .. } => {
+            state.place_kinds.insert(place.clone(), (*kind, seq));
+        }
+        VictoryFact::Judged {
+            item,
+            side,
+            holds,
+            reason,
+        } => {
+            state
+                .judged
+                .insert((item.clone(), side.clone()), (*holds, seq, reason.clone()));
         }
         VictoryFact::Points {
             side,

@@ -52,6 +52,12 @@ pub struct LeafStep {
     pub scenario_end: bool,
     /// Rule reference.
     pub rule: Option<String>,
+    /// The battle of the branch it belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub battle: Option<crate::rules::BattleBranch>,
+    /// The battle's result is recorded here.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub battle_result: bool,
 }
 
 /// What a step passes on to the steps below it.
@@ -63,6 +69,7 @@ struct Inherited {
     branch: Option<String>,
     cycle: Option<(String, String)>,
     within: Vec<String>,
+    battle: Option<crate::rules::BattleBranch>,
 }
 
 fn leaf_of(s: &Step, at: &Inherited) -> LeafStep {
@@ -97,6 +104,8 @@ fn leaf_of(s: &Step, at: &Inherited) -> LeafStep {
         within: at.within.clone(),
         scenario_end: at.end,
         rule: s.rule.clone(),
+        battle: at.battle.clone(),
+        battle_result: s.battle_result,
     }
 }
 
@@ -114,6 +123,7 @@ pub fn leaf_steps(ruleset: &Ruleset) -> Vec<LeafStep> {
             at.conditions.extend(s.condition.clone());
             if s.branch {
                 at.branch = Some(s.id.clone());
+                at.battle = s.battle.clone();
             }
             if let Some(deck) = &s.repeat_until_empty {
                 at.cycle = Some((s.id.clone(), deck.clone()));

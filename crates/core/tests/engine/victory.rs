@@ -104,7 +104,7 @@ fn s2_a_major_battle_won_ends_the_game_at_once_l1921() {
     let mut state = initial_state(s);
     state
         .battles
-        .push((9, "swiss".into(), "major_battle".into()));
+        .push((9, Some("swiss".into()), "major_battle".into()));
     let r = wins(
         &evaluate(s, &state, Moment::Now, false).0,
         "swiss",
@@ -315,12 +315,28 @@ fn s5_french_standard_raised_by_the_albany_die_l2562_l2724() {
         "french",
         "french_standard",
     );
-    // The Albany die rolled 5 or 6 (outcome `raised`): a Strategic Victory at the end.
+    // The Albany die rolled 5 or 6 (outcome `raised`): a Strategic Victory at the end — only
+    // once the umpire judges the Expeditionary Force was sent (special rule 3).
     state
         .resolved
         .push((state.cursor.clone(), "albany_victory_die".into(), 40));
     state.effective.insert(40);
     state.outcomes.insert(40, "raised".into());
+    wins(
+        &evaluate(s, &state, Moment::EndOfScenario, false).0,
+        "french",
+        "french_standard",
+    );
+    state.judged.insert(
+        ("expedition_of_albany".into(), None),
+        (true, 41, "the Force exited at 0252 on December, 2".into()),
+    );
+    // A win at the end of any turn is raised as the scenario's end is (issue 45).
+    wins(
+        &evaluate(s, &state, Moment::EndOfTurn, false).0,
+        "french",
+        "french_strategic",
+    );
     let r = wins(
         &evaluate(s, &state, Moment::EndOfScenario, false).0,
         "french",
@@ -426,15 +442,91 @@ fn s2_the_end_is_recorded_refused_after_and_reopened_by_undo() {
         "scenarios/ailsh/s2_last_triumph_of_the_swiss_1513.yaml",
     );
     let me = Actor::umpire();
-    g.act(
-        &me,
+    let won = || {
         Action::Victory(VictoryFact::BattleWon {
             side: "Swiss".into(),
             battle: "Major Battle".into(),
             reason: None,
-        }),
+        })
+    };
+    // No battle fought: refused (issue 45: it once ended the game at turn 1's Weather).
+    let refused = g.act(&me, won()).expect_err("no battle");
+    assert!(
+        refused.to_string().contains("no battle is being fought"),
+        "{refused}"
+    );
+    // Tremouille beside Novara, then the Major Battle entered at Step 2.
+    g.act(
+        &me,
+        Action::Resolve {
+            procedure: "weather".into(),
+            inputs: Vec::new(),
+            physical: Some(vec!["2".into()]),
+            chart_result: Some("fair".into()),
+            chart_confirmed: false,
+            counters: Default::default(),
+            item: None,
+        },
     )
-    .expect("battle won");
+    .expect("weather");
+    g.act(&me, Action::Next).expect("next");
+    let tremouille: Vec<umpire_core::game::CounterId> = g
+        .state()
+        .counters
+        .values()
+        .filter(|c| {
+            c.force.as_deref() == Some("fr-tremouille")
+                && !matches!(c.position, Position::OffMap(_))
+        })
+        .map(|c| c.id.clone().into())
+        .collect();
+    g.act(
+        &me,
+        Action::MoveStack {
+            counters: tremouille,
+            to: Position::Hex("2610".into()),
+        },
+    )
+    .expect("move");
+    while g.steps()[g.state().cursor.step].id != "battle_step_2" {
+        for p in g.pending() {
+            if p.mandatory && !p.done {
+                g.act(
+                    &me,
+                    Action::Skip {
+                        item: p.key.clone(),
+                        reason: "not played in this test".into(),
+                    },
+                )
+                .expect("skip");
+            }
+        }
+        g.act(&me, Action::Next).expect("next");
+    }
+    g.act(
+        &me,
+        Action::Enter {
+            step: "major_battle".into(),
+        },
+    )
+    .expect("enter the Major Battle");
+    let refused = g
+        .act(
+            &me,
+            Action::Victory(VictoryFact::BattleWon {
+                side: "Swiss".into(),
+                battle: "skirmish".into(),
+                reason: None,
+            }),
+        )
+        .expect_err("not a Skirmish");
+    assert!(
+        refused
+            .to_string()
+            .contains("is a Major Battle, not a Skirmish"),
+        "{refused}"
+    );
+    g.act(&me, won()).expect("battle won");
     let last = g.events().last().expect("entry");
     let EventKind::Victory {
         fact: VictoryFact::Ended { result },

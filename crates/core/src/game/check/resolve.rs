@@ -200,6 +200,8 @@ pub(super) fn check_resolve(
         .collect();
     pairs.extend(typed.iter().cloned());
     let given = parse_inputs(p, &pairs)?;
+    city_roll(view, p, &given)?;
+    raise_needs(view, p)?;
     let mut app;
     let dice = match physical {
         Some(faces) => DiceSource::Physical {
@@ -294,6 +296,75 @@ fn not_known_yet(
             .map(|id| view.state.counter_name(id).to_string())
             .collect(),
     })
+}
+
+/// A City's Victory Points die (Scenario 4): once per City, for the side that owns it, only
+/// for an owned, un-besieged City.
+fn city_roll(
+    view: &View,
+    p: &crate::rules::Procedure,
+    given: &BTreeMap<String, Value>,
+) -> Result<(), Refusal> {
+    let rolled: Vec<(u64, String)> = view
+        .state
+        .resolved
+        .iter()
+        .filter(|(_, proc_id, _)| *proc_id == p.id)
+        .filter_map(|(_, _, seq)| match standing(view, *seq).map(|e| &e.kind) {
+            Some(EventKind::Resolved { resolution, .. }) => match resolution.inputs.get("city") {
+                Some(Value::Text(c)) => Some((*seq, c.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    match crate::game::victory::city_roll_refusal(view.scenario, view.state, &p.id, given, &rolled)
+    {
+        Some(reason) => Err(Refusal::NoVictory { reason }),
+        None => Ok(()),
+    }
+}
+
+/// A die that raises the result (the Duke of Albany's) is rolled only when the special rule
+/// it needs holds, by the umpire's judgement (the Expeditionary Force sent).
+fn raise_needs(view: &View, p: &crate::rules::Procedure) -> Result<(), Refusal> {
+    for item in &view.scenario.victory {
+        let Some(raise) = item.check.as_ref().and_then(|c| c.raise.as_ref()) else {
+            continue;
+        };
+        if raise.procedure != p.id {
+            continue;
+        }
+        let Some(rule) = raise.requires.as_deref() else {
+            continue;
+        };
+        let title = view
+            .scenario
+            .special_rules
+            .iter()
+            .find(|r| r.id == rule)
+            .map_or(rule, |r| r.title.as_str());
+        match crate::game::victory::raise_requirement(view.state, raise) {
+            Some(true) => {}
+            Some(false) => {
+                return Err(Refusal::NoVictory {
+                    reason: format!(
+                        "{} is rolled only when \"{title}\" holds, and the umpire judged it does not",
+                        p.name
+                    ),
+                });
+            }
+            None => {
+                return Err(Refusal::NoVictory {
+                    reason: format!(
+                        "{} is rolled only when \"{title}\" holds: record your judgement first (`game judge GAME \"{title}\" --holds --reason …`)",
+                        p.name
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A result read off the umpire's chart: taken when it is one of the codes the text gives for

@@ -4,6 +4,7 @@
 use super::*;
 use crate::game::event::{VictoryFact, VictoryResult};
 use crate::game::victory;
+use crate::game::words::side_words;
 
 /// What may still be done once the game has ended: undo (of the ending, to reopen it), redo,
 /// notes, announcements, the clock and the seed's reveal.
@@ -131,11 +132,19 @@ pub(super) fn check_victory_fact(view: &View, fact: &VictoryFact) -> Checked {
             side: s,
             battle,
             reason,
-        } => VictoryFact::BattleWon {
-            side: side(s)?,
-            battle: battle.trim().to_lowercase().replace([' ', '-'], "_"),
-            reason: reason.clone(),
-        },
+        } => battle_won(view, s, battle, reason)?,
+        VictoryFact::BattleDrawn { battle, reason } => battle_drawn(view, battle, reason)?,
+        VictoryFact::PlaceKind {
+            place,
+            kind,
+            reason,
+        } => place_kind(view, place, *kind, reason)?,
+        VictoryFact::Judged {
+            item,
+            side: s,
+            holds,
+            reason,
+        } => judged(view, item, s.as_deref(), *holds, reason)?,
         VictoryFact::Points {
             side: s,
             points,
@@ -157,10 +166,239 @@ pub(super) fn check_victory_fact(view: &View, fact: &VictoryFact) -> Checked {
     Ok(vec![EventKind::Victory { fact }])
 }
 
+/// A side of the scenario by its name or id.
+fn side_of(view: &View, s: &str) -> Result<String, Refusal> {
+    Ok(crate::game::names::side_in(view.scenario, s)?
+        .as_str()
+        .to_string())
+}
+
+/// A battle won: in the battle fought at this step, by the side named or the winner its
+/// resolutions show (never another).
+fn battle_won(
+    view: &View,
+    s: &str,
+    battle: &str,
+    reason: &Option<String>,
+) -> Result<VictoryFact, Refusal> {
+    let b = battle_fought(view, battle)?;
+    // The winner its resolutions show (the pursuer), or the side named.
+    let winner = match (s.trim(), &b.winner) {
+        ("", Some((w, _))) => w.clone(),
+        ("", None) => {
+            return Err(Refusal::NoVictory {
+                reason: format!(
+                    "say who won the {}: nothing recorded in it shows the winner yet",
+                    b.battle.name
+                ),
+            });
+        }
+        (typed, _) => side_of(view, typed)?,
+    };
+    if let Some((w, seq)) = &b.winner
+        && *w != winner
+    {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "entry {seq} shows the {} as the {}'s winner, not the {}: undo it first if it is wrong",
+                side_words(view.scenario, w),
+                b.battle.name,
+                side_words(view.scenario, &winner)
+            ),
+        });
+    }
+    Ok(VictoryFact::BattleWon {
+        side: winner,
+        battle: b.battle.kind,
+        reason: reason.clone(),
+    })
+}
+
+/// A battle drawn: in the battle fought at this step, when nothing shows a winner.
+fn battle_drawn(
+    view: &View,
+    battle: &str,
+    reason: &Option<String>,
+) -> Result<VictoryFact, Refusal> {
+    let b = battle_fought(view, battle)?;
+    if let Some((w, seq)) = &b.winner {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "entry {seq} shows the {} as the {}'s winner: it was not a draw",
+                side_words(view.scenario, w),
+                b.battle.name
+            ),
+        });
+    }
+    Ok(VictoryFact::BattleDrawn {
+        battle: b.battle.kind,
+        reason: reason.clone(),
+    })
+}
+
+/// What a place is, where the rules and the scenario do not say.
+fn place_kind(
+    view: &View,
+    place: &str,
+    kind: crate::rules::PlaceKind,
+    reason: &str,
+) -> Result<VictoryFact, Refusal> {
+    needs_reason(reason, "what a place is")?;
+    let Some(name) = victory::place_named(view.scenario, place) else {
+        return Err(Refusal::NoSuchPlace {
+            place: place.to_string(),
+            close: victory::tracked_places(view.scenario)
+                .into_iter()
+                .map(|p| p.name)
+                .collect(),
+        });
+    };
+    if let Some(given) = view
+        .scenario
+        .places
+        .iter()
+        .find(|p| p.name == name)
+        .and_then(|p| p.kind)
+        .filter(|k| *k != kind)
+    {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "{name} is a {} where the rules or the scenario say so: it stays one",
+                victory::place_kind_words(given)
+            ),
+        });
+    }
+    Ok(VictoryFact::PlaceKind {
+        place: name,
+        kind,
+        reason: reason.to_string(),
+    })
+}
+
+/// The umpire's judgement of a victory condition with a part the counters cannot show, or of
+/// the special rule a raising die needs.
+fn judged(
+    view: &View,
+    item: &str,
+    side: Option<&str>,
+    holds: bool,
+    reason: &str,
+) -> Result<VictoryFact, Refusal> {
+    needs_reason(reason, "a victory condition judged")?;
+    let wanted = item.trim().to_lowercase();
+    // The victory conditions with a part the umpire judges, and the special rules a raising
+    // die needs (the Expedition of the Duke of Albany sent).
+    let required: Vec<&str> = view
+        .scenario
+        .victory
+        .iter()
+        .filter_map(|v| v.check.as_ref()?.raise.as_ref()?.requires.as_deref())
+        .collect();
+    let judged: Vec<&crate::game::scenario::TextItem> = view
+        .scenario
+        .victory
+        .iter()
+        .filter(|v| {
+            v.check
+                .as_ref()
+                .and_then(|c| c.condition.as_ref())
+                .is_some_and(victory::asks_the_umpire)
+        })
+        .chain(
+            view.scenario
+                .special_rules
+                .iter()
+                .filter(|r| required.contains(&r.id.as_str())),
+        )
+        .collect();
+    let Some(v) = judged
+        .iter()
+        .find(|v| v.id.to_lowercase() == wanted || v.title.to_lowercase() == wanted)
+    else {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "'{item}' is not a victory condition the umpire judges — those that are: {}",
+                if judged.is_empty() {
+                    "none (every condition of this scenario is read off the game)".to_string()
+                } else {
+                    judged
+                        .iter()
+                        .map(|v| v.title.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+        });
+    };
+    let for_each =
+        v.check.as_ref().is_some_and(|c| c.winner.is_none()) && !required.contains(&v.id.as_str());
+    let side = match (side, for_each) {
+        (Some(x), true) => Some(side_of(view, x)?),
+        (None, true) => {
+            return Err(Refusal::NoVictory {
+                reason: format!("{} is judged for each side: say which", v.title),
+            });
+        }
+        (_, false) => None,
+    };
+    Ok(VictoryFact::Judged {
+        item: v.id.clone(),
+        side,
+        holds,
+        reason: reason.to_string(),
+    })
+}
+
+/// The battle being fought at this step, for its result: refused outside a battle's branch,
+/// for a kind other than the branch's, or once its result is recorded.
+fn battle_fought(view: &View, typed: &str) -> Result<victory::BattleHere, Refusal> {
+    let Some(b) = victory::battle_here(view.steps, view.state) else {
+        return Err(Refusal::NoVictory {
+            reason: "no battle is being fought at this step: a battle's result is recorded in its branch, entered from Step 2 (Battle Resolution) by the kind of battle fought".into(),
+        });
+    };
+    let typed = typed.trim().to_lowercase().replace([' ', '-'], "_");
+    if !typed.is_empty() && typed != b.battle.kind {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "the battle fought here is a {}, not a {}",
+                b.battle.name,
+                victory::battle_name(view.ruleset, &typed)
+            ),
+        });
+    }
+    if let Some((seq, _)) = b.result {
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "the {}'s result was recorded in entry {seq}: undo it to record another",
+                b.battle.name
+            ),
+        });
+    }
+    Ok(b)
+}
+
 pub(super) fn check_end_game(view: &View, declare: Option<&str>, reason: &str) -> Checked {
     needs_reason(reason, "ending the game")?;
     let mut result = match declare {
-        Some(typed) => declared(view, typed)?,
+        Some(typed) => {
+            // "May declare … at the end of any turn": at the Victory Phase, not at any step.
+            if !view
+                .steps
+                .get(view.state.cursor.step)
+                .is_some_and(victory::is_victory_step)
+            {
+                return Err(Refusal::NoVictory {
+                    reason: format!(
+                        "a victory is declared at the Victory Phase, at the end of a turn; the game is at {}",
+                        view.steps
+                            .get(view.state.cursor.step)
+                            .map_or("another step", |s| s.path.as_str())
+                    ),
+                });
+            }
+            declared(view, typed)?
+        }
         None => {
             let standing = victory::standing(view.scenario, view.state);
             standing.if_ended_now.unwrap_or_else(|| VictoryResult {

@@ -52,6 +52,10 @@ pub(crate) struct RawScenario {
     /// reading of the counter sheet.
     #[serde(default)]
     pub counter_values: Vec<RawCounterValues>,
+    /// What places are where the rule text does not say (a Town or a City), as the organiser
+    /// reads them off the map: the victory conditions read them (Scenario 4's Victory Points).
+    #[serde(default)]
+    pub place_kinds: Vec<RawPlaceKindOf>,
     /// The opposing sides (players or coalitions), each id once.
     pub sides: Vec<RawSide>,
     /// The armies (nations) of the sides, with their Capitani Generali.
@@ -484,6 +488,17 @@ pub(crate) enum RawValue {
     Text(String),
     /// Names of a `choices` attribute (`[I, S]`).
     List(Vec<String>),
+}
+
+/// What one place is, read off the map.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "PlaceKindOf")]
+pub(crate) struct RawPlaceKindOf {
+    /// The place, as the map prints it (or another name the texts give it).
+    pub place: String,
+    /// What it is.
+    pub kind: crate::rules::raw::RawPlaceKind,
 }
 
 /// Values printed on counters, for every counter (at start, arriving, or brought by a result)

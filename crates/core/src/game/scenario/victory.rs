@@ -50,6 +50,10 @@ pub struct Raise {
     pub outcome: String,
     /// Result item id → the item it becomes.
     pub steps: Vec<(String, String)>,
+    /// The special rule whose condition the die needs (the Expedition of the Duke of Albany
+    /// sent): the umpire judges it (`game judge`); without that judgement the die raises
+    /// nothing and is not rolled.
+    pub requires: Option<String>,
 }
 
 /// A place a condition names: its name as printed and where it is on the map.
@@ -183,6 +187,10 @@ pub(crate) struct RawRaise {
     pub outcome: String,
     /// Victory item id → the victory item id it becomes.
     pub steps: std::collections::BTreeMap<String, String>,
+    /// The id of the special rule whose condition the die needs (the Expeditionary Force
+    /// sent), which the umpire judges with `game judge`.
+    #[serde(default)]
+    pub requires: Option<String>,
 }
 
 /// Places held or occupied.

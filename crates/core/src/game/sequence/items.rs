@@ -114,6 +114,10 @@ pub fn pending_at(
     out.extend(here.sealed_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
+    // A battle's result, at the step it is known.
+    out.extend(super::super::victory::battle_item(
+        scenario, &steps, state, cursor,
+    ));
     if cursor == &state.cursor {
         // The standing at the Victory Phase, and the result once the game is over.
         out.extend(super::super::victory::pending_items(

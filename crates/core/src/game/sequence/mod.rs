@@ -138,7 +138,11 @@ impl Walk<'_> {
         let open = pending_at(self.ruleset, self.scenario, self.state, c)
             .iter()
             .any(|p| !p.done);
-        match (open || (applies && s.stop), applies) {
+        // A Victory Phase where a side may declare a victory stops: the declaration is offered.
+        let declarable = applies
+            && s.victory
+            && !super::victory::declarable(self.scenario, self.state).is_empty();
+        match (open || (applies && (s.stop || declarable)), applies) {
             (true, _) => Passing::Stop,
             (false, true) => Passing::Passed,
             (false, false) => Passing::Silent,

@@ -214,9 +214,11 @@ impl Judge<'_> {
 
     /// Whether the resolution `seq` involved a counter of the Force.
     pub(super) fn involves(&self, seq: u64, force: &ForceHere) -> bool {
-        self.state
-            .involved
-            .get(&seq)
-            .is_some_and(|ids| ids.iter().any(|id| force.counters.contains(id)))
+        self.state.involved.get(&seq).is_some_and(|roles| {
+            roles
+                .values()
+                .flatten()
+                .any(|id| force.counters.contains(id))
+        })
     }
 }

@@ -35,6 +35,8 @@ pub(super) struct Eval<'a> {
     pub(super) other_wins: Truth,
     /// Whether the scenario's end is being evaluated.
     pub(super) scenario_end: bool,
+    /// The victory item being evaluated (what an umpire's judgement is of).
+    pub(super) item: Option<&'a str>,
 }
 
 impl Eval<'_> {
@@ -80,9 +82,40 @@ impl Eval<'_> {
         self.at(place, None).1
     }
 
-    /// Whether a counter of `by` is at a place.
+    /// Whether a Force of `by` occupies a place: a unit of it there, and no un-besieged unit
+    /// of another side (14.2: a place holding an enemy Force is not taken by standing beside
+    /// it; a garrison besieged there no longer holds it).
     pub(super) fn occupied_by(&self, place: &PlaceRef, by: &str) -> bool {
-        self.at(place, Some(by)).0 > 0
+        self.at(place, Some(by)).0 > 0 && !self.held_against(place, by)
+    }
+
+    /// Whether a unit of another side than `by` stands at a place un-besieged.
+    fn held_against(&self, place: &PlaceRef, by: &str) -> bool {
+        self.state.counters.values().any(|c| {
+            c.removed.is_none()
+                && c.kind == crate::game::scenario::CounterKind::Unit
+                && !self.belongs(c, by)
+                && self.side_of(&c.side) != self.side_of(by)
+                && same_place(&c.position, &place.position)
+                && !c.statuses.contains("besieged")
+        })
+    }
+
+    /// A place's kind as the game knows it: the umpire's entry, else the scenario's (the
+    /// organiser's reading of the map), else the text's.
+    pub(super) fn kind_of(&self, place: &PlaceRef) -> Option<crate::rules::PlaceKind> {
+        self.state
+            .place_kinds
+            .get(&place.name)
+            .map(|(k, _)| *k)
+            .or_else(|| {
+                self.scenario
+                    .places
+                    .iter()
+                    .find(|p| p.name == place.name)
+                    .and_then(|p| p.kind)
+            })
+            .or(place.kind)
     }
 
     /// Evaluates `cond` for the side `winner` (what `winner` in the condition names).
@@ -125,29 +158,7 @@ impl Eval<'_> {
                 conquered,
                 not_besieged,
             } => self.owned(&bind(by), places, *at_least, *conquered, *not_besieged),
-            Condition::BattleWon { by, battle } => {
-                let by = bind(by);
-                let won = self
-                    .state
-                    .battles
-                    .iter()
-                    .any(|(_, s, b)| *s == by && b == battle);
-                let battle_words = crate::rules::model::choice_words(battle);
-                let line = if won {
-                    format!(
-                        "a {} won by the {}",
-                        title_words(&battle_words),
-                        self.side(&by)
-                    )
-                } else {
-                    format!(
-                        "no {} won by the {} yet",
-                        title_words(&battle_words),
-                        self.side(&by)
-                    )
-                };
-                (Truth::from(won), vec![line])
-            }
+            Condition::BattleWon { by, battle } => self.battle_won(&bind(by), battle),
             Condition::CapitanoLost { capitano, counters } => {
                 let lost = counters.iter().any(|id| {
                     self.state
@@ -200,15 +211,58 @@ impl Eval<'_> {
                 };
                 (Truth::from(self.scenario_end), vec![line.to_string()])
             }
-            Condition::Umpire { text } => {
-                (Truth::Unknown, vec![format!("the umpire judges: {text}")])
-            }
+            Condition::Umpire { text } => self.judged(text, winner),
             Condition::MostVictoryPoints { .. } => {
                 let Some(side) = winner else {
                     return (Truth::Unknown, vec!["Victory Points of no side".into()]);
                 };
                 most(self, cond, side)
             }
+        }
+    }
+
+    /// A battle of a kind won by `by`.
+    fn battle_won(&self, by: &str, battle: &str) -> (Truth, Vec<String>) {
+        let won = self
+            .state
+            .battles
+            .iter()
+            .any(|(_, s, b)| s.as_deref() == Some(by) && b == battle);
+        let battle_words = crate::rules::model::choice_words(battle);
+        let line = if won {
+            format!(
+                "a {} won by the {}",
+                title_words(&battle_words),
+                self.side(by)
+            )
+        } else {
+            format!(
+                "no {} won by the {} yet",
+                title_words(&battle_words),
+                self.side(by)
+            )
+        };
+        (Truth::from(won), vec![line])
+    }
+
+    /// What the umpire judges: his judgement recorded for this item (for this side, or for
+    /// the item as a whole), else for him to judge.
+    fn judged(&self, text: &str, winner: Option<&str>) -> (Truth, Vec<String>) {
+        let judged = self.item.and_then(|item| {
+            let judged = &self.state.judged;
+            judged
+                .get(&(item.to_string(), winner.map(str::to_string)))
+                .or_else(|| judged.get(&(item.to_string(), None)))
+        });
+        match judged {
+            Some((holds, seq, why)) => (
+                Truth::from(*holds),
+                vec![format!(
+                    "the umpire judged that {}{text} (entry {seq}: {why})",
+                    if *holds { "" } else { "it does not hold: " }
+                )],
+            ),
+            None => (Truth::Unknown, vec![format!("the umpire judges: {text}")]),
         }
     }
 
@@ -250,7 +304,7 @@ impl Eval<'_> {
         let mut no = Vec::new();
         for p in places {
             let (n, besieged) = self.at(p, Some(by));
-            if n > 0 && !(unbesieged && besieged) {
+            if n > 0 && !(unbesieged && besieged) && !self.held_against(p, by) {
                 yes.push(place_words(p));
             } else {
                 no.push(place_words(p));
@@ -329,9 +383,9 @@ pub(super) fn place_words(p: &PlaceRef) -> String {
     }
 }
 
-/// Whether a place is a City (its VP an end-of-game die), a Town, or not said.
-pub(super) fn is_city(p: &PlaceRef) -> Option<bool> {
-    match p.kind? {
+/// Whether a place of this kind is a City (its VP an end-of-game die), a Town, or not said.
+pub(super) fn is_city(kind: Option<PlaceKind>) -> Option<bool> {
+    match kind? {
         PlaceKind::City | PlaceKind::FortifiedCity => Some(true),
         PlaceKind::Town | PlaceKind::FortifiedTown => Some(false),
         _ => None,
@@ -410,7 +464,7 @@ pub(super) fn totals(ev: &Eval, cond: &Condition) -> Totals {
                 .push(format!("{} is Besieged: no VP", place_words(p)));
             continue;
         }
-        match is_city(p) {
+        match is_city(ev.kind_of(p)) {
             Some(false) => {
                 *t.points.entry(owner.clone()).or_default() += 1;
                 t.lines.push(format!(

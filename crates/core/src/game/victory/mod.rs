@@ -139,6 +139,7 @@ pub fn evaluate(
         state,
         other_wins: Truth::Unknown,
         scenario_end: moment == Moment::EndOfScenario,
+        item: None,
     };
     let mut lines = Vec::new();
     // First the items that do not ask whether another side won, then those that do.
@@ -157,6 +158,7 @@ pub fn evaluate(
                 Some(w) => vec![Some(w.as_str())],
                 None => scenario.sides.iter().map(|s| Some(s.id.as_str())).collect(),
             };
+            ev.item = Some(item.id.as_str());
             for side in sides {
                 let (truth, reasons) = match &check.condition {
                     Some(c) => ev.truth(c, side, items, 0),
@@ -188,6 +190,16 @@ fn others(lines: &[Line]) -> Truth {
         Truth::Unknown
     } else {
         Truth::No
+    }
+}
+
+/// Whether a condition holds a part the umpire judges (`umpire:`).
+pub fn asks_the_umpire(c: &Condition) -> bool {
+    match c {
+        Condition::Umpire { .. } => true,
+        Condition::All(all) | Condition::Any(all) => all.iter().any(asks_the_umpire),
+        Condition::Not(c) => asks_the_umpire(c),
+        _ => false,
     }
 }
 
@@ -248,10 +260,22 @@ fn decide(
         }
         None => None,
     };
-    if moment == Moment::EndOfScenario {
-        result = result.map(|r| raised(scenario, state, r));
-    }
+    // A die rolled to raise the result (recorded before this end) raises it at whatever end
+    // the game reaches: the end of the Scenario, or a win at the end of a turn.
+    result = result.map(|r| raised(scenario, state, r));
     result
+}
+
+/// Whether the special rule a raising die needs holds, by the umpire's judgement: Some(true)
+/// judged to hold, Some(false) judged not to, None not judged (or nothing needed: Some(true)).
+pub fn raise_requirement(state: &GameState, raise: &super::scenario::Raise) -> Option<bool> {
+    match &raise.requires {
+        None => Some(true),
+        Some(rule) => state
+            .judged
+            .get(&(rule.clone(), None))
+            .map(|(holds, _, _)| *holds),
+    }
 }
 
 /// The scenario's draw, when it has one.
@@ -285,7 +309,9 @@ fn raised(scenario: &Scenario, state: &GameState, r: VictoryResult) -> VictoryRe
             .rev()
             .find(|(_, p, seq)| *p == raise.procedure && state.effective.contains(seq));
         let Some((_, _, seq)) = last else { continue };
-        if state.outcomes.get(seq) != Some(&raise.outcome) {
+        if state.outcomes.get(seq) != Some(&raise.outcome)
+            || raise_requirement(state, raise) != Some(true)
+        {
             continue;
         }
         let from = r.item.clone().unwrap_or_default();
@@ -540,14 +566,21 @@ pub fn tracked_places(scenario: &Scenario) -> Vec<super::scenario::PlaceRef> {
 }
 
 /// A place a person names (any case), as the map prints it: a tracked place, or one of the
-/// map's places.
+/// map's places by its name or another name the texts print for it ("Trezzo d'Adda" is
+/// Trezzo).
 pub fn place_named(scenario: &Scenario, typed: &str) -> Option<String> {
     let typed = typed.trim();
-    tracked_places(scenario)
-        .into_iter()
-        .map(|p| p.name)
-        .chain(scenario.places.iter().map(|p| p.name.clone()))
-        .find(|n| n.eq_ignore_ascii_case(typed))
+    scenario
+        .places
+        .iter()
+        .find(|p| p.answers_to(typed))
+        .map(|p| p.name.clone())
+        .or_else(|| {
+            tracked_places(scenario)
+                .into_iter()
+                .map(|p| p.name)
+                .find(|n| n.eq_ignore_ascii_case(typed))
+        })
 }
 
 /// The control changes a move makes (14.2–14.3): a side's Force (a unit) stopping in a tracked
@@ -592,4 +625,273 @@ pub fn conquests(
         });
     }
     out
+}
+
+/// A kind of battle in words: the branch's name that fights it ("Major Battle"), else its
+/// words.
+pub fn battle_name(ruleset: &Ruleset, kind: &str) -> String {
+    super::steps::leaf_steps(ruleset)
+        .iter()
+        .find_map(|s| s.battle.as_ref().filter(|b| b.kind == kind))
+        .map_or_else(
+            || {
+                crate::rules::model::choice_words(kind)
+                    .split(' ')
+                    .map(super::words::capitalised)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            },
+            |b| b.name.clone(),
+        )
+}
+
+/// A place's kind in words ("Town", "Fortified City").
+pub fn place_kind_words(kind: crate::rules::PlaceKind) -> &'static str {
+    use crate::rules::PlaceKind as K;
+    match kind {
+        K::City => "City",
+        K::FortifiedCity => "Fortified City",
+        K::Fortress => "Fortress",
+        K::FortifiedTown => "Fortified Town",
+        K::Town => "Town",
+        K::Castle => "Castle",
+        K::Village => "Village",
+        K::Bridge => "Bridge",
+        K::Port => "Port",
+        K::Pass => "Pass",
+        K::Difficult => "Difficult terrain",
+        K::Other => "place",
+    }
+}
+
+/// The battle being fought at the cursor: its branch's battle, the entry that entered the
+/// branch, the result recorded since (if any) and the winner its resolutions show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattleHere {
+    /// The battle (kind, name, where its winner shows).
+    pub battle: crate::rules::BattleBranch,
+    /// The entry that entered its branch.
+    pub entered: u64,
+    /// The result recorded since: (entry, winner — None for a draw).
+    pub result: Option<(u64, Option<String>)>,
+    /// The winner its resolutions show: (side, the resolution's entry).
+    pub winner: Option<(String, u64)>,
+}
+
+/// The battle being fought at the cursor (the step is in a branch that fights one), else None.
+pub fn battle_here(steps: &[LeafStep], state: &GameState) -> Option<BattleHere> {
+    battle_at(steps, state, &state.cursor)
+}
+
+/// The battle being fought at `at`, a step of the branch the game is in this turn.
+fn battle_at(
+    steps: &[LeafStep],
+    state: &GameState,
+    at: &super::event::Cursor,
+) -> Option<BattleHere> {
+    let here = steps.get(at.step)?;
+    if at.turn != state.cursor.turn
+        || steps.get(state.cursor.step).map(|s| &s.branch) != Some(&here.branch)
+    {
+        return None;
+    }
+    let battle = here.battle.clone()?;
+    let branch = here.branch.as_ref()?;
+    let in_branch = |c: &super::event::Cursor| {
+        steps
+            .get(c.step)
+            .is_some_and(|s| s.branch.as_ref() == Some(branch))
+    };
+    // The last move into the branch from outside it (this turn).
+    let entered = state
+        .stepped
+        .iter()
+        .rev()
+        .find(|(_, from, to)| {
+            to.turn == state.cursor.turn
+                && in_branch(to)
+                && (!in_branch(from) || from.turn != to.turn)
+        })
+        .map(|(seq, _, _)| *seq)?;
+    let result = state
+        .battles
+        .iter()
+        .rev()
+        .find(|(seq, _, _)| *seq > entered)
+        .map(|(seq, side, _)| (*seq, side.clone()));
+    let winner = battle.winner.as_ref().and_then(|(procedure, role)| {
+        state
+            .resolved
+            .iter()
+            .rev()
+            .filter(|(_, p, seq)| p == procedure && *seq > entered)
+            .find_map(|(_, _, seq)| {
+                let ids = state.involved.get(seq)?.get(role)?;
+                let side = ids
+                    .iter()
+                    .find_map(|id| state.counters.get(id))
+                    .map(|c| c.side.clone())?;
+                Some((side, *seq))
+            })
+    });
+    Some(BattleHere {
+        battle,
+        entered,
+        result,
+        winner,
+    })
+}
+
+/// The item a battle's result step (`at`) holds until its result is recorded: who won, or a
+/// draw.
+pub fn battle_item(
+    scenario: &Scenario,
+    steps: &[LeafStep],
+    state: &GameState,
+    at: &super::event::Cursor,
+) -> Option<Pending> {
+    let step = steps.get(at.step)?;
+    if !step.battle_result {
+        return None;
+    }
+    let b = battle_at(steps, state, at)?;
+    let label = match (&b.result, &b.winner) {
+        (Some((seq, Some(side))), _) => format!(
+            "The {}'s result: won by the {} (entry {seq})",
+            b.battle.name,
+            side_words(scenario, side)
+        ),
+        (Some((seq, None)), _) => format!("The {}'s result: a draw (entry {seq})", b.battle.name),
+        (None, Some((side, seq))) => format!(
+            "Record the {}'s result: won by the {} (their {} in entry {seq})",
+            b.battle.name,
+            side_words(scenario, side),
+            b.battle
+                .winner
+                .as_ref()
+                .map_or("roll", |(p, _)| p.as_str())
+                .replace('_', " ")
+        ),
+        (None, None) => format!("Record the {}'s result: who won, or a draw", b.battle.name),
+    };
+    let key = format!("battle:{}", b.entered);
+    let skipped = state.skipped.iter().any(|(_, k, _)| *k == key);
+    Some(Pending {
+        done: b.result.is_some() || skipped,
+        key,
+        label,
+        procedure: None,
+        // Required where the scenario's victory reads battles of this kind; offered elsewhere.
+        mandatory: reads_battle(scenario, &b.battle.kind),
+        credit: None,
+        enter: None,
+        whose: None,
+    })
+}
+
+/// Whether the scenario's victory conditions read battles of this kind won.
+pub fn reads_battle(scenario: &Scenario, kind: &str) -> bool {
+    fn reads(c: &Condition, kind: &str) -> bool {
+        match c {
+            Condition::BattleWon { battle, .. } => battle == kind,
+            Condition::All(all) | Condition::Any(all) => all.iter().any(|c| reads(c, kind)),
+            Condition::Not(c) => reads(c, kind),
+            _ => false,
+        }
+    }
+    scenario.victory.iter().any(|v| {
+        v.check
+            .as_ref()
+            .and_then(|c| c.condition.as_ref())
+            .is_some_and(|c| reads(c, kind))
+    })
+}
+
+/// Why a roll of a City's Victory Points (Scenario 4: "for each owned and not besieged City,
+/// a die is rolled") may not be made: the City not owned by the side it is rolled for, besieged,
+/// not a City, or rolled already. None when it may, or the procedure is no such roll.
+pub fn city_roll_refusal(
+    scenario: &Scenario,
+    state: &GameState,
+    procedure: &str,
+    inputs: &std::collections::BTreeMap<String, crate::rules::Value>,
+    rolled: &[(u64, String)],
+) -> Option<String> {
+    fn find<'c>(c: &'c Condition, procedure: &str) -> Option<&'c [super::scenario::PlaceRef]> {
+        match c {
+            Condition::MostVictoryPoints {
+                places,
+                city_procedure: Some(p),
+                ..
+            } if p == procedure => Some(places),
+            Condition::All(all) | Condition::Any(all) => {
+                all.iter().find_map(|c| find(c, procedure))
+            }
+            Condition::Not(c) => find(c, procedure),
+            _ => None,
+        }
+    }
+    let places = scenario
+        .victory
+        .iter()
+        .filter_map(|v| v.check.as_ref()?.condition.as_ref())
+        .find_map(|c| find(c, procedure))?;
+    let text = |name: &str| match inputs.get(name) {
+        Some(crate::rules::Value::Text(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let (city, side) = (text("city")?, text("side")?);
+    let key = |n: &str| n.to_lowercase().replace([' ', '\''], "_");
+    let place = places
+        .iter()
+        .find(|p| key(&p.name) == key(&city) || p.name.eq_ignore_ascii_case(&city))?;
+    let ev = Eval {
+        scenario,
+        state,
+        other_wins: Truth::Unknown,
+        scenario_end: true,
+        item: None,
+    };
+    let words = eval::place_words(place);
+    let who = side_words(scenario, &side);
+    let owner = state
+        .control
+        .get(&place.name)
+        .and_then(|c| c.side.as_deref())
+        .map(|s| ev.side_of(s).to_string());
+    match owner {
+        Some(o) if o == ev.side_of(&side) => {}
+        Some(o) => {
+            return Some(format!(
+                "{words} is owned by the {}, not the {who}: its die is the owner's",
+                side_words(scenario, &o)
+            ));
+        }
+        None => {
+            return Some(format!(
+                "who owns {words} is not recorded (14.1): record it with `game control` first"
+            ));
+        }
+    }
+    if ev.besieged(place) {
+        return Some(format!("{words} is Besieged: it gives no Victory Points"));
+    }
+    match eval::is_city(ev.kind_of(place)) {
+        Some(true) => {}
+        Some(false) => return Some(format!("{words} is a Town: 1 VP, no die")),
+        None => {
+            return Some(format!(
+                "the text does not say whether {words} is a Town or a City: record what it is with `game place-kind` first"
+            ));
+        }
+    }
+    if let Some((seq, _)) = rolled
+        .iter()
+        .find(|(_, c)| key(c) == key(&place.name) || key(c) == key(&city))
+    {
+        return Some(format!(
+            "{words}'s die was rolled in entry {seq}: one die per City"
+        ));
+    }
+    None
 }

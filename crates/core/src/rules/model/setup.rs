@@ -278,7 +278,7 @@ pub struct DeckItem {
 }
 
 /// What a place is, where the text says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlaceKind {
     /// A city.
@@ -343,6 +343,9 @@ impl PlaceKind {
 pub struct Place {
     /// Its name as printed ("Treviglio").
     pub name: String,
+    /// Other names the texts print for it ("Trezzo d'Adda").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     /// Its hex on a hex map ("2834").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,
@@ -361,6 +364,40 @@ pub struct Place {
     /// A note (a name the text gives two hexes, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl std::str::FromStr for PlaceKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let k = s.trim().to_lowercase().replace([' ', '-'], "_");
+        Ok(match k.as_str() {
+            "city" => PlaceKind::City,
+            "fortified_city" => PlaceKind::FortifiedCity,
+            "fortress" => PlaceKind::Fortress,
+            "fortified_town" => PlaceKind::FortifiedTown,
+            "town" => PlaceKind::Town,
+            "castle" => PlaceKind::Castle,
+            "village" => PlaceKind::Village,
+            "bridge" => PlaceKind::Bridge,
+            "port" => PlaceKind::Port,
+            "pass" => PlaceKind::Pass,
+            _ => {
+                return Err(format!(
+                    "'{s}' is not a kind of place — town, city, fortified_town, fortified_city, fortress, castle, village, bridge, port or pass"
+                ));
+            }
+        })
+    }
+}
+
+impl Place {
+    /// Whether a person naming `typed` means this place: its name or another the texts print
+    /// for it, in any case.
+    pub fn answers_to(&self, typed: &str) -> bool {
+        let typed = typed.trim();
+        self.name.eq_ignore_ascii_case(typed)
+            || self.also.iter().any(|a| a.eq_ignore_ascii_case(typed))
+    }
 }
 
 /// Type of a unit or leader attribute.
@@ -469,6 +506,25 @@ pub struct Step {
     pub scenario_end: bool,
     /// Sub-steps.
     pub steps: Vec<Step>,
+    /// The battle a branch fights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub battle: Option<BattleBranch>,
+    /// The battle's result is known at this step.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub battle_result: bool,
+}
+
+/// The battle a branch of the Sequence of Play fights.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BattleBranch {
+    /// Its kind (`major_battle`), as a battle won records it.
+    pub kind: String,
+    /// Its name in words ("Major Battle").
+    pub name: String,
+    /// Where its winner shows: (procedure, role) — the side of the counters in that role of
+    /// that procedure resolved in the branch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<(String, String)>,
 }
 
 /// When a step, or an item it holds for a Force, applies: every clause given must hold.

@@ -101,6 +101,27 @@ pub enum RawPlaceKind {
     Other,
 }
 
+impl RawPlaceKind {
+    /// The validated kind.
+    pub fn kind(self) -> crate::rules::PlaceKind {
+        use crate::rules::PlaceKind as K;
+        match self {
+            RawPlaceKind::City => K::City,
+            RawPlaceKind::FortifiedCity => K::FortifiedCity,
+            RawPlaceKind::Fortress => K::Fortress,
+            RawPlaceKind::FortifiedTown => K::FortifiedTown,
+            RawPlaceKind::Town => K::Town,
+            RawPlaceKind::Castle => K::Castle,
+            RawPlaceKind::Village => K::Village,
+            RawPlaceKind::Bridge => K::Bridge,
+            RawPlaceKind::Port => K::Port,
+            RawPlaceKind::Pass => K::Pass,
+            RawPlaceKind::Difficult => K::Difficult,
+            RawPlaceKind::Other => K::Other,
+        }
+    }
+}
+
 /// A place of the gazetteer, named once (a name the text gives two hexes is listed once per
 /// hex).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -108,6 +129,10 @@ pub enum RawPlaceKind {
 pub struct RawPlace {
     /// Its name as printed ("Treviglio").
     pub name: String,
+    /// Other names the texts print for the same place ("Trezzo d'Adda" for Trezzo, 3032):
+    /// every command, condition and control entry that names it by one of them means it.
+    #[serde(default)]
+    pub also: Vec<String>,
     /// Its hex on a hex map, as the map prints it, in quotes (`"2834"`); required on a hex
     /// map, refused on any other.
     #[serde(default)]
@@ -251,10 +276,47 @@ pub struct RawStep {
     /// Only after the last turn (the end of the scenario), never between turns.
     #[serde(default)]
     pub scenario_end: bool,
+    /// A branch that fights a battle: its kind, which a battle won records and the scenarios'
+    /// `battle_won` conditions read, and where its winner shows.
+    #[serde(default)]
+    pub battle: Option<RawBattleBranch>,
+    /// The battle's result is known at this step (a step of a `battle` branch): who won, or
+    /// that it was a draw, is recorded before the game moves on.
+    #[serde(default)]
+    pub battle_result: bool,
     /// Its segments or steps, in order; a step without sub-steps is a leaf, where the game
     /// stops.
     #[serde(default)]
     pub steps: Vec<RawStep>,
+}
+
+/// The battle a branch fights.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "BattleBranch")]
+pub struct RawBattleBranch {
+    /// The kind of battle (`major_battle`), as scenarios' conditions name it.
+    #[schemars(with = "Identifier")]
+    pub kind: String,
+    /// The battle's name in words ("Major Battle").
+    pub name: String,
+    /// Where its winner shows: the side of the counters in this role of this procedure
+    /// resolved in the branch (the winner rolls on the Pursuit Table).
+    #[serde(default)]
+    pub winner: Option<RawBattleWinner>,
+}
+
+/// The role of a procedure whose counters are the battle's winner.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "BattleWinner")]
+pub struct RawBattleWinner {
+    /// The procedure's id (`pursuit`).
+    #[schemars(with = "Identifier")]
+    pub procedure: String,
+    /// The role whose counters are the winner's (`pursuer`).
+    #[schemars(with = "Identifier")]
+    pub role: String,
 }
 
 /// When a step applies: words only, or clauses the game state can tell.

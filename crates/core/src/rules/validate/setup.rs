@@ -326,6 +326,33 @@ pub(super) fn validate_steps(
             victory: s.victory,
             scenario_end: s.scenario_end,
             steps,
+            battle: s.battle.as_ref().map(|b| {
+                if !s.branch {
+                    ctx.err(
+                        &p.key("battle"),
+                        "a battle on a step that is not a branch",
+                        "a battle is fought in a branch entered by choice (branch: true)",
+                    );
+                }
+                if let Some(w) = &b.winner {
+                    check_known(
+                        ctx,
+                        &p.key("battle").key("winner").key("procedure"),
+                        &w.procedure,
+                        names.procedures,
+                        "procedure",
+                    );
+                }
+                BattleBranch {
+                    kind: b.kind.clone(),
+                    name: b.name.clone(),
+                    winner: b
+                        .winner
+                        .as_ref()
+                        .map(|w| (w.procedure.clone(), w.role.clone())),
+                }
+            }),
+            battle_result: s.battle_result,
         });
     }
     out
@@ -554,24 +581,21 @@ pub(super) fn validate_places(
         }
         let key = (p.name.clone(), p.hex.clone());
         ctx.once(&mut seen, key, &here.key("name"), "place", &p.name);
+        for (j, a) in p.also.iter().enumerate() {
+            if a.trim().is_empty() {
+                ctx.err(
+                    &here.key("also").index(j),
+                    "an empty name",
+                    "give the other name as the text prints it",
+                );
+            }
+        }
         out.push(Place {
             name: p.name.trim().to_string(),
+            also: p.also.iter().map(|a| a.trim().to_string()).collect(),
             hex: p.hex.clone(),
             group: p.group.clone(),
-            kind: p.kind.map(|k| match k {
-                R::City => PlaceKind::City,
-                R::FortifiedCity => PlaceKind::FortifiedCity,
-                R::Fortress => PlaceKind::Fortress,
-                R::FortifiedTown => PlaceKind::FortifiedTown,
-                R::Town => PlaceKind::Town,
-                R::Castle => PlaceKind::Castle,
-                R::Village => PlaceKind::Village,
-                R::Bridge => PlaceKind::Bridge,
-                R::Port => PlaceKind::Port,
-                R::Pass => PlaceKind::Pass,
-                R::Difficult => PlaceKind::Difficult,
-                R::Other => PlaceKind::Other,
-            }),
+            kind: p.kind.map(R::kind),
             rule: p.rule.clone(),
             source_lines: p.source.clone(),
             note: p.note.clone(),

@@ -251,6 +251,7 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
     let vrefs = VictoryRefs {
         counters: counter_ids_by_name(&start_counters, &reinforcements, &conditional),
         items: raw.victory.iter().map(|t| t.id.as_str()).collect(),
+        special_rules: raw.special_rules.iter().map(|t| t.id.as_str()).collect(),
     };
     victory_checks(&mut ctx, &refs, &vrefs, &raw.victory, &mut victory);
     let rulings = text_items(&mut ctx, &refs, &root.key("rulings"), &raw.rulings);
@@ -315,11 +316,49 @@ pub fn load_scenario(file: &SourceFile, rulesets: &Library) -> Result<Scenario, 
             rule: o.rule,
             steps: o.steps,
         }),
-        places: refs
-            .ruleset
-            .geometry
-            .as_ref()
-            .map(|g| g.places.clone())
-            .unwrap_or_default(),
+        places: place_kinds(&mut ctx, refs.ruleset, &raw.place_kinds)?,
     })
+}
+
+/// The map's places, with the kinds the organiser reads off the map where the text gives none
+/// (`place_kinds:`); a kind the text gives stays, and one given otherwise is refused.
+fn place_kinds(
+    ctx: &mut Ctx,
+    ruleset: &Ruleset,
+    raw: &[RawPlaceKindOf],
+) -> Result<Vec<crate::rules::Place>, LoadErrors> {
+    let mut places = ruleset
+        .geometry
+        .as_ref()
+        .map(|g| g.places.clone())
+        .unwrap_or_default();
+    let root = YamlPath::root().key("place_kinds");
+    for (i, k) in raw.iter().enumerate() {
+        let at = root.index(i);
+        let kind = k.kind.kind();
+        match places.iter_mut().find(|p| p.answers_to(&k.place)) {
+            Some(p) => match p.kind {
+                Some(given) if given != kind => ctx.err(
+                    &at.key("kind"),
+                    format!(
+                        "{} is a {} in the ruleset's gazetteer",
+                        p.name,
+                        crate::game::victory::place_kind_words(given)
+                    ),
+                    "give kinds only where the text says nothing",
+                ),
+                _ => p.kind = Some(kind),
+            },
+            None => ctx.err(
+                &at.key("place"),
+                format!("the map names no place '{}'", k.place),
+                "name a place of the ruleset's `geometry.places` as printed",
+            ),
+        }
+    }
+    if ctx.errors.is_empty() {
+        Ok(places)
+    } else {
+        Err(LoadErrors(std::mem::take(&mut ctx.errors)))
+    }
 }

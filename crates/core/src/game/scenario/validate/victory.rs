@@ -9,6 +9,7 @@ use crate::game::scenario::victory::*;
 pub(super) struct VictoryRefs<'v> {
     pub(super) counters: BTreeMap<String, Vec<String>>,
     pub(super) items: BTreeSet<&'v str>,
+    pub(super) special_rules: BTreeSet<&'v str>,
 }
 
 /// Validates every victory item's `check:` into the items.
@@ -64,6 +65,15 @@ pub(super) fn victory_checks(
                     }
                 }
             }
+            if let Some(req) = &r.requires
+                && !vrefs.special_rules.contains(req.as_str())
+            {
+                ctx.err(
+                    &rp.key("requires"),
+                    format!("no special rule '{req}'"),
+                    "name the special rule whose condition the die needs, by id",
+                );
+            }
             Raise {
                 procedure: r.procedure.clone(),
                 outcome: r.outcome.clone(),
@@ -72,6 +82,7 @@ pub(super) fn victory_checks(
                     .iter()
                     .map(|(a, b)| (a.clone(), b.clone()))
                     .collect(),
+                requires: r.requires.clone(),
             }
         });
         for (j, id) in c.supersedes.iter().enumerate() {
@@ -108,9 +119,7 @@ fn place_refs(ctx: &mut Ctx, refs: &Refs, path: &YamlPath, names: &[String]) -> 
     let places = geometry.map(|g| g.places.as_slice()).unwrap_or_default();
     let mut out = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let found = places
-            .iter()
-            .find(|p| p.name.eq_ignore_ascii_case(name.trim()));
+        let found = places.iter().find(|p| p.answers_to(name));
         match found {
             Some(p) => {
                 let position = match &p.hex {
