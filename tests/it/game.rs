@@ -835,7 +835,7 @@ fn the_weather_input_is_this_turns_weather_result() {
         weather
             .game
             .as_deref()
-            .is_some_and(|s| s.contains("this turn's Weather")),
+            .is_some_and(|s| s.contains("turn 1's Weather")),
         "{weather:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);

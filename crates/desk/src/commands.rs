@@ -16,6 +16,10 @@ use umpire_core::game::scenario::Position;
 pub enum Command {
     /// One of the desk's own commands.
     Ui(UiCommand),
+    /// One of the desk's own commands asked for by a key (its shortcut, Enter in a field): a
+    /// key may be pressed with the eyes elsewhere, so R and Enter resolve only a procedure
+    /// opened at this step, where a click on Roll resolves the form shown.
+    Key(UiCommand),
     /// An action on the game, as the engine takes it (counters by [`umpire_core::game::names::CounterId`]):
     /// a move, a skip, a credit, an override, a note, a deck, a hand change, a new counter….
     Act(Action),
@@ -37,7 +41,7 @@ impl Command {
     /// What the command does, in words (an action's kind for [`Command::Act`]).
     pub fn label(&self) -> &'static str {
         match self {
-            Command::Ui(c) => c.label(),
+            Command::Ui(c) | Command::Key(c) => c.label(),
             Command::Act(a) => action_label(a),
         }
     }
@@ -475,6 +479,15 @@ impl UiCommand {
                 | UiCommand::ClockResume
                 | UiCommand::ClockAdvance
                 | UiCommand::Ledgers
+        )
+    }
+
+    /// Whether the command resolves the procedure open in the resolve panel (throws or
+    /// finishes its dice).
+    pub fn resolves(&self) -> bool {
+        matches!(
+            self,
+            UiCommand::Roll | UiCommand::UsePhysical | UiCommand::UseChartResult
         )
     }
 

@@ -161,7 +161,7 @@ impl GameDesk {
         self.watched = Some((stamp, now));
         if changed {
             self.live.take_in(|g| g.refresh().map(|_| None));
-            self.resolve.forget_stale(&self.live);
+            self.resolve.follow_game(&self.live);
         }
     }
 
@@ -177,7 +177,7 @@ impl GameDesk {
             view.ui(ui, &mut self.live, queue);
         }
         // Another desk's actions taken in may have undone the last resolution.
-        self.resolve.forget_stale(&self.live);
+        self.resolve.follow_game(&self.live);
         if let Some(m) = &mut self.megagame {
             m.ui(ui, &self.live, queue);
         }
@@ -332,8 +332,25 @@ impl GameDesk {
             | UiCommand::Split { .. }
             | UiCommand::ToggleCounters => true,
         };
-        self.resolve.forget_stale(&self.live);
+        self.resolve.follow_game(&self.live);
         done
+    }
+
+    /// Runs a command asked for by a key (R, Enter in a field of the resolve panel): one that
+    /// resolves is refused, with what to do instead, when the procedure open was left from an
+    /// earlier step; otherwise as [`GameDesk::run`].
+    pub fn run_key(&mut self, command: UiCommand) -> bool {
+        let key = if command == UiCommand::Roll {
+            "R"
+        } else {
+            "Enter"
+        };
+        if command.resolves()
+            && let Some(why) = self.resolve.key_refusal(&self.live, key)
+        {
+            return self.live.refuse(&why);
+        }
+        self.run(command)
     }
 
     /// Runs a command of the map's view or the selection (zoom, fit, select, split, show the
@@ -371,7 +388,7 @@ impl GameDesk {
             return false;
         };
         let done = self.live.act(action.clone());
-        self.resolve.forget_stale(&self.live);
+        self.resolve.follow_game(&self.live);
         self.settle(&action, done);
         done
     }
@@ -606,7 +623,7 @@ impl GameDesk {
     /// Returns whether it was recorded.
     pub fn act(&mut self, action: Action) -> bool {
         let done = self.live.act(action);
-        self.resolve.forget_stale(&self.live);
+        self.resolve.follow_game(&self.live);
         done
     }
 
@@ -664,7 +681,7 @@ impl GameDesk {
     /// Throws the app dice and resolves the open procedure.
     pub fn roll(&mut self) -> bool {
         let done = self.resolve.roll(&mut self.live);
-        self.resolve.forget_stale(&self.live);
+        self.resolve.follow_game(&self.live);
         done
     }
 

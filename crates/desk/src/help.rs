@@ -25,10 +25,11 @@ pub const WELCOME_CLOSE_LABEL: &str = "Close this note";
 pub const KEY_SEPARATOR: &str = " — ";
 
 /// The keys the desk handles outside its commands: what they do, and the key.
-pub const OTHER_KEYS: [(&str, OtherKey); 5] = [
+pub const OTHER_KEYS: [(&str, OtherKey); 6] = [
     ("Pan the map", OtherKey::Text("Arrow keys")),
     ("Larger text and buttons", OtherKey::Zoom(ZoomKey::In)),
     ("Smaller text and buttons", OtherKey::Zoom(ZoomKey::Out)),
+    ("Use the dice typed", OtherKey::Text("Enter")),
     ("Add the note typed", OtherKey::Text("Enter")),
     ("Close the command palette", OtherKey::Text("Escape")),
 ];

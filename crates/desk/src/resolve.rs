@@ -31,6 +31,10 @@ use super::widgets::section_ui;
 mod helpers;
 use helpers::helper_changes;
 
+#[path = "resolve_follow.rs"]
+mod follow;
+use follow::{StepMark, step_mark};
+
 /// Label of the procedure picker of the resolve panel.
 pub const PROCEDURE_LABEL: &str = "Procedure";
 /// Start of the label of the button that confirms a chart code the text does not name.
@@ -115,6 +119,11 @@ pub struct ResolvePanel {
     /// The item of the Sequence of Play the next resolution answers (its key), when the
     /// procedure was opened from it: whose scheduled roll, which Force's activation.
     item: Option<String>,
+    /// Where the game stood (its step, its journal's length) when the form was last brought
+    /// up to it: a new entry refreshes the form, a new step clears it.
+    seen: Option<(StepMark, usize)>,
+    /// The step at which the procedure open was chosen: R and Enter resolve it only there.
+    chosen_at: Option<StepMark>,
 }
 
 impl ResolvePanel {
@@ -136,6 +145,9 @@ impl ResolvePanel {
             override_outcome: String::new(),
             override_reason: String::new(),
             item: None,
+            seen: Some((step_mark(live), live.game().events().len())),
+            // The procedure the panel starts on is the desk's choice for this step.
+            chosen_at: Some(step_mark(live)),
         }
     }
 
@@ -164,7 +176,7 @@ impl ResolvePanel {
 
     /// Drops the last resolution once it no longer takes proposals (undone, or its effects
     /// applied).
-    pub fn forget_stale(&mut self, live: &LiveGame) {
+    fn forget_stale(&mut self, live: &LiveGame) {
         if let Some(r) = &self.resolved
             && (!live.game().state().effective.contains(&r.seq)
                 || live.game().state().applied.contains(&r.seq))
@@ -179,10 +191,22 @@ impl ResolvePanel {
     }
 
     /// Opens an item's procedure in the resolve panel: the next resolution answers that item
-    /// (a side's scheduled roll reads its scheduled amount).
+    /// (a side's scheduled roll reads its scheduled amount). Another item than the one open
+    /// starts its form afresh; a Force's item puts the Force in the procedure's Force role and
+    /// fills in the inputs its step implies (why an Attrition is checked).
     pub fn select_item(&mut self, live: &mut LiveGame, procedure: &str, item: &str) {
+        let another = self.item.as_deref() != Some(item);
         self.select_procedure(live, procedure);
+        if self.procedure_id().as_deref() != Some(procedure) {
+            return;
+        }
+        if another {
+            self.resolver.reset_inputs();
+            self.prefilled.clear();
+            self.needed.clear();
+        }
         self.item = Some(item.to_string());
+        self.fill_from_item(live, item);
         self.reprefill(live);
     }
 
@@ -191,9 +215,12 @@ impl ResolvePanel {
         self.item.as_deref()
     }
 
-    /// Opens a procedure (by id) in the resolve panel; another procedure than the one open
-    /// opens with no counters in its roles.
+    /// Opens a procedure (by id) in the resolve panel, chosen at this step (R and Enter may
+    /// resolve it here); another procedure than the one open opens with no counters in its
+    /// roles.
     pub fn select_procedure(&mut self, live: &mut LiveGame, id: &str) {
+        // The form first comes up to the game as it stands (a new step clears it).
+        self.follow_game(live);
         self.item = None;
         let Some(index) = live
             .game()
@@ -218,6 +245,7 @@ impl ResolvePanel {
             self.roles.clear();
         }
         self.resolver.select_procedure(index);
+        self.chosen_now(live);
         self.pending_chart = None;
         self.chart_entry.clear();
         // A new procedure starts clean: the last result belongs to the one before.
@@ -376,12 +404,21 @@ impl ResolvePanel {
             }
             None => Prefill::default(),
         };
-        // What was needed before and is given now goes back to the rules' default first.
-        let before: Vec<String> = self.needed.iter().map(|n| n.input.clone()).collect();
+        // What was needed before and is given now, and what the counters or the game gave
+        // before and give no more (a result of an earlier turn, a counter taken out), go back
+        // to the rules' default first: never a value the game no longer holds.
+        let before: Vec<String> = self
+            .needed
+            .iter()
+            .map(|n| n.input.clone())
+            .chain(self.prefilled.iter().map(|f| f.input.clone()))
+            .collect();
         self.prefilled = filled.values;
         self.needed = filled.needed;
         for name in before {
-            if !self.needed.iter().any(|n| n.input == name) {
+            if !self.needed.iter().any(|n| n.input == name)
+                && !self.prefilled.iter().any(|f| f.input == name)
+            {
                 self.resolver.reset_input(&name);
             }
         }
@@ -746,6 +783,9 @@ impl ResolvePanel {
         if let Some(id) = pick {
             queue.push(UiCommand::OpenProcedure(id).into());
         }
+        if let Some(note) = self.earlier_step_note(live) {
+            ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
+        }
         if let Some(p) = self.resolver.procedure()
             && let Some(d) = &p.description
         {
@@ -857,16 +897,21 @@ impl ResolvePanel {
         });
         ui.horizontal(|ui| {
             let label = ui.label(PHYSICAL_DICE_LABEL);
-            ui.add(
-                egui::TextEdit::singleline(&mut self.physical)
-                    .desired_width(110.0)
-                    .hint_text(hint),
-            )
-            .labelled_by(label.id)
-            .on_hover_text("The faces of your dice, as thrown at the table");
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.physical)
+                        .desired_width(110.0)
+                        .hint_text(hint),
+                )
+                .labelled_by(label.id)
+                .on_hover_text("The faces of your dice, as thrown at the table; Enter uses them");
+            // Enter is a key: it resolves only a procedure opened at this step.
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                queue.push(Command::Key(UiCommand::UsePhysical));
+            }
             if ui
                 .button(USE_PHYSICAL_LABEL)
-                .on_hover_text("Resolve with the faces typed")
+                .on_hover_text("Resolve with the faces typed (Enter does the same)")
                 .clicked()
             {
                 queue.push(UiCommand::UsePhysical.into());
@@ -911,10 +956,13 @@ impl ResolvePanel {
                 }
                 ui.horizontal(|ui| {
                     let label = ui.label(CHART_RESULT_LABEL);
-                    ui.add(
+                    let field = ui.add(
                         egui::TextEdit::singleline(&mut self.chart_entry).desired_width(80.0),
                     )
-                    .labelled_by(label.id).on_hover_text("The result you read off your chart");
+                    .labelled_by(label.id).on_hover_text("The result you read off your chart; Enter uses it");
+                    if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                        queue.push(Command::Key(UiCommand::UseChartResult));
+                    }
                     if ui.button(USE_CHART_LABEL).on_hover_text("Finish the throw with the result typed").clicked() {
                         queue.push(UiCommand::UseChartResult.into());
                     }
@@ -955,6 +1003,9 @@ impl ResolvePanel {
             return;
         };
         section_ui(ui, "Result");
+        if let Some(note) = self.result_step_note(live, entry.seq) {
+            ui.label(RichText::new(note).color(ui.visuals().warn_fg_color));
+        }
         let accent = ui.visuals().selection.bg_fill;
         egui::Frame::group(ui.style())
             .stroke((1.5, accent))

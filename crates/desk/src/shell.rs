@@ -273,7 +273,7 @@ impl Shell {
             g.watch_file(ui.ctx());
         }
         self.queue
-            .extend(UiCommand::pressed(ui.ctx()).into_iter().map(Command::Ui));
+            .extend(UiCommand::pressed(ui.ctx()).into_iter().map(Command::Key));
         egui::Panel::top("menu_bar").show(ui, |ui| self.menu_bar_ui(ui, desk.library(), game));
         if let Some(job) = &self.job {
             let what = job.what.clone();
@@ -323,6 +323,13 @@ impl Shell {
     ) {
         match command {
             Command::Ui(c) => self.apply_ui(c, desk, game),
+            // A key that resolves acts only on a procedure opened at this step.
+            Command::Key(c) if c.resolves() && self.screen == Screen::Game && game.is_some() => {
+                if let Some(g) = game.as_mut() {
+                    g.run_key(c);
+                }
+            }
+            Command::Key(c) => self.apply_ui(c, desk, game),
             Command::Act(action) => match game.as_mut() {
                 None => {
                     self.message = Some(format!(

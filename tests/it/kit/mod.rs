@@ -70,6 +70,12 @@ pub fn venice(path: &std::path::Path) -> umpire::game::Game {
 /// the Assault Table and the loser's Discipline Check with the results read off the chart and
 /// applied, every other mandatory item skipped with its reason, until turn 2 begins.
 pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
+    venice_turn_one_until(path, "")
+}
+
+/// Turn 1 of "Venice at bay, 1509" played as [`venice_turn_one`] plays it, stopped on
+/// arriving at the step `stop` (its id; nothing done there yet), or at turn 2.
+pub fn venice_turn_one_until(path: &std::path::Path, stop: &str) -> umpire::game::Game {
     use umpire::game::scenario::Position;
     use umpire::game::{Action, Actor, CounterChange, Game, Refusal};
     let mut game = venice(path);
@@ -116,6 +122,9 @@ pub fn venice_turn_one(path: &std::path::Path) -> umpire::game::Game {
     ];
     while game.status().turn == 1 {
         let step = game.status().step.id;
+        if step == stop {
+            break;
+        }
         match step.as_str() {
             "phase_a_weather" => {
                 act(&mut game, resolve("weather", &[], "4", Some("fair"), &[]));

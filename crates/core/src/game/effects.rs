@@ -36,8 +36,8 @@ pub struct Prefilled {
     pub value: Value,
     /// The counters it came from.
     pub from: Vec<String>,
-    /// Where in the game it came from when no counter gave it ("this turn's Weather Table,
-    /// entry #5"; "the turn").
+    /// Where in the game it came from when no counter gave it ("turn 1's Weather (entry
+    /// #5)"; "the turn").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
 }
@@ -89,7 +89,7 @@ fn from_game(
             fits(procedure, &input.name, &value).then(|| (value, s.said.clone()))
         }
         RESULT_ROLE => {
-            let (_, _, seq) = state
+            let (at, _, seq) = state
                 .resolved
                 .iter()
                 .rev()
@@ -110,7 +110,9 @@ fn from_game(
             let name = ruleset
                 .and_then(|r| r.procedure(&source.attribute))
                 .map_or_else(|| source.attribute.replace('_', " "), |p| p.name.clone());
-            Some((value, format!("this turn's {name} (entry #{seq})")))
+            // Which turn's, in so many words: a form or an explanation read later (a new turn
+            // begun) must not pass an earlier turn's result off as "this turn's".
+            Some((value, format!("turn {}'s {name} (entry #{seq})", at.turn)))
         }
         _ => None,
     }

@@ -69,6 +69,9 @@ pub struct GameState {
     pub outcomes: BTreeMap<u64, String>,
     /// Resolutions whose effects have been applied.
     pub applied: BTreeSet<u64>,
+    /// The status markers applying a resolution's effects put on counters, by Resolved event:
+    /// (counter, status) — the Activation marker on the Capitano that activated.
+    pub marked: BTreeMap<u64, Vec<(String, String)>>,
     /// Overrides: Resolved event → outcome code that stands.
     pub overrides: BTreeMap<u64, String>,
     /// Notes: (event, text).
@@ -330,6 +333,7 @@ pub fn initial_state(scenario: &Scenario) -> GameState {
         values: BTreeMap::new(),
         outcomes: BTreeMap::new(),
         applied: BTreeSet::new(),
+        marked: BTreeMap::new(),
         overrides: BTreeMap::new(),
         notes: Vec::new(),
         effective: BTreeSet::new(),
@@ -481,6 +485,18 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
             for c in changes {
                 apply_change(&mut state.counters, c)
                     .map_err(|m| format!("entry {}: {m}", e.seq))?;
+                if let CounterChange::Status {
+                    counter,
+                    status,
+                    on: true,
+                } = c
+                {
+                    state
+                        .marked
+                        .entry(*of)
+                        .or_default()
+                        .push((counter.clone(), status.clone()));
+                }
             }
             state.applied.insert(*of);
         }

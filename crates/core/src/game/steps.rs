@@ -58,6 +58,8 @@ pub struct LeafStep {
     /// The battle's result is recorded here.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub battle_result: bool,
+    /// Status markers that come off every counter on arriving here.
+    pub clears: Vec<String>,
 }
 
 /// What a step passes on to the steps below it.
@@ -106,6 +108,7 @@ fn leaf_of(s: &Step, at: &Inherited) -> LeafStep {
         rule: s.rule.clone(),
         battle: at.battle.clone(),
         battle_result: s.battle_result,
+        clears: s.clears.clone(),
     }
 }
 

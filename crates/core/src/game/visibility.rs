@@ -852,7 +852,8 @@ impl<'s> Sighted<'s> {
         }
     }
 
-    /// Whether an enemy unit stands in a hex next to the counter's (on the map).
+    /// Whether an enemy unit stands in a hex next to the counter's, or in its own (a Force
+    /// besieged in its town and its besiegers share the hex: in contact all the more).
     pub fn adjacent_to_enemy(&self, c: &CounterState) -> bool {
         let Position::Hex(h) = &c.position else {
             return false;
@@ -860,13 +861,12 @@ impl<'s> Sighted<'s> {
         if !on_map(c) {
             return false;
         }
-        hex_neighbours(h).is_some_and(|n| {
-            n.iter().any(|x| {
-                self.units_at
-                    .get(x.as_str())
-                    .is_some_and(|sides| sides.iter().any(|s| *s != c.side))
-            })
-        })
+        let enemy_here = |x: &str| {
+            self.units_at
+                .get(x)
+                .is_some_and(|sides| sides.iter().any(|s| *s != c.side))
+        };
+        enemy_here(h) || hex_neighbours(h).is_some_and(|n| n.iter().any(|x| enemy_here(x)))
     }
 
     /// How much the side sees of a counter (the umpire sees everything).

@@ -307,6 +307,21 @@ const CASES: &[Case] = &[
         45,
         "where flag is needed",
     ),
+    // A per-Force item's inputs: each an input of its procedure, with a value it takes.
+    case(
+        "39_per_force_input_not_of_the_procedure",
+        "ruleset.yaml",
+        20,
+        16,
+        "'why' is not an input of Test",
+    ),
+    case(
+        "40_per_force_input_not_a_choice",
+        "ruleset.yaml",
+        20,
+        19,
+        "reason: ",
+    ),
 ];
 
 fn fixtures_root() -> PathBuf {

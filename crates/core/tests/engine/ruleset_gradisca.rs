@@ -87,6 +87,7 @@ fn gradisca_loads_with_sequence_of_play() {
             "command_cycle",
             "stacking_check",
             "advance_turn",
+            "morale_advanced",
             "end_check"
         ]
     );

@@ -191,8 +191,9 @@ fn a_turn_without_contact_stops_only_at_the_weather_and_the_activations() {
     assert_eq!(step_id(&game), "phase_a_weather");
 }
 
-/// Resolving a Force's activation marks its item done, and a second one brings its Attrition
-/// (7.2, 8), which Next waits for.
+/// An activation contest counts for the Capitano the deciding player activates (the Activation
+/// marker, applied with its result), not for the other, who remains eligible (7.2.2, L569); a
+/// second actual activation brings the Force's Attrition (7.2, 8), which Next waits for.
 #[test]
 fn a_second_activation_holds_the_forces_attrition() {
     let mut game = game_of(
@@ -212,17 +213,25 @@ fn a_second_activation_holds_the_forces_attrition() {
     let fr: Vec<&str> = french.iter().map(String::as_str).collect();
     let sw: Vec<&str> = swiss.iter().map(String::as_str).collect();
     contest(&mut game, &fr, &sw);
-    let done: Vec<String> = game
-        .pending()
-        .iter()
-        .filter(|p| p.done)
-        .map(|p| p.label.clone())
-        .collect();
+    let item_done = |game: &Game, force: &str| {
+        game.pending()
+            .iter()
+            .any(|p| p.done && p.label.starts_with(force) && p.label.ends_with(": Activation"))
+    };
     assert!(
-        done.iter().any(|l| l.starts_with("Tremouille's Force")),
-        "{done:?}"
+        !item_done(&game, "Tremouille's Force"),
+        "no Capitano activated until the marker is placed"
+    );
+    activate(&mut game, "tremouille");
+    assert!(item_done(&game, "Tremouille's Force"));
+    assert!(
+        !game.pending().iter().any(|p| p.done
+            && p.label.ends_with(": Activation")
+            && !p.label.starts_with("Tremouille")),
+        "the Swiss Capitano did not activate: he remains eligible"
     );
     contest(&mut game, &fr, &sw);
+    activate(&mut game, "tremouille");
     let attrition: Vec<_> = game
         .pending()
         .into_iter()
@@ -230,8 +239,12 @@ fn a_second_activation_holds_the_forces_attrition() {
         .collect();
     assert_eq!(
         attrition.len(),
-        2,
-        "both Forces were indicated twice: {attrition:?}"
+        1,
+        "only Tremouille activated twice: {attrition:?}"
+    );
+    assert!(
+        attrition[0].label.starts_with("Tremouille"),
+        "{attrition:?}"
     );
     assert!(attrition.iter().all(|p| p.mandatory && !p.done));
     let refused = game
@@ -256,8 +269,24 @@ fn a_second_activation_holds_the_forces_attrition() {
         .filter(|p| p.mandatory && !p.done)
         .map(|p| p.label)
         .collect();
-    assert_eq!(open.len(), 1, "{open:?}");
-    assert!(!open[0].starts_with("Tremouille"), "{open:?}");
+    assert!(open.is_empty(), "{open:?}");
+}
+
+/// The Activation marker placed on `capitano` (a counter id) by applying the last result.
+fn activate(game: &mut Game, capitano: &str) {
+    let of = game.events().len() as u64;
+    game.act(
+        &Actor::umpire(),
+        Action::ApplyEffects {
+            of,
+            changes: vec![umpire_core::game::CounterChange::Status {
+                counter: capitano.into(),
+                status: "activated".into(),
+                on: true,
+            }],
+        },
+    )
+    .expect("the Activation marker placed");
 }
 
 /// Forces in contact bring the Combat Phase: Intelligence, then Step 2 offering the kinds of

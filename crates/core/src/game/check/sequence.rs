@@ -29,10 +29,55 @@ pub(super) fn check_next(view: &View) -> Checked {
             turns: view.scenario.turns,
         });
     }
-    Ok(vec![EventKind::Stepped {
+    let cleared = markers_cleared(view, &passed, to.step);
+    let mut kinds = vec![EventKind::Stepped {
         from: view.state.cursor.clone(),
         to,
-    }])
+    }];
+    kinds.extend(cleared);
+    Ok(kinds)
+}
+
+/// The status markers that come off every counter at the steps Next passes or arrives at
+/// (ailsh C.3: the Activation markers), as one change of counters saying why.
+fn markers_cleared(view: &View, passed: &[usize], to: usize) -> Option<EventKind> {
+    let mut why = Vec::new();
+    let mut changes = Vec::new();
+    for i in passed.iter().copied().chain(std::iter::once(to)) {
+        let Some(step) = view.steps.get(i) else {
+            continue;
+        };
+        for status in &step.clears {
+            let before = changes.len();
+            for c in view.state.counters.values() {
+                if c.removed.is_none() && c.statuses.contains(status) {
+                    changes.push(CounterChange::Status {
+                        counter: c.id.clone(),
+                        status: status.clone(),
+                        on: false,
+                    });
+                }
+            }
+            if changes.len() > before {
+                let label = view
+                    .ruleset
+                    .statuses
+                    .iter()
+                    .find(|s| s.id == *status)
+                    .map_or_else(|| status.replace('_', " "), |s| s.label.clone());
+                let rule = step
+                    .rule
+                    .as_deref()
+                    .map_or_else(String::new, |r| format!(", {r}"));
+                why.push(format!("{label} markers removed ({}{rule})", step.path));
+            }
+        }
+    }
+    (!changes.is_empty()).then(|| EventKind::Changed {
+        changes,
+        reason: Some(why.join("; ")),
+        item: None,
+    })
 }
 
 /// The result the Victory Phase (or the scenario's end) gives when Next is at it or passes it:

@@ -300,6 +300,9 @@ pub struct Schedule {
     /// amount of the turn), as an event the umpire records from the pending list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit: Option<Credit>,
+    /// Outcomes of its procedure after which it is due no more (a one-time roll).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub until: Vec<String>,
     /// Notes.
     pub note: Option<String>,
 }

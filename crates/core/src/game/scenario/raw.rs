@@ -648,6 +648,10 @@ pub(crate) struct RawSchedule {
     /// Administrative Points).
     #[serde(default)]
     pub credit: Option<RawCredit>,
+    /// Outcomes of its procedure after which it is due no more: a one-time roll ("once the
+    /// Swiss reinforcements are received the die is not rolled again": `[reinforcements]`).
+    #[serde(default)]
+    pub until: Vec<String>,
     /// Notes.
     #[serde(default)]
     pub note: Option<String>,

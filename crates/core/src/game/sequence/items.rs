@@ -196,6 +196,7 @@ impl Here<'_> {
 
     fn judge(&self) -> Judge<'_> {
         Judge {
+            ruleset: self.ruleset,
             scenario: self.scenario,
             state: self.state,
             turn: self.cursor.turn,
@@ -260,8 +261,10 @@ impl Here<'_> {
                     label: format!("{}: {what}", self.force_label(&force)),
                     procedure: Some(item.procedure.clone()),
                     mandatory: item.mandatory,
-                    done: self.resolved_for(&item.procedure, &force, &judge, &key)
-                        || self.skipped(&key),
+                    done: match &item.marked {
+                        Some(st) => self.marked_for(&item.procedure, &force, &judge, st),
+                        None => self.resolved_for(&item.procedure, &force, &judge, &key),
+                    } || self.skipped(&key),
                     key,
                     credit: None,
                     enter: None,
@@ -313,6 +316,17 @@ impl Here<'_> {
                             && judge.involves(*seq, force)
                     }
                 }
+        })
+    }
+
+    /// Whether a resolution of `procedure` this turn, at this step, put status `status` on the
+    /// Force when its result was applied (the Capitano that activated, not the other).
+    fn marked_for(&self, procedure: &str, force: &ForceHere, judge: &Judge, status: &str) -> bool {
+        self.state.resolved.iter().any(|(at, p, seq)| {
+            p == procedure
+                && at.turn == self.cursor.turn
+                && (at.step == self.cursor.step || self.counts_here(at, p))
+                && judge.marks(*seq, force, status)
         })
     }
 
@@ -471,7 +485,7 @@ impl Here<'_> {
             if !s.turns.contains(&cursor.turn) {
                 continue;
             }
-            if !self.belongs(s) {
+            if !self.belongs(s) || self.schedule_over(s) {
                 continue;
             }
             let key = format!("schedule:{}:{}", s.id, cursor.turn);
@@ -542,6 +556,22 @@ impl Here<'_> {
         out
     }
 
+    /// Whether a one-time schedule is over: a resolution of its procedure on an earlier turn
+    /// gave one of its `until` outcomes (the Swiss turned Anti-French, Roist arrived).
+    fn schedule_over(&self, s: &super::super::scenario::Schedule) -> bool {
+        let Some(p) = &s.procedure else { return false };
+        !s.until.is_empty()
+            && self.state.resolved.iter().any(|(at, q, seq)| {
+                q == p
+                    && at.turn < self.cursor.turn
+                    && self
+                        .state
+                        .outcomes
+                        .get(seq)
+                        .is_some_and(|o| s.until.contains(o))
+            })
+    }
+
     /// Whether a schedule due here this turn holds procedure `p` (its items stand for the
     /// step's own: one per side, not one for the step).
     fn scheduled_here(&self, p: &str) -> bool {
@@ -549,6 +579,7 @@ impl Here<'_> {
             s.procedure.as_deref() == Some(p)
                 && s.turns.contains(&self.cursor.turn)
                 && self.belongs(s)
+                && !self.schedule_over(s)
         })
     }
 
@@ -623,29 +654,56 @@ impl Here<'_> {
         )
     }
 
-    /// Follow-up checks queued by earlier results, whatever the step.
+    /// Follow-up checks queued by earlier results, whatever the step. One whose procedure the
+    /// Sequence of Play places at a later step of the turn (the Genova expedition's Force,
+    /// "during the Activation Phase") waits for that step: shown, not waited for, before it.
     fn follow_up_items(&self) -> Vec<Pending> {
         self.state
             .follow_ups
             .iter()
-            .map(|f| Pending {
-                key: format!("follow_up:{}", f.from),
-                label: format!(
-                    "{} (queued by entry {}){}",
-                    self.name(&f.procedure),
-                    f.from,
-                    f.text
-                        .as_ref()
-                        .map_or_else(String::new, |t| format!(": {t}"))
-                ),
-                procedure: Some(f.procedure.clone()),
-                mandatory: true,
-                done: false,
-                credit: None,
-                enter: None,
-                whose: None,
+            .map(|f| {
+                let due_at = self.follow_up_step(f);
+                let why = f
+                    .text
+                    .as_ref()
+                    .map_or_else(String::new, |t| format!(": {t}"));
+                let waits = due_at
+                    .map_or_else(String::new, |i| format!(" — due at {}", self.steps[i].path));
+                Pending {
+                    key: format!("follow_up:{}", f.from),
+                    label: format!(
+                        "{} (queued by entry {}){why}{waits}",
+                        self.name(&f.procedure),
+                        f.from,
+                    ),
+                    procedure: Some(f.procedure.clone()),
+                    mandatory: due_at.is_none(),
+                    done: false,
+                    credit: None,
+                    enter: None,
+                    whose: None,
+                }
             })
             .collect()
+    }
+
+    /// The later step of the turn a follow-up is due at when it is not due yet: the first step
+    /// after the one it was queued at whose procedures or offers hold it, if the cursor has not
+    /// reached it in the turn it was queued. None: due now.
+    fn follow_up_step(&self, f: &super::super::state::FollowUp) -> Option<usize> {
+        let (at, _, _) = self
+            .state
+            .resolved
+            .iter()
+            .find(|(_, _, seq)| *seq == f.from)?;
+        if at.turn != self.cursor.turn {
+            return None;
+        }
+        let i = (at.step + 1..self.steps.len()).find(|&i| {
+            let s = &self.steps[i];
+            s.procedures.contains(&f.procedure) || s.offered.contains(&f.procedure)
+        })?;
+        (self.cursor.step < i).then_some(i)
     }
 }
 

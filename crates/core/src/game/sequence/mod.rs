@@ -117,6 +117,7 @@ impl Walk<'_> {
         }
         let contact = when::Contact::of(self.state);
         let judge = when::Judge {
+            ruleset: self.ruleset,
             scenario: self.scenario,
             state: self.state,
             turn: c.turn,

@@ -146,6 +146,7 @@ pub(super) fn force_order(state: &GameState, force: &ForceHere) -> Option<String
 
 /// What a condition is judged on: the game at a turn, and for a Force's item, the Force.
 pub(super) struct Judge<'a> {
+    pub ruleset: &'a crate::rules::Ruleset,
     pub scenario: &'a Scenario,
     pub state: &'a GameState,
     pub turn: u32,
@@ -186,19 +187,28 @@ impl Judge<'_> {
             };
             pieces.any(|p| p.statuses.contains(st))
         });
-        let resolved = c
-            .resolved
-            .as_ref()
-            .is_none_or(|r| self.times_resolved(&r.procedures, force) >= r.times);
+        let resolved = c.resolved.as_ref().is_none_or(|r| {
+            self.times_resolved(&r.procedures, force, r.marked.as_deref()) >= r.times
+        });
         let orders = c.orders.is_empty()
             || force
                 .and_then(|f| force_order(self.state, f))
                 .is_some_and(|o| c.orders.iter().any(|x| x.eq_ignore_ascii_case(&o)));
-        schedule && optional && contact && status && resolved && orders
+        let ruling = c
+            .ruling
+            .iter()
+            .all(|(id, option)| self.ruleset.ruling(id) == Some(option.as_str()));
+        schedule && optional && contact && status && resolved && orders && ruling
     }
 
-    /// How many resolutions of these procedures stand this turn (with the Force involved).
-    pub(super) fn times_resolved(&self, procedures: &[String], force: Option<&ForceHere>) -> u32 {
+    /// How many resolutions of these procedures stand this turn (with the Force involved; with
+    /// `marked`, only those whose applied result put that status on the Force).
+    pub(super) fn times_resolved(
+        &self,
+        procedures: &[String],
+        force: Option<&ForceHere>,
+        marked: Option<&str>,
+    ) -> u32 {
         let n = self
             .state
             .resolved
@@ -206,10 +216,21 @@ impl Judge<'_> {
             .filter(|(at, p, seq)| {
                 at.turn == self.turn
                     && procedures.contains(p)
-                    && force.is_none_or(|f| self.involves(*seq, f))
+                    && force.is_none_or(|f| match marked {
+                        Some(st) => self.marks(*seq, f, st),
+                        None => self.involves(*seq, f),
+                    })
             })
             .count();
         u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Whether applying the resolution `seq` put status `status` on a counter of the Force.
+    pub(super) fn marks(&self, seq: u64, force: &ForceHere, status: &str) -> bool {
+        self.state.marked.get(&seq).is_some_and(|m| {
+            m.iter()
+                .any(|(id, st)| st == status && force.counters.contains(id))
+        })
     }
 
     /// Whether the resolution `seq` involved a counter of the Force.

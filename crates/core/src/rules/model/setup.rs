@@ -512,6 +512,9 @@ pub struct Step {
     /// The battle's result is known at this step.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub battle_result: bool,
+    /// Status markers that come off every counter when the game arrives here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clears: Vec<String>,
 }
 
 /// The battle a branch of the Sequence of Play fights.
@@ -550,6 +553,9 @@ pub struct StepCondition {
     /// The Force's Order is one of these (a Force's item only; its Capitano's `order`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,
+    /// Rulings set to these options in this game (Gradisca's `game: advanced`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ruling: BTreeMap<String, String>,
 }
 
 /// A procedure resolved a number of times this turn.
@@ -559,6 +565,9 @@ pub struct ResolvedTimes {
     pub procedures: Vec<String>,
     /// How many times, at least.
     pub times: u32,
+    /// Only resolutions whose applied result put this status on the Force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marked: Option<String>,
 }
 
 /// An item a step holds for each Force.
@@ -566,6 +575,9 @@ pub struct ResolvedTimes {
 pub struct PerForce {
     /// The procedure to resolve for the Force.
     pub procedure: String,
+    /// Done only for the Force the procedure's applied result put this status on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub marked: Option<String>,
     /// Its label before the Force's name, if not the procedure's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -577,6 +589,10 @@ pub struct PerForce {
     /// Rule reference.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// Inputs of the procedure the item implies (why the Force checks: after a second
+    /// activation), each checked against the procedure's input: what opening the item fills in.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, Value>,
 }
 
 /// An optional rule the umpire may put in play for a game (its steps apply only then).

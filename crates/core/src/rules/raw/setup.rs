@@ -284,6 +284,11 @@ pub struct RawStep {
     /// that it was a draw, is recorded before the game moves on.
     #[serde(default)]
     pub battle_result: bool,
+    /// Status markers that come off every counter when the game arrives at this step (ailsh
+    /// C.3: "Activation markers removed").
+    #[serde(default)]
+    #[schemars(with = "Vec<Identifier>")]
+    pub clears: Vec<String>,
     /// Its segments or steps, in order; a step without sub-steps is a leaf, where the game
     /// stops.
     #[serde(default)]
@@ -356,6 +361,9 @@ pub struct RawStepCondition {
     /// The Force's Order is one of these (for a Force's item).
     #[serde(default)]
     pub orders: Vec<String>,
+    /// Rulings set to an option in this game (`{game: advanced}`: only with the Advanced Rules).
+    #[serde(default)]
+    pub ruling: BTreeMap<String, String>,
 }
 
 /// Procedures resolved a number of times this turn.
@@ -367,6 +375,11 @@ pub struct RawResolvedTimes {
     pub procedures: Vec<String>,
     /// How many times at least.
     pub times: u32,
+    /// Only resolutions whose applied result put this status on the Force (`activated`: the
+    /// contests it won and activated in, not those it lost).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub marked: Option<String>,
 }
 
 /// An item a step holds for each Force.
@@ -376,6 +389,11 @@ pub struct RawPerForce {
     /// The procedure resolved for the Force.
     #[schemars(with = "Identifier")]
     pub procedure: String,
+    /// Done only for the Force the procedure's applied result put this status on (`activated`:
+    /// an activation contest counts for the Capitano that activated, not for the other).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub marked: Option<String>,
     /// The item's label, if not the procedure's name.
     #[serde(default)]
     pub label: Option<String>,
@@ -388,6 +406,11 @@ pub struct RawPerForce {
     /// The rule reference.
     #[serde(default)]
     pub rule: Option<String>,
+    /// Inputs of the procedure this item implies, by input name, each a value of its type
+    /// (`{trigger: second_activation}`: the Attrition after a second activation): opening the
+    /// item at the desk fills them in, the Force in the procedure's Force role.
+    #[serde(default)]
+    pub inputs: BTreeMap<String, RawScalar>,
 }
 
 /// An optional rule a game may put in play.

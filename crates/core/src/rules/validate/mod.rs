@@ -435,8 +435,12 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let tables = table_files(&raw_tables, &declared, &dice, &mut errors);
     let procedure_ids: BTreeSet<String> = raw.procedures.iter().map(|p| p.id.clone()).collect();
     let mut procedures = procedures(&mut rctx, &raw, (&dice, &tables), &rulings);
-    let (sequence_of_play, optional_rules, step_ids) =
-        sequence(&mut rctx, &raw, &procedure_ids, (&decks, &statuses));
+    let (sequence_of_play, optional_rules, step_ids) = sequence(
+        &mut rctx,
+        &raw,
+        (&procedure_ids, &procedures),
+        (&decks, &statuses),
+    );
     let visibility = match &raw.visibility {
         Some(v) => validate_visibility(
             &mut rctx,
@@ -534,7 +538,7 @@ fn control_sections(
 fn sequence(
     rctx: &mut FileCtx,
     raw: &RawRuleset,
-    procedure_ids: &BTreeSet<String>,
+    (procedure_ids, specs): (&BTreeSet<String>, &[Procedure]),
     (decks, statuses): (&[DeckSpec], &[StatusMarker]),
 ) -> (Vec<Step>, Vec<OptionalRule>, BTreeSet<String>) {
     let root = YamlPath::root();
@@ -544,6 +548,16 @@ fn sequence(
         validate_optional_rules(rctx, &root.key("optional_rules"), &raw.optional_rules);
     let optional_ids: BTreeSet<String> = optional_rules.iter().map(|o| o.id.clone()).collect();
     let status_ids: BTreeSet<String> = statuses.iter().map(|s| s.id.clone()).collect();
+    let ruling_options: BTreeMap<String, Vec<String>> = raw
+        .rulings
+        .iter()
+        .map(|r| {
+            (
+                r.id.clone(),
+                r.options.iter().map(|o| o.id.clone()).collect(),
+            )
+        })
+        .collect();
     let sequence_of_play = validate_steps(
         rctx,
         &root.key("sequence_of_play"),
@@ -553,6 +567,8 @@ fn sequence(
             decks: &deck_ids,
             statuses: &status_ids,
             optional: &optional_ids,
+            specs,
+            rulings: &ruling_options,
         },
         &mut step_ids,
     );

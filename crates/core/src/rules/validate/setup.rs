@@ -165,6 +165,54 @@ pub(super) struct StepNames<'a> {
     pub statuses: &'a BTreeSet<String>,
     /// Optional rules' numbers.
     pub optional: &'a BTreeSet<String>,
+    /// The procedures as validated (a per-Force item's inputs are checked against theirs).
+    pub specs: &'a [Procedure],
+    /// Each ruling's options, by ruling id.
+    pub rulings: &'a BTreeMap<String, Vec<String>>,
+}
+
+/// A per-Force item's inputs, each an input of its procedure with a value of that input's type
+/// and range (a choice among its choices).
+fn per_force_inputs(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    item: &RawPerForce,
+    specs: &[Procedure],
+) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    // A procedure unknown (or refused) is said where it is named.
+    let Some(procedure) = specs.iter().find(|p| p.id == item.procedure) else {
+        return out;
+    };
+    for (name, raw) in &item.inputs {
+        let Some(spec) = procedure.input(name) else {
+            ctx.err(
+                &path.key(name),
+                format!("'{name}' is not an input of {}", procedure.name),
+                format!(
+                    "name one of its inputs: {}",
+                    procedure
+                        .inputs
+                        .iter()
+                        .map(|i| i.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            continue;
+        };
+        match spec.parse_value(&raw.text()) {
+            Ok(value) => {
+                out.insert(name.clone(), value);
+            }
+            Err(e) => ctx.err(
+                &path.key(name),
+                format!("{name}: {e}"),
+                "give a value of the input's type and range (one of its choices)",
+            ),
+        }
+    }
+    out
 }
 
 fn check_known(ctx: &mut FileCtx, path: &YamlPath, id: &str, known: &BTreeSet<String>, what: &str) {
@@ -207,12 +255,29 @@ fn validate_condition(
         check_known(ctx, &path.key("status"), st, names.statuses, "status");
     }
     if let Some(r) = &raw.resolved {
+        if let Some(st) = &r.marked {
+            let at = path.key("resolved").key("marked");
+            check_known(ctx, &at, st, names.statuses, "status");
+        }
         for (k, p) in r.procedures.iter().enumerate() {
             let at = path.key("resolved").key("procedures").index(k);
             check_known(ctx, &at, p, names.procedures, "procedure");
         }
     }
+    for (id, option) in &raw.ruling {
+        let at = path.key("ruling").key(id);
+        match names.rulings.get(id) {
+            None => check_known(ctx, &at, id, &BTreeSet::new(), "ruling"),
+            Some(options) if !options.contains(option) => ctx.err(
+                &at,
+                format!("ruling '{id}' has no option '{option}'"),
+                format!("options: {}", options.join(", ")),
+            ),
+            Some(_) => {}
+        }
+    }
     StepCondition {
+        ruling: raw.ruling.clone(),
         schedule: raw.schedule.clone(),
         contact: raw.contact,
         optional: raw.optional.clone(),
@@ -220,6 +285,7 @@ fn validate_condition(
         resolved: raw.resolved.as_ref().map(|r| ResolvedTimes {
             procedures: r.procedures.clone(),
             times: r.times,
+            marked: r.marked.clone(),
         }),
         orders: raw.orders.clone(),
     }
@@ -280,31 +346,7 @@ pub(super) fn validate_steps(
             check_known(ctx, &p.key("repeat_until_empty"), deck, names.decks, "deck");
         }
         let (when, condition) = validate_when(ctx, &p.key("when"), s.when.as_ref(), names);
-        let per_force = s
-            .per_force
-            .iter()
-            .enumerate()
-            .map(|(k, f)| {
-                let at = p.key("per_force").index(k);
-                check_known(
-                    ctx,
-                    &at.key("procedure"),
-                    &f.procedure,
-                    names.procedures,
-                    "procedure",
-                );
-                PerForce {
-                    procedure: f.procedure.clone(),
-                    label: f.label.clone(),
-                    mandatory: f.mandatory,
-                    condition: f
-                        .when
-                        .as_ref()
-                        .map(|c| validate_condition(ctx, &at.key("when"), c, names)),
-                    rule: f.rule.clone(),
-                }
-            })
-            .collect();
+        let per_force = validate_per_force(ctx, &p, s, names);
         let steps = validate_steps(ctx, &p.key("steps"), &s.steps, names, ids);
         out.push(Step {
             id: s.id.clone(),
@@ -326,34 +368,99 @@ pub(super) fn validate_steps(
             victory: s.victory,
             scenario_end: s.scenario_end,
             steps,
-            battle: s.battle.as_ref().map(|b| {
-                if !s.branch {
-                    ctx.err(
-                        &p.key("battle"),
-                        "a battle on a step that is not a branch",
-                        "a battle is fought in a branch entered by choice (branch: true)",
-                    );
-                }
-                if let Some(w) = &b.winner {
-                    check_known(
-                        ctx,
-                        &p.key("battle").key("winner").key("procedure"),
-                        &w.procedure,
-                        names.procedures,
-                        "procedure",
-                    );
-                }
-                BattleBranch {
-                    kind: b.kind.clone(),
-                    name: b.name.clone(),
-                    winner: b
-                        .winner
-                        .as_ref()
-                        .map(|w| (w.procedure.clone(), w.role.clone())),
-                }
-            }),
+            battle: validate_battle(ctx, &p, s, names),
             battle_result: s.battle_result,
+            clears: known_statuses(ctx, &p.key("clears"), &s.clears, names),
         });
+    }
+    out
+}
+
+/// A step's items for each Force, each of a known procedure (and status, when `marked`).
+fn validate_per_force(
+    ctx: &mut FileCtx,
+    p: &YamlPath,
+    s: &RawStep,
+    names: &StepNames,
+) -> Vec<PerForce> {
+    s.per_force
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let at = p.key("per_force").index(k);
+            check_known(
+                ctx,
+                &at.key("procedure"),
+                &f.procedure,
+                names.procedures,
+                "procedure",
+            );
+            if let Some(st) = &f.marked {
+                check_known(ctx, &at.key("marked"), st, names.statuses, "status");
+            }
+            PerForce {
+                marked: f.marked.clone(),
+                procedure: f.procedure.clone(),
+                label: f.label.clone(),
+                mandatory: f.mandatory,
+                condition: f
+                    .when
+                    .as_ref()
+                    .map(|c| validate_condition(ctx, &at.key("when"), c, names)),
+                rule: f.rule.clone(),
+                inputs: per_force_inputs(ctx, &at.key("inputs"), f, names.specs),
+            }
+        })
+        .collect()
+}
+
+/// A branch's battle: only on a branch, its winner read off a known procedure.
+fn validate_battle(
+    ctx: &mut FileCtx,
+    p: &YamlPath,
+    s: &RawStep,
+    names: &StepNames,
+) -> Option<BattleBranch> {
+    let b = s.battle.as_ref()?;
+    if !s.branch {
+        ctx.err(
+            &p.key("battle"),
+            "a battle on a step that is not a branch",
+            "a battle is fought in a branch entered by choice (branch: true)",
+        );
+    }
+    if let Some(w) = &b.winner {
+        check_known(
+            ctx,
+            &p.key("battle").key("winner").key("procedure"),
+            &w.procedure,
+            names.procedures,
+            "procedure",
+        );
+    }
+    Some(BattleBranch {
+        kind: b.kind.clone(),
+        name: b.name.clone(),
+        winner: b
+            .winner
+            .as_ref()
+            .map(|w| (w.procedure.clone(), w.role.clone())),
+    })
+}
+
+/// The statuses of a list that the ruleset declares (each other one said where it is named).
+fn known_statuses(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    list: &[String],
+    names: &StepNames,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, st) in list.iter().enumerate() {
+        check_known(ctx, &path.index(k), st, names.statuses, "status");
+        if names.statuses.contains(st) {
+            out.push(st.clone());
+        }
     }
     out
 }

@@ -406,10 +406,42 @@ pub(super) fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Sc
             side: s.side.clone(),
             amounts,
             credit,
+            until: schedule_until(ctx, refs, &p, s),
             note: s.note.clone(),
         });
     }
     schedules
+}
+
+/// A schedule's `until`: outcomes of its procedure (a procedure read off a table names its
+/// results there, so any code is taken).
+fn schedule_until(ctx: &mut Ctx, refs: &Refs, p: &YamlPath, s: &RawSchedule) -> Vec<String> {
+    if s.until.is_empty() {
+        return Vec::new();
+    }
+    let Some(procedure) = s
+        .procedure
+        .as_ref()
+        .and_then(|id| refs.ruleset.procedure(id))
+    else {
+        ctx.err(
+            &p.key("until"),
+            "until names outcomes, but the schedule has no procedure",
+            "name the schedule's procedure, or leave until out",
+        );
+        return Vec::new();
+    };
+    for (i, code) in s.until.iter().enumerate() {
+        if !procedure.outcomes.is_empty() && procedure.outcome(code).is_none() {
+            let codes: Vec<&str> = procedure.outcomes.iter().map(|o| o.code.as_str()).collect();
+            ctx.err(
+                &p.key("until").index(i),
+                format!("'{}' has no outcome '{code}'", procedure.id),
+                format!("outcomes: {}", codes.join(", ")),
+            );
+        }
+    }
+    s.until.clone()
 }
 
 /// Supply sources, each of a known army at a valid position.
