@@ -252,3 +252,71 @@ fn forces_sharing_a_hex_are_revealed_at_intelligence() {
         "{reveal:?}"
     );
 }
+
+/// `umpire game orders VERB GAME ARGS…`: its output, or its error.
+fn orders(t: &Table, args: &[&str]) -> Result<String, String> {
+    let mut all = vec!["game", "orders", args[0], t.game.as_str()];
+    all.extend_from_slice(&args[1..]);
+    let out = crate::cli::umpire(&all);
+    if out.success {
+        Ok(out.stdout)
+    } else {
+        Err(out.stderr)
+    }
+}
+
+/// The French Army's AP marker's Administrative Points.
+fn french_aps(t: &Table) -> i64 {
+    t.attribute("French AP marker", "administrative_points")
+        .as_i64()
+        .expect("a number")
+}
+
+/// 5.3.4 (L477–482) and 5.2–5.3: on an AP turn every Order comes off (an Attack kept as a
+/// Previous Attack marker); the Orders sealed and revealed go on the Primo Capitani, each paid
+/// from the Army's AP marker where the text gives the cost (1 AP for a Minor Force's Manoeuvre
+/// or Attack) and named where it does not (a Major Force's Order); a Force given none is named;
+/// a reveal while the Venetians handed in nothing asks first.
+#[test]
+fn revealed_orders_reach_the_counters_and_are_paid_for() {
+    let t = Table::new("ailsh_1_venice_at_bay_1509", "orders");
+    t.walk_to(4, "d. Issue or re-issue Orders");
+    assert_eq!(t.attribute("Chaumont", "order"), "none", "5.3.4: removed");
+    assert_eq!(t.attribute("Chaumont", "previous_attack"), true);
+    assert_eq!(t.attribute("Louis XII", "order"), "none");
+    let before = french_aps(&t);
+    orders(
+        &t,
+        &[
+            "seal",
+            "--side",
+            "french",
+            "--order",
+            "Orders",
+            "Chaumont.Order=Attack",
+            "Roquebertin.Order=Manoeuvre",
+            "Louis XII.Order=Stand",
+        ],
+    )
+    .expect("sealed");
+    let why = orders(&t, &["reveal"]).expect_err("asks first");
+    assert!(
+        why.contains("the Venetian Orders were not handed in") && why.contains("--anyway"),
+        "{why}"
+    );
+    assert_eq!(french_aps(&t), before, "nothing recorded");
+    let out = orders(&t, &["reveal", "--anyway"]).expect("revealed");
+    assert_eq!(t.attribute("Chaumont", "order"), "attack");
+    assert_eq!(t.attribute("Roquebertin", "order"), "manoeuvre");
+    assert_eq!(t.attribute("Louis XII", "order"), "stand");
+    assert_eq!(french_aps(&t), before - 2, "{out}");
+    assert!(
+        out.contains("the cost of Louis XII's Order is not in the text"),
+        "{out}"
+    );
+    let verify = t.run("verify", &[]);
+    assert!(
+        verify.contains("verified: the hash chain is whole"),
+        "{verify}"
+    );
+}

@@ -177,7 +177,14 @@ fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_com
     // The export's first line is the game's description (the scenario's set-up Orders); the
     // entries follow it.
     let export = journal_text(&path);
-    let entries: String = export.lines().skip(1).collect::<Vec<_>>().join("\n");
+    // The AP turn's removal of every Order (5.3.4) names the set-up Orders it takes off, as the
+    // description does; nothing else does before the reveal.
+    let entries: String = export
+        .lines()
+        .skip(1)
+        .filter(|l| !l.contains("5.3.4"))
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(
         !entries.contains("manoeuvre") && !entries.contains("retreat"),
         "{entries}"
@@ -233,8 +240,45 @@ fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_com
         .expect_err("replaced");
     assert!(stale.to_string().contains("replaced"), "{stale}");
 
-    let revealed = game.reveal_orders(&Actor::umpire()).expect("revealed");
+    let entries = game.reveal_orders(&Actor::umpire()).expect("revealed");
+    let (revealed, put_on): (Vec<u64>, Vec<u64>) = entries.iter().partition(|s| {
+        matches!(
+            game.events()[**s as usize - 1].kind,
+            EventKind::OrdersRevealed { .. }
+        )
+    });
     assert_eq!(revealed.len(), 2, "the last French and the Venetian orders");
+    // Each reveal puts its Orders on the counters in an entry of its own, which the other side
+    // sees as far as the visibility rules show Orders (the Retreat Order only).
+    assert_eq!(put_on.len(), 2, "{entries:?}");
+    for seq in &put_on {
+        let EventKind::Changed { changes, .. } = &game.events()[*seq as usize - 1].kind else {
+            panic!("not a change of counters");
+        };
+        assert!(
+            changes
+                .iter()
+                .any(|c| matches!(c, umpire::game::CounterChange::Attribute { attribute, .. } if attribute == "order")),
+            "{changes:?}"
+        );
+        let EventKind::OrdersRevealed { side: whose, .. } = &game.events()[*seq as usize - 2].kind
+        else {
+            panic!("not after its reveal");
+        };
+        let other = if whose == "french" {
+            "venetian"
+        } else {
+            "french"
+        };
+        assert_eq!(sight_of(&game, whose, *seq), Sight::Open);
+        match sight_of(&game, other, *seq) {
+            Sight::Summary(lines) => {
+                let all = lines.join("\n");
+                assert!(!all.contains("Manoeuvre"), "{other} sees {all}");
+            }
+            seen => assert_ne!(seen, Sight::Open, "{other} sees {whose}'s Orders whole"),
+        }
+    }
     for seq in &revealed {
         let EventKind::OrdersRevealed { shown, .. } = &game.events()[*seq as usize - 1].kind else {
             panic!("not a reveal");
@@ -353,7 +397,17 @@ fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_miss
     ]);
     assert!(ok, "{out}");
     assert!(out.contains("Intention Card sealed"), "{out}");
+    // The other armies handed in nothing: the reveal asks first, naming them and the rules'
+    // consequence, and records nothing.
     let (ok, out) = umpire(&["game", "orders", "reveal", &file]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("nothing revealed")
+            && out.contains("were not handed in")
+            && out.contains("--anyway"),
+        "{out}"
+    );
+    let (ok, out) = umpire(&["game", "orders", "reveal", &file, "--anyway"]);
     assert!(ok, "{out}");
     assert!(out.contains("Revealed to Map Control"), "{out}");
     assert!(
@@ -638,15 +692,32 @@ fn paper_orders_are_sealed_and_revealed_at_the_desk() {
             .all(|l| !l.contains("Chaumont")),
         "the umpire's panel does not show the sealed orders"
     );
-    click(&mut harness, "Reveal the sealed orders");
+    // The Venetians handed in nothing: the panel says so, with the rules' consequence, and the
+    // button asks to reveal anyway.
+    assert!(
+        !labels_containing(&harness, "The Venetian Orders were not handed in").is_empty(),
+        "the side that handed in nothing is named"
+    );
+    assert!(labels_containing(&harness, "Reveal the sealed orders").is_empty());
+    click(&mut harness, umpire::app::REVEAL_ANYWAY_LABEL);
     let game = Game::open(&path, &Library::shipped()).expect("open");
-    let EventKind::OrdersRevealed { orders, .. } = &game.events().last().expect("an entry").kind
-    else {
-        panic!("not revealed");
-    };
+    let orders = game
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::OrdersRevealed { orders, .. } => Some(orders.clone()),
+            _ => None,
+        })
+        .expect("revealed");
     assert_eq!(
         orders.get("fr-chaumont").and_then(|f| f.get("order")),
         Some(&OrderValue::Choice("manoeuvre".into()))
+    );
+    // The Order reached the counter: Chaumont's Force manoeuvres.
+    assert_eq!(
+        game.state().counters["chaumont"].attributes.get("order"),
+        Some(&umpire::rules::Value::Text("manoeuvre".into()))
     );
 }
 
@@ -758,7 +829,16 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
         let reveals = game
             .reveal_orders(&Actor::umpire())
             .map_err(|e| e.to_string())?;
-        assert_eq!(reveals.len(), 2);
+        let revealed = reveals
+            .iter()
+            .filter(|s| {
+                matches!(
+                    game.events()[**s as usize - 1].kind,
+                    EventKind::OrdersRevealed { .. }
+                )
+            })
+            .count();
+        assert_eq!(revealed, 2, "each side's orders revealed once: {reveals:?}");
         // A late order (the form loaded before the reveal) is refused with the rules' words.
         choose(&c, "f:fr-chaumont:order", "attack").await?;
         click(&c, "form.orders button[type=submit]").await?;
@@ -915,7 +995,7 @@ fn an_rr3_team_hands_in_its_intention_card_from_a_phone() {
     assert_eq!(status, 422, "{page}");
     assert!(page.contains("at most 2"), "{page}");
     server.stop();
-    let (ok, out) = umpire(&["game", "orders", "reveal", &file]);
+    let (ok, out) = umpire(&["game", "orders", "reveal", &file, "--anyway"]);
     assert!(ok, "{out}");
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
     let (_, theirs) = request(server.addr, "GET", &format!("/s/{france}"), &[], "");
@@ -1004,6 +1084,7 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
         "orders",
         "reveal",
         &file,
+        "--anyway",
         "--as",
         "Anna:map:the_west",
     ]);

@@ -83,7 +83,9 @@ pub use megagame::{
     CLOCK_COUNTDOWN_LABEL, LEDGER_PREFIX, LEDGERS_LABEL, MEGAGAME_FILTER_LABEL, MegagameFilter,
     MegagameView, counter_passes, filter_options, filtered_ledgers,
 };
-pub use orders_panel::{OrdersPanel, PAPER_SIDE_LABEL, SEAL_LABEL, SEALED_ORDERS_HEADING};
+pub use orders_panel::{
+    OrdersPanel, PAPER_SIDE_LABEL, REVEAL_ANYWAY_LABEL, SEAL_LABEL, SEALED_ORDERS_HEADING,
+};
 pub use players::{
     PLAYERS_BIND_LABEL, PLAYERS_ROTATE_LABEL, PLAYERS_START_LABEL, PLAYERS_STOP_LABEL, PlayersView,
 };

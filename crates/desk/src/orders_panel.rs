@@ -18,6 +18,9 @@ use super::widgets::section_ui;
 
 /// The heading of the panel.
 pub const SEALED_ORDERS_HEADING: &str = "Sealed orders";
+/// The reveal button's label while a side has handed in nothing (the warning above it says
+/// which side, and the rules' consequence).
+pub const REVEAL_ANYWAY_LABEL: &str = "Reveal anyway";
 /// The label of the side chooser of paper orders.
 pub const PAPER_SIDE_LABEL: &str = "Orders on paper from";
 /// Start of the label of the button that seals the orders typed ("Seal the French Orders").
@@ -97,8 +100,22 @@ impl OrdersPanel {
         }
         if waiting > 0 {
             ui.add_space(4.0);
+            // A side that handed in nothing is held to the rules' consequence by the reveal:
+            // said first, and the button says "anyway".
+            let missing = game.orders_not_handed_in();
+            for line in &missing {
+                ui.label(
+                    RichText::new(format!("{}.", umpire_core::game::words::capitalised(line)))
+                        .color(ui.visuals().warn_fg_color),
+                );
+            }
+            let label = if missing.is_empty() {
+                UiCommand::RevealOrders.label()
+            } else {
+                REVEAL_ANYWAY_LABEL
+            };
             if ui
-                .button(UiCommand::RevealOrders.label())
+                .button(label)
                 .on_hover_text("The orders and their salt enter the journal, held to the commitments made when they were sealed; each side sees them as the rules say")
                 .clicked()
             {

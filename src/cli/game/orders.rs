@@ -56,6 +56,10 @@ pub enum OrdersCommand {
     Reveal {
         #[command(flatten)]
         game: GameFile,
+        /// Reveal although a side has handed in nothing: that side is held to the rules'
+        /// consequence of an order not given (without it, such a reveal is refused, saying which).
+        #[arg(long)]
+        anyway: bool,
     },
 }
 
@@ -70,9 +74,16 @@ pub fn run(cli: &Cli, command: &OrdersCommand) -> Result<()> {
             orders,
             via,
         } => seal(cli, game, side, order.as_deref(), orders, via),
-        OrdersCommand::Reveal { game } => {
+        OrdersCommand::Reveal { game, anyway } => {
             let (mut g, _) = open(cli, &game.file)?;
             let actor = actor(cli, &g, None)?;
+            let missing = g.orders_not_handed_in();
+            if !missing.is_empty() && !anyway {
+                bail!(
+                    "nothing revealed: {}. Revealing now holds that side to it; give --anyway to reveal all the same",
+                    missing.join("; ")
+                );
+            }
             let seqs = g.reveal_orders(&actor)?;
             print_status_line(&g);
             let words = Words::of(&g);

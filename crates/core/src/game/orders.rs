@@ -45,6 +45,10 @@ pub struct FormEntry {
     pub strength: Option<i64>,
     /// The fields, with their choices for this entry.
     pub fields: Vec<FormField>,
+    /// The counter a revealed choice is put on (a field's `sets`): the Force's Primo Capitano
+    /// (or first leader), or the counter itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holder: Option<String>,
 }
 
 /// One field of an entry.
@@ -258,12 +262,16 @@ fn entry(ruleset: &Ruleset, kind: &OrderKind, id: String, counters: &[&CounterSp
         .iter()
         .map(|f| form_field(ruleset, f, counters, strength))
         .collect();
+    let holder = primo
+        .map(|c| c.id.clone())
+        .or_else(|| (counters.len() == 1).then(|| counters[0].id.clone()));
     FormEntry {
         id,
         name,
         place,
         strength,
         fields,
+        holder,
     }
 }
 

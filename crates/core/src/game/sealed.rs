@@ -512,6 +512,33 @@ impl super::Game {
         self.ruleset().orders_due(&step)
     }
 
+    /// The orders due at this step that a side has not handed in, in words ("the Venetian
+    /// Orders"), each with the rules' consequence of an order not given in time: what a reveal
+    /// now holds that side to. Empty when every side has sealed its orders.
+    pub fn orders_not_handed_in(&self) -> Vec<String> {
+        let cursor = &self.state().cursor;
+        let sealed_here = last_at(self.state(), cursor);
+        let mut out = Vec::new();
+        for kind in self.orders_due_now() {
+            for side in &self.scenario().sides {
+                let has_form = self
+                    .order_form(&kind.id, &side.id)
+                    .is_ok_and(|f| !f.entries.is_empty());
+                let handed_in = sealed_here
+                    .iter()
+                    .any(|(_, s)| s.order == kind.id && s.side == side.id);
+                if has_form && !handed_in {
+                    out.push(format!(
+                        "{} were not handed in — {}",
+                        whose_orders(self.scenario(), &side.id, &kind.name),
+                        late_words_of(kind)
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// Hands in `side`'s orders sealed: held to the form, then kept apart under a fresh salt,
     /// and only the commitment journaled. Returns the sealing entry. A side may seal again
     /// until the step reveals them; the last one sealed is the one revealed.

@@ -60,6 +60,8 @@ pub struct LeafStep {
     pub battle_result: bool,
     /// Status markers that come off every counter on arriving here.
     pub clears: Vec<String>,
+    /// Attributes set back on arriving here.
+    pub resets: Vec<crate::rules::Reset>,
 }
 
 /// What a step passes on to the steps below it.
@@ -109,6 +111,7 @@ fn leaf_of(s: &Step, at: &Inherited) -> LeafStep {
         battle: at.battle.clone(),
         battle_result: s.battle_result,
         clears: s.clears.clone(),
+        resets: s.resets.clone(),
     }
 }
 

@@ -133,12 +133,161 @@ pub(super) fn check_reveal_orders(view: &View, seq: u64, salt: &str, orders: &Or
         .map_err(Refusal::Orders)?;
     sealed::check_against(&form, orders).map_err(Refusal::Orders)?;
     let step = sealed::step_id(view.steps, cursor).unwrap_or_default();
-    Ok(vec![EventKind::OrdersRevealed {
+    let mut kinds = vec![EventKind::OrdersRevealed {
         sealed: seq,
         order: s.order.clone(),
         side: s.side.clone(),
         salt: salt.to_string(),
         orders: orders.clone(),
         shown: sealed::shown_at(kind, &step),
-    }])
+    }];
+    kinds.extend(to_the_table(view, kind, &form, orders));
+    Ok(kinds)
+}
+
+/// What the revealed orders do on the table, as one change of counters: each choice a field
+/// `sets` put on its holder (the Order marker on the Primo Capitano), its cost paid from the
+/// side's marker (`paid_from`, for an Order that changes), and in the reason, the Forces given
+/// none and the costs the text does not give (to be paid by hand, never taken as 0).
+fn to_the_table(
+    view: &View,
+    kind: &OrderKind,
+    form: &crate::game::orders::OrderForm,
+    orders: &Orders,
+) -> Option<EventKind> {
+    use crate::game::orders::FormInput;
+    use crate::game::sealed::OrderValue;
+    let mut changes = Vec::new();
+    let mut paid: BTreeMap<String, i64> = BTreeMap::new();
+    let mut said = Vec::new();
+    for field in &kind.fields {
+        let Some(attribute) = &field.sets else {
+            continue;
+        };
+        let mut none = Vec::new();
+        for entry in &form.entries {
+            let Some(holder) = entry
+                .holder
+                .as_ref()
+                .and_then(|h| view.state.counters.get(h))
+            else {
+                continue;
+            };
+            let now = holder.attributes.get(attribute);
+            let Some(OrderValue::Choice(choice)) =
+                orders.get(&entry.id).and_then(|f| f.get(&field.id))
+            else {
+                if now.is_none_or(|v| *v == Value::Text("none".into())) {
+                    none.push(entry.name.clone());
+                }
+                continue;
+            };
+            let to = Value::Text(choice.clone());
+            if now == Some(&to) {
+                continue;
+            }
+            changes.push(CounterChange::Attribute {
+                counter: holder.id.clone(),
+                attribute: attribute.clone(),
+                from: now.cloned(),
+                to,
+            });
+            let cost = entry
+                .fields
+                .iter()
+                .find(|f| f.field == field.id)
+                .and_then(|f| match &f.input {
+                    FormInput::Choose { choices, .. } => choices.iter().find(|c| c.id == *choice),
+                    _ => None,
+                })
+                .and_then(|c| c.cost.clone());
+            let Some(cost) = cost else { continue };
+            let from = match &field.kind {
+                crate::rules::OrderFieldKind::TableRow { cost: Some(c), .. } => c.paid_from.clone(),
+                _ => None,
+            };
+            match (cost.amount, from.and_then(|a| side_marker(view, holder, &a).map(|m| (m, a)))) {
+                (Some(0), _) => {}
+                (Some(a), Some((marker, attr))) => *paid.entry(format!("{marker}\u{0}{attr}")).or_insert(0) += a,
+                (Some(a), None) => said.push(format!(
+                    "{a} {} for the {} of {} to pay by hand",
+                    cost.unit, field.label, entry.name
+                )),
+                (None, _) => said.push(format!(
+                    "the cost of {}'s {} is not in the text: read it off the chart and pay it by hand",
+                    entry.name, field.label
+                )),
+            }
+        }
+        if !none.is_empty() {
+            said.push(format!(
+                "given no {}: {} (the rules on an order not given: {})",
+                field.label,
+                crate::game::words::and_list(none),
+                kind.late.rule
+            ));
+        }
+    }
+    for (key, amount) in paid {
+        let (marker, attribute) = key.split_once('\u{0}')?;
+        let c = view.state.counters.get(marker)?;
+        let before = match c.attributes.get(attribute) {
+            Some(Value::Int(i)) => *i,
+            _ => 0,
+        };
+        said.insert(
+            0,
+            format!(
+                "{amount} paid from {} ({before} → {})",
+                c.name,
+                before - amount
+            ),
+        );
+        changes.push(CounterChange::Attribute {
+            counter: marker.to_string(),
+            attribute: attribute.to_string(),
+            from: c.attributes.get(attribute).cloned(),
+            to: Value::Int(before - amount),
+        });
+    }
+    if changes.is_empty() && said.is_empty() {
+        return None;
+    }
+    let mut reason = format!("{} revealed, put on the counters", kind.name);
+    if !said.is_empty() {
+        reason.push_str(": ");
+        reason.push_str(&said.join("; "));
+    }
+    Some(EventKind::Changed {
+        changes,
+        reason: Some(reason),
+        item: None,
+    })
+}
+
+/// The marker the side of `holder` pays from: its own army's counter holding the attribute
+/// (an off-map marker), else the side's only one.
+fn side_marker(
+    view: &View,
+    holder: &crate::game::state::CounterState,
+    attribute: &str,
+) -> Option<String> {
+    let markers: Vec<&crate::game::state::CounterState> = view
+        .state
+        .counters
+        .values()
+        .filter(|c| {
+            c.side == holder.side
+                && c.removed.is_none()
+                && matches!(c.position, crate::game::scenario::Position::OffMap(_))
+                && matches!(c.attributes.get(attribute), Some(Value::Int(_)))
+        })
+        .collect();
+    match markers.as_slice() {
+        [one] => Some(one.id.clone()),
+        _ => markers
+            .iter()
+            .find(|c| c.army.is_some() && c.army == holder.army)
+            .map(|c| c.id.clone()),
+    }
 }

@@ -29,7 +29,7 @@ pub(super) fn check_next(view: &View) -> Checked {
             turns: view.scenario.turns,
         });
     }
-    let cleared = markers_cleared(view, &passed, to.step);
+    let cleared = arrival_changes(view, &passed, to.step);
     let mut kinds = vec![EventKind::Stepped {
         from: view.state.cursor.clone(),
         to,
@@ -38,9 +38,10 @@ pub(super) fn check_next(view: &View) -> Checked {
     Ok(kinds)
 }
 
-/// The status markers that come off every counter at the steps Next passes or arrives at
-/// (ailsh C.3: the Activation markers), as one change of counters saying why.
-fn markers_cleared(view: &View, passed: &[usize], to: usize) -> Option<EventKind> {
+/// What the steps Next passes or arrives at do to the counters, as one change saying why: the
+/// status markers that come off (ailsh C.3: the Activation markers) and the attributes set back
+/// (5.3.4 on AP turns: every Order removed, an Attack kept as a Previous Attack marker).
+fn arrival_changes(view: &View, passed: &[usize], to: usize) -> Option<EventKind> {
     let mut why = Vec::new();
     let mut changes = Vec::new();
     for i in passed.iter().copied().chain(std::iter::once(to)) {
@@ -73,11 +74,60 @@ fn markers_cleared(view: &View, passed: &[usize], to: usize) -> Option<EventKind
             }
         }
     }
+    for i in passed.iter().copied().chain(std::iter::once(to)) {
+        let Some(step) = view.steps.get(i) else {
+            continue;
+        };
+        let before = changes.len();
+        changes.extend(resets(view, &step.resets));
+        if changes.len() > before {
+            let rule = step
+                .rule
+                .as_deref()
+                .map_or_else(String::new, |r| format!(", {r}"));
+            why.push(format!("set back as the step says ({}{rule})", step.path));
+        }
+    }
     (!changes.is_empty()).then(|| EventKind::Changed {
         changes,
         reason: Some(why.join("; ")),
         item: None,
     })
+}
+
+/// The attribute changes a step's resets make, on every counter on the table that has the
+/// attribute: each reset in turn on the counter's values, only what ends up changed.
+fn resets(view: &View, resets: &[crate::rules::Reset]) -> Vec<CounterChange> {
+    let mut out = Vec::new();
+    if resets.is_empty() {
+        return out;
+    }
+    for c in view.state.counters.values().filter(|c| c.removed.is_none()) {
+        let mut now = c.attributes.clone();
+        for r in resets {
+            let Some(value) = now.get(&r.attribute).cloned() else {
+                continue;
+            };
+            if let Some((kept, flag)) = &r.keep
+                && value == Value::Text(kept.clone())
+            {
+                now.insert(flag.clone(), Value::Bool(true));
+            }
+            now.insert(r.attribute.clone(), r.to.clone());
+        }
+        for (name, value) in &now {
+            let was = c.attributes.get(name);
+            if was != Some(value) {
+                out.push(CounterChange::Attribute {
+                    counter: c.id.clone(),
+                    attribute: name.clone(),
+                    from: was.cloned(),
+                    to: value.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The result the Victory Phase (or the scenario's end) gives when Next is at it or passes it:

@@ -73,6 +73,9 @@ pub struct CostColumn {
 pub struct OrderCost {
     /// What it is paid in ("AP").
     pub unit: String,
+    /// The unit attribute of the side's marker the reveal pays from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paid_from: Option<String>,
     /// The columns, first match first.
     pub columns: Vec<CostColumn>,
 }
@@ -138,6 +141,9 @@ pub struct OrderField {
     pub kind: OrderFieldKind,
     /// Restrictions on single choices.
     pub restrictions: Vec<OrderRestriction>,
+    /// The leader attribute the revealed choice is put on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sets: Option<String>,
     /// The rule.
     pub rule: String,
     /// Where the text extraction has it (provenance).

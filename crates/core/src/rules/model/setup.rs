@@ -515,6 +515,21 @@ pub struct Step {
     /// Status markers that come off every counter when the game arrives here.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clears: Vec<String>,
+    /// Attributes set back when the game arrives here, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resets: Vec<Reset>,
+}
+
+/// An attribute set back on arriving at a step (on every counter that has it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reset {
+    /// The attribute.
+    pub attribute: String,
+    /// Its value after.
+    pub to: Value,
+    /// A value kept as a flag: (value, flag attribute).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keep: Option<(String, String)>,
 }
 
 /// The battle a branch of the Sequence of Play fights.

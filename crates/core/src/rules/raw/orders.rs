@@ -88,6 +88,11 @@ pub struct RawOrderCostColumn {
 pub struct RawOrderCost {
     /// What the cost is paid in, as the text says it ("AP").
     pub unit: String,
+    /// The whole-number unit attribute of the side's marker the reveal pays the costs from
+    /// (`administrative_points`: the Army's AP marker); without it they are paid by hand.
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub paid_from: Option<String>,
     /// The columns, first match first.
     pub columns: Vec<RawOrderCostColumn>,
 }
@@ -167,6 +172,11 @@ pub struct RawOrderField {
     /// Restrictions on single choices, in words.
     #[serde(default)]
     pub restrictions: Vec<RawOrderRestriction>,
+    /// The leader attribute the revealed choice is put on (`order`: the Order marker on the
+    /// Force's Primo Capitano); without it the choice stays on the card.
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub sets: Option<String>,
     /// The rule, as the rulebook numbers or names it.
     pub rule: String,
     /// The lines of the text extraction (provenance).

@@ -289,6 +289,10 @@ pub struct RawStep {
     #[serde(default)]
     #[schemars(with = "Vec<Identifier>")]
     pub clears: Vec<String>,
+    /// Counter attributes set back when the game arrives at this step, in order (ailsh 5.3.4 on
+    /// AP turns: every Order removed, an Attack turned to its Previous Attack side).
+    #[serde(default)]
+    pub resets: Vec<RawReset>,
     /// Its segments or steps, in order; a step without sub-steps is a leaf, where the game
     /// stops.
     #[serde(default)]
@@ -364,6 +368,33 @@ pub struct RawStepCondition {
     /// Rulings set to an option in this game (`{game: advanced}`: only with the Advanced Rules).
     #[serde(default)]
     pub ruling: BTreeMap<String, String>,
+}
+
+/// An attribute set back on arriving at a step: on every counter that has it, to `to`; where
+/// it held `keep.value`, the flag `keep.flag` is set first (an Attack Order turned to its
+/// Previous Attack side).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawReset {
+    /// The attribute (`order`).
+    #[schemars(with = "Identifier")]
+    pub attribute: String,
+    /// Its value after (`none`, `false`).
+    pub to: RawScalar,
+    /// A value kept as a flag: `{value: attack, flag: previous_attack}`.
+    #[serde(default)]
+    pub keep: Option<RawResetKeep>,
+}
+
+/// A value kept as a flag when its attribute is set back.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawResetKeep {
+    /// The value (`attack`).
+    pub value: String,
+    /// The flag attribute set where the attribute held it (`previous_attack`).
+    #[schemars(with = "Identifier")]
+    pub flag: String,
 }
 
 /// Procedures resolved a number of times this turn.

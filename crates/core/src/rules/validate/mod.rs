@@ -558,6 +558,12 @@ fn sequence(
             )
         })
         .collect();
+    let attribute_names: BTreeSet<String> = raw
+        .units
+        .iter()
+        .chain(&raw.leaders)
+        .map(|a| a.name.clone())
+        .collect();
     let sequence_of_play = validate_steps(
         rctx,
         &root.key("sequence_of_play"),
@@ -569,6 +575,7 @@ fn sequence(
             optional: &optional_ids,
             specs,
             rulings: &ruling_options,
+            attributes: &attribute_names,
         },
         &mut step_ids,
     );

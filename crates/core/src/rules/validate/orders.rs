@@ -295,7 +295,19 @@ fn field(
             source_lines: r.source.clone(),
         });
     }
+    let sets = raw.sets.clone().filter(|a| {
+        let spec = names.leaders.iter().find(|x| x.name == *a);
+        if spec.is_none() {
+            ctx.err(
+                &p.key("sets"),
+                format!("'{a}' is not a leader attribute of the ruleset"),
+                "name the leader attribute the revealed choice is put on (order)",
+            );
+        }
+        spec.is_some()
+    });
     Some(OrderField {
+        sets,
         id: raw.id.clone(),
         label: raw.label.trim().to_string(),
         kind,
@@ -391,8 +403,23 @@ fn table_row(
                 }
             })
             .collect();
+        let paid_from = c.paid_from.clone().filter(|a| {
+            let whole = names
+                .units
+                .iter()
+                .any(|x| x.name == *a && matches!(x.kind, crate::rules::AttributeKind::Int { .. }));
+            if !whole {
+                ctx.err(
+                    &p.key("cost").key("paid_from"),
+                    format!("'{a}' is not a whole-number unit attribute of the ruleset"),
+                    "name the attribute of the side's marker the costs are paid from (administrative_points)",
+                );
+            }
+            whole
+        });
         OrderCost {
             unit: c.unit.trim().to_string(),
+            paid_from,
             columns,
         }
     });

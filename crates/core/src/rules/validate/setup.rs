@@ -169,6 +169,8 @@ pub(super) struct StepNames<'a> {
     pub specs: &'a [Procedure],
     /// Each ruling's options, by ruling id.
     pub rulings: &'a BTreeMap<String, Vec<String>>,
+    /// The units' and leaders' attribute names.
+    pub attributes: &'a BTreeSet<String>,
 }
 
 /// A per-Force item's inputs, each an input of its procedure with a value of that input's type
@@ -371,6 +373,7 @@ pub(super) fn validate_steps(
             battle: validate_battle(ctx, &p, s, names),
             battle_result: s.battle_result,
             clears: known_statuses(ctx, &p.key("clears"), &s.clears, names),
+            resets: validate_resets(ctx, &p.key("resets"), &s.resets, names),
         });
     }
     out
@@ -446,6 +449,45 @@ fn validate_battle(
             .as_ref()
             .map(|w| (w.procedure.clone(), w.role.clone())),
     })
+}
+
+/// A step's resets, each of an attribute the ruleset declares (and its flag).
+fn validate_resets(
+    ctx: &mut FileCtx,
+    path: &YamlPath,
+    raw: &[RawReset],
+    names: &StepNames,
+) -> Vec<Reset> {
+    let mut out = Vec::new();
+    for (k, r) in raw.iter().enumerate() {
+        let at = path.index(k);
+        check_known(
+            ctx,
+            &at.key("attribute"),
+            &r.attribute,
+            names.attributes,
+            "attribute",
+        );
+        if let Some(keep) = &r.keep {
+            check_known(
+                ctx,
+                &at.key("keep").key("flag"),
+                &keep.flag,
+                names.attributes,
+                "attribute",
+            );
+        }
+        out.push(Reset {
+            attribute: r.attribute.clone(),
+            to: match &r.to {
+                RawScalar::Int(i) => Value::Int(*i),
+                RawScalar::Bool(b) => Value::Bool(*b),
+                RawScalar::Text(t) => Value::Text(t.clone()),
+            },
+            keep: r.keep.as_ref().map(|k| (k.value.clone(), k.flag.clone())),
+        });
+    }
+    out
 }
 
 /// The statuses of a list that the ruleset declares (each other one said where it is named).
