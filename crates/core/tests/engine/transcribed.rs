@@ -134,9 +134,7 @@ fn each_entry_is_held_to_the_tables_in_force_when_it_was_made() {
     if let EventKind::Transcribed { content, .. } = &mut damaged[first as usize - 1].kind {
         *content = "id: weather\nrows: [\n".into();
     }
-    let said = lay_journal(lib.get("ailsh").expect("ailsh"), &damaged)
-        .err()
-        .expect("refused");
+    let said = lay_journal(lib.get("ailsh").expect("ailsh"), &damaged).expect_err("refused");
     assert!(said.contains(&format!("entry {first}")), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
