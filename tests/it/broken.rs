@@ -178,12 +178,12 @@ fn war(dir: &Path) -> (PathBuf, u64, u64) {
 }
 
 /// An export read as JSON: its header and each entry's object.
-struct Export {
-    header: Value,
-    entries: Vec<Value>,
+pub(crate) struct Export {
+    pub(crate) header: Value,
+    pub(crate) entries: Vec<Value>,
 }
 
-fn export(game: &Path) -> Export {
+pub(crate) fn export(game: &Path) -> Export {
     let (ok, text) = umpire(&["game", "export", &s(game), "--jsonl", "--with-seed"]);
     assert!(ok, "{text}");
     let mut lines = text.lines();
@@ -209,7 +209,7 @@ fn chained(ex: &Export) -> Vec<(String, String)> {
 }
 
 /// The export's text, re-chained, its header's head with it.
-fn text(ex: &Export) -> String {
+pub(crate) fn text(ex: &Export) -> String {
     let lines = chained(ex);
     let mut header = ex.header.clone();
     let last = lines.last().map(|(_, h)| h.clone()).unwrap_or_default();
@@ -226,7 +226,7 @@ fn text(ex: &Export) -> String {
 
 /// The same forgery in a copy of the game file: every entry written again, hashes and the
 /// recorded head recomputed (a careful forger with sqlite3).
-fn forge_file(honest: &Path, ex: &Export, to: &Path) {
+pub(crate) fn forge_file(honest: &Path, ex: &Export, to: &Path) {
     std::fs::copy(honest, to).expect("copy");
     let conn = Connection::open(to).expect("open");
     conn.execute("DELETE FROM events", []).expect("delete");

@@ -202,6 +202,28 @@ fn chart_editor_validates_each_edit_and_saves_a_transcription_the_desk_uses() {
         Some(Cell::Value("3".into())),
         "the game resolves with the new cell"
     );
+    // The open game recorded it: an entry of its journal, verified on the shipped rulesets
+    // alone (the game carries the table).
+    let (recorded, path) = harness
+        .state()
+        .game
+        .as_ref()
+        .map(|g| {
+            let words = umpire::game::describe::Words::of(g.game());
+            let last = g.game().events().last().map(|e| words.line(e));
+            (last, g.path().to_path_buf())
+        })
+        .expect("a game");
+    assert_eq!(
+        recorded.as_deref(),
+        Some(
+            "Transcribed the Administrative Points Table from the umpire's chart sheet: it fills 1 cell"
+        )
+    );
+    let mut copy = umpire::game::Game::open(&path, &Library::shipped()).expect("opens");
+    let verified = copy.verify(None).expect("verify");
+    assert!(verified.is_sound(), "{:?}", verified.problems);
+    assert_eq!(verified.transcriptions, 1);
     // Reopened from the file, the editor shows the transcription.
     assert_eq!(cell_value(&harness, "2", "≤37").as_deref(), Some("3"));
     assert!(!labels_containing(&harness, "Your transcription:").is_empty());

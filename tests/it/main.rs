@@ -51,6 +51,7 @@ mod serve_limits;
 mod setup_import;
 mod shared;
 mod tamper;
+mod transcribed;
 mod transcription;
 mod victory;
 mod visibility;

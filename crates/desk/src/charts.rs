@@ -526,6 +526,19 @@ pub struct ChartEditor {
     missing: usize,
     /// The last load or save problem, or what was saved.
     pub message: Option<Result<String, String>>,
+    /// The transcription last saved, until the desk takes it (to record it in the open game).
+    pub saved: Option<SavedTable>,
+}
+
+/// A transcription as saved: which table, and the file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedTable {
+    /// The ruleset's id.
+    pub ruleset: String,
+    /// The table's id.
+    pub table: String,
+    /// The file as written.
+    pub text: String,
 }
 
 impl ChartEditor {
@@ -580,9 +593,15 @@ impl ChartEditor {
         let Some(source) = &self.source else {
             return false;
         };
+        let text = source.render(&self.cells);
         match source.save(&self.cells) {
             Ok(path) => {
                 let (ruleset, table) = (self.ruleset.clone(), self.table.clone());
+                self.saved = Some(SavedTable {
+                    ruleset: ruleset.clone(),
+                    table: table.clone(),
+                    text,
+                });
                 self.pick(setup, &ruleset, &table);
                 self.message = Some(Ok(format!(
                     "saved {} ({} cells still missing); the desk uses it now",

@@ -81,6 +81,7 @@ pub fn action_label(action: &Action) -> &'static str {
         Action::Back => UiCommand::Back.label(),
         Action::Enter { .. } => "Go to a step",
         Action::ApplyEffects { .. } => UiCommand::ApplyEffects.label(),
+        Action::Transcribe { .. } => "Record a transcription",
         _ => "Act on the game",
     }
 }

@@ -48,7 +48,7 @@ use eframe::egui;
 
 pub use charts::{
     CHART_RULESET_LABEL, CHART_SAVE_LABEL, CHART_TABLE_LABEL, ChartEditor, ChartSource, RulesSetup,
-    cell_label, write_atomically,
+    SavedTable, cell_label, write_atomically,
 };
 pub use commands::{Command, UiCommand, action_label, move_action};
 pub use counter_panel::{

@@ -297,7 +297,16 @@ impl Shell {
         }
         self.dialogs_ui(ui, desk.library(), desk.ruleset(), game);
         if self.charts.window_ui(ui.ctx(), &self.rules, desk.library()) {
-            // A transcription was saved: reload the rulesets, and the game on them.
+            // A transcription was saved: the open game of its ruleset records it (it is part
+            // of the game's record), then the rulesets reload, and the game on them.
+            if let (Some(saved), Some(g)) = (self.charts.saved.take(), game.as_mut())
+                && g.game().ruleset().id == saved.ruleset
+            {
+                g.perform(umpire_core::game::Action::Transcribe {
+                    table: saved.table,
+                    content: saved.text,
+                });
+            }
             desk.set_library(self.rules.load());
             if let Some(g) = game.as_ref() {
                 let path = g.path().to_path_buf();

@@ -342,6 +342,15 @@ fn print_verification(location: &str, integrity: Option<&str>, v: &umpire::game:
             }
         );
     }
+    if v.transcriptions > 0 {
+        println!(
+            "  {} transcribed during the game: each entry held to the tables in force when it was made",
+            match v.transcriptions {
+                1 => "1 table".to_string(),
+                n => format!("{n} tables"),
+            }
+        );
+    }
     for note in &v.notes {
         println!("  note: {note}");
     }

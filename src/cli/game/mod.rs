@@ -8,6 +8,7 @@ mod resolve;
 mod sequence;
 mod share;
 mod status;
+mod transcribe;
 mod victory;
 
 use std::path::Path;
@@ -54,6 +55,8 @@ pub enum GameCommand {
     Journal(journal::JournalCommand),
     #[command(flatten)]
     Victory(victory::VictoryCommand),
+    #[command(flatten)]
+    Transcribe(transcribe::TranscribeCommand),
 }
 
 /// Runs a `game` subcommand.
@@ -68,6 +71,7 @@ pub fn run(cli: &Cli, command: &GameCommand) -> Result<()> {
         GameCommand::Sequence(c) => sequence::run(cli, c),
         GameCommand::Journal(c) => journal::run(cli, c),
         GameCommand::Victory(c) => victory::run(cli, c),
+        GameCommand::Transcribe(c) => transcribe::run(cli, c),
     }
 }
 

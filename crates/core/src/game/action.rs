@@ -272,6 +272,14 @@ pub enum Action {
         /// What is announced.
         text: String,
     },
+    /// Record a table transcribed from the umpire's chart sheet: it is in force from this
+    /// entry on (`game::transcribed`).
+    Transcribe {
+        /// The table's id.
+        table: String,
+        /// The table file's text.
+        content: String,
+    },
 }
 
 /// What is done to a deck or cup.

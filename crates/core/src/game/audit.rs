@@ -72,6 +72,11 @@ pub fn audit_from(rules: &Rules, events: &[Event], from: usize) -> Option<Proble
             ..
         })
     );
+    // Each entry is judged with the tables in force when it was made.
+    let in_force = match super::transcribed::InForce::of(rules.ruleset, events) {
+        Ok(in_force) => in_force,
+        Err(problem) => return Some(problem),
+    };
     let mut folding = Folding::new(rules.scenario, events);
     let mut i = 0;
     while i < events.len() {
@@ -89,7 +94,11 @@ pub fn audit_from(rules: &Rules, events: &[Event], from: usize) -> Option<Proble
         let made = if i < from {
             1
         } else {
-            match judge(rules, events, i, folding.state(), strict) {
+            let rules = Rules {
+                ruleset: in_force.at(e.seq),
+                ..*rules
+            };
+            match judge(&rules, events, i, folding.state(), strict) {
                 Ok(n) => n.max(1),
                 Err(text) => return Some(Problem { entry: e.seq, text }),
             }
@@ -310,6 +319,10 @@ fn candidates(view: &View, e: &Event) -> Vec<(Action, bool)> {
             sealed: *sealed,
             salt: salt.clone(),
             orders: orders.clone(),
+        }),
+        EventKind::Transcribed { table, content, .. } => one(Action::Transcribe {
+            table: table.clone(),
+            content: content.clone(),
         }),
         EventKind::GameStarted { .. } | EventKind::SeedRevealed { .. } => Vec::new(),
     }
@@ -884,7 +897,14 @@ impl Referee {
             ..
         }) = events.first().map(|e| &e.kind)
         {
-            let holds = &self.content;
+            // With tables transcribed during the game, the ruleset it began with.
+            let rebuilt = events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Transcribed { .. }))
+                .then(|| super::transcribed::InForce::of(&self.ruleset, events))
+                .and_then(Result::ok)
+                .map(|f| f.start().content());
+            let holds = rebuilt.as_ref().unwrap_or(&self.content);
             if began != holds {
                 return Some(Problem {
                     entry: 1,

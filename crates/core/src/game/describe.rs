@@ -400,6 +400,7 @@ impl Words<'_> {
                     None => name,
                 }
             }
+            EventKind::Transcribed { .. } => "Transcription".into(),
         }
     }
 
@@ -419,6 +420,7 @@ impl Words<'_> {
                 format!("Turn {}: {}", to.turn, self.step(to.step))
             }
             EventKind::Note { text } => format!("Note: {text}"),
+            EventKind::Transcribed { .. } => one_line(&self.detail(e)),
             // One line: whose orders, as sealed; the orders themselves are the entry's detail.
             EventKind::OrdersRevealed { .. } => format!(
                 "{}: {}",
@@ -521,6 +523,16 @@ impl Words<'_> {
                 self.scenario,
                 fact,
                 &|t| self.side(t),
+            )],
+            EventKind::Transcribed {
+                table,
+                filled,
+                changed,
+                ..
+            } => vec![transcribed_words(
+                &crate::game::transcribed::table_title(self.ruleset, table),
+                *filled,
+                *changed,
             )],
             EventKind::OrdersSealed { .. } => {
                 crate::game::sealed::sealed_words(self.ruleset, self.scenario, e)
@@ -763,4 +775,27 @@ fn one_line(lines: &[String]) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// "Transcribed the Weather Table from the umpire's chart sheet: it fills 6 cells".
+pub fn transcribed_words(title: &str, filled: usize, changed: usize) -> String {
+    let cells = |n: usize| {
+        if n == 1 {
+            "1 cell".to_string()
+        } else {
+            format!("{n} cells")
+        }
+    };
+    let what = match (filled, changed) {
+        (0, 0) => "it changes no cell".to_string(),
+        (f, 0) => format!("it fills {}", cells(f)),
+        (0, c) => format!("it changes {}", cells(c)),
+        (f, c) => format!("it fills {} and changes {c}", cells(f)),
+    };
+    let the = if title.to_lowercase().starts_with("the ") {
+        ""
+    } else {
+        "the "
+    };
+    format!("Transcribed {the}{title} from the umpire's chart sheet: {what}")
 }

@@ -295,6 +295,27 @@ pub enum EventKind {
         /// To whom the reveal shows them (from the ruleset's `reveal:` rules at the step).
         shown: super::sealed::Shown,
     },
+    /// A table transcribed from the umpire's own chart sheet, in force from this entry on
+    /// (`game::transcribed`). The journal keeps the table file's text, so the game carries it:
+    /// a verifier without the umpire's transcription folder reads the game with it. It keeps the
+    /// text it replaced too, so the ruleset the game began with can be rebuilt and held to the
+    /// commitment of its start.
+    Transcribed {
+        /// The ruleset's id.
+        ruleset: String,
+        /// The table's id.
+        table: String,
+        /// The table file as transcribed.
+        content: String,
+        /// The table file it replaced (the shipped one, or an earlier transcription).
+        before: String,
+        /// Cells it fills that the table left missing.
+        filled: usize,
+        /// Cells it changes that the table gave.
+        changed: usize,
+        /// The ruleset's content after it ([`crate::rules::Ruleset::content`]).
+        hash: String,
+    },
 }
 
 /// A fact of victory (`game::victory` reads them; the state folds them).
@@ -510,6 +531,7 @@ impl EventKind {
             EventKind::Announced { .. } => "announced",
             EventKind::OrdersSealed { .. } => "orders_sealed",
             EventKind::OrdersRevealed { .. } => "orders_revealed",
+            EventKind::Transcribed { .. } => "transcribed",
             EventKind::Deck { .. } => "deck",
             EventKind::SeedRevealed { .. } => "seed_revealed",
             EventKind::Victory { .. } => "victory",
@@ -528,6 +550,7 @@ impl EventKind {
                 | EventKind::SeedRevealed { .. }
                 | EventKind::OrdersSealed { .. }
                 | EventKind::OrdersRevealed { .. }
+                | EventKind::Transcribed { .. }
         )
     }
 }

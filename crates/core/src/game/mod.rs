@@ -30,6 +30,7 @@ pub mod side;
 pub mod state;
 pub mod steps;
 pub mod timeline;
+pub mod transcribed;
 pub mod verify;
 pub mod victory;
 pub mod visibility;

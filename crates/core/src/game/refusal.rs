@@ -334,6 +334,15 @@ pub enum Refusal {
         /// The result, in one sentence.
         sentence: String,
     },
+    /// A transcription that cannot be recorded: the ruleset has no such table, its file does
+    /// not load as the layer loader would load it, or it changes nothing.
+    #[error("the {table} cannot be recorded as transcribed: {problem}")]
+    Transcription {
+        /// The table (its title, or the id given).
+        table: String,
+        /// What is wrong, with the file's line and column where it has them.
+        problem: String,
+    },
     /// A place the map does not name.
     #[error("the map names no place '{place}'{}", if close.is_empty() { String::new() } else { format!(" — the places the victory conditions name: {}", close.join(", ")) })]
     NoSuchPlace {

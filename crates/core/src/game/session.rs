@@ -80,6 +80,11 @@ impl Fold for World {
     }
 
     fn fold(&mut self, events: &[Event], from: usize) -> Result<(), String> {
+        // A table transcribed during the game is read as transcribed from its entry on.
+        let added = events.get(from..).unwrap_or_default();
+        if let Some(ruleset) = super::transcribed::lay_journal(&self.ruleset, added)? {
+            self.ruleset = ruleset;
+        }
         super::timeline::advance(&mut self.state, &self.scenario, events, from)
     }
 }
@@ -329,6 +334,10 @@ impl Game {
         let ruleset = ruleset_for(rulesets, &meta.ruleset, &store.location())?;
         let scenario = scenario_from(&meta, rulesets)?;
         let journal = Journal::open(store)?;
+        // The tables the game began with and recorded, not a transcription made since in the
+        // umpire's folder and not recorded in the game.
+        let ruleset = super::transcribed::committed(rulesets, &meta.ruleset, journal.events())
+            .unwrap_or(ruleset);
         if !journal
             .events()
             .first()

@@ -455,6 +455,9 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         // The phase clock is folded on its own (megagame::clock); announcements are read off
         // the journal by the megagame paper.
         EventKind::Clock { .. } | EventKind::Announced { .. } => {}
+        // A transcription changes the ruleset the game reads, not the counters
+        // (`game::transcribed`, laid over by the game's fold).
+        EventKind::Transcribed { .. } => {}
         EventKind::Deck {
             deck,
             owner,

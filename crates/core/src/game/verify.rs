@@ -13,6 +13,7 @@ use super::journal::{Entry, GameMeta, Head, PublicMeta, commitment, link};
 use super::refusal::GameError;
 use super::scenario::Scenario;
 use super::session::Game;
+use super::transcribed::InForce;
 use crate::dice::{AppDice, Provenance};
 use crate::resolve::{DiceSource, resolve};
 use crate::rules::Ruleset;
@@ -98,6 +99,10 @@ pub struct Verification {
     /// Sealed orders revealed and held to the commitment made when they were sealed.
     #[serde(default)]
     pub orders: usize,
+    /// Tables transcribed during the game (each entry held to the tables in force when it
+    /// was made).
+    #[serde(default)]
+    pub transcriptions: usize,
     /// The seed against its commitment.
     pub seed: SeedCheck,
     /// Everything that does not match, in journal order.
@@ -143,6 +148,8 @@ pub struct Context<'a> {
 
 struct Checker<'a> {
     cx: &'a Context<'a>,
+    /// The rulesets in force entry by entry (tables transcribed during the game).
+    in_force: InForce<'a>,
     problems: Vec<Problem>,
     notes: Vec<String>,
 }
@@ -155,13 +162,6 @@ impl Checker<'_> {
 
 /// Verifies a journal's lines (all open for the umpire; some sealed in a side's export).
 pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
-    let mut ck = Checker {
-        cx,
-        problems: Vec::new(),
-        notes: Vec::new(),
-    };
-    let genesis = cx.public.genesis();
-    chain(&mut ck, &genesis, lines);
     let opened: Vec<&Event> = lines
         .iter()
         .filter_map(|l| match l {
@@ -169,6 +169,19 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
             Line::Sealed { .. } => None,
         })
         .collect();
+    let (in_force, damaged) = match InForce::of(cx.ruleset, opened.iter().copied()) {
+        Ok(in_force) => (in_force, None),
+        // A damaged transcription is named; the rest is read with the ruleset given.
+        Err(problem) => (InForce::given(cx.ruleset), Some(problem)),
+    };
+    let mut ck = Checker {
+        cx,
+        in_force,
+        problems: damaged.into_iter().collect(),
+        notes: Vec::new(),
+    };
+    let genesis = cx.public.genesis();
+    chain(&mut ck, &genesis, lines);
     start(&mut ck, lines);
     let (seed, seed_check) = seed(&mut ck, &opened);
     let app_dice = rolls(&mut ck, &opened, seed, lines.len() == opened.len());
@@ -189,6 +202,7 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
     heads(&mut ck, lines, &head);
     revealed_rolls(&mut ck, &opened);
     let notes = std::mem::take(&mut ck.notes);
+    let transcriptions = ck.in_force.len();
     let mut problems = ck.problems;
     problems.sort_by_key(|p| p.entry);
     Verification {
@@ -201,6 +215,7 @@ pub fn verify_lines(cx: &Context, lines: &[Line]) -> Verification {
         resolutions,
         app_dice,
         orders,
+        transcriptions,
         seed: seed_check,
         problems,
         notes,
@@ -574,7 +589,9 @@ fn results(ck: &mut Checker, events: &[&Event], whole: bool) -> usize {
             continue;
         };
         n += 1;
-        let Some(p) = ck.cx.ruleset.procedure(&resolution.procedure) else {
+        // Held to the tables in force when it was made.
+        let ruleset = ck.in_force.at(e.seq);
+        let Some(p) = ruleset.procedure(&resolution.procedure) else {
             ck.problem(
                 e.seq,
                 format!("procedure {} is not in the ruleset", resolution.procedure),
@@ -594,7 +611,7 @@ fn results(ck: &mut Checker, events: &[&Event], whole: bool) -> usize {
             faces,
             entered_by: None,
         };
-        match resolve(ck.cx.ruleset, p, &resolution.inputs, dice, chart) {
+        match resolve(ruleset, p, &resolution.inputs, dice, chart) {
             Ok(again)
                 if again.outcome.code == resolution.outcome.code
                     && again.outcome.value == resolution.outcome.value =>
@@ -799,11 +816,11 @@ fn content(ck: &mut Checker, events: &[&Event]) {
         ));
         return;
     };
-    if *at_start != ruleset_hash(ck.cx.ruleset) {
+    if *at_start != ruleset_hash(ck.in_force.start()) {
         ck.problem(
             1,
             format!(
-                "the ruleset given is not the one this game began with: {} ({}) differs from the ruleset the game committed to at its start (begun by {}) — a changed copy of the tables, or an Umpire that reads them differently",
+                "the ruleset given is not the one this game began with: {} ({}) differs from the ruleset the game committed to at its start (begun by {}) — a table transcribed since the game began but not recorded in it (record it: `umpire game transcribe`), a changed copy of the tables, or an Umpire that reads them differently",
                 ck.cx.ruleset.name, ck.cx.ruleset.id, ck.cx.public.created_by
             ),
         );

@@ -286,6 +286,8 @@ impl<'a> SideView<'a> {
             | EventKind::Stepped { .. }
             | EventKind::Clock { .. }
             | EventKind::SeedRevealed { .. } => Sight::Open,
+            // The tables are the same for every side: a transcription is for all to check.
+            EventKind::Transcribed { .. } => Sight::Open,
             // Conquered markers, battles, the VP track and the result are on the table for all.
             EventKind::Victory { .. } => Sight::Open,
             // Control's records: a public chart and the Diet's votes for all; a chart that is

@@ -83,36 +83,13 @@ pub fn apply(
             }
         };
         let table_id = stem(&name);
-        let Some(slot) = out.tables.iter_mut().find(|f| stem(&f.name) == table_id) else {
-            let ids: Vec<String> = files.tables.iter().map(|f| stem(&f.name)).collect();
-            errors.push(LoadError {
-                file: name,
-                line: 1,
-                column: 1,
-                problem: format!("ruleset {ruleset_id} has no table '{table_id}' to transcribe"),
-                hint: format!("name the file after one of its tables: {}", ids.join(", ")),
-            });
-            continue;
-        };
-        // A file past the limits is left for the loader to refuse, with its place.
-        let within_limits = super::limits::check_yaml_depth(&name, &text).is_ok();
-        if within_limits
-            && let Ok(IdOnly { id }) = yaml_serde::from_str::<IdOnly>(&text)
-            && id != table_id
-        {
-            errors.push(LoadError {
-                file: name,
-                line: 1,
-                column: 1,
-                problem: format!("the file is named {table_id}.yaml but declares id '{id}'"),
-                hint: format!("keep id: {table_id}, the table it replaces"),
-            });
-            continue;
+        match lay_over(&out, ruleset_id, &table_id, &name, text) {
+            Ok(layered) => out = layered,
+            Err(mut e) => {
+                errors.append(&mut e.0);
+                continue;
+            }
         }
-        *slot = SourceFile {
-            name: name.clone(),
-            text,
-        };
         used.push(UserTable {
             ruleset: ruleset_id.to_string(),
             table: table_id,
@@ -124,6 +101,100 @@ pub fn apply(
     } else {
         Err(LoadErrors(errors))
     }
+}
+
+/// Lays one table file (`name`, `text`) over a ruleset's files, in the slot of the table
+/// `table_id`, with the layer's checks: the ruleset has that table, and the file declares its id.
+/// The file's other faults are the loader's, named at their line and column.
+pub fn lay_over(
+    files: &RulesetFiles,
+    ruleset_id: &str,
+    table_id: &str,
+    name: &str,
+    text: String,
+) -> Result<RulesetFiles, LoadErrors> {
+    let mut out = files.clone();
+    let Some(slot) = out.tables.iter_mut().find(|f| stem(&f.name) == table_id) else {
+        let ids: Vec<String> = files.tables.iter().map(|f| stem(&f.name)).collect();
+        return Err(LoadErrors(vec![LoadError {
+            file: name.to_string(),
+            line: 1,
+            column: 1,
+            problem: format!("ruleset {ruleset_id} has no table '{table_id}' to transcribe"),
+            hint: format!("name the file after one of its tables: {}", ids.join(", ")),
+        }]));
+    };
+    super::limits::check_size(name, &text).map_err(|e| LoadErrors(vec![e]))?;
+    // A file past the limits is left for the loader to refuse, with its place.
+    let within_limits = super::limits::check_yaml_depth(name, &text).is_ok();
+    if within_limits
+        && let Ok(IdOnly { id }) = yaml_serde::from_str::<IdOnly>(&text)
+        && id != table_id
+    {
+        return Err(LoadErrors(vec![LoadError {
+            file: name.to_string(),
+            line: 1,
+            column: 1,
+            problem: format!("the file is named {table_id}.yaml but declares id '{id}'"),
+            hint: format!("keep id: {table_id}, the table it replaces"),
+        }]));
+    }
+    *slot = SourceFile {
+        name: name.to_string(),
+        text,
+    };
+    Ok(out)
+}
+
+/// The name a transcription recorded in a game's journal goes by: `<table>.yaml`, as in the
+/// umpire's folder (the ruleset's content hash reads a file's name without its folder).
+pub fn transcription_name(table_id: &str) -> String {
+    format!("{table_id}.yaml")
+}
+
+/// The ruleset with one table transcribed: `text` laid over the table `table_id` (see
+/// [`lay_over`]) and the whole validated again, as the layer loader does. `name` is the file
+/// named in any error (the umpire's file, or a journal entry); the content hash reads it as
+/// `<table>.yaml` ([`transcription_name`]) wherever it came from.
+pub fn transcribe(
+    ruleset: &super::model::Ruleset,
+    table_id: &str,
+    name: &str,
+    text: &str,
+) -> Result<super::model::Ruleset, LoadErrors> {
+    let mut files = lay_over(
+        &ruleset.files,
+        &ruleset.id,
+        table_id,
+        name,
+        text.to_string(),
+    )?;
+    let mut out = super::validate::load_ruleset(&files)?;
+    // Errors are named at `name`; the hash is the same wherever the file lies.
+    if let Some(slot) = files.tables.iter_mut().find(|f| f.name == name) {
+        slot.name = transcription_name(table_id);
+    }
+    // The rulings stay as the game set them.
+    for r in &mut out.rulings {
+        if let Some(was) = ruleset.rulings.iter().find(|w| w.id == r.id)
+            && r.options.iter().any(|o| o.id == was.selected)
+        {
+            r.selected.clone_from(&was.selected);
+        }
+    }
+    out.content_hash = super::validate::content_hash(&files);
+    out.files = std::sync::Arc::new(files);
+    Ok(out)
+}
+
+/// The text of a table's file in a ruleset as loaded (shipped or transcribed).
+pub fn table_text<'a>(ruleset: &'a super::model::Ruleset, table_id: &str) -> Option<&'a str> {
+    ruleset
+        .files
+        .tables
+        .iter()
+        .find(|f| stem(&f.name) == table_id)
+        .map(|f| f.text.as_str())
 }
 
 /// The start of a YAML language server's modeline (`crate::schema::MODELINE_PREFIX`).

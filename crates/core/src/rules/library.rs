@@ -246,6 +246,9 @@ pub struct Library {
     pub user_tables: Vec<UserTable>,
     /// Rulesets not loaded yet, each loaded on its first [`Library::get`].
     pub(crate) deferred: Vec<Deferred>,
+    /// Where the rulesets [`Library::load_all`] loaded came from (for
+    /// [`Library::unlayered`]).
+    pub(crate) read: Vec<Deferred>,
 }
 
 impl Library {
@@ -287,6 +290,12 @@ impl Library {
     pub fn load_all(&mut self) {
         for d in std::mem::take(&mut self.deferred) {
             let id = d.id.clone();
+            self.read.push(Deferred {
+                id: d.id.clone(),
+                source: d.source.clone(),
+                user_dir: d.user_dir.clone(),
+                loaded: OnceLock::new(),
+            });
             d.load();
             match d.loaded.into_inner() {
                 Some(Ok((r, used))) => {
@@ -311,6 +320,35 @@ impl Library {
             .iter()
             .chain(deferred)
             .find(|u| u.ruleset == ruleset && u.table == table)
+    }
+
+    /// The tables of a ruleset taken from the umpire's transcription layer.
+    pub fn user_tables_of(&self, ruleset: &str) -> Vec<&UserTable> {
+        let _ = self.get(ruleset);
+        let deferred = self
+            .deferred
+            .iter()
+            .filter(|d| d.id == ruleset)
+            .filter_map(|d| d.loaded.get()?.as_ref().ok())
+            .flat_map(|(_, used)| used);
+        self.user_tables
+            .iter()
+            .chain(deferred)
+            .filter(|u| u.ruleset == ruleset)
+            .collect()
+    }
+
+    /// A ruleset as its own files give it, without the umpire's transcriptions: read and
+    /// validated again on each call. None when the library lays no transcription folder over
+    /// it, or does not know its files (a library of rulesets already loaded).
+    pub fn unlayered(&self, id: &str) -> Option<Ruleset> {
+        let d = self
+            .deferred
+            .iter()
+            .chain(&self.read)
+            .find(|d| d.id == id && d.user_dir.is_some())?;
+        let files = d.source.read().ok()?;
+        load_ruleset(&files).ok()
     }
 
     /// The shipped rulesets.

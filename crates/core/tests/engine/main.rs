@@ -31,6 +31,7 @@ mod ruleset_rr3;
 mod scenarios;
 mod shapes;
 mod timeline;
+mod transcribed;
 mod victory;
 mod walk;
 

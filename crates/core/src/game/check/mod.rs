@@ -189,6 +189,9 @@ fn check_action(view: &View, actor: &Actor, action: &Action) -> Checked {
             orders,
         } => orders::check_reveal_orders(view, *sealed, salt, orders),
         Action::EndGame { declare, reason } => check_end_game(view, declare.as_deref(), reason),
+        Action::Transcribe { table, content } => {
+            super::transcribed::check_transcribe(view, table, content)
+        }
     }
 }
 

@@ -39,6 +39,7 @@ pub(super) fn may_end_the_game(action: &Action) -> bool {
             | Action::Deck { .. }
             | Action::SealOrders { .. }
             | Action::RevealOrders { .. }
+            | Action::Transcribe { .. }
     )
 }
 

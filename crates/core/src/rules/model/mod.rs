@@ -85,6 +85,9 @@ pub struct Ruleset {
     pub orders: Vec<OrderKind>,
     /// Notes.
     pub notes: Option<String>,
+    /// The files it was loaded from (a transcription lays a table file over them:
+    /// [`crate::rules::layer::transcribe`]).
+    pub files: std::sync::Arc<crate::rules::RulesetFiles>,
 }
 
 impl Ruleset {

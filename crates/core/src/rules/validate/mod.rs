@@ -372,7 +372,7 @@ fn is_identifier(s: &str) -> bool {
 /// chosen: `Ruleset::content`), so a table changed after the game began is named by verify;
 /// over the files rather than the ruleset as loaded, so a later Umpire that reads the same files
 /// into another form still finds them the same.
-fn content_hash(files: &RulesetFiles) -> String {
+pub(crate) fn content_hash(files: &RulesetFiles) -> String {
     use sha2::{Digest, Sha256};
     let base = |f: &SourceFile| {
         std::path::Path::new(&f.name)
@@ -513,6 +513,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
         visibility,
         orders,
         notes: raw.notes,
+        files: std::sync::Arc::new(files.clone()),
     })
 }
 
