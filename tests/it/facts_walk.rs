@@ -189,17 +189,7 @@ fn a_roll_of_the_activation_phase_does_not_hold_up_the_weather() {
         "resolve",
         &["genova_expedition", "--for", &key, "--roll", "6"],
     );
-    let follow = t.status()["pending"]
-        .as_array()
-        .expect("pending")
-        .iter()
-        .find(|p| {
-            p["key"]
-                .as_str()
-                .is_some_and(|k| k.starts_with("follow_up:"))
-        })
-        .cloned()
-        .expect("the expedition's Force is queued");
+    let follow = follow_up(&t).expect("the expedition's Force is queued");
     assert_eq!(follow["mandatory"], false, "{follow}");
     assert!(
         follow["label"].as_str().is_some_and(
@@ -211,7 +201,13 @@ fn a_roll_of_the_activation_phase_does_not_hold_up_the_weather() {
         t.status()["turn"].as_u64().expect("turn"),
         "1. Deployment of Reinforcements",
     );
-    let here = t.status()["pending"]
+    let here = follow_up(&t).expect("still queued");
+    assert_eq!(here["mandatory"], true, "due now: {here}");
+}
+
+/// The follow-up item pending (its JSON).
+fn follow_up(t: &Table) -> Option<serde_json::Value> {
+    t.status()["pending"]
         .as_array()
         .expect("pending")
         .iter()
@@ -221,8 +217,6 @@ fn a_roll_of_the_activation_phase_does_not_hold_up_the_weather() {
                 .is_some_and(|k| k.starts_with("follow_up:"))
         })
         .cloned()
-        .expect("still queued");
-    assert_eq!(here["mandatory"], true, "due now: {here}");
 }
 
 /// D.1 (L247–249): Capitani adjacent to enemy Forces reveal their Forces. A Force moved into the
