@@ -294,6 +294,8 @@ impl Here<'_> {
             _ => super::super::words::force_words(self.scenario, &force.id),
         };
         match force_order(self.state, force) {
+            // Orders taken off (an AP turn, 5.3.4) and not given yet.
+            Some(o) if o == "none" => format!("{name} (no Order)"),
             Some(o) => format!(
                 "{name} ({})",
                 super::super::words::capitalised(&o.replace('_', " "))
