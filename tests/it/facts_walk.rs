@@ -314,3 +314,63 @@ fn revealed_orders_reach_the_counters_and_are_paid_for() {
         "{verify}"
     );
 }
+
+/// 7.8 and 11.2 (L820–858): a Force in an enemy ZOC must attack, or renounce and compel an enemy
+/// Force to attack it. Scenario 2, Tremouille's Force beside Novara: at Step 2 both Forces in
+/// contact have a mandatory item, Next waits for them (naming them), entering the battle is not
+/// held up by them, and a renunciation skipped with its reason lets the game go on.
+#[test]
+fn a_force_in_contact_attacks_or_renounces() {
+    let t = Table::new("ailsh_2_last_triumph_of_the_swiss_1513", "zoc");
+    t.run(
+        "resolve",
+        &["weather", "--roll", "2", "--chart-result", "fair"],
+    );
+    t.run("next", &[]);
+    t.run("move", &["Tremouille's Force", "2610"]);
+    for _ in 0..20 {
+        if t.status()["step"]["id"] == "battle_step_2" {
+            break;
+        }
+        for (_, key, _, done) in t.items() {
+            let mandatory = t.status()["pending"].as_array().is_some_and(|p| {
+                p.iter()
+                    .any(|x| x["key"] == key.as_str() && x["mandatory"] == true)
+            });
+            if mandatory && !done {
+                t.run("skip", &[&key, "--reason", "not played in this test"]);
+            }
+        }
+        t.run("next", &[]);
+    }
+    assert_eq!(t.status()["step"]["id"], "battle_step_2");
+    let items: Vec<(String, String)> = t
+        .items()
+        .into_iter()
+        .filter(|(_, _, label, done)| label.contains("Attack, or renounce") && !done)
+        .map(|(_, key, label, _)| (key, label))
+        .collect();
+    assert_eq!(items.len(), 2, "both Forces in contact: {items:?}");
+    assert!(
+        items
+            .iter()
+            .any(|(_, l)| l.starts_with("Tremouille's Force")),
+        "{items:?}"
+    );
+    let refused = t.refused("next", &[]);
+    assert!(refused.contains("Attack, or renounce"), "{refused}");
+    // The battle may be entered with them open: it is what settles them.
+    let copy = format!("{}.copy", t.game);
+    std::fs::copy(&t.game, &copy).expect("copy");
+    let fight = Table { game: copy };
+    fight.run("next", &["--to", "major_battle"]);
+    // Renounced (11.2.4): skipped with the reason, the game goes on.
+    for (key, _) in &items {
+        t.run(
+            "skip",
+            &[key, "--reason", "renounced: not in an enemy ZOC (11.2.4)"],
+        );
+    }
+    t.run("next", &[]);
+    assert_ne!(t.status()["step"]["id"], "battle_step_2");
+}

@@ -188,7 +188,26 @@ pub(super) fn check_enter(view: &View, step: &str) -> Checked {
             offered: offered.iter().map(|p| p.label.clone()).collect(),
         });
     };
-    let open = numbered(&items, |p| p.mandatory && !p.done);
+    // A Force's "attack or renounce" is done by the battle this branch fights: not waited for.
+    let battle_items: Vec<&str> = view
+        .steps
+        .get(view.state.cursor.step)
+        .map(|s| {
+            s.per_force
+                .iter()
+                .filter(|f| f.battle)
+                .map(|f| f.procedure.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let open = numbered(&items, |p| {
+        p.mandatory
+            && !p.done
+            && !(matches!(p.whose, Some(crate::game::steps::Whose::Force(_)))
+                && p.procedure
+                    .as_deref()
+                    .is_some_and(|q| battle_items.contains(&q)))
+    });
     if to.step > view.state.cursor.step && !open.is_empty() {
         return Err(Refusal::MandatoryPending { items: open });
     }

@@ -262,6 +262,7 @@ impl Here<'_> {
                     procedure: Some(item.procedure.clone()),
                     mandatory: item.mandatory,
                     done: match &item.marked {
+                        _ if item.battle => self.fought(&force, &judge),
                         Some(st) => self.marked_for(&item.procedure, &force, &judge, st),
                         None => self.resolved_for(&item.procedure, &force, &judge, &key),
                     } || self.skipped(&key),
@@ -318,6 +319,16 @@ impl Here<'_> {
                             && judge.involves(*seq, force)
                     }
                 }
+        })
+    }
+
+    /// Whether the Force fought a battle this turn: a resolution at a step of a battle branch
+    /// with one of its counters involved.
+    fn fought(&self, force: &ForceHere, judge: &Judge) -> bool {
+        self.state.resolved.iter().any(|(at, _, seq)| {
+            at.turn == self.cursor.turn
+                && self.steps.get(at.step).is_some_and(|s| s.battle.is_some())
+                && judge.involves(*seq, force)
         })
     }
 

@@ -593,6 +593,9 @@ pub struct PerForce {
     /// Done only for the Force the procedure's applied result put this status on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub marked: Option<String>,
+    /// Done when the Force fought a battle this turn (or skipped: it renounced).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub battle: bool,
     /// Its label before the Force's name, if not the procedure's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,

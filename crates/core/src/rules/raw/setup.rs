@@ -425,6 +425,12 @@ pub struct RawPerForce {
     #[serde(default)]
     #[schemars(with = "Option<Identifier>")]
     pub marked: Option<String>,
+    /// Done when the Force fought a battle this turn (a resolution in a `battle` branch with one
+    /// of its counters involved), or skipped with the reason it renounced; entering a battle
+    /// branch is not held up by it (ailsh 7.8, 11.2: a Force in an enemy ZOC attacks or
+    /// renounces).
+    #[serde(default)]
+    pub battle: bool,
     /// The item's label, if not the procedure's name.
     #[serde(default)]
     pub label: Option<String>,

@@ -403,6 +403,7 @@ fn validate_per_force(
             }
             PerForce {
                 marked: f.marked.clone(),
+                battle: f.battle,
                 procedure: f.procedure.clone(),
                 label: f.label.clone(),
                 mandatory: f.mandatory,
