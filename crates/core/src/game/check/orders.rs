@@ -158,7 +158,8 @@ fn to_the_table(
     use crate::game::orders::FormInput;
     use crate::game::sealed::OrderValue;
     let mut changes = Vec::new();
-    let mut paid: BTreeMap<String, i64> = BTreeMap::new();
+    // (marker counter, attribute) → the amount paid from it.
+    let mut paid: BTreeMap<(String, String), i64> = BTreeMap::new();
     let mut said = Vec::new();
     for field in &kind.fields {
         let Some(attribute) = &field.sets else {
@@ -208,7 +209,7 @@ fn to_the_table(
             };
             match (cost.amount, from.and_then(|a| side_marker(view, holder, &a).map(|m| (m, a)))) {
                 (Some(0), _) => {}
-                (Some(a), Some((marker, attr))) => *paid.entry(format!("{marker}\u{0}{attr}")).or_insert(0) += a,
+                (Some(a), Some((marker, attr))) => *paid.entry((marker, attr)).or_insert(0) += a,
                 (Some(a), None) => said.push(format!(
                     "{a} {} for the {} of {} to pay by hand",
                     cost.unit, field.label, entry.name
@@ -228,12 +229,11 @@ fn to_the_table(
             ));
         }
     }
-    for (key, amount) in paid {
-        let (marker, attribute) = key.split_once('\u{0}')?;
-        let c = view.state.counters.get(marker)?;
-        let before = match c.attributes.get(attribute) {
-            Some(Value::Int(i)) => *i,
-            _ => 0,
+    for ((marker, attribute), amount) in paid {
+        // The marker holds a whole number (`side_marker` took only such a one).
+        let c = view.state.counters.get(&marker)?;
+        let Some(Value::Int(before)) = c.attributes.get(&attribute).cloned() else {
+            continue;
         };
         said.insert(
             0,
@@ -244,9 +244,9 @@ fn to_the_table(
             ),
         );
         changes.push(CounterChange::Attribute {
-            counter: marker.to_string(),
-            attribute: attribute.to_string(),
-            from: c.attributes.get(attribute).cloned(),
+            counter: marker,
+            attribute,
+            from: Some(Value::Int(before)),
             to: Value::Int(before - amount),
         });
     }
