@@ -13,6 +13,7 @@ mod procedures;
 mod records;
 mod remits;
 mod setup;
+mod steps;
 mod tables;
 mod visibility;
 
@@ -25,6 +26,7 @@ use procedures::*;
 use records::*;
 use remits::*;
 use setup::*;
+use steps::*;
 use tables::*;
 use visibility::*;
 
