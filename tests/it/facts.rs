@@ -131,9 +131,15 @@ impl Table {
         );
         self.run("next", &[]);
         self.run("move", &["Tremouille's Force", "2610"]);
+        self.skip_to_step("battle_step_2");
+        self.run("next", &["--to", "major_battle"]);
+    }
+
+    /// Next until the step `id` of this turn, what is mandatory on the way skipped with a
+    /// reason.
+    pub(crate) fn skip_to_step(&self, id: &str) {
         for _ in 0..20 {
-            if self.status()["step"]["id"] == "battle_step_2" {
-                self.run("next", &["--to", "major_battle"]);
+            if self.status()["step"]["id"] == id {
                 return;
             }
             for (_, key, _, done) in self.items() {
@@ -147,7 +153,7 @@ impl Table {
             }
             self.run("next", &[]);
         }
-        panic!("Step 2 of the Battle Resolution never reached");
+        panic!("step {id} never reached");
     }
 }
 

@@ -328,21 +328,7 @@ fn a_force_in_contact_attacks_or_renounces() {
     );
     t.run("next", &[]);
     t.run("move", &["Tremouille's Force", "2610"]);
-    for _ in 0..20 {
-        if t.status()["step"]["id"] == "battle_step_2" {
-            break;
-        }
-        for (_, key, _, done) in t.items() {
-            let mandatory = t.status()["pending"].as_array().is_some_and(|p| {
-                p.iter()
-                    .any(|x| x["key"] == key.as_str() && x["mandatory"] == true)
-            });
-            if mandatory && !done {
-                t.run("skip", &[&key, "--reason", "not played in this test"]);
-            }
-        }
-        t.run("next", &[]);
-    }
+    t.skip_to_step("battle_step_2");
     assert_eq!(t.status()["step"]["id"], "battle_step_2");
     let items: Vec<(String, String)> = t
         .items()
