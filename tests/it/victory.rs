@@ -55,7 +55,16 @@ fn a_major_battle_won_ends_scenario_2_and_next_is_refused_after() {
         "{}",
         refused.show()
     );
-    crate::facts::Table { game: game.clone() }.enter_the_major_battle();
+    let table = crate::facts::Table { game: game.clone() };
+    table.enter_the_major_battle();
+    // Not on entering it: its result is recorded once it has been fought (Step 10-a).
+    let early = umpire(&["game", "battle-won", &game, "--side", "Swiss"]);
+    assert!(
+        !early.success && early.stderr.contains("recorded at Step 10-a"),
+        "{}",
+        early.show()
+    );
+    table.skip_to_step("step_10a");
     let won = umpire(&["game", "battle-won", &game, "--side", "Swiss"]);
     assert!(won.success, "{}", won.show());
     assert!(

@@ -550,6 +550,8 @@ impl GameDesk {
             self.map.resolve_offer = self.resolve_offer();
         }
         egui::CentralPanel::default().show(ui, |ui| {
+            // Once the game has ended, its result stands over the table.
+            super::sequence_victory::result_banner_ui(ui, &self.live);
             self.map.ui(ui, &self.live, shown.as_ref(), queue);
         });
     }

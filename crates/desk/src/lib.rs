@@ -32,6 +32,7 @@ mod records_panel;
 mod resolve;
 mod save_scenario;
 mod sequence;
+mod sequence_victory;
 mod shared;
 mod shell;
 mod table;
@@ -112,6 +113,9 @@ pub use save_scenario::{
 pub use sequence::{
     BACK_LABEL, CREDIT_LABEL, FLOOR_REASON_LABEL, GO_BELOW_LABEL, NEXT_LABEL, PLACE_LABEL,
     REVEAL_LABEL, SEEN_BY_PREFIX, SKIP_MENU_LABEL, SKIP_REASON_LABEL, SKIP_REASONS, SequencePanel,
+};
+pub use sequence_victory::{
+    DECLARE_LABEL, DRAW_LABEL, END_MENU_LABEL, END_NOW_LABEL, END_REASON_LABEL, WON_BY_LABEL,
 };
 pub use shared::{
     HELD_TITLE, LINK_LOST_TEXT, LIVE_TEXT, SIGN_IN_BUTTON, SIGN_IN_NAME_LABEL, SIGN_IN_TITLE,

@@ -52,6 +52,8 @@ pub struct SequencePanel {
     pub skip_reason: String,
     /// The reason typed for going below a floor.
     pub floor_reason: String,
+    /// The reason typed for ending the game now.
+    pub end_reason: String,
     /// The step the Sequence of Play list last scrolled to (turn, step).
     pub(crate) scroll_to_step: Option<(u32, usize)>,
 }
@@ -76,6 +78,7 @@ impl SequencePanel {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             undo_redo_ui(ui, queue);
+            super::sequence_victory::end_menu_ui(ui, live, &mut self.end_reason, queue);
         });
         ui.add_space(4.0);
         self.steps_ui(ui, live);
@@ -308,6 +311,10 @@ impl SequencePanel {
                 }
             }
         }
+        if p.key.starts_with("battle:") {
+            super::sequence_victory::battle_result_ui(ui, live, queue);
+        }
+        super::sequence_victory::declare_ui(ui, live, p, queue);
         if let Some(what) = &p.credit {
             if ui
                 .button(format!("{CREDIT_LABEL} {what}"))
@@ -330,6 +337,11 @@ impl SequencePanel {
                     .small()
                     .color(ui.visuals().warn_fg_color),
             );
+        }
+        if p.key.starts_with("victory:") {
+            // What the conditions say (the standing, a victory a side may declare): nothing
+            // to skip.
+            return;
         }
         // Stays open while a reason is typed; a choice closes it.
         egui::containers::menu::MenuButton::new(SKIP_MENU_LABEL)

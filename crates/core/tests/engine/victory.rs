@@ -526,6 +526,29 @@ fn s2_the_end_is_recorded_refused_after_and_reopened_by_undo() {
             .contains("is a Major Battle, not a Skirmish"),
         "{refused}"
     );
+    // Not on entering it: its result is known at Step 10-a, once it has been fought.
+    let early = g.act(&me, won()).expect_err("not fought yet");
+    assert!(
+        early
+            .to_string()
+            .contains("the Major Battle's result is recorded at Step 10-a: Pursuit & Recovery"),
+        "{early}"
+    );
+    while g.steps()[g.state().cursor.step].id != "step_10a" {
+        for p in g.pending() {
+            if p.mandatory && !p.done {
+                g.act(
+                    &me,
+                    Action::Skip {
+                        item: p.key.clone(),
+                        reason: "fought at the table".into(),
+                    },
+                )
+                .expect("skip");
+            }
+        }
+        g.act(&me, Action::Next).expect("next");
+    }
     g.act(&me, won()).expect("battle won");
     let last = g.events().last().expect("entry");
     let EventKind::Victory {

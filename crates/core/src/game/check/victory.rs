@@ -368,6 +368,34 @@ fn battle_fought(view: &View, typed: &str) -> Result<victory::BattleHere, Refusa
             ),
         });
     }
+    // Its result is recorded where the branch knows it (the Major Battle's Step 10-a, or the
+    // draw's 11-a), after the steps that fight it: never on entering it.
+    let here = view.steps.get(view.state.cursor.step);
+    if !here.is_some_and(|s| s.battle_result) {
+        let branch = here.and_then(|s| s.branch.clone());
+        let at: Vec<&str> = view
+            .steps
+            .iter()
+            .filter(|s| s.battle_result && s.branch.is_some() && s.branch == branch)
+            .map(|s| s.path.rsplit(" › ").next().unwrap_or(&s.path))
+            .collect();
+        return Err(Refusal::NoVictory {
+            reason: format!(
+                "the {}'s result is recorded at {}, once it has been fought; the game is at {}",
+                b.battle.name,
+                if at.is_empty() {
+                    "its result step".to_string()
+                } else {
+                    at.join(" or ")
+                },
+                here.map_or("another step", |s| s
+                    .path
+                    .rsplit(" › ")
+                    .next()
+                    .unwrap_or(&s.path))
+            ),
+        });
+    }
     if let Some((seq, _)) = b.result {
         return Err(Refusal::NoVictory {
             reason: format!(

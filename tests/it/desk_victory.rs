@@ -1,0 +1,166 @@
+//! The victory facts at the desk (issue 45, item 3): a battle's result recorded at the step the
+//! Sequence of Play offers it, a victory a side may declare at the Victory Phase, the end of the
+//! game with the umpire's reason — and the result shown over the map. The positions are set up
+//! through the command line as an umpire would, then the desk is driven through its labels.
+
+use crate::kit;
+use kit::{click, labels_containing, type_into};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+
+use umpire::app::{
+    Command, DECLARE_LABEL, DRAW_LABEL, DeskApp, END_MENU_LABEL, END_NOW_LABEL, END_REASON_LABEL,
+    GameDesk, ProcedureDesk, UiCommand, WON_BY_LABEL,
+};
+use umpire::game::{EventKind, VictoryFact};
+use umpire::rules::Library;
+
+use crate::facts::Table;
+
+/// The desk opened on the game file, as the umpire opens it.
+fn desk_at(game: &str) -> Harness<'static, DeskApp> {
+    let game = GameDesk::open(std::path::Path::new(game), &Library::shipped()).expect("opens");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        });
+    harness.run();
+    harness
+}
+
+fn ended(harness: &Harness<'static, DeskApp>) -> Option<umpire::game::VictoryResult> {
+    harness
+        .state()
+        .game
+        .as_ref()
+        .expect("a game is open")
+        .game()
+        .state()
+        .ended
+        .as_ref()
+        .map(|(_, r)| r.clone())
+}
+
+/// "The last triumph of the Swiss": the Major Battle fought beside Novara, at its Step 10-a
+/// the desk offers each side's win and a draw; "Won by the Swiss" ends the game (L1921) and
+/// the result stands over the map.
+#[test]
+fn the_desk_records_a_battle_won_at_its_result_step_and_shows_the_result() {
+    let table = Table::new("ailsh_2_last_triumph_of_the_swiss_1513", "desk-battle");
+    table.enter_the_major_battle();
+    // On entering the battle nothing is offered: its result comes at Step 10-a.
+    let harness = desk_at(&table.game);
+    assert!(
+        labels_containing(&harness, WON_BY_LABEL).is_empty(),
+        "{:?}",
+        labels_containing(&harness, WON_BY_LABEL)
+    );
+    drop(harness);
+    table.skip_to_step("step_10a");
+    let mut harness = desk_at(&table.game);
+    for side in ["Swiss", "French"] {
+        assert!(
+            harness
+                .query_by_label(&format!("{WON_BY_LABEL} {side}"))
+                .is_some(),
+            "no '{WON_BY_LABEL} {side}': {:?}",
+            labels_containing(&harness, WON_BY_LABEL)
+        );
+    }
+    assert!(harness.query_by_label(DRAW_LABEL).is_some());
+    click(&mut harness, &format!("{WON_BY_LABEL} Swiss"));
+    harness.run();
+    let result = ended(&harness).expect("the game ended");
+    assert_eq!(
+        result.winner.as_deref(),
+        Some("swiss"),
+        "{}",
+        result.sentence
+    );
+    // Over the map: who won, and the sentence with its rule.
+    let banner = labels_containing(&harness, "The game is over: The Swiss side wins");
+    assert!(!banner.is_empty(), "no result over the map");
+    assert!(
+        !labels_containing(&harness, "The Swiss win").is_empty(),
+        "{:?}",
+        labels_containing(&harness, "Swiss")
+    );
+    // The journal holds the battle won, derived from this battle (the Major Battle).
+    let events = harness
+        .state()
+        .game
+        .as_ref()
+        .expect("game")
+        .game()
+        .events()
+        .to_vec();
+    assert!(events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Victory {
+            fact: VictoryFact::BattleWon { side, battle, .. }
+        } if side == "swiss" && battle == "major_battle"
+    )));
+}
+
+/// "François I's first time, 1515": the French Force in Milano, no Swiss Force in the six
+/// cities: at the Victory Phase the desk offers the French Standard Victory the French "may
+/// declare at the end of any turn" (L2056–2058); declaring it ends the game. Undo reopens it,
+/// and "End the game…" ends it with the umpire's reason instead.
+#[test]
+fn the_desk_declares_a_victory_at_the_victory_phase_and_ends_a_game_with_a_reason() {
+    let table = Table::new("ailsh_3_francois_first_time_1515", "desk-declare");
+    table.run("move", &["Swiss Minor Capitano's Force", "2540"]);
+    table.run("move", &["Schiner's Force", "2540"]);
+    table.run("move", &["François I's Force", "2624"]);
+    for city in ["Parma", "Piacenza"] {
+        table.run("control", &[city, "--side", "Anti-French Coalition"]);
+    }
+    // Before the Victory Phase nothing may be declared.
+    let harness = desk_at(&table.game);
+    assert!(labels_containing(&harness, DECLARE_LABEL).is_empty());
+    drop(harness);
+    table.walk_to(1, "E) Victory Phase");
+    let mut harness = desk_at(&table.game);
+    let declare = format!("{DECLARE_LABEL} French Standard Victory");
+    assert!(
+        harness.query_by_label(&declare).is_some(),
+        "{:?}",
+        labels_containing(&harness, "Victory")
+    );
+    click(&mut harness, &declare);
+    harness.run();
+    let result = ended(&harness).expect("declared: the game ended");
+    assert_eq!(result.winner.as_deref(), Some("french_coalition"));
+    assert_eq!(result.level.as_deref(), Some("Standard Victory"));
+    assert!(
+        !labels_containing(&harness, "— Standard Victory").is_empty(),
+        "{:?}",
+        labels_containing(&harness, "Victory")
+    );
+    // Undo reopens the game; the umpire ends it instead, with a reason.
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::Undo));
+    harness.run();
+    harness.run();
+    assert!(ended(&harness).is_none(), "undo reopened the game");
+    click(&mut harness, END_MENU_LABEL);
+    type_into(&mut harness, END_REASON_LABEL, "the players stop at turn 1");
+    click(&mut harness, END_NOW_LABEL);
+    harness.run();
+    let result = ended(&harness).expect("ended by the umpire");
+    assert!(
+        result
+            .reasons
+            .iter()
+            .any(|r| r.contains("Ended by the umpire: the players stop at turn 1")),
+        "{:?}",
+        result.reasons
+    );
+    assert!(!labels_containing(&harness, "The game is over").is_empty());
+}
