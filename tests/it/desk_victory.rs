@@ -88,6 +88,8 @@ fn the_desk_records_a_battle_won_at_its_result_step_and_shows_the_result() {
         "{:?}",
         labels_containing(&harness, "Swiss")
     );
+    // Nothing is left to resolve once the game is over.
+    assert!(harness.query_by_label("Resolve Pursuit").is_none());
     // The journal holds the battle won, derived from this battle (the Major Battle).
     let events = harness
         .state()

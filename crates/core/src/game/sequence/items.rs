@@ -119,6 +119,10 @@ pub fn pending_at(
         scenario, &steps, state, cursor,
     ));
     if cursor == &state.cursor {
+        if state.ended.is_some() {
+            // The game is over: nothing is left to resolve (what was done stays listed).
+            out.retain(|p| p.done);
+        }
         // The standing at the Victory Phase, and the result once the game is over.
         out.extend(super::super::victory::pending_items(
             ruleset, scenario, state,
