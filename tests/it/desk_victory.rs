@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
     Command, DECLARE_LABEL, DRAW_LABEL, DeskApp, END_MENU_LABEL, END_NOW_LABEL, END_REASON_LABEL,
-    GameDesk, ProcedureDesk, UiCommand, WON_BY_LABEL,
+    GameDesk, HOLDS_LABEL, ProcedureDesk, UiCommand, WON_BY_LABEL,
 };
 use umpire::game::{EventKind, VictoryFact};
 use umpire::rules::Library;
@@ -165,4 +165,99 @@ fn the_desk_declares_a_victory_at_the_victory_phase_and_ends_a_game_with_a_reaso
         result.reasons
     );
     assert!(!labels_containing(&harness, "The game is over").is_empty());
+}
+
+/// "Venice at bay, 1509" played to its last stop (Weather read off the chart, APs credited,
+/// the rest skipped as fought at the table): the end would leave the Venetian Standard Victory
+/// to the umpire (L1761), so the desk asks before Next may end the game; "It holds" records the
+/// judgement, and Next then ends the game with the Venetian win.
+#[test]
+fn the_desk_asks_the_umpires_judgement_before_the_game_ends() {
+    use umpire::game::{Action, Actor};
+    let dir = std::env::temp_dir().join(format!("umpire-desk-judge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("game.umpire");
+    let mut game = kit::venice(&path);
+    let me = Actor::umpire();
+    let needed = |g: &umpire::game::Game| {
+        g.pending()
+            .into_iter()
+            .any(|p| p.key.starts_with("victory:needed:") && !p.done)
+    };
+    for _ in 0..400 {
+        let open = game
+            .pending()
+            .into_iter()
+            .filter(|p| p.mandatory && !p.done && !p.key.starts_with("victory:needed:"));
+        for p in open {
+            let action = if p.credit.is_some() {
+                Action::Credit { item: p.key }
+            } else if p.procedure.as_deref() == Some("weather") {
+                Action::Resolve {
+                    procedure: "weather".into(),
+                    inputs: Vec::new(),
+                    physical: Some(vec!["2".into()]),
+                    chart_result: Some("fair".into()),
+                    chart_confirmed: true,
+                    counters: Default::default(),
+                    item: None,
+                }
+            } else {
+                Action::Skip {
+                    item: p.key,
+                    reason: "fought at the table".into(),
+                }
+            };
+            game.act(&me, action).expect("the walk");
+        }
+        if needed(&game) {
+            break;
+        }
+        game.act(&me, Action::Next).expect("next");
+    }
+    assert!(needed(&game), "the end never asked");
+    assert_eq!(game.state().cursor.turn, game.scenario().turns);
+    drop(game);
+    let mut harness = desk_at(&path.to_string_lossy());
+    assert!(
+        !labels_containing(&harness, "Before the game ends: Venetian Standard Victory").is_empty()
+    );
+    // Next is refused while it is open: the game does not end "not decided" by itself.
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::Next));
+    harness.run();
+    assert!(ended(&harness).is_none());
+    // The refusal's message moved the checklist down: let the scroll settle, then click.
+    harness.get_by_label(HOLDS_LABEL).scroll_to_me();
+    harness.run();
+    click(&mut harness, HOLDS_LABEL);
+    harness
+        .state_mut()
+        .shell
+        .queue
+        .push(Command::Ui(UiCommand::Next));
+    harness.run();
+    harness.run();
+    let result = ended(&harness).unwrap_or_else(|| {
+        panic!(
+            "the game did not end: {:?}",
+            harness.state().game.as_ref().and_then(|g| g.message())
+        )
+    });
+    assert_eq!(
+        result.winner.as_deref(),
+        Some("venetian"),
+        "{}",
+        result.sentence
+    );
+    assert!(
+        !labels_containing(&harness, "Venetian — Standard Victory").is_empty(),
+        "{:?}",
+        labels_containing(&harness, "Venetian")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

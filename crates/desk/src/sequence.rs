@@ -315,6 +315,7 @@ impl SequencePanel {
             super::sequence_victory::battle_result_ui(ui, live, queue);
         }
         super::sequence_victory::declare_ui(ui, live, p, queue);
+        super::sequence_victory::judge_ui(ui, live, p, queue);
         if let Some(what) = &p.credit {
             if ui
                 .button(format!("{CREDIT_LABEL} {what}"))
@@ -338,7 +339,7 @@ impl SequencePanel {
                     .color(ui.visuals().warn_fg_color),
             );
         }
-        if p.key.starts_with("victory:") {
+        if p.key.starts_with("victory:") && !p.key.starts_with("victory:needed:") {
             // What the conditions say (the standing, a victory a side may declare): nothing
             // to skip.
             return;

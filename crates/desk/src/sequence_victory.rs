@@ -18,6 +18,10 @@ pub const WON_BY_LABEL: &str = "Won by the";
 pub const DRAW_LABEL: &str = "A draw";
 /// Start of the button that declares a victory ("Declare: Swiss Decisive Victory").
 pub const DECLARE_LABEL: &str = "Declare:";
+/// The button that records a condition the umpire judges as holding.
+pub const HOLDS_LABEL: &str = "It holds";
+/// The button that records a condition the umpire judges as not holding.
+pub const FAILS_LABEL: &str = "It does not hold";
 /// The menu that ends the game now, with a reason.
 pub const END_MENU_LABEL: &str = "End the game…";
 /// The reason field of the end menu.
@@ -98,6 +102,43 @@ pub fn declare_ui(ui: &mut Ui, live: &LiveGame, p: &Pending, queue: &mut Vec<Com
             declare: Some(id.to_string()),
             reason: format!("declared at the Victory Phase of turn {turn}"),
         }));
+    }
+}
+
+/// A condition the end would leave to the umpire ("no French Force occupies a Fortress east of
+/// the Adda"): judged here, holding or not, before the game ends. Other needs (a place's kind,
+/// a City's die) are given where they are recorded; the item says which.
+pub fn judge_ui(ui: &mut Ui, live: &LiveGame, p: &Pending, queue: &mut Vec<Command>) {
+    let Some(rest) = p.key.strip_prefix("victory:needed:") else {
+        return;
+    };
+    let (id, side) = rest
+        .split_once(':')
+        .map_or((rest, None), |(i, s)| (i, Some(s.to_string())));
+    let Some(item) = live.game().scenario().victory.iter().find(|v| {
+        v.id == id
+            && v.check
+                .as_ref()
+                .and_then(|c| c.condition.as_ref())
+                .is_some_and(umpire_core::game::victory::asks_the_umpire)
+    }) else {
+        return;
+    };
+    // An item of one side is judged as it stands; one judged for each side names the side.
+    let side = if item.side.is_some() { None } else { side };
+    for (label, holds) in [(HOLDS_LABEL, true), (FAILS_LABEL, false)] {
+        if ui
+            .button(label)
+            .on_hover_text("Record the umpire's judgement of this condition, for the journal")
+            .clicked()
+        {
+            queue.push(Command::Act(Action::Victory(VictoryFact::Judged {
+                item: id.to_string(),
+                side: side.clone(),
+                holds,
+                reason: "judged by the umpire at the table before the game ends".into(),
+            })));
+        }
     }
 }
 

@@ -20,6 +20,7 @@ mod layers;
 mod malformed;
 mod odds_ranges;
 mod orders;
+mod played;
 mod properties;
 mod references;
 mod results;

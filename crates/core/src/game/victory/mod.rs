@@ -511,10 +511,10 @@ pub fn pending_items(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) 
         }];
     }
     let at_victory = steps.get(state.cursor.step).is_some_and(is_victory_step);
+    let mut out = needed_before_the_end(ruleset, scenario, state, &steps);
     if !at_victory || !has_conditions(scenario) {
-        return Vec::new();
+        return out;
     }
-    let mut out = Vec::new();
     let standing = standing(scenario, state);
     if let Some(line) = standing.headline() {
         out.push(item("victory:standing", line));
@@ -526,6 +526,67 @@ pub fn pending_items(ruleset: &Ruleset, scenario: &Scenario, state: &GameState) 
         ));
     }
     out
+}
+
+/// What the umpire must give before the game ends undecided: at the last stop of the last
+/// turn (Next from it ends the scenario), each condition the end would leave for the umpire to
+/// judge (a part the counters cannot show, a place's kind the text leaves open, a City's die
+/// not rolled) is a mandatory item: given, or skipped with the reason — never an end that
+/// silently reads "not decided".
+fn needed_before_the_end(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    steps: &[super::steps::LeafStep],
+) -> Vec<Pending> {
+    let last = scenario.turns.max(1);
+    if state.cursor.turn < last || !has_conditions(scenario) {
+        return Vec::new();
+    }
+    let walk = super::sequence::Walk {
+        ruleset,
+        scenario,
+        state,
+        steps,
+    };
+    if walk.next_stop().0.turn <= last {
+        return Vec::new();
+    }
+    let (result, lines) = evaluate(scenario, state, Moment::EndOfScenario, false);
+    if result.is_some() {
+        return Vec::new();
+    }
+    lines
+        .iter()
+        .filter(|l| l.truth == Truth::Unknown)
+        .map(|l| {
+            let key = format!(
+                "victory:needed:{}{}",
+                l.item,
+                l.side
+                    .as_deref()
+                    .map_or_else(String::new, |s| format!(":{s}"))
+            );
+            let whose = l
+                .side_name
+                .as_deref()
+                .map_or_else(String::new, |s| format!(" ({s})"));
+            Pending {
+                done: state.skipped.iter().any(|(_, k, _)| *k == key),
+                label: format!(
+                    "Before the game ends: {}{whose} — {}",
+                    l.title,
+                    l.reasons.join("; ")
+                ),
+                key,
+                procedure: None,
+                mandatory: true,
+                credit: None,
+                enter: None,
+                whose: None,
+            }
+        })
+        .collect()
 }
 
 /// The places the game tracks who holds: those the scenario's holdings and victory conditions
