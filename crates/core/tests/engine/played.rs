@@ -308,3 +308,78 @@ fn the_struggle_for_the_duchy_ends_with_the_imperial_standard_victory() {
     assert_eq!(result.level.as_deref(), Some("Standard Victory"));
     assert_eq!(game.state().cursor.turn, turns);
 }
+
+/// "The War of Gradisca" (Rule 13, L276–292), 16 turns to Mar.-Apr. 1618: the deployment is on
+/// the Scenario Instructions card (not in the text), so the organiser places one unit a side —
+/// the Venetians in Goritia, the Austrians in Udine. At the end the occupied areas score (Goritia
+/// 10 for the Venetians, Udine 10 for the Austrians) with the Victory Points gained from cards
+/// (3 for the Venetians): the Venetians win, 13 to 10.
+#[test]
+fn the_war_of_gradisca_ends_with_the_most_victory_points() {
+    let mut game = game_of("gradisca/war_of_gradisca_1615.yaml", "gradisca");
+    let turns = game.scenario().turns;
+    for (name, side, area) in [
+        ("Venetian infantry", "venetian", "goritia"),
+        ("Austrian infantry", "austrian", "udine"),
+    ] {
+        act(
+            &mut game,
+            Action::AddCounter {
+                name: name.into(),
+                side: side.into(),
+                kind: umpire_core::game::scenario::CounterKind::Unit,
+                at: Position::Area(area.into()),
+                attributes: vec![("unit_type".into(), "infantry".into())],
+                force: None,
+                note: Some("the Scenario Instructions card".into()),
+            },
+        );
+    }
+    act(
+        &mut game,
+        Action::Victory(VictoryFact::Points {
+            side: "venetian".into(),
+            points: 3,
+            reason: "a card played for Victory Points (Rule 13)".into(),
+        }),
+    );
+    let result = play_to_the_end(&mut game, &|_| {}, |_, _, _| {});
+    assert_eq!(
+        result.winner.as_deref(),
+        Some("venetian"),
+        "{}",
+        result.sentence
+    );
+    assert!(
+        result.reasons.iter().any(|r| r.contains("Venetian 13 VP")),
+        "{:?}",
+        result.reasons
+    );
+    assert_eq!(game.state().cursor.turn, turns);
+}
+
+/// Scenario 2 (L1919–1923): the Swiss march out of Novara in turn 2 and Tremouille's Force
+/// marches in; at the end of that turn the French occupy Novara (2611) and win — the game ends
+/// there, two turns before its last.
+#[test]
+fn the_last_triumph_of_the_swiss_ends_when_the_french_hold_novara() {
+    let mut game = game_of("ailsh/s2_last_triumph_of_the_swiss_1513.yaml", "s2");
+    let mut marched = false;
+    let result = play_to_the_end(&mut game, &ailsh_weather, |game, turn, _| {
+        if turn == 2 && !marched {
+            marched = true;
+            let novara = Position::Hex("2611".into());
+            let swiss = counters_where(game, |c| c.side == "swiss" && c.position == novara);
+            move_all(game, swiss, Position::Hex("2603".into()));
+            let french = counters_where(game, |c| c.force.as_deref() == Some("fr-tremouille"));
+            move_all(game, french, novara);
+        }
+    });
+    assert_eq!(
+        result.winner.as_deref(),
+        Some("french"),
+        "{}",
+        result.sentence
+    );
+    assert_eq!(game.state().cursor.turn, 2, "{}", result.sentence);
+}
