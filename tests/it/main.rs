@@ -24,6 +24,7 @@ mod desk_tools;
 mod desk_victory;
 mod examples;
 mod facts;
+mod facts_orders;
 mod facts_victory;
 mod facts_walk;
 mod game;

@@ -81,9 +81,32 @@ fn step_to(game: &mut Game, id: &str) {
 /// A new rr3 game of `scenario` (an id or a file) at `path` on `seed`, made with the command
 /// line and walked to its first movement step (Phase 2, step 1), where Intention Cards are due.
 fn rr3_at_its_first_movement_step(scenario: &str, path: &Path, seed: &str) {
+    rr3_raised_then_at_its_first_movement_step(scenario, path, seed, &[]);
+}
+
+/// As [`rr3_at_its_first_movement_step`], the armies `raised` (side, army, area, who) raised at
+/// Phase 1's "Raise armies" first: an army raised in the movement phase itself may not move
+/// (The Campaign System › Raising an army).
+fn rr3_raised_then_at_its_first_movement_step(
+    scenario: &str,
+    path: &Path,
+    seed: &str,
+    raised: &[(&str, &str, &str, &str)],
+) {
     let file = path.to_str().expect("utf-8");
     let (ok, out) = umpire(&["game", "new", scenario, "-o", file, "--seed", seed]);
     assert!(ok, "{out}");
+    if !raised.is_empty() {
+        let mut game = Game::open(path, &Library::shipped()).expect("open");
+        step_to(&mut game, "raise_armies_phase_1");
+        drop(game);
+        for (side, army, at, who) in raised {
+            let (ok, out) = umpire(&[
+                "game", "raise", file, side, army, "--at", at, "--blocks", "2", "--as", who,
+            ]);
+            assert!(ok, "{out}");
+        }
+    }
     let mut game = Game::open(path, &Library::shipped()).expect("open");
     step_to(&mut game, "phase_2_step_1");
 }
@@ -133,7 +156,11 @@ fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_com
     let first = orders(
         &game,
         "french",
-        &["Chaumont.Order=Attack", "Louis XII=Stand"],
+        &[
+            "Chaumont.Order=Attack",
+            "Louis XII=Stand",
+            "Roquebertin=Stand",
+        ],
     );
     let sealed_first = game
         .seal_orders(
@@ -147,13 +174,22 @@ fn venice_seals_replaces_and_reveals_its_orders_and_verify_holds_them_to_the_com
     let venice = orders(
         &game,
         "venetian",
-        &["Alviano=Retreat", "Pitigliano=Garrison"],
+        &[
+            "Alviano=Retreat",
+            "Pitigliano=Garrison",
+            "Naldi=Stand",
+            "Vitelli=Stand",
+        ],
     );
     let sealed_venice = game
         .seal_orders(&Actor::umpire(), "orders", "venetian", venice.clone(), None)
         .expect("sealed");
     // Replaced before the deadline: a new commitment.
-    let french = orders(&game, "french", &["Chaumont=Manoeuvre", "Louis XII=Stand"]);
+    let french = orders(
+        &game,
+        "french",
+        &["Chaumont=Manoeuvre", "Louis XII=Stand", "Roquebertin=Stand"],
+    );
     let sealed_french = game
         .seal_orders(&Actor::umpire(), "orders", "french", french.clone(), None)
         .expect("sealed again");
@@ -364,23 +400,25 @@ fn an_rr3_intention_card_is_revealed_to_map_control_and_an_army_without_one_miss
         .join("tests/fixtures/scenarios/rr3_examples.yaml")
         .to_string_lossy()
         .to_string();
-    rr3_at_its_first_movement_step(&fixture, &path, "7");
-    for army in ["Ferdinand's army", "Charles's army"] {
-        let (ok, out) = umpire(&[
-            "game",
-            "raise",
-            &file,
-            "austria",
-            army,
-            "--at",
-            "Upper Austria",
-            "--blocks",
-            "2",
-            "--as",
-            "Anna:map:the_east",
-        ]);
-        assert!(ok, "{out}");
-    }
+    rr3_raised_then_at_its_first_movement_step(
+        &fixture,
+        &path,
+        "7",
+        &[
+            (
+                "austria",
+                "Ferdinand's army",
+                "Upper Austria",
+                "Anna:map:the_east",
+            ),
+            (
+                "austria",
+                "Charles's army",
+                "Upper Austria",
+                "Anna:map:the_east",
+            ),
+        ],
+    );
     // Paper orders entered at the desk: one army's card, the other not ready.
     let (ok, out) = umpire(&[
         "game",
@@ -521,7 +559,7 @@ fn a_phone_seals_its_sides_orders_and_nothing_else_gets_through() {
     // Sealed from the French page.
     let csrf = form_token(addr, &french);
     let body = format!(
-        "csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=attack&f%3Afr-louis%3Aorder=stand"
+        "csrf={csrf}&order=orders&f%3Afr-chaumont%3Aorder=attack&f%3Afr-louis%3Aorder=stand&f%3Afr-roquebertin%3Aorder=stand"
     );
     let (status, page) = post(
         &french,
@@ -662,10 +700,16 @@ fn paper_orders_are_sealed_and_revealed_at_the_desk() {
     {
         let g = harness.state_mut().game.as_mut().expect("game");
         g.orders.side = Some("french".into());
-        g.orders.typed.insert(
-            "orders|french|f:fr-chaumont:order".into(),
-            "manoeuvre".into(),
-        );
+        // Every French Force: a Force may never remain without an Order (5.2, 5.3.4).
+        for (force, order) in [
+            ("fr-chaumont", "manoeuvre"),
+            ("fr-louis", "stand"),
+            ("fr-roquebertin", "stand"),
+        ] {
+            g.orders
+                .typed
+                .insert(format!("orders|french|f:{force}:order"), order.into());
+        }
     }
     harness.run();
     let seal = format!("{SEAL_LABEL} French Orders");
@@ -798,6 +842,7 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
         wait_for(&c, "Orders — French", Duration::from_secs(5)).await?;
         choose(&c, "f:fr-chaumont:order", "attack").await?;
         choose(&c, "f:fr-louis:order", "retreat").await?;
+        choose(&c, "f:fr-roquebertin:order", "stand").await?;
         let form_png = c.screenshot().await.map_err(e)?;
         click(&c, "form.orders button[type=submit]").await?;
         let sealed = wait_for(&c, "French Orders for turn", Duration::from_secs(5)).await?;
@@ -818,6 +863,8 @@ fn two_phones_seal_their_orders_and_the_reveal_verifies() {
         assert!(!theirs.contains("Louis XII: Order"), "{theirs}");
         choose(&c, "f:ve-alviano:order", "manoeuvre").await?;
         choose(&c, "f:ve-pitigliano:order", "garrison").await?;
+        choose(&c, "f:ve-naldi:order", "stand").await?;
+        choose(&c, "f:ve-vitelli:order", "stand").await?;
         click(&c, "form.orders button[type=submit]").await?;
         wait_for(&c, "Venetian Orders for turn", Duration::from_secs(5)).await?;
         // The Venetian game page: the commitments, not the orders.
@@ -922,21 +969,17 @@ fn an_rr3_team_hands_in_its_intention_card_from_a_phone() {
         .join("tests/fixtures/scenarios/rr3_examples.yaml")
         .to_string_lossy()
         .to_string();
-    rr3_at_its_first_movement_step(&fixture, &path, "7");
-    let (ok, out) = umpire(&[
-        "game",
-        "raise",
-        &file,
-        "austria",
-        "Ferdinand's army",
-        "--at",
-        "Upper Austria",
-        "--blocks",
-        "2",
-        "--as",
-        "Anna:map:the_east",
-    ]);
-    assert!(ok, "{out}");
+    rr3_raised_then_at_its_first_movement_step(
+        &fixture,
+        &path,
+        "7",
+        &[(
+            "austria",
+            "Ferdinand's army",
+            "Upper Austria",
+            "Anna:map:the_east",
+        )],
+    );
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
     let token = |side: &str| token_of(&server, &Audience::Side(side.into()));
     let (habsburgs, france) = (token("habsburgs"), token("france"));
@@ -1027,21 +1070,12 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
 
     let path = scratch("rr3-browser");
     let file = path.to_str().expect("utf-8").to_string();
-    rr3_at_its_first_movement_step("rr3_handbook_1524", &path, "5");
-    let (ok, out) = umpire(&[
-        "game",
-        "raise",
-        &file,
-        "France",
-        "Army of Francis I",
-        "--at",
-        "Paris",
-        "--blocks",
-        "2",
-        "--as",
-        "Anna:map:the_west",
-    ]);
-    assert!(ok, "{out}");
+    rr3_raised_then_at_its_first_movement_step(
+        "rr3_handbook_1524",
+        &path,
+        "5",
+        &[("France", "Army of Francis I", "Paris", "Anna:map:the_west")],
+    );
     let army = game_counter(&path, "Army of Francis I");
     let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
     let link = |side: &str| {
@@ -1104,4 +1138,85 @@ fn the_rr3_handbook_game_takes_an_intention_card_from_a_phone() {
         Ok(())
     });
     server.stop();
+}
+
+/// "Armies may be raised but may not move this phase" (The Campaign System › Raising an army,
+/// L216–219, L570): an army raised at the movement step itself is refused a move on its
+/// Intention Card — from the command line and from a phone alike (the one check of
+/// `Game::seal_orders`) — and may remain stationary; the phone's form shows the moves as not
+/// allowed, with the reason.
+#[test]
+fn an_rr3_army_raised_this_phase_may_not_move() {
+    let path = scratch("rr3-raised");
+    let file = path.to_str().expect("utf-8").to_string();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/scenarios/rr3_examples.yaml")
+        .to_string_lossy()
+        .to_string();
+    rr3_at_its_first_movement_step(&fixture, &path, "7");
+    let (ok, out) = umpire(&[
+        "game",
+        "raise",
+        &file,
+        "austria",
+        "Ferdinand's army",
+        "--at",
+        "Upper Austria",
+        "--blocks",
+        "2",
+        "--as",
+        "Anna:map:the_east",
+    ]);
+    assert!(ok, "{out}");
+    let seal = |movement: &str| {
+        umpire(&[
+            "game",
+            "orders",
+            "seal",
+            &file,
+            "--side",
+            "habsburgs",
+            "--order",
+            "Intention Card",
+            &format!("Ferdinand's army.Move={movement}"),
+        ])
+    };
+    let (ok, out) = seal("Move 1 area");
+    assert!(!ok, "a move by an army raised this phase was sealed: {out}");
+    assert!(
+        out.contains("Ferdinand's army: Move 1 area is not allowed — raised this phase: An army raised this phase may not move."),
+        "{out}"
+    );
+    assert!(sealings(&path).is_empty(), "nothing kept");
+    // From a phone: the form shows the moves as not allowed; a forged post is refused the same.
+    let server = start_on(&path, "127.0.0.1:0".parse().expect("addr"));
+    let habsburgs = token_of(&server, &Audience::Side("habsburgs".into()));
+    let (status, page) = request(
+        server.addr,
+        "GET",
+        &format!("/s/{habsburgs}/orders"),
+        &[],
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("disabled") && page.contains("not allowed: raised this phase"),
+        "{page}"
+    );
+    let army = game_counter(&path, "Ferdinand's army");
+    let csrf = form_token(server.addr, &habsburgs);
+    let body = format!("csrf={csrf}&order=intention_card&f%3A{army}%3Amove=move_1_area");
+    let (status, page) = request(
+        server.addr,
+        "POST",
+        &format!("/s/{habsburgs}/orders"),
+        &[],
+        &body,
+    );
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("raised this phase"), "{page}");
+    server.stop();
+    assert!(sealings(&path).is_empty(), "nothing kept");
+    let (ok, out) = seal("Remain stationary and remove 1 Fatigue marker");
+    assert!(ok, "{out}");
 }

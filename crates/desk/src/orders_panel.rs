@@ -200,7 +200,11 @@ impl OrdersPanel {
                                 .iter()
                                 .find(|c| c.id == *value)
                                 .map_or("— no order —".to_string(), |c| c.label.clone());
-                            let label = ui.label(&field.label);
+                            let label = ui.label(if field.required {
+                                format!("{} (must be given)", field.label)
+                            } else {
+                                field.label.clone()
+                            });
                             egui::ComboBox::from_id_salt((
                                 "paper-field",
                                 order,
@@ -217,6 +221,15 @@ impl OrdersPanel {
                                         Some(cost) => format!("{} — {}", c.label, cost.words()),
                                         None => c.label.clone(),
                                     };
+                                    if let Some(why) = &c.refused {
+                                        // Not allowed for this Force now: shown, not offered.
+                                        ui.add_enabled(
+                                            false,
+                                            egui::Button::selectable(false, words),
+                                        )
+                                        .on_disabled_hover_text(format!("Not allowed: {why}"));
+                                        continue;
+                                    }
                                     ui.selectable_value(value, c.id.clone(), words)
                                         .on_hover_text("This order");
                                 }

@@ -173,7 +173,8 @@ pub fn end_menu_ui(ui: &mut Ui, live: &LiveGame, reason: &mut String, queue: &mu
                     .hint_text("the End of Game marker passed…")
                     .desired_width(240.0),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text("Why the game ends now, for the journal");
             if ui
                 .add_enabled(!reason.trim().is_empty(), egui::Button::new(END_NOW_LABEL))
                 .on_hover_text("End the game with the result the conditions give now")

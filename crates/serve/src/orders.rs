@@ -408,6 +408,9 @@ fn form_markup(
     let has_cost = form.entries.iter().flat_map(|e| &e.fields).any(|f| {
         matches!(&f.input, FormInput::Choose { choices, .. } if choices.iter().any(|c| c.cost.is_some()))
     });
+    if form.entries.is_empty() {
+        return html! { p .weak { "Nothing to hand in: your side has none of what the " (form.name) " is written for." } };
+    }
     html! {
         form .orders method="post" action=(format!("/s/{token}/orders")) {
             input type="hidden" name="csrf" value=(csrf);
@@ -426,7 +429,7 @@ fn form_markup(
                         @let name = sealed::field_name(&entry.id, &field.field);
                         @let had = prior.get(&entry.id).and_then(|f| f.get(&field.field));
                         label {
-                            span { (field.label) }
+                            span { (field.label) @if field.required { " " small .bad { "(must be given: it holds none now)" } } }
                             @match &field.input {
                                 FormInput::Choose { choices, .. } => {
                                     select name=(name) {
@@ -435,7 +438,10 @@ fn form_markup(
                                             @let chosen = matches!(had, Some(OrderValue::Choice(v)) if *v == c.id);
                                             @let cost = c.cost.as_ref().map(|x| x.amount.map(|a| a.to_string()).unwrap_or_default());
                                             @let words = match &c.cost { Some(x) => format!("{} — {}", c.label, x.words()), None => c.label.clone() };
-                                            @if let Some(cost) = cost {
+                                            @if let Some(why) = &c.refused {
+                                                // Not allowed for this Force now: shown, not offered.
+                                                option value=(c.id) disabled title=(why) { (words) " — not allowed: " (why) }
+                                            } @else if let Some(cost) = cost {
                                                 option value=(c.id) selected[chosen] data-cost=(cost) { (words) }
                                             } @else {
                                                 option value=(c.id) selected[chosen] { (words) }

@@ -247,16 +247,27 @@ fn print_form(game: &Game, form: &OrderForm, sealed_here: &[(u64, &sealed::Seale
             let what = match &field.input {
                 FormInput::Choose { choices, .. } => choices
                     .iter()
-                    .map(|c| match &c.cost {
-                        Some(cost) => format!("{} ({})", c.label, cost.words()),
-                        None => c.label.clone(),
+                    .map(|c| {
+                        let choice = match &c.cost {
+                            Some(cost) => format!("{} ({})", c.label, cost.words()),
+                            None => c.label.clone(),
+                        };
+                        match &c.refused {
+                            Some(why) => format!("{choice} [not allowed: {why}]"),
+                            None => choice,
+                        }
                     })
                     .collect::<Vec<_>>()
                     .join(" | "),
                 FormInput::Areas { max } => format!("up to {max} areas, by name"),
                 FormInput::Flag => "yes or no".to_string(),
             };
-            println!("      {}: {what}", field.label);
+            let must = if field.required {
+                " (must be given: it holds none now)"
+            } else {
+                ""
+            };
+            println!("      {}{must}: {what}", field.label);
         }
     }
 }

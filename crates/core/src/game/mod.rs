@@ -17,6 +17,7 @@ pub mod gate;
 pub mod hex;
 pub mod journal;
 pub mod names;
+pub mod order_checks;
 pub mod orders;
 pub mod output;
 pub mod people;

@@ -60,6 +60,9 @@ pub struct FormField {
     pub label: String,
     /// What is entered.
     pub input: FormInput,
+    /// This entry must be given one (it holds none now and the rules require one).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
 }
 
 /// What is entered in a field.
@@ -93,6 +96,10 @@ pub struct FormChoice {
     pub cost: Option<FormCost>,
     /// The rules' restrictions on it, in words with their rule.
     pub restrictions: Vec<String>,
+    /// Why the table does not allow it for this Force now, when the game can tell
+    /// ([`super::order_checks`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// A cost read off the table.
@@ -299,6 +306,7 @@ fn form_field(
                         choices: Vec::new(),
                         cost_column: None,
                     },
+                    required: false,
                 };
             };
             let column = cost
@@ -316,6 +324,7 @@ fn form_field(
                             unit: c.unit.clone(),
                         }),
                         restrictions: restrictions(&key),
+                        refused: None,
                         id: key,
                     }
                 })
@@ -333,6 +342,7 @@ fn form_field(
                     label: o.label.clone(),
                     cost: None,
                     restrictions: restrictions(&o.id),
+                    refused: None,
                 })
                 .collect(),
             cost_column: None,
@@ -344,6 +354,7 @@ fn form_field(
         field: field.id.clone(),
         label: field.label.clone(),
         input,
+        required: false,
     }
 }
 

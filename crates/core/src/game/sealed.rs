@@ -498,8 +498,25 @@ impl super::Game {
     /// The form of `order` for `side` as the game stands (its Forces now, where they are now).
     pub fn order_form(&self, order: &str, side: &str) -> Result<OrderForm, GameError> {
         let kind = self.order_kind(order)?;
-        super::orders::order_form_live(self.ruleset(), self.scenario(), self.state(), kind, side)
-            .map_err(|e| Refusal::Orders(e).into())
+        let mut form = super::orders::order_form_live(
+            self.ruleset(),
+            self.scenario(),
+            self.state(),
+            kind,
+            side,
+        )
+        .map_err(Refusal::Orders)?;
+        let raised =
+            super::order_checks::raised_this_phase(self.events(), self.steps(), self.state());
+        super::order_checks::mark(
+            &mut form,
+            self.ruleset(),
+            self.scenario(),
+            self.state(),
+            kind,
+            &raised,
+        );
+        Ok(form)
     }
 
     fn order_kind(&self, order: &str) -> Result<&OrderKind, GameError> {
@@ -574,6 +591,9 @@ impl super::Game {
             ))
             .into());
         }
+        // What the table does not allow: the same check whether the orders come from a
+        // phone, the desk or the command line.
+        super::order_checks::check_allowed(&form, &orders).map_err(Refusal::Orders)?;
         let salt = super::journal::fresh_salt();
         let commitment = commitment(&salt, &orders);
         let kept = serde_json::to_string(&Kept { salt, orders })

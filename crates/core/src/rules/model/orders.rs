@@ -92,6 +92,20 @@ pub struct OrderRestriction {
     /// Where the text extraction has it (provenance).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_lines: Option<String>,
+    /// When the game refuses it at the hand-in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_if: Option<RestrictionTest>,
+}
+
+/// What the game reads on the table to refuse a restricted choice (all that are given hold).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct RestrictionTest {
+    /// The Force stands in no place of these kinds.
+    pub not_in: Vec<PlaceKind>,
+    /// Half or more of the Force's combat units carry this status.
+    pub half_with_status: Option<String>,
+    /// The counter was put on the table in this phase of this turn.
+    pub raised_this_phase: bool,
 }
 
 /// One option of a choice field.
@@ -141,6 +155,8 @@ pub struct OrderField {
     pub kind: OrderFieldKind,
     /// Restrictions on single choices.
     pub restrictions: Vec<OrderRestriction>,
+    /// Every entry holds it when its counter has none.
+    pub required: bool,
     /// The leader attribute the revealed choice is put on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sets: Option<String>,

@@ -111,6 +111,32 @@ pub struct RawOrderRestriction {
     /// The lines of the text extraction (provenance).
     #[serde(default)]
     pub source: Option<String>,
+    /// When the game can tell the choice is not allowed: the hand-in (phone, desk, command
+    /// line) refuses it for that Force with the rule's words. Without it the restriction is
+    /// shown on the form and left to the umpire.
+    #[serde(default)]
+    pub refused_if: Option<RawRestrictionTest>,
+}
+
+/// What the game reads on the table to refuse a restricted choice (every condition given must
+/// hold for the refusal).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "RestrictionTest")]
+pub struct RawRestrictionTest {
+    /// The Force does not stand in a place of one of these kinds (ailsh 5.3: a Garrison only
+    /// in a Town, City or Fortress hex).
+    #[serde(default)]
+    pub not_in: Vec<super::setup::RawPlaceKind>,
+    /// Half or more of the Force's combat units carry this status (ailsh 5.3: no Attack with
+    /// half or more Demoralised).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub half_with_status: Option<String>,
+    /// The counter was put on the table in this phase of this turn (rr3: an army raised this
+    /// phase may not move).
+    #[serde(default)]
+    pub raised_this_phase: bool,
 }
 
 /// One option of a `choice` field.
@@ -172,6 +198,10 @@ pub struct RawOrderField {
     /// Restrictions on single choices, in words.
     #[serde(default)]
     pub restrictions: Vec<RawOrderRestriction>,
+    /// Every entry must hold it when its counter has none (`sets` unset or `none`): ailsh 5.2
+    /// "a Force may never remain without [an Order]".
+    #[serde(default)]
+    pub required: bool,
     /// The leader attribute the revealed choice is put on (`order`: the Order marker on the
     /// Force's Primo Capitano); without it the choice stays on the card.
     #[serde(default)]

@@ -8,6 +8,7 @@ mod clock;
 mod effects;
 mod lookup;
 mod losses;
+mod order_restrictions;
 mod orders;
 mod procedures;
 mod records;
@@ -481,6 +482,7 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
             leaders,
             rulings: &rulings,
             visibility: &visibility,
+            statuses: &status_list,
         }
     });
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);

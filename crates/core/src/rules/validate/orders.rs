@@ -12,6 +12,7 @@ pub(super) struct OrderNames<'a> {
     pub(super) leaders: &'a [AttributeSpec],
     pub(super) rulings: &'a [Ruling],
     pub(super) visibility: &'a Visibility,
+    pub(super) statuses: &'a [String],
 }
 
 /// Validates the order kinds, each id once.
@@ -144,7 +145,7 @@ fn order_kind(
 }
 
 /// Records "a … without its KEY" when `text` is empty.
-fn given(ctx: &mut FileCtx, p: &YamlPath, key: &str, text: &str) {
+pub(super) fn given(ctx: &mut FileCtx, p: &YamlPath, key: &str, text: &str) {
     if text.trim().is_empty() {
         ctx.err(
             &p.key(key),
@@ -155,7 +156,7 @@ fn given(ctx: &mut FileCtx, p: &YamlPath, key: &str, text: &str) {
 }
 
 /// A rule reference: given, and the rulebook's number or heading rather than a line.
-fn rule_ref(ctx: &mut FileCtx, p: &YamlPath, rule: &str) {
+pub(super) fn rule_ref(ctx: &mut FileCtx, p: &YamlPath, rule: &str) {
     if rule.trim().is_empty() || is_line_reference(rule) {
         ctx.err(
             &p.key("rule"),
@@ -276,25 +277,13 @@ fn field(
         OrderFieldKind::Choice { options } => options.iter().map(|o| o.id.clone()).collect(),
         _ => Vec::new(),
     };
-    let mut restrictions = Vec::new();
-    for (i, r) in raw.restrictions.iter().enumerate() {
-        let at = p.key("restrictions").index(i);
-        if !choices.contains(&r.choice) {
-            ctx.err(
-                &at.key("choice"),
-                format!("'{}' is not a choice of this field", r.choice),
-                format!("choices: {}", choices.join(", ")),
-            );
-        }
-        given(ctx, &at, "text", &r.text);
-        rule_ref(ctx, &at, &r.rule);
-        restrictions.push(OrderRestriction {
-            choice: r.choice.clone(),
-            text: r.text.trim().to_string(),
-            rule: r.rule.trim().to_string(),
-            source_lines: r.source.clone(),
-        });
-    }
+    let restrictions = super::order_restrictions::restrictions(
+        ctx,
+        p,
+        &raw.restrictions,
+        &choices,
+        names.statuses,
+    );
     let sets = raw.sets.clone().filter(|a| {
         let spec = names.leaders.iter().find(|x| x.name == *a);
         if spec.is_none() {
@@ -312,6 +301,7 @@ fn field(
         label: raw.label.trim().to_string(),
         kind,
         restrictions,
+        required: raw.required,
         rule: raw.rule.trim().to_string(),
         source_lines: raw.source.clone(),
         help: raw.help.clone(),

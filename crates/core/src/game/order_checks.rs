@@ -1,0 +1,250 @@
+//! What the rules do not allow on a written order, read off the table for each Force when its
+//! side fills the form in: a restricted choice the game can tell is not allowed (a Garrison
+//! outside a Town, City or Fortress, an Attack with half the Force Demoralised, a move by an
+//! army raised this phase), and a field every Force must hold ("a Force may never remain
+//! without an Order"). The phone, the desk and the command line all hand orders in through
+//! [`super::Game::seal_orders`], which holds them to this one check.
+
+use std::collections::BTreeSet;
+
+use super::event::{CounterChange, Event, EventKind};
+use super::orders::{FormInput, OrderForm};
+use super::scenario::{CounterKind, Position, Scenario};
+use super::sealed::{OrderValue, Orders};
+use super::state::{CounterState, GameState};
+use super::steps::LeafStep;
+use crate::rules::{OrderEach, OrderKind, PlaceKind, RestrictionTest, Ruleset, Value};
+
+/// The counters put on the table in the phase the game is in, this turn.
+pub fn raised_this_phase(
+    events: &[Event],
+    steps: &[LeafStep],
+    state: &GameState,
+) -> BTreeSet<String> {
+    // The phase a step is in: the container right above it (rr3's "Phase 2" under the turn's
+    // hour; ailsh's segment).
+    let phase = |step: usize| {
+        steps
+            .get(step)
+            .and_then(|s| s.within.len().checked_sub(2).map(|i| s.within[i].clone()))
+    };
+    let now = phase(state.cursor.step);
+    let mut out = BTreeSet::new();
+    for e in events.iter().rev() {
+        if e.cursor.turn != state.cursor.turn || phase(e.cursor.step) != now {
+            break;
+        }
+        let changes = match &e.kind {
+            EventKind::Changed { changes, .. } | EventKind::EffectsApplied { changes, .. } => {
+                changes.as_slice()
+            }
+            _ => &[],
+        };
+        out.extend(changes.iter().filter_map(|c| match c {
+            CounterChange::Add { counter, .. } => Some(counter.clone()),
+            _ => None,
+        }));
+    }
+    out
+}
+
+/// Marks on `form` what the table says of each entry: the choices refused (with the rule's
+/// words) and the fields it must hold.
+pub fn mark(
+    form: &mut OrderForm,
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    kind: &OrderKind,
+    raised: &BTreeSet<String>,
+) {
+    for entry in &mut form.entries {
+        let counters: Vec<&CounterState> = state
+            .counters
+            .values()
+            .filter(|c| c.removed.is_none())
+            .filter(|c| match kind.each {
+                OrderEach::Force => c.force.as_deref() == Some(entry.id.as_str()),
+                OrderEach::Counter(_) => c.id == entry.id,
+            })
+            .collect();
+        let holder = entry.holder.as_ref().and_then(|h| state.counters.get(h));
+        for field in &mut entry.fields {
+            let Some(spec) = kind.fields.iter().find(|f| f.id == field.field) else {
+                continue;
+            };
+            // "A Force may never remain without an Order": required while the counter the
+            // choice goes on holds none.
+            // (Only a Force on the map: a pool or a reinforcement off it takes none.)
+            field.required = spec.required
+                && holder.is_some_and(|h| {
+                    !matches!(h.position, Position::OffMap(_))
+                        && spec
+                            .sets
+                            .as_ref()
+                            .is_none_or(|attr| match h.attributes.get(attr) {
+                                None => true,
+                                Some(Value::Text(t)) => t.is_empty() || t == "none",
+                                Some(_) => false,
+                            })
+                });
+            let FormInput::Choose { choices, .. } = &mut field.input else {
+                continue;
+            };
+            for choice in choices.iter_mut() {
+                choice.refused = spec
+                    .restrictions
+                    .iter()
+                    .filter(|r| r.choice == choice.id)
+                    .find_map(|r| {
+                        let why = why_refused(
+                            r.refused_if.as_ref()?,
+                            ruleset,
+                            scenario,
+                            state,
+                            &counters,
+                            raised,
+                        )?;
+                        Some(format!("{why}: {} ({})", r.text, r.rule))
+                    });
+            }
+        }
+    }
+}
+
+/// Why the test refuses the choice for a Force of `counters`, in words (None: allowed, or
+/// nothing the game can tell).
+fn why_refused(
+    test: &RestrictionTest,
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    counters: &[&CounterState],
+    raised: &BTreeSet<String>,
+) -> Option<String> {
+    if test.raised_this_phase {
+        return counters
+            .iter()
+            .any(|c| raised.contains(&c.id))
+            .then(|| "raised this phase".to_string());
+    }
+    if let Some(status) = &test.half_with_status {
+        let units: Vec<&&CounterState> = counters
+            .iter()
+            .filter(|c| {
+                c.kind == CounterKind::Unit
+                    && c.attributes.get("auxiliary") != Some(&Value::Bool(true))
+            })
+            .collect();
+        let with = units.iter().filter(|c| c.statuses.contains(status)).count();
+        let label = ruleset
+            .statuses
+            .iter()
+            .find(|s| s.id == *status)
+            .map_or_else(|| status.replace('_', " "), |s| s.label.clone());
+        return (!units.is_empty() && 2 * with >= units.len())
+            .then(|| format!("{with} of its {} Combat Units are {label}", units.len()));
+    }
+    if !test.not_in.is_empty() {
+        return not_in_place(&test.not_in, ruleset, scenario, state, counters);
+    }
+    None
+}
+
+/// Refused when the Force stands in no place of the kinds: no place the map's gazetteer (or
+/// the scenario) knows there, or one of another kind. A place whose kind the text leaves open
+/// is not refused (the umpire's to say).
+fn not_in_place(
+    kinds: &[PlaceKind],
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: &GameState,
+    counters: &[&CounterState],
+) -> Option<String> {
+    let at = counters
+        .iter()
+        .find(|c| !matches!(c.position, Position::OffMap(_)))?;
+    let places: Vec<&crate::rules::Place> = ruleset
+        .geometry
+        .iter()
+        .flat_map(|g| g.places.iter())
+        .chain(scenario.places.iter())
+        .filter(|p| match &at.position {
+            Position::Hex(h) => p.hex.as_deref() == Some(h.as_str()),
+            Position::Area(a) => p.name.eq_ignore_ascii_case(a),
+            _ => false,
+        })
+        .collect();
+    let wanted = kinds
+        .iter()
+        .map(|k| crate::game::victory::place_kind_words(*k))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let Some(place) = places.first() else {
+        return Some(format!(
+            "it stands at {}, where the map's gazetteer knows no {wanted} (if the map prints one there, the organiser adds it to the scenario's places)",
+            at.position
+        ));
+    };
+    let kind = state
+        .place_kinds
+        .get(&place.name)
+        .map(|(k, _)| *k)
+        .or_else(|| places.iter().find_map(|p| p.kind))?;
+    (!kinds.contains(&kind)).then(|| {
+        format!(
+            "{} is a {}, not a {wanted}",
+            place.name,
+            crate::game::victory::place_kind_words(kind)
+        )
+    })
+}
+
+/// Holds `orders` to what the table allows (after [`super::sealed::check_against`] has held
+/// them to the form): no refused choice, every required field given. In words, naming the
+/// Force.
+pub fn check_allowed(form: &OrderForm, orders: &Orders) -> Result<(), String> {
+    if form.entries.is_empty() {
+        return Err(format!(
+            "the {} has nothing to be given for: the side has none of what it is written for",
+            form.name
+        ));
+    }
+    let mut missing = Vec::new();
+    for entry in &form.entries {
+        let given = orders.get(&entry.id);
+        for field in &entry.fields {
+            let value = given.and_then(|g| g.get(&field.field));
+            if field.required && value.is_none() {
+                missing.push(format!("{} ({})", entry.name, field.label));
+            }
+            let (FormInput::Choose { choices, .. }, Some(OrderValue::Choice(c))) =
+                (&field.input, value)
+            else {
+                continue;
+            };
+            if let Some(why) = choices
+                .iter()
+                .find(|x| &x.id == c)
+                .and_then(|x| x.refused.as_ref())
+            {
+                return Err(format!(
+                    "{}: {} is not allowed — {why}",
+                    entry.name,
+                    choices
+                        .iter()
+                        .find(|x| &x.id == c)
+                        .map_or(c.as_str(), |x| x.label.as_str())
+                ));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(format!(
+            "nothing given for {}, which hold none now: the rules require one for each ({})",
+            missing.join(", "),
+            form.name
+        ));
+    }
+    Ok(())
+}
