@@ -115,6 +115,15 @@ pub fn judge_ui(ui: &mut Ui, live: &LiveGame, p: &Pending, queue: &mut Vec<Comma
     let (id, side) = rest
         .split_once(':')
         .map_or((rest, None), |(i, s)| (i, Some(s.to_string())));
+    // Once, under the first of them.
+    let first = live
+        .pending_shown()
+        .into_iter()
+        .find(|x| x.key.starts_with("victory:needed:") && !x.done)
+        .is_some_and(|x| x.key == p.key);
+    if first {
+        place_kinds_ui(ui, live, queue);
+    }
     let Some(item) = live.game().scenario().victory.iter().find(|v| {
         v.id == id
             && v.check
@@ -138,6 +147,34 @@ pub fn judge_ui(ui: &mut Ui, live: &LiveGame, p: &Pending, queue: &mut Vec<Comma
                 holds,
                 reason: "judged by the umpire at the table before the game ends".into(),
             })));
+        }
+    }
+}
+
+/// The places the end scores by their kind where nothing says which they are: a Town or a
+/// City for each, read off the map, one entry each.
+fn place_kinds_ui(ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
+    let game = live.game();
+    let open = umpire_core::game::victory::places_needing_kind(game.scenario(), game.state());
+    for place in open {
+        ui.label(RichText::new(format!("{place}:")).small());
+        for (kind, words) in [
+            (umpire_core::rules::PlaceKind::Town, "Town"),
+            (umpire_core::rules::PlaceKind::City, "City"),
+        ] {
+            if ui
+                .small_button(words)
+                .on_hover_text(format!(
+                    "Record {place} as a {words}, as the map prints it: the Victory Points read it"
+                ))
+                .clicked()
+            {
+                queue.push(Command::Act(Action::Victory(VictoryFact::PlaceKind {
+                    place: place.clone(),
+                    kind,
+                    reason: "read off the map at the table".into(),
+                })));
+            }
         }
     }
 }

@@ -383,3 +383,60 @@ fn the_last_triumph_of_the_swiss_ends_when_the_french_hold_novara() {
     );
     assert_eq!(game.state().cursor.turn, 2, "{}", result.sentence);
 }
+
+/// Scenario 2, Special Rule 2 (L2032–2034): "At the beginning of the third turn it [the Swiss
+/// Force in Novara] receives an Attack Order." The walk asks for it at turn 3's first step; the
+/// Order goes on the Force's Primo Capitano, asked for first while his role is not recorded
+/// (elected under 15.5); recorded from the list, he holds the Attack Order.
+#[test]
+fn the_swiss_in_novara_receive_their_attack_order_at_the_third_turn() {
+    let mut game = game_of("ailsh/s2_last_triumph_of_the_swiss_1513.yaml", "s2-attack");
+    let item = |game: &Game| {
+        game.pending()
+            .into_iter()
+            .find(|p| p.key.starts_with("schedule:swiss_attack_order"))
+    };
+    while game.state().cursor.turn < 3 {
+        assert!(item(&game).is_none(), "not before the third turn");
+        resolve_the_step(&mut game, &ailsh_weather);
+        act(&mut game, Action::Next);
+    }
+    let asked = item(&game).expect("asked at the beginning of the third turn");
+    assert!(asked.mandatory && !asked.done);
+    assert!(asked.credit.is_none(), "{}", asked.label);
+    assert!(
+        asked.label.contains("record who he is first"),
+        "{}",
+        asked.label
+    );
+    let mutt = game
+        .state()
+        .counters
+        .values()
+        .find(|c| c.name == "Mutt")
+        .expect("Mutt")
+        .id
+        .clone();
+    act(
+        &mut game,
+        Action::SetAttribute {
+            counter: mutt.clone().into(),
+            attribute: "role".into(),
+            value: "primo_capitano".into(),
+            seen: umpire_core::game::action::Seen::Unchecked,
+        },
+    );
+    let asked = item(&game).expect("still asked");
+    assert_eq!(
+        asked.credit.as_deref(),
+        Some("set Mutt's Order to Attack"),
+        "{}",
+        asked.label
+    );
+    act(&mut game, Action::Credit { item: asked.key });
+    assert_eq!(
+        game.state().counters[&mutt].attributes.get("order"),
+        Some(&umpire_core::rules::Value::Text("attack".into()))
+    );
+    assert!(item(&game).expect("listed").done);
+}

@@ -300,6 +300,10 @@ pub struct Schedule {
     /// amount of the turn), as an event the umpire records from the pending list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit: Option<Credit>,
+    /// What it puts on a Force when due: (Force id, leader attribute, value), on the Force's
+    /// Primo Capitano.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sets: Option<(String, String, crate::rules::Value)>,
     /// Outcomes of its procedure after which it is due no more (a one-time roll).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub until: Vec<String>,

@@ -648,6 +648,10 @@ pub(crate) struct RawSchedule {
     /// Administrative Points).
     #[serde(default)]
     pub credit: Option<RawCredit>,
+    /// What the schedule puts on a Force when it is due, recorded from the pending list (S2:
+    /// "at the beginning of the third turn it receives an Attack Order").
+    #[serde(default)]
+    pub sets: Option<RawScheduledSet>,
     /// Outcomes of its procedure after which it is due no more: a one-time roll ("once the
     /// Swiss reinforcements are received the die is not rolled again": `[reinforcements]`).
     #[serde(default)]
@@ -666,6 +670,19 @@ pub(crate) struct RawCredit {
     pub counter: String,
     /// The whole-number unit attribute the amount is added to (`administrative_points`).
     pub attribute: String,
+}
+
+/// A leader attribute a schedule sets on a Force's Primo Capitano (its Order).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "ScheduledSet")]
+pub(crate) struct RawScheduledSet {
+    /// The id of a Force of the scenario.
+    pub force: String,
+    /// The leader attribute (`order`), set on the Force's Primo Capitano.
+    pub attribute: String,
+    /// Its value.
+    pub value: RawValue,
 }
 
 /// A supply source of an army.

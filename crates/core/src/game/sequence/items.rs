@@ -24,6 +24,18 @@ pub fn credit_change(
         .find(|p| p.key == key && !p.done && p.credit.is_some())?;
     let id = key.strip_prefix("schedule:")?.rsplit_once(':')?.0;
     let schedule = scenario.schedules.iter().find(|s| s.id == id)?;
+    if let Some((force, attribute, value)) = &schedule.sets {
+        let c = primo_capitano(state, force)?;
+        return Some((
+            CounterChange::Attribute {
+                counter: c.id.clone(),
+                attribute: attribute.clone(),
+                from: c.attributes.get(attribute).cloned(),
+                to: value.clone(),
+            },
+            format!("{} (scenario schedule)", schedule.name),
+        ));
+    }
     let credit = schedule.credit.as_ref()?;
     let steps = super::leaf_steps(ruleset);
     let step = steps.get(state.cursor.step)?;
@@ -46,6 +58,19 @@ pub fn credit_change(
         },
         format!("{} (scenario schedule)", schedule.name),
     ))
+}
+
+/// The Force's Primo Capitano on the table (its leader whose role is `primo_capitano`).
+fn primo_capitano<'s>(
+    state: &'s GameState,
+    force: &str,
+) -> Option<&'s crate::game::state::CounterState> {
+    state.counters.values().find(|c| {
+        c.removed.is_none()
+            && c.force.as_deref() == Some(force)
+            && c.kind == crate::game::scenario::CounterKind::Leader
+            && c.attributes.get("role") == Some(&crate::rules::Value::Text("primo_capitano".into()))
+    })
 }
 
 /// The amount the scenario schedules for the item `key` (a side's nominal APs this turn), with
@@ -526,6 +551,10 @@ impl Here<'_> {
                 None => format!("{}{side}", s.name),
             };
             let whose = s.side.clone().map(Whose::Side);
+            if let Some(set) = &s.sets {
+                out.push(self.set_item(s, set, key, label, whose));
+                continue;
+            }
             let Some(credit) = &s.credit else {
                 let done = s
                     .procedure
@@ -571,6 +600,46 @@ impl Here<'_> {
             });
         }
         out
+    }
+
+    /// A schedule that puts something on a Force (S2: the Swiss Force in Novara "receives an
+    /// Attack Order" at the beginning of the third turn): recorded from the list, on the
+    /// Force's Primo Capitano — asked for first when he is not recorded yet.
+    fn set_item(
+        &self,
+        s: &super::super::scenario::Schedule,
+        (force, attribute, value): &(String, String, crate::rules::Value),
+        key: String,
+        mut label: String,
+        whose: Option<Whose>,
+    ) -> Pending {
+        let done = self.carried_out(&key) || self.skipped(&key);
+        let (what, to) = (
+            attribute_words(self.ruleset, attribute),
+            crate::game::words::attribute_value_words(value),
+        );
+        let credit = match primo_capitano(self.state, force) {
+            Some(c) => {
+                label.push_str(&format!(" — {}'s {what}: {to}", c.name));
+                Some(format!("set {}'s {what} to {to}", c.name))
+            }
+            None => {
+                label.push_str(&format!(
+                    " — the {what} ({to}) goes on the Force's Primo Capitano: record who he is first (his role)"
+                ));
+                None
+            }
+        };
+        Pending {
+            label,
+            procedure: None,
+            mandatory: s.mandatory,
+            credit: credit.filter(|_| !done),
+            enter: None,
+            done,
+            key,
+            whose,
+        }
     }
 
     /// Whether a one-time schedule is over: a resolution of its procedure on an earlier turn

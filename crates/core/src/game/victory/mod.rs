@@ -589,6 +589,38 @@ fn needed_before_the_end(
         .collect()
 }
 
+/// The places a victory condition scores by their kind (a Town's VP, a City's die) whose kind
+/// neither the text, the scenario nor an entry gives: the umpire reads them off the map.
+pub fn places_needing_kind(scenario: &Scenario, state: &GameState) -> Vec<String> {
+    fn walk<'c>(c: &'c Condition, out: &mut Vec<&'c super::scenario::PlaceRef>) {
+        match c {
+            Condition::All(all) | Condition::Any(all) => all.iter().for_each(|c| walk(c, out)),
+            Condition::Not(c) => walk(c, out),
+            Condition::MostVictoryPoints { places, .. } => out.extend(places.iter()),
+            _ => {}
+        }
+    }
+    let mut places = Vec::new();
+    for v in &scenario.victory {
+        if let Some(c) = v.check.as_ref().and_then(|c| c.condition.as_ref()) {
+            walk(c, &mut places);
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for p in places {
+        let known = state.place_kinds.contains_key(&p.name)
+            || scenario
+                .places
+                .iter()
+                .any(|x| x.name == p.name && x.kind.is_some())
+            || p.kind.is_some();
+        if !known && !out.contains(&p.name) {
+            out.push(p.name.clone());
+        }
+    }
+    out
+}
+
 /// The places the game tracks who holds: those the scenario's holdings and victory conditions
 /// name, by name, with where they are.
 pub fn tracked_places(scenario: &Scenario) -> Vec<super::scenario::PlaceRef> {

@@ -396,7 +396,12 @@ pub(super) fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Sc
                 attribute: c.attribute.clone(),
             })
         });
+        let sets = s
+            .sets
+            .as_ref()
+            .and_then(|x| scheduled_set(ctx, refs, raw, &p, x));
         schedules.push(Schedule {
+            sets,
             id: s.id.clone(),
             name: s.name.clone(),
             turns: turns.into_iter().collect(),
@@ -411,6 +416,41 @@ pub(super) fn schedules(ctx: &mut Ctx, refs: &Refs, raw: &RawScenario) -> Vec<Sc
         });
     }
     schedules
+}
+
+/// A schedule's `sets`: a Force of the scenario, a leader attribute of the ruleset and a value
+/// it takes.
+fn scheduled_set(
+    ctx: &mut Ctx,
+    refs: &Refs,
+    raw: &RawScenario,
+    p: &YamlPath,
+    x: &super::super::raw::RawScheduledSet,
+) -> Option<(String, String, crate::rules::Value)> {
+    let q = p.key("sets");
+    if !raw.forces.iter().any(|f| f.id == x.force) {
+        ctx.err(
+            &q.key("force"),
+            format!("no Force '{}' in this scenario", x.force),
+            "name the id of a Force of the scenario's forces",
+        );
+        return None;
+    }
+    let Some(spec) = refs.ruleset.leaders.iter().find(|a| a.name == x.attribute) else {
+        ctx.err(
+            &q.key("attribute"),
+            format!("'{}' is not a leader attribute of the ruleset", x.attribute),
+            declared_hint(&refs.ruleset.leaders),
+        );
+        return None;
+    };
+    match super::counters::attribute_value(spec, &x.value) {
+        Ok(v) => Some((x.force.clone(), x.attribute.clone(), v)),
+        Err(e) => {
+            ctx.err(&q.key("value"), e, "a value the attribute takes");
+            None
+        }
+    }
 }
 
 /// A schedule's `until`: outcomes of its procedure (a procedure read off a table names its
