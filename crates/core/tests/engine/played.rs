@@ -289,6 +289,29 @@ fn the_french_lose_the_duchy_ends_on_victory_points() {
 fn the_struggle_for_the_duchy_ends_with_the_imperial_standard_victory() {
     let mut game = game_of("ailsh/s5_struggle_for_the_duchy_1524.yaml", "s5");
     let turns = game.scenario().turns;
+    // Lannoy, De Leyva, Del Vasto and their units have no hex (L2640): the first step asks for
+    // them; the Imperial player sets them up in Lodi (2032), east of the Tesino.
+    let setup = game
+        .pending()
+        .into_iter()
+        .find(|p| p.key == "setup:im-duchy")
+        .expect("the unplaced Force is asked for");
+    assert!(setup.mandatory && !setup.done, "{}", setup.label);
+    assert!(setup.label.contains("Lannoy"), "{}", setup.label);
+    let waiting: Vec<CounterId> = game
+        .state()
+        .counters
+        .values()
+        .filter(|c| c.force.as_deref() == Some("im-duchy"))
+        .map(|c| c.id.clone().into())
+        .collect();
+    move_all(&mut game, waiting, Position::Hex("2032".into()));
+    assert!(
+        game.pending()
+            .iter()
+            .any(|p| p.key == "setup:im-duchy" && p.done),
+        "placed: done"
+    );
     let result = play_to_the_end(&mut game, &ailsh_weather, |game, turn, step| {
         if turn == turns && step == "phase_e_victory" {
             let in_novara = counters_where(game, |c| {

@@ -260,11 +260,14 @@ fn calendars_follow_the_turn_record_track() {
         .expect("nominal");
     assert_eq!(at_start.amounts, vec![(1, 7)]);
     assert_eq!(nominal.amounts, vec![(1, 2), (5, 4), (9, 4), (13, 2)]);
-    // S2 uses no APs (L1926).
+    // S2 uses no APs (L1926): its one schedule is Special Rule 2's Attack Order, no amount.
+    let s2 = scenario("ailsh_2_last_triumph_of_the_swiss_1513");
     assert!(
-        scenario("ailsh_2_last_triumph_of_the_swiss_1513")
-            .schedules
-            .is_empty()
+        s2.schedules
+            .iter()
+            .all(|x| x.amounts.is_empty() && x.credit.is_none()),
+        "{:?}",
+        s2.schedules
     );
 }
 

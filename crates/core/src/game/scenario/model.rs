@@ -221,6 +221,8 @@ pub struct ForceSpec {
     pub order: Option<String>,
     /// Notes.
     pub note: Option<String>,
+    /// Set up by its owner where the text allows: placed at the game's first step.
+    pub unplaced: bool,
 }
 
 /// A note on one counter.

@@ -450,6 +450,11 @@ pub(crate) struct RawForce {
     /// Counters listed without a Force (pools, breakdown units): no force id.
     #[serde(default)]
     pub loose: bool,
+    /// The text gives no hex: its owner sets it up where the text allows (S5: "anywhere in the
+    /// Duchy of Milano east of the Tesino river"). It waits in its off-map box and the game's
+    /// first step asks for it to be placed.
+    #[serde(default)]
+    pub unplaced: bool,
     /// Its leaders (checked against the ruleset's `leaders` attributes).
     #[serde(default)]
     pub leaders: Vec<RawCounter>,

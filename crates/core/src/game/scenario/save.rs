@@ -137,6 +137,10 @@ fn group_yaml(ruleset: &Ruleset, scenario: &Scenario, g: &Group<'_>) -> Yaml {
         if let Some(note) = &spec.note {
             m.insert(key("note"), Yaml::String(note.clone()));
         }
+        // Still waiting to be set up: the saved scenario asks for it too.
+        if spec.unplaced && Some(&spec.position) == g.position {
+            m.insert(key("unplaced"), Yaml::Bool(true));
+        }
     }
     if g.force.is_none() {
         m.insert(key("loose"), Yaml::Bool(true));

@@ -136,6 +136,7 @@ pub fn pending_at(
         out.extend(here.enter_items());
         out.extend(here.reveal_items(scenario));
     }
+    out.extend(here.unplaced_items(scenario));
     out.extend(here.sealed_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
@@ -640,6 +641,53 @@ impl Here<'_> {
             key,
             whose,
         }
+    }
+
+    /// At the game's first step, each Force the text gives no hex (S5: "set up anywhere in the
+    /// Duchy … as the owning player wishes"): placed by its owner, done once none of its
+    /// counters is left in its off-map box.
+    fn unplaced_items(&self, scenario: &Scenario) -> Vec<Pending> {
+        if self.cursor.turn != 1 || self.cursor.step != self.walk().first_step_of_turn(1) {
+            return Vec::new();
+        }
+        scenario
+            .forces
+            .iter()
+            .filter(|f| f.unplaced)
+            .map(|f| {
+                let waiting: Vec<&str> = self
+                    .state
+                    .counters
+                    .values()
+                    .filter(|c| {
+                        c.removed.is_none()
+                            && c.force.as_deref() == Some(f.id.as_str())
+                            && c.position == f.position
+                    })
+                    .map(|c| c.name.as_str())
+                    .collect();
+                let key = format!("setup:{}", f.id);
+                let place = f.place.clone().unwrap_or_else(|| f.position.to_string());
+                Pending {
+                    label: format!(
+                        "Set up {} ({}): {place}",
+                        if waiting.is_empty() {
+                            "the Force".to_string()
+                        } else {
+                            waiting.join(", ")
+                        },
+                        side_words(scenario, &f.side)
+                    ),
+                    done: waiting.is_empty() || self.skipped(&key),
+                    key,
+                    procedure: None,
+                    mandatory: true,
+                    credit: None,
+                    enter: None,
+                    whose: Some(Whose::Side(f.side.clone())),
+                }
+            })
+            .collect()
     }
 
     /// Whether a one-time schedule is over: a resolution of its procedure on an earlier turn

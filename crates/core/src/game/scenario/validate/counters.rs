@@ -392,6 +392,7 @@ pub(super) fn force(
         place: raw.place.clone(),
         order: raw.order.clone(),
         note: raw.note.clone(),
+        unplaced: raw.unplaced,
     })
 }
 
