@@ -173,51 +173,12 @@ fn the_desk_declares_a_victory_at_the_victory_phase_and_ends_a_game_with_a_reaso
 /// judgement, and Next then ends the game with the Venetian win.
 #[test]
 fn the_desk_asks_the_umpires_judgement_before_the_game_ends() {
-    use umpire::game::{Action, Actor};
     let dir = std::env::temp_dir().join(format!("umpire-desk-judge-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("game.umpire");
     let mut game = kit::venice(&path);
-    let me = Actor::umpire();
-    let needed = |g: &umpire::game::Game| {
-        g.pending()
-            .into_iter()
-            .any(|p| p.key.starts_with("victory:needed:") && !p.done)
-    };
-    for _ in 0..400 {
-        let open = game
-            .pending()
-            .into_iter()
-            .filter(|p| p.mandatory && !p.done && !p.key.starts_with("victory:needed:"));
-        for p in open {
-            let action = if p.credit.is_some() {
-                Action::Credit { item: p.key }
-            } else if p.procedure.as_deref() == Some("weather") {
-                Action::Resolve {
-                    procedure: "weather".into(),
-                    inputs: Vec::new(),
-                    physical: Some(vec!["2".into()]),
-                    chart_result: Some("fair".into()),
-                    chart_confirmed: true,
-                    counters: Default::default(),
-                    item: None,
-                }
-            } else {
-                Action::Skip {
-                    item: p.key,
-                    reason: "fought at the table".into(),
-                }
-            };
-            game.act(&me, action).expect("the walk");
-        }
-        if needed(&game) {
-            break;
-        }
-        game.act(&me, Action::Next).expect("next");
-    }
-    assert!(needed(&game), "the end never asked");
-    assert_eq!(game.state().cursor.turn, game.scenario().turns);
+    walk_until_the_end_asks(&mut game);
     drop(game);
     let mut harness = desk_at(&path.to_string_lossy());
     assert!(
@@ -259,5 +220,143 @@ fn the_desk_asks_the_umpires_judgement_before_the_game_ends() {
         "{:?}",
         labels_containing(&harness, "Venetian")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays the game to the stop where the end asks the umpire for what it would leave undecided
+/// (the Weather read off the chart, APs credited, the rest skipped as fought at the table).
+fn walk_until_the_end_asks(game: &mut umpire::game::Game) {
+    use umpire::game::{Action, Actor};
+    let me = Actor::umpire();
+    let needed = |g: &umpire::game::Game| {
+        g.pending()
+            .into_iter()
+            .any(|p| p.key.starts_with("victory:needed:") && !p.done)
+    };
+    for _ in 0..400 {
+        let open = game
+            .pending()
+            .into_iter()
+            .filter(|p| p.mandatory && !p.done && !p.key.starts_with("victory:needed:"));
+        for p in open {
+            let action = if p.credit.is_some() {
+                Action::Credit { item: p.key }
+            } else if p.procedure.as_deref() == Some("weather") {
+                Action::Resolve {
+                    procedure: "weather".into(),
+                    inputs: Vec::new(),
+                    physical: Some(vec!["2".into()]),
+                    chart_result: Some("fair".into()),
+                    chart_confirmed: true,
+                    counters: Default::default(),
+                    item: None,
+                }
+            } else {
+                Action::Skip {
+                    item: p.key,
+                    reason: "fought at the table".into(),
+                }
+            };
+            game.act(&me, action).expect("the walk");
+        }
+        if needed(game) {
+            break;
+        }
+        game.act(&me, Action::Next).expect("next");
+    }
+    assert!(needed(game), "the end never asked");
+    assert_eq!(game.state().cursor.turn, game.scenario().turns);
+}
+
+/// "The French lose the Duchy, 1522" played to its last stop: the Victory Points at the end
+/// need six places the text does not say are Towns or Cities (L2355); the desk offers Town and
+/// City for each under the item, and a click records the umpire's reading of the map.
+#[test]
+fn the_desk_records_a_place_kind_the_end_needs() {
+    let dir = std::env::temp_dir().join(format!("umpire-desk-kind-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("game.umpire");
+    let mut game = umpire::game::Game::create(
+        &path,
+        &kit::scenario("s4_french_lose"),
+        &Library::shipped(),
+        Some(4),
+    )
+    .expect("the game starts");
+    walk_until_the_end_asks(&mut game);
+    drop(game);
+    let mut harness = desk_at(&path.to_string_lossy());
+    assert!(
+        !labels_containing(&harness, "Alessandria:").is_empty(),
+        "{:?}",
+        labels_containing(&harness, "Before the game ends")
+    );
+    // The first place's Town (Alessandria's, in the order the text lists them).
+    harness
+        .get_all_by_label("Town")
+        .next()
+        .expect("Town")
+        .click();
+    harness.run();
+    harness.run();
+    let kinds = harness
+        .state()
+        .game
+        .as_ref()
+        .expect("game")
+        .game()
+        .state()
+        .place_kinds
+        .clone();
+    assert_eq!(
+        kinds.get("Alessandria").map(|(k, _)| *k),
+        Some(umpire::rules::PlaceKind::Town),
+        "{kinds:?}"
+    );
+    assert!(
+        labels_containing(&harness, "Alessandria:").is_empty(),
+        "given once"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "Struggle for the Duchy of Milano, 1524": Lannoy, De Leyva, Del Vasto and their units have no
+/// hex ("set up anywhere in the Duchy of Milano east of the Tesino", L2640): the desk's first
+/// step lists them as a mandatory item to set up.
+#[test]
+fn the_desk_asks_for_the_forces_the_text_gives_no_hex() {
+    let dir = std::env::temp_dir().join(format!("umpire-desk-setup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("game.umpire");
+    let game = umpire::game::Game::create(
+        &path,
+        &kit::scenario("s5_struggle"),
+        &Library::shipped(),
+        Some(5),
+    )
+    .expect("the game starts");
+    drop(game);
+    let harness = desk_at(&path.to_string_lossy());
+    let items = labels_containing(&harness, "Set up ");
+    assert!(
+        items
+            .iter()
+            .any(|l| l.contains("Lannoy") && l.contains("east of Tesino")),
+        "{items:?}"
+    );
+    // The set-up comes first: nothing else is played before the counters are on the map.
+    let first = harness
+        .state()
+        .game
+        .as_ref()
+        .expect("a game")
+        .game()
+        .pending()
+        .into_iter()
+        .next()
+        .expect("items");
+    assert_eq!(first.key, "setup:im-duchy", "{}", first.label);
     let _ = std::fs::remove_dir_all(&dir);
 }

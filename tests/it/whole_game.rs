@@ -7,7 +7,7 @@
 use crate::cli::umpire;
 
 /// The inputs of an activation contest (7.2), both sides.
-const CONTEST: [&str; 18] = [
+const CONTEST: [&str; 16] = [
     "-i",
     "initiative_a=3",
     "-i",
@@ -20,8 +20,6 @@ const CONTEST: [&str; 18] = [
     "ma_a=8",
     "-i",
     "initiative_b=2",
-    "-i",
-    "order_b=manoeuvre",
     "-i",
     "second_activation_b=false",
     "-i",
@@ -51,7 +49,9 @@ impl Script {
         status.stdout.lines().nth(1).unwrap_or_default().to_string()
     }
 
-    fn contest(&mut self, dice: [&str; 2]) {
+    /// The activation contest, the Swiss Force's Order as it stands (`order_b`).
+    fn contest(&mut self, dice: [&str; 2], order_b: &str) {
+        let order_b = format!("order_b={order_b}");
         let mut args = vec![
             "activation",
             "--counter",
@@ -60,6 +60,8 @@ impl Script {
             "b=Mutt's Force",
             "-i",
             "ma_b=8",
+            "-i",
+            &order_b,
             "--roll",
             dice[0],
             "--roll",
@@ -107,7 +109,7 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
         s.at()
             .ends_with("b. Roll for activation; the activated Force acts")
     );
-    s.contest(["1", "6"]);
+    s.contest(["1", "6"], "garrison");
     s.run("move", &["Tremouille's Force", "1812"]);
     s.run("next", &[]);
 
@@ -115,6 +117,18 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
     for (turn, hex, dice) in [(2, "2310", ["2", "5"]), (3, "2610", ["1", "4"])] {
         assert!(s.at().starts_with(&format!("Turn {turn}/4")), "{}", s.at());
         weather(&mut s, "3");
+        if turn == 3 {
+            // Special Rule 2 (L2032–2034): at the beginning of the third turn the Swiss Force
+            // in Novara receives an Attack Order, on its Primo Capitano (Mutt, elected, 15.5).
+            let refused = umpire(&["game", "next", &s.game]);
+            assert!(
+                !refused.success && refused.stderr.contains("Attack Order (Special Rule 2)"),
+                "{}",
+                refused.show()
+            );
+            s.run("set", &["Mutt", "role", "primo_capitano"]);
+            s.run("credit", &["schedule:swiss_attack_order:3"]);
+        }
         s.run("next", &[]);
         assert!(
             s.at().ends_with("1. Deployment of Reinforcements"),
@@ -125,7 +139,7 @@ fn the_last_triumph_of_the_swiss_is_played_to_its_winner_in_a_few_dozen_commands
         assert!(!refused.success, "the reinforcements hold Next");
         s.run("arrive", &[]);
         s.run("next", &[]);
-        s.contest(dice);
+        s.contest(dice, if turn == 3 { "attack" } else { "garrison" });
         // Tremouille marches on Novara (2611); in turn 3 he stands next to it.
         s.run("move", &["Tremouille's Force", hex]);
         s.run("next", &[]);

@@ -152,6 +152,19 @@ impl Words<'_> {
                         format!("{}{amount}", s.name)
                     },
                 ),
+            ["setup", force] => format!(
+                "the set-up of {}",
+                super::words::force_words(self.scenario, force)
+            ),
+            ["victory", "needed", item, ..] => format!(
+                "what the end needs: {}",
+                self.scenario
+                    .victory
+                    .iter()
+                    .find(|v| v.id == *item)
+                    .map_or_else(|| choice_words(item), |v| v.title.clone())
+            ),
+            ["battle", _] => "the battle's result".into(),
             ["reinforcements", turn] => format!("the reinforcements of turn {turn}"),
             ["follow_up", from] => format!("the check queued by entry {from}"),
             ["reveal", ..] => "the reveals of this step".into(),

@@ -128,7 +128,9 @@ pub fn pending_at(
     // The scenario's schedules first (the APs at start are the game's first bookkeeping),
     // then the step's own items — only when the step applies now: a scenario's schedule or an
     // arrival due at a step is due there whatever the step's `when`.
-    let mut out = here.scheduled_items(scenario);
+    // The set-up the text leaves to the players first: nothing is played before it.
+    let mut out = here.unplaced_items(scenario);
+    out.extend(here.scheduled_items(scenario));
     if here.walk().applies(cursor) {
         out.extend(here.step_items());
         out.extend(here.cycle_item());
@@ -136,7 +138,6 @@ pub fn pending_at(
         out.extend(here.enter_items());
         out.extend(here.reveal_items(scenario));
     }
-    out.extend(here.unplaced_items(scenario));
     out.extend(here.sealed_items(scenario));
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
@@ -655,7 +656,7 @@ impl Here<'_> {
             .iter()
             .filter(|f| f.unplaced)
             .map(|f| {
-                let waiting: Vec<&str> = self
+                let waiting: Vec<&crate::game::state::CounterState> = self
                     .state
                     .counters
                     .values()
@@ -664,20 +665,29 @@ impl Here<'_> {
                             && c.force.as_deref() == Some(f.id.as_str())
                             && c.position == f.position
                     })
+                    .collect();
+                // Its leaders by name, the rest counted ("Lannoy, De Leyva, Del Vasto and 5
+                // units").
+                let leaders: Vec<&str> = waiting
+                    .iter()
+                    .filter(|c| c.kind == crate::game::scenario::CounterKind::Leader)
                     .map(|c| c.name.as_str())
                     .collect();
+                let others = waiting.len() - leaders.len();
+                let who = match (leaders.is_empty(), others) {
+                    (true, 0) => "the Force".to_string(),
+                    (true, n) => format!("{n} counters"),
+                    (false, 0) => leaders.join(", "),
+                    (false, n) => format!(
+                        "{} and {n} unit{}",
+                        leaders.join(", "),
+                        if n == 1 { "" } else { "s" }
+                    ),
+                };
                 let key = format!("setup:{}", f.id);
                 let place = f.place.clone().unwrap_or_else(|| f.position.to_string());
                 Pending {
-                    label: format!(
-                        "Set up {} ({}): {place}",
-                        if waiting.is_empty() {
-                            "the Force".to_string()
-                        } else {
-                            waiting.join(", ")
-                        },
-                        side_words(scenario, &f.side)
-                    ),
+                    label: format!("Set up {who} ({}): {place}", side_words(scenario, &f.side)),
                     done: waiting.is_empty() || self.skipped(&key),
                     key,
                     procedure: None,
