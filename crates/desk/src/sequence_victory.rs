@@ -156,7 +156,22 @@ pub fn judge_ui(ui: &mut Ui, live: &LiveGame, p: &Pending, queue: &mut Vec<Comma
 fn place_kinds_ui(ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
     let game = live.game();
     let open = umpire_core::game::victory::places_needing_kind(game.scenario(), game.state());
-    for place in open {
+    if open.is_empty() {
+        return;
+    }
+    // One row a place, under the item (the row of actions wraps around it).
+    ui.end_row();
+    ui.vertical(|ui| {
+        for place in &open {
+            ui.horizontal(|ui| place_kind_row(ui, place, queue));
+        }
+    });
+    ui.end_row();
+}
+
+/// "Alessandria: [Town] [City]".
+fn place_kind_row(ui: &mut Ui, place: &str, queue: &mut Vec<Command>) {
+    {
         ui.label(RichText::new(format!("{place}:")).small());
         for (kind, words) in [
             (umpire_core::rules::PlaceKind::Town, "Town"),
@@ -170,7 +185,7 @@ fn place_kinds_ui(ui: &mut Ui, live: &LiveGame, queue: &mut Vec<Command>) {
                 .clicked()
             {
                 queue.push(Command::Act(Action::Victory(VictoryFact::PlaceKind {
-                    place: place.clone(),
+                    place: place.to_string(),
                     kind,
                     reason: "read off the map at the table".into(),
                 })));

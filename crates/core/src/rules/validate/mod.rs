@@ -473,18 +473,16 @@ pub fn load_ruleset(files: &RulesetFiles) -> Result<Ruleset, LoadErrors> {
     let status_list: Vec<String> = statuses.iter().map(|s| s.id.clone()).collect();
     let losses = validate_losses(&mut rctx, &raw.losses, &procedure_ids, &status_list);
     let (remits, records) = control_sections(&mut rctx, &raw, &procedure_ids);
-    let orders = validate_orders(&mut rctx, &raw.orders, &{
-        let (steps, units, leaders) = (&step_ids, &units, &leaders);
-        OrderNames {
-            steps,
-            tables: &tables,
-            units,
-            leaders,
-            rulings: &rulings,
-            visibility: &visibility,
-            statuses: &status_list,
-        }
-    });
+    let names = OrderNames {
+        steps: &step_ids,
+        tables: &tables,
+        units: &units,
+        leaders: &leaders,
+        rulings: &rulings,
+        visibility: &visibility,
+        statuses: &status_list,
+    };
+    let orders = validate_orders(&mut rctx, &raw.orders, &names);
     check_table_references(&raw_tables, &step_ids, &procedure_ids, &mut errors);
     errors.append(&mut rctx.errors);
     if !errors.is_empty() {
