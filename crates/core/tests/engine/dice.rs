@@ -1123,7 +1123,7 @@ fn reduced_rows_are_the_fractions_in_lowest_terms() {
 /// budget set to its own estimate at worst, computing and printing) finishes within it, as text
 /// and as JSON, and at 90 % of it is refused before any work. (Release builds on the benchmark
 /// machine finish within the budget itself, BENCHMARKS.md; a test build beside other tests is
-/// allowed twice it.) The grid spans every algorithm: sums of
+/// allowed twice it, on the quickest of five runs.) The grid spans every algorithm: sums of
 /// runs and of weighted dice, groups, keep, count, explode, opposed, max.
 #[test]
 fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
@@ -1154,9 +1154,10 @@ fn a_notation_accepted_at_the_edge_of_its_budget_finishes_within_it() {
                 expr.distribution_printed(&under, output).is_err(),
                 "{notation}: taken under its estimate"
             );
-            // The quicker of two runs (a test binary runs tests side by side).
+            // The quickest of five runs: a test binary runs tests side by side on two cores,
+            // and one run that shared its core with another test measures the other test.
             let mut best = f64::MAX;
-            for _ in 0..2 {
+            for _ in 0..5 {
                 let start = std::time::Instant::now();
                 let dist = expr
                     .distribution_printed(&edge, output)
