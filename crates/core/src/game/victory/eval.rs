@@ -180,8 +180,12 @@ impl Eval<'_> {
                         let side = check.winner.as_deref().or(winner);
                         match &check.condition {
                             Some(c) => {
+                                // "French Standard Victory: no French Force occupies Milano".
                                 let (t, mut r) = self.truth(c, side, items, depth + 1);
-                                r.insert(0, format!("{}:", i.title));
+                                match r.first_mut() {
+                                    Some(first) => *first = format!("{}: {first}", i.title),
+                                    None => r.push(i.title.clone()),
+                                }
                                 (t, r)
                             }
                             None => (Truth::Yes, Vec::new()),
