@@ -14,8 +14,8 @@ use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
     DeskApp, FIRST_GAME, GETTING_STARTED_LABEL, GameDesk, KEY_SEPARATOR, KEYS_LABEL, NOTE_LABEL,
-    OTHER_KEYS, ProcedureDesk, Startup, UiCommand, WELCOME_CLOSE_LABEL, WELCOME_TITLE, key_for,
-    key_rows, opening_game_in, remember, steps,
+    OTHER_KEYS, Startup, UiCommand, WELCOME_CLOSE_LABEL, WELCOME_TITLE, key_for, key_rows,
+    opening_game_in, remember, steps,
 };
 use umpire::game::{EventKind, Game};
 use umpire::rules::Library;
@@ -32,13 +32,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn venice_desk(path: &Path) -> Harness<'static, DeskApp> {
     let library = Library::shipped();
     let game = GameDesk::create(path, &scenario("s1_venice"), &library, Some(1509)).expect("game");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| {
-            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
-        });
-    harness.run();
-    harness
+    crate::kit::desk_on(game)
 }
 
 /// Opens Help › `entry` by clicking, as the umpire would.

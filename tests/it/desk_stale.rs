@@ -4,16 +4,16 @@
 //! keys, on "Venice at bay, 1509" played to the step each case needs.
 
 use crate::kit;
-use kit::{click, labels_containing, type_into};
+use kit::{click, desk_at, labels_containing, type_into};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use eframe::egui;
 use egui_kittest::Harness;
 
 use umpire::app::{
     APPLY_LABEL, CHART_RESULT_LABEL, Command, DeskApp, GameDesk, PHYSICAL_DICE_LABEL,
-    ProcedureDesk, USE_CHART_LABEL, UiCommand,
+    USE_CHART_LABEL, UiCommand,
 };
 use umpire::game::names::CounterId;
 use umpire::game::steps::Whose;
@@ -26,18 +26,6 @@ fn temp_game(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join("game.umpire")
-}
-
-/// The desk opened on the game file at `path`, as the umpire opens it.
-fn desk_at(path: &Path) -> Harness<'static, DeskApp> {
-    let game = GameDesk::open(path, &Library::shipped()).expect("the game opens");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| {
-            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
-        });
-    harness.run();
-    harness
 }
 
 fn desk<'h>(harness: &'h Harness<'static, DeskApp>) -> &'h GameDesk {

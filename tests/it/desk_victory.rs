@@ -4,32 +4,19 @@
 //! through the command line as an umpire would, then the desk is driven through its labels.
 
 use crate::kit;
-use kit::{click, labels_containing, type_into};
+use kit::{click, desk_at, labels_containing, type_into};
 
-use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 use umpire::app::{
     Command, DECLARE_LABEL, DRAW_LABEL, DeskApp, END_MENU_LABEL, END_NOW_LABEL, END_REASON_LABEL,
-    GameDesk, HOLDS_LABEL, ProcedureDesk, UiCommand, WON_BY_LABEL,
+    HOLDS_LABEL, UiCommand, WON_BY_LABEL,
 };
 use umpire::game::{EventKind, VictoryFact};
 use umpire::rules::Library;
 
 use crate::facts::Table;
-
-/// The desk opened on the game file, as the umpire opens it.
-fn desk_at(game: &str) -> Harness<'static, DeskApp> {
-    let game = GameDesk::open(std::path::Path::new(game), &Library::shipped()).expect("opens");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(|cc| {
-            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
-        });
-    harness.run();
-    harness
-}
 
 fn ended(harness: &Harness<'static, DeskApp>) -> Option<umpire::game::VictoryResult> {
     harness
@@ -180,7 +167,7 @@ fn the_desk_asks_the_umpires_judgement_before_the_game_ends() {
     let mut game = kit::venice(&path);
     walk_until_the_end_asks(&mut game);
     drop(game);
-    let mut harness = desk_at(&path.to_string_lossy());
+    let mut harness = desk_at(&path);
     assert!(
         !labels_containing(&harness, "Before the game ends: Venetian Standard Victory").is_empty()
     );
@@ -286,7 +273,7 @@ fn the_desk_records_a_place_kind_the_end_needs() {
     .expect("the game starts");
     walk_until_the_end_asks(&mut game);
     drop(game);
-    let mut harness = desk_at(&path.to_string_lossy());
+    let mut harness = desk_at(&path);
     assert!(
         !labels_containing(&harness, "Alessandria:").is_empty(),
         "{:?}",
@@ -338,7 +325,7 @@ fn the_desk_asks_for_the_forces_the_text_gives_no_hex() {
     )
     .expect("the game starts");
     drop(game);
-    let harness = desk_at(&path.to_string_lossy());
+    let harness = desk_at(&path);
     let items = labels_containing(&harness, "Set up ");
     assert!(
         items

@@ -8,7 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use umpire::game::CounterId;
 
-use umpire::app::DeskApp;
+use umpire::app::{DeskApp, GameDesk, ProcedureDesk};
 use umpire::game::scenario::shipped_scenarios;
 use umpire::rules::{Library, SourceFile};
 
@@ -239,4 +239,20 @@ pub fn venice_turn_one_until(path: &std::path::Path, stop: &str) -> umpire::game
         }
     }
     game
+}
+
+/// The desk on `game`, in a 1400×1000 window, its app dice on seed 1.
+pub fn desk_on(game: GameDesk) -> Harness<'static, DeskApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(|cc| {
+            DeskApp::with_game(cc, ProcedureDesk::with_seed(Library::shipped(), 1), game)
+        });
+    harness.run();
+    harness
+}
+
+/// The desk opened on the game file at `path`, as the umpire opens it.
+pub fn desk_at(path: impl AsRef<std::path::Path>) -> Harness<'static, DeskApp> {
+    desk_on(GameDesk::open(path.as_ref(), &Library::shipped()).expect("the game opens"))
 }
