@@ -51,6 +51,7 @@ mod sealed;
 mod serve;
 mod serve_limits;
 mod setup_import;
+mod setup_values;
 mod shared;
 mod tamper;
 mod transcribed;

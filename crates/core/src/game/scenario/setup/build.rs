@@ -52,6 +52,8 @@ struct Ctx<'a> {
     state_edits: Vec<(String, StateEdit)>,
     characters: Vec<CharacterEdit>,
     counters: Vec<NewCounter>,
+    /// `counter_values.csv`'s entries of the scenario's `counter_values:`.
+    values: Vec<Yaml>,
 }
 
 /// One row being read.
@@ -101,6 +103,7 @@ impl<'a> Ctx<'a> {
             state_edits: Vec::new(),
             characters: Vec::new(),
             counters: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -273,7 +276,7 @@ fn check_headers(ctx: &mut Ctx<'_>, kind: SheetKind, sheet: &Sheet) -> bool {
     let before = ctx.problems.len();
     let fixed = kind.fixed();
     let specs: Vec<&AttributeSpec> = match kind {
-        SheetKind::Counters => ctx
+        SheetKind::Counters | SheetKind::CounterValues => ctx
             .ruleset
             .units
             .iter()
@@ -774,6 +777,11 @@ pub fn import_setup(
             SheetKind::Cards => cards_sheet(&mut ctx, sheet),
             SheetKind::Characters => characters_sheet(&mut ctx, sheet),
             SheetKind::Counters => counters_sheet(&mut ctx, sheet),
+            SheetKind::CounterValues => {
+                let (entries, problems) = super::counter_values::read(scenario, ruleset, sheet);
+                ctx.values.extend(entries);
+                ctx.problems.extend(problems);
+            }
             _ => pieces_sheet(&mut ctx, kind, sheet),
         }
     }
@@ -789,6 +797,7 @@ pub fn import_setup(
         )]
     })?;
     super::merge::apply(&mut root, &ctx.state_edits, &ctx.characters, &ctx.counters)?;
+    super::merge::apply_values(&mut root, std::mem::take(&mut ctx.values));
     let files: Vec<&str> = rows.iter().map(|(f, _)| f.as_str()).collect();
     let text = format!(
         "# Set up from the organiser's sheets ({}) by `umpire scenario import-setup`: {}.\n{}",

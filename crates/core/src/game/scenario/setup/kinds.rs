@@ -24,6 +24,9 @@ pub enum SheetKind {
     Fleets,
     /// Any game: counters with side, type, position and strength (`counters.csv`).
     Counters,
+    /// The values printed on the counters that the text does not give, a row for each name
+    /// the counters print (`counter_values.csv`).
+    CounterValues,
 }
 
 /// A column of the import's own (not a ruleset attribute).
@@ -59,7 +62,7 @@ const NOTE: Fixed = col("note", false, "A note for Control, kept with the piece.
 
 impl SheetKind {
     /// Every kind, in the order the import reads them (states before the pieces that name them).
-    pub const ALL: [SheetKind; 8] = [
+    pub const ALL: [SheetKind; 9] = [
         SheetKind::States,
         SheetKind::Cards,
         SheetKind::Characters,
@@ -68,6 +71,7 @@ impl SheetKind {
         SheetKind::Armies,
         SheetKind::Fleets,
         SheetKind::Counters,
+        SheetKind::CounterValues,
     ];
 
     /// The file name.
@@ -81,6 +85,7 @@ impl SheetKind {
             SheetKind::Armies => "armies.csv",
             SheetKind::Fleets => "fleets.csv",
             SheetKind::Counters => "counters.csv",
+            SheetKind::CounterValues => "counter_values.csv",
         }
     }
 
@@ -159,6 +164,23 @@ impl SheetKind {
                     "Where it is: a hex id (`0114`), an area's name, or `off map: …` with the place.",
                 ),
                 NOTE,
+            ],
+            SheetKind::CounterValues => vec![
+                col(
+                    "name",
+                    true,
+                    "The name the counters print (`French Gendarmes`, a Capitano's name), any case: the row's values go on every counter of that name.",
+                ),
+                col(
+                    "kind",
+                    false,
+                    "unit (the default) or leader: which counters of that name.",
+                ),
+                col(
+                    "with",
+                    false,
+                    "Only those of the name that have these values: `nationality=french, unit_type=heavy_cavalry`.",
+                ),
             ],
             _ => self.fixed_pieces(),
         }
@@ -282,7 +304,7 @@ impl SheetKind {
                 "in_port",
                 "damaged",
             ],
-            SheetKind::Counters => &[],
+            SheetKind::Counters | SheetKind::CounterValues => &[],
         }
     }
 
@@ -317,7 +339,8 @@ impl SheetKind {
 }
 
 /// The sheets a scenario takes: a megagame whose ruleset types its pieces by `unit_kind`
-/// (army, fleet, city, area) takes the briefing pack's sheets; any other, `counters.csv`.
+/// (army, fleet, city, area) takes the briefing pack's sheets; any other, `counters.csv`, and
+/// `counter_values.csv` when its counters leave values to what they print.
 pub fn kinds_for(scenario: &Scenario, ruleset: &Ruleset) -> Vec<SheetKind> {
     let typed = ruleset.type_attribute.as_deref().and_then(|t| {
         ruleset
@@ -332,7 +355,10 @@ pub fn kinds_for(scenario: &Scenario, ruleset: &Ruleset) -> Vec<SheetKind> {
             })
     });
     if scenario.megagame.is_some() && typed == Some(true) {
+        // The briefing pack's sheets give its pieces' and characters' values.
         SheetKind::ALL[..7].to_vec()
+    } else if super::counter_values::wanted(scenario) {
+        vec![SheetKind::Counters, SheetKind::CounterValues]
     } else {
         vec![SheetKind::Counters]
     }

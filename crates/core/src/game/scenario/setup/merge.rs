@@ -224,3 +224,15 @@ pub(super) fn apply(
     }
     Ok(())
 }
+
+/// `counter_values.csv`'s entries, before the scenario's own: the organiser's sheet is the
+/// newer word on what the counters print.
+pub(super) fn apply_values(root: &mut Mapping, entries: Vec<Yaml>) {
+    if entries.is_empty() {
+        return;
+    }
+    let list = seq(root, "counter_values");
+    let old = std::mem::take(list);
+    list.extend(entries);
+    list.extend(old);
+}

@@ -1,6 +1,7 @@
 //! Starting data entered once (issue 27, item 3): the organiser's briefing pack, kept in a
 //! spreadsheet and saved as CSV files — one sheet a kind (states, ledger cards, characters,
-//! areas, cities, armies, fleets; `counters.csv` for other games) — merged into a scenario and
+//! areas, cities, armies, fleets; `counters.csv` for other games; `counter_values.csv`, the
+//! values printed on counters that the text leaves to them) — merged into a scenario and
 //! written as a scenario file that loads. A template of the sheets is written for a scenario,
 //! with the rows the text gives (its states and characters) and every number it does not give
 //! left empty.
@@ -9,6 +10,7 @@
 //! column header; with any problem nothing is produced.
 
 mod build;
+mod counter_values;
 mod edits;
 mod kinds;
 mod merge;
@@ -17,6 +19,7 @@ mod template;
 mod values;
 
 pub use build::{Imported, import_setup};
+pub use counter_values::{ValueGroup, value_groups};
 pub use kinds::{SheetKind, kinds_for};
 pub use sheet::{Row, Sheet, parse_sheet, read_sheet};
 pub use template::{template_files, template_readme};

@@ -2,6 +2,7 @@
 //! characters, with any value the scenario already has) and every other cell empty; and the
 //! columns documented from the ruleset's own declarations (label, help, range, rule).
 
+use super::counter_values;
 use super::kinds::{SheetKind, kinds_for};
 use super::values::kind_words;
 use crate::game::scenario::{CounterKind, CounterSpec, Scenario};
@@ -26,14 +27,27 @@ fn csv_text(rows: &[Vec<String>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-fn header(kind: SheetKind, ruleset: &Ruleset) -> Vec<String> {
+fn header(kind: SheetKind, scenario: &Scenario, ruleset: &Ruleset) -> Vec<String> {
     let mut h: Vec<String> = kind.fixed().iter().map(|f| f.name.to_string()).collect();
-    h.extend(kind.attribute_columns(ruleset));
+    h.extend(value_columns(kind, scenario, ruleset));
     h
+}
+
+/// The attribute columns of a sheet: `counter_values.csv`'s are the values the scenario
+/// leaves to the counters.
+fn value_columns(kind: SheetKind, scenario: &Scenario, ruleset: &Ruleset) -> Vec<String> {
+    if kind == SheetKind::CounterValues {
+        counter_values::columns(scenario)
+    } else {
+        kind.attribute_columns(ruleset)
+    }
 }
 
 /// The rows the text gives for a sheet: the states (and their cards) and the characters.
 fn rows(kind: SheetKind, scenario: &Scenario, columns: &[String]) -> Vec<Vec<String>> {
+    if kind == SheetKind::CounterValues {
+        return counter_values::rows(scenario, columns);
+    }
     let Some(mega) = &scenario.megagame else {
         return Vec::new();
     };
@@ -90,7 +104,7 @@ pub fn template_files(scenario: &Scenario, ruleset: &Ruleset) -> Vec<(String, St
     kinds_for(scenario, ruleset)
         .into_iter()
         .map(|kind| {
-            let columns = header(kind, ruleset);
+            let columns = header(kind, scenario, ruleset);
             let mut all = vec![columns.clone()];
             all.extend(rows(kind, scenario, &columns));
             (kind.file().to_string(), csv_text(&all))
@@ -123,13 +137,22 @@ pub fn template_readme(scenario: &Scenario, ruleset: &Ruleset) -> String {
                 md(f.meaning)
             ));
         }
-        for name in kind.attribute_columns(ruleset) {
+        for name in value_columns(kind, scenario, ruleset) {
             let real = match name.as_str() {
-                "type" => ruleset.type_attribute.clone().unwrap_or_default(),
-                "strength" => ruleset.strength_attribute.clone().unwrap_or_default(),
+                "type" if kind == SheetKind::Counters => {
+                    ruleset.type_attribute.clone().unwrap_or_default()
+                }
+                "strength" if kind == SheetKind::Counters => {
+                    ruleset.strength_attribute.clone().unwrap_or_default()
+                }
                 _ => name.clone(),
             };
-            let Some(spec) = kind.specs(ruleset).iter().find(|s| s.name == real) else {
+            let specs: Vec<&crate::rules::AttributeSpec> = if kind == SheetKind::CounterValues {
+                ruleset.units.iter().chain(&ruleset.leaders).collect()
+            } else {
+                kind.specs(ruleset).iter().collect()
+            };
+            let Some(spec) = specs.into_iter().find(|s| s.name == real) else {
                 continue;
             };
             let help = spec
