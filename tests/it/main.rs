@@ -21,6 +21,7 @@ mod desk_shared;
 mod desk_stale;
 mod desk_table;
 mod desk_tools;
+mod desk_values;
 mod desk_victory;
 mod examples;
 mod facts;

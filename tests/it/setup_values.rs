@@ -80,7 +80,10 @@ fn the_template_has_a_row_for_each_printed_name_and_a_column_for_each_value_left
         "{text}"
     );
     assert!(text.contains("\nChaumont,leader,"), "{text}");
-    assert!(!text.contains("AP marker"), "markers print no ratings: {text}");
+    assert!(
+        !text.contains("AP marker"),
+        "markers print no ratings: {text}"
+    );
     assert!(
         !text
             .lines()

@@ -167,6 +167,9 @@ pub enum UiCommand {
     SaveScenario,
     /// File › Import set-up: the organiser's sheets (CSV) merged into the scenario.
     ImportSetup,
+    /// File › Counter values: the values printed on the counters that the text does not give,
+    /// given once for every counter of a name.
+    CounterValues,
     /// Edit a table's cells into the transcription layer.
     ChartEditor,
     /// Show a photo or scan of the physical map under the hex grid.
@@ -233,7 +236,7 @@ pub enum UiCommand {
 
 impl UiCommand {
     /// Every command, in menu order.
-    pub const ALL: [UiCommand; 37] = [
+    pub const ALL: [UiCommand; 38] = [
         UiCommand::Undo,
         UiCommand::Redo,
         UiCommand::Next,
@@ -258,6 +261,7 @@ impl UiCommand {
         UiCommand::ExportGame,
         UiCommand::SaveScenario,
         UiCommand::ImportSetup,
+        UiCommand::CounterValues,
         UiCommand::ChartEditor,
         UiCommand::MapUnderlay,
         UiCommand::ClockStart,
@@ -300,6 +304,7 @@ impl UiCommand {
             UiCommand::ExportGame => "Export the journal…",
             UiCommand::SaveScenario => "Save as scenario…",
             UiCommand::ImportSetup => "Import set-up…",
+            UiCommand::CounterValues => "Counter values…",
             UiCommand::ChartEditor => "Chart editor…",
             UiCommand::MapUnderlay => "Map underlay…",
             UiCommand::ClockStart => "Start the clock",
@@ -369,6 +374,9 @@ impl UiCommand {
             UiCommand::ExportGame => "Write every journal entry to a file, as JSON lines",
             UiCommand::SaveScenario => "Save the organiser's set-up as a scenario file",
             UiCommand::ImportSetup => "Merge the organiser's sheets (CSV) into the scenario",
+            UiCommand::CounterValues => {
+                "Give the values printed on the counters that the rule text does not give (a Troop Quality, an Initiative)"
+            }
             UiCommand::ChartEditor => "Type in a table's cells that the rule text does not print",
             UiCommand::MapUnderlay => "Show a photo or scan of your map under the hex grid",
             UiCommand::ClockStart => "Start the phase clock where the Sequence of Play is",
@@ -424,7 +432,10 @@ impl UiCommand {
             UiCommand::ZoomOut => k(Modifiers::NONE, Key::Minus),
             UiCommand::ResetView => k(Modifiers::NONE, Key::Num0),
             UiCommand::Print => k(Modifiers::COMMAND, Key::P),
-            UiCommand::PlayersView | UiCommand::SaveScenario | UiCommand::ImportSetup => None,
+            UiCommand::PlayersView
+            | UiCommand::SaveScenario
+            | UiCommand::ImportSetup
+            | UiCommand::CounterValues => None,
             UiCommand::VerifyGame => k(cmd_shift, Key::V),
             UiCommand::ExportGame => k(cmd_shift, Key::E),
             UiCommand::ChartEditor => k(Modifiers::COMMAND, Key::E),

@@ -47,6 +47,8 @@ pub struct GameDesk {
     pub orders: OrdersPanel,
     /// The journal panel.
     pub journal: JournalPanel,
+    /// File › Counter values: the values printed on the counters, given once a name.
+    pub values: super::counter_values::CounterValuesWindow,
     /// The megagame view (clock bar, table / role filter, ledgers), for a megagame.
     pub megagame: Option<MegagameView>,
     /// The link of a shared game (a game on a server), for a shared game.
@@ -123,6 +125,7 @@ impl GameDesk {
             decks: DecksPanel::default(),
             orders: OrdersPanel::default(),
             journal: JournalPanel::default(),
+            values: Default::default(),
             megagame,
             shared,
             watched: None,
@@ -192,6 +195,7 @@ impl GameDesk {
             });
         }
         self.panels_ui(ui, queue);
+        self.values.ui(ui.ctx(), &self.live, queue);
     }
 
     /// The resolve column: its heading, the decks and cups, the resolve panel, any roll's odds
@@ -323,6 +327,10 @@ impl GameDesk {
             | UiCommand::ExportGame
             | UiCommand::SaveScenario
             | UiCommand::ImportSetup => true,
+            UiCommand::CounterValues => {
+                self.values.open = true;
+                true
+            }
             // The view's, run above.
             UiCommand::Deselect
             | UiCommand::ZoomIn

@@ -13,6 +13,7 @@ mod board_view;
 mod charts;
 mod commands;
 mod counter_panel;
+mod counter_values;
 mod decks;
 mod files;
 mod game_desk;
@@ -57,6 +58,7 @@ pub use counter_panel::{
     FIND_COUNTER_LABEL, MOVE_LABEL, MOVE_TO_LABEL, NEW_AT_LABEL, NEW_FORCE_LABEL, NEW_NAME_LABEL,
     NEW_TYPE_LABEL, NewCounter, SET_LABEL, TAKE_OFF_LABEL,
 };
+pub use counter_values::{COUNTER_VALUES_GIVE_LABEL, CounterValuesWindow, open_groups};
 pub use decks::{ANY_ROLL_LABEL, DecksPanel};
 pub use files::{
     config_dir, default_scenario, games_dir, new_game_path, read_recent, recent_file, remember,

@@ -863,7 +863,7 @@ impl ResolvePanel {
                     .map_or(n.input.as_str(), |i| i.label.as_str());
                 ui.label(
                     RichText::new(format!(
-                        "{label}: needed — the {} of {} is not known yet (printed on the counters, not in the rule text): give it with Change by hand, or type it here",
+                        "{label}: needed — the {} of {} is not known yet (printed on the counters, not in the rule text): give it with File › Counter values…, or type it here",
                         umpire_core::game::words::attribute_words(ruleset, &n.attribute),
                         umpire_core::game::words::and_list(
                             n.counters.iter().map(|i| live.display_name(i)).collect()
@@ -871,6 +871,14 @@ impl ResolvePanel {
                     ))
                     .color(ui.visuals().warn_fg_color),
                 );
+            }
+            if !self.needed().is_empty()
+                && ui
+                    .button(UiCommand::CounterValues.label())
+                    .on_hover_text(UiCommand::CounterValues.hint())
+                    .clicked()
+            {
+                queue.push(UiCommand::CounterValues.into());
             }
         }
     }

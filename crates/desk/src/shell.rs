@@ -431,6 +431,7 @@ impl Shell {
                     UiCommand::VerifyGame,
                     UiCommand::ExportGame,
                     UiCommand::ImportSetup,
+                    UiCommand::CounterValues,
                     UiCommand::SaveScenario,
                     UiCommand::ChartEditor,
                 ],

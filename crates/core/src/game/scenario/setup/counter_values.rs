@@ -152,7 +152,11 @@ fn with_of(
 ) -> Result<Mapping, Vec<ImportProblem>> {
     let mut out = Mapping::new();
     let mut problems = Vec::new();
-    for part in text.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+    for part in text
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         let Some((name, value)) = part.split_once('=') else {
             problems.push(problem(format!(
                 "'{part}' is not ATTRIBUTE=VALUE (write e.g. nationality=french)"
@@ -253,7 +257,10 @@ pub(super) fn read(
         if !matched {
             problems.push(at(
                 "with",
-                format!("no counter named '{name}' has {}", row_cell(sheet, row, "with")),
+                format!(
+                    "no counter named '{name}' has {}",
+                    row_cell(sheet, row, "with")
+                ),
             ));
             continue;
         }
