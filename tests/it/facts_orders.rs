@@ -119,3 +119,173 @@ fn sealed_orders_are_refused_where_the_rules_do_not_allow_them() {
         form.stdout
     );
 }
+
+/// "The last triumph of the Swiss", Special Rule 2 (L2034): "The Swiss Force in Novara (2611)
+/// may not change its Order for the first two turns." A hand change of its Order is refused
+/// with the rule, and on the written form every Order but the one it holds (Garrison) is not
+/// allowed; at turn 3 the Attack Order the rule gives it is recorded.
+#[test]
+fn the_swiss_force_in_novara_keeps_its_order_for_the_first_two_turns() {
+    let t = Table::new("ailsh_2_last_triumph_of_the_swiss_1513", "orders-kept");
+    let why = t.refused("set", &["Mutt", "order", "attack"]);
+    assert!(
+        why.contains("keeps its Order through turn 2")
+            && why.contains("may not change its Order for the first two turns")
+            && why.contains("2) Swiss Activation Limitation"),
+        "{why}"
+    );
+    assert!(!why.contains("L2034"), "no line numbers in words: {why}");
+    // Another Swiss Force's Order changes as usual.
+    t.run("set", &["Hohensax", "order", "attack"]);
+    // The written form (S2 issues none: its Orders change by hand) holds it the same.
+    let game = umpire::game::Game::open(
+        std::path::Path::new(&t.game),
+        &umpire::rules::Library::shipped(),
+    )
+    .expect("open");
+    let form = game.order_form("orders", "swiss").expect("form");
+    let novara = form
+        .entries
+        .iter()
+        .find(|e| e.id == "sw-novara")
+        .expect("the Swiss Force in Novara");
+    let umpire::game::orders::FormInput::Choose { choices, .. } = &novara.fields[0].input else {
+        panic!("an Order is chosen");
+    };
+    for c in choices {
+        assert_eq!(
+            c.refused.is_none(),
+            c.id == "garrison",
+            "{}: {:?}",
+            c.label,
+            c.refused
+        );
+    }
+    assert!(
+        choices
+            .iter()
+            .filter_map(|c| c.refused.as_deref())
+            .all(|r| r.starts_with(
+                "kept through turn 2: The Swiss Force in Novara (2611) may not change"
+            )),
+        "{choices:?}"
+    );
+    drop(game);
+    // Turn 3: the rule's own Attack Order, and the Force's Order is the umpire's again.
+    t.walk_to(3, "A) Weather Phase");
+    t.run("set", &["Mutt", "role", "primo_capitano"]);
+    t.run("set", &["Mutt", "order", "attack"]);
+}
+
+/// rr3's Intention Card names the areas an army moves through (The Campaign System ›
+/// Movement, L596). The handbook game prints no area: the organiser puts the Gazetteer's areas
+/// on the table with `game add`, and from then on an area the game does not know is refused
+/// (with the one it most likely means); while it knows none, the form says the names are
+/// taken as written for Map Control to check.
+#[test]
+fn an_intention_card_names_areas_the_game_knows() {
+    let t = Table::new("rr3_handbook_1524", "orders-areas");
+    let intention = |areas: &str| {
+        crate::cli::umpire(&[
+            "game",
+            "orders",
+            "seal",
+            &t.game,
+            "--side",
+            "habsburgs",
+            "--order",
+            "Intention Card",
+            "Ferdinand's army.Move=Move 1 area",
+            &format!("Ferdinand's army.Area(s) to be moved through={areas}"),
+        ])
+    };
+    // TEST areas and army, in the organiser's way (the Gazetteer is not in the handbook).
+    t.run(
+        "add",
+        &[
+            "Ferdinand's army",
+            "--side",
+            "habsburgs",
+            "--at",
+            "Vienna (TEST)",
+            "--type",
+            "army",
+            "--set",
+            "country=austria",
+            "--set",
+            "map_table=the_east",
+            "--set",
+            "strength_thousands=10",
+        ],
+    );
+    t.walk_to(1, "First movement step");
+    let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "habsburgs"]);
+    assert!(form.success, "{}", form.show());
+    // The army's own area is one the game knows now; no area counter yet.
+    assert!(
+        !form.stdout.contains("knows no area of the map"),
+        "{}",
+        form.stdout
+    );
+    for area in ["Upper Austria (TEST)", "Styria (TEST)"] {
+        t.run(
+            "add",
+            &[
+                area,
+                "--side",
+                "habsburgs",
+                "--at",
+                area,
+                "--type",
+                "area",
+                "--set",
+                "owner=austria",
+                "--set",
+                "map_table=the_east",
+            ],
+        );
+    }
+    let refused = intention("Uper Austria (TEST)");
+    assert!(!refused.success, "{}", refused.show());
+    assert!(
+        refused
+            .stderr
+            .contains("'Uper Austria (TEST)' is not an area of the map")
+            && refused
+                .stderr
+                .contains("did you mean Upper Austria (TEST)?"),
+        "{}",
+        refused.stderr
+    );
+    let sealed = intention("Upper Austria (TEST)");
+    assert!(sealed.success, "{}", sealed.show());
+}
+
+/// With no area on the table at all, names cannot be checked: the form says so.
+#[test]
+fn an_intention_card_says_when_no_area_is_known() {
+    let t = Table::new("rr3_handbook_1524", "orders-no-areas");
+    t.run(
+        "add",
+        &[
+            "Ferdinand's army",
+            "--side",
+            "habsburgs",
+            "--at",
+            "off map: mustering",
+            "--type",
+            "army",
+            "--set",
+            "country=austria",
+        ],
+    );
+    t.walk_to(1, "First movement step");
+    let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "habsburgs"]);
+    assert!(form.success, "{}", form.show());
+    assert!(
+        form.stdout
+            .contains("The game knows no area of the map by name yet"),
+        "{}",
+        form.stdout
+    );
+}

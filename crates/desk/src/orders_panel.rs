@@ -184,6 +184,9 @@ impl OrdersPanel {
             ui.label(RichText::new("This side has nothing to give orders to.").weak());
             return;
         }
+        if let Some(note) = form.areas_unchecked() {
+            ui.label(RichText::new(note).weak());
+        }
         for entry in &form.entries {
             let strength = entry
                 .strength

@@ -392,6 +392,7 @@ fn one_kind(game: &mut Game, side: &str, token: &str, csrf: &str, order: &str) -
                 @if !rules.is_empty() {
                     ul .rules { @for r in &rules { li { (r) } } }
                 }
+                @if let Some(note) = form.areas_unchecked() { p .weak { (note) } }
                 (form_markup(&form, token, csrf, &prior, mine.is_some()))
             }
         }

@@ -270,4 +270,7 @@ fn print_form(game: &Game, form: &OrderForm, sealed_here: &[(u64, &sealed::Seale
             println!("      {}{must}: {what}", field.label);
         }
     }
+    if let Some(note) = form.areas_unchecked() {
+        println!("  {note}");
+    }
 }

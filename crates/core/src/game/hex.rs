@@ -141,11 +141,23 @@ impl std::fmt::Display for HexId {
 
 /// Reads a typed place in the game's geometry: "x, y" (two numbers, base units) on a free-form
 /// table; a hex id on a hex map; else an area's name (digits alone read as a hex id where the
-/// geometry is not known). Shared by the command line and the desk.
+/// geometry is not known); on any table, `off map: ` and the place (a box, a pool), as the
+/// counters print their place and the set-up sheet takes it. Shared by the command line and
+/// the desk.
 pub fn read_position(text: &str, geometry: Option<GeometryKind>) -> Result<Position, Refusal> {
     let t = text.trim();
     if t.is_empty() {
         return Err(Refusal::NoPlace);
+    }
+    if let Some(place) = t
+        .get(..8)
+        .filter(|p| p.eq_ignore_ascii_case("off map:"))
+        .map(|_| t[8..].trim())
+    {
+        if place.is_empty() {
+            return Err(Refusal::NoPlace);
+        }
+        return Ok(Position::OffMap(place.to_string()));
     }
     let parts: Vec<&str> = t.split([',', ' ']).filter(|p| !p.is_empty()).collect();
     if let [x, y] = parts.as_slice()
@@ -173,6 +185,21 @@ pub fn read_position(text: &str, geometry: Option<GeometryKind>) -> Result<Posit
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn off_map_and_its_place_read_as_off_the_map_on_any_table() {
+        for g in [None, Some(GeometryKind::Area), Some(GeometryKind::Hex)] {
+            assert_eq!(
+                read_position("Off map: mustering", g).ok(),
+                Some(Position::OffMap("mustering".into()))
+            );
+        }
+        assert!(read_position("off map:  ", Some(GeometryKind::Area)).is_err());
+        assert_eq!(
+            read_position("Offenburg", Some(GeometryKind::Area)).ok(),
+            Some(Position::Area("Offenburg".into()))
+        );
+    }
 
     fn h(id: &str) -> HexId {
         HexId::parse(id, 4).expect("hex id")

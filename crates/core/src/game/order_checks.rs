@@ -91,6 +91,25 @@ pub fn mark(
             let FormInput::Choose { choices, .. } = &mut field.input else {
                 continue;
             };
+            let kept = spec
+                .sets
+                .as_ref()
+                .and_then(|a| scenario.keeps(&entry.id, a, state.cursor.turn));
+            if let Some(k) = kept {
+                let now = kept_value(scenario, &entry.id, holder, &counters, &k.attribute);
+                for choice in choices.iter_mut() {
+                    let same = now.as_deref().is_some_and(|n| {
+                        n.eq_ignore_ascii_case(&choice.id) || n.eq_ignore_ascii_case(&choice.label)
+                    });
+                    if !same {
+                        choice.refused = Some(format!(
+                            "kept through turn {}: {} ({})",
+                            k.through_turn, k.text, k.rule
+                        ));
+                    }
+                }
+                continue;
+            }
             for choice in choices.iter_mut() {
                 choice.refused = spec
                     .restrictions
@@ -110,6 +129,33 @@ pub fn mark(
             }
         }
     }
+}
+
+/// The value a Force keeps: its holder's (or another leader's) attribute, else the one the
+/// scenario prints for it ("Garrison"; the first of "Manoeuvre, Administrative March").
+fn kept_value(
+    scenario: &Scenario,
+    force: &str,
+    holder: Option<&CounterState>,
+    counters: &[&CounterState],
+    attribute: &str,
+) -> Option<String> {
+    let text = |c: &CounterState| match c.attributes.get(attribute) {
+        Some(Value::Text(t)) => Some(t.clone()),
+        _ => None,
+    };
+    holder
+        .and_then(text)
+        .or_else(|| counters.iter().find_map(|c| text(c)))
+        .or_else(|| {
+            scenario
+                .forces
+                .iter()
+                .find(|f| f.id == force)
+                .and_then(|f| f.order.as_deref())
+                .and_then(|o| o.split(',').next())
+                .map(|o| o.trim().to_string())
+        })
 }
 
 /// Why the test refuses the choice for a Force of `counters`, in words (None: allowed, or

@@ -7,9 +7,11 @@
 //! Read from the scenario's set-up (its Forces and counters at start); the live game's Forces
 //! are for the hand-in itself.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
-use super::scenario::{CounterKind, CounterSpec, Scenario};
+use super::scenario::{CounterKind, CounterSpec, Position, Scenario};
 use super::state::GameState;
 use crate::rules::{
     Cell, CounterTest, ForceTest, OrderCost, OrderEach, OrderField, OrderFieldKind, OrderKind,
@@ -29,6 +31,23 @@ pub struct OrderForm {
     pub entries: Vec<FormEntry>,
     /// The areas an `areas` field may name, by name, sorted.
     pub areas: Vec<String>,
+}
+
+/// Said of an `areas` field while the game knows no area of the map by name.
+pub const AREAS_UNCHECKED: &str = "The game knows no area of the map by name yet (the organiser's \
+     Gazetteer adds them: File › Import set-up…, or game add with --type area): the areas are \
+     taken as written, and Map Control checks them at the table.";
+
+impl OrderForm {
+    /// [`AREAS_UNCHECKED`], when the form has an `areas` field and the game knows no area.
+    pub fn areas_unchecked(&self) -> Option<&'static str> {
+        let has_field = self
+            .entries
+            .iter()
+            .flat_map(|e| &e.fields)
+            .any(|f| matches!(f.input, FormInput::Areas { .. }));
+        (has_field && self.areas.is_empty()).then_some(AREAS_UNCHECKED)
+    }
 }
 
 /// One Force's (or counter's) part of the form.
@@ -160,7 +179,7 @@ pub fn order_form(
             .map(|c| (c.id.clone(), vec![c]))
             .collect(),
     };
-    Ok(form_of(ruleset, scenario, kind, side, groups))
+    Ok(form_of(ruleset, scenario, None, kind, side, groups))
 }
 
 /// The form of `kind` for `side` in the game as it stands: its Forces (or counters) on the
@@ -214,12 +233,13 @@ pub fn order_form_live(
             .map(|c| (c.id.clone(), vec![c]))
             .collect(),
     };
-    Ok(form_of(ruleset, scenario, kind, side, groups))
+    Ok(form_of(ruleset, scenario, Some(state), kind, side, groups))
 }
 
 fn form_of(
     ruleset: &Ruleset,
     scenario: &Scenario,
+    state: Option<&GameState>,
     kind: &OrderKind,
     side: &str,
     groups: Vec<(String, Vec<&CounterSpec>)>,
@@ -233,7 +253,7 @@ fn form_of(
         name: kind.name.clone(),
         side: side.to_string(),
         entries,
-        areas: areas(ruleset, scenario, kind),
+        areas: areas(ruleset, scenario, state, kind),
     }
 }
 
@@ -399,7 +419,11 @@ pub fn force_holds(
 
 /// Whether a counter's attribute has the value (a `choices` attribute: includes it).
 fn holds(counter: &CounterSpec, test: &CounterTest) -> bool {
-    match (counter.attributes.get(&test.attribute), &test.is) {
+    holds_value(&counter.attributes, test)
+}
+
+fn holds_value(attributes: &BTreeMap<String, Value>, test: &CounterTest) -> bool {
+    match (attributes.get(&test.attribute), &test.is) {
         (Some(Value::Text(have)), Value::Text(want)) => {
             have == want || have.split(", ").any(|h| h == want)
         }
@@ -421,9 +445,15 @@ fn cell_amount(table: &Table, row: &str, column: &str) -> Option<i64> {
     }
 }
 
-/// The areas an `areas` field may name: the gazetteer's places and the scenario's counters
-/// that are areas, by name.
-fn areas(ruleset: &Ruleset, scenario: &Scenario, kind: &OrderKind) -> Vec<String> {
+/// The areas an `areas` field may name: the gazetteer's places, the scenario's counters that
+/// are areas, and in a game those put on the table since (the organiser's Gazetteer added
+/// with `game add`) and the areas its pieces stand in, by name.
+fn areas(
+    ruleset: &Ruleset,
+    scenario: &Scenario,
+    state: Option<&GameState>,
+    kind: &OrderKind,
+) -> Vec<String> {
     let mut out = std::collections::BTreeSet::new();
     for f in &kind.fields {
         let OrderFieldKind::Areas { area_counters, .. } = &f.kind else {
@@ -439,6 +469,16 @@ fn areas(ruleset: &Ruleset, scenario: &Scenario, kind: &OrderKind) -> Vec<String
                     .filter(|c| holds(c, test))
                     .map(|c| c.name.clone()),
             );
+            if let Some(state) = state {
+                for c in state.counters.values().filter(|c| c.removed.is_none()) {
+                    if holds_value(&c.attributes, test) {
+                        out.insert(c.name.clone());
+                    }
+                    if let Position::Area(a) = &c.position {
+                        out.insert(a.clone());
+                    }
+                }
+            }
         }
     }
     out.into_iter().collect()

@@ -279,8 +279,21 @@ pub fn check_against(form: &OrderForm, orders: &Orders) -> Result<(), String> {
                     if let Some(bad) = areas.iter().find(|a| {
                         a.trim().is_empty() || !form.areas.is_empty() && !form.areas.contains(a)
                     }) {
+                        let close = form
+                            .areas
+                            .iter()
+                            .map(|a| {
+                                (
+                                    strsim::jaro_winkler(&a.to_lowercase(), &bad.to_lowercase()),
+                                    a,
+                                )
+                            })
+                            .filter(|(score, _)| *score > 0.85)
+                            .max_by(|a, b| a.0.total_cmp(&b.0))
+                            .map(|(_, a)| format!(" — did you mean {a}?"))
+                            .unwrap_or_default();
                         return Err(format!(
-                            "{}: '{}' is not an area of the map ({})",
+                            "{}: '{}' is not an area of the map ({}){close}",
                             entry.name, bad, field.label
                         ));
                     }

@@ -317,6 +317,22 @@ pub(super) fn check_set_attribute(
     let c = counter(view, id)?;
     let to = attribute_value(view.ruleset, c, attribute, value)?;
     let now = c.attributes.get(attribute);
+    // A Force the scenario forbids to change it yet (S2: "may not change its Order for the
+    // first two turns").
+    if let Some(k) = c.force.as_deref().and_then(|f| {
+        view.scenario
+            .keeps(f, attribute, view.state.cursor.turn)
+            .filter(|_| now != Some(&to))
+    }) {
+        return Err(Refusal::Orders(format!(
+            "{} keeps its {} through turn {} — \"{}\" ({})",
+            crate::game::words::force_words(view.scenario, c.force.as_deref().unwrap_or_default()),
+            crate::game::words::attribute_words(view.ruleset, attribute),
+            k.through_turn,
+            k.text,
+            k.rule
+        )));
+    }
     // What the umpire saw against what is there: names in any case ("--was Catholic").
     let same = |a: Option<&Value>, b: Option<&Value>| match (a, b) {
         (Some(Value::Text(x)), Some(Value::Text(y))) => x.eq_ignore_ascii_case(y),

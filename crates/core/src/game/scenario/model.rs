@@ -106,6 +106,16 @@ impl Scenario {
         turn_of_label(&self.calendar, label)
     }
 
+    /// What keeps `force`'s leader attribute `attribute` from changing at `turn`, if anything
+    /// does.
+    pub fn keeps(&self, force: &str, attribute: &str, turn: u32) -> Option<&ForceKeeps> {
+        self.forces
+            .iter()
+            .find(|f| f.id == force)
+            .and_then(|f| f.keeps.as_ref())
+            .filter(|k| k.attribute == attribute && turn <= k.through_turn)
+    }
+
     /// Every counter the scenario names: at start, on fixed turns and conditionally.
     pub fn all_counters(&self) -> impl Iterator<Item = &CounterSpec> {
         self.counters
@@ -223,6 +233,24 @@ pub struct ForceSpec {
     pub note: Option<String>,
     /// Set up by its owner where the text allows: placed at the game's first step.
     pub unplaced: bool,
+    /// A leader attribute it may not change for the game's first turns.
+    pub keeps: Option<ForceKeeps>,
+}
+
+/// A leader attribute a Force may not change through a turn (S2 Special Rule 2: "The Swiss
+/// Force in Novara (2611) may not change its Order for the first two turns").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ForceKeeps {
+    /// The leader attribute (`order`).
+    pub attribute: String,
+    /// The last turn it may not change.
+    pub through_turn: u32,
+    /// The rule, as the rulebook numbers or names it.
+    pub rule: String,
+    /// The lines of the text extraction (provenance, for `--json`).
+    pub source: Option<String>,
+    /// What the text says.
+    pub text: String,
 }
 
 /// A note on one counter.

@@ -455,6 +455,10 @@ pub(crate) struct RawForce {
     /// first step asks for it to be placed.
     #[serde(default)]
     pub unplaced: bool,
+    /// A leader attribute the Force may not change for the game's first turns (S2: "may not
+    /// change its Order for the first two turns").
+    #[serde(default)]
+    pub keeps: Option<RawKeeps>,
     /// Its leaders (checked against the ruleset's `leaders` attributes).
     #[serde(default)]
     pub leaders: Vec<RawCounter>,
@@ -675,6 +679,24 @@ pub(crate) struct RawCredit {
     pub counter: String,
     /// The whole-number unit attribute the amount is added to (`administrative_points`).
     pub attribute: String,
+}
+
+/// A leader attribute a Force may not change through a turn.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "ForceKeeps")]
+pub(crate) struct RawKeeps {
+    /// The leader attribute (`order`).
+    pub attribute: String,
+    /// The last turn it may not change (2: "for the first two turns").
+    pub through_turn: u32,
+    /// The rule, as the rulebook numbers or names it.
+    pub rule: String,
+    /// The lines of the text extraction (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// What the text says, as printed.
+    pub text: String,
 }
 
 /// A leader attribute a schedule sets on a Force's Primo Capitano (its Order).

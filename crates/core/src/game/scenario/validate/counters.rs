@@ -384,6 +384,18 @@ pub(super) fn force(
     if raw.loose {
         return None;
     }
+    if let Some(k) = &raw.keeps
+        && !refs.ruleset.leaders.iter().any(|s| s.name == k.attribute)
+    {
+        ctx.err(
+            &path.key("keeps").key("attribute"),
+            format!(
+                "'{}' is not a leader attribute of ruleset '{}'",
+                k.attribute, refs.ruleset.id
+            ),
+            declared_hint(&refs.ruleset.leaders),
+        );
+    }
     Some(ForceSpec {
         id: raw.id.clone(),
         side: raw.side.clone(),
@@ -393,6 +405,13 @@ pub(super) fn force(
         order: raw.order.clone(),
         note: raw.note.clone(),
         unplaced: raw.unplaced,
+        keeps: raw.keeps.as_ref().map(|k| super::super::ForceKeeps {
+            attribute: k.attribute.clone(),
+            through_turn: k.through_turn,
+            rule: k.rule.clone(),
+            source: k.source.clone(),
+            text: k.text.clone(),
+        }),
     })
 }
 
