@@ -221,9 +221,9 @@ fn an_intention_card_names_areas_the_game_knows() {
     t.walk_to(1, "First movement step");
     let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "habsburgs"]);
     assert!(form.success, "{}", form.show());
-    // The army's own area is one the game knows now; no area counter yet.
+    // Where a piece stands is not the map's list of areas: no area counter yet.
     assert!(
-        !form.stdout.contains("knows no area of the map"),
+        form.stdout.contains("knows no area of the map"),
         "{}",
         form.stdout
     );
@@ -288,4 +288,149 @@ fn an_intention_card_says_when_no_area_is_known() {
         "{}",
         form.stdout
     );
+}
+
+/// rr3, The Campaign System › Movement (L596–608): a revealed Intention Card reaches the
+/// table. Each army's card is an item Map Control carries out as one entry — the army to the
+/// last area it names, the areas counted, its Fatigue by its option off the movement table
+/// (+1 for two areas, −1 when it stays) — and Next waits for it; another team sees the card
+/// only once carried out. A card that names more areas than its option moves, or none for a
+/// move, is refused at the hand-in.
+#[test]
+fn a_revealed_intention_card_is_carried_out_on_the_table() {
+    let t = Table::new("rr3_handbook_1524", "orders-carried-out");
+    for area in ["Vienna (TEST)", "Upper Austria (TEST)", "Styria (TEST)"] {
+        t.run(
+            "add",
+            &[
+                area,
+                "--side",
+                "habsburgs",
+                "--at",
+                area,
+                "--type",
+                "area",
+                "--set",
+                "owner=austria",
+            ],
+        );
+    }
+    for (army, at, fatigue) in [
+        ("Ferdinand's army", "Vienna (TEST)", "0"),
+        ("Frundsberg's army", "Styria (TEST)", "2"),
+    ] {
+        t.run(
+            "add",
+            &[
+                army,
+                "--side",
+                "habsburgs",
+                "--at",
+                at,
+                "--type",
+                "army",
+                "--set",
+                "country=austria",
+                "--set",
+                "map_table=the_east",
+                "--set",
+                &format!("fatigue={fatigue}"),
+            ],
+        );
+    }
+    t.walk_to(1, "First movement step");
+    let card = |assignments: &[&str]| {
+        let mut all = vec![
+            "game",
+            "orders",
+            "seal",
+            t.game.as_str(),
+            "--side",
+            "habsburgs",
+            "--order",
+            "Intention Card",
+        ];
+        all.extend_from_slice(assignments);
+        crate::cli::umpire(&all)
+    };
+    let too_far = card(&[
+        "Ferdinand's army.Move=Move 1 area",
+        "Ferdinand's army.Area(s) to be moved through=Upper Austria (TEST), Styria (TEST)",
+    ]);
+    assert!(
+        !too_far.success
+            && too_far
+                .stderr
+                .contains("Move 1 area moves 1 area, and the card names 2"),
+        "{}",
+        too_far.show()
+    );
+    let nowhere = card(&["Ferdinand's army.Move=Move 1 area"]);
+    assert!(
+        !nowhere.success && nowhere.stderr.contains("names no area"),
+        "{}",
+        nowhere.show()
+    );
+    let sealed = card(&[
+        "Ferdinand's army.Move=Move 2 areas but gain 1 Fatigue marker",
+        "Ferdinand's army.Area(s) to be moved through=Upper Austria (TEST), Styria (TEST)",
+        "Frundsberg's army.Move=Remain stationary and remove 1 Fatigue marker",
+    ]);
+    assert!(sealed.success, "{}", sealed.show());
+    let revealed = crate::cli::umpire(&["game", "orders", "reveal", &t.game]);
+    assert!(revealed.success, "{}", revealed.show());
+    let items = t.items();
+    let ferdinand = items
+        .iter()
+        .find(|(_, _, label, _)| label.starts_with("Ferdinand's army — its Intention Card"))
+        .unwrap_or_else(|| panic!("no card item: {items:?}"));
+    assert!(
+        ferdinand.2.contains(
+            "Move 2 areas but gain 1 Fatigue marker, through Upper Austria (TEST), Styria (TEST)"
+        ),
+        "{ferdinand:?}"
+    );
+    // Next waits for the cards.
+    let held = t.attempt("next", &[]);
+    assert!(!held.success, "{}", held.show());
+    // The Habsburgs see their card; the French do not before it is carried out.
+    let side = |s: &str| t.run("status", &["--side", s]);
+    assert!(side("habsburgs").contains("Ferdinand's army — its Intention Card"));
+    assert!(
+        !side("france").contains("Intention Card:"),
+        "{}",
+        side("france")
+    );
+    let out = t.run("credit", &[&ferdinand.0.to_string()]);
+    assert!(
+        out.contains("Ferdinand's army moved from Vienna (TEST) to Styria (TEST)")
+            && out.contains("Fatigue boxes marked 0 → 1")
+            && out.contains("Areas moved this step 2"),
+        "{out}"
+    );
+    let stays = t
+        .items()
+        .into_iter()
+        .find(|(_, _, label, _)| label.starts_with("Frundsberg's army — its Intention Card"))
+        .expect("Frundsberg's card");
+    let out = t.run("credit", &[&stays.0.to_string()]);
+    assert!(
+        out.contains("Fatigue boxes marked 2 → 1") && !out.contains("moved from"),
+        "{out}"
+    );
+    assert!(side("france").contains("Ferdinand's army — its Intention Card"));
+    assert_eq!(t.attribute("Ferdinand's army", "fatigue"), 1);
+    assert_eq!(t.attribute("Frundsberg's army", "fatigue"), 1);
+    let status = t.status();
+    let at = status["counters"]
+        .as_array()
+        .expect("counters")
+        .iter()
+        .find(|c| c["name"] == "Ferdinand's army")
+        .expect("army")["position"]
+        .clone();
+    assert_eq!(at["area"], "Styria (TEST)", "{at}");
+    t.run("next", &[]);
+    let verified = t.run("verify", &[]);
+    assert!(verified.contains("verified:"), "{verified}");
 }

@@ -722,7 +722,7 @@ impl LiveGame {
     pub fn pending_shown(&self) -> Vec<Pending> {
         let pending = &self.status().pending;
         match (&self.seen_by, &self.side_cache) {
-            (Some(_), Some(cache)) => pending_seen(pending, &cache.sights),
+            (Some(side), Some(cache)) => pending_seen(pending, &cache.sights, side),
             _ => pending.clone(),
         }
     }

@@ -316,13 +316,9 @@ impl SequencePanel {
         }
         super::sequence_victory::declare_ui(ui, live, p, queue);
         super::sequence_victory::judge_ui(ui, live, p, queue);
-        if let Some(what) = &p.credit {
-            // A scheduled amount is credited; a scheduled attribute is set ("Set Mutt's Order
-            // to Attack").
-            let label = match what.strip_prefix("set ") {
-                Some(rest) => format!("Set {rest}"),
-                None => format!("{CREDIT_LABEL} {what}"),
-            };
+        if let Some(label) = p.credit_words() {
+            // A scheduled amount is credited, a scheduled attribute set ("Set Mutt's Order to
+            // Attack"), a revealed card carried out.
             if ui
                 .button(label)
                 .on_hover_text("Record it in the journal: the item is then done")

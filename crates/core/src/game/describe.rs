@@ -165,6 +165,11 @@ impl Words<'_> {
                     .map_or_else(|| choice_words(item), |v| v.title.clone())
             ),
             ["battle", _] => "the battle's result".into(),
+            ["card", seq, counter] => format!(
+                "carrying out {}'s orders sealed in entry {seq}",
+                self.counter(counter)
+            ),
+            ["orders", seq] => format!("the reveal of the orders sealed in entry {seq}"),
             ["reinforcements", turn] => format!("the reinforcements of turn {turn}"),
             ["follow_up", from] => format!("the check queued by entry {from}"),
             ["reveal", ..] => "the reveals of this step".into(),

@@ -246,6 +246,71 @@ fn not_in_place(
     })
 }
 
+/// Holds a carried-out order to the areas its option moves: "Move 1 area" naming two is
+/// refused, "Remain stationary" naming any.
+pub fn check_moves(kind: &OrderKind, form: &OrderForm, orders: &Orders) -> Result<(), String> {
+    let Some((option, along)) = kind
+        .carry_out
+        .as_ref()
+        .and_then(|c| Some((c.option.as_ref()?, c.along.as_ref()?)))
+    else {
+        return Ok(());
+    };
+    let options = kind.fields.iter().find_map(|f| match &f.kind {
+        crate::rules::OrderFieldKind::Choice { options } if f.id == *option => Some(options),
+        _ => None,
+    });
+    let label = |id: &str| {
+        kind.fields
+            .iter()
+            .find(|f| f.id == id)
+            .map_or(id.to_string(), |f| f.label.clone())
+    };
+    for entry in &form.entries {
+        let Some(given) = orders.get(&entry.id) else {
+            continue;
+        };
+        let Some(OrderValue::Choice(chosen)) = given.get(option) else {
+            continue;
+        };
+        let areas = match given.get(along) {
+            Some(OrderValue::Areas(a)) => a.as_slice(),
+            _ => &[],
+        };
+        let Some(o) = options.and_then(|os| os.iter().find(|o| o.id == *chosen)) else {
+            continue;
+        };
+        if o.moves.is_some_and(|n| n > 0) && areas.is_empty() {
+            return Err(format!(
+                "{}: {} names no area in {} — write the area(s) to be moved through ({})",
+                entry.name,
+                o.label,
+                label(along),
+                kind.carry_out.as_ref().map_or("", |c| c.rule.as_str()),
+            ));
+        }
+        if let Some(most) = o.moves
+            && areas.len() > most as usize
+        {
+            return Err(format!(
+                "{}: {} moves {}, and the card names {} in {} ({}) — {}",
+                entry.name,
+                o.label,
+                match most {
+                    0 => "no area".to_string(),
+                    1 => "1 area".to_string(),
+                    n => format!("{n} areas"),
+                },
+                areas.len(),
+                label(along),
+                kind.carry_out.as_ref().map_or("", |c| c.rule.as_str()),
+                areas.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Holds `orders` to what the table allows (after [`super::sealed::check_against`] has held
 /// them to the form): no refused choice, every required field given. In words, naming the
 /// Force.

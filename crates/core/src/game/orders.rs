@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::scenario::{CounterKind, CounterSpec, Position, Scenario};
+use super::scenario::{CounterKind, CounterSpec, Scenario};
 use super::state::GameState;
 use crate::rules::{
     Cell, CounterTest, ForceTest, OrderCost, OrderEach, OrderField, OrderFieldKind, OrderKind,
@@ -447,7 +447,8 @@ fn cell_amount(table: &Table, row: &str, column: &str) -> Option<i64> {
 
 /// The areas an `areas` field may name: the gazetteer's places, the scenario's counters that
 /// are areas, and in a game those put on the table since (the organiser's Gazetteer added
-/// with `game add`) and the areas its pieces stand in, by name.
+/// with `game add`), by name. The place a piece stands is not taken for the map's list: a
+/// game that knows no area counter takes the names as written.
 fn areas(
     ruleset: &Ruleset,
     scenario: &Scenario,
@@ -473,9 +474,6 @@ fn areas(
                 for c in state.counters.values().filter(|c| c.removed.is_none()) {
                     if holds_value(&c.attributes, test) {
                         out.insert(c.name.clone());
-                    }
-                    if let Position::Area(a) = &c.position {
-                        out.insert(a.clone());
                     }
                 }
             }

@@ -101,6 +101,9 @@ pub struct SealedState {
     pub via: Option<String>,
     /// The entry that revealed it, once revealed.
     pub revealed: Option<u64>,
+    /// What it holds, once revealed (what the table carries out).
+    #[serde(skip)]
+    pub orders: Option<Orders>,
 }
 
 /// The sealed orders of the state, by the entry that sealed each.
@@ -125,12 +128,16 @@ pub fn apply(sealed: &mut Sealed, e: &Event) {
                     at: e.at,
                     via: via.clone(),
                     revealed: None,
+                    orders: None,
                 },
             );
         }
-        EventKind::OrdersRevealed { sealed: of, .. } => {
+        EventKind::OrdersRevealed {
+            sealed: of, orders, ..
+        } => {
             if let Some(s) = sealed.get_mut(of) {
                 s.revealed = Some(e.seq);
+                s.orders = Some(orders.clone());
             }
         }
         _ => {}
@@ -607,6 +614,9 @@ impl super::Game {
         // What the table does not allow: the same check whether the orders come from a
         // phone, the desk or the command line.
         super::order_checks::check_allowed(&form, &orders).map_err(Refusal::Orders)?;
+        if let Some(kind) = self.ruleset().order_kind(order) {
+            super::order_checks::check_moves(kind, &form, &orders).map_err(Refusal::Orders)?;
+        }
         let salt = super::journal::fresh_salt();
         let commitment = commitment(&salt, &orders);
         let kept = serde_json::to_string(&Kept { salt, orders })

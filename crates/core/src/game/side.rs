@@ -92,7 +92,7 @@ impl SideStatus {
             turns: status.turns,
             date: status.date,
             step: status.step.path,
-            pending: pending_seen(&status.pending, &sights),
+            pending: pending_seen(&status.pending, &sights, side),
             events: status.events,
             seen_events: sights.iter().filter(|s| s.sight.seen()).count(),
             counters: view.at(game.state()).counters(),
@@ -100,12 +100,17 @@ impl SideStatus {
     }
 }
 
-/// The pending items the side may see (a follow-up of an entry it does not see is left out);
-/// `sights` from [`SideView::journal`].
-pub fn pending_seen(pending: &[Pending], sights: &[EntrySight]) -> Vec<Pending> {
+/// The pending items the side may see (a follow-up of an entry it does not see is left out;
+/// another side's revealed card only once carried out, as the table shows it); `sights` from
+/// [`SideView::journal`].
+pub fn pending_seen(pending: &[Pending], sights: &[EntrySight], side: &str) -> Vec<Pending> {
     pending
         .iter()
         .filter(|p| {
+            if p.key.starts_with("card:") {
+                return p.done
+                    || matches!(&p.whose, Some(crate::game::steps::Whose::Side(s)) if s == side);
+            }
             let Some(from) = p
                 .key
                 .strip_prefix("follow_up:")

@@ -187,6 +187,22 @@ pub struct Pending {
     pub whose: Option<Whose>,
 }
 
+impl Pending {
+    /// The words of the button (or `game credit`) that records it, when it records something:
+    /// "Credit 5 to French AP marker's Administrative Points", "Set Mutt's Order to Attack",
+    /// "Carry out: Ferdinand's army to Upper Austria; Fatigue 0 → 1".
+    pub fn credit_words(&self) -> Option<String> {
+        let what = self.credit.as_deref()?;
+        Some(if let Some(rest) = what.strip_prefix("set ") {
+            format!("Set {rest}")
+        } else if let Some(rest) = what.strip_prefix("carry out: ") {
+            format!("Carry out: {rest}")
+        } else {
+            format!("Credit {what}")
+        })
+    }
+}
+
 /// What a resolution names as the item it answers to say it answers none (a roll made for
 /// another reason): `--for none`.
 pub const NO_ITEM: &str = "none";

@@ -249,7 +249,7 @@ pub(super) fn check_skip(view: &View, item: &str, reason: &str) -> Checked {
 }
 
 pub(super) fn check_credit(view: &View, item: &str) -> Checked {
-    let Some((change, reason)) =
+    let Some((changes, reason)) =
         crate::game::sequence::credit_change(view.ruleset, view.scenario, view.state, item)
     else {
         let all = pending_items(view);
@@ -258,9 +258,11 @@ pub(super) fn check_credit(view: &View, item: &str) -> Checked {
             creditable: numbered(&all, |p| p.credit.is_some()),
         });
     };
-    counter(view, change.counter())?;
+    for change in &changes {
+        counter(view, change.counter())?;
+    }
     Ok(vec![EventKind::Changed {
-        changes: vec![change],
+        changes,
         reason: Some(reason),
         item: Some(item.to_string()),
     }])

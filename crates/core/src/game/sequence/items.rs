@@ -10,32 +10,37 @@ use super::super::words::{attribute_words, side_words};
 use super::when::{Contact, ForceHere, Judge, force_order, forces_on_map};
 use crate::rules::Ruleset;
 
+mod cards;
 mod imposed;
 use imposed::primo_capitano;
 
-/// The change that credits the scheduled item `key` now — the amount added to its counter's
-/// attribute — with the reason for the journal; None when the item is not pending here, is
-/// done, credits nothing or its amount is not known yet (its procedure not resolved).
+/// The changes that record the item `key` now — the amount a schedule adds to its counter's
+/// attribute, what it sets, a revealed card carried out — with the reason for the journal;
+/// None when the item is not pending here, is done, records nothing or its amount is not
+/// known yet (its procedure not resolved).
 pub fn credit_change(
     ruleset: &Ruleset,
     scenario: &Scenario,
     state: &GameState,
     key: &str,
-) -> Option<(CounterChange, String)> {
+) -> Option<(Vec<CounterChange>, String)> {
     pending(ruleset, scenario, state)
         .into_iter()
         .find(|p| p.key == key && !p.done && p.credit.is_some())?;
+    if key.starts_with("card:") {
+        return cards::card_change(ruleset, state, key);
+    }
     let id = key.strip_prefix("schedule:")?.rsplit_once(':')?.0;
     let schedule = scenario.schedules.iter().find(|s| s.id == id)?;
     if let Some((force, attribute, value)) = &schedule.sets {
         let c = primo_capitano(state, force)?;
         return Some((
-            CounterChange::Attribute {
+            vec![CounterChange::Attribute {
                 counter: c.id.clone(),
                 attribute: attribute.clone(),
                 from: c.attributes.get(attribute).cloned(),
                 to: value.clone(),
-            },
+            }],
             format!("{} (scenario schedule)", schedule.name),
         ));
     }
@@ -54,11 +59,11 @@ pub fn credit_change(
     };
     let by = here.scheduled_amount(schedule, key)?;
     Some((
-        CounterChange::Adjust {
+        vec![CounterChange::Adjust {
             counter: credit.counter.clone(),
             attribute: credit.attribute.clone(),
             by,
-        },
+        }],
         format!("{} (scenario schedule)", schedule.name),
     ))
 }
@@ -129,6 +134,7 @@ pub fn pending_at(
         out.extend(here.reveal_items(scenario));
     }
     out.extend(here.sealed_items(scenario));
+    out.extend(here.card_items());
     out.extend(here.reinforcement_item(scenario));
     out.extend(here.follow_up_items());
     // A battle's result, at the step it is known.

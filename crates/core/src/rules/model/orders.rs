@@ -115,6 +115,30 @@ pub struct OrderOption {
     pub id: String,
     /// As printed.
     pub label: String,
+    /// The most areas it moves, when the text says (0: it stays).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u32>,
+    /// The row of the order's carry-out table it reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<String>,
+}
+
+/// How a revealed order is carried out on the table, one item a counter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CarryOut {
+    /// The choice field whose option is carried out.
+    pub option: Option<String>,
+    /// The areas field the counter moves along.
+    pub along: Option<String>,
+    /// The attribute that takes the number of areas named.
+    pub counts_in: Option<String>,
+    /// The table cell that changes an attribute: (table, column, attribute).
+    pub table: Option<(String, String, String)>,
+    /// The rule.
+    pub rule: String,
+    /// Where the text extraction has it (provenance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
 /// What a field holds.
@@ -254,6 +278,9 @@ pub struct OrderKind {
     pub late: LateOrder,
     /// When it is revealed, and to whom.
     pub reveals: Vec<OrderReveal>,
+    /// How it is carried out on the table once revealed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carry_out: Option<CarryOut>,
     /// Notes.
     pub notes: Option<String>,
 }

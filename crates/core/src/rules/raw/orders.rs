@@ -149,6 +149,62 @@ pub struct RawOrderOption {
     pub id: String,
     /// The words the rules print.
     pub label: String,
+    /// The most areas the option moves (`0`: it stays), when the text says: a card naming
+    /// more is refused.
+    #[serde(default)]
+    pub moves: Option<u32>,
+    /// The row of the order's `carry_out.table` this option reads (rr3 `move_2` of
+    /// `movement_options`).
+    #[serde(default)]
+    pub row: Option<String>,
+}
+
+/// How a revealed order is carried out on the table: one item a counter at the step it is
+/// revealed, recorded as one entry — the counter goes to the last area its `along` field
+/// names, the number named goes into `counts_in`, and the option chosen changes an attribute
+/// by a cell of a table.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "OrderCarryOut")]
+pub struct RawOrderCarryOut {
+    /// The `choice` field whose option is carried out (rr3's Move).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub option: Option<String>,
+    /// The `areas` field the counter moves along (to the last area named).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub along: Option<String>,
+    /// The whole-number unit attribute that takes the number of areas named
+    /// (`areas_moved_this_step`).
+    #[serde(default)]
+    #[schemars(with = "Option<Identifier>")]
+    pub counts_in: Option<String>,
+    /// The table whose row (the option's `row`) and column give the change of an attribute
+    /// (`{table: movement_options, column: fatigue_change, attribute: fatigue}`).
+    #[serde(default)]
+    pub table: Option<RawOrderCarryTable>,
+    /// The rule, as the rulebook numbers or names it.
+    pub rule: String,
+    /// The lines of the text extraction (provenance).
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// A change read off a table's cell: `+1`, `0` or `-1` added to a whole-number attribute,
+/// never below its minimum ("remove 1 Fatigue marker" when there is one).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "OrderCarryTable")]
+pub struct RawOrderCarryTable {
+    /// The table.
+    #[schemars(with = "Identifier")]
+    pub table: String,
+    /// The column that holds the change.
+    pub column: String,
+    /// The whole-number unit attribute it changes.
+    #[schemars(with = "Identifier")]
+    pub attribute: String,
 }
 
 /// What kind of value a field holds.
@@ -335,6 +391,10 @@ pub struct RawOrderKind {
     pub late: RawLateOrder,
     /// When it is revealed, and to whom.
     pub reveal: Vec<RawOrderReveal>,
+    /// How the revealed order is carried out on the table (rr3's Intention Card: the army
+    /// moves along its areas, its Fatigue changes by its option).
+    #[serde(default)]
+    pub carry_out: Option<RawOrderCarryOut>,
     /// What the text leaves out.
     #[serde(default)]
     pub notes: Option<String>,

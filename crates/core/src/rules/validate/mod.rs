@@ -4,6 +4,7 @@
 //! attributes, steps, dice, places, decks, statuses), [`visibility`], [`tables`], [`effects`],
 //! [`clock`], [`procedures`] and [`lookup`] (each lookup shape).
 
+mod carry_out;
 mod clock;
 mod effects;
 mod lookup;

@@ -124,6 +124,10 @@ fn order_kind(
         .enumerate()
         .map(|(i, r)| reveal(ctx, &p.key("reveal").index(i), r, names))
         .collect();
+    let carry_out = raw
+        .carry_out
+        .as_ref()
+        .map(|c| super::carry_out::carry_out(ctx, &p.key("carry_out"), c, &fields, names));
     OrderKind {
         id: raw.id.clone(),
         name: raw.name.trim().to_string(),
@@ -139,6 +143,7 @@ fn order_kind(
         each,
         fields,
         late,
+        carry_out,
         reveals,
         notes: raw.notes.clone(),
     }
@@ -325,6 +330,8 @@ fn options(ctx: &mut FileCtx, p: &YamlPath, raw: &[RawOrderOption]) -> Vec<Order
             out.push(OrderOption {
                 id: o.id.clone(),
                 label: o.label.trim().to_string(),
+                moves: o.moves,
+                row: o.row.clone(),
             });
         }
     }
