@@ -523,3 +523,46 @@ fn a_discipline_d_proposes_the_unit_demoralised() {
         "{gendarmes}"
     );
 }
+
+/// rr3, Battles › Death of leaders (L667–674): the roll's "dead" falls on the procedure's
+/// `character`. A leader put in a role the procedure does not have ("leader") would be marked
+/// by nothing: refused, naming the role it takes; in that role the result marks him dead.
+#[test]
+fn a_death_roll_falls_on_the_leader_in_the_procedures_own_role() {
+    let t = Table::new("rr3_handbook_1524", "death-role");
+    let roll = |role: &str| {
+        t.attempt(
+            "resolve",
+            &[
+                "leader_death",
+                "--counter",
+                &format!("{role}=Henry VIII"),
+                "-i",
+                "battle_result=lost",
+                "--roll",
+                "1",
+                "--roll",
+                "1",
+            ],
+        )
+    };
+    let wrong = roll("leader");
+    assert!(!wrong.success, "{}", wrong.show());
+    assert!(
+        wrong.stderr.contains(
+            "Death of leaders has no role 'leader': put the counter in its role 'character'"
+        ),
+        "{}",
+        wrong.stderr
+    );
+    let right = roll("character");
+    assert!(right.success, "{}", right.show());
+    assert!(
+        right.stdout.contains("The leader is dead"),
+        "{}",
+        right.stdout
+    );
+    let entry = t.status()["events"].as_u64().expect("events");
+    t.run("apply", &[&entry.to_string(), "--proposed"]);
+    assert_eq!(t.attribute("Henry VIII", "alive"), false);
+}

@@ -303,3 +303,36 @@ fn a_transcription_from_the_umpires_folder_is_recorded_and_a_bad_one_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The phones' Verify page reads each result against the tables in force when it was made:
+/// the turn-2 Weather typed in as Fair (where the sheet transcribed later prints Mud) is no
+/// "problem found" for either side, and the page says a table was transcribed.
+#[test]
+fn the_phones_verify_page_holds_each_result_to_the_tables_of_its_time() {
+    let (t, dir, _) = played("phone");
+    let server = umpire::serve::Server::start(
+        &t.game,
+        umpire::rules::Library::shipped(),
+        &umpire::serve::ServeOptions {
+            bind: "127.0.0.1:0".parse().expect("addr"),
+            max_connections: 32,
+        },
+    )
+    .expect("serves");
+    for side in ["french", "venetian"] {
+        let token =
+            crate::serve::link(&server, &umpire::serve::Audience::Side(side.into())).to_string();
+        let (status, page) = crate::serve::get(server.addr, &format!("/s/{token}/verify"));
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            page.contains("Verified: the hash chain is whole") && !page.contains("Problems found"),
+            "{side}: {page}"
+        );
+        assert!(
+            page.contains("1 table transcribed from the umpire's chart sheet during the game"),
+            "{side}: {page}"
+        );
+    }
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}

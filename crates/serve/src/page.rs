@@ -1070,6 +1070,7 @@ pub fn verification(
                     ul { @for p in &v.problems { li { (p.to_string()) } } }
                 }
                 p { (count(v.entries - v.sealed, "entry", "entries")) " shown, " (v.sealed) " sealed (their hashes keep the chain checkable). " (count(v.resolutions as u64, "resolution", "resolutions")) " re-resolved." @if v.orders > 0 { " " (count(v.orders as u64, "set", "sets")) " of sealed orders revealed and held to the commitment made when they were sealed." } }
+                @if v.transcriptions > 0 { p { (count(v.transcriptions as u64, "table", "tables")) " transcribed from the umpire's chart sheet during the game: each result is held to the tables in force when it was made." } }
                 p { (seed) }
                 p .weak { "Head: " span .hash { (v.head.to_string()) } ". Note it: a later journal must begin with the same entries." }
                 p { a href=(format!("/s/{token}/journal.jsonl")) { "Download this journal" } " to check it yourself with " code { "umpire game verify-side" } "." }

@@ -284,6 +284,17 @@ pub enum Refusal {
         /// Its procedures.
         procedures: Vec<String>,
     },
+    /// A counter put in a role the procedure does not have: its effects would fall on no one
+    /// (a leader killed in battle never marked dead).
+    #[error("{procedure} has no role '{role}': put the counter in {}", if roles.len() == 1 { format!("its role '{}'", roles[0]) } else { format!("one of its roles: {}", roles.join(", ")) })]
+    NoRole {
+        /// The procedure, by name.
+        procedure: String,
+        /// The role given.
+        role: String,
+        /// The roles it has.
+        roles: Vec<String>,
+    },
     /// The entry is not a resolution that stands (not one, or undone).
     #[error("entry {entry} is not a resolution that stands")]
     NotAStandingResolution {

@@ -174,6 +174,18 @@ pub(super) fn check_resolve(
     for id in counters.values().flatten() {
         counter(view, id.as_str())?;
     }
+    // A role the procedure does not have: what its results do would fall on no one.
+    let roles = crate::game::effects::roles_of(view.ruleset, p);
+    if let Some(role) = counters
+        .keys()
+        .find(|r| !roles.is_empty() && !roles.contains(r))
+    {
+        return Err(Refusal::NoRole {
+            procedure: p.name.clone(),
+            role: role.clone(),
+            roles,
+        });
+    }
     once_per_turn(view, p, counters)?;
     let item = answered_item(view, p, counters, item)?;
     let scheduled = item
