@@ -184,12 +184,15 @@ fn field_ui(
         egui::ComboBox::from_id_salt(("counter_value", group.0, group.1, &spec.name))
             .selected_text(shown)
             .show_ui(ui, |ui| {
-                ui.selectable_value(text, String::new(), "— not known —");
+                ui.selectable_value(text, String::new(), "— not known —")
+                    .on_hover_text("Leave it unknown: a resolution that needs it asks");
                 for c in choices {
-                    ui.selectable_value(text, c.clone(), c);
+                    ui.selectable_value(text, c.clone(), c)
+                        .on_hover_text("The value printed on the counters");
                 }
             })
             .response
+            .on_hover_text(format!("The {} printed on the counters", spec.label))
     };
     match &spec.kind {
         AttributeKind::Choice { choices } => choose(ui, text, choices),
@@ -215,10 +218,12 @@ fn field_ui(
                     .desired_width(200.0),
             )
             .on_hover_text("Separate them with commas"),
-        AttributeKind::Text => ui.add(
-            egui::TextEdit::singleline(text)
-                .hint_text("needed")
-                .desired_width(200.0),
-        ),
+        AttributeKind::Text => ui
+            .add(
+                egui::TextEdit::singleline(text)
+                    .hint_text("needed")
+                    .desired_width(200.0),
+            )
+            .on_hover_text(format!("The {} printed on the counters", spec.label)),
     }
 }

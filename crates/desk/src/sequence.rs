@@ -209,8 +209,12 @@ impl SequencePanel {
             ui.label(RichText::new("Nothing pending at this step.").weak());
         }
         let mut picked = Picked::default();
-        // What to do now: the first open item, framed, with its action.
-        let first_open = pending.iter().position(|p| !p.done);
+        // What to do now, framed with its action: the first open item Next waits for, else the
+        // first open item.
+        let first_open = pending
+            .iter()
+            .position(|p| !p.done && p.mandatory)
+            .or_else(|| pending.iter().position(|p| !p.done));
         let accent = ui.visuals().selection.bg_fill;
         for (i, p) in pending.iter().enumerate() {
             let framed = Some(i) == first_open;

@@ -174,11 +174,16 @@ pub(super) fn check_resolve(
     for id in counters.values().flatten() {
         counter(view, id.as_str())?;
     }
-    // A role the procedure does not have: what its results do would fall on no one.
+    // A counter in a role the procedure does not have while one of its own is left empty: a
+    // misnamed role, and what its results do would fall on no one. (A counter named only to
+    // say who is involved, beside every role filled, is taken.)
     let roles = crate::game::effects::roles_of(view.ruleset, p);
+    let empty = roles
+        .iter()
+        .any(|r| counters.get(r).is_none_or(Vec::is_empty));
     if let Some(role) = counters
         .keys()
-        .find(|r| !roles.is_empty() && !roles.contains(r))
+        .find(|r| empty && !roles.is_empty() && !roles.contains(r))
     {
         return Err(Refusal::NoRole {
             procedure: p.name.clone(),
