@@ -57,6 +57,24 @@ fn sealed_orders_are_refused_where_the_rules_do_not_allow_them() {
             && why.contains("must be located in a Town, City or Fortress hex. (5.3)"),
         "{why}"
     );
+    // The map prints a Town there (the umpire reads it off the map, as for a Garrison in an
+    // invented hex of this test): recorded by its hex, the Garrison is allowed.
+    t.run(
+        "place-kind",
+        &[
+            "2728",
+            "town",
+            "--reason",
+            "TEST: the map prints a Town at 2728",
+        ],
+    );
+    let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "french"]);
+    assert!(
+        form.success && !form.stdout.contains("Garrison [not allowed"),
+        "{}",
+        form.show()
+    );
+    t.run("undo", &[]);
     // Half of Roquebertin's Combat Units Demoralised: no Attack (5.3).
     let status = t.status();
     let units: Vec<String> = status["counters"]

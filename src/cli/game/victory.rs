@@ -52,11 +52,13 @@ pub enum VictoryCommand {
         reason: Option<String>,
     },
     /// Record what a place is where the rule text does not say (a Town or a City, read off the
-    /// map): the victory conditions read it from then on (Scenario 4's Victory Points).
+    /// map): the victory conditions read it from then on (Scenario 4's Victory Points), and a
+    /// Garrison Order (5.3) where the texts name no place, by its hex.
     PlaceKind {
         #[command(flatten)]
         game: GameFile,
-        /// The place, as the map names it ("Novara").
+        /// The place, as the map names it ("Novara"), or a hex the texts name no place at
+        /// ("2728").
         place: String,
         /// What it is: town, city, fortified_town, fortified_city, fortress…
         kind: String,

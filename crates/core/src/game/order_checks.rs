@@ -227,8 +227,19 @@ fn not_in_place(
         .collect::<Vec<_>>()
         .join(", ");
     let Some(place) = places.first() else {
+        // What the umpire recorded is at that hex (`game place-kind GAME 2728 town`).
+        if let Position::Hex(h) = &at.position
+            && let Some((kind, _)) = state.place_kinds.get(h)
+        {
+            return (!kinds.contains(kind)).then(|| {
+                format!(
+                    "hex {h} holds a {} (as recorded), not a {wanted}",
+                    crate::game::victory::place_kind_words(*kind)
+                )
+            });
+        }
         return Some(format!(
-            "it stands at {}, where the map's gazetteer knows no {wanted} (if the map prints one there, the organiser adds it to the scenario's places)",
+            "it stands at {}, where the map's gazetteer knows no {wanted} (if the map prints one there, record what it is: `umpire game place-kind GAME HEX town`, or the organiser adds it to the scenario's places)",
             at.position
         ));
     };

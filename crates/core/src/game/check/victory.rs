@@ -237,6 +237,16 @@ fn battle_drawn(
     })
 }
 
+/// Whether the ruleset's gazetteer or the scenario names a place at hex `h`.
+fn gazetteer_has_hex(view: &View, h: &str) -> bool {
+    view.ruleset
+        .geometry
+        .iter()
+        .flat_map(|g| g.places.iter())
+        .chain(view.scenario.places.iter())
+        .any(|p| p.hex.as_deref() == Some(h))
+}
+
 /// What a place is, where the rules and the scenario do not say.
 fn place_kind(
     view: &View,
@@ -245,7 +255,22 @@ fn place_kind(
     reason: &str,
 ) -> Result<VictoryFact, Refusal> {
     needs_reason(reason, "what a place is")?;
-    let Some(name) = victory::place_named(view.scenario, place) else {
+    // A hex of the map the gazetteer names no place at (a Town the map prints that the texts
+    // never name): what is there, by its hex id — what a Garrison Order asks (5.3).
+    let hex = crate::game::scenario::Position::Hex(place.trim().to_string());
+    let on_map = view
+        .ruleset
+        .geometry
+        .as_ref()
+        .is_some_and(|g| g.kind == crate::rules::GeometryKind::Hex)
+        && super::position(view.ruleset, &hex).is_ok()
+        && place.trim().chars().all(|c| c.is_ascii_digit());
+    let named = victory::place_named(view.scenario, place).or_else(|| {
+        on_map
+            .then(|| place.trim().to_string())
+            .filter(|h| !gazetteer_has_hex(view, h))
+    });
+    let Some(name) = named else {
         return Err(Refusal::NoSuchPlace {
             place: place.to_string(),
             close: victory::tracked_places(view.scenario)
