@@ -16,6 +16,17 @@ use num_traits::{One, Zero};
 use super::die::{Die, DieFace, Threshold};
 use super::distribution::Distribution;
 
+/// What will be done with a distribution once computed (its cost is part of the budget).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Nothing printed (a procedure's odds, the desk's bars).
+    None,
+    /// A line a value: the percentage and the fraction when short.
+    Text,
+    /// Every value's exact fraction in lowest terms.
+    Json,
+}
+
 /// Faces merged by value, with their weights, lowest value first.
 fn merged(die: &Die) -> Vec<(i64, u64)> {
     let mut faces: BTreeMap<i64, u64> = BTreeMap::new();
@@ -459,8 +470,7 @@ impl Cost {
     /// This cost and printing its result: reducing each probability (a few passes over its
     /// count for each prime of the total, more when weighted faces leave counts rich in them),
     /// and for JSON each numerator's decimal (num-bigint's conversion, about words^1.5).
-    pub fn printed(&self, output: super::print::Output) -> Cost {
-        use super::print::Output;
+    pub fn printed(&self, output: Output) -> Cost {
         let limbs = Cost::limbs(self.bits);
         let reduce = self.primes
             * (PRINT_REDUCE_PRIME + PRINT_REDUCE_LIMB * limbs * (1.0 + self.skew * limbs / 8.0));

@@ -18,10 +18,10 @@ pub use die::{Die, DieFace, DieSet};
 pub use distribution::{Distribution, Fraction, Reduced, Reducer, choose, choose_big, ratio_f64};
 pub use error::DiceError;
 pub use estimate::Estimate;
-pub use exact::{Budget, Cost, ESTIMATE_MARGIN, WORK_PER_SECOND};
+pub use exact::{Budget, Cost, ESTIMATE_MARGIN, Output, WORK_PER_SECOND};
 pub(crate) use expr::seconds_words;
 pub use expr::{
     DiceExpr, DiceTerm, MAX_DICE, MAX_NOTATION_CHARS, MAX_NOTATION_DEPTH, MAX_POOL, Rounding,
 };
-pub use print::{Output, write_odds};
+pub use print::write_odds;
 pub use roller::{AppDice, DieRoll, Provenance, Roll, SAMPLER_ALGORITHM};

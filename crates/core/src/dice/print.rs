@@ -3,18 +3,8 @@
 use std::io::Write;
 
 use super::distribution::Distribution;
+use super::exact::Output;
 use super::expr::DiceExpr;
-
-/// What will be done with a distribution once computed (its cost is part of the budget).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
-    /// Nothing printed (a procedure's odds, the desk's bars).
-    None,
-    /// A line a value: the percentage and the fraction when short.
-    Text,
-    /// Every value's exact fraction in lowest terms.
-    Json,
-}
 
 /// A float as JSON writes it (serde_json's shortest form).
 fn json_number(x: f64) -> String {

@@ -571,3 +571,8 @@ pub struct Event {
     #[serde(flatten)]
     pub kind: EventKind,
 }
+
+/// The words that carry, in a change's reason and the note after it, the umpire's word for
+/// taking a ledger past its floor ("… below 0, at the umpire's word: WHY"). Journals hold
+/// them as written: they are part of the journal's format (the audit reads the reason back).
+pub(crate) const UMPIRES_WORD: &str = "at the umpire's word: ";

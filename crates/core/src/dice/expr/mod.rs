@@ -24,8 +24,8 @@ use std::fmt;
 use super::die::{Die, DieSet, Threshold};
 use super::distribution::Distribution;
 use super::error::DiceError;
+use super::exact::Output;
 use super::exact::{self, Budget, Cost};
-use super::print::Output;
 
 /// How a halved (divided) die is rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -158,9 +158,7 @@ pub(crate) fn delta_totals<'c>(
     totals
 }
 
-/// How the reason for going past a floor records the umpire's word ("Austria's Treasury taken to
-/// -3, below 0, at the umpire's word: WHY"): written here, read back by `game::audit`.
-pub(crate) const UMPIRES_WORD: &str = "at the umpire's word: ";
+pub(crate) use crate::game::event::UMPIRES_WORD;
 
 /// A reason with the umpire's word for going past a floor, when there is one.
 pub(super) fn with_word(reason: &str, word: Option<String>) -> String {

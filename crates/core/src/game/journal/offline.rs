@@ -502,7 +502,7 @@ impl Journal {
             // Sent anyway: the umpire's word, which a change past a floor needs, goes with it.
             let word = format!(
                 "{}sent after a clash ({}) by {}",
-                crate::game::check::UMPIRES_WORD,
+                crate::game::event::UMPIRES_WORD,
                 held.clashes.join("; "),
                 by.unwrap_or("the umpire")
             );
