@@ -1,12 +1,10 @@
-//! What the umpire asks for ([`Action`]), and who asks ([`Actor`]): who acts, on what remit,
-//! and why travel with every action — nothing about the actor is kept in the game between
-//! actions.
+//! What the umpire asks for ([`Action`]). Who asks ([`super::gate::Actor`]: who acts, on what
+//! remit, and why) travels with every action — nothing about the actor is kept in the game
+//! between actions.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use super::event::{Audience, ClockAction, CounterChange, Cursor};
-use super::gate::Gate;
 use super::names::CounterId;
 use super::scenario::Position;
 
@@ -261,7 +259,7 @@ pub enum Action {
         /// The salt.
         salt: String,
         /// The orders.
-        orders: super::sealed::Orders,
+        orders: super::sealed::payload::Orders,
     },
     /// Make an announcement to an audience.
     Announce {
@@ -352,66 +350,4 @@ pub enum Edit {
     },
     /// Take the counter off the table.
     Remove,
-}
-
-/// Who acts: the name the journal records, the remit they are held to (a megagame Control
-/// role), and the reason for an action that rests on discretion.
-#[derive(Clone, Default)]
-pub struct Actor {
-    /// Who, as the journal records it (None: the umpire at a desk of their own).
-    pub by: Option<String>,
-    /// The remit the actor is held to, if any.
-    pub gate: Option<Arc<dyn Gate>>,
-    /// Why, for an action that rests on discretion (recorded with it).
-    pub reason: Option<String>,
-}
-
-impl Actor {
-    /// The umpire at a desk of their own: no name, no remit.
-    pub fn umpire() -> Actor {
-        Actor::default()
-    }
-
-    /// Someone named, held to no remit.
-    pub fn named(by: impl Into<String>) -> Actor {
-        Actor {
-            by: Some(by.into()),
-            ..Actor::default()
-        }
-    }
-
-    /// Someone held to a remit; the journal records the gate's name for them.
-    pub fn gated(gate: Arc<dyn Gate>) -> Actor {
-        Actor {
-            by: Some(gate.by()),
-            gate: Some(gate),
-            reason: None,
-        }
-    }
-
-    /// The same actor, giving a reason for what rests on discretion.
-    pub fn with_reason(mut self, reason: Option<String>) -> Actor {
-        self.reason = reason
-            .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty());
-        self
-    }
-
-    /// The same actor, recorded under another name (the clock: "clock (Anna …)").
-    pub fn as_by(&self, by: String) -> Actor {
-        Actor {
-            by: Some(by),
-            ..self.clone()
-        }
-    }
-}
-
-impl std::fmt::Debug for Actor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Actor")
-            .field("by", &self.by)
-            .field("gated", &self.gate.is_some())
-            .field("reason", &self.reason)
-            .finish()
-    }
 }

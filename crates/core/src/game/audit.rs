@@ -20,10 +20,11 @@
 
 use std::collections::BTreeMap;
 
-use super::action::{Action, Actor, DeckOp};
+use super::action::{Action, DeckOp};
 use super::check::{self, View};
 use super::deck::DeckChange;
 use super::event::{CounterChange, Event, EventKind, VictoryFact};
+use super::gate::Actor;
 use super::journal::{GameMeta, commitment};
 use super::refusal::{NoAppDice, Refusal};
 use super::scenario::Scenario;

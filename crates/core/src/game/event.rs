@@ -273,7 +273,7 @@ pub enum EventKind {
         order: String,
         /// The side (or team) whose orders they are.
         side: String,
-        /// SHA-256 over the salt and the orders ([`super::sealed::commitment`]).
+        /// SHA-256 over the salt and the orders (the sealed orders' `commitment`).
         commitment: String,
         /// How they came in ("from the French phone", "entered from paper").
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -291,9 +291,9 @@ pub enum EventKind {
         /// The salt of the commitment.
         salt: String,
         /// The orders.
-        orders: super::sealed::Orders,
+        orders: super::sealed::payload::Orders,
         /// To whom the reveal shows them (from the ruleset's `reveal:` rules at the step).
-        shown: super::sealed::Shown,
+        shown: super::sealed::payload::Shown,
     },
     /// A table transcribed from the umpire's own chart sheet, in force from this entry on
     /// (`game::transcribed`). The journal keeps the table file's text, so the game carries it:

@@ -37,8 +37,9 @@ pub mod victory;
 pub mod visibility;
 pub mod words;
 
-pub use action::{Action, Actor, DeckOp, Edit, Seen};
+pub use action::{Action, DeckOp, Edit, Seen};
 pub use event::{CounterChange, Cursor, Event, EventKind, VictoryFact, VictoryResult};
+pub use gate::Actor;
 pub use gate::Gate;
 pub use journal::{
     BUSY_WAIT, GameFile, GameMeta, Head, Location, PublicMeta, Store, StoreError, is_game_file,

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use super::event::{CounterChange, Event, EventKind};
 use super::orders::{FormInput, OrderForm};
 use super::scenario::{CounterKind, Position, Scenario};
-use super::sealed::{OrderValue, Orders};
+use super::sealed::payload::{OrderValue, Orders};
 use super::state::{CounterState, GameState};
 use super::steps::LeafStep;
 use crate::rules::{OrderEach, OrderKind, PlaceKind, RestrictionTest, Ruleset, Value};

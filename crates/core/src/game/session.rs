@@ -8,9 +8,10 @@ use std::path::Path;
 use chrono::Utc;
 use serde::Serialize;
 
-use super::action::{Action, Actor};
+use super::action::Action;
 use super::check::{self, View};
 use super::event::{Event, EventKind};
+use super::gate::Actor;
 use super::journal::{
     Entry, Fold, GameFile, GameMeta, Head, Journal, Login, PublicMeta, Store, StoreError,
     SyncReport,

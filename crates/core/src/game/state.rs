@@ -122,7 +122,7 @@ pub struct GameState {
     /// Control's records: charts, registers, votes, banks' grants (`game::records`).
     pub records: super::records::Records,
     /// Orders handed in sealed, by the entry that sealed each (`game::sealed`).
-    pub sealed: super::sealed::Sealed,
+    pub sealed: super::sealed::fold::Sealed,
 }
 
 /// Who holds a place.
@@ -539,7 +539,7 @@ fn apply_event(state: &mut GameState, e: &Event) -> Result<(), String> {
         EventKind::Victory { fact } => apply_victory(state, e.seq, fact),
         EventKind::Record { fact } => state.records.apply(e.seq, e.cursor.turn, fact),
         EventKind::OrdersSealed { .. } | EventKind::OrdersRevealed { .. } => {
-            super::sealed::apply(&mut state.sealed, e);
+            super::sealed::fold::apply(&mut state.sealed, e);
         }
     }
     Ok(())

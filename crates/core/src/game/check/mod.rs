@@ -30,8 +30,9 @@ pub(crate) use orders::kind as order_kind;
 
 use std::collections::BTreeMap;
 
-use super::action::{Action, Actor};
+use super::action::Action;
 use super::event::{Audience, ClockAction, CounterChange, Cursor, Event, EventKind};
+use super::gate::Actor;
 use super::journal::GameMeta;
 use super::names::CounterId;
 use super::refusal::{NoAppDice, Refusal};

@@ -14,8 +14,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::action::{Action, Actor};
+pub(crate) mod fold;
+pub mod payload;
+
+pub use fold::{Sealed, SealedState, apply};
+pub use payload::{OrderValue, Orders, Shown};
+
+use super::action::Action;
 use super::event::{Cursor, Event, EventKind};
+use super::gate::Actor;
 use super::journal::sha256_hex;
 use super::orders::{FormInput, OrderForm};
 use super::refusal::{GameError, Refusal};
@@ -25,22 +32,6 @@ use crate::rules::{OrderKind, OrderReveal, OrderRevealAt, OrderRevealTo, Ruleset
 
 /// What goes before the salt in a commitment (a version, so the scheme can change).
 const TAG: &str = "umpire-orders-v1\n";
-
-/// One field's value in an order.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum OrderValue {
-    /// A box ticked or not.
-    Flag(bool),
-    /// A choice (a row key, an option id).
-    Choice(String),
-    /// Areas by name, in order.
-    Areas(Vec<String>),
-}
-
-/// A side's orders: for each entry of the form (a Force, an army), its fields' values. An entry
-/// left out has no order (an army not ready misses the step, where the rules say so).
-pub type Orders = BTreeMap<String, BTreeMap<String, OrderValue>>;
 
 /// The commitment to `orders` under `salt`: what the journal shows while they are sealed.
 pub fn commitment(salt: &str, orders: &Orders) -> String {
@@ -61,87 +52,6 @@ pub struct Kept {
 /// The key a sealed order's content is kept under ([`super::Game::keep`]).
 pub fn kept_key(commitment: &str) -> String {
     format!("sealed:{commitment}")
-}
-
-/// To whom a reveal shows the orders, decided from the kind's `reveal:` rules at the step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "to", rename_all = "snake_case")]
-pub enum Shown {
-    /// Every side.
-    Everyone,
-    /// The umpires (these Control roles) and the side itself: the others see that it was
-    /// revealed, not what.
-    Control {
-        /// The Control roles named (empty: the umpires).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        roles: Vec<String>,
-    },
-    /// The other sides see what these visibility entries show of each order (an Order marker
-    /// on the map), the rest stays concealed.
-    Visibility {
-        /// The visibility entries (attribute groups) by id.
-        entries: Vec<String>,
-    },
-}
-
-/// A sealed order as the state knows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SealedState {
-    /// The order kind.
-    pub order: String,
-    /// The side.
-    pub side: String,
-    /// Where the game stood when it was sealed (the step it is due at).
-    pub cursor: Cursor,
-    /// The commitment.
-    pub commitment: String,
-    /// When.
-    pub at: chrono::DateTime<chrono::Utc>,
-    /// Who entered it ("the French phone", "Greta at the desk, from paper").
-    pub via: Option<String>,
-    /// The entry that revealed it, once revealed.
-    pub revealed: Option<u64>,
-    /// What it holds, once revealed (what the table carries out).
-    #[serde(skip)]
-    pub orders: Option<Orders>,
-}
-
-/// The sealed orders of the state, by the entry that sealed each.
-pub type Sealed = BTreeMap<u64, SealedState>;
-
-/// Folds a sealing or a reveal into the state's sealed orders.
-pub fn apply(sealed: &mut Sealed, e: &Event) {
-    match &e.kind {
-        EventKind::OrdersSealed {
-            order,
-            side,
-            commitment,
-            via,
-        } => {
-            sealed.insert(
-                e.seq,
-                SealedState {
-                    order: order.clone(),
-                    side: side.clone(),
-                    cursor: e.cursor.clone(),
-                    commitment: commitment.clone(),
-                    at: e.at,
-                    via: via.clone(),
-                    revealed: None,
-                    orders: None,
-                },
-            );
-        }
-        EventKind::OrdersRevealed {
-            sealed: of, orders, ..
-        } => {
-            if let Some(s) = sealed.get_mut(of) {
-                s.revealed = Some(e.seq);
-                s.orders = Some(orders.clone());
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The last order `side` sealed of `order` at `cursor`'s turn and step, by entry.
