@@ -22,10 +22,7 @@ fn fixture() -> SourceFile {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-game-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir.join("game.umpire")
+    crate::common::scratch_game("game", name)
 }
 
 fn lib() -> Library {

@@ -250,10 +250,7 @@ fn the_tick_target_is_the_first_step_of_the_clock_phase() {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-megaclock-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::scratch_dir("megaclock", name)
 }
 
 fn rr3_game(path: &std::path::Path) -> (Game, Library) {

@@ -16,10 +16,7 @@ use umpire::game::{Action, Actor, CounterChange, CounterId, EventKind, Game};
 use umpire::rules::{InputKind, Library, SourceFile};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-megalog-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::scratch_dir("megalog", name)
 }
 
 /// The handbook's worked-examples scenario (rr3), played over two turns.

@@ -25,10 +25,7 @@ fn fixture() -> SourceFile {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-megapaper-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    crate::common::scratch_dir("megapaper", name)
 }
 
 fn umpire(args: &[&str]) -> (bool, String, String) {

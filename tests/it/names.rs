@@ -12,10 +12,7 @@ use umpire::rules::Library;
 use crate::cli::umpire;
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-names-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    crate::common::scratch_dir("names", tag)
 }
 
 /// Two copies of one new game (the same seed, so app dice agree).

@@ -107,10 +107,7 @@ impl Findings {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-paper-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
+    crate::common::scratch_dir("paper", name)
 }
 
 /// A game of `scenario` (seed 1) with `resolve` recorded and a few steps of the Sequence of

@@ -11,10 +11,7 @@ use umpire::game::{Game, is_game_file};
 use umpire::rules::Library;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir
+    crate::common::scratch_dir("safety", name)
 }
 
 fn fixture(name: &str) -> String {

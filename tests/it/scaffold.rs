@@ -18,10 +18,7 @@ fn root() -> PathBuf {
 
 /// A fresh folder of the test's own under the system's temporary folder.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-scaffold-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    crate::common::scratch_dir("scaffold", name)
 }
 
 /// What a run of the binary gave.

@@ -20,10 +20,7 @@ use umpire::game::{Action, Actor, EventKind, Game};
 use umpire::rules::Library;
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-sealed-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join("game.umpire")
+    crate::common::scratch_game("sealed", tag)
 }
 
 fn umpire(args: &[&str]) -> (bool, String) {

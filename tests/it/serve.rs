@@ -15,10 +15,7 @@ use umpire::rules::{Library, SourceFile};
 use umpire::serve::{Audience, ServeOptions, Server};
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-serve-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir.join("game.umpire")
+    crate::common::scratch_game("serve", tag)
 }
 
 fn start(path: &std::path::Path, max_connections: usize) -> Server {

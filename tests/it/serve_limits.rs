@@ -22,10 +22,7 @@ use umpire::rules::Library;
 use umpire::serve::{Audience, Limits, Rate, ServeOptions, Server};
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-limits-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir.join("game.umpire")
+    crate::common::scratch_game("limits", tag)
 }
 
 /// A game of "Venice at bay, 1509" served within `limits`.

@@ -42,10 +42,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-setup-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir
+    crate::common::scratch_dir("setup", name)
 }
 
 fn path(p: &Path) -> &str {

@@ -12,10 +12,7 @@ use crate::cli::umpire;
 const VENICE: &str = "ailsh_1_venice_at_bay_1509";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-values-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir
+    crate::common::scratch_dir("values", name)
 }
 
 fn path(p: &Path) -> &str {

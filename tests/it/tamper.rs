@@ -24,10 +24,7 @@ fn fixture() -> SourceFile {
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-tamper-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir
+    crate::common::scratch_dir("tamper", tag)
 }
 
 fn discipline(physical: Option<&str>) -> Action {

@@ -19,10 +19,7 @@ const RECORDED: &str =
     "Transcribed the Weather Table from the umpire's chart sheet: it fills 6 cells";
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-transcribed-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    dir
+    crate::common::scratch_dir("transcribed", tag)
 }
 
 fn s(p: &Path) -> String {

@@ -12,13 +12,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "umpire-transcription-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    crate::common::scratch_dir("transcription", name)
 }
 
 fn umpire(args: &[&str]) -> std::process::Output {

@@ -196,10 +196,7 @@ pub(crate) fn pdf_text(pdf: &std::path::Path) -> String {
 
 /// A scratch folder for one test's games.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("umpire-words-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
+    crate::common::scratch_dir("words", name)
 }
 
 /// Starts a game of `scenario` (seed 1) and runs `then` against it; the text it printed.
