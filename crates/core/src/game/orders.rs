@@ -423,17 +423,13 @@ fn holds(counter: &CounterSpec, test: &CounterTest) -> bool {
 }
 
 fn holds_value(attributes: &BTreeMap<String, Value>, test: &CounterTest) -> bool {
-    match (attributes.get(&test.attribute), &test.is) {
-        (Some(Value::Text(have)), Value::Text(want)) => {
-            have == want || have.split(", ").any(|h| h == want)
-        }
-        (Some(have), want) => have == want,
-        (None, _) => false,
-    }
+    attributes
+        .get(&test.attribute)
+        .is_some_and(|have| have.holds(&test.is))
 }
 
 /// A cell of `table` as a whole number (None: missing, or not a number).
-fn cell_amount(table: &Table, row: &str, column: &str) -> Option<i64> {
+pub(crate) fn cell_amount(table: &Table, row: &str, column: &str) -> Option<i64> {
     let c = table
         .lines
         .iter()

@@ -28,6 +28,15 @@ impl std::fmt::Display for Value {
 }
 
 impl Value {
+    /// Whether a counter holding this value has `want`: the same value, or for a `choices`
+    /// attribute (its names joined by ", ") one of its names.
+    pub fn holds(&self, want: &Value) -> bool {
+        match (self, want) {
+            (Value::Text(have), Value::Text(w)) => have == w || have.split(", ").any(|h| h == w),
+            (have, w) => have == w,
+        }
+    }
+
     fn to_eval(&self) -> EvalValue<DefaultNumericTypes> {
         match self {
             Value::Int(i) => EvalValue::Int(*i),

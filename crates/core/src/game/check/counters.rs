@@ -388,13 +388,10 @@ pub(super) fn check_set_all(
         let mut holds = true;
         for (attribute, text) in with {
             let want = attribute_value(view.ruleset, c, attribute, text);
-            holds &= match (want, c.attributes.get(attribute)) {
-                (Ok(Value::Text(w)), Some(Value::Text(have))) => {
-                    *have == w || have.split(", ").any(|h| h == w)
-                }
-                (Ok(w), Some(have)) => *have == w,
-                _ => false,
-            };
+            holds &= want
+                .ok()
+                .zip(c.attributes.get(attribute))
+                .is_some_and(|(w, have)| have.holds(&w));
         }
         if !holds {
             continue;

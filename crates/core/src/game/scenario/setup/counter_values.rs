@@ -134,13 +134,9 @@ fn held(v: &Yaml) -> Option<Value> {
 }
 
 fn has(c: &CounterSpec, attribute: &str, want: &Yaml) -> bool {
-    match (held(want), c.attributes.get(attribute)) {
-        (Some(Value::Text(w)), Some(Value::Text(have))) => {
-            *have == w || have.split(", ").any(|h| h == w)
-        }
-        (Some(w), Some(have)) => *have == w,
-        _ => false,
-    }
+    held(want)
+        .zip(c.attributes.get(attribute))
+        .is_some_and(|(w, have)| have.holds(&w))
 }
 
 /// One row read: its `with` cell as attribute values, or the problems.

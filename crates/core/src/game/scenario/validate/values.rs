@@ -107,13 +107,10 @@ fn matches(ruleset: &Ruleset, rule: &RawCounterValues, c: &CounterSpec) -> bool 
             let Some(spec) = specs.iter().find(|s| s.name == *name) else {
                 return false;
             };
-            match (attribute_value(spec, want), c.attributes.get(name)) {
-                (Ok(Value::Text(w)), Some(Value::Text(have))) => {
-                    have == &w || have.split(", ").any(|h| h == w)
-                }
-                (Ok(w), Some(have)) => *have == w,
-                _ => false,
-            }
+            attribute_value(spec, want)
+                .ok()
+                .zip(c.attributes.get(name))
+                .is_some_and(|(w, have)| have.holds(&w))
         })
 }
 

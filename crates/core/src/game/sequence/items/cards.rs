@@ -12,7 +12,7 @@ use crate::game::sealed::{OrderValue, Orders};
 use crate::game::state::{CounterState, GameState};
 use crate::game::steps::{Pending, Whose};
 use crate::game::words::attribute_words;
-use crate::rules::{AttributeKind, CarryOut, Cell, OrderFieldKind, OrderKind, Ruleset, Value};
+use crate::rules::{AttributeKind, CarryOut, OrderFieldKind, OrderKind, Ruleset, Value};
 
 /// What carrying out one counter's card records, in words and as changes; None where the
 /// game cannot work it out (an attribute it changes not known yet: `missing` says which).
@@ -31,16 +31,7 @@ fn key(seq: u64, counter: &str) -> String {
 
 /// A whole-number change printed in a cell ("+1", "0", "-1").
 fn cell_change(ruleset: &Ruleset, table: &str, row: &str, column: &str) -> Option<i64> {
-    let t = ruleset.tables.get(table)?;
-    let c = t
-        .lines
-        .iter()
-        .find_map(|l| l.keys.iter().position(|k| k.to_string() == column))?;
-    let r = t.rows.iter().find(|r| r.key.to_string() == row)?;
-    match r.cells.get(c)? {
-        Cell::Missing => None,
-        Cell::Value(v) => v.trim().replace('−', "-").parse().ok(),
-    }
+    crate::game::orders::cell_amount(ruleset.tables.get(table)?, row, column)
 }
 
 fn plan(
