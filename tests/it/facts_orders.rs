@@ -28,6 +28,32 @@ fn seal(t: &Table, side: &str, assignments: &[&str]) -> Result<String, String> {
     }
 }
 
+/// Puts a TEST counter of the Habsburgs' Austria on the table in the organiser's way (`game
+/// add`; the Gazetteer is not in the handbook): an `area` owned by Austria, or an `army` of
+/// Austria, with the other values `sets` gives.
+fn austrian(t: &Table, name: &str, kind: &str, at: &str, sets: &[&str]) {
+    let state = if kind == "area" {
+        "owner=austria"
+    } else {
+        "country=austria"
+    };
+    let mut args = vec![
+        name,
+        "--side",
+        "habsburgs",
+        "--at",
+        at,
+        "--type",
+        kind,
+        "--set",
+        state,
+    ];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    t.run("add", &args);
+}
+
 /// "Venice at bay, 1509", turn 4 (an AP turn: every Order removed, 5.3.4), at "d. Issue or
 /// re-issue Orders": the French hand in.
 #[test]
@@ -218,23 +244,12 @@ fn an_intention_card_names_areas_the_game_knows() {
         ])
     };
     // TEST areas and army, in the organiser's way (the Gazetteer is not in the handbook).
-    t.run(
-        "add",
-        &[
-            "Ferdinand's army",
-            "--side",
-            "habsburgs",
-            "--at",
-            "Vienna (TEST)",
-            "--type",
-            "army",
-            "--set",
-            "country=austria",
-            "--set",
-            "map_table=the_east",
-            "--set",
-            "strength_thousands=10",
-        ],
+    austrian(
+        &t,
+        "Ferdinand's army",
+        "army",
+        "Vienna (TEST)",
+        &["map_table=the_east", "strength_thousands=10"],
     );
     t.walk_to(1, "First movement step");
     let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "habsburgs"]);
@@ -246,22 +261,7 @@ fn an_intention_card_names_areas_the_game_knows() {
         form.stdout
     );
     for area in ["Upper Austria (TEST)", "Styria (TEST)"] {
-        t.run(
-            "add",
-            &[
-                area,
-                "--side",
-                "habsburgs",
-                "--at",
-                area,
-                "--type",
-                "area",
-                "--set",
-                "owner=austria",
-                "--set",
-                "map_table=the_east",
-            ],
-        );
+        austrian(&t, area, "area", area, &["map_table=the_east"]);
     }
     let refused = intention("Uper Austria (TEST)");
     assert!(!refused.success, "{}", refused.show());
@@ -283,20 +283,7 @@ fn an_intention_card_names_areas_the_game_knows() {
 #[test]
 fn an_intention_card_says_when_no_area_is_known() {
     let t = Table::new("rr3_handbook_1524", "orders-no-areas");
-    t.run(
-        "add",
-        &[
-            "Ferdinand's army",
-            "--side",
-            "habsburgs",
-            "--at",
-            "off map: mustering",
-            "--type",
-            "army",
-            "--set",
-            "country=austria",
-        ],
-    );
+    austrian(&t, "Ferdinand's army", "army", "off map: mustering", &[]);
     t.walk_to(1, "First movement step");
     let form = crate::cli::umpire(&["game", "orders", "show", &t.game, "--side", "habsburgs"]);
     assert!(form.success, "{}", form.show());
@@ -318,42 +305,18 @@ fn an_intention_card_says_when_no_area_is_known() {
 fn a_revealed_intention_card_is_carried_out_on_the_table() {
     let t = Table::new("rr3_handbook_1524", "orders-carried-out");
     for area in ["Vienna (TEST)", "Upper Austria (TEST)", "Styria (TEST)"] {
-        t.run(
-            "add",
-            &[
-                area,
-                "--side",
-                "habsburgs",
-                "--at",
-                area,
-                "--type",
-                "area",
-                "--set",
-                "owner=austria",
-            ],
-        );
+        austrian(&t, area, "area", area, &[]);
     }
     for (army, at, fatigue) in [
         ("Ferdinand's army", "Vienna (TEST)", "0"),
         ("Frundsberg's army", "Styria (TEST)", "2"),
     ] {
-        t.run(
-            "add",
-            &[
-                army,
-                "--side",
-                "habsburgs",
-                "--at",
-                at,
-                "--type",
-                "army",
-                "--set",
-                "country=austria",
-                "--set",
-                "map_table=the_east",
-                "--set",
-                &format!("fatigue={fatigue}"),
-            ],
+        austrian(
+            &t,
+            army,
+            "army",
+            at,
+            &["map_table=the_east", &format!("fatigue={fatigue}")],
         );
     }
     t.walk_to(1, "First movement step");
