@@ -286,6 +286,26 @@ fn each_side_is_credited_the_aps_its_own_roll_received() {
     assert!(verified.contains("verified:"), "{verified}");
 }
 
+/// "Venice at bay": Chaumont's Force assaults Vitelli's in a Skirmish, a 4 rolled and A1 D1
+/// read off the chart (the arguments of `game resolve` after the game file).
+pub(crate) const VENICE_ASSAULT: [&str; 15] = [
+    "assault",
+    "--counter",
+    "attacker=Chaumont's Force",
+    "--counter",
+    "defender=Vitelli's Force",
+    "-i",
+    "battle=skirmish",
+    "-i",
+    "weather=fair",
+    "-i",
+    "odds_drm=0",
+    "--roll",
+    "4",
+    "--chart-prints",
+    "A1 D1",
+];
+
 /// 12.1 (L1258): a Force's Quality is read from its units' Troop Quality, printed on the
 /// counters and not in the text (1.3.3, L154). With the Forces in their roles and the Qualities
 /// unknown, the Assault is refused naming the counters and the attribute — never resolved with
@@ -294,23 +314,7 @@ fn each_side_is_credited_the_aps_its_own_roll_received() {
 #[test]
 fn an_assault_asks_for_the_troop_quality_printed_on_the_counters() {
     let t = Table::new("ailsh_1_venice_at_bay_1509", "quality");
-    let assault = [
-        "assault",
-        "--counter",
-        "attacker=Chaumont's Force",
-        "--counter",
-        "defender=Vitelli's Force",
-        "-i",
-        "battle=skirmish",
-        "-i",
-        "weather=fair",
-        "-i",
-        "odds_drm=0",
-        "--roll",
-        "4",
-        "--chart-prints",
-        "A1 D1",
-    ];
+    let assault = VENICE_ASSAULT;
     let why = t.refused("resolve", &assault);
     assert!(
         why.contains("the Troop Quality of French Gendarmes (Chaumont) is not known yet"),

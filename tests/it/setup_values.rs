@@ -140,26 +140,9 @@ fn qualities_given_on_the_sheet_reach_the_counters_and_the_assault_resolves() {
     for g in &gendarmes {
         assert_eq!(g["attributes"]["troop_quality"], 3, "{g}");
     }
-    let resolved = umpire(&[
-        "game",
-        "resolve",
-        path(&game),
-        "assault",
-        "--counter",
-        "attacker=Chaumont's Force",
-        "--counter",
-        "defender=Vitelli's Force",
-        "-i",
-        "battle=skirmish",
-        "-i",
-        "weather=fair",
-        "-i",
-        "odds_drm=0",
-        "--roll",
-        "4",
-        "--chart-prints",
-        "A1 D1",
-    ]);
+    let mut args = vec!["game", "resolve", path(&game)];
+    args.extend(crate::facts::VENICE_ASSAULT);
+    let resolved = umpire(&args);
     assert!(resolved.success, "{}", resolved.show());
     assert!(
         resolved
